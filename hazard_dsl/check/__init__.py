@@ -1,0 +1,22 @@
+"""Checking a rule file: shape and expressions (`parse.reader`), names and types
+(`check.names`), then the explored game (`check.game`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Position, RulesetError
+
+
+def check_file(path: str | Path) -> list[Diagnostic]:
+    """Every problem of a rule file (errors and warnings), sorted by position. Never raises."""
+    from ..parse.reader import read_ruleset
+    from .game import check_game
+
+    try:
+        ruleset = read_ruleset(path)
+        return sorted(check_game(ruleset), key=Diagnostic.sort_key)
+    except RulesetError as exc:
+        return exc.diagnostics
+    except RecursionError:
+        return [Diagnostic("the file is nested too deeply to check", Position(str(path), 1, 1))]

@@ -1,0 +1,125 @@
+"""Checks that need the explored game: every throw handled, every rule able to fire, every game
+able to end. Run for every combination of option values, since an option can bring a rule or
+a phase into play.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..compile.compiler import Exploration, explore
+from ..compile.machine import CHOICE, END, THROW
+from ..diagnostics import Diagnostic, Diagnostics, ERROR, WARNING
+from ..model import Ruleset
+
+MAX_OPTION_COMBINATIONS = 64
+MAX_EXAMPLES = 3
+
+
+def option_combinations(ruleset: Ruleset) -> list[dict]:
+    """Every combination of option values, defaults first; one option at a time when too many."""
+    names = list(ruleset.options)
+    defaults = ruleset.default_options()
+    total = 1
+    for option in ruleset.options.values():
+        total *= max(1, len(option.values))
+    if total <= MAX_OPTION_COMBINATIONS:
+        combos = [dict(zip(names, values)) for values in
+                  itertools.product(*(ruleset.options[n].values for n in names))]
+    else:
+        combos = [dict(defaults, **{n: v}) for n in names for v in ruleset.options[n].values]
+    combos.sort(key=lambda c: c != defaults)
+    return combos or [{}]
+
+
+def _with(options: dict, defaults: dict) -> str:
+    changed = {k: v for k, v in options.items() if defaults.get(k) != v}
+    return " (with " + ", ".join(f"option {k}={v}" for k, v in changed.items()) + ")" if changed else ""
+
+
+def machine_problems(ruleset: Ruleset, result: Exploration, suffix: str = "") -> list[Diagnostic]:
+    """Throws no rule handles, and states from which the game can never end."""
+    out: list[Diagnostic] = []
+    machine = result.machine
+    for phase, cases in result.unhandled.items():
+        examples = []
+        for values, dice in cases[:MAX_EXAMPLES]:
+            shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+            examples.append(f"{dice[0]}-{dice[1]}" + (f" when {shown}" if shown else ""))
+        more = f" and {len(cases) - MAX_EXAMPLES} more" if len(cases) > MAX_EXAMPLES else ""
+        out.append(Diagnostic(f"no rule of phase {phase!r} handles the throw {'; '.join(examples)}{more}{suffix}",
+                              ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`"))
+    if machine is None or result.unhandled:
+        return out
+    trapped = _trapped(machine)
+    reported = set()
+    for number in sorted(trapped):
+        state = machine.states[number]
+        if state.phase in reported:
+            continue
+        reported.add(state.phase)
+        out.append(Diagnostic(f"from {state.describe(machine)} no game can ever end: every throw leads back"
+                              f"{' or a choice can keep it going' if state.kind == CHOICE else ''}{suffix}",
+                              ruleset.phases[state.phase].position, ERROR,
+                              "some rule reachable from here must win, lose, push or move on"))
+    return out
+
+
+def _trapped(machine) -> set[int]:
+    """States from which, for some choices, the game goes on for ever with probability one.
+
+    The largest set S of non-end states such that every throw state in S has all 36 outcomes in
+    S and every choice state in S has at least one alternative in S (a closed set under some
+    policy). Any state in it makes the solver's equations singular and `run` loop for ever."""
+    stay = {s.index for s in machine.states if s.kind != END}
+    changed = True
+    while changed:
+        changed = False
+        for number in list(stay):
+            state = machine.states[number]
+            if state.kind == THROW:
+                keep = all(step.target in stay for step in state.steps)
+            else:
+                keep = any(step.target in stay for _, step in state.alternatives)
+            if not keep:
+                stay.discard(number)
+                changed = True
+    return stay
+
+
+def check_game(ruleset: Ruleset) -> list[Diagnostic]:
+    """All game-level diagnostics over every option combination, without duplicates."""
+    defaults = ruleset.default_options()
+    diags = Diagnostics()
+    fired, entered = set(), set()
+    seen = set()
+    for options in option_combinations(ruleset):
+        suffix = _with(options, defaults)
+        result = explore(ruleset, options)
+        fired |= result.fired
+        entered |= result.entered
+        found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
+        if result.machine is not None:
+            found += machine_problems(ruleset, result, suffix)
+        for d in found:
+            key = (d.position, d.message.removesuffix(suffix))
+            if key not in seen:
+                seen.add(key)
+                diags.extend([d])
+    if diags.has_errors:  # dead rules are only meaningful once every combination compiles
+        return diags.items
+    for phase in ruleset.phases.values():
+        if phase.name not in entered:
+            diags.warning(f"phase {phase.name!r} is never reached", phase.position,
+                          "no rule goes to it, and it is not the start")
+            continue
+        for rule in phase.rules:
+            if (phase.name, rule.index) in fired:
+                continue
+            if rule.is_otherwise:
+                diags.warning(f"the `otherwise` of phase {phase.name!r} never fires: the rules above it cover every throw",
+                              rule.position)
+            else:
+                diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
+                            f"throw in every state where the phase is played", rule.position)
+    return diags.items

@@ -1,0 +1,204 @@
+"""Names and types: every name defined, every expression of the right type, actions well formed.
+
+Types are few: ``int``, ``bool``, ``set`` (of ints), and ``str`` (option values that are words).
+A condition must be ``bool``; a value set into a variable must be ``int``; `choose` picks from a
+``set``. The facts of the throw (``total``, ``die1``…) exist only in phases where the dice are
+thrown. Problems are collected and raised together.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from ..diagnostics import Diagnostics, RulesetError
+from ..model import DICE_FACTS, ROLES, Ruleset
+from ..parse import expressions as ex
+
+FUNCTIONS = {  # name: (argument count, result type)
+    "ways": (1, "int"),  # the number of the 36 throws with this total: ways(7) == 6
+    "abs": (1, "int"),
+    "min": (2, "int"),
+    "max": (2, "int"),
+}
+
+
+def _suggest(name: str, known) -> str | None:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+class _Types:
+    def __init__(self, ruleset: Ruleset, diags: Diagnostics):
+        self.ruleset = ruleset
+        self.diags = diags
+
+    def of(self, e, throws: bool) -> str | None:
+        """The type of `e`, or None after reporting why it has none."""
+        rs, d = self.ruleset, self.diags
+        if isinstance(e, ex.Number):
+            return "int"
+        if isinstance(e, ex.Boolean):
+            return "bool"
+        if isinstance(e, ex.String):
+            return "str"
+        if isinstance(e, ex.Name):
+            if e.name in rs.variables:
+                return "int"
+            if e.name in DICE_FACTS:
+                if not throws:
+                    d.error(f"{e.name!r} is a fact of the throw, but no dice are thrown in this phase", e.position)
+                    return None
+                return DICE_FACTS[e.name]
+            if e.name in rs.options:
+                d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
+                return None
+            known = set(rs.variables) | set(DICE_FACTS)
+            d.error(f"undefined name {e.name!r}", e.position, _suggest(e.name, known) or
+                    "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS))
+            return None
+        if isinstance(e, ex.OptionRef):
+            option = rs.options.get(e.name)
+            if option is None:
+                d.error(f"there is no option {e.name!r}", e.position, _suggest(e.name, rs.options))
+                return None
+            return option.type
+        if isinstance(e, ex.Call):
+            spec = FUNCTIONS.get(e.function)
+            if spec is None:
+                d.error(f"unknown function {e.function!r}", e.position, f"functions: {', '.join(FUNCTIONS)}")
+                return None
+            if len(e.args) != spec[0]:
+                d.error(f"{e.function}() takes {spec[0]} argument{'s' if spec[0] > 1 else ''}, not {len(e.args)}", e.position)
+            for arg in e.args:
+                self.expect(arg, "int", throws, f"an argument of {e.function}()")
+            return spec[1]
+        if isinstance(e, ex.Unary):
+            want = "bool" if e.op == "not" else "int"
+            self.expect(e.operand, want, throws, f"the operand of {e.op!r}")
+            return want
+        if isinstance(e, ex.Binary):
+            if e.op in ("and", "or"):
+                self.expect(e.left, "bool", throws, f"each side of {e.op!r}")
+                self.expect(e.right, "bool", throws, f"each side of {e.op!r}")
+                return "bool"
+            if e.op in ("==", "!="):
+                left, right = self.of(e.left, throws), self.of(e.right, throws)
+                if left and right and left != right:
+                    d.error(f"cannot compare {_a(left)} with {_a(right)} using {e.op}", e.position)
+                self._check_option_value(e.left, e.right)
+                self._check_option_value(e.right, e.left)
+                return "bool"
+            if e.op in ("<", "<=", ">", ">="):
+                self.expect(e.left, "int", throws, f"each side of {e.op!r}")
+                self.expect(e.right, "int", throws, f"each side of {e.op!r}")
+                return "bool"
+            self.expect(e.left, "int", throws, f"each side of {e.op!r}")
+            self.expect(e.right, "int", throws, f"each side of {e.op!r}")
+            return "int"
+        if isinstance(e, ex.Member):
+            self.expect(e.element, "int", throws, "the left of 'in'")
+            self.collection(e.collection, throws)
+            return "bool"
+        if isinstance(e, ex.Conditional):
+            self.expect(e.test, "bool", throws, "the test of 'if'")
+            then, other = self.of(e.then, throws), self.of(e.otherwise, throws)
+            if then and other and then != other:
+                d.error(f"the two branches of 'if' differ: {_a(then)} and {_a(other)}", e.position)
+            return then or other
+        if isinstance(e, (ex.SetLiteral, ex.Range)):
+            self.collection(e, throws)
+            return "set"
+        d.error("this expression cannot be used here", getattr(e, "position", None))  # pragma: no cover
+        return None
+
+    def collection(self, e, throws: bool) -> None:
+        if isinstance(e, ex.Range):
+            self.expect(e.low, "int", throws, "the start of a range")
+            self.expect(e.high, "int", throws, "the end of a range")
+        elif isinstance(e, ex.SetLiteral):
+            for item in e.items:
+                if isinstance(item, ex.Range):
+                    self.collection(item, throws)
+                else:
+                    self.expect(item, "int", throws, "an element of a set")
+        else:
+            self.diags.error("expected a set such as {2, 3} or a range such as 4..10", getattr(e, "position", None))
+
+    def expect(self, e, want: str, throws: bool, what: str) -> None:
+        got = self.of(e, throws)
+        if got is not None and got != want:
+            self.diags.error(f"{what} must be {_a(want)}, not {_a(got)}", e.position)
+
+    def _check_option_value(self, ref, literal) -> None:
+        if isinstance(ref, ex.OptionRef) and isinstance(literal, (ex.String, ex.Number)):
+            option = self.ruleset.options.get(ref.name)
+            if option is not None and literal.value not in option.values:
+                self.diags.error(f"option {ref.name!r} has no value {literal.value!r}", literal.position,
+                                 f"its values: {', '.join(map(str, option.values))}")
+
+
+def _a(type_: str) -> str:
+    return {"int": "a number", "bool": "true or false", "set": "a set", "str": "a word"}.get(type_, type_)
+
+
+def check_names(ruleset: Ruleset, root=None) -> Ruleset:
+    diags = Diagnostics()
+    types = _Types(ruleset, diags)
+    results_of_label: dict[str, tuple[str, object]] = {}
+
+    if not ruleset.phases:
+        diags.error("a ruleset needs at least one phase")
+    for phase in ruleset.phases.values():
+        for rule in phase.rules:
+            if rule.condition is not None:
+                types.expect(rule.condition, "bool", phase.throws, "a condition")
+            _check_actions(ruleset, phase, rule, types, diags, results_of_label)
+    if ruleset.passing:
+        for label in ruleset.passing.after_labels:
+            if label and label not in results_of_label:
+                diags.error(f"passing: no rule ends a game with the label {label!r}", None)
+    diags.raise_if_errors()
+    return ruleset
+
+
+def _check_actions(ruleset, phase, rule, types, diags, results_of_label) -> None:
+    actions = rule.actions
+    finished = None  # the action after which nothing may follow
+    moves_on = False
+    for action in actions:
+        if finished is not None:
+            diags.error(f"nothing can follow {finished}", action.position)
+            break
+        if isinstance(action, ex.End):
+            finished, moves_on = f"`{action.result} {action.label}`", True
+            seen = results_of_label.get(action.label)
+            if seen and seen[0] != action.result:
+                diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "
+                            f"{seen[1].line}", action.position, "a label names one kind of ending; use another word")
+            else:
+                results_of_label.setdefault(action.label, (action.result, action.position))
+        elif isinstance(action, ex.ThrowAgain):
+            finished = "`throw again`"
+            if not phase.throws:
+                diags.error(f"`throw again` in phase {phase.name!r}, where no dice are thrown", action.position,
+                            "a phase with throw: false must goto another phase or end the game")
+        elif isinstance(action, ex.Goto):
+            finished, moves_on = f"`goto {action.phase}`", True
+            if action.phase not in ruleset.phases:
+                diags.error(f"goto: there is no phase {action.phase!r}", action.position,
+                            _suggest(action.phase, ruleset.phases) or f"phases: {', '.join(ruleset.phases)}")
+        elif isinstance(action, ex.Assign):
+            if action.variable not in ruleset.variables:
+                diags.error(f"set: undefined variable {action.variable!r}", action.position,
+                            _suggest(action.variable, ruleset.variables) or "declare it under variables:")
+            types.expect(action.value, "int", phase.throws, "a value set into a variable")
+        elif isinstance(action, ex.Choose):
+            if action.variable not in ruleset.variables:
+                diags.error(f"choose: undefined variable {action.variable!r}", action.position,
+                            _suggest(action.variable, ruleset.variables) or "declare it under variables:")
+            types.collection(action.collection, phase.throws)
+            if action.role not in ROLES:
+                diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}", action.position)
+    if not phase.throws and not moves_on and actions:
+        diags.error(f"in phase {phase.name!r} no dice are thrown, so each rule must goto a phase or end the game",
+                    rule.position)

@@ -1,0 +1,106 @@
+"""The compiled game: one generic two-dice state machine that every feature runs on.
+
+A state is a phase together with the values of the variables. There are three kinds:
+
+* a **throw** state: the dice are thrown; for each of the 36 ordered outcomes (die1, die2) it
+  has a `Step` — the next state, the rule that fired, and what happened on the way
+  (variables set, phases entered) for narration;
+* a **choice** state: a player (the caster, a setter, the bank) picks one of several values
+  instead of a throw; each alternative is a `Step`;
+* an **end** state: the game is over with a result (win / lose / push, from the caster's side)
+  and the period's label (nick, out, crabs…), with the variables as they ended.
+
+Consumers (solver, player, simulator, exporters) see only this; none re-reads the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Rule, Ruleset
+
+THROW, CHOICE, END = "throw", "choice", "end"
+
+# The 36 equally likely ordered outcomes of two dice, in a fixed order: index = 6*(d1-1) + (d2-1).
+OUTCOMES: tuple = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
+
+
+def outcome_index(die1: int, die2: int) -> int:
+    return 6 * (die1 - 1) + (die2 - 1)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something a step did on its way: ``set`` a variable, ``goto`` a phase, ``choose`` a value."""
+
+    kind: str
+    name: str
+    value: object = None
+
+
+@dataclass(frozen=True)
+class Step:
+    target: int  # index of the next state
+    rule: Rule | None  # the rule that fired (None for the start of a game or a bare choice)
+    events: tuple = ()
+
+
+@dataclass(frozen=True)
+class State:
+    index: int
+    kind: str  # THROW, CHOICE or END
+    phase: str
+    values: tuple  # the variables, in `Machine.variables` order
+    steps: tuple = ()  # THROW: 36 steps in OUTCOMES order
+    chooser: str | None = None  # CHOICE: who chooses
+    variable: str | None = None  # CHOICE: what is chosen
+    alternatives: tuple = ()  # CHOICE: ((value, Step), …)
+    result: str | None = None  # END: "win" | "lose" | "push"
+    label: str | None = None  # END: the period's word
+
+    def value(self, machine: "Machine", name: str):
+        return self.values[machine.variables.index(name)]
+
+    def describe(self, machine: "Machine") -> str:
+        shown = ", ".join(f"{n} = {v}" for n, v in zip(machine.variables, self.values))
+        if self.kind == END:
+            head = f"{self.result} ({self.label})"
+        elif self.kind == CHOICE:
+            head = f"{self.phase}: {self.chooser} chooses {self.variable}"
+        else:
+            head = self.phase
+        return f"{head}{' with ' + shown if shown else ''}"
+
+
+@dataclass(frozen=True)
+class Machine:
+    ruleset: Ruleset
+    options: dict  # the option values this machine was compiled with
+    variables: tuple  # names, in the order of State.values
+    states: tuple
+    start: Step  # how a game begins: straight into a throw or a choice state
+
+    def throw_states(self):
+        return (s for s in self.states if s.kind == THROW)
+
+    def end_states(self):
+        return (s for s in self.states if s.kind == END)
+
+    def labels(self) -> list[str]:
+        """Every label a game can end with, in the order the ruleset first uses them."""
+        seen: dict[str, None] = {}
+        for rule in self.ruleset.rules():
+            for action in rule.actions:
+                label = getattr(action, "label", None)
+                if label is not None:
+                    seen.setdefault(label, None)
+        reachable = {s.label for s in self.end_states()}
+        return [label for label in seen if label in reachable]
+
+    def find(self, phase: str, **values) -> State:
+        """The state of `phase` whose variables have the given values (for tests and tools)."""
+        for state in self.states:
+            if state.phase == phase and state.kind != END and all(
+                    state.value(self, k) == v for k, v in values.items()):
+                return state
+        raise KeyError(f"no state {phase} with {values}")

@@ -1,0 +1,123 @@
+"""Positions in rule files and the diagnostics reported against them.
+
+Every stage of the pipeline (YAML, expressions, checks, compilation) reports problems as
+`Diagnostic` values carrying a `Position`; a stage collects all it finds and raises them
+together as one `RulesetError`, so `hazard-dsl check` can show every problem of a file at once,
+sorted by position, as ``file:line:col: error: message`` followed by the source line and a caret.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable, TextIO
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a source file; line and column count from 1."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    message: str
+    position: Position | None = None
+    severity: str = ERROR
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+    def sort_key(self):
+        p = self.position
+        return (p.file, p.line, p.column) if p else ("", 0, 0)
+
+
+class RulesetError(Exception):
+    """Raised with every diagnostic a stage found; warnings may ride along."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
+        super().__init__("\n".join(d.message for d in self.diagnostics))
+
+
+@dataclass
+class Diagnostics:
+    """A collector: stages append to it and raise once at the end."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, message: str, position: Position | None = None, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(message, position, ERROR, hint))
+
+    def warning(self, message: str, position: Position | None = None, hint: str | None = None) -> None:
+        self.items.append(Diagnostic(message, position, WARNING, hint))
+
+    def extend(self, other: Iterable[Diagnostic]) -> None:
+        self.items.extend(other)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def raise_if_errors(self) -> None:
+        if self.has_errors:
+            raise RulesetError(self.items)
+
+
+class SourceTexts:
+    """The text of every file read so far, so diagnostics can quote their line."""
+
+    def __init__(self) -> None:
+        self._lines: dict[str, list[str]] = {}
+
+    def add(self, file: str, text: str) -> None:
+        self._lines[file] = text.splitlines()
+
+    def line(self, position: Position) -> str | None:
+        lines = self._lines.get(position.file)
+        if lines is None or not 1 <= position.line <= len(lines):
+            return None
+        return lines[position.line - 1]
+
+
+SOURCES = SourceTexts()
+
+
+def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool = False) -> str:
+    """``file:line:col: severity: message``, the source line and a caret under the column."""
+    red, yellow, bold, reset = ("\033[31m", "\033[33m", "\033[1m", "\033[0m") if colour else ("",) * 4
+    tint = red if diagnostic.is_error else yellow
+    where = f"{diagnostic.position}: " if diagnostic.position else ""
+    out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset} {diagnostic.message}"]
+    if diagnostic.position is not None:
+        text = sources.line(diagnostic.position)
+        if text is not None:
+            shown = text.expandtabs(1)
+            if len(shown) > 200:  # keep a caret readable on absurdly long lines
+                start = max(0, diagnostic.position.column - 100)
+                shown, col = shown[start:start + 200], diagnostic.position.column - start
+            else:
+                col = diagnostic.position.column
+            out.append(f"    {shown}")
+            out.append(f"    {' ' * max(0, col - 1)}{tint}^{reset}")
+    if diagnostic.hint:
+        out.append(f"    hint: {diagnostic.hint}")
+    return "\n".join(out)
+
+
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO = sys.stderr) -> None:
+    colour = hasattr(stream, "isatty") and stream.isatty()
+    for d in diagnostics:
+        print(render(d, colour=colour), file=stream)

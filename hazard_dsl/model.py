@@ -1,0 +1,170 @@
+"""The validated, immutable ruleset: what the checker hands to the compiler.
+
+Nothing downstream of `hazard_dsl.parse` reads YAML; it reads these values. Conditions and
+actions are the syntax trees of `hazard_dsl.parse.expressions`, already checked for names and
+types.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from .diagnostics import Position
+
+RESULTS = ("win", "lose", "push")
+
+# Facts of the throw a condition may use (only in phases where the dice are thrown).
+DICE_FACTS = {
+    "total": "int",  # the sum of the two dice
+    "die1": "int",  # the first die
+    "die2": "int",  # the second die
+    "high": "int",  # the higher face
+    "low": "int",  # the lower face
+    "doublet": "bool",  # both dice show the same face
+}
+
+# Who can make a choice; the caster maximises his own expectation, the others minimise it.
+ROLES = ("caster", "setter", "fader", "bank")
+
+FACE_WORDS = ("ace", "deuce", "trey", "cater", "cinque", "sice")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve")
+
+
+@dataclass(frozen=True)
+class Source:
+    title: str
+    author: str | None = None
+    year: int | str | None = None
+    page: str | None = None
+    url: str | None = None
+    note: str | None = None
+
+    def cite(self) -> str:
+        parts = [self.author, self.title]
+        text = ", ".join(p for p in parts if p)
+        if self.year:
+            text += f" ({self.year})"
+        if self.page:
+            text += f", p. {self.page}"
+        return text
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    initial: int
+    low: int | None
+    high: int | None
+    description: str | None
+    say: str | None  # narration when it is set, e.g. "{value:word} is the main"
+    position: Position
+
+    def allows(self, value: int) -> bool:
+        return (self.low is None or value >= self.low) and (self.high is None or value <= self.high)
+
+    def bounds(self) -> str:
+        return f"{self.low}..{self.high}"
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    values: tuple  # str or int
+    default: object
+    description: str | None
+    value_notes: Mapping[object, str]
+    position: Position
+
+    @property
+    def type(self) -> str:
+        return "int" if all(isinstance(v, int) for v in self.values) else "str"
+
+
+@dataclass(frozen=True)
+class Label:
+    name: str
+    say: str | None
+    position: Position
+
+
+@dataclass(frozen=True)
+class Rule:
+    phase: str
+    index: int  # 0-based within its phase
+    condition: object | None  # None for `otherwise`
+    actions: tuple
+    say: str | None
+    position: Position
+
+    @property
+    def is_otherwise(self) -> bool:
+        return self.condition is None
+
+    def describe(self) -> str:
+        return f"rule {self.index + 1} of phase {self.phase!r}"
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    throws: bool  # False: decided at once from the variables, without a throw
+    rules: tuple
+    description: str | None
+    position: Position
+
+
+@dataclass(frozen=True)
+class Passing:
+    """When the caster gives up the dice: a rule of the table, used by sessions."""
+
+    losses_in_a_row: int | None
+    after_labels: tuple
+    voluntary_after_win: bool
+    description: str | None
+
+
+@dataclass(frozen=True)
+class Words:
+    """The period's names for faces and throws, used only to narrate."""
+
+    faces: tuple = FACE_WORDS
+    throws: Mapping = field(default_factory=lambda: MappingProxyType({}))  # (low, high) or total -> name
+    caster: str = "the caster"
+
+    def throw_name(self, die1: int, die2: int) -> str:
+        low, high = sorted((die1, die2))
+        for key in ((low, high), low + high):
+            if key in self.throws:
+                return self.throws[key]
+        if low == high:
+            return f"two {self.faces[low - 1]}s"
+        return f"{self.faces[high - 1]}-{self.faces[low - 1]}"
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    file: str
+    year: int | str | None
+    description: str | None
+    sources: tuple
+    notes: tuple
+    extends: str | None
+    variables: Mapping[str, Variable]
+    options: Mapping[str, Option]
+    labels: Mapping[str, Label]
+    phases: Mapping[str, Phase]
+    start: str
+    words: Words
+    passing: Passing | None
+    warnings: tuple = ()
+
+    def default_options(self) -> dict:
+        return {name: option.default for name, option in self.options.items()}
+
+    def rules(self):
+        for phase in self.phases.values():
+            yield from phase.rules

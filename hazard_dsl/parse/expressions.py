@@ -1,0 +1,383 @@
+"""The expression language: Lark grammar → small immutable syntax trees with positions.
+
+The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data). Expressions
+are parsed, never ``eval``'d: the trees below are interpreted by `compile.evaluate`. Every node
+carries the `Position` of its first character in the rule file; Lark's own errors are turned
+into our diagnostics with the same positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from ..diagnostics import Diagnostic, Position, RulesetError
+from .yaml_nodes import YScalar
+
+MAX_EXPRESSION_CHARS = 2000
+MAX_INT_DIGITS = 9
+
+
+# --------------------------------------------------------------------------- syntax trees
+
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    position: Position
+
+
+@dataclass(frozen=True)
+class Boolean:
+    value: bool
+    position: Position
+
+
+@dataclass(frozen=True)
+class String:
+    value: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Name:
+    """A variable (`main`), a fact of the throw (`total`, `die1`, `doublet`…)."""
+
+    name: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class OptionRef:
+    name: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Call:
+    function: str
+    args: tuple
+    position: Position
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "-" or "not"
+    operand: object
+    position: Position
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: str  # "and" "or" "+" "-" "*" "//" "%" "==" "!=" "<" "<=" ">" ">="
+    left: object
+    right: object
+    position: Position
+
+
+@dataclass(frozen=True)
+class Member:
+    element: object
+    collection: object  # SetLiteral or Range
+    negated: bool
+    position: Position
+
+
+@dataclass(frozen=True)
+class Range:
+    low: object
+    high: object
+    position: Position
+
+
+@dataclass(frozen=True)
+class SetLiteral:
+    items: tuple  # expressions or Ranges
+    position: Position
+
+
+@dataclass(frozen=True)
+class Conditional:
+    test: object
+    then: object
+    otherwise: object
+    position: Position
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class End:
+    """win / lose / push, with the period's word for it (nick, out, crabs…)."""
+
+    result: str  # "win" | "lose" | "push"
+    label: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class ThrowAgain:
+    position: Position
+
+
+@dataclass(frozen=True)
+class Assign:
+    variable: str
+    value: object
+    position: Position
+
+
+@dataclass(frozen=True)
+class Goto:
+    phase: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Choose:
+    """A player picks a value instead of the dice (the caster calls a main)."""
+
+    variable: str
+    collection: object
+    role: str
+    position: Position
+
+
+Action = End | ThrowAgain | Assign | Goto | Choose
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def grammar_path() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_data" / "grammar" / "hazard.lark", here.parent / "grammar" / "hazard.lark"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("grammar/hazard.lark is missing from the installation")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"),
+        parser="lalr",
+        start=["expression", "actions"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+_TOKEN_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted word", "COMPARE": "a comparison",
+    "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "LPAR": "'('", "RPAR": "')'",
+    "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "SEMICOLON": "';'", "EQUAL": "'='",
+    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end",
+}
+
+
+def _describe_expected(expected) -> str:
+    words = []
+    for name in sorted(expected):
+        word = _TOKEN_WORDS.get(name)
+        if word is None:
+            try:
+                pattern = _parser().get_terminal(name).pattern
+                word = repr(pattern.value) if pattern.type == "str" else name.lower()
+            except KeyError:
+                word = name.lower()
+        if word not in words:
+            words.append(word)
+    if len(words) > 8:
+        words = words[:8] + ["…"]
+    return ", ".join(words)
+
+
+class _Build(Transformer):
+    """Lark tree → our nodes. `at(meta)` turns a Lark offset into a file position."""
+
+    def __init__(self, scalar: YScalar):
+        super().__init__()
+        self.scalar = scalar
+
+    def at(self, thing) -> Position:
+        offset = thing.start_pos if isinstance(thing, Token) else getattr(thing, "start_pos", 0)
+        return self.scalar.position_at(offset or 0)
+
+    def __default__(self, data, children, meta):  # pragma: no cover - every rule is handled
+        raise ValueError(f"unhandled grammar rule {data}")
+
+    @v_args(meta=True)
+    def expression(self, meta, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def actions(self, meta, children):
+        return tuple(children)
+
+    # --- atoms
+    def number(self, children):
+        (token,) = children
+        if len(token) > MAX_INT_DIGITS:
+            raise _NodeError(f"the number {token[:12]}… is too large (at most {MAX_INT_DIGITS} digits)", self.at(token))
+        return Number(int(token), self.at(token))
+
+    @v_args(meta=True)
+    def true(self, meta, children):
+        return Boolean(True, self.at(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, children):
+        return Boolean(False, self.at(meta))
+
+    def string(self, children):
+        (token,) = children
+        return String(token[1:-1], self.at(token))
+
+    def name(self, children):
+        (token,) = children
+        return Name(str(token), self.at(token))
+
+    @v_args(meta=True)
+    def option(self, meta, children):
+        return OptionRef(str(children[0]), self.at(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, children):
+        function, *args = children
+        return Call(str(function), tuple(a for a in args if a is not None), self.at(meta))
+
+    # --- operators
+    @v_args(meta=True)
+    def neg(self, meta, children):
+        return Unary("-", children[0], self.at(meta))
+
+    @v_args(meta=True)
+    def not_(self, meta, children):
+        return Unary("not", children[0], self.at(meta))
+
+    @v_args(meta=True)
+    def or_(self, meta, children):
+        return Binary("or", children[0], children[1], self.at(meta))
+
+    @v_args(meta=True)
+    def and_(self, meta, children):
+        return Binary("and", children[0], children[1], self.at(meta))
+
+    @v_args(meta=True)
+    def arith(self, meta, children):
+        left, op, right = children
+        return Binary(str(op), left, right, self.at(op))
+
+    @v_args(meta=True)
+    def compare(self, meta, children):
+        left, op, right = children
+        return Binary(str(op), left, right, self.at(op))
+
+    @v_args(meta=True)
+    def member(self, meta, children):
+        return Member(children[0], children[1], False, self.at(meta))
+
+    @v_args(meta=True)
+    def not_member(self, meta, children):
+        return Member(children[0], children[1], True, self.at(meta))
+
+    @v_args(meta=True)
+    def conditional(self, meta, children):
+        return Conditional(children[0], children[1], children[2], self.at(meta))
+
+    @v_args(meta=True)
+    def set_literal(self, meta, children):
+        return SetLiteral(tuple(c for c in children if c is not None), self.at(meta))
+
+    @v_args(meta=True)
+    def range(self, meta, children):
+        return Range(children[0], children[1], self.at(meta))
+
+    # --- actions
+    @v_args(meta=True)
+    def win(self, meta, children):
+        return End("win", str(children[0]) if children[0] else "win", self.at(meta))
+
+    @v_args(meta=True)
+    def lose(self, meta, children):
+        return End("lose", str(children[0]) if children[0] else "lose", self.at(meta))
+
+    @v_args(meta=True)
+    def push(self, meta, children):
+        return End("push", str(children[0]) if children[0] else "push", self.at(meta))
+
+    @v_args(meta=True)
+    def throw_again(self, meta, children):
+        return ThrowAgain(self.at(meta))
+
+    @v_args(meta=True)
+    def assign(self, meta, children):
+        return Assign(str(children[0]), children[1], self.at(children[0]))
+
+    @v_args(meta=True)
+    def goto(self, meta, children):
+        return Goto(str(children[0]), self.at(children[0]))
+
+    @v_args(meta=True)
+    def choose(self, meta, children):
+        variable, collection, role = children
+        return Choose(str(variable), collection, str(role) if role else "caster", self.at(meta))
+
+
+class _NodeError(Exception):
+    def __init__(self, message: str, position: Position):
+        super().__init__(message)
+        self.diagnostic = Diagnostic(message, position)
+
+
+def _parse(scalar: YScalar, start: str, what: str):
+    text = scalar.text
+    if not text.strip():
+        raise RulesetError([Diagnostic(f"empty {what}", scalar.position)])
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS} characters", scalar.position)])
+    try:
+        tree = _parser().parse(text, start=start)
+    except UnexpectedCharacters as exc:
+        raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
+                                       scalar.position_at(exc.pos_in_stream))]) from None
+    except UnexpectedEOF as exc:
+        raise RulesetError([Diagnostic(f"the {what} ends too soon; expected {_describe_expected(exc.expected)}",
+                                       scalar.position_at(len(text)))]) from None
+    except UnexpectedToken as exc:
+        token = exc.token
+        if token.type == "$END":
+            message = f"the {what} ends too soon; expected {_describe_expected(exc.accepts or exc.expected)}"
+            offset = len(text)
+        else:
+            message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(exc.accepts or exc.expected)}"
+            offset = token.start_pos or 0
+        raise RulesetError([Diagnostic(message, scalar.position_at(offset))]) from None
+    except UnexpectedInput as exc:  # pragma: no cover - the three above are exhaustive in Lark 1.x
+        raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
+    except RecursionError:
+        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+    try:
+        return _Build(scalar).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, _NodeError):
+            raise RulesetError([exc.orig_exc.diagnostic]) from None
+        raise
+    except RecursionError:
+        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+
+
+def parse_expression(scalar: YScalar, what: str = "expression"):
+    """Parse a condition or value written in a YAML scalar."""
+    return _parse(scalar, "expression", what)
+
+
+def parse_actions(scalar: YScalar) -> tuple:
+    """Parse a `do:` / `otherwise:` action list."""
+    return _parse(scalar, "actions", "actions")

@@ -1,0 +1,565 @@
+"""Rule files → `Ruleset`: the YAML schema, `extends`, and parsing every expression.
+
+`read_ruleset(path)` loads a file and the chain of files it extends, merges them (a child's
+top-level keys replace its parent's; `phases`, `variables`, `options` and `labels` are merged
+name by name), checks the shape of every key and parses every condition and action. All the
+problems found are raised together; names and types are checked next, in
+`hazard_dsl.check.names`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from types import MappingProxyType
+
+from ..diagnostics import Diagnostic, Diagnostics, Position, RulesetError
+from ..model import (DICE_FACTS, FACE_WORDS, Label, Option, Passing, Phase, Rule, Ruleset, Source,
+                     Variable, Words)
+from .expressions import parse_actions, parse_expression
+from .yaml_nodes import YMap, YScalar, YSeq, load_yaml
+
+MAX_EXTENDS_DEPTH = 16
+MAX_NARRATION_CHARS = 500
+KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
+            "or", "not", "in", "true", "false", "if", "then", "else", "option"}
+
+TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "words",
+            "variables", "options", "labels", "start", "phases", "passing")
+MERGED_BY_NAME = ("phases", "variables", "options", "labels")
+
+
+# --------------------------------------------------------------------------- locating files
+
+
+def builtin_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_data" / "rulesets", here.parent / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    return here / "_data" / "rulesets"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def resolve(name: str, relative_to: Path | None = None) -> Path | None:
+    """A path, a name beside `relative_to`, or a built-in ruleset name."""
+    candidates = [Path(name)]
+    if relative_to is not None:
+        candidates = [relative_to / name, relative_to / f"{name}.yaml"] + candidates
+    if "/" not in name and "\\" not in name:
+        candidates.append(builtin_dir() / f"{name}.yaml")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# --------------------------------------------------------------------------- small schema helpers
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.diags = Diagnostics()
+
+    def mapping(self, node, what: str) -> YMap | None:
+        if isinstance(node, YMap):
+            return node
+        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None)
+        return None
+
+    def keys(self, node: YMap, allowed, what: str, required=()) -> None:
+        for key, (key_node, _) in node.entries.items():
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                hint = f"did you mean {close[0]!r}?" if close else f"{what} takes: {', '.join(allowed)}"
+                self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint)
+        for key in required:
+            if key not in node.entries:
+                self.diags.error(f"{what} needs {key!r}", node.position)
+
+    def text(self, node, what: str, limit: int = 10_000) -> str | None:
+        if node is None:
+            return None
+        if isinstance(node, YScalar) and node.value is not None and not isinstance(node.value, (list, dict)):
+            if len(node.text) > limit:
+                self.diags.error(f"{what} is longer than {limit} characters", node.position)
+                return None
+            return node.text
+        self.diags.error(f"{what} must be text", node.position)
+        return None
+
+    def integer(self, node, what: str) -> int | None:
+        if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            if abs(node.value) > 10**9:
+                self.diags.error(f"{what} is too large", node.position)
+                return None
+            return node.value
+        self.diags.error(f"{what} must be a whole number", node.position if node else None)
+        return None
+
+    def boolean(self, node, what: str) -> bool | None:
+        if isinstance(node, YScalar) and isinstance(node.value, bool):
+            return node.value
+        self.diags.error(f"{what} must be true or false", node.position if node else None)
+        return None
+
+    def word(self, node, what: str) -> str | None:
+        """A name usable in expressions."""
+        name = self.text(node, what)
+        if name is None:
+            return None
+        if not name.isidentifier() or not name.isascii():
+            self.diags.error(f"{what} {name!r} is not a valid name (letters, digits, _)", node.position)
+            return None
+        if name in KEYWORDS:
+            self.diags.error(f"{what} {name!r} is a reserved word", node.position)
+            return None
+        return name
+
+    def narration(self, node, what: str, allowed_names) -> str | None:
+        text = self.text(node, what, MAX_NARRATION_CHARS)
+        if text is None:
+            return None
+        from ..render.words import template_names  # narration templates: {name} or {name:word}
+
+        for name in template_names(text):
+            if name not in allowed_names:
+                self.diags.error(f"{what} uses {{{name}}}, which is not known here", node.position,
+                                 f"known: {', '.join(sorted(allowed_names))}")
+        return text
+
+
+# --------------------------------------------------------------------------- loading with extends
+
+
+def _load_chain(path: Path, diags: Diagnostics) -> list[YMap]:
+    """The file and every file it extends, most basic first."""
+    chain: list[YMap] = []
+    seen: list[Path] = []
+    current: Path | None = path
+    via: tuple[Position, str] | None = None
+    while current is not None:
+        resolved = current.resolve()
+        if resolved in seen:
+            cycle = " → ".join(_display(p) for p in seen + [resolved])
+            diags.error(f"extends goes round in a cycle: {cycle}", via[0] if via else None)
+            raise RulesetError(diags.items)
+        if len(seen) >= MAX_EXTENDS_DEPTH:
+            diags.error(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep", via[0] if via else None)
+            raise RulesetError(diags.items)
+        seen.append(resolved)
+        display = _display(current)
+        try:
+            text = current.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            diags.error("the file is not UTF-8 text", Position(display, 1, 1))
+            raise RulesetError(diags.items)
+        except OSError as exc:
+            where = via[0] if via else None
+            diags.error(f"cannot read {display}: {exc.strerror or exc}", where)
+            raise RulesetError(diags.items)
+        root = load_yaml(text, display)
+        if root is None:
+            diags.error("the file is empty: a ruleset needs at least a name and phases", Position(display, 1, 1))
+            raise RulesetError(diags.items)
+        if not isinstance(root, YMap):
+            diags.error("a ruleset must be a mapping of keys (name:, phases:, …)", root.position)
+            raise RulesetError(diags.items)
+        chain.append(root)
+        parent = root.get("extends")
+        current = None
+        if parent is not None and not (isinstance(parent, YScalar) and parent.value is None):
+            if not isinstance(parent, YScalar) or not isinstance(parent.value, str):
+                diags.error("extends must name a ruleset file or a built-in ruleset", parent.position)
+                raise RulesetError(diags.items)
+            found = resolve(parent.value, resolved.parent)
+            if found is None:
+                diags.error(f"extends: no ruleset named {parent.value!r}", parent.position,
+                            f"built-in rulesets: {', '.join(builtin_names())}")
+                raise RulesetError(diags.items)
+            current, via = found, (parent.position, parent.value)
+    return list(reversed(chain))
+
+
+def _merge(chain: list[YMap]) -> YMap:
+    merged: dict = {}
+    for layer in chain:
+        for key, (key_node, value) in layer.entries.items():
+            if key in MERGED_BY_NAME and key in merged and isinstance(value, YMap) and isinstance(merged[key][1], YMap):
+                entries = dict(merged[key][1].entries)
+                entries.update(value.entries)
+                merged[key] = (key_node, YMap(entries, value.position))
+            else:
+                merged[key] = (key_node, value)
+    return YMap(merged, chain[-1].position)
+
+
+# --------------------------------------------------------------------------- the sections
+
+
+def read_ruleset(path: str | Path) -> Ruleset:
+    """Load, merge and check the shape of a rule file. Raises RulesetError with every problem."""
+    from ..check.names import check_names
+
+    path = Path(path)
+    diags = Diagnostics()
+    chain = _load_chain(path, diags)
+    root = _merge(chain)
+    r = _Reader()
+    r.keys(root, TOP_KEYS, "a ruleset", required=("name", "phases"))
+
+    name = r.text(root.get("name"), "name", 200) if root.get("name") else None
+    year = None
+    if root.get("year") is not None:
+        node = root.get("year")
+        year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) else r.text(node, "year")
+    description = r.text(root.get("description"), "description")
+    sources = _sources(r, root.get("sources"))
+    notes = _notes(r, root.get("notes"))
+    _dice(r, root.get("dice"))
+    variables = _variables(r, root.get("variables"))
+    options = _options(r, root.get("options"))
+    labels = _labels(r, root.get("labels"), variables)
+    words = _words(r, root.get("words"))
+    phases = _phases(r, root.get("phases"), variables)
+    passing = _passing(r, root.get("passing"))
+    start = None
+    if root.get("start") is not None:
+        start = r.word(root.get("start"), "start")
+        if start is not None and phases is not None and start not in phases:
+            r.diags.error(f"start: there is no phase {start!r}", root.get("start").position,
+                          f"phases: {', '.join(phases)}")
+    elif phases:
+        start = next(iter(phases))
+
+    extends = chain[-1].get("extends")
+    diags.extend(r.diags.items)
+    diags.raise_if_errors()
+    ruleset = Ruleset(
+        name=name or "",
+        file=_display(path),
+        year=year,
+        description=description,
+        sources=tuple(sources),
+        notes=tuple(notes),
+        extends=extends.text if isinstance(extends, YScalar) and extends.value else None,
+        variables=MappingProxyType(variables),
+        options=MappingProxyType(options),
+        labels=MappingProxyType(labels),
+        phases=MappingProxyType(phases or {}),
+        start=start or "",
+        words=words,
+        passing=passing,
+    )
+    return check_names(ruleset, root)
+
+
+def _sources(r: _Reader, node) -> list[Source]:
+    if node is None:
+        return []
+    if not isinstance(node, YSeq):
+        r.diags.error("sources must be a list of {title, author, year, page, url, note}", node.position)
+        return []
+    out = []
+    for item in node.items:
+        m = r.mapping(item, "a source")
+        if m is None:
+            continue
+        r.keys(m, ("title", "author", "year", "page", "url", "note"), "a source", required=("title",))
+        fields = {k: r.text(m.get(k), k) for k in ("title", "author", "page", "url", "note") if m.get(k) is not None}
+        year = m.get("year")
+        out.append(Source(year=year.value if isinstance(year, YScalar) else None, **fields) if "title" in fields
+                   else Source(title=""))
+    return out
+
+
+def _notes(r: _Reader, node) -> list[str]:
+    if node is None:
+        return []
+    if isinstance(node, YSeq):
+        return [t for t in (r.text(item, "a note") for item in node.items) if t is not None]
+    text = r.text(node, "notes")
+    return [text] if text else []
+
+
+def _dice(r: _Reader, node) -> None:
+    """Only two six-sided dice: the machine is states × the 36 outcomes of two dice."""
+    if node is None:
+        return
+    if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.strip().lower() == "2d6":
+        return
+    if isinstance(node, YMap):
+        r.keys(node, ("count", "sides"), "dice")
+        count, sides = node.get("count"), node.get("sides")
+        ok = all(n is None or (isinstance(n, YScalar) and n.value == v) for n, v in ((count, 2), (sides, 6)))
+        if ok:
+            return
+    r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6` (or leave it out)", node.position)
+
+
+def _range(r: _Reader, node, what: str) -> tuple[int | None, int | None]:
+    if isinstance(node, YScalar) and isinstance(node.value, str) and ".." in node.value:
+        low, _, high = node.value.partition("..")
+        try:
+            lo, hi = int(low), int(high)
+        except ValueError:
+            lo = hi = None
+        if lo is not None and lo <= hi and max(abs(lo), abs(hi)) <= 10**9:
+            return lo, hi
+    if isinstance(node, YSeq) and len(node.items) == 2:
+        lo, hi = (r.integer(n, what) for n in node.items)
+        if lo is not None and hi is not None and lo <= hi:
+            return lo, hi
+        if lo is None or hi is None:
+            return None, None
+    r.diags.error(f"{what} must be written low..high, e.g. 0..12", node.position)
+    return None, None
+
+
+def _variables(r: _Reader, node) -> dict[str, Variable]:
+    out: dict[str, Variable] = {}
+    if node is None:
+        return out
+    m = r.mapping(node, "variables")
+    if m is None:
+        return out
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "variable")
+        if name is None:
+            continue
+        if name in DICE_FACTS:
+            r.diags.error(f"{name!r} is a fact of the throw and cannot be a variable", key_node.position)
+            continue
+        initial, low, high, description, say = 0, None, None, None, None
+        if isinstance(value, YMap):
+            r.keys(value, ("initial", "range", "description", "say"), f"variable {name!r}", required=("range",))
+            if value.get("initial") is not None:
+                initial = r.integer(value.get("initial"), "initial") or 0
+            if value.get("range") is not None:
+                low, high = _range(r, value.get("range"), "range")
+            description = r.text(value.get("description"), "description")
+            if value.get("say") is not None:
+                say = r.narration(value.get("say"), "say", {"value", name})
+        else:
+            low, high = _range(r, value, f"variable {name!r}")
+        if low is not None and not low <= initial <= high:
+            r.diags.error(f"the initial value {initial} of {name!r} is outside its range {low}..{high}", key_node.position)
+        out[name] = Variable(name, initial, low, high, description, say, key_node.position)
+    return out
+
+
+def _options(r: _Reader, node) -> dict[str, Option]:
+    out: dict[str, Option] = {}
+    if node is None:
+        return out
+    m = r.mapping(node, "options")
+    if m is None:
+        return out
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "option")
+        spec = r.mapping(value, f"option {key!r}")
+        if name is None or spec is None:
+            continue
+        r.keys(spec, ("description", "values", "default"), f"option {name!r}", required=("values",))
+        values_node = spec.get("values")
+        values: list = []
+        notes: dict = {}
+        if isinstance(values_node, YSeq):
+            items = [(item, None) for item in values_node.items]
+        elif isinstance(values_node, YMap):  # value: what it means
+            items = [(k, v) for k, v in values_node.entries.values()]
+        else:
+            if values_node is not None:
+                r.diags.error("values must be a list, or a mapping of each value to what it means", values_node.position)
+            items = []
+        for item, note in items:
+            v = item.value if isinstance(item, YScalar) else None
+            if isinstance(v, bool) or not isinstance(v, (int, str)) or (isinstance(v, str) and not v.strip()):
+                r.diags.error("an option value must be a word or a whole number", item.position)
+                continue
+            if v in values:
+                r.diags.error(f"option {name!r} lists {v!r} twice", item.position)
+                continue
+            values.append(v)
+            if note is not None:
+                notes[v] = r.text(note, "what the value means")
+        default = values[0] if values else None
+        if spec.get("default") is not None:
+            d = spec.get("default")
+            dv = d.value if isinstance(d, YScalar) else None
+            if dv not in values:
+                r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}",
+                              d.position, f"values: {', '.join(map(str, values))}")
+            else:
+                default = dv
+        if values and len({type(v) for v in values}) > 1:
+            r.diags.error(f"the values of option {name!r} must be all words or all numbers", values_node.position)
+        out[name] = Option(name, tuple(values), default, r.text(spec.get("description"), "description"),
+                           MappingProxyType(notes), key_node.position)
+    return out
+
+
+def _labels(r: _Reader, node, variables) -> dict[str, Label]:
+    out: dict[str, Label] = {}
+    if node is None:
+        return out
+    m = r.mapping(node, "labels")
+    if m is None:
+        return out
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "label")
+        if name is None:
+            continue
+        allowed = {"caster", "total", "throw", *variables}
+        say = r.narration(value, f"what label {name!r} says", allowed) if value is not None and not (
+            isinstance(value, YScalar) and value.value is None) else None
+        out[name] = Label(name, say, key_node.position)
+    return out
+
+
+def _words(r: _Reader, node) -> Words:
+    if node is None:
+        return Words()
+    m = r.mapping(node, "words")
+    if m is None:
+        return Words()
+    r.keys(m, ("faces", "throws", "caster"), "words")
+    faces = FACE_WORDS
+    if m.get("faces") is not None:
+        f = m.get("faces")
+        if isinstance(f, YSeq) and len(f.items) == 6:
+            faces = tuple(r.text(item, "a face name", 40) or "?" for item in f.items)
+        else:
+            r.diags.error("faces must list six names, ace to six", f.position)
+    throws: dict = {}
+    if m.get("throws") is not None:
+        t = r.mapping(m.get("throws"), "throws")
+        for key, (key_node, value) in (t.entries.items() if t else ()):
+            spec = key.replace(" ", "")
+            parsed = None
+            if spec.isdigit() and 2 <= int(spec) <= 12:
+                parsed = int(spec)
+            elif len(spec) == 3 and spec[1] == "-" and spec[0] in "123456" and spec[2] in "123456":
+                parsed = tuple(sorted((int(spec[0]), int(spec[2]))))
+            if parsed is None:
+                r.diags.error(f"a throw is named by its dice (e.g. 1-2) or its total (2..12), not {key!r}",
+                              key_node.position)
+                continue
+            throws[parsed] = r.text(value, "a throw's name", 60) or "?"
+    caster = r.text(m.get("caster"), "caster", 60) if m.get("caster") is not None else "the caster"
+    return Words(faces, MappingProxyType(throws), caster)
+
+
+def _phases(r: _Reader, node, variables) -> dict[str, Phase] | None:
+    if node is None:
+        return None
+    m = r.mapping(node, "phases")
+    if m is None:
+        return None
+    if not m.entries:
+        r.diags.error("a ruleset needs at least one phase", m.position)
+    out: dict[str, Phase] = {}
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "phase")
+        if name is None:
+            continue
+        throws, description, rules_node = True, None, value
+        if isinstance(value, YMap):
+            r.keys(value, ("description", "throw", "rules"), f"phase {name!r}", required=("rules",))
+            description = r.text(value.get("description"), "description")
+            if value.get("throw") is not None:
+                throws = r.boolean(value.get("throw"), "throw")
+                throws = True if throws is None else throws
+            rules_node = value.get("rules")
+        if not isinstance(rules_node, YSeq) or not rules_node.items:
+            r.diags.error(f"phase {name!r} needs a list of rules (- when: … do: …, - otherwise: …)",
+                          (rules_node or value or key_node).position)
+            rules: tuple = ()
+        else:
+            rules = tuple(_rules(r, name, rules_node, variables))
+        out[name] = Phase(name, throws, rules, description, key_node.position)
+    return out
+
+
+def _rules(r: _Reader, phase: str, node: YSeq, variables):
+    narration_names = {"caster", "total", "throw", *variables}
+    seen_otherwise = None
+    for index, item in enumerate(node.items):
+        m = r.mapping(item, "a rule")
+        if m is None:
+            continue
+        r.keys(m, ("when", "do", "otherwise", "say"), "a rule")
+        if seen_otherwise is not None:
+            r.diags.error("a rule after `otherwise` can never fire", m.position,
+                          f"`otherwise` is at line {seen_otherwise.line}; it must come last")
+        condition = None
+        actions_node = None
+        if "otherwise" in m.entries:
+            if "when" in m.entries or "do" in m.entries:
+                r.diags.error("a rule has either `when:` and `do:`, or `otherwise:`", m.position)
+            actions_node = m.get("otherwise")
+            seen_otherwise = m.key_position("otherwise")
+        else:
+            when, actions_node = m.get("when"), m.get("do")
+            if when is None or actions_node is None:
+                r.diags.error("a rule needs `when:` and `do:` (or `otherwise:`)", m.position)
+                continue
+            condition = _expression(r, when, "condition")
+        actions = _actions(r, actions_node)
+        say = r.narration(m.get("say"), "say", narration_names) if m.get("say") is not None else None
+        if actions is not None:
+            yield Rule(phase, index, condition, actions, say, m.position)
+
+
+def _expression(r: _Reader, node, what: str):
+    if not isinstance(node, YScalar) or node.value is None:
+        r.diags.error(f"the {what} must be an expression written on one line", node.position if node else None)
+        return None
+    try:
+        return parse_expression(node, what)
+    except RulesetError as exc:
+        r.diags.extend(exc.diagnostics)
+        return None
+
+
+def _actions(r: _Reader, node):
+    if not isinstance(node, YScalar) or node.value is None:
+        r.diags.error("actions are written as text: `win nick`, `set main = total; goto chance`, `throw again`",
+                      node.position if node else None)
+        return None
+    try:
+        return parse_actions(node)
+    except RulesetError as exc:
+        r.diags.extend(exc.diagnostics)
+        return None
+
+
+def _passing(r: _Reader, node) -> Passing | None:
+    if node is None:
+        return None
+    m = r.mapping(node, "passing")
+    if m is None:
+        return None
+    r.keys(m, ("losses_in_a_row", "after_labels", "voluntary_after_win", "description"), "passing")
+    losses = r.integer(m.get("losses_in_a_row"), "losses_in_a_row") if m.get("losses_in_a_row") is not None else None
+    if losses is not None and not 1 <= losses <= 100:
+        r.diags.error("losses_in_a_row must be between 1 and 100", m.get("losses_in_a_row").position)
+    labels: tuple = ()
+    if m.get("after_labels") is not None:
+        node_ = m.get("after_labels")
+        if isinstance(node_, YSeq):
+            labels = tuple(r.word(item, "a label") or "" for item in node_.items)
+        else:
+            r.diags.error("after_labels must be a list of labels", node_.position)
+    voluntary = r.boolean(m.get("voluntary_after_win"), "voluntary_after_win") if m.get("voluntary_after_win") is not None else False
+    return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"))

@@ -1,0 +1,188 @@
+"""Safe YAML loading that keeps where every key and value came from.
+
+PyYAML's safe composer gives a node tree with marks; we turn it into small `YMap` / `YSeq` /
+`YScalar` values that remember their `Position`, so later stages can point at the exact key or
+value (and, for expressions inside a scalar, at the exact character). Nothing is ever
+constructed from a tag: only the plain YAML types are accepted. Size is bounded (bytes, nodes,
+depth) so no file can make the loader hang or eat memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
+
+MAX_BYTES = 1_000_000
+MAX_NODES = 50_000
+
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:str",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:map",
+    "tag:yaml.org,2002:seq",
+}
+
+
+@dataclass(frozen=True)
+class YScalar:
+    value: Any  # str, int, float, bool or None as YAML resolved it
+    text: str  # the scalar's text before typing: what expressions are parsed from
+    position: Position
+    _offsets: tuple[int, ...] = field(repr=False, compare=False, default=())
+    _line_starts: tuple[int, ...] = field(repr=False, compare=False, default=())
+
+    def position_at(self, offset: int) -> Position:
+        """The file position of character `offset` of `text` (best effort for folded scalars)."""
+        if not self._offsets:
+            return self.position
+        index = self._offsets[min(max(offset, 0), len(self._offsets) - 1)]
+        line = _bisect_right(self._line_starts, index) - 1
+        return Position(self.position.file, line + 1, index - self._line_starts[line] + 1)
+
+
+@dataclass(frozen=True)
+class YSeq:
+    items: tuple
+    position: Position
+
+
+@dataclass(frozen=True)
+class YMap:
+    """A mapping; `entries` maps a key's text to (key scalar, value node), in file order."""
+
+    entries: dict
+    position: Position
+
+    def get(self, key: str):
+        entry = self.entries.get(key)
+        return entry[1] if entry else None
+
+    def key_position(self, key: str) -> Position:
+        entry = self.entries.get(key)
+        return entry[0].position if entry else self.position
+
+
+YNode = YScalar | YSeq | YMap
+
+
+def _bisect_right(xs, x) -> int:
+    lo, hi = 0, len(xs)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < xs[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _align(value: str, raw: str, raw_start: int) -> tuple[int, ...]:
+    """Map each character of a scalar's value to an index in the file.
+
+    Plain and quoted single-line scalars align exactly; folded and escaped text is matched
+    greedily (a value space may stand for a run of whitespace or a line break)."""
+    offsets = []
+    i = 0
+    n = len(raw)
+    for ch in value:
+        j = i
+        limit = min(n, i + 200)
+        while j < limit and raw[j] != ch and not (ch.isspace() and raw[j].isspace()):
+            j += 1
+        if j >= limit:
+            j = i if i < n else max(n - 1, 0)
+        offsets.append(raw_start + j)
+        i = j + 1
+        if ch.isspace():
+            while i < n and raw[i].isspace() and raw[i] != "\n":
+                i += 1
+    offsets.append(raw_start + min(i, max(n, 0)))  # one past the end, for "unexpected end"
+    return tuple(offsets)
+
+
+class _Loader:
+    def __init__(self, file: str, text: str):
+        self.file = file
+        self.text = text
+        self.nodes = 0
+        starts = [0]
+        for k, ch in enumerate(text):
+            if ch == "\n":
+                starts.append(k + 1)
+        self.line_starts = tuple(starts)
+        self.constructor = yaml.SafeLoader("")
+
+    def pos(self, mark) -> Position:
+        return Position(self.file, mark.line + 1, mark.column + 1)
+
+    def convert(self, node, depth: int = 0) -> YNode:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise RulesetError([Diagnostic(f"the file has more than {MAX_NODES} YAML nodes", self.pos(node.start_mark))])
+        if depth > 100:
+            raise RulesetError([Diagnostic("the YAML is nested more than 100 levels deep", self.pos(node.start_mark))])
+        if node.tag not in _PLAIN_TAGS:
+            raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
+        position = self.pos(node.start_mark)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                value = self.constructor.construct_object(node)
+            except Exception:  # e.g. a malformed !!int: keep the text
+                value = node.value
+            raw = self.text[node.start_mark.index:node.end_mark.index]
+            skip = 0
+            if node.style in ("'", '"'):
+                skip = 1
+            elif node.style in ("|", ">"):
+                skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
+            offsets = _align(node.value, raw[skip:], node.start_mark.index + skip)
+            return YScalar(value, node.value, position, offsets, self.line_starts)
+        if isinstance(node, yaml.SequenceNode):
+            return YSeq(tuple(self.convert(item, depth + 1) for item in node.value), position)
+        entries: dict = {}
+        problems = []
+        for key_node, value_node in node.value:
+            key = self.convert(key_node, depth + 1)
+            if not isinstance(key, YScalar):
+                problems.append(Diagnostic("a key must be a plain word", key.position))
+                continue
+            name = key.text
+            if name in entries:
+                problems.append(Diagnostic(f"duplicate key {name!r} (first at line {entries[name][0].position.line})", key.position))
+                continue
+            entries[name] = (key, self.convert(value_node, depth + 1))
+        if problems:
+            raise RulesetError(problems)
+        return YMap(entries, position)
+
+
+def load_yaml(text: str, file: str) -> YNode | None:
+    """Parse one YAML document into positioned nodes, or raise RulesetError."""
+    SOURCES.add(file, text)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise RulesetError([Diagnostic(f"the file is larger than {MAX_BYTES} bytes", Position(file, 1, 1))])
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
+        message = exc.problem or exc.context or "invalid YAML"
+        if exc.context and exc.problem:
+            message = f"{exc.problem} ({exc.context})"
+        raise RulesetError([Diagnostic(f"YAML syntax: {message}", position)]) from None
+    except yaml.YAMLError as exc:  # e.g. several documents, reader errors on control characters
+        mark = getattr(exc, "problem_mark", None)
+        position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
+        raise RulesetError([Diagnostic(f"YAML: {exc}".splitlines()[0], position)]) from None
+    except RecursionError:
+        raise RulesetError([Diagnostic("the YAML is nested too deeply", Position(file, 1, 1))]) from None
+    if root is None:
+        return None
+    return _Loader(file, text).convert(root)

@@ -1,0 +1,183 @@
+"""Every figure `hazard-dsl analyse` prints, exactly, from the compiled machine.
+
+All probabilities and expectations are `Fraction`s. The caster's side is the reference: the
+*edge* is the caster's expected loss per unit staked at even money, P(lose) − P(win).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..compile.machine import CHOICE, END, THROW, Machine
+from .markov import ONE, ZERO, Solver
+
+HIGH_PERCENTILE = Fraction(99, 100)
+MAX_DISTRIBUTION_THROWS = 2000
+DISTRIBUTION_MASS = Fraction(999, 1000)  # tabulate P(T = n) until this much is covered
+
+
+@dataclass
+class Figures:
+    """Outcome figures for the whole game or for one value of a `--by` variable."""
+
+    win: Fraction
+    lose: Fraction
+    push: Fraction
+    labels: dict  # label -> probability
+    expected_throws: Fraction
+
+    @property
+    def edge(self) -> Fraction:
+        return self.lose - self.win
+
+
+@dataclass
+class Analysis:
+    ruleset: str
+    file: str
+    options: dict
+    policy: str
+    figures: Figures
+    label_results: dict  # label -> "win" | "lose" | "push"
+    throws: list  # P(the game takes n throws), n = 0, 1, …
+    throws_tail: Fraction  # probability beyond the tabulated n
+    median_throws: int
+    high_percentile_throws: int
+    by_variable: str | None = None
+    by: dict = field(default_factory=dict)  # value -> (probability, Figures, joint labels)
+    choices: dict = field(default_factory=dict)  # variable -> {"values": {v: (win, edge)}, "best": v, "chooser": role}
+
+    @property
+    def win(self) -> Fraction:
+        return self.figures.win
+
+    @property
+    def edge(self) -> Fraction:
+        return self.figures.edge
+
+
+def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) -> Analysis:
+    solver = Solver(machine)
+    solver.set_policy(policy)
+    visits = solver.forward()
+    ends = list(machine.end_states())
+    reach = {s.index: visits.get(s.index, ZERO) for s in ends}
+    throws_expected = sum((x for s, x in visits.items() if machine.states[s].kind == THROW), ZERO)
+    labels = machine.labels()
+    figures = _figures(ends, reach, labels, throws_expected)
+    label_results = {}
+    for s in ends:
+        label_results.setdefault(s.label, s.result)
+    distribution, tail = throw_distribution(machine, solver)
+    analysis = Analysis(
+        ruleset=machine.ruleset.name, file=machine.ruleset.file, options=dict(machine.options),
+        policy=policy, figures=figures, label_results=label_results,
+        throws=distribution, throws_tail=tail,
+        median_throws=_percentile(distribution, Fraction(1, 2)),
+        high_percentile_throws=_percentile(distribution, HIGH_PERCENTILE),
+    )
+    if by is not None:
+        analysis.by_variable = by
+        analysis.by = _by(machine, solver, visits, ends, reach, labels, by)
+    analysis.choices = _choices(machine, solver)
+    return analysis
+
+
+def _figures(ends, reach, labels, expected_throws) -> Figures:
+    total = {"win": ZERO, "lose": ZERO, "push": ZERO}
+    by_label = {label: ZERO for label in labels}
+    for s in ends:
+        p = reach[s.index]
+        total[s.result] += p
+        by_label[s.label] = by_label.get(s.label, ZERO) + p
+    return Figures(total["win"], total["lose"], total["push"], by_label, expected_throws)
+
+
+def _by(machine, solver, visits, ends, reach, labels, variable) -> dict:
+    if variable not in machine.variables:
+        known = ", ".join(machine.variables) or "none"
+        raise KeyError(f"--by {variable}: the ruleset has no variable {variable!r} (variables: {known})")
+    position = machine.variables.index(variable)
+    groups: dict = {}
+    for s in ends:
+        groups.setdefault(s.values[position], []).append(s)
+    out = {}
+    for value in sorted(groups):
+        members = groups[value]
+        probability = sum((reach[s.index] for s in members), ZERO)
+        if not probability:
+            continue
+        ids = {s.index for s in members}
+        # E[T · 1{ends with VAR = value}] = Σ over throw states of visits × P(end with VAR = value | here)
+        h = solver.backward(lambda s: ONE if s.index in ids else ZERO)
+        joint_throws = sum((x * h[s] for s, x in visits.items() if machine.states[s].kind == THROW), ZERO)
+        joint = _figures(members, reach, labels, joint_throws)
+        conditional = Figures(joint.win / probability, joint.lose / probability, joint.push / probability,
+                              {k: v / probability for k, v in joint.labels.items()}, joint_throws / probability)
+        out[value] = (probability, conditional, joint.labels)
+    return out
+
+
+def _choices(machine, solver) -> dict:
+    """For the first choice of each variable: the caster's figures after each alternative."""
+    firsts = {}
+    for state in machine.states:  # states are numbered in the order play reaches them
+        if state.kind == CHOICE and state.variable not in firsts:
+            firsts[state.variable] = state
+    if not firsts:
+        return {}
+    win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
+    lose = solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
+    out = {}
+    for variable, state in firsts.items():
+        values = {}
+        for value, step in state.alternatives:
+            values[value] = (win[step.target], lose[step.target] - win[step.target])
+        pick = max if state.chooser == "caster" else min
+        best = pick(values, key=lambda v: -values[v][1])  # the caster's expectation is −edge
+        out[variable] = {"chooser": state.chooser, "values": values, "best": best}
+    return out
+
+
+def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction]:
+    """P(the game takes exactly n throws) for n = 0, 1, … until 99.9% is covered."""
+    states = machine.states
+    rows = {s: solver.row(s) for s in solver.transient}
+
+    def settle(mass: dict) -> tuple[dict, Fraction]:
+        """Pass mass through choice states (they take no throw); return it and what ended."""
+        ended = ZERO
+        for _ in range(len(states) + 1):
+            pending = [s for s in mass if states[s].kind == CHOICE]
+            if not pending:
+                break
+            for s in pending:
+                m = mass.pop(s)
+                for t, p in rows[s].items():
+                    mass[t] = mass.get(t, ZERO) + m * p
+        for s in [s for s in mass if states[s].kind == END]:
+            ended += mass.pop(s)
+        return mass, ended
+
+    mass, ended = settle({machine.start.target: ONE})
+    distribution = [ended]
+    covered = ended
+    while covered < DISTRIBUTION_MASS and mass and len(distribution) <= MAX_DISTRIBUTION_THROWS:
+        nxt: dict = {}
+        for s, m in mass.items():
+            for t, p in rows[s].items():
+                nxt[t] = nxt.get(t, ZERO) + m * p
+        mass, ended = settle(nxt)
+        distribution.append(ended)
+        covered += ended
+    return distribution, ONE - covered
+
+
+def _percentile(distribution: list, q: Fraction) -> int:
+    cumulative = ZERO
+    for n, p in enumerate(distribution):
+        cumulative += p
+        if cumulative >= q:
+            return n
+    return len(distribution)  # beyond what was tabulated

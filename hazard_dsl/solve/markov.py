@@ -1,0 +1,261 @@
+r"""Exact solution of a compiled machine: an absorbing Markov chain with decision states.
+
+Fix a policy π (at each choice state, a probability for each alternative). The game is then
+an absorbing chain over the transient states T (throw and choice states) and the end states E:
+
+    P = | Q  R |      Q[s, t] = P(s → t), s, t ∈ T;  R[s, e] = P(s → e), e ∈ E
+        | 0  I |
+
+with N = (I − Q)⁻¹ the fundamental matrix. We never form N. Two linear solves suffice:
+
+* **forward** (expected visits from the start): x = e_start N, i.e. x (I − Q) = e_start.
+  Then P(the game ends in e) = x R[:, e], and the expected number of throws is Σ x_s over
+  throw states (a choice takes no throw).
+* **backward** (a value per state): v = Q v + c + R r, for a terminal reward r and a cost c
+  per visit; v(s) is the expected reward from s (with r = 1 on wins: P(win | at s)).
+
+Both are solved one strongly connected component at a time, in topological order (Tarjan):
+most states of a dice game are a component of one with a self-loop ("throw again"), solved
+by a single division, v = (c + Σ_{t≠s} p_t v_t) / (1 − p_self). Larger components fall back to
+Gaussian elimination over `Fraction`s. Everything is exact rational arithmetic.
+
+The optimal policy is found component by component, sinks first: at a choice state the caster
+picks the alternative of greatest expectation (+1 win, −1 lose, 0 push), any other chooser the
+least. Where choices sit inside a cycle, policy iteration runs within the component.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import CHOICE, END, THROW, Machine
+
+ZERO, ONE = Fraction(0), Fraction(1)
+MAX_POLICY_ROUNDS = 200
+
+
+class PolicyError(ValueError):
+    pass
+
+
+def _throw_transitions(state) -> dict:
+    counts: dict[int, int] = {}
+    for step in state.steps:
+        counts[step.target] = counts.get(step.target, 0) + 1
+    return {t: Fraction(n, 36) for t, n in counts.items()}
+
+
+class Solver:
+    """The machine's transitions, components and (once chosen) a policy; solves on demand."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        states = machine.states
+        self.transient = [s.index for s in states if s.kind != END]
+        self.throw_rows = {s.index: _throw_transitions(s) for s in states if s.kind == THROW}
+        self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
+                                     else [step.target for _, step in s.alternatives])
+                           for s in states if s.kind != END}
+        self.components = self._components()  # sinks first
+        self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
+
+    # ------------------------------------------------------------------ structure
+
+    def _components(self) -> list[list[int]]:
+        """Tarjan's algorithm, iterative; components come out sinks first."""
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        on_stack: set[int] = set()
+        stack: list[int] = []
+        out: list[list[int]] = []
+        counter = 0
+        for root in self.transient:
+            if root in index:
+                continue
+            work = [(root, iter(self.successors[root]))]
+            index[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                node, it = work[-1]
+                advanced = False
+                for nxt in it:
+                    if nxt not in self.successors:  # an end state
+                        continue
+                    if nxt not in index:
+                        index[nxt] = low[nxt] = counter
+                        counter += 1
+                        stack.append(nxt)
+                        on_stack.add(nxt)
+                        work.append((nxt, iter(self.successors[nxt])))
+                        advanced = True
+                        break
+                    if nxt in on_stack:
+                        low[node] = min(low[node], index[nxt])
+                if advanced:
+                    continue
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    out.append(component)
+        return out
+
+    def row(self, number: int) -> dict:
+        """Transition probabilities out of a transient state under the current policy."""
+        if number in self.throw_rows:
+            return self.throw_rows[number]
+        state = self.machine.states[number]
+        row: dict[int, Fraction] = {}
+        for alt, p in self.policy[number].items():
+            target = state.alternatives[alt][1].target
+            row[target] = row.get(target, ZERO) + p
+        return row
+
+    # ------------------------------------------------------------------ policies
+
+    def set_policy(self, policy: str = "optimal") -> None:
+        """`optimal`, `uniform`, or a value to choose wherever it is offered (`7` or `main=7`)."""
+        choice_states = [s for s in self.machine.states if s.kind == CHOICE]
+        self.policy = {}
+        if policy == "optimal":
+            self._optimal()
+            return
+        for state in choice_states:
+            n = len(state.alternatives)
+            if policy == "uniform":
+                self.policy[state.index] = {k: Fraction(1, n) for k in range(n)}
+                continue
+            variable, _, wanted = policy.rpartition("=")
+            if variable and variable != state.variable:
+                raise PolicyError(f"--policy {policy}: the choice here is of {state.variable!r}, not {variable!r}")
+            matches = [k for k, (value, _) in enumerate(state.alternatives) if str(value) == wanted.strip()]
+            if not matches:
+                offered = ", ".join(str(v) for v, _ in state.alternatives)
+                raise PolicyError(f"--policy {policy}: {state.chooser} chooses {state.variable} from {offered}")
+            self.policy[state.index] = {matches[0]: ONE}
+
+    def _optimal(self) -> None:
+        """Each chooser's best reply, solved sinks first (policy iteration inside cycles)."""
+        value: dict[int, Fraction] = {}
+        for s in self.machine.end_states():
+            value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)
+        for component in self.components:
+            choices = [n for n in component if self.machine.states[n].kind == CHOICE]
+            for n in choices:
+                self.policy[n] = {0: ONE}
+            for _ in range(MAX_POLICY_ROUNDS):
+                self._solve_component(component, value, {})
+                changed = False
+                for n in choices:
+                    state = self.machine.states[n]
+                    current = next(iter(self.policy[n]))
+                    scores = [value[step.target] for _, step in state.alternatives]
+                    pick = max if state.chooser == "caster" else min
+                    best = pick(scores)
+                    if scores[current] != best:
+                        self.policy[n] = {scores.index(best): ONE}
+                        changed = True
+                if not changed:
+                    break
+            else:  # pragma: no cover - policy iteration on a finite game ends
+                raise PolicyError("the choices of this game do not settle on an optimal policy")
+
+    # ------------------------------------------------------------------ solving
+
+    def _solve_component(self, component, value: dict, cost: dict) -> None:
+        """Fill value[s] for s in the component: v = Q v + c, values outside already known."""
+        if len(component) == 1:
+            s = component[0]
+            row = self.row(s)
+            p_self = row.get(s, ZERO)
+            rest = sum((p * value[t] for t, p in row.items() if t != s), ZERO) + cost.get(s, ZERO)
+            value[s] = rest / (ONE - p_self)
+            return
+        members = {s: k for k, s in enumerate(component)}
+        size = len(component)
+        matrix = [[ZERO] * (size + 1) for _ in range(size)]
+        for s, k in members.items():
+            matrix[k][k] = ONE
+            rhs = cost.get(s, ZERO)
+            for t, p in self.row(s).items():
+                if t in members:
+                    matrix[k][members[t]] -= p
+                else:
+                    rhs += p * value[t]
+            matrix[k][size] = rhs
+        for s, x in zip(component, _gauss(matrix)):
+            value[s] = x
+
+    def backward(self, reward, cost=None) -> dict[int, Fraction]:
+        """Expected reward from every state: reward(end state) at the end, plus cost(state) per visit."""
+        value: dict[int, Fraction] = {}
+        for s in self.machine.end_states():
+            value[s.index] = Fraction(reward(s))
+        cost = cost or {}
+        for component in self.components:
+            self._solve_component(component, value, cost)
+        return value
+
+    def forward(self) -> dict[int, Fraction]:
+        """Expected visits to each transient state, and the probability of each end state, from the start."""
+        visits: dict[int, Fraction] = {self.machine.start.target: ONE}
+        for component in reversed(self.components):  # sources first
+            if len(component) == 1:
+                s = component[0]
+                inflow = visits.get(s, ZERO)
+                if not inflow:
+                    continue
+                row = self.row(s)
+                x = inflow / (ONE - row.get(s, ZERO))
+                visits[s] = x
+                for t, p in row.items():
+                    if t != s:
+                        visits[t] = visits.get(t, ZERO) + x * p
+                continue
+            members = {s: k for k, s in enumerate(component)}
+            size = len(component)
+            # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
+            matrix = [[ZERO] * (size + 1) for _ in range(size)]
+            for s, k in members.items():
+                matrix[k][k] += ONE
+                matrix[k][size] = visits.get(s, ZERO)
+            for s, k in members.items():
+                for t, p in self.row(s).items():
+                    if t in members:
+                        matrix[members[t]][k] -= p
+            xs = _gauss(matrix)
+            for s, x in zip(component, xs):
+                visits[s] = x
+            for s, x in zip(component, xs):
+                for t, p in self.row(s).items():
+                    if t not in members:
+                        visits[t] = visits.get(t, ZERO) + x * p
+        return visits
+
+
+def _gauss(matrix: list[list[Fraction]]) -> list[Fraction]:
+    """Solve an augmented square system exactly (Gauss-Jordan with pivot search)."""
+    size = len(matrix)
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if matrix[r][col] != 0), None)
+        if pivot is None:  # pragma: no cover - the checker refuses games that may never end
+            raise ArithmeticError("singular system: some states never reach an end")
+        matrix[col], matrix[pivot] = matrix[pivot], matrix[col]
+        lead = matrix[col][col]
+        pivot_row = [x / lead for x in matrix[col]]
+        matrix[col] = pivot_row
+        for r in range(size):
+            if r != col and matrix[r][col] != 0:
+                factor = matrix[r][col]
+                matrix[r] = [a - factor * b for a, b in zip(matrix[r], pivot_row)]
+    return [matrix[r][size] for r in range(size)]
