@@ -154,7 +154,8 @@ class _Compiler:
                 events.append(Event("set", action.variable, value))
             elif isinstance(action, ex.Goto):
                 events.append(Event("goto", action.phase))
-                return self.enter(action.phase, values, events, depth + 1, action.position)
+                entered = self.enter(action.phase, values, events, depth + 1, action.position)
+                return Step(entered.target, rule, entered.events)
             elif isinstance(action, ex.End):
                 return Step(self.end_state(action, phase, values), rule, tuple(events))
             elif isinstance(action, ex.ThrowAgain):

@@ -1,0 +1,320 @@
+"""The `hazard-dsl` command: a thin shell over the Python API.
+
+Every failure a user can cause ends in a message and a non-zero exit, never a traceback:
+rule-file problems as ``file:line:col: error: …`` (exit 1), bad arguments as
+``hazard-dsl: error: …`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import sys
+
+from . import __version__
+from .diagnostics import RulesetError, print_diagnostics
+
+
+class UsageError(Exception):
+    """A bad command-line argument: reported as `hazard-dsl: error: …`, exit 2."""
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load(name: str):
+    from .parse.reader import builtin_names, read_ruleset, resolve
+
+    path = resolve(name)
+    if path is None:
+        raise UsageError(f"no ruleset file or built-in ruleset named {name!r} "
+                         f"(built-ins: {', '.join(builtin_names())})")
+    return read_ruleset(path)
+
+
+def build_machine(ruleset, option_texts):
+    from .compile.compiler import compile_ruleset, parse_option_assignments
+
+    return compile_ruleset(ruleset, parse_option_assignments(ruleset, option_texts))
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_check(args) -> int:
+    from .check import check_file
+    from .diagnostics import ERROR
+
+    failed = False
+    for name in args.files:
+        from .parse.reader import resolve
+
+        path = resolve(name)
+        if path is None:
+            print(f"{name}: error: no such file", file=sys.stderr)
+            failed = True
+            continue
+        diagnostics = check_file(path)
+        print_diagnostics(diagnostics)
+        errors = sum(d.severity == ERROR for d in diagnostics)
+        warnings = len(diagnostics) - errors
+        if errors:
+            failed = True
+            print(f"{name}: {errors} error{'s' * (errors != 1)}"
+                  + (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else ""), file=sys.stderr)
+        elif not args.quiet:
+            print(f"{name}: ok" + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""))
+    return 1 if failed else 0
+
+
+def cmd_list(args) -> int:
+    from .parse.reader import builtin_dir, builtin_names, read_ruleset
+
+    for name in builtin_names():
+        try:
+            ruleset = read_ruleset(builtin_dir() / f"{name}.yaml")
+            title = ruleset.name
+        except RulesetError:
+            title = "(does not check: run hazard-dsl check)"
+        print(f"{name:<10} {title}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from .play.dice import DiceTape, RandomDice
+    from .play.game import Chooser, TapeRanOut, play
+    from .render.narrate import Narrator, Tally
+    from .solve.markov import PolicyError, Solver
+    import numpy as np
+
+    ruleset = load(args.ruleset)
+    machine = build_machine(ruleset, args.option)
+    if args.games is not None and not 1 <= args.games <= 1_000_000:
+        raise UsageError("--games must be between 1 and 1000000")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    if args.dice is not None:
+        try:
+            dice = DiceTape.parse(args.dice)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        games = args.games
+    else:
+        dice = RandomDice(seed)
+        games = args.games if args.games is not None else 3
+    solver = Solver(machine)
+    try:
+        solver.set_policy(args.policy)
+    except PolicyError as exc:
+        raise UsageError(str(exc)) from None
+    # Mixed choices draw from their own stream, so a tape replays the same whatever the policy.
+    chooser = Chooser(solver, np.random.default_rng([seed, 1]))
+    narrator = Narrator(machine)
+    tally = Tally()
+    pending: list = []
+    out = sys.stdout
+    if not args.json:
+        print(f"{ruleset.name} — {options_line(machine)}", file=out)
+    current_game = 0
+    for record in play(machine, dice, chooser, games):
+        tally.add(record)
+        if isinstance(record, TapeRanOut):
+            where = f"in game {record.game} after {record.throws} throw{'s' * (record.throws != 1)}, " \
+                    f"in phase {record.state.phase!r}" if record.throws else f"before game {record.game}"
+            print(f"hazard-dsl: the dice tape ran out {where}; the game stops there.", file=sys.stderr)
+            break
+        if args.json:
+            line = narrator.json(record, pending)
+            if line:
+                print(line, file=out)
+            continue
+        if record.game != current_game:
+            current_game = record.game
+            print(f"\nGame {record.game}", file=out)
+        print(narrator.text(record), file=out)
+    if not args.json:
+        label_results = {s.label: s.result for s in machine.end_states()}
+        print("\n" + tally.summary(label_results), file=out)
+        if args.dice is None:
+            print(f"Seed {seed}: hazard-dsl run {args.ruleset} --seed {seed} plays these games again.", file=out)
+    return 0
+
+
+def options_line(machine) -> str:
+    from .render.report import options_text
+
+    return f"options: {options_text(machine.options)}"
+
+
+def cmd_analyse(args) -> int:
+    from .render.report import analysis_header, analysis_json, analysis_tables
+    from .render.tables import render
+
+    analysis = _analysis(args.ruleset, args.option, args.policy, args.by)
+    fmt = "json" if args.json else args.format
+    if fmt == "json":
+        print(json.dumps(analysis_json(analysis), indent=2))
+    else:
+        print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis)), end="")
+    return 0
+
+
+def _analysis(name, option_texts, policy, by=None):
+    from .solve.analysis import analyse
+    from .solve.markov import PolicyError
+
+    ruleset = load(name)
+    machine = build_machine(ruleset, option_texts)
+    try:
+        return analyse(machine, policy, by)
+    except PolicyError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+
+
+def split_variant(text: str) -> tuple[str, list[str]]:
+    """`cotton:main=called,first_throw=lose` → ("cotton", ["main=called", "first_throw=lose"])."""
+    from .parse.reader import resolve
+
+    if resolve(text) is not None or ":" not in text:
+        return text, []
+    name, _, options = text.rpartition(":")
+    if "=" not in options:
+        return text, []
+    return name, [o for o in options.split(",") if o.strip()]
+
+
+def cmd_compare(args) -> int:
+    from .render.report import analysis_json, compare_tables, rule_differences
+    from .render.tables import render
+
+    entries, machines = [], []
+    for text in args.rulesets:
+        name, options = split_variant(text)
+        ruleset = load(name)
+        machine = build_machine(ruleset, list(args.option) + options)
+        from .solve.analysis import analyse
+        from .solve.markov import PolicyError
+
+        try:
+            analysis = analyse(machine, args.policy)
+        except PolicyError as exc:
+            raise UsageError(str(exc)) from None
+        entries.append((text, analysis))
+        machines.append((text, machine))
+    fmt = "json" if args.json else args.format
+    if fmt == "json":
+        print(json.dumps([analysis_json(a) for _, a in entries], indent=2))
+        return 0
+    tables = compare_tables(entries)
+    base_name, base = machines[0]
+    for other_name, other in machines[1:]:
+        diff = rule_differences(base_name, base, other_name, other)
+        if diff is not None:
+            tables.append(diff)
+    unmatched = [n for n, m in machines[1:] if rule_differences(base_name, base, n, m) is None]
+    header = None
+    if unmatched:
+        header = (f"No throw-by-throw comparison with {base_name} for {', '.join(unmatched)}: "
+                  f"their states (phases and variables) do not match {base_name}'s.")
+    print(render(tables, fmt, header), end="")
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .render.tables import FORMATS
+
+    parser = argparse.ArgumentParser(
+        prog="hazard-dsl",
+        description="Describe variants of the dice game Hazard (and craps) as rule files; check, play, "
+                    "analyse exactly and compare them.",
+        epilog="A RULESET is a path to a rule file or the name of a built-in one (hazard-dsl list).",
+    )
+    parser.add_argument("--version", action="version", version=f"hazard-dsl {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    p = commands.add_parser("check", help="check rule files and report every problem",
+                            description="Check rule files: YAML, keys, expressions, names and types, and the "
+                                        "game itself (every throw handled, every rule able to fire, every game "
+                                        "able to end). Exit 0 when all are valid, 1 otherwise.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing for valid files")
+    p.set_defaults(func=cmd_check)
+
+    p = commands.add_parser("list", help="list the built-in rulesets", description="List the built-in rulesets.")
+    p.set_defaults(func=cmd_list)
+
+    def add_options(p, policy_help):
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="choose a value for one of the ruleset's options (repeatable)")
+        p.add_argument("--policy", default="optimal", metavar="optimal|uniform|VALUE",
+                       help=policy_help)
+
+    p = commands.add_parser("run", help="play games and narrate them",
+                            description="Play games and narrate them in the period's words, then summarise.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games to play (default 3; with --dice, as many as the throws allow)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice: same seed, same games")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
+    p.add_argument("--json", action="store_true", help="one JSON object per line for each throw")
+    add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
+    p.set_defaults(func=cmd_run)
+
+    p = commands.add_parser("analyse", aliases=["analyze"], help="exact probabilities, edge and game length",
+                            description="Solve the game exactly: the caster's chances, every label, the edge, "
+                                        "the number of throws, and the value of each choice.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
+    p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
+    p.set_defaults(func=cmd_analyse)
+
+    p = commands.add_parser("compare", help="rulesets side by side, and how their rules differ",
+                            description="Put rulesets side by side. Give options to one of them as "
+                                        "RULESET:NAME=VALUE[,NAME=VALUE], e.g. cotton:main=called.")
+    p.add_argument("rulesets", nargs="+", metavar="RULESET[:NAME=VALUE,…]")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value")
+    p.set_defaults(func=cmd_compare)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except RulesetError as exc:
+        print_diagnostics(exc.diagnostics)
+        return 1
+    except UsageError as exc:
+        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `hazard-dsl run … | head`
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
+    except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
+        if os.environ.get("HAZARD_DSL_DEBUG"):
+            raise
+        print(f"hazard-dsl: internal error: {type(exc).__name__}: {exc} "
+              f"(please report it; HAZARD_DSL_DEBUG=1 shows details)", file=sys.stderr)
+        return 70
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

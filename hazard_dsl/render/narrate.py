@@ -1,0 +1,137 @@
+"""Telling a game in the period's words, as text or as one JSON object per throw.
+
+All the words come from the rule file: the names of faces and throws (`words:`), what a
+variable says when it is set, what a rule or a label says. Nothing here knows a variant.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..compile.machine import Machine
+from ..play.game import ChoiceMade, TapeRanOut, Thrown
+from .words import fill, number_word
+
+RESULT_VERBS = {"win": "wins", "lose": "loses", "push": "neither wins nor loses"}
+
+
+class Narrator:
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.ruleset = machine.ruleset
+        self.words = machine.ruleset.words
+
+    def _values(self, state, dice=None) -> dict:
+        values = dict(zip(self.machine.variables, state.values))
+        values["caster"] = self.words.caster
+        if dice:
+            values["total"] = dice[0] + dice[1]
+            values["throw"] = self.words.throw_name(*dice)
+        return values
+
+    def _sentences(self, step, after, dice) -> list[str]:
+        """What a step says: the rule's `say`, each variable set, and the ending."""
+        values = self._values(after, dice)
+        said = []
+        if step.rule is not None and step.rule.say:
+            said.append(_sentence(fill(step.rule.say, values)))
+        for event in step.events:
+            if event.kind in ("set", "choose"):
+                variable = self.ruleset.variables[event.name]
+                if variable.say:
+                    said.append(_sentence(fill(variable.say, dict(values, value=event.value))))
+                elif event.kind == "set":
+                    said.append(f"{event.name} is {event.value}.")
+        if after.kind == "end":
+            label = self.ruleset.labels.get(after.label)
+            if label and label.say:
+                said.append(_sentence(fill(label.say, values)))
+            said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: {after.label}]")
+        return said
+
+    def text(self, record) -> str | None:
+        if isinstance(record, ChoiceMade):
+            after = self.machine.states[record.step.target]
+            said = self._sentences(record.step, after, None)
+            value = number_word(record.value) if isinstance(record.value, int) else record.value
+            who = "the caster" if record.state.chooser == "caster" else f"the {record.state.chooser}"
+            head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
+                    else f"{_sentence(who)} chooses {record.state.variable} = {record.value}.")
+            return f"       {' '.join([head] + said)}"
+        if isinstance(record, Thrown):
+            d1, d2 = record.dice
+            name = self.words.throw_name(d1, d2)
+            head = f"  {record.number:>3}. {name} ({d1}-{d2}), {number_word(record.total)}"
+            said = self._sentences(record.step, record.after, record.dice) or ["no decision; the dice go on."]
+            return f"{head}: {' '.join(said)}"
+        return None
+
+    def json(self, record, pending_choices: list) -> str | None:
+        if isinstance(record, ChoiceMade):
+            pending_choices.append({"by": record.state.chooser, "variable": record.state.variable,
+                                    "value": record.value})
+            return None
+        if not isinstance(record, Thrown):
+            return None
+        d1, d2 = record.dice
+        obj = {"game": record.game, "throw": record.number, "dice": [d1, d2], "total": d1 + d2,
+               "name": self.words.throw_name(d1, d2), "phase": record.state.phase}
+        if pending_choices:
+            obj["choices"] = list(pending_choices)
+            pending_choices.clear()
+        sets = {e.name: e.value for e in record.step.events if e.kind == "set"}
+        if sets:
+            obj["set"] = sets
+        if record.step.rule is not None:
+            obj["rule"] = record.step.rule.index + 1
+        if record.ends_game:
+            obj["result"] = record.after.result
+            obj["label"] = record.after.label
+        else:
+            obj["next"] = record.after.phase
+        return json.dumps(obj)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+@dataclass
+class Tally:
+    """What a run of games came to, for the summary."""
+
+    games: int = 0
+    throws: int = 0
+    results: Counter = field(default_factory=Counter)
+    labels: Counter = field(default_factory=Counter)
+    unfinished: int = 0
+
+    def add(self, record) -> None:
+        if isinstance(record, Thrown):
+            self.throws += 1
+            if record.ends_game:
+                self.games += 1
+                self.results[record.after.result] += 1
+                self.labels[record.after.label] += 1
+        elif isinstance(record, TapeRanOut) and record.throws:
+            self.unfinished += 1
+
+    def summary(self, label_results: dict) -> str:
+        parts = []
+        for result, verb in (("win", "won"), ("lose", "lost"), ("push", "pushed")):
+            n = self.results.get(result, 0)
+            if n:
+                detail = ", ".join(f"{label} {count}" for label, count in self.labels.items()
+                                   if label_results.get(label) == result)
+                parts.append(f"{verb} {n} ({detail})")
+        games = f"{self.games} game{'s' if self.games != 1 else ''}"
+        throws = f"{self.throws} throw{'s' if self.throws != 1 else ''}"
+        out = f"{games}, {throws}: the caster {', '.join(parts) or 'finished no game'}."
+        if self.unfinished:
+            out += f" One game was left unfinished."
+        return out

@@ -1,0 +1,236 @@
+"""Reports for `analyse` and `compare`: the JSON contract and the tables people read."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
+from ..solve.analysis import Analysis
+from .tables import Table, both, decimal, exact, percent
+
+
+# --------------------------------------------------------------------------- JSON contract
+
+
+def analysis_json(a: Analysis) -> dict:
+    """The stable JSON shape: every probability and expectation an exact fraction string."""
+    f = a.figures
+    out = {
+        "ruleset": a.ruleset,
+        "file": a.file,
+        "options": a.options,
+        "policy": a.policy,
+        "win": exact(f.win),
+        "lose": exact(f.lose),
+        "push": exact(f.push),
+        "edge": exact(f.edge),
+        "expected_throws": exact(f.expected_throws),
+        "labels": {label: exact(p) for label, p in f.labels.items()},
+        "label_results": dict(a.label_results),
+        "throws": {
+            "median": a.median_throws,
+            "percentile_99": a.high_percentile_throws,
+            "distribution": {str(n): exact(p) for n, p in enumerate(a.throws) if p},
+            "beyond": exact(a.throws_tail),
+        },
+    }
+    if a.by_variable is not None:
+        values = {}
+        for value, (probability, g, joint) in a.by.items():
+            values[str(value)] = {
+                "probability": exact(probability),
+                "win": exact(g.win), "lose": exact(g.lose), "push": exact(g.push), "edge": exact(g.edge),
+                "labels": {label: exact(p) for label, p in g.labels.items()},
+                "joint_labels": {label: exact(p) for label, p in joint.items()},
+                "expected_throws": exact(g.expected_throws),
+            }
+        out["by"] = {"var": a.by_variable, "values": values}
+    if a.choices:
+        out["choices"] = {}
+        for variable, info in a.choices.items():
+            entry = {str(v): {"win": exact(w), "edge": exact(e)} for v, (w, e) in info["values"].items()}
+            entry["best"] = str(info["best"])
+            out["choices"][variable] = entry
+    return out
+
+
+# --------------------------------------------------------------------------- analyse
+
+
+def _odds(lose: Fraction, win: Fraction) -> str:
+    """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961)."""
+    if not win or not lose:
+        return "—"
+    ratio = Fraction(lose) / Fraction(win)
+    return f"{ratio.numerator:,} : {ratio.denominator:,}"
+
+
+def options_text(options: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
+
+
+def analysis_header(a: Analysis) -> str:
+    return (f"{a.ruleset} — {a.file}\n"
+            f"options: {options_text(a.options)}; choices: {a.policy}")
+
+
+def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
+    f = a.figures
+    summary = Table("The caster's game", ["", "exact", "%"])
+    summary.add("win", exact(f.win), percent(f.win))
+    summary.add("lose", exact(f.lose), percent(f.lose))
+    summary.add("push", exact(f.push), percent(f.push))
+    summary.add("edge (caster's loss per unit at even money)", exact(f.edge), percent(f.edge))
+    summary.add("setter : caster", _odds(f.lose, f.win), "")
+    summary.add("expected throws", exact(f.expected_throws), decimal(f.expected_throws))
+    summary.add("median throws / 99th percentile", f"{a.median_throws} / {a.high_percentile_throws}", "")
+    labels = Table("Outcomes by label", ["label", "result", "exact", "%"])
+    for label, p in f.labels.items():
+        labels.add(label, a.label_results.get(label, ""), exact(p), percent(p))
+    tables = [summary, labels]
+    if a.by_variable is not None:
+        tables.append(by_table(a))
+    if a.choices:
+        for variable, info in a.choices.items():
+            t = Table(f"Choices: the {info['chooser']} chooses {variable}", [variable, "win", "win %", "edge", "edge %"])
+            for value, (w, e) in info["values"].items():
+                mark = f"{value} (best)" if value == info["best"] else str(value)
+                t.add(mark, exact(w), percent(w), exact(e), percent(e))
+            tables.append(t)
+    if show_throws:
+        t = Table("How many throws a game takes", ["throws", "exact", "%", "cumulative %"])
+        cumulative = Fraction(0)
+        for n, p in enumerate(a.throws):
+            cumulative += p
+            if p:
+                t.add(n, exact(p), percent(p), percent(cumulative))
+        t.caption = f"beyond {len(a.throws) - 1} throws: {percent(a.throws_tail, 3)}"
+        tables.append(t)
+    return tables
+
+
+def by_table(a: Analysis) -> Table:
+    """One row per value: P(value), each label as a share of all games (joint), and the caster's
+    chance of winning given the value — the layout of the games.porg.es table."""
+    var = a.by_variable
+    labels = list(a.figures.labels)
+    t = Table(f"By {var}", [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}",
+                                f"setter : caster", "expected throws"])
+    for value, (probability, g, joint) in a.by.items():
+        t.add(value, both(probability), *(percent(joint.get(label, 0)) for label in labels),
+              f"{exact(g.win)} ({percent(g.win)})", percent(g.edge), _odds(g.lose, g.win),
+              f"{exact(g.expected_throws)} ({decimal(g.expected_throws)})")
+    f = a.figures
+    t.add("overall", "1", *(percent(f.labels[label]) for label in labels), f"{exact(f.win)} ({percent(f.win)})",
+          percent(f.edge), _odds(f.lose, f.win), f"{exact(f.expected_throws)} ({decimal(f.expected_throws)})")
+    t.caption = (f"Label columns are shares of all games (P({var} = v and the label), so each column sums to the "
+                 f"overall row); win, edge and throws are given {var} = v. Exact label fractions: --format json.")
+    return t
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
+    names = [name for name, _ in entries]
+    t = Table("Side by side", ["", *names])
+    rows = [
+        ("win", lambda a: both(a.figures.win)),
+        ("lose", lambda a: both(a.figures.lose)),
+        ("push", lambda a: both(a.figures.push)),
+        ("edge", lambda a: both(a.figures.edge)),
+        ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
+        ("expected throws", lambda a: f"{exact(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
+        ("median / 99th pct throws", lambda a: f"{a.median_throws} / {a.high_percentile_throws}"),
+        ("options", lambda a: options_text(a.options)),
+    ]
+    for title, cell in rows:
+        t.add(title, *(cell(a) for _, a in entries))
+    labels: list[str] = []
+    for _, a in entries:
+        labels += [label for label in a.figures.labels if label not in labels]
+    shared = [label for label in labels if all(label in a.figures.labels for _, a in entries)]
+    for label in labels:
+        t.add(f"label {label}" + ("" if label in shared else " *"),
+              *(both(a.figures.labels[label]) if label in a.figures.labels else "—" for _, a in entries))
+    if len(shared) != len(labels):
+        t.caption = "* not a label of every ruleset"
+    return [t]
+
+
+def describe_step(machine: Machine, state, step) -> str:
+    """What a throw does, in terms comparable across machines."""
+    after = machine.states[step.target]
+    if after.kind == END:
+        return f"{after.result} {after.label}"
+    if step.target == state.index:
+        return "throw again"
+    changed = [f"{n} = {v}" for n, v, w in zip(machine.variables, after.values, state.values) if v != w]
+    return f"go to {after.phase}" + (f" ({', '.join(changed)})" if changed else "")
+
+
+def _start(machine: Machine) -> str:
+    state = machine.states[machine.start.target]
+    if state.kind == CHOICE:
+        offered = ", ".join(str(v) for v, _ in state.alternatives)
+        return f"the {state.chooser} chooses {state.variable} from {offered}"
+    return f"throw in {state.phase}"
+
+
+def _where(machine: Machine, states) -> str:
+    """The variable values, among `states`, that matter: "main ∈ {5, 7, 9}"."""
+    parts = []
+    for position, name in enumerate(machine.variables):
+        if not _matters(machine, states[0].phase, name):
+            continue
+        values = sorted({s.values[position] for s in states})
+        parts.append(f"{name} = {values[0]}" if len(values) == 1 else f"{name} ∈ {{{', '.join(map(str, values))}}}")
+    return "; ".join(parts) or "always"
+
+
+def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine) -> Table | None:
+    """Which throws do something different in which state, between two machines.
+
+    States are matched by phase name and variable values, so rulesets built with `extends`
+    (or sharing names) line up; rows with the same difference are merged across states."""
+    if base.variables != other.variables:
+        return None
+    index = {(s.phase, s.values): s for s in other.states if s.kind == THROW}
+    merged: dict = {}
+    matched = 0
+    for state in base.states:
+        if state.kind != THROW:
+            continue
+        twin = index.get((state.phase, state.values))
+        if twin is None:
+            continue
+        matched += 1
+        for k, (d1, d2) in enumerate(OUTCOMES):
+            a = describe_step(base, state, state.steps[k])
+            b = describe_step(other, twin, twin.steps[k])
+            if a != b:
+                merged.setdefault((state.phase, d1 + d2, a, b), {})[state.index] = state
+    if not matched:
+        return None
+    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name])
+    if _start(base) != _start(other):
+        t.add("start", "—", "—", _start(base), _start(other))
+    base_phases = {s.phase for s in base.states if s.kind == THROW}
+    other_phases = {s.phase for s in other.states if s.kind == THROW}
+    for phase in sorted(base_phases ^ other_phases):
+        t.add(phase, "any", "—", "played" if phase in base_phases else "never played",
+              "played" if phase in other_phases else "never played")
+    rows: dict = {}  # the same difference for several totals makes one row
+    for (phase, total, a, b), states in sorted(merged.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        rows.setdefault((phase, _where(base, list(states.values())), a, b), []).append(str(total))
+    for (phase, where, a, b), totals in rows.items():
+        t.add(phase, ", ".join(totals), where, a, b)
+    if not t.rows:
+        t.add("—", "—", "—", "the same", "the same")
+    return t
+
+
+def _matters(machine: Machine, phase: str, variable: str) -> bool:
+    """Whether a variable takes more than one value in a phase (only those are worth showing)."""
+    position = machine.variables.index(variable)
+    return len({s.values[position] for s in machine.states if s.phase == phase and s.kind == THROW}) > 1
