@@ -99,7 +99,7 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
     """``file:line:col: severity: message``, the source line and a caret under the column."""
     red, yellow, bold, reset = ("\033[31m", "\033[33m", "\033[1m", "\033[0m") if colour else ("",) * 4
     tint = red if diagnostic.is_error else yellow
-    where = f"{diagnostic.position}: " if diagnostic.position else ""
+    where = f"{diagnostic.position}: " if diagnostic.position else "hazard-dsl: "
     out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset} {diagnostic.message}"]
     if diagnostic.position is not None:
         text = sources.line(diagnostic.position)
@@ -117,7 +117,8 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
     return "\n".join(out)
 
 
-def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO = sys.stderr) -> None:
+def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO | None = None) -> None:
+    stream = stream if stream is not None else sys.stderr
     colour = hasattr(stream, "isatty") and stream.isatty()
     for d in diagnostics:
         print(render(d, colour=colour), file=stream)

@@ -1,0 +1,140 @@
+"""The command line as a user meets it: help, version, list, analyse, compare, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from hazard_dsl import __version__
+from hazard_dsl.cli import main
+from tests.conftest import RULESETS, SHIPPED
+
+FRACTION = re.compile(r"^-?\d+(/\d+)?$")
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"]])
+def test_help_on_every_command(command):
+    result = subprocess.run([sys.executable, "-m", "hazard_dsl", *command, "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "usage: hazard-dsl" in result.stdout
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0 and __version__ in capsys.readouterr().out
+
+
+def test_list_names_every_builtin(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == SHIPPED
+    assert "Hazard (Cotton, 1674)" in out
+
+
+def test_check_all_shipped(capsys):
+    code, out, err = run(capsys, "check", *[str(RULESETS / f"{n}.yaml") for n in SHIPPED])
+    assert code == 0 and err == "" and out.count(": ok") == len(SHIPPED)
+
+
+def test_analyse_json_contract(capsys):
+    code, out, _ = run(capsys, "analyse", "cotton", "--by", "main", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("ruleset", "file", "options", "policy", "win", "lose", "push", "edge", "expected_throws", "labels"):
+        assert key in data
+    assert data["win"] == "1979/4032" and data["push"] == "0" and data["policy"] == "optimal"
+    assert data["options"] == {"main": "thrown", "first_throw": "rethrow"}
+    assert set(data["labels"]) == {"nick", "out", "chance_win", "chance_loss"}
+    assert data["by"]["var"] == "main" and set(data["by"]["values"]) == {"5", "6", "7", "8", "9"}
+    seven = data["by"]["values"]["7"]
+    assert seven["probability"] == "1/4" and seven["win"] == "244/495"
+    assert set(seven) >= {"probability", "win", "lose", "labels", "expected_throws"}
+
+    def fractions(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k not in ("ruleset", "file", "options", "policy", "label_results", "var", "best", "throws"):
+                    yield from fractions(v)
+        elif isinstance(node, str):
+            yield node
+
+    for text in fractions(data):
+        assert FRACTION.match(text), text
+        assert str(Fraction(text)) == text  # lowest terms
+
+
+def test_analyse_choices_in_json(capsys):
+    code, out, _ = run(capsys, "analyse", "chicken", "--format", "json")
+    data = json.loads(out)
+    assert data["choices"]["main"]["best"] == "7"
+    assert data["choices"]["main"]["7"] == {"win": "244/495", "edge": "7/495"}
+
+
+def test_analyse_by_main_prints_the_s2_table(capsys):
+    code, out, _ = run(capsys, "analyse", "cotton", "--by", "main")
+    assert code == 0
+    rows = {m.group(1): line for line in out.splitlines() if (m := re.match(r"\s*([5-9]|overall)\s", line))}
+    assert all(cell in rows["5"] for cell in ("1.85%", "2.78%", "6.36%", "5.68%", "49.24%"))
+    assert all(cell in rows["6"] for cell in ("3.47%", "2.89%", "6.70%", "7.77%", "48.83%", "7,295 : 6,961"))
+    assert all(cell in rows["7"] for cell in ("5.56%", "2.78%", "6.77%", "9.90%", "49.29%"))
+    assert all(cell in rows["overall"] for cell in ("16.20%", "14.12%", "32.88%", "36.80%", "49.08%"))
+
+
+@pytest.mark.parametrize("fmt, marker", [("markdown", "| main |"), ("csv", "table,")])
+def test_analyse_other_formats(capsys, fmt, marker):
+    code, out, _ = run(capsys, "analyse", "cotton", "--by", "main", "--format", fmt)
+    assert code == 0 and marker in out and "1979/4032" in out
+
+
+def test_compare_side_by_side_and_differences(capsys):
+    code, out, _ = run(capsys, "compare", "cotton", "hoyle", "chicken", "french", "petty", "craps")
+    assert code == 0
+    assert "5629/11088" in out and "244/495" in out and "1979/4032" in out
+    assert "How petty differs from cotton" in out
+    petty = out[out.index("How petty differs"):]
+    assert re.search(r"chance_throw\s+11\s+main = 7\s+win nick\s+throw again", petty)
+
+
+def test_compare_options_syntax_and_json(capsys):
+    code, out, _ = run(capsys, "compare", "cotton", "cotton:main=called", "--json")
+    data = json.loads(out)
+    assert [d["options"]["main"] for d in data] == ["thrown", "called"]
+    assert data[1]["win"] == "244/495"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "nosuchgame"], "no ruleset file or built-in ruleset named 'nosuchgame'"),
+    (["run", "cotton", "--option", "main=shouted"], "has no value 'shouted'"),
+    (["run", "cotton", "--option", "colour=red"], "has no option 'colour'"),
+    (["run", "cotton", "--option", "main"], "NAME=VALUE"),
+    (["run", "cotton", "--dice", "3-4 7-1"], "throw 2 is '7-1'"),
+    (["run", "chicken", "--policy", "4"], "chooses main from 5, 6, 7, 8, 9"),
+    (["analyse", "cotton", "--by", "colour"], "no variable 'colour'"),
+    (["run", "cotton", "--games", "0"], "--games"),
+])
+def test_bad_arguments_are_clean_errors(capsys, argv, words):
+    code, out, err = run(capsys, *argv)
+    assert code in (1, 2) and words in err and "Traceback" not in err
+
+
+def test_tape_runs_out_with_a_message(capsys):
+    code, out, err = run(capsys, "run", "cotton", "--dice", "3-4 2-2")
+    assert code == 0 and "tape ran out in game 1 after 2 throws" in err
+
+
+def test_run_is_reproducible(capsys):
+    first = run(capsys, "run", "cotton", "--seed", "11", "--games", "5")
+    second = run(capsys, "run", "cotton", "--seed", "11", "--games", "5")
+    assert first == second and "Game 5" in first[1]

@@ -1,0 +1,103 @@
+"""The expression grammar (grammar/hazard.lark): what parses, into what, and where errors point."""
+
+from __future__ import annotations
+
+import pytest
+
+from hazard_dsl.diagnostics import RulesetError
+from hazard_dsl.parse import expressions as ex
+from hazard_dsl.parse.yaml_nodes import load_yaml
+
+
+def scalar(text: str):
+    return load_yaml(f"x: {text}\n", "t.yaml").get("x")
+
+
+def expr(text: str):
+    return ex.parse_expression(scalar(text))
+
+
+def actions(text: str):
+    return ex.parse_actions(scalar(text))
+
+
+def test_precedence_and_binds_tighter_than_or():
+    tree = expr("total == main or main in {6, 8} and total == 12")
+    assert isinstance(tree, ex.Binary) and tree.op == "or"
+    assert tree.right.op == "and"
+    assert isinstance(tree.right.left, ex.Member)
+
+
+def test_parentheses_override_precedence():
+    tree = expr("(total == 2 or total == 3) and not doublet")
+    assert tree.op == "and"
+    assert tree.left.op == "or"
+    assert isinstance(tree.right, ex.Unary) and tree.right.op == "not"
+
+
+@pytest.mark.parametrize("op", ["==", "!=", "<", "<=", ">", ">="])
+def test_comparisons(op):
+    tree = expr(f"total {op} 7")
+    assert tree.op == op and tree.right.value == 7
+
+
+def test_sets_and_ranges():
+    tree = expr("total in {2, 3, 11..12}")
+    items = tree.collection.items
+    assert [type(i) for i in items] == [ex.Number, ex.Number, ex.Range]
+    tree = expr("total not in 4..10")
+    assert tree.negated and isinstance(tree.collection, ex.Range)
+
+
+def test_arithmetic_conditional_calls_and_options():
+    tree = expr("if option.main == 'called' then ways(main) * 2 else -1")
+    assert isinstance(tree, ex.Conditional)
+    assert isinstance(tree.test.left, ex.OptionRef) and tree.test.right.value == "called"
+    assert tree.then.op == "*" and isinstance(tree.then.left, ex.Call)
+    assert isinstance(tree.otherwise, ex.Unary)
+
+
+def test_actions():
+    parsed = actions("set main = total; goto chance_throw")
+    assert parsed[0] == ex.Assign("main", parsed[0].value, parsed[0].position)
+    assert parsed[1].phase == "chance_throw"
+    (choose, goto) = actions("choose main from 5..9 by caster; goto x")
+    assert choose.variable == "main" and choose.role == "caster"
+    (end,) = actions("lose chance_loss")
+    assert (end.result, end.label) == ("lose", "chance_loss")
+    (end,) = actions("push")
+    assert (end.result, end.label) == ("push", "push")
+    assert isinstance(actions("throw again")[0], ex.ThrowAgain)
+
+
+def test_positions_point_into_the_yaml_line():
+    tree = expr("total == main")  # "x: total == main": total at column 4, main at 13
+    assert (tree.left.position.line, tree.left.position.column) == (1, 4)
+    assert tree.right.position.column == 13
+
+
+def test_positions_in_quoted_scalars():
+    tree = ex.parse_expression(load_yaml('x: "total == main"\n', "t.yaml").get("x"))
+    assert tree.right.position.column == 14
+
+
+@pytest.mark.parametrize("text, column, words", [
+    ("total ==== 3", 12, "unexpected '=='"),  # the second ==
+    ("total in", 12, "ends too soon"),
+    ("total == 3 )", 15, "unexpected ')'"),
+    ("total @ 3", 10, "unexpected character '@'"),
+    ("1234567890123 == total", 4, "too large"),
+])
+def test_syntax_errors_have_positions(text, column, words):
+    with pytest.raises(RulesetError) as caught:
+        expr(text)
+    (d,) = caught.value.diagnostics
+    assert d.position.column == column and words in d.message
+
+
+def test_keywords_are_reserved_as_names(write_ruleset):
+    from hazard_dsl.check import check_file
+
+    path = write_ruleset("name: x\nvariables:\n  win: 0..1\nphases:\n  p:\n    - otherwise: win nick\n")
+    (d,) = [d for d in check_file(path) if d.is_error]
+    assert (d.position.line, d.position.column) == (3, 3) and "reserved" in d.message
