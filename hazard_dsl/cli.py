@@ -35,9 +35,13 @@ def load(name: str):
 
 
 def build_machine(ruleset, option_texts):
-    from .compile.compiler import compile_ruleset, parse_option_assignments
+    from .compile.compiler import OptionError, compile_ruleset, parse_option_assignments
 
-    return compile_ruleset(ruleset, parse_option_assignments(ruleset, option_texts))
+    try:
+        options = parse_option_assignments(ruleset, option_texts)
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+    return compile_ruleset(ruleset, options)
 
 
 # --------------------------------------------------------------------------- commands
@@ -198,8 +202,10 @@ def cmd_compare(args) -> int:
         from .solve.analysis import analyse
         from .solve.markov import PolicyError
 
+        has_choices = any(s.kind == "choice" for s in machine.states)
+        policy = args.policy if has_choices or args.policy in ("optimal", "uniform") else "optimal"
         try:
-            analysis = analyse(machine, args.policy)
+            analysis = analyse(machine, policy)
         except PolicyError as exc:
             raise UsageError(str(exc)) from None
         entries.append((text, analysis))

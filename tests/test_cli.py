@@ -120,7 +120,7 @@ def test_compare_options_syntax_and_json(capsys):
     (["run", "cotton", "--option", "colour=red"], "has no option 'colour'"),
     (["run", "cotton", "--option", "main"], "NAME=VALUE"),
     (["run", "cotton", "--dice", "3-4 7-1"], "throw 2 is '7-1'"),
-    (["run", "chicken", "--policy", "4"], "chooses main from 5, 6, 7, 8, 9"),
+    (["run", "chicken", "--policy", "4"], "can choose for main: 5, 6, 7, 8, 9"),
     (["analyse", "cotton", "--by", "colour"], "no variable 'colour'"),
     (["run", "cotton", "--games", "0"], "--games"),
 ])
@@ -138,3 +138,13 @@ def test_run_is_reproducible(capsys):
     first = run(capsys, "run", "cotton", "--seed", "11", "--games", "5")
     second = run(capsys, "run", "cotton", "--seed", "11", "--games", "5")
     assert first == second and "Game 5" in first[1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", "cotton", "--option", "first_throw=bogus"],
+    ["run", "cotton", "--policy", "banana"],
+    ["analyse", "craps", "--policy", "7"],
+])
+def test_usage_errors_exit_2(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith("hazard-dsl: error:")

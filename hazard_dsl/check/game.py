@@ -14,6 +14,7 @@ from ..model import Ruleset
 
 MAX_OPTION_COMBINATIONS = 64
 MAX_EXAMPLES = 3
+MAX_STATES_CHECKED = 100_000  # over all option combinations, so a large game cannot take minutes
 
 
 def option_combinations(ruleset: Ruleset) -> list[dict]:
@@ -93,7 +94,13 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     diags = Diagnostics()
     fired, entered = set(), set()
     seen = set()
-    for options in option_combinations(ruleset):
+    combinations = option_combinations(ruleset)
+    explored = 0
+    for number, options in enumerate(combinations):
+        if explored > MAX_STATES_CHECKED:
+            diags.warning(f"the game is large: only {number} of the {len(combinations)} combinations of option "
+                          f"values were checked")
+            break
         suffix = _with(options, defaults)
         result = explore(ruleset, options)
         fired |= result.fired
@@ -101,11 +108,14 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
         if result.machine is not None:
             found += machine_problems(ruleset, result, suffix)
+            explored += len(result.machine.states)
         for d in found:
             key = (d.position, d.message.removesuffix(suffix))
             if key not in seen:
                 seen.add(key)
                 diags.extend([d])
+        if result.too_large:  # the other option values would only take as long to say the same
+            break
     if diags.has_errors:  # dead rules are only meaningful once every combination compiles
         return diags.items
     for phase in ruleset.phases.values():

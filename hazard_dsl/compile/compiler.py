@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from ..diagnostics import Diagnostics, Position, RulesetError
 from ..model import Rule, Ruleset
 from ..parse import expressions as ex
-from .evaluate import Env, EvaluationError, collection, evaluate
+from .evaluate import EvaluationError, closure, collection_closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step
 
-MAX_STATES = 50_000
+MAX_STATES = 20_000
 MAX_PASS_THROUGH = 64  # phases entered one after another without a throw
 
 
@@ -35,7 +35,12 @@ class Exploration:
     fired: set = field(default_factory=set)  # (phase, rule index)
     entered: set = field(default_factory=set)  # phase names
     unhandled: dict = field(default_factory=dict)  # phase -> [(values, dice)]
+    too_large: bool = False  # refused for its size: no point exploring other option values
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
+
+
+class OptionError(ValueError):
+    """A user's choice of option values that the ruleset does not offer."""
 
 
 def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
@@ -45,9 +50,9 @@ def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
         option = ruleset.options.get(name)
         if option is None:
             known = ", ".join(ruleset.options) or "none"
-            raise RulesetError([_plain(f"{ruleset.name or ruleset.file} has no option {name!r} (options: {known})")])
+            raise OptionError(f"{ruleset.name or ruleset.file} has no option {name!r} (options: {known})")
         if value not in option.values:
-            raise RulesetError([_plain(f"option {name!r} has no value {value!r} (values: {', '.join(map(str, option.values))})")])
+            raise OptionError(f"option {name!r} has no value {value!r} (values: {', '.join(map(str, option.values))})")
         options[name] = value
     return options
 
@@ -59,7 +64,7 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
         name, sep, value = text.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name:
-            raise RulesetError([_plain(f"--option takes NAME=VALUE, not {text!r}")])
+            raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
         option = ruleset.options.get(name)
         if option is not None and option.type == "int":
             try:
@@ -69,12 +74,6 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
                 pass
         chosen[name] = value
     return resolve_options(ruleset, chosen)
-
-
-def _plain(message: str):
-    from ..diagnostics import Diagnostic
-
-    return Diagnostic(message)
 
 
 class _Compiler:
@@ -87,6 +86,24 @@ class _Compiler:
         self.queue: deque = deque()
         self.result = Exploration()
         self.diags = self.result.diagnostics
+        self._closures: dict = {}
+        # Phases whose rules read only the total are evaluated once per total, not per face.
+        self.by_total = {name: not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
+                                       for r in phase.rules)
+                         for name, phase in ruleset.phases.items()}
+
+    def fn(self, expression):
+        found = self._closures.get(id(expression))
+        if found is None:
+            found = self._closures[id(expression)] = closure(expression, self.ruleset.variables)
+        return found
+
+    def set_fn(self, expression):
+        key = ("set", id(expression))
+        found = self._closures.get(key)
+        if found is None:
+            found = self._closures[key] = collection_closure(expression, self.ruleset.variables)
+        return found
 
     # --- errors
     def fail(self, message: str, position: Position | None, hint: str | None = None):
@@ -105,6 +122,7 @@ class _Compiler:
         if len(self.states) >= MAX_STATES:
             big = max(values, key=lambda k: abs(values[k]), default=None)
             hint = (f"give {big!r} a range under variables: (it has reached {values[big]})" if big else None)
+            self.result.too_large = True
             self.fail(f"the game has more than {MAX_STATES} states; hazard-dsl refuses games this large",
                       self.ruleset.phases[phase].position if phase in self.ruleset.phases else None, hint)
         number = len(self.states)
@@ -123,14 +141,10 @@ class _Compiler:
                           result=action.result, label=action.label)
 
     # --- running rules
-    def env(self, values: dict, dice) -> Env:
-        return Env(values, self.options, dice)
-
     def first_rule(self, phase_name: str, values: dict, dice) -> Rule | None:
-        env = self.env(values, dice)
         for rule in self.ruleset.phases[phase_name].rules:
             try:
-                if rule.condition is None or evaluate(rule.condition, env):
+                if rule.condition is None or self.fn(rule.condition)(values, dice, self.options):
                     return rule
             except EvaluationError as exc:
                 self.fail(f"{exc} (in {self.where(phase_name, values)})", exc.position)
@@ -143,7 +157,7 @@ class _Compiler:
             action = rule.actions[number]
             if isinstance(action, ex.Assign):
                 try:
-                    value = evaluate(action.value, self.env(values, dice))
+                    value = self.fn(action.value)(values, dice, self.options)
                 except EvaluationError as exc:
                     self.fail(f"{exc} (in {self.where(phase, values)})", exc.position)
                 variable = self.ruleset.variables[action.variable]
@@ -191,8 +205,19 @@ class _Compiler:
                 number = self.queue.popleft()
                 spec = self.states[number]
                 if spec["kind"] == THROW:
-                    spec["steps"] = tuple(self.throw(spec["phase"], dict(zip(self.variables, spec["values"])), dice)
-                                          for dice in OUTCOMES)
+                    values = dict(zip(self.variables, spec["values"]))
+                    if self.by_total[spec["phase"]]:
+                        # the first throw of each total stands for the others (2-5 for 5-2 …)
+                        first: dict = {}
+                        steps = []
+                        for dice in OUTCOMES:
+                            total = dice[0] + dice[1]
+                            if total not in first:
+                                first[total] = self.throw(spec["phase"], values, dice)
+                            steps.append(first[total])
+                        spec["steps"] = tuple(steps)
+                    else:
+                        spec["steps"] = tuple(self.throw(spec["phase"], values, dice) for dice in OUTCOMES)
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:
@@ -220,7 +245,7 @@ class _Compiler:
         action = rule.actions[number]
         values = dict(zip(self.variables, spec["values"]))
         try:
-            options = collection(action.collection, self.env(values, dice)).values(action.position)
+            options = self.set_fn(action.collection)(values, dice, self.options).values(action.position)
         except EvaluationError as exc:
             self.fail(f"{exc} (in {self.where(rule.phase, values)})", exc.position)
         if not options:

@@ -130,6 +130,9 @@ class Solver:
         if policy == "optimal":
             self._optimal()
             return
+        if policy != "uniform" and not choice_states:
+            raise PolicyError(f"--policy {policy}: {self.machine.ruleset.name} has no choices to make "
+                              f"(use optimal or uniform)")
         for state in choice_states:
             n = len(state.alternatives)
             if policy == "uniform":
@@ -141,7 +144,8 @@ class Solver:
             matches = [k for k, (value, _) in enumerate(state.alternatives) if str(value) == wanted.strip()]
             if not matches:
                 offered = ", ".join(str(v) for v, _ in state.alternatives)
-                raise PolicyError(f"--policy {policy}: {state.chooser} chooses {state.variable} from {offered}")
+                raise PolicyError(f"--policy {policy}: use optimal, uniform, or a value the {state.chooser} "
+                                  f"can choose for {state.variable}: {offered}")
             self.policy[state.index] = {matches[0]: ONE}
 
     def _optimal(self) -> None:
