@@ -8,6 +8,7 @@ types.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping
 
@@ -25,8 +26,14 @@ DICE_FACTS = {
     "doublet": "bool",  # both dice show the same face
 }
 
-# Who can make a choice; the caster maximises his own expectation, the others minimise it.
-ROLES = ("caster", "setter", "fader", "bank")
+# Who can make a choice or back a bet. A chooser who is the caster (or a player at craps)
+# maximises the caster's expectation; the others (his adversaries) minimise it.
+ROLES = ("caster", "setter", "fader", "bank", "player")
+
+# What a bet's rules may read besides the throw and the variables: the game's phase before the
+# throw, and how the game ended on it ("none" while it goes on).
+BET_FACTS = {"phase": "str", "result": "str", "label": "str"}
+GAME_RESULTS = ("win", "lose", "push", "none")
 
 FACE_WORDS = ("ace", "deuce", "trey", "cater", "cinque", "sice")
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
@@ -145,6 +152,54 @@ class Words:
 
 
 @dataclass(frozen=True)
+class Commission:
+    """A commission ("vig"): `rate` of the bet or of the win, paid on a win or up front."""
+
+    rate: Fraction
+    of: str  # "bet" | "win"
+    paid: object  # an expression giving "on_win" or "up_front" (often an option)
+    position: Position
+
+
+@dataclass(frozen=True)
+class Bet:
+    """A wager that rides alongside the game, decided by its own rules on each throw.
+
+    Its rules read the throw, the game's variables and phase before the throw, the game's
+    `result` and `label` if the throw ended it, and the bet's own variables. A bet stays up
+    across games until its rules decide it (a place bet), or is decided with the game (the
+    pass line)."""
+
+    name: str
+    description: str | None
+    backer: str
+    layer: str
+    made: object | None  # condition on the game (no dice) for when it may be made; None: any time
+    backs: str | None  # the bet this one rides on (odds on the pass line)
+    pays: object | None  # the Payout of a win, unless a `win … pays …` says otherwise
+    commission: Commission | None
+    multiples: Mapping  # name -> expression: amounts as multiples of the backed bet ("3-4-5x")
+    variables: Mapping
+    phases: Mapping
+    start: str
+    position: Position
+
+
+@dataclass(frozen=True)
+class Fee:
+    """Money that falls due at the end of some games (the box fee after three mains)."""
+
+    name: str
+    description: str | None
+    payer: str
+    payee: str
+    amount: Fraction
+    variables: Mapping
+    rules: tuple  # evaluated once at the end of each game
+    position: Position
+
+
+@dataclass(frozen=True)
 class Ruleset:
     name: str
     file: str
@@ -160,7 +215,9 @@ class Ruleset:
     start: str
     words: Words
     passing: Passing | None
-    warnings: tuple = ()
+    bets: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    fees: Mapping = field(default_factory=lambda: MappingProxyType({}))
+    money_unit: str = "unit"
 
     def default_options(self) -> dict:
         return {name: option.default for name, option in self.options.items()}

@@ -9,10 +9,20 @@ thrown. Problems are collected and raised together.
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostics, RulesetError
-from ..model import DICE_FACTS, ROLES, Ruleset
+from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Ruleset
 from ..parse import expressions as ex
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an expression may read where it stands."""
+
+    throws: bool  # the facts of the throw are there
+    variables: frozenset  # int variables in scope
+    facts: dict = field(default_factory=dict)  # other names and their types (a bet's `phase`…)
 
 FUNCTIONS = {  # name: (argument count, result type)
     "ways": (1, "int"),  # the number of the 36 throws with this total: ways(7) == 6
@@ -32,7 +42,7 @@ class _Types:
         self.ruleset = ruleset
         self.diags = diags
 
-    def of(self, e, throws: bool) -> str | None:
+    def of(self, e, throws: Context) -> str | None:
         """The type of `e`, or None after reporting why it has none."""
         rs, d = self.ruleset, self.diags
         if isinstance(e, ex.Number):
@@ -42,17 +52,19 @@ class _Types:
         if isinstance(e, ex.String):
             return "str"
         if isinstance(e, ex.Name):
-            if e.name in rs.variables:
+            if e.name in throws.variables:
                 return "int"
+            if e.name in throws.facts:
+                return throws.facts[e.name]
             if e.name in DICE_FACTS:
-                if not throws:
+                if not throws.throws:
                     d.error(f"{e.name!r} is a fact of the throw, but no dice are thrown in this phase", e.position)
                     return None
                 return DICE_FACTS[e.name]
             if e.name in rs.options:
                 d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
                 return None
-            known = set(rs.variables) | set(DICE_FACTS)
+            known = set(throws.variables) | set(DICE_FACTS) | set(throws.facts)
             d.error(f"undefined name {e.name!r}", e.position, _suggest(e.name, known) or
                     "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS))
             return None
@@ -111,7 +123,7 @@ class _Types:
         d.error("this expression cannot be used here", getattr(e, "position", None))  # pragma: no cover
         return None
 
-    def collection(self, e, throws: bool) -> None:
+    def collection(self, e, throws: Context) -> None:
         if isinstance(e, ex.Range):
             self.expect(e.low, "int", throws, "the start of a range")
             self.expect(e.high, "int", throws, "the end of a range")
@@ -124,17 +136,27 @@ class _Types:
         else:
             self.diags.error("expected a set such as {2, 3} or a range such as 4..10", getattr(e, "position", None))
 
-    def expect(self, e, want: str, throws: bool, what: str) -> None:
+    def expect(self, e, want: str, throws: Context, what: str) -> None:
         got = self.of(e, throws)
         if got is not None and got != want:
             self.diags.error(f"{what} must be {_a(want)}, not {_a(got)}", e.position)
 
     def _check_option_value(self, ref, literal) -> None:
-        if isinstance(ref, ex.OptionRef) and isinstance(literal, (ex.String, ex.Number)):
+        """A word compared with an option, a phase, a result or a label must be one of its values."""
+        if not isinstance(literal, (ex.String, ex.Number)):
+            return
+        if isinstance(ref, ex.OptionRef):
             option = self.ruleset.options.get(ref.name)
             if option is not None and literal.value not in option.values:
                 self.diags.error(f"option {ref.name!r} has no value {literal.value!r}", literal.position,
                                  f"its values: {', '.join(map(str, option.values))}")
+            return
+        if isinstance(ref, ex.Name) and ref.name in BET_FACTS and isinstance(literal, ex.String):
+            known = {"phase": list(self.ruleset.phases), "result": list(GAME_RESULTS),
+                     "label": sorted(self.labels) + [""]}[ref.name]
+            if literal.value not in known:
+                self.diags.error(f"the game has no {ref.name} {literal.value!r}", literal.position,
+                                 f"{ref.name}s: {', '.join(repr(k) for k in known)}")
 
 
 def _a(type_: str) -> str:
@@ -145,14 +167,19 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     diags = Diagnostics()
     types = _Types(ruleset, diags)
     results_of_label: dict[str, tuple[str, object]] = {}
+    game_variables = frozenset(ruleset.variables)
+    types.labels = {a.label for r in ruleset.rules() for a in r.actions if isinstance(a, ex.End)}
 
     if not ruleset.phases:
         diags.error("a ruleset needs at least one phase")
     for phase in ruleset.phases.values():
+        context = Context(phase.throws, game_variables)
         for rule in phase.rules:
             if rule.condition is not None:
-                types.expect(rule.condition, "bool", phase.throws, "a condition")
-            _check_actions(ruleset, phase, rule, types, diags, results_of_label)
+                types.expect(rule.condition, "bool", context, "a condition")
+            _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, ruleset.phases,
+                           ruleset.variables, game=True)
+    _check_money(ruleset, types, diags, game_variables)
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
             if label and label not in results_of_label:
@@ -161,7 +188,44 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     return ruleset
 
 
-def _check_actions(ruleset, phase, rule, types, diags, results_of_label) -> None:
+def _check_money(ruleset, types, diags, game_variables) -> None:
+    """Bets read the throw, the game (variables, phase, result, label) and their own variables;
+    fees read only how each game ended and their own variables."""
+    for bet in ruleset.bets.values():
+        scope = game_variables | frozenset(bet.variables)
+        in_play = Context(True, scope, dict(BET_FACTS))
+        at_rest = Context(False, game_variables, {"phase": "str"})
+        if bet.made is not None:
+            types.expect(bet.made, "bool", at_rest, "the condition for making a bet")
+        if bet.pays is not None:
+            _check_payout(types, bet.pays, in_play)
+        if bet.commission is not None:
+            types.expect(bet.commission.paid, "str", Context(False, game_variables), "commission paid:")
+        for expression in bet.multiples.values():
+            types.expect(expression, "int", Context(False, game_variables), "a multiple")
+        labels: dict = {}
+        for phase in bet.phases.values():
+            for rule in phase.rules:
+                if rule.condition is not None:
+                    types.expect(rule.condition, "bool", in_play, "a condition")
+                _check_actions(ruleset, phase, rule, types, diags, labels, in_play, bet.phases, bet.variables,
+                               game=False, bet=bet)
+    for fee in ruleset.fees.values():
+        context = Context(False, frozenset(fee.variables), {"result": "str", "label": "str"})
+        phase = type("FeeRules", (), {"name": fee.name, "throws": True})()
+        for rule in fee.rules:
+            if rule.condition is not None:
+                types.expect(rule.condition, "bool", context, "a condition")
+            _check_actions(ruleset, phase, rule, types, diags, {}, context, {}, fee.variables, game=False, fee=fee)
+
+
+def _check_payout(types, payout, context) -> None:
+    types.expect(payout.win, "int", context, "what a bet pays")
+    types.expect(payout.stake, "int", context, "what a bet pays")
+
+
+def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, phases, variables,
+                   game: bool, bet=None, fee=None) -> None:
     actions = rule.actions
     finished = None  # the action after which nothing may follow
     moves_on = False
@@ -171,6 +235,16 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label) -> None
             break
         if isinstance(action, ex.End):
             finished, moves_on = f"`{action.result} {action.label}`", True
+            if fee is not None:
+                diags.error("a fee's rules only set variables and pay: they do not win or lose", action.position)
+            if action.payout is not None:
+                if bet is None:
+                    diags.error("only a bet's win says what it pays", action.payout.position)
+                else:
+                    _check_payout(types, action.payout, context)
+            elif bet is not None and action.result == "win" and bet.pays is None:
+                diags.error(f"bet {bet.name!r} has no pays:, so this win must say what it pays (win pays 7 to 6)",
+                            action.position)
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "
@@ -184,21 +258,30 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label) -> None
                             "a phase with throw: false must goto another phase or end the game")
         elif isinstance(action, ex.Goto):
             finished, moves_on = f"`goto {action.phase}`", True
-            if action.phase not in ruleset.phases:
+            if action.phase not in phases:
                 diags.error(f"goto: there is no phase {action.phase!r}", action.position,
-                            _suggest(action.phase, ruleset.phases) or f"phases: {', '.join(ruleset.phases)}")
+                            _suggest(action.phase, phases) or f"phases: {', '.join(phases) or 'none'}")
         elif isinstance(action, ex.Assign):
-            if action.variable not in ruleset.variables:
-                diags.error(f"set: undefined variable {action.variable!r}", action.position,
-                            _suggest(action.variable, ruleset.variables) or "declare it under variables:")
-            types.expect(action.value, "int", phase.throws, "a value set into a variable")
+            if action.variable not in variables:
+                own = "" if game else " (a bet or fee sets only its own variables)"
+                diags.error(f"set: undefined variable {action.variable!r}{own}", action.position,
+                            _suggest(action.variable, variables) or "declare it under variables:")
+            types.expect(action.value, "int", context, "a value set into a variable")
+        elif isinstance(action, ex.Pay):
+            finished = finished  # pay may be followed by more
+            if fee is None:
+                diags.error("`pay` is for a fee's rules", action.position)
+            elif action.fee != fee.name:
+                diags.error(f"this fee is {fee.name!r}; it cannot pay {action.fee!r}", action.position)
         elif isinstance(action, ex.Choose):
-            if action.variable not in ruleset.variables:
+            if not game:
+                diags.error("only the game's rules offer choices", action.position)
+            if action.variable not in variables:
                 diags.error(f"choose: undefined variable {action.variable!r}", action.position,
-                            _suggest(action.variable, ruleset.variables) or "declare it under variables:")
-            types.collection(action.collection, phase.throws)
+                            _suggest(action.variable, variables) or "declare it under variables:")
+            types.collection(action.collection, context)
             if action.role not in ROLES:
                 diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}", action.position)
-    if not phase.throws and not moves_on and actions:
+    if game and not phase.throws and not moves_on and actions:
         diags.error(f"in phase {phase.name!r} no dice are thrown, so each rule must goto a phase or end the game",
                     rule.position)

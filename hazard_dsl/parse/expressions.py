@@ -112,11 +112,32 @@ class Conditional:
 
 
 @dataclass(frozen=True)
+class Payout:
+    """What a winning bet pays: `30 to 1` nets 30 per unit staked; `30 for 1` returns 30 with the
+    stake, so nets 29. The two numbers are expressions (`ways(main) to ways(chance)`)."""
+
+    win: object
+    stake: object
+    kind: str  # "to" | "for"
+    position: Position
+
+
+@dataclass(frozen=True)
 class End:
-    """win / lose / push, with the period's word for it (nick, out, crabs…)."""
+    """win / lose / push, with the period's word for it (nick, out, crabs…); a bet's win may say
+    what it pays."""
 
     result: str  # "win" | "lose" | "push"
     label: str
+    position: Position
+    payout: Payout | None = None
+
+
+@dataclass(frozen=True)
+class Pay:
+    """A fee falls due (the half guinea to the box)."""
+
+    fee: str
     position: Position
 
 
@@ -148,7 +169,7 @@ class Choose:
     position: Position
 
 
-Action = End | ThrowAgain | Assign | Goto | Choose
+Action = End | ThrowAgain | Assign | Goto | Choose | Pay
 
 
 # --------------------------------------------------------------------------- parsing
@@ -167,7 +188,7 @@ def _parser() -> Lark:
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
-        start=["expression", "actions"],
+        start=["expression", "actions", "payout"],
         propagate_positions=True,
         maybe_placeholders=True,
     )
@@ -177,7 +198,7 @@ _TOKEN_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted word", "COMPARE": "a comparison",
     "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "LPAR": "'('", "RPAR": "')'",
     "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "SEMICOLON": "';'", "EQUAL": "'='",
-    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end",
+    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end", "RATIO": "'to' or 'for'",
 }
 
 
@@ -302,7 +323,16 @@ class _Build(Transformer):
     # --- actions
     @v_args(meta=True)
     def win(self, meta, children):
-        return End("win", str(children[0]) if children[0] else "win", self.at(meta))
+        return End("win", str(children[0]) if children[0] else "win", self.at(meta), children[1])
+
+    @v_args(meta=True)
+    def payout(self, meta, children):
+        win, kind, stake = children
+        return Payout(win, stake, str(kind), self.at(meta))
+
+    @v_args(meta=True)
+    def pay(self, meta, children):
+        return Pay(str(children[0]), self.at(children[0]))
 
     @v_args(meta=True)
     def lose(self, meta, children):
@@ -381,3 +411,8 @@ def parse_expression(scalar: YScalar, what: str = "expression"):
 def parse_actions(scalar: YScalar) -> tuple:
     """Parse a `do:` / `otherwise:` action list."""
     return _parse(scalar, "actions", "actions")
+
+
+def parse_payout(scalar: YScalar) -> Payout:
+    """Parse a bet's `pays:` (`7 to 6`, `30 for 1`, `ways(7) to ways(point)`)."""
+    return _parse(scalar, "payout", "payout")

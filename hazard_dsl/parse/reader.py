@@ -14,9 +14,12 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..diagnostics import Diagnostic, Diagnostics, Position, RulesetError
-from ..model import (DICE_FACTS, FACE_WORDS, Label, Option, Passing, Phase, Rule, Ruleset, Source,
-                     Variable, Words)
-from .expressions import parse_actions, parse_expression
+from fractions import Fraction
+
+from ..model import (DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
+                     Ruleset, Source, Variable, Words)
+from . import expressions as ex
+from .expressions import parse_actions, parse_expression, parse_payout
 from .yaml_nodes import YMap, YScalar, YSeq, load_yaml
 
 MAX_EXTENDS_DEPTH = 16
@@ -25,8 +28,11 @@ KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "f
             "or", "not", "in", "true", "false", "if", "then", "else", "option"}
 
 TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "words",
-            "variables", "options", "labels", "start", "phases", "passing")
-MERGED_BY_NAME = ("phases", "variables", "options", "labels")
+            "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees")
+MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
+BET_KEYS = ("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
+            "variables", "rules", "phases", "start")
+FEE_KEYS = ("description", "payer", "payee", "amount", "variables", "rules")
 
 
 # --------------------------------------------------------------------------- locating files
@@ -233,6 +239,9 @@ def read_ruleset(path: str | Path) -> Ruleset:
     words = _words(r, root.get("words"))
     phases = _phases(r, root.get("phases"), variables)
     passing = _passing(r, root.get("passing"))
+    money_unit = _money(r, root.get("money"))
+    bets = _bets(r, root.get("bets"), variables)
+    fees = _fees(r, root.get("fees"))
     start = None
     if root.get("start") is not None:
         start = r.word(root.get("start"), "start")
@@ -260,6 +269,9 @@ def read_ruleset(path: str | Path) -> Ruleset:
         start=start or "",
         words=words,
         passing=passing,
+        bets=MappingProxyType(bets),
+        fees=MappingProxyType(fees),
+        money_unit=money_unit,
     )
     return check_names(ruleset, root)
 
@@ -563,3 +575,148 @@ def _passing(r: _Reader, node) -> Passing | None:
             r.diags.error("after_labels must be a list of labels", node_.position)
     voluntary = r.boolean(m.get("voluntary_after_win"), "voluntary_after_win") if m.get("voluntary_after_win") is not None else False
     return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"))
+
+
+# --------------------------------------------------------------------------- money
+
+
+def _money(r: _Reader, node) -> str:
+    if node is None:
+        return "unit"
+    m = r.mapping(node, "money")
+    if m is None:
+        return "unit"
+    r.keys(m, ("unit",), "money")
+    return r.text(m.get("unit"), "unit", 40) or "unit"
+
+
+def _fraction(r: _Reader, node, what: str) -> Fraction | None:
+    """`5%`, `1/20`, `10.5`, `21/2`, `12`: exact, never a float."""
+    if isinstance(node, YScalar) and node.value is not None and not isinstance(node.value, bool):
+        text = node.text.strip()
+        scale = Fraction(1)
+        if text.endswith("%"):
+            text, scale = text[:-1].strip(), Fraction(1, 100)
+        try:
+            if len(text) > 30:
+                raise ValueError
+            return Fraction(text) * scale
+        except (ValueError, ZeroDivisionError):
+            pass
+    r.diags.error(f"{what} must be an exact number such as 12, 10.5, 21/2 or 5%", node.position if node else None)
+    return None
+
+
+def _role(r: _Reader, node, what: str, default: str) -> str:
+    if node is None:
+        return default
+    role = r.text(node, what, 40)
+    if role is not None and role not in ROLES:
+        r.diags.error(f"{what} must be one of {', '.join(ROLES)}, not {role!r}", node.position)
+    return role or default
+
+
+def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
+    """A bet's (or fee's) rules: `rules:` for one phase, or `phases:` (+ `start:`) for several."""
+    if spec.get("rules") is not None and spec.get("phases") is not None:
+        r.diags.error(f"{what} has either rules: or phases:, not both", spec.position)
+    if spec.get("phases") is not None:
+        phases = _phases(r, spec.get("phases"), variables) or {}
+        start = r.word(spec.get("start"), "start") if spec.get("start") is not None else next(iter(phases), None)
+        if start is not None and phases and start not in phases:
+            r.diags.error(f"start: {what} has no phase {start!r}", spec.get("start").position)
+        return phases, start or ""
+    rules_node = spec.get("rules")
+    if not isinstance(rules_node, YSeq) or not rules_node.items:
+        r.diags.error(f"{what} needs rules: (a list of - when: … do: …)", (rules_node or spec).position)
+        return {}, name
+    return {name: Phase(name, True, tuple(_rules(r, name, rules_node, variables)), None, spec.position)}, name
+
+
+def _bets(r: _Reader, node, game_variables) -> dict:
+    out: dict = {}
+    if node is None:
+        return out
+    m = r.mapping(node, "bets")
+    if m is None:
+        return out
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "bet")
+        spec = r.mapping(value, f"bet {key!r}")
+        if name is None or spec is None:
+            continue
+        r.keys(spec, BET_KEYS, f"bet {name!r}")
+        own = _variables(r, spec.get("variables"))
+        for clash in set(own) & set(game_variables):
+            r.diags.error(f"bet {name!r}: {clash!r} is already a variable of the game", own[clash].position)
+        phases, start = _bet_phases(r, spec, name, {**game_variables, **own}, f"bet {name!r}")
+        made = _expression(r, spec.get("made"), "condition for making the bet") if spec.get("made") is not None else None
+        pays = None
+        if spec.get("pays") is not None:
+            node_ = spec.get("pays")
+            if isinstance(node_, YScalar) and node_.value is not None:
+                try:
+                    pays = parse_payout(node_)
+                except RulesetError as exc:
+                    r.diags.extend(exc.diagnostics)
+            else:
+                r.diags.error("pays must read like 7 to 6 or 30 for 1", node_.position)
+        commission = _commission(r, spec.get("commission")) if spec.get("commission") is not None else None
+        multiples = {}
+        if spec.get("multiples") is not None:
+            mm = r.mapping(spec.get("multiples"), "multiples")
+            for mkey, (mkey_node, mvalue) in (mm.entries.items() if mm else ()):
+                expression = _expression(r, mvalue, "multiple")
+                if expression is not None:
+                    multiples[mkey] = expression
+        backs = r.word(spec.get("backs"), "backs") if spec.get("backs") is not None else None
+        out[name] = Bet(name, r.text(spec.get("description"), "description"),
+                        _role(r, spec.get("backer"), "backer", "caster"), _role(r, spec.get("layer"), "layer", "setter"),
+                        made, backs, pays, commission, MappingProxyType(multiples), MappingProxyType(own),
+                        MappingProxyType(phases), start, key_node.position)
+    for bet in out.values():
+        if bet.backs is not None and bet.backs not in out:
+            r.diags.error(f"bet {bet.name!r} backs {bet.backs!r}, which is not a bet", bet.position)
+    return out
+
+
+def _commission(r: _Reader, node) -> Commission | None:
+    m = r.mapping(node, "commission")
+    if m is None:
+        return None
+    r.keys(m, ("rate", "of", "paid"), "commission", required=("rate",))
+    rate = _fraction(r, m.get("rate"), "rate") if m.get("rate") is not None else None
+    of = r.text(m.get("of"), "of", 10) if m.get("of") is not None else "bet"
+    if of not in ("bet", "win"):
+        r.diags.error("commission of: must be bet or win", m.get("of").position)
+    paid_node = m.get("paid")
+    paid = ex.String("on_win", m.position)
+    if paid_node is not None:
+        if isinstance(paid_node, YScalar) and paid_node.text in ("on_win", "up_front"):
+            paid = ex.String(paid_node.text, paid_node.position)
+        else:
+            paid = _expression(r, paid_node, "commission's paid:")
+    return Commission(rate or Fraction(0), of or "bet", paid, m.position)
+
+
+def _fees(r: _Reader, node) -> dict:
+    out: dict = {}
+    if node is None:
+        return out
+    m = r.mapping(node, "fees")
+    if m is None:
+        return out
+    for key, (key_node, value) in m.entries.items():
+        name = r.word(key_node, "fee")
+        spec = r.mapping(value, f"fee {key!r}")
+        if name is None or spec is None:
+            continue
+        r.keys(spec, FEE_KEYS, f"fee {name!r}", required=("amount", "rules"))
+        own = _variables(r, spec.get("variables"))
+        phases, _ = _bet_phases(r, spec, name, own, f"fee {name!r}")
+        amount = _fraction(r, spec.get("amount"), "amount") if spec.get("amount") is not None else None
+        out[name] = Fee(name, r.text(spec.get("description"), "description"),
+                        _role(r, spec.get("payer"), "payer", "caster"), r.text(spec.get("payee"), "payee", 60) or "the box",
+                        amount or Fraction(0), MappingProxyType(own), phases[name].rules if name in phases else (),
+                        key_node.position)
+    return out

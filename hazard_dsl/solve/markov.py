@@ -45,8 +45,146 @@ def _throw_transitions(state) -> dict:
     return {t: Fraction(n, 36) for t, n in counts.items()}
 
 
+def strongly_connected(nodes, successors) -> list[list]:
+    """Tarjan's algorithm, iterative; components come out sinks first. `successors(n)` may name
+    nodes outside `nodes` (absorbing ones): they are skipped."""
+    members = set(nodes)
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
+    stack: list = []
+    out: list[list] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(successors(root)))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, it = work[-1]
+            advanced = False
+            for nxt in it:
+                if nxt not in members:
+                    continue
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(successors(nxt))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                out.append(component)
+    return out
+
+
+def solve_component(component, row, value: dict, cost: dict) -> None:
+    """Fill value[s] for s in the component: v = Q v + c, the values outside already known."""
+    if len(component) == 1:
+        s = component[0]
+        out = row(s)
+        p_self = out.get(s, ZERO)
+        rest = sum((p * value[t] for t, p in out.items() if t != s), ZERO) + cost.get(s, ZERO)
+        value[s] = rest / (ONE - p_self)
+        return
+    members = {s: k for k, s in enumerate(component)}
+    size = len(component)
+    matrix = [[ZERO] * (size + 1) for _ in range(size)]
+    for s, k in members.items():
+        matrix[k][k] = ONE
+        rhs = cost.get(s, ZERO)
+        for t, p in row(s).items():
+            if t in members:
+                matrix[k][members[t]] -= p
+            else:
+                rhs += p * value[t]
+        matrix[k][size] = rhs
+    for s, x in zip(component, _gauss(matrix)):
+        value[s] = x
+
+
+class Chain:
+    """An absorbing chain given by its rows: node → {next node: probability}. Nodes without a
+    row are absorbing. Solved one strongly connected component at a time (see above)."""
+
+    def __init__(self, rows: dict):
+        self.rows = rows
+        self.components = strongly_connected(list(rows), lambda n: rows[n].keys())  # sinks first
+
+    def row(self, node) -> dict:
+        return self.rows[node]
+
+    def backward(self, reward, cost: dict | None = None, absorbing=()) -> dict:
+        """Expected reward(absorbing node) at the end plus cost(node) per visit, from every node
+        (and the reward itself for the absorbing nodes named in `absorbing`)."""
+        value: dict = {t: Fraction(reward(t)) for t in absorbing}
+        for targets in self.rows.values():
+            for t in targets:
+                if t not in self.rows and t not in value:
+                    value[t] = Fraction(reward(t))
+        for component in self.components:
+            solve_component(component, self.row, value, cost or {})
+        return value
+
+    def forward(self, start: dict) -> dict:
+        """Expected visits to each transient node, and the probability of ending in each
+        absorbing node, from a starting distribution."""
+        visits: dict = dict(start)
+        for component in reversed(self.components):  # sources first
+            if len(component) == 1:
+                s = component[0]
+                inflow = visits.get(s, ZERO)
+                if not inflow:
+                    continue
+                out = self.rows[s]
+                x = inflow / (ONE - out.get(s, ZERO))
+                visits[s] = x
+                for t, p in out.items():
+                    if t != s:
+                        visits[t] = visits.get(t, ZERO) + x * p
+                continue
+            members = {s: k for k, s in enumerate(component)}
+            size = len(component)
+            # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
+            matrix = [[ZERO] * (size + 1) for _ in range(size)]
+            for s, k in members.items():
+                matrix[k][k] += ONE
+                matrix[k][size] = visits.get(s, ZERO)
+            for s, k in members.items():
+                for t, p in self.rows[s].items():
+                    if t in members:
+                        matrix[members[t]][k] -= p
+            xs = _gauss(matrix)
+            for s, x in zip(component, xs):
+                visits[s] = x
+            for s, x in zip(component, xs):
+                for t, p in self.rows[s].items():
+                    if t not in members:
+                        visits[t] = visits.get(t, ZERO) + x * p
+        return visits
+
+
 class Solver:
-    """The machine's transitions, components and (once chosen) a policy; solves on demand."""
+    """A machine under a policy: chooses the policy, then solves the chain it makes."""
 
     def __init__(self, machine: Machine):
         self.machine = machine
@@ -56,59 +194,9 @@ class Solver:
         self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
                                      else [step.target for _, step in s.alternatives])
                            for s in states if s.kind != END}
-        self.components = self._components()  # sinks first
+        self.components = strongly_connected(self.transient, lambda n: self.successors[n])
         self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
-
-    # ------------------------------------------------------------------ structure
-
-    def _components(self) -> list[list[int]]:
-        """Tarjan's algorithm, iterative; components come out sinks first."""
-        index: dict[int, int] = {}
-        low: dict[int, int] = {}
-        on_stack: set[int] = set()
-        stack: list[int] = []
-        out: list[list[int]] = []
-        counter = 0
-        for root in self.transient:
-            if root in index:
-                continue
-            work = [(root, iter(self.successors[root]))]
-            index[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                node, it = work[-1]
-                advanced = False
-                for nxt in it:
-                    if nxt not in self.successors:  # an end state
-                        continue
-                    if nxt not in index:
-                        index[nxt] = low[nxt] = counter
-                        counter += 1
-                        stack.append(nxt)
-                        on_stack.add(nxt)
-                        work.append((nxt, iter(self.successors[nxt])))
-                        advanced = True
-                        break
-                    if nxt in on_stack:
-                        low[node] = min(low[node], index[nxt])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    component = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        component.append(member)
-                        if member == node:
-                            break
-                    out.append(component)
-        return out
+        self._chain: Chain | None = None
 
     def row(self, number: int) -> dict:
         """Transition probabilities out of a transient state under the current policy."""
@@ -121,12 +209,19 @@ class Solver:
             row[target] = row.get(target, ZERO) + p
         return row
 
+    @property
+    def chain(self) -> Chain:
+        if self._chain is None:
+            self._chain = Chain({s: self.row(s) for s in self.transient})
+        return self._chain
+
     # ------------------------------------------------------------------ policies
 
     def set_policy(self, policy: str = "optimal") -> None:
         """`optimal`, `uniform`, or a value to choose wherever it is offered (`7` or `main=7`)."""
         choice_states = [s for s in self.machine.states if s.kind == CHOICE]
         self.policy = {}
+        self._chain = None
         if policy == "optimal":
             self._optimal()
             return
@@ -158,13 +253,13 @@ class Solver:
             for n in choices:
                 self.policy[n] = {0: ONE}
             for _ in range(MAX_POLICY_ROUNDS):
-                self._solve_component(component, value, {})
+                solve_component(component, self.row, value, {})
                 changed = False
                 for n in choices:
                     state = self.machine.states[n]
                     current = next(iter(self.policy[n]))
                     scores = [value[step.target] for _, step in state.alternatives]
-                    pick = max if state.chooser == "caster" else min
+                    pick = max if state.chooser in ("caster", "player") else min
                     best = pick(scores)
                     if scores[current] != best:
                         self.policy[n] = {scores.index(best): ONE}
@@ -176,75 +271,14 @@ class Solver:
 
     # ------------------------------------------------------------------ solving
 
-    def _solve_component(self, component, value: dict, cost: dict) -> None:
-        """Fill value[s] for s in the component: v = Q v + c, values outside already known."""
-        if len(component) == 1:
-            s = component[0]
-            row = self.row(s)
-            p_self = row.get(s, ZERO)
-            rest = sum((p * value[t] for t, p in row.items() if t != s), ZERO) + cost.get(s, ZERO)
-            value[s] = rest / (ONE - p_self)
-            return
-        members = {s: k for k, s in enumerate(component)}
-        size = len(component)
-        matrix = [[ZERO] * (size + 1) for _ in range(size)]
-        for s, k in members.items():
-            matrix[k][k] = ONE
-            rhs = cost.get(s, ZERO)
-            for t, p in self.row(s).items():
-                if t in members:
-                    matrix[k][members[t]] -= p
-                else:
-                    rhs += p * value[t]
-            matrix[k][size] = rhs
-        for s, x in zip(component, _gauss(matrix)):
-            value[s] = x
-
     def backward(self, reward, cost=None) -> dict[int, Fraction]:
-        """Expected reward from every state: reward(end state) at the end, plus cost(state) per visit."""
-        value: dict[int, Fraction] = {}
-        for s in self.machine.end_states():
-            value[s.index] = Fraction(reward(s))
-        cost = cost or {}
-        for component in self.components:
-            self._solve_component(component, value, cost)
-        return value
+        """Expected reward(end state) at the end plus cost(state) per visit, from every state."""
+        return self.chain.backward(lambda n: reward(self.machine.states[n]), cost,
+                                   [s.index for s in self.machine.end_states()])
 
     def forward(self) -> dict[int, Fraction]:
         """Expected visits to each transient state, and the probability of each end state, from the start."""
-        visits: dict[int, Fraction] = {self.machine.start.target: ONE}
-        for component in reversed(self.components):  # sources first
-            if len(component) == 1:
-                s = component[0]
-                inflow = visits.get(s, ZERO)
-                if not inflow:
-                    continue
-                row = self.row(s)
-                x = inflow / (ONE - row.get(s, ZERO))
-                visits[s] = x
-                for t, p in row.items():
-                    if t != s:
-                        visits[t] = visits.get(t, ZERO) + x * p
-                continue
-            members = {s: k for k, s in enumerate(component)}
-            size = len(component)
-            # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
-            matrix = [[ZERO] * (size + 1) for _ in range(size)]
-            for s, k in members.items():
-                matrix[k][k] += ONE
-                matrix[k][size] = visits.get(s, ZERO)
-            for s, k in members.items():
-                for t, p in self.row(s).items():
-                    if t in members:
-                        matrix[members[t]][k] -= p
-            xs = _gauss(matrix)
-            for s, x in zip(component, xs):
-                visits[s] = x
-            for s, x in zip(component, xs):
-                for t, p in self.row(s).items():
-                    if t not in members:
-                        visits[t] = visits.get(t, ZERO) + x * p
-        return visits
+        return self.chain.forward({self.machine.start.target: ONE})
 
 
 def _gauss(matrix: list[list[Fraction]]) -> list[Fraction]:

@@ -1,0 +1,205 @@
+"""Bets and fees on top of the compiled game machine.
+
+A bet is a small machine of its own, run in step with the game: on each throw its rules read
+the throw, the game's variables and phase *before* the throw, how the game ended on it
+(`result`, `label`, "none" while it goes on) and the bet's own variables, and either decide
+the bet (win with a payout, lose, push) or leave it up in a new bet state. `BetMachine.step`
+is that transition; the exact analysis (`solve.bets`) and the table (`play.table`) both use it,
+so a bet means the same thing when it is analysed and when it is played.
+
+Money is exact: payouts are `Fraction`s per unit staked. `30 to 1` nets 30; `30 for 1` returns
+30 including the stake, so nets 29.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..diagnostics import Diagnostic, RulesetError
+from ..model import Bet, Fee, Ruleset
+from ..parse import expressions as ex
+from .evaluate import EvaluationError, closure
+from .machine import END, Machine, State
+
+MAX_BET_STATES = 10_000
+
+
+@dataclass(frozen=True)
+class BetState:
+    phase: str
+    values: tuple  # the bet's own variables, in declaration order
+
+
+@dataclass(frozen=True)
+class Decision:
+    """How a throw decided a bet: net per unit staked (before commission) and the word for it."""
+
+    result: str  # "win" | "lose" | "push"
+    net: Fraction  # +payout on a win, −1 on a loss, 0 on a push
+    label: str
+
+
+def payout_value(kind: str, win, stake, position) -> Fraction:
+    if stake <= 0 or win < 0:
+        raise EvaluationError(f"a payout of {win} {kind} {stake} makes no sense", position)
+    ratio = Fraction(win, stake)
+    return ratio if kind == "to" else ratio - 1
+
+
+class BetMachine:
+    """The transitions of one bet, computed on demand and cached."""
+
+    def __init__(self, machine: Machine, bet: Bet):
+        self.machine = machine
+        self.bet = bet
+        self.ruleset: Ruleset = machine.ruleset
+        self.options = machine.options
+        self.own = tuple(bet.variables)
+        scope = set(machine.variables) | set(self.own) | {"phase", "result", "label"}
+        self._fn = {}
+        self._scope = scope
+        self._cache: dict = {}
+        self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()))
+
+    def fn(self, expression, scope=None):
+        key = id(expression)
+        found = self._fn.get(key)
+        if found is None:
+            found = self._fn[key] = closure(expression, scope or self._scope)
+        return found
+
+    def _values(self, game: State, bet_state: BetState, after: State | None) -> dict:
+        values = dict(zip(self.machine.variables, game.values))
+        values.update(zip(self.own, bet_state.values))
+        values["phase"] = game.phase
+        values["result"] = after.result if after is not None and after.kind == END else "none"
+        values["label"] = after.label if after is not None and after.kind == END else ""
+        return values
+
+    def may_be_made(self, game: State) -> bool:
+        if self.bet.made is None:
+            return True
+        values = dict(zip(self.machine.variables, game.values))
+        values["phase"] = game.phase
+        return bool(self._eval(self.bet.made, values, None))
+
+    def _eval(self, expression, values, dice):
+        try:
+            return self.fn(expression)(values, dice, self.options)
+        except EvaluationError as exc:
+            raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: {exc}", exc.position)]) from None
+
+    def default_payout(self, game: State, dice=None) -> Fraction:
+        """The bet's `pays:` in a game state (what a win would net per unit staked)."""
+        values = self._values(game, self.start, None)
+        payout = self.bet.pays
+        return payout_value(payout.kind, self._eval(payout.win, values, dice), self._eval(payout.stake, values, dice),
+                            payout.position)
+
+    def multiple(self, name: str, game: State) -> Fraction:
+        """An amount given as a multiple of the backed bet: `2x`, or one the bet names (`3-4-5x`)."""
+        values = dict(zip(self.machine.variables, game.values))
+        if name in self.bet.multiples:
+            return Fraction(self._eval(self.bet.multiples[name], values, None))
+        return Fraction(name[:-1])
+
+    def commission_paid(self) -> str | None:
+        commission = self.bet.commission
+        if commission is None or not commission.rate:
+            return None
+        return self._eval(commission.paid, {}, None)
+
+    def step(self, game: State, bet_state: BetState, dice: tuple, after: State) -> Decision | BetState:
+        key = (game.index, bet_state, dice[0] + dice[1] if self._by_total() else dice, after.index)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        values = self._values(game, bet_state, after)
+        result = self._run(bet_state.phase, values, dice, 0)
+        if len(self._cache) < 1_000_000:
+            self._cache[key] = result
+        return result
+
+    def _by_total(self) -> bool:
+        found = getattr(self, "_total_only", None)
+        if found is None:
+            from .evaluate import uses_single_faces
+
+            found = self._total_only = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
+                                               for p in self.bet.phases.values() for r in p.rules) and not (
+                self.bet.pays is not None and uses_single_faces(self.bet.pays))
+        return found
+
+    def _run(self, phase_name: str, values: dict, dice, depth: int):
+        phase = self.bet.phases[phase_name]
+        for rule in phase.rules:
+            if rule.condition is not None and not self._eval(rule.condition, values, dice):
+                continue
+            own = dict(values)
+            for action in rule.actions:
+                if isinstance(action, ex.Assign):
+                    value = self._eval(action.value, own, dice)
+                    variable = self.bet.variables[action.variable]
+                    if not variable.allows(value):
+                        raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: set {action.variable} = {value} is "
+                                                       f"outside its range {variable.bounds()}", action.position)])
+                    own[action.variable] = value
+                elif isinstance(action, ex.End):
+                    if action.result == "win":
+                        payout = action.payout or self.bet.pays
+                        net = payout_value(payout.kind, self._eval(payout.win, own, dice),
+                                           self._eval(payout.stake, own, dice), payout.position)
+                        return Decision("win", net, action.label)
+                    return Decision(action.result, Fraction(-1) if action.result == "lose" else Fraction(0),
+                                    action.label)
+                elif isinstance(action, ex.Goto):
+                    return BetState(action.phase, tuple(own[v] for v in self.own))
+                elif isinstance(action, ex.ThrowAgain):
+                    break
+            return BetState(phase_name, tuple(own[v] for v in self.own))
+        raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: no rule of {phase_name!r} handles the throw "
+                                       f"{dice[0]}-{dice[1]} in game phase {values['phase']!r}", phase.position,
+                                       hint="add an `otherwise: throw again`")])
+
+
+class FeeMachine:
+    """A fee's rules, run once at the end of each game: they keep count and say when to pay."""
+
+    def __init__(self, ruleset: Ruleset, fee: Fee):
+        self.fee = fee
+        self.own = tuple(fee.variables)
+        self.start = tuple(v.initial for v in fee.variables.values())
+        self._fn: dict = {}
+        self._scope = set(self.own) | {"result", "label"}
+
+    def at_game_end(self, state: tuple, result: str, label: str) -> tuple[tuple, bool]:
+        """The fee's new state and whether it falls due on this game."""
+        values = dict(zip(self.own, state))
+        values["result"], values["label"] = result, label
+        for rule in self.fee.rules:
+            if rule.condition is not None and not self._call(rule.condition, values):
+                continue
+            pays = False
+            for action in rule.actions:
+                if isinstance(action, ex.Assign):
+                    value = self._call(action.value, values)
+                    variable = self.fee.variables[action.variable]
+                    if not variable.allows(value):
+                        raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: set {action.variable} = {value} is "
+                                                       f"outside its range {variable.bounds()}", action.position)])
+                    values[action.variable] = value
+                elif isinstance(action, ex.Pay):
+                    pays = True
+            return tuple(values[v] for v in self.own), pays
+        return state, False
+
+    def _call(self, expression, values):
+        key = id(expression)
+        fn = self._fn.get(key)
+        if fn is None:
+            fn = self._fn[key] = closure(expression, self._scope)
+        try:
+            return fn(values, None, {})
+        except EvaluationError as exc:
+            raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: {exc}", exc.position)]) from None
