@@ -166,8 +166,9 @@ class BetMachine:
 class FeeMachine:
     """A fee's rules, run once at the end of each game: they keep count and say when to pay."""
 
-    def __init__(self, ruleset: Ruleset, fee: Fee):
+    def __init__(self, ruleset: Ruleset, fee: Fee, options: dict):
         self.fee = fee
+        self.options = options
         self.own = tuple(fee.variables)
         self.start = tuple(v.initial for v in fee.variables.values())
         self._fn: dict = {}
@@ -200,6 +201,6 @@ class FeeMachine:
         if fn is None:
             fn = self._fn[key] = closure(expression, self._scope)
         try:
-            return fn(values, None, {})
+            return fn(values, None, self.options)
         except EvaluationError as exc:
             raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: {exc}", exc.position)]) from None

@@ -1,0 +1,379 @@
+"""Exact figures for bets, combinations of bets, and fees.
+
+A bet is analysed on the product of the game machine (under its policy) and the bet's own
+machine: nodes are (game throw state, bet state); each throw moves both; when the game ends
+and the bet is still up, the game starts again (a place bet outlives the pass line's game).
+The bet is made at the first moment its `made:` condition holds, from the start of a game.
+
+Money is per unit staked. With a commission paid up front the stake is 1 + the commission,
+and the *edge* is the bettor's expected loss per unit of money staked, −E[net] / E[stake];
+*per decision* divides by the chance that the bet is decided rather than pushed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
+from ..compile.machine import CHOICE, END, OUTCOMES, Machine
+from .markov import ONE, ZERO, Chain, Solver
+
+MAX_PRODUCT_NODES = 50_000
+
+
+class BetError(ValueError):
+    pass
+
+
+@dataclass
+class BetFigures:
+    name: str
+    win: Fraction
+    lose: Fraction
+    push: Fraction
+    net: Fraction  # expected net per unit bet, commission included
+    stake: Fraction  # expected money staked per unit bet (1, or more with a commission up front)
+    expected_throws: Fraction
+    labels: dict = field(default_factory=dict)
+    pays: dict = field(default_factory=dict)  # where the bet is made -> net payout of a win
+
+    @property
+    def edge(self) -> Fraction:
+        return -self.net / self.stake
+
+    @property
+    def edge_per_decision(self) -> Fraction:
+        decided = self.win + self.lose
+        return self.edge / decided if decided else ZERO
+
+
+@dataclass
+class Combination:
+    orders: list  # (bet, amount text)
+    staked: Fraction  # expected money staked
+    net: Fraction  # expected net
+
+    @property
+    def edge(self) -> Fraction:
+        return -self.net / self.staked
+
+
+@dataclass
+class FeeFigures:
+    name: str
+    amount: Fraction
+    due_per_game: Fraction  # long-run probability that a game ends with the fee due
+    payer: str
+    payee: str
+    description: str | None
+
+    @property
+    def cost_per_game(self) -> Fraction:
+        return self.amount * self.due_per_game
+
+
+class Table:
+    """The game under a policy, with the helpers every bet analysis needs."""
+
+    def __init__(self, machine: Machine, solver: Solver):
+        self.machine = machine
+        self.solver = solver
+        self.states = machine.states
+        self.restart = self.settle({machine.start.target: ONE})
+        self.bets: dict = {}
+
+    def bet(self, name: str) -> BetMachine:
+        if name not in self.bets:
+            if name not in self.machine.ruleset.bets:
+                known = ", ".join(self.machine.ruleset.bets) or "none"
+                raise BetError(f"{self.machine.ruleset.name} has no bet {name!r} (bets: {known})")
+            self.bets[name] = BetMachine(self.machine, self.machine.ruleset.bets[name])
+        return self.bets[name]
+
+    def settle(self, distribution: dict) -> dict:
+        """Pass a distribution through choice states (policy) and game ends (a new game starts)."""
+        out: dict = {}
+        pending = dict(distribution)
+        for _ in range(4 * len(self.states) + 4):
+            if not pending:
+                return out
+            nxt: dict = {}
+            for g, p in pending.items():
+                state = self.states[g]
+                if state.kind == CHOICE:
+                    for t, q in self.solver.row(g).items():
+                        nxt[t] = nxt.get(t, ZERO) + p * q
+                elif state.kind == END:
+                    start = self.machine.start.target
+                    nxt[start] = nxt.get(start, ZERO) + p
+                else:
+                    out[g] = out.get(g, ZERO) + p
+            pending = nxt
+        raise BetError("the game can start and end without a throw, for ever")
+
+    def after(self, g: int) -> dict:
+        """Where the game stands before its next throw, after reaching state g."""
+        state = self.states[g]
+        if state.kind == END:
+            return self.restart
+        if state.kind == CHOICE:
+            return self.settle({g: ONE})
+        return {g: ONE}
+
+    # ------------------------------------------------------------------ placing
+
+    def placement(self, bm: BetMachine) -> dict:
+        """Where the game stands when the bet is first allowed (from the start of a game)."""
+        rows: dict = {}
+        queue = list(self.restart)
+        seen = set(queue)
+        start: dict = {}
+        ever_made = False
+        for g, p in self.restart.items():
+            key = ("made", g) if bm.may_be_made(self.states[g]) else g
+            ever_made |= key != g
+            start[key] = start.get(key, ZERO) + p
+        while queue:
+            g = queue.pop()
+            if bm.may_be_made(self.states[g]):
+                continue
+            row: dict = {}
+            for k in range(36):
+                for g2, p2 in self.after(self.states[g].steps[k].target).items():
+                    key = ("made", g2) if bm.may_be_made(self.states[g2]) else g2
+                    ever_made |= key != g2
+                    row[key] = row.get(key, ZERO) + p2 / 36
+                    if key == g2 and g2 not in seen:
+                        seen.add(g2)
+                        queue.append(g2)
+            rows[g] = row
+        if not ever_made:
+            raise BetError(f"bet {bm.bet.name!r} can never be made: its made: condition never holds")
+        visits = Chain(rows).forward(start)
+        return {key[1]: p for key, p in visits.items() if isinstance(key, tuple) and key[0] == "made" and p}
+
+    # ------------------------------------------------------------------ the product chain
+
+    def product(self, bm: BetMachine, starts, stop=None) -> Chain:
+        """Rows of the chain over (game state, bet state) from the given start nodes. Decisions
+        are absorbing; so are nodes where `stop(game state, bet state)` holds."""
+        rows: dict = {}
+        queue = list(starts)
+        seen = set(queue)
+        while queue:
+            node = queue.pop()
+            g, b = node
+            state = self.states[g]
+            row: dict = {}
+            for k, dice in enumerate(OUTCOMES):
+                step = state.steps[k]
+                after = self.states[step.target]
+                result = bm.step(state, b, dice, after)
+                if isinstance(result, Decision):
+                    row[result] = row.get(result, ZERO) + Fraction(1, 36)
+                    continue
+                for g2, p2 in self.after(step.target).items():
+                    nxt = (g2, result)
+                    if stop is not None and stop(self.states[g2], result):
+                        nxt = ("stop", g2, result)
+                    row[nxt] = row.get(nxt, ZERO) + p2 / 36
+                    if nxt[0] != "stop" and nxt not in seen:
+                        if len(seen) >= MAX_PRODUCT_NODES:
+                            raise BetError(f"bet {bm.bet.name!r} has more than {MAX_PRODUCT_NODES} states with the game")
+                        seen.add(nxt)
+                        queue.append(nxt)
+            rows[node] = row
+        return Chain(rows)
+
+    # ------------------------------------------------------------------ figures
+
+    def commission(self, bm: BetMachine, placed_at, decision: Decision | None) -> tuple[Fraction, Fraction]:
+        """(commission taken from a win, commission paid up front) per unit bet."""
+        commission = bm.bet.commission
+        paid = bm.commission_paid()
+        if paid is None:
+            return ZERO, ZERO
+        if paid not in ("on_win", "up_front"):
+            raise BetError(f"bet {bm.bet.name!r}: commission paid must be on_win or up_front, not {paid!r}")
+        if paid == "up_front":
+            base = ONE if commission.of == "bet" else bm.default_payout(self.states[placed_at])
+            return ZERO, commission.rate * base
+        if decision is None or decision.result != "win":
+            return ZERO, ZERO
+        return commission.rate * (ONE if commission.of == "bet" else decision.net), ZERO
+
+    def figures(self, name: str) -> BetFigures:
+        bm = self.bet(name)
+        placed = self.placement(bm)
+        start = {(g, bm.start): p for g, p in placed.items()}
+        chain = self.product(bm, start)
+        visits = chain.forward(start)
+        win = lose = push = net = ZERO
+        labels: dict = {}
+        for node, p in visits.items():
+            if not isinstance(node, Decision):
+                continue
+            labels[node.label] = labels.get(node.label, ZERO) + p
+            if node.result == "win":
+                win += p
+                on_win = self._on_win(bm, node)
+                net += p * (node.net - on_win)
+            elif node.result == "lose":
+                lose += p
+                net -= p
+            else:
+                push += p
+        up_front = sum((p * self.commission(bm, g, None)[1] for g, p in placed.items()), ZERO)
+        throws = sum((p for node, p in visits.items() if isinstance(node, tuple) and len(node) == 2), ZERO)
+        pays = {}
+        if bm.bet.pays is not None:
+            for g in sorted(placed):
+                try:
+                    pays[g] = bm.default_payout(self.states[g])
+                except Exception:  # a payout that needs the deciding throw (the field): shown as varying
+                    pays = {}
+                    break
+        return BetFigures(name, win, lose, push, net - up_front, ONE + up_front, throws, labels, pays)
+
+    def _on_win(self, bm: BetMachine, decision: Decision) -> Fraction:
+        commission = bm.bet.commission
+        if commission is None or bm.commission_paid() != "on_win":
+            return ZERO
+        return commission.rate * (ONE if commission.of == "bet" else decision.net)
+
+    def unit_values(self, bm: BetMachine, places) -> dict:
+        """(expected net, expected stake) per unit bet, made in each game state of `places`."""
+        starts = [(g, bm.start) for g in places]
+        chain = self.product(bm, starts)
+
+        def reward(node):
+            if isinstance(node, Decision):
+                return (node.net - self._on_win(bm, node)) if node.result == "win" else node.net
+            return ZERO
+
+        values = chain.backward(reward)
+        out = {}
+        for g in places:
+            up_front = self.commission(bm, g, None)[1]
+            out[g] = (values[(g, bm.start)] - up_front, ONE + up_front)
+        return out
+
+    def combination(self, orders: list[tuple[str, str]]) -> Combination:
+        """Bets made together (`pass=10`, `odds=3-4-5x`): the edge per unit of all money staked.
+
+        A bet that `backs` another is made at the first moment it is allowed while the backed
+        bet is up, for an amount given outright or as a multiple of the backed bet."""
+        amounts: dict = {}
+        staked = net = ZERO
+        for name, amount_text in orders:
+            bm = self.bet(name)
+            backs = bm.bet.backs
+            if backs is not None and backs in amounts:
+                backed_bm = self.bet(backs)
+                backed_places = amounts[backs]
+                start = {(g, backed_bm.start): p for g, p in backed_places.items()}
+                chain = self.product(backed_bm, start,
+                                     stop=lambda state, b: bm.may_be_made(state))
+                visits = chain.forward(start)
+                places: dict = {}
+                for node, p in visits.items():
+                    if isinstance(node, tuple) and node[0] == "stop":
+                        places[node[1]] = places.get(node[1], ZERO) + p
+                # the amount of the backed bet where it was made (a constant amount in practice)
+                backed_amount = amounts[backs + "#amount"]
+                values = self.unit_values(bm, list(places))
+                made_at: dict = {}
+                for g, p in places.items():
+                    amount = _amount(bm, amount_text, self.states[g], backed_amount)
+                    unit_net, unit_stake = values[g]
+                    staked += p * amount * unit_stake
+                    net += p * amount * unit_net
+                    made_at[g] = made_at.get(g, ZERO) + p
+                amounts[name] = made_at
+                amounts[name + "#amount"] = None
+                continue
+            if backs is not None and not amount_text.replace(".", "", 1).replace("/", "", 1).isdigit():
+                raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
+            amount = _amount(bm, amount_text, None, None)
+            figures = self.figures(name)
+            staked += amount * figures.stake
+            net += amount * figures.net
+            amounts[name] = self.placement(bm)
+            amounts[name + "#amount"] = amount
+        if not staked:
+            raise BetError("no money is staked")
+        return Combination(orders, staked, net)
+
+    def fee(self, name: str, label_probabilities: dict, label_results: dict) -> FeeFigures:
+        fee = self.machine.ruleset.fees[name]
+        fm = FeeMachine(self.machine.ruleset, fee, self.machine.options)
+        # The fee's state moves once a game; games are independent, so this is a small chain
+        # on the fee's own states with P(each label) as its transition probabilities.
+        transitions: dict = {}
+        queue = [fm.start]
+        while queue:
+            f = queue.pop()
+            if f in transitions:
+                continue
+            if len(transitions) > 1000:
+                raise BetError(f"fee {name!r} has too many states")
+            out = []
+            for label, p in label_probabilities.items():
+                if not p:
+                    continue
+                f2, due = fm.at_game_end(f, label_results[label], label)
+                out.append((f2, p, due))
+                queue.append(f2)
+            transitions[f] = out
+        stationary = _stationary(transitions)
+        due = sum((stationary[f] * p for f, out in transitions.items() for _, p, d in out if d), ZERO)
+        return FeeFigures(name, fee.amount, due, fee.payer, fee.payee, fee.description)
+
+
+def _amount(bm: BetMachine, text: str, state, backed_amount) -> Fraction:
+    text = text.strip()
+    if text.endswith("x") or text in bm.bet.multiples:
+        if state is None or backed_amount is None:
+            raise BetError(f"--bet {bm.bet.name}={text}: a multiple needs the bet it backs "
+                           f"({bm.bet.backs or 'none'}) given first")
+        if text not in bm.bet.multiples:
+            try:
+                Fraction(text[:-1])
+            except (ValueError, ZeroDivisionError):
+                known = ", ".join(bm.bet.multiples) or "none"
+                raise BetError(f"--bet {bm.bet.name}={text}: not an amount or a multiple "
+                               f"(Nx, or one of: {known})") from None
+        return bm.multiple(text, state) * backed_amount
+    return parse_money(text, f"--bet {bm.bet.name}")
+
+
+def parse_money(text: str, what: str) -> Fraction:
+    """`10`, `12.50`, `21/2`: exact amounts of money, never floats."""
+    try:
+        if len(text) > 30:
+            raise ValueError
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise BetError(f"{what}: {text[:30]!r} is not an amount of money (10, 12.50 or 21/2)") from None
+    if value <= 0:
+        raise BetError(f"{what}: the amount must be more than 0")
+    return value
+
+
+def _stationary(transitions: dict) -> dict:
+    """The long-run share of games in each state of a small chain (exact)."""
+    from .markov import _gauss
+
+    nodes = list(transitions)
+    index = {f: k for k, f in enumerate(nodes)}
+    n = len(nodes)
+    # π (P − I) = 0 with Σπ = 1: replace the last equation by the normalisation.
+    matrix = [[ZERO] * (n + 1) for _ in range(n)]
+    for f, out in transitions.items():
+        for f2, p, _ in out:
+            matrix[index[f2]][index[f]] += p
+    for k in range(n):
+        matrix[k][k] -= ONE
+    matrix[n - 1] = [ONE] * n + [ONE]
+    return dict(zip(nodes, _gauss(matrix)))
