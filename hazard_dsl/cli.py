@@ -114,6 +114,16 @@ def cmd_run(args) -> int:
         raise UsageError(str(exc)) from None
     # Mixed choices draw from their own stream, so a tape replays the same whatever the policy.
     chooser = Chooser(solver, np.random.default_rng([seed, 1]))
+    wagers = None
+    if args.bet or args.bankroll is not None:
+        from .play.wagers import Order, Wagers
+        from .solve.bets import BetError, parse_money
+
+        try:
+            bankroll = parse_money(args.bankroll, "--bankroll") if args.bankroll is not None else None
+            wagers = Wagers(machine, [Order.parse(text) for text in args.bet], bankroll)
+        except BetError as exc:
+            raise UsageError(str(exc)) from None
     narrator = Narrator(machine)
     tally = Tally()
     pending: list = []
@@ -121,7 +131,7 @@ def cmd_run(args) -> int:
     if not args.json:
         print(f"{ruleset.name} — {options_line(machine)}", file=out)
     current_game = 0
-    for record in play(machine, dice, chooser, games):
+    for record in play(machine, dice, chooser, games, wagers):
         tally.add(record)
         if isinstance(record, TapeRanOut):
             where = f"in game {record.game} after {record.throws} throw{'s' * (record.throws != 1)}, " \
@@ -139,7 +149,15 @@ def cmd_run(args) -> int:
         print(narrator.text(record), file=out)
     if not args.json:
         label_results = {s.label: s.result for s in machine.end_states()}
-        print("\n" + tally.summary(label_results), file=out)
+        print("\n" + tally.summary(label_results, ruleset.words.caster), file=out)
+        if wagers is not None:
+            from .play.wagers import money
+
+            sign = "+" if wagers.net >= 0 else "−"
+            line = f"Money: net {sign}{money(abs(wagers.net))} {ruleset.money_unit}s"
+            if wagers.bankroll is not None:
+                line += f"; bankroll {money(wagers.bankroll)}"
+            print(line + ".", file=out)
         if args.dice is None:
             print(f"Seed {seed}: hazard-dsl run {args.ruleset} --seed {seed} plays these games again.", file=out)
     return 0
@@ -156,12 +174,32 @@ def cmd_analyse(args) -> int:
     from .render.tables import render
 
     analysis = _analysis(args.ruleset, args.option, args.policy, args.by)
+    from .solve.analysis import bets_by_option
+    from .solve.bets import BetError
+
+    try:
+        if args.bet:
+            if analysis.bet_table is None:
+                raise UsageError(f"{analysis.ruleset} declares no bets")
+            analysis.combination = analysis.bet_table.combination([_order(text) for text in args.bet])
+        ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
+        if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
+            analysis.by_option = bets_by_option(ruleset, analysis.options, args.policy)
+    except BetError as exc:
+        raise UsageError(str(exc)) from None
     fmt = "json" if args.json else args.format
     if fmt == "json":
         print(json.dumps(analysis_json(analysis), indent=2))
     else:
         print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis)), end="")
     return 0
+
+
+def _order(text: str) -> tuple[str, str]:
+    name, sep, amount = text.partition("=")
+    if not sep or not name.strip() or not amount.strip():
+        raise UsageError(f"--bet takes NAME=AMOUNT (10, 12.50, 2x, 3-4-5x), not {text!r}")
+    return name.strip(), amount.strip()
 
 
 def _analysis(name, option_texts, policy, by=None):
@@ -270,6 +308,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice: same seed, same games")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
     p.add_argument("--json", action="store_true", help="one JSON object per line for each throw")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT[@THROW]",
+                   help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
+    p.add_argument("--bankroll", default=None, metavar="AMOUNT",
+                   help="start with this much money; bets it cannot cover are refused")
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
 
@@ -279,6 +321,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
     p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
+                   help="analyse these bets made together (repeatable): --bet pass=10 --bet odds=3-4-5x")
+    p.add_argument("--no-options", action="store_true",
+                   help="skip the table of each bet's edge under every option value")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")

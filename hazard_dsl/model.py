@@ -177,6 +177,7 @@ class Bet:
     made: object | None  # condition on the game (no dice) for when it may be made; None: any time
     backs: str | None  # the bet this one rides on (odds on the pass line)
     pays: object | None  # the Payout of a win, unless a `win … pays …` says otherwise
+    pays_text: str | None
     commission: Commission | None
     multiples: Mapping  # name -> expression: amounts as multiples of the backed bet ("3-4-5x")
     variables: Mapping

@@ -1,8 +1,9 @@
 """Rule files → `Ruleset`: the YAML schema, `extends`, and parsing every expression.
 
 `read_ruleset(path)` loads a file and the chain of files it extends, merges them (a child's
-top-level keys replace its parent's; `phases`, `variables`, `options` and `labels` are merged
-name by name), checks the shape of every key and parses every condition and action. All the
+top-level keys replace its parent's; `phases` are replaced name by name, and `variables`,
+`options`, `labels`, `bets` and `fees` are refined key by key), checks the shape of every key
+and parses every condition and action. All the
 problems found are raised together; names and types are checked next, in
 `hazard_dsl.check.names`.
 """
@@ -203,7 +204,14 @@ def _merge(chain: list[YMap]) -> YMap:
         for key, (key_node, value) in layer.entries.items():
             if key in MERGED_BY_NAME and key in merged and isinstance(value, YMap) and isinstance(merged[key][1], YMap):
                 entries = dict(merged[key][1].entries)
-                entries.update(value.entries)
+                for name, (name_node, spec) in value.entries.items():
+                    parent = entries.get(name, (None, None))[1]
+                    if key != "phases" and isinstance(spec, YMap) and isinstance(parent, YMap):
+                        # a bet, fee, option, variable or label is refined key by key
+                        # (chicken.yaml changes only the default of Cotton's option `main`)
+                        entries[name] = (name_node, YMap({**parent.entries, **spec.entries}, spec.position))
+                    else:
+                        entries[name] = (name_node, spec)
                 merged[key] = (key_node, YMap(entries, value.position))
             else:
                 merged[key] = (key_node, value)
@@ -672,7 +680,7 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         backs = r.word(spec.get("backs"), "backs") if spec.get("backs") is not None else None
         out[name] = Bet(name, r.text(spec.get("description"), "description"),
                         _role(r, spec.get("backer"), "backer", "caster"), _role(r, spec.get("layer"), "layer", "setter"),
-                        made, backs, pays, commission, MappingProxyType(multiples), MappingProxyType(own),
+                        made, backs, pays, spec.get("pays").text.strip() if pays is not None else None, commission, MappingProxyType(multiples), MappingProxyType(own),
                         MappingProxyType(phases), start, key_node.position)
     for bet in out.values():
         if bet.backs is not None and bet.backs not in out:

@@ -34,6 +34,8 @@ class Thrown:
     state: State  # where the throw was made
     step: Step  # what it did
     after: State  # where it led
+    made: tuple = ()  # bets made (or refused) before the throw
+    settled: tuple = ()  # bets decided on it, and fees that fell due
 
     @property
     def total(self) -> int:
@@ -72,8 +74,9 @@ class Chooser:
         return alternatives[-1]
 
 
-def play(machine: Machine, dice, chooser: Chooser, games: int | None) -> Iterator:
-    """Records of `games` games (or, with games=None, as many as the dice allow)."""
+def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=None) -> Iterator:
+    """Records of `games` games (or, with games=None, as many as the dice allow); `wagers`
+    (play.wagers.Wagers), if given, makes and settles bets around each throw."""
     states = machine.states
     game = 0
     while games is None or game < games:
@@ -95,8 +98,10 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None) -> Iterato
             except TapeEnded:
                 yield TapeRanOut(game, throws, state)
                 return
+            made = tuple(wagers.before_throw(state)) if wagers is not None else ()
             throws += 1
             step = state.steps[outcome_index(d1, d2)]
             after = states[step.target]
-            yield Thrown(game, throws, (d1, d2), state, step, after)
+            settled = tuple(wagers.after_throw(state, (d1, d2), after)) if wagers is not None else ()
+            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled)
             state = after

@@ -65,8 +65,37 @@ class Narrator:
             name = self.words.throw_name(d1, d2)
             head = f"  {record.number:>3}. {name} ({d1}-{d2}), {number_word(record.total)}"
             said = self._sentences(record.step, record.after, record.dice) or ["no decision; the dice go on."]
-            return f"{head}: {' '.join(said)}"
+            lines = [self._money(e) for e in record.made]
+            lines.append(f"{head}: {' '.join(said)}")
+            lines += [self._money(e) for e in record.settled]
+            return "\n".join(lines)
         return None
+
+    def _money(self, e: dict) -> str:
+        """One line of money: a bet made, refused, won, lost or pushed, or a fee paid."""
+        from ..play.wagers import money
+        from fractions import Fraction
+
+        unit = self.ruleset.money_unit
+        tail = f"  [bankroll {money(Fraction(e['bankroll']))}]" if "bankroll" in e else ""
+        amount = money(Fraction(e["amount"])) if "amount" in e else ""
+        name = e.get("bet") or e.get("fee")
+        kind = e["event"]
+        if kind == "made":
+            extra = f" (and {money(Fraction(e['commission']))} commission)" if "commission" in e else ""
+            text = f"bets {amount} on {name}{extra}"
+        elif kind == "refused":
+            text = f"{name} refused: {e['reason']}"
+        elif kind == "win":
+            extra = f" after {money(Fraction(e['commission']))} commission" if "commission" in e else ""
+            text = f"{name} {amount} wins {money(Fraction(e['won']))}{extra}{_said(e)}"
+        elif kind == "lose":
+            text = f"{name} {amount} loses{_said(e)}"
+        elif kind == "push":
+            text = f"{name} {amount} is a push ({e['label']}): the stake comes back"
+        else:
+            text = f"{amount} {unit}s paid to {e['payee']} ({name} fee)"
+        return f"       $ {text}{tail}"
 
     def json(self, record, pending_choices: list) -> str | None:
         if isinstance(record, ChoiceMade):
@@ -86,12 +115,22 @@ class Narrator:
             obj["set"] = sets
         if record.step.rule is not None:
             obj["rule"] = record.step.rule.index + 1
+        if record.made or record.settled:
+            obj["bets"] = [dict(e) for e in record.made + record.settled]
+            last = (record.made + record.settled)[-1]
+            if "bankroll" in last:
+                obj["bankroll"] = last["bankroll"]
         if record.ends_game:
             obj["result"] = record.after.result
             obj["label"] = record.after.label
         else:
             obj["next"] = record.after.phase
         return json.dumps(obj)
+
+
+def _said(event: dict) -> str:
+    """The bet's own word for its decision, when it has one (`hard`, `bar`)."""
+    return f" ({event['label']})" if event.get("label") not in (None, "", event["event"]) else ""
 
 
 def _sentence(text: str) -> str:
@@ -121,7 +160,7 @@ class Tally:
         elif isinstance(record, TapeRanOut) and record.throws:
             self.unfinished += 1
 
-    def summary(self, label_results: dict) -> str:
+    def summary(self, label_results: dict, caster: str = "the caster") -> str:
         parts = []
         for result, verb in (("win", "won"), ("lose", "lost"), ("push", "pushed")):
             n = self.results.get(result, 0)
@@ -131,7 +170,7 @@ class Tally:
                 parts.append(f"{verb} {n} ({detail})")
         games = f"{self.games} game{'s' if self.games != 1 else ''}"
         throws = f"{self.throws} throw{'s' if self.throws != 1 else ''}"
-        out = f"{games}, {throws}: the caster {', '.join(parts) or 'finished no game'}."
+        out = f"{games}, {throws}: {caster} {', '.join(parts) or 'finished no game'}."
         if self.unfinished:
             out += f" One game was left unfinished."
         return out

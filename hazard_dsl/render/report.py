@@ -45,6 +45,24 @@ def analysis_json(a: Analysis) -> dict:
                 "expected_throws": exact(g.expected_throws),
             }
         out["by"] = {"var": a.by_variable, "values": values}
+    if a.bets:
+        out["bets"] = {name: {
+            "win": exact(f.win), "lose": exact(f.lose), "push": exact(f.push), "edge": exact(f.edge),
+            "edge_per_decision": exact(f.edge_per_decision), "expected_throws": exact(f.expected_throws),
+            "net": exact(f.net), "stake": exact(f.stake), "labels": {k: exact(v) for k, v in f.labels.items()},
+        } for name, f in a.bets.items()}
+    if a.fees:
+        out["fees"] = {name: {"amount": exact(f.amount), "due_per_game": exact(f.due_per_game),
+                              "cost_per_game": exact(f.cost_per_game), "payer": f.payer, "payee": f.payee}
+                       for name, f in a.fees.items()}
+    if a.combination is not None:
+        c = a.combination
+        out["combination"] = {"bets": {name: amount for name, amount in c.orders}, "staked": exact(c.staked),
+                              "net": exact(c.net), "edge": exact(c.edge)}
+    if a.by_option:
+        out["by_option"] = {option: {str(value): {bet: exact(edge) for bet, edge in edges.items()}
+                                     for value, edges in values.items()}
+                            for option, values in a.by_option.items()}
     if a.choices:
         out["choices"] = {}
         for variable, info in a.choices.items():
@@ -97,6 +115,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
                 mark = f"{value} (best)" if value == info["best"] else str(value)
                 t.add(mark, exact(w), percent(w), exact(e), percent(e))
             tables.append(t)
+    if a.bets:
+        tables += bet_tables(a)
     if show_throws:
         t = Table("How many throws a game takes", ["throws", "exact", "%", "cumulative %"])
         cumulative = Fraction(0)
@@ -107,6 +127,75 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         t.caption = f"beyond {len(a.throws) - 1} throws: {percent(a.throws_tail, 3)}"
         tables.append(t)
     return tables
+
+
+def bet_tables(a: Analysis) -> list[Table]:
+    ruleset = a.bet_table.machine.ruleset
+    unit = ruleset.money_unit
+    t = Table("Bets (per unit staked; edge = the bettor's expected loss per unit of money staked)",
+              ["bet", "backer : layer", "pays", "win", "lose", "push", "edge", "edge %", "per decision %",
+               "expected throws"])
+    for name, f in a.bets.items():
+        bet = ruleset.bets[name]
+        pays = bet.pays_text or "see rules"
+        if bet.commission is not None:
+            pays += f", {percent(bet.commission.rate, 0)} of the {bet.commission.of}"
+        t.add(name, f"{bet.backer} : {bet.layer}", pays, exact(f.win), exact(f.lose), exact(f.push), exact(f.edge),
+              percent(f.edge, 3), percent(f.edge_per_decision, 3), decimal(f.expected_throws, 3))
+    tables = [t]
+    for name, f in a.bets.items():
+        if len(set(f.pays.values())) > 1:
+            tables.append(_pays_table(a, name, f))
+    if a.fees:
+        t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (share of games)",
+                                         "cost per game", ""])
+        for name, fee in a.fees.items():
+            t.add(name, f"{fee.payer} → {fee.payee}", exact(fee.amount), both(fee.due_per_game),
+                  exact(fee.cost_per_game), decimal(fee.cost_per_game))
+        t.caption = "\n".join(f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description)
+        tables.append(t)
+    if a.combination is not None:
+        c = a.combination
+        t = Table("These bets together", ["bets", "expected staked", "expected net", "edge", "edge %"])
+        t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), exact(c.staked), exact(c.net), exact(c.edge),
+              percent(c.edge, 3))
+        tables.append(t)
+    if a.by_option:
+        bets = list(a.bets)
+        t = Table("Each bet's edge under each option value (the others as chosen)", ["option", *bets])
+        for option, values in a.by_option.items():
+            changes = [bet for bet in bets if len({edges[bet] for edges in values.values()}) > 1]
+            for value, edges in values.items():
+                t.add(f"{option}={value}", *(percent(edges[bet], 3) if bet in changes or len(values) == 1 else "="
+                                            for bet in bets))
+        t.caption = "= : the same under every value of that option"
+        tables.append(t)
+    return tables
+
+
+def _pays_table(a: Analysis, name: str, f) -> Table:
+    """What a bet pays where it is made; a grid when two variables vary (Hoyle's odds table)."""
+    machine = a.bet_table.machine
+    states = {g: machine.states[g] for g in f.pays}
+    varying = [k for k, v in enumerate(machine.variables) if len({s.values[k] for s in states.values()}) > 1]
+
+    def ratio(net):
+        return f"{net.numerator} to {net.denominator}"
+
+    if len(varying) == 2:
+        row_var, col_var = varying
+        rows = sorted({s.values[row_var] for s in states.values()})
+        cols = sorted({s.values[col_var] for s in states.values()})
+        grid = {(s.values[row_var], s.values[col_var]): f.pays[g] for g, s in states.items()}
+        t = Table(f"What {name} pays, {machine.variables[row_var]} by {machine.variables[col_var]}",
+                  [f"{machine.variables[row_var]} \\ {machine.variables[col_var]}", *map(str, cols)])
+        for r in rows:
+            t.add(r, *(ratio(grid[(r, c)]) if (r, c) in grid else "—" for c in cols))
+        return t
+    t = Table(f"What {name} pays", ["where", "pays"])
+    for g, net in f.pays.items():
+        t.add(states[g].describe(machine), ratio(net))
+    return t
 
 
 def by_table(a: Analysis) -> Table:

@@ -47,6 +47,11 @@ class Analysis:
     by_variable: str | None = None
     by: dict = field(default_factory=dict)  # value -> (probability, Figures, joint labels)
     choices: dict = field(default_factory=dict)  # variable -> {"values": {v: (win, edge)}, "best": v, "chooser": role}
+    bets: dict = field(default_factory=dict)  # name -> BetFigures
+    fees: dict = field(default_factory=dict)  # name -> FeeFigures
+    combination: object | None = None  # Combination, for --bet orders
+    by_option: dict = field(default_factory=dict)  # option -> value -> {bet: edge}
+    bet_table: object | None = field(default=None, repr=False)
 
     @property
     def win(self) -> Fraction:
@@ -81,7 +86,32 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
         analysis.by_variable = by
         analysis.by = _by(machine, solver, visits, ends, reach, labels, by)
     analysis.choices = _choices(machine, solver)
+    if machine.ruleset.bets or machine.ruleset.fees:
+        from .bets import BetTable
+
+        table = analysis.bet_table = BetTable(machine, solver)
+        analysis.bets = {name: table.figures(name) for name in machine.ruleset.bets}
+        analysis.fees = {name: table.fee(name, figures.labels, label_results) for name in machine.ruleset.fees}
     return analysis
+
+
+def bets_by_option(ruleset, options: dict, policy: str) -> dict:
+    """Each bet's edge with one option changed at a time: how the house earns under each."""
+    from ..compile.compiler import compile_ruleset
+    from .bets import BetTable
+    from .markov import Solver
+
+    out: dict = {}
+    for name, option in ruleset.options.items():
+        out[name] = {}
+        for value in option.values:
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}))
+            solver = Solver(machine)
+            solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
+                "optimal", "uniform") else "optimal")
+            table = BetTable(machine, solver)
+            out[name][value] = {bet: table.figures(bet).edge for bet in ruleset.bets}
+    return out
 
 
 def _figures(ends, reach, labels, expected_throws) -> Figures:

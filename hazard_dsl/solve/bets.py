@@ -73,7 +73,7 @@ class FeeFigures:
         return self.amount * self.due_per_game
 
 
-class Table:
+class BetTable:
     """The game under a policy, with the helpers every bet analysis needs."""
 
     def __init__(self, machine: Machine, solver: Solver):

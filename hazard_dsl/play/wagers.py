@@ -1,0 +1,205 @@
+"""Money at the table while games are played: bets made, decided, paid or taken; fees; a bankroll.
+
+Every bet is run by the same `BetMachine.step` the exact analysis uses. Amounts are exact
+`Fraction`s. An order (`--bet place_6=12`) stands: the bet is made whenever it is allowed and
+not already up, and made again after it is decided; `--bet field=5@3` makes it once, before
+throw 3 of the run, and is refused if the bet is not allowed then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
+from ..compile.machine import END, Machine, State
+from ..solve.bets import BetError, parse_money
+
+
+@dataclass
+class Order:
+    bet: str
+    amount: str  # "10", "12.50", "2x", "3-4-5x"
+    at_throw: int | None = None  # one bet before this throw of the run, or a standing order
+    done: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> "Order":
+        name, sep, amount = text.partition("=")
+        amount, at, when = amount.partition("@")
+        if not sep or not name.strip() or not amount.strip():
+            raise BetError(f"--bet takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
+        at_throw = None
+        if at:
+            if not when.strip().isdigit() or int(when) < 1:
+                raise BetError(f"--bet {text}: @THROW must be a throw number, 1 or more")
+            at_throw = int(when)
+        return cls(name.strip(), amount.strip(), at_throw)
+
+
+@dataclass
+class Wager:
+    order: Order
+    bet: BetMachine
+    amount: Fraction
+    staked: Fraction  # amount plus any commission paid up front
+    state: BetState
+
+
+def money(value: Fraction) -> str:
+    """Exact money for people: 12, 12.50, or 21/2 where no decimal is exact."""
+    value = Fraction(value)
+    if (value * 100).denominator == 1:
+        return f"{value:.2f}".removesuffix(".00") if value.denominator != 1 else str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def exact_money(value: Fraction) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+class Wagers:
+    def __init__(self, machine: Machine, orders: list[Order], bankroll: Fraction | None):
+        self.machine = machine
+        self.orders = orders
+        self.bankroll = bankroll
+        self.net = Fraction(0)
+        self.up: list[Wager] = []
+        self.throws = 0
+        self.machines: dict = {}
+        ruleset = machine.ruleset
+        for order in orders:
+            if order.bet not in ruleset.bets:
+                known = ", ".join(ruleset.bets) or "none"
+                raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet (bets: {known})")
+            self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
+            if not order.amount.endswith("x") and order.amount not in ruleset.bets[order.bet].multiples:
+                parse_money(order.amount, f"--bet {order.bet}")
+        self.fees = [(FeeMachine(ruleset, fee, machine.options), fee) for fee in ruleset.fees.values()]
+        self.fee_states = {fee.name: fm.start for fm, fee in self.fees}
+        self._refused: set = set()
+
+    # ------------------------------------------------------------------ events
+
+    def _event(self, **fields) -> dict:
+        if self.bankroll is not None:
+            fields["bankroll"] = exact_money(self.bankroll)
+        return fields
+
+    def _move(self, amount: Fraction) -> None:
+        self.net += amount
+        if self.bankroll is not None:
+            self.bankroll += amount
+
+    # ------------------------------------------------------------------ making bets
+
+    def before_throw(self, state: State) -> list[dict]:
+        self.throws += 1
+        events = []
+        for order in self.orders:
+            if order.done or any(w.order is order for w in self.up):
+                continue
+            if order.at_throw is not None and order.at_throw != self.throws:
+                continue
+            reason = self._cannot_make(order, state)
+            if reason is None:
+                events.append(self._make(order, state))
+                if order.at_throw is not None:
+                    order.done = True
+                continue
+            if order.at_throw is not None:
+                order.done = True
+                events.append(self._event(bet=order.bet, event="refused", reason=reason))
+            elif reason.startswith(("the bankroll", "it backs")) and (order.bet, reason) not in self._refused:
+                self._refused.add((order.bet, reason))  # said once, not before every throw
+                events.append(self._event(bet=order.bet, event="refused", reason=reason))
+        return events
+
+    def _cannot_make(self, order: Order, state: State) -> str | None:
+        bm = self.machines[order.bet]
+        if not bm.may_be_made(state):
+            return f"it is not allowed now (phase {state.phase})"
+        amount = self._amount(order, state)
+        if amount is None:
+            return f"it backs {bm.bet.backs}, which is not up"
+        staked = amount + self._up_front(bm, state, amount)
+        if self.bankroll is not None and staked > self.bankroll:
+            return f"the bankroll ({money(self.bankroll)}) cannot cover {money(staked)}"
+        return None
+
+    def _amount(self, order: Order, state: State) -> Fraction | None:
+        bm = self.machines[order.bet]
+        backs = bm.bet.backs
+        backed = next((w for w in self.up if w.order.bet == backs), None) if backs else None
+        if backs and backed is None:
+            return None
+        text = order.amount
+        if text.endswith("x") or text in bm.bet.multiples:
+            if backed is None:
+                return None
+            return bm.multiple(text, state) * backed.amount
+        return parse_money(text, f"--bet {order.bet}")
+
+    def _up_front(self, bm: BetMachine, state: State, amount: Fraction) -> Fraction:
+        commission = bm.bet.commission
+        if commission is None or bm.commission_paid() != "up_front":
+            return Fraction(0)
+        base = amount if commission.of == "bet" else amount * bm.default_payout(state)
+        return commission.rate * base
+
+    def _make(self, order: Order, state: State) -> dict:
+        bm = self.machines[order.bet]
+        amount = self._amount(order, state)
+        commission = self._up_front(bm, state, amount)
+        staked = amount + commission
+        self._move(-staked)
+        self.up.append(Wager(order, bm, amount, staked, bm.start))
+        fields = dict(bet=order.bet, event="made", amount=exact_money(amount))
+        if commission:
+            fields["commission"] = exact_money(commission)
+        return self._event(**fields)
+
+    # ------------------------------------------------------------------ deciding bets
+
+    def after_throw(self, state: State, dice: tuple, after: State) -> list[dict]:
+        events = []
+        still_up = []
+        for wager in self.up:
+            result = wager.bet.step(state, wager.state, dice, after)
+            if not isinstance(result, Decision):
+                wager.state = result
+                still_up.append(wager)
+                continue
+            events.append(self._settle(wager, result))
+        self.up = still_up
+        if after.kind == END:
+            events += self._fees(after)
+        return events
+
+    def _settle(self, wager: Wager, decision: Decision) -> dict:
+        fields = dict(bet=wager.order.bet, event=decision.result, label=decision.label, amount=exact_money(wager.amount))
+        if decision.result == "win":
+            won = wager.amount * decision.net
+            commission = wager.bet.bet.commission
+            taken = Fraction(0)
+            if commission is not None and wager.bet.commission_paid() == "on_win":
+                taken = commission.rate * (wager.amount if commission.of == "bet" else won)
+            self._move(wager.amount + won - taken)
+            fields["won"] = exact_money(won - taken)
+            if taken:
+                fields["commission"] = exact_money(taken)
+        elif decision.result == "push":
+            self._move(wager.amount)  # the stake comes back; a commission paid up front does not
+        else:
+            fields["lost"] = exact_money(wager.staked)
+        return self._event(**fields)
+
+    def _fees(self, end: State) -> list[dict]:
+        events = []
+        for fm, fee in self.fees:
+            self.fee_states[fee.name], due = fm.at_game_end(self.fee_states[fee.name], end.result, end.label)
+            if due:
+                self._move(-fee.amount)
+                events.append(self._event(fee=fee.name, event="paid", amount=exact_money(fee.amount), payee=fee.payee))
+        return events
