@@ -131,6 +131,7 @@ class Passing:
     after_labels: tuple
     voluntary_after_win: bool
     description: str | None
+    position: Position | None = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +220,7 @@ class Ruleset:
     bets: Mapping = field(default_factory=lambda: MappingProxyType({}))
     fees: Mapping = field(default_factory=lambda: MappingProxyType({}))
     money_unit: str = "unit"
+    warnings: tuple = ()  # diagnostics of the reading and name checks that are not errors
 
     def default_options(self) -> dict:
         return {name: option.default for name, option in self.options.items()}

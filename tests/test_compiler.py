@@ -112,3 +112,18 @@ phases:
     diagnostics = check_file(path)
     assert any("more than" in d.message and "states" in d.message for d in diagnostics)
     assert any(d.hint and "'n'" in d.hint for d in diagnostics)
+
+
+def test_a_label_missing_from_labels_is_a_warning(write_ruleset):
+    path = write_ruleset("""name: x
+labels:
+  nick: "{caster} nicks it."
+phases:
+  roll:
+    - when: total == 7
+      do: win nik
+    - otherwise: lose out
+""")
+    (warning,) = [d for d in check_file(path) if d.message.startswith("label 'nik'")]
+    assert warning.severity == "warning" and (warning.position.line, warning.position.column) == (7, 11)
+    assert warning.hint == "did you mean 'nick'?"

@@ -15,7 +15,7 @@ def check_file(path: str | Path) -> list[Diagnostic]:
 
     try:
         ruleset = read_ruleset(path)
-        return sorted(check_game(ruleset), key=Diagnostic.sort_key)
+        return sorted(list(ruleset.warnings) + check_game(ruleset), key=Diagnostic.sort_key)
     except RulesetError as exc:
         return exc.diagnostics
     except RecursionError:

@@ -59,7 +59,11 @@ def machine_problems(ruleset: Ruleset, result: Exploration, suffix: str = "") ->
         if state.phase in reported:
             continue
         reported.add(state.phase)
-        out.append(Diagnostic(f"from {state.describe(machine)} no game can ever end: every throw leads back"
+        shown = ", ".join(f"{n} = {v}" for n, v in zip(machine.variables, state.values))
+        where = f"phase {state.phase!r}" + (f" with {shown}" if shown else "")
+        if state.kind == CHOICE:
+            where += f" (the {state.chooser} chooses {state.variable})"
+        out.append(Diagnostic(f"from {where} no game can ever end: every throw leads back"
                               f"{' or a choice can keep it going' if state.kind == CHOICE else ''}{suffix}",
                               ruleset.phases[state.phase].position, ERROR,
                               "some rule reachable from here must win, lose, push or move on"))
@@ -118,6 +122,10 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
             break
     if diags.has_errors:  # dead rules are only meaningful once every combination compiles
         return diags.items
+    if ruleset.bets:
+        diags.extend(_check_bets(ruleset, defaults))
+        if diags.has_errors:
+            return diags.items
     for phase in ruleset.phases.values():
         if phase.name not in entered:
             diags.warning(f"phase {phase.name!r} is never reached", phase.position,
@@ -133,3 +141,48 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
                             f"throw in every state where the phase is played", rule.position)
     return diags.items
+
+
+def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
+    """Play every bet out against the game (defaults, then one option changed at a time): a
+    throw no bet rule handles, a bet that can never be made, rules that never fire."""
+    from ..compile.compiler import compile_ruleset
+    from ..diagnostics import RulesetError
+    from ..solve.bets import BetError, BetTable
+    from ..solve.markov import Solver
+
+    out = Diagnostics()
+    fired: dict = {name: set() for name in ruleset.bets}
+    combos = [defaults] + [dict(defaults, **{n: v}) for n, o in ruleset.options.items() for v in o.values
+                           if v != defaults[n]]
+    reported = set()
+    for options in combos:
+        suffix = _with(options, defaults)
+        try:
+            machine = compile_ruleset(ruleset, options)
+        except RulesetError:
+            continue
+        solver = Solver(machine)
+        solver.set_policy("optimal")
+        table = BetTable(machine, solver)
+        for name, bet in ruleset.bets.items():
+            try:
+                table.figures(name)
+            except RulesetError as exc:
+                for d in exc.diagnostics:
+                    if (d.position, d.message) not in reported:
+                        reported.add((d.position, d.message))
+                        out.error(d.message + suffix, d.position or bet.position, d.hint)
+            except BetError as exc:
+                if (bet.position, str(exc)) not in reported:
+                    reported.add((bet.position, str(exc)))
+                    out.error(str(exc) + suffix, bet.position)
+            fired[name] |= table.bet(name).fired
+    if out.has_errors:
+        return out.items
+    for name, bet in ruleset.bets.items():
+        for phase in bet.phases.values():
+            for rule in phase.rules:
+                if (phase.name, rule.index) not in fired[name] and not rule.is_otherwise:
+                    out.warning(f"bet {name!r}: {rule.describe()} never fires", rule.position)
+    return out.items

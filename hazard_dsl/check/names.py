@@ -9,7 +9,7 @@ thrown. Problems are collected and raised together.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostics, RulesetError
 from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Ruleset
@@ -180,12 +180,13 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
             _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, ruleset.phases,
                            ruleset.variables, game=True)
     _check_money(ruleset, types, diags, game_variables)
+    warnings = tuple(d for d in diags.items if not d.is_error)
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
             if label and label not in results_of_label:
-                diags.error(f"passing: no rule ends a game with the label {label!r}", None)
+                diags.error(f"passing: no rule ends a game with the label {label!r}", ruleset.passing.position)
     diags.raise_if_errors()
-    return ruleset
+    return replace(ruleset, warnings=warnings) if warnings else ruleset
 
 
 def _check_money(ruleset, types, diags, game_variables) -> None:
@@ -245,6 +246,9 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             elif bet is not None and action.result == "win" and bet.pays is None:
                 diags.error(f"bet {bet.name!r} has no pays:, so this win must say what it pays (win pays 7 to 6)",
                             action.position)
+            if game and ruleset.labels and action.label not in ruleset.labels:
+                diags.warning(f"label {action.label!r} is not among the labels: declared above", action.position,
+                              _suggest(action.label, ruleset.labels) or "declare it under labels:")
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "

@@ -60,6 +60,7 @@ class BetMachine:
         self._fn = {}
         self._scope = scope
         self._cache: dict = {}
+        self.fired: set = set()  # (phase, rule index) of the bet's rules that have fired
         self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()))
 
     def fn(self, expression, scope=None):
@@ -136,6 +137,7 @@ class BetMachine:
         for rule in phase.rules:
             if rule.condition is not None and not self._eval(rule.condition, values, dice):
                 continue
+            self.fired.add((phase_name, rule.index))
             own = dict(values)
             for action in rule.actions:
                 if isinstance(action, ex.Assign):

@@ -147,7 +147,7 @@ class _Compiler:
                 if rule.condition is None or self.fn(rule.condition)(values, dice, self.options):
                     return rule
             except EvaluationError as exc:
-                self.fail(f"{exc} (in {self.where(phase_name, values)})", exc.position)
+                self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
         return None
 
     def run(self, rule: Rule, start: int, values: dict, dice, events: list, depth: int) -> Step:
@@ -187,8 +187,10 @@ class _Compiler:
         if phase.throws:
             return Step(self.throw_state(phase_name, values), None, tuple(events))
         if depth > MAX_PASS_THROUGH:
-            route = " → ".join(e.name for e in events if e.kind == "goto")
-            self.fail(f"phases lead to one another without a throw and never stop: {route}", position)
+            route = [e.name for e in events if e.kind == "goto"]
+            first = route.index(phase_name) if phase_name in route else 0
+            cycle = route[first:first + route[first + 1:].index(phase_name) + 2] if phase_name in route[first + 1:] else route[-4:]
+            self.fail(f"phases lead to one another without a throw and never stop: {' → '.join(cycle)}", position)
         rule = self.first_rule(phase_name, values, None)
         if rule is None:
             self.fail(f"no rule of phase {phase_name!r} applies when {self.where(phase_name, values)}",

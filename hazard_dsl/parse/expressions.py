@@ -2,7 +2,8 @@
 
 The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data). Expressions
 are parsed, never ``eval``'d: the trees below are interpreted by `compile.evaluate`. Every node
-carries the `Position` of its first character in the rule file; Lark's own errors are turned
+carries a `Position` in the rule file (its first character; for a comparison or an arithmetic
+operator, the operator, where a type error is best shown); Lark's own errors are turned
 into our diagnostics with the same positions.
 """
 
@@ -191,6 +192,9 @@ def _parser() -> Lark:
         start=["expression", "actions", "payout"],
         propagate_positions=True,
         maybe_placeholders=True,
+        # One lexer for every context: a keyword is a whole word ("winner" is a name, not
+        # `win ner`) and is reserved everywhere.
+        lexer="basic",
     )
 
 
@@ -198,13 +202,14 @@ _TOKEN_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a quoted word", "COMPARE": "a comparison",
     "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "LPAR": "'('", "RPAR": "')'",
     "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "SEMICOLON": "';'", "EQUAL": "'='",
-    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end", "RATIO": "'to' or 'for'",
+    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end",
 }
 
 
 def _describe_expected(expected) -> str:
     words = []
-    for name in sorted(expected):
+    # punctuation first: a missing ';' or ')' is the likeliest fix
+    for name in sorted(expected, key=lambda n: (n not in _TOKEN_WORDS or n in ("NAME", "INT", "STRING"), n)):
         word = _TOKEN_WORDS.get(name)
         if word is None:
             try:
@@ -214,8 +219,8 @@ def _describe_expected(expected) -> str:
                 word = name.lower()
         if word not in words:
             words.append(word)
-    if len(words) > 8:
-        words = words[:8] + ["…"]
+    if len(words) > 10:
+        words = words[:10] + ["…"]
     return ", ".join(words)
 
 
@@ -276,7 +281,8 @@ class _Build(Transformer):
     # --- operators
     @v_args(meta=True)
     def neg(self, meta, children):
-        return Unary("-", children[0], self.at(meta))
+        sign, operand = children
+        return operand if sign == "+" else Unary("-", operand, self.at(sign))
 
     @v_args(meta=True)
     def not_(self, meta, children):
@@ -326,9 +332,12 @@ class _Build(Transformer):
         return End("win", str(children[0]) if children[0] else "win", self.at(meta), children[1])
 
     @v_args(meta=True)
-    def payout(self, meta, children):
-        win, kind, stake = children
-        return Payout(win, stake, str(kind), self.at(meta))
+    def payout_to(self, meta, children):
+        return Payout(children[0], children[1], "to", self.at(meta))
+
+    @v_args(meta=True)
+    def payout_for(self, meta, children):
+        return Payout(children[0], children[1], "for", self.at(meta))
 
     @v_args(meta=True)
     def pay(self, meta, children):

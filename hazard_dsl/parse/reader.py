@@ -26,7 +26,7 @@ from .yaml_nodes import YMap, YScalar, YSeq, load_yaml
 MAX_EXTENDS_DEPTH = 16
 MAX_NARRATION_CHARS = 500
 KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
-            "or", "not", "in", "true", "false", "if", "then", "else", "option"}
+            "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for"}
 
 TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "words",
             "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees")
@@ -414,7 +414,7 @@ def _options(r: _Reader, node) -> dict[str, Option]:
             if note is not None:
                 notes[v] = r.text(note, "what the value means")
         default = values[0] if values else None
-        if spec.get("default") is not None:
+        if spec.get("default") is not None and values:
             d = spec.get("default")
             dv = d.value if isinstance(d, YScalar) else None
             if dv not in values:
@@ -501,7 +501,9 @@ def _phases(r: _Reader, node, variables) -> dict[str, Phase] | None:
                 throws = r.boolean(value.get("throw"), "throw")
                 throws = True if throws is None else throws
             rules_node = value.get("rules")
-        if not isinstance(rules_node, YSeq) or not rules_node.items:
+        if isinstance(value, YMap) and rules_node is None:
+            rules = ()  # already reported: the phase needs 'rules'
+        elif not isinstance(rules_node, YSeq) or not rules_node.items:
             r.diags.error(f"phase {name!r} needs a list of rules (- when: … do: …, - otherwise: …)",
                           (rules_node or value or key_node).position)
             rules: tuple = ()
@@ -582,7 +584,8 @@ def _passing(r: _Reader, node) -> Passing | None:
         else:
             r.diags.error("after_labels must be a list of labels", node_.position)
     voluntary = r.boolean(m.get("voluntary_after_win"), "voluntary_after_win") if m.get("voluntary_after_win") is not None else False
-    return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"))
+    return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"),
+                   m.get("after_labels").position if m.get("after_labels") is not None else m.position)
 
 
 # --------------------------------------------------------------------------- money

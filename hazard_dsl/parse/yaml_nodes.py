@@ -86,24 +86,29 @@ def _bisect_right(xs, x) -> int:
 def _align(value: str, raw: str, raw_start: int) -> tuple[int, ...]:
     """Map each character of a scalar's value to an index in the file.
 
-    Plain and quoted single-line scalars align exactly; folded and escaped text is matched
-    greedily (a value space may stand for a run of whitespace or a line break)."""
+    A visible character is found by scanning forward (past indentation, quotes and escapes); a
+    space or line break in the value takes the next raw whitespace character if there is one
+    (so indentation kept by a block scalar stays aligned) and otherwise stands where the
+    folding happened."""
     offsets = []
     i = 0
     n = len(raw)
     for ch in value:
-        j = i
-        limit = min(n, i + 200)
-        while j < limit and raw[j] != ch and not (ch.isspace() and raw[j].isspace()):
+        if ch.isspace():
+            if i < n and raw[i].isspace():
+                offsets.append(raw_start + i)
+                i += 1
+            else:  # an escape such as \t, or folding that left no whitespace here
+                offsets.append(raw_start + max(min(i, n) - 1, 0))
+            continue
+        j, limit = i, min(n, i + 200)
+        while j < limit and raw[j] != ch:
             j += 1
         if j >= limit:
-            j = i if i < n else max(n - 1, 0)
+            j = min(i, max(n - 1, 0))
         offsets.append(raw_start + j)
         i = j + 1
-        if ch.isspace():
-            while i < n and raw[i].isspace() and raw[i] != "\n":
-                i += 1
-    offsets.append(raw_start + min(i, max(n, 0)))  # one past the end, for "unexpected end"
+    offsets.append(raw_start + min(i, n))  # one past the end, for "unexpected end"
     return tuple(offsets)
 
 
@@ -180,6 +185,9 @@ def load_yaml(text: str, file: str) -> YNode | None:
     except yaml.YAMLError as exc:  # e.g. several documents, reader errors on control characters
         mark = getattr(exc, "problem_mark", None)
         position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
+        if isinstance(exc, yaml.reader.ReaderError):  # it knows only a character index
+            before = text[:exc.position]
+            position = Position(file, before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1)
         raise RulesetError([Diagnostic(f"YAML: {exc}".splitlines()[0], position)]) from None
     except RecursionError:
         raise RulesetError([Diagnostic("the YAML is nested too deeply", Position(file, 1, 1))]) from None
