@@ -47,6 +47,15 @@ def payout_value(kind: str, win, stake, position) -> Fraction:
     return ratio if kind == "to" else ratio - 1
 
 
+def _in_range(owner: str, variables, action, value):
+    """The value a `set` puts into a bet's or fee's variable, refused outside its range."""
+    variable = variables[action.variable]
+    if not variable.allows(value):
+        raise RulesetError([Diagnostic(f"{owner}: set {action.variable} = {value} is outside its range "
+                                       f"{variable.bounds()}", action.position)])
+    return value
+
+
 class BetMachine:
     """The transitions of one bet, computed on demand and cached."""
 
@@ -141,12 +150,8 @@ class BetMachine:
             own = dict(values)
             for action in rule.actions:
                 if isinstance(action, ex.Assign):
-                    value = self._eval(action.value, own, dice)
-                    variable = self.bet.variables[action.variable]
-                    if not variable.allows(value):
-                        raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: set {action.variable} = {value} is "
-                                                       f"outside its range {variable.bounds()}", action.position)])
-                    own[action.variable] = value
+                    own[action.variable] = _in_range(f"bet {self.bet.name!r}", self.bet.variables, action,
+                                                     self._eval(action.value, own, dice))
                 elif isinstance(action, ex.End):
                     if action.result == "win":
                         payout = action.payout or self.bet.pays
@@ -186,12 +191,8 @@ class FeeMachine:
             pays = False
             for action in rule.actions:
                 if isinstance(action, ex.Assign):
-                    value = self._call(action.value, values)
-                    variable = self.fee.variables[action.variable]
-                    if not variable.allows(value):
-                        raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: set {action.variable} = {value} is "
-                                                       f"outside its range {variable.bounds()}", action.position)])
-                    values[action.variable] = value
+                    values[action.variable] = _in_range(f"fee {self.fee.name!r}", self.fee.variables, action,
+                                                        self._call(action.value, values))
                 elif isinstance(action, ex.Pay):
                     pays = True
             return tuple(values[v] for v in self.own), pays

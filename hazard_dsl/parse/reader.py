@@ -644,19 +644,20 @@ def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
     return {name: Phase(name, True, tuple(_rules(r, name, rules_node, variables)), None, spec.position)}, name
 
 
+def _named_specs(r: _Reader, node, section: str, kind: str, keys, required=()):
+    """(name, key node, spec) for each entry of a section of named mappings (bets:, fees:)."""
+    m = r.mapping(node, section) if node is not None else None
+    for key, (key_node, value) in (m.entries.items() if m else ()):
+        name = r.word(key_node, kind)
+        spec = r.mapping(value, f"{kind} {key!r}")
+        if name is not None and spec is not None:
+            r.keys(spec, keys, f"{kind} {name!r}", required=required)
+            yield name, key_node, spec
+
+
 def _bets(r: _Reader, node, game_variables) -> dict:
     out: dict = {}
-    if node is None:
-        return out
-    m = r.mapping(node, "bets")
-    if m is None:
-        return out
-    for key, (key_node, value) in m.entries.items():
-        name = r.word(key_node, "bet")
-        spec = r.mapping(value, f"bet {key!r}")
-        if name is None or spec is None:
-            continue
-        r.keys(spec, BET_KEYS, f"bet {name!r}")
+    for name, key_node, spec in _named_specs(r, node, "bets", "bet", BET_KEYS):
         own = _variables(r, spec.get("variables"))
         for clash in set(own) & set(game_variables):
             r.diags.error(f"bet {name!r}: {clash!r} is already a variable of the game", own[clash].position)
@@ -712,17 +713,7 @@ def _commission(r: _Reader, node) -> Commission | None:
 
 def _fees(r: _Reader, node) -> dict:
     out: dict = {}
-    if node is None:
-        return out
-    m = r.mapping(node, "fees")
-    if m is None:
-        return out
-    for key, (key_node, value) in m.entries.items():
-        name = r.word(key_node, "fee")
-        spec = r.mapping(value, f"fee {key!r}")
-        if name is None or spec is None:
-            continue
-        r.keys(spec, FEE_KEYS, f"fee {name!r}", required=("amount", "rules"))
+    for name, key_node, spec in _named_specs(r, node, "fees", "fee", FEE_KEYS, required=("amount", "rules")):
         own = _variables(r, spec.get("variables"))
         phases, _ = _bet_phases(r, spec, name, own, f"fee {name!r}")
         amount = _fraction(r, spec.get("amount"), "amount") if spec.get("amount") is not None else None
