@@ -161,15 +161,19 @@ def bet_tables(a: Analysis) -> list[Table]:
               percent(c.edge, 3))
         tables.append(t)
     if a.by_option:
-        bets = list(a.bets)
-        t = Table("Each bet's edge under each option value (the others as chosen)", ["option", *bets])
+        quiet = []
         for option, values in a.by_option.items():
-            changes = [bet for bet in bets if len({edges[bet] for edges in values.values()}) > 1]
-            for value, edges in values.items():
-                t.add(f"{option}={value}", *(percent(edges[bet], 3) if bet in changes or len(values) == 1 else "="
-                                            for bet in bets))
-        t.caption = "= : the same under every value of that option"
-        tables.append(t)
+            changed = [bet for bet in a.bets if len({edges[bet] for edges in values.values()}) > 1]
+            if not changed:
+                quiet.append(option)
+                continue
+            t = Table(f"Option {option}: the edge of each bet it changes", ["bet", *(f"{option}={v}" for v in values)])
+            for bet in changed:
+                t.add(bet, *(f"{exact(edges[bet])} ({percent(edges[bet], 3)})" for edges in values.values()))
+            tables.append(t)
+        if quiet:
+            tables[-1].caption = ((tables[-1].caption + "\n") if tables[-1].caption else "") + (
+                f"No bet's edge depends on: {', '.join(quiet)}.")
     return tables
 
 
