@@ -22,53 +22,24 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-import yaml
 
 from hazard_dsl.cli import main
+from tests.tapes_common import load_tape, run_argv, tape_params, tape_throws
 
 TAPES_DIR = Path(__file__).parent / "tapes"
 TAPE_KEYS = {"ruleset", "options", "policy", "dice", "games", "why", "events", "stops", "xfail_reason"}
 EVENT_KEYS = {"game", "throw", "dice", "total", "name", "phase", "choices", "set", "rule", "result", "label", "next"}
 
 
-def _load(path: Path) -> dict:
-    with path.open(encoding="utf-8") as f:
-        return yaml.safe_load(f)
-
-
-def _params():
-    params = []
-    for path in sorted(TAPES_DIR.glob("*.yaml")):
-        tape = _load(path)
-        marks = []
-        if tape.get("xfail_reason"):
-            marks.append(pytest.mark.xfail(reason=tape["xfail_reason"], strict=True))
-        params.append(pytest.param(path, id=path.stem, marks=marks))
-    return params
-
-
-def _tape_throws(dice: str) -> list[list[int]]:
-    return [[int(a), int(b)] for a, b in (t.split("-") for t in dice.replace(",", " ").split())]
-
-
-def _argv(tape: dict) -> list[str]:
-    argv = ["run", tape["ruleset"], "--dice", tape["dice"], "--json"]
-    for name, value in (tape.get("options") or {}).items():
-        argv += ["--option", f"{name}={value}"]
-    if tape.get("policy") is not None:
-        argv += ["--policy", str(tape["policy"])]
-    if tape.get("games") is not None:
-        argv += ["--games", str(tape["games"])]
-    return argv
 
 
 def test_there_are_enough_tapes():
     assert len(list(TAPES_DIR.glob("*.yaml"))) >= 35
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", tape_params(TAPES_DIR))
 def test_tape(path: Path, capsys):
-    tape = _load(path)
+    tape = load_tape(path)
     # The tape file itself: no misspelt keys, a reason, events that say where each game goes.
     assert set(tape) <= TAPE_KEYS, f"unknown keys {set(tape) - TAPE_KEYS}"
     assert tape.get("why"), "every tape says why its events are right"
@@ -77,14 +48,14 @@ def test_tape(path: Path, capsys):
         assert set(event) <= EVENT_KEYS, f"event {i}: unknown keys {set(event) - EVENT_KEYS}"
         assert ("result" in event) != ("next" in event), f"event {i} must give exactly one of result/next"
 
-    code = main(_argv(tape))
+    code = main(run_argv(tape))
     captured = capsys.readouterr()
     assert code == 0, captured.err
     lines = [json.loads(line) for line in captured.out.splitlines() if line.strip()]
 
     assert len(lines) == len(events), (
         f"{len(lines)} throws played, {len(events)} expected:\n{captured.out}\n{captured.err}")
-    throws = _tape_throws(tape["dice"])
+    throws = tape_throws(tape["dice"])
     for i, (actual, expected) in enumerate(zip(lines, events), 1):
         # Every throw replays the tape in order, and its total is the sum of its dice.
         assert actual["dice"] == throws[i - 1], f"throw {i}: {actual}"

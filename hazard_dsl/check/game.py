@@ -9,7 +9,7 @@ import itertools
 
 from ..compile.compiler import Exploration, explore
 from ..compile.machine import CHOICE, END, THROW
-from ..diagnostics import Diagnostic, Diagnostics, ERROR, WARNING
+from ..diagnostics import Diagnostic, Diagnostics, ERROR
 from ..model import Ruleset
 
 MAX_OPTION_COMBINATIONS = 64

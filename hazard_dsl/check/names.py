@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field, replace
 
-from ..diagnostics import Diagnostics, RulesetError
+from ..diagnostics import Diagnostics
 from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Ruleset
 from ..parse import expressions as ex
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostics, Position, RulesetError
+from ..diagnostics import Diagnostics, Position
 from ..model import Rule, Ruleset
 from ..parse import expressions as ex
 from .evaluate import EvaluationError, closure, collection_closure, uses_single_faces

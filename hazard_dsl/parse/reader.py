@@ -14,7 +14,7 @@ import difflib
 from pathlib import Path
 from types import MappingProxyType
 
-from ..diagnostics import Diagnostic, Diagnostics, Position, RulesetError
+from ..diagnostics import Diagnostics, Position, RulesetError
 from fractions import Fraction
 
 from ..model import (DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
 from ..compile.machine import END, Machine, State
-from ..solve.bets import BetError, parse_money
+from ..solve.bets import BetError, parse_amount
 
 
 @dataclass
@@ -49,8 +49,12 @@ class Wager:
 def money(value: Fraction) -> str:
     """Exact money for people: 12, 12.50, or 21/2 where no decimal is exact."""
     value = Fraction(value)
-    if (value * 100).denominator == 1:
-        return f"{value:.2f}".removesuffix(".00") if value.denominator != 1 else str(value.numerator)
+    if value.denominator == 1:
+        return str(value.numerator)
+    cents = value * 100
+    if cents.denominator == 1:
+        sign, cents = ("-" if cents < 0 else ""), abs(cents.numerator)
+        return f"{sign}{cents // 100}.{cents % 100:02d}"
     return f"{value.numerator}/{value.denominator}"
 
 
@@ -74,8 +78,7 @@ class Wagers:
                 known = ", ".join(ruleset.bets) or "none"
                 raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet (bets: {known})")
             self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
-            if not order.amount.endswith("x") and order.amount not in ruleset.bets[order.bet].multiples:
-                parse_money(order.amount, f"--bet {order.bet}")
+            parse_amount(ruleset.bets[order.bet], order.amount)  # a bad amount is refused before any throw
         self.fees = [(FeeMachine(ruleset, fee, machine.options), fee) for fee in ruleset.fees.values()]
         self.fee_states = {fee.name: fm.start for fm, fee in self.fees}
         self._refused: set = set()
@@ -111,9 +114,11 @@ class Wagers:
             if order.at_throw is not None:
                 order.done = True
                 events.append(self._event(bet=order.bet, event="refused", reason=reason))
-            elif reason.startswith(("the bankroll", "it backs")) and (order.bet, reason) not in self._refused:
-                self._refused.add((order.bet, reason))  # said once, not before every throw
-                events.append(self._event(bet=order.bet, event="refused", reason=reason))
+            elif reason.startswith(("the bankroll", "it backs", "the multiple")):
+                kind = reason.split()[1]
+                if (order.bet, kind) not in self._refused:  # said once, not before every throw
+                    self._refused.add((order.bet, kind))
+                    events.append(self._event(bet=order.bet, event="refused", reason=reason))
         return events
 
     def _cannot_make(self, order: Order, state: State) -> str | None:
@@ -123,6 +128,8 @@ class Wagers:
         amount = self._amount(order, state)
         if amount is None:
             return f"it backs {bm.bet.backs}, which is not up"
+        if amount <= 0:
+            return f"the multiple comes to {money(amount)} here"
         staked = amount + self._up_front(bm, state, amount)
         if self.bankroll is not None and staked > self.bankroll:
             return f"the bankroll ({money(self.bankroll)}) cannot cover {money(staked)}"
@@ -134,12 +141,10 @@ class Wagers:
         backed = next((w for w in self.up if w.order.bet == backs), None) if backs else None
         if backs and backed is None:
             return None
-        text = order.amount
-        if text.endswith("x") or text in bm.bet.multiples:
-            if backed is None:
-                return None
-            return bm.multiple(text, state) * backed.amount
-        return parse_money(text, f"--bet {order.bet}")
+        kind, value = parse_amount(bm.bet, order.amount)
+        if kind == "money":
+            return value
+        return bm.multiple(value, state) * backed.amount
 
     def _up_front(self, bm: BetMachine, state: State, amount: Fraction) -> Fraction:
         commission = bm.bet.commission

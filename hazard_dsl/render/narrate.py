@@ -172,5 +172,5 @@ class Tally:
         throws = f"{self.throws} throw{'s' if self.throws != 1 else ''}"
         out = f"{games}, {throws}: {caster} {', '.join(parts) or 'finished no game'}."
         if self.unfinished:
-            out += f" One game was left unfinished."
+            out += " One game was left unfinished."
         return out

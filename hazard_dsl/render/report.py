@@ -208,7 +208,7 @@ def by_table(a: Analysis) -> Table:
     var = a.by_variable
     labels = list(a.figures.labels)
     t = Table(f"By {var}", [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}",
-                                f"setter : caster", "expected throws"])
+                                "setter : caster", "expected throws"])
     for value, (probability, g, joint) in a.by.items():
         t.add(value, both(probability), *(percent(joint.get(label, 0)) for label in labels),
               f"{exact(g.win)} ({percent(g.win)})", percent(g.edge), _odds(g.lose, g.win),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
+from ..compile.bets import BetMachine, Decision, FeeMachine
 from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
@@ -293,7 +293,7 @@ class BetTable:
                 amounts[name] = made_at
                 amounts[name + "#amount"] = None
                 continue
-            if backs is not None and not amount_text.replace(".", "", 1).replace("/", "", 1).isdigit():
+            if parse_amount(bm.bet, amount_text)[0] == "multiple":
                 raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
             amount = _amount(bm, amount_text, None, None)
             figures = self.figures(name)
@@ -331,21 +331,37 @@ class BetTable:
         return FeeFigures(name, fee.amount, due, fee.payer, fee.payee, fee.description)
 
 
-def _amount(bm: BetMachine, text: str, state, backed_amount) -> Fraction:
+def parse_amount(bet, text: str):
+    """An order's amount: ("money", Fraction) or ("multiple", text) for a bet that backs another
+    (`2x`, or a multiple the bet names such as `3-4-5x`). Raises BetError with a clear reason."""
     text = text.strip()
-    if text.endswith("x") or text in bm.bet.multiples:
-        if state is None or backed_amount is None:
-            raise BetError(f"--bet {bm.bet.name}={text}: a multiple needs the bet it backs "
-                           f"({bm.bet.backs or 'none'}) given first")
-        if text not in bm.bet.multiples:
+    if text in bet.multiples or text.endswith("x"):
+        if bet.backs is None:
+            raise BetError(f"--bet {bet.name}={text}: {bet.name} backs no other bet, so it takes an amount, "
+                           f"not a multiple")
+        if text not in bet.multiples:
             try:
-                Fraction(text[:-1])
+                factor = Fraction(text[:-1]) if len(text) < 30 else None
             except (ValueError, ZeroDivisionError):
-                known = ", ".join(bm.bet.multiples) or "none"
-                raise BetError(f"--bet {bm.bet.name}={text}: not an amount or a multiple "
-                               f"(Nx, or one of: {known})") from None
-        return bm.multiple(text, state) * backed_amount
-    return parse_money(text, f"--bet {bm.bet.name}")
+                factor = None
+            if factor is None or factor <= 0:
+                known = ", ".join(bet.multiples) or "none declared"
+                raise BetError(f"--bet {bet.name}={text}: a multiple is a positive number and x (2x), "
+                               f"or one the bet names ({known})")
+        return "multiple", text
+    return "money", parse_money(text, f"--bet {bet.name}")
+
+
+def _amount(bm: BetMachine, text: str, state, backed_amount) -> Fraction:
+    kind, value = parse_amount(bm.bet, text)
+    if kind == "money":
+        return value
+    if state is None or backed_amount is None:
+        raise BetError(f"--bet {bm.bet.name}={text}: a multiple needs the bet it backs ({bm.bet.backs}) given first")
+    factor = bm.multiple(value, state)
+    if factor <= 0:
+        raise BetError(f"--bet {bm.bet.name}={text}: the multiple is {factor} here; it must be more than 0")
+    return factor * backed_amount
 
 
 def parse_money(text: str, what: str) -> Fraction:

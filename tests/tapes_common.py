@@ -1,0 +1,44 @@
+"""What the two kinds of dice tapes (tests/tapes, tests/money_tapes) share: loading, xfail marks,
+and the `hazard-dsl run` command line a tape stands for."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+
+def load_tape(path: Path) -> dict:
+    with path.open(encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def tape_params(folder: Path) -> list:
+    """One pytest param per tape; `xfail_reason:` (and `xfail_python_below:`) make a strict xfail."""
+    params = []
+    for path in sorted(folder.glob("*.yaml")):
+        tape = load_tape(path)
+        marks = []
+        if tape.get("xfail_reason"):
+            below = tape.get("xfail_python_below")
+            applies = below is None or sys.version_info[:2] < tuple(int(n) for n in str(below).split("."))
+            marks.append(pytest.mark.xfail(applies, reason=tape["xfail_reason"], strict=True))
+        params.append(pytest.param(path, id=path.stem, marks=marks))
+    return params
+
+
+def tape_throws(dice: str) -> list[list[int]]:
+    return [[int(a), int(b)] for a, b in (t.split("-") for t in dice.replace(",", " ").split())]
+
+
+def run_argv(tape: dict) -> list[str]:
+    argv = ["run", tape["ruleset"], "--dice", tape["dice"], "--json"]
+    for name, value in (tape.get("options") or {}).items():
+        argv += ["--option", f"{name}={value}"]
+    if tape.get("policy") is not None:
+        argv += ["--policy", str(tape["policy"])]
+    if tape.get("games") is not None:
+        argv += ["--games", str(tape["games"])]
+    return argv
