@@ -3,7 +3,8 @@
 The baseline is the textbook method: one dense Gauss-Jordan elimination of (I − Q) over all
 transient states, with the same exact Fractions. Ours solves one strongly connected component
 at a time (most are a single state with a self-loop). Both must give the same P(win); the
-ratio printed is baseline time / our time, so larger is better.
+ratio printed is baseline time / our time, so larger is better. The last columns time the exact
+analysis of every bet the ruleset declares (on the product of game and bet machines).
 
     python bench/bench_solve.py [--repeat N]
 """
@@ -19,6 +20,7 @@ from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.solve.analysis import analyse
+from hazard_dsl.solve.bets import BetTable
 from hazard_dsl.solve.markov import Solver, _gauss
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
@@ -61,7 +63,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     print(f"{'ruleset':<10} {'states':>6} {'compile ms':>10} {'analyse ms':>10} {'P(win) ms':>10} "
-          f"{'baseline ms':>11} {'ratio':>7}")
+          f"{'baseline ms':>11} {'ratio':>7} {'bets':>5} {'ms/bet':>7}")
     for path in sorted(RULESETS.glob("*.yaml")):
         ruleset = read_ruleset(path)
         compile_time, machine = timed(lambda: compile_ruleset(ruleset), args.repeat)
@@ -77,8 +79,18 @@ def main() -> None:
         ours_time, ours_win = timed(ours, args.repeat)
         base_time, base_win = timed(lambda: baseline_win(machine), args.repeat)
         assert ours_win == base_win == analysis.win, path.stem
+
+        def bets():
+            solver = Solver(machine)
+            solver.set_policy("optimal")
+            table = BetTable(machine, solver)
+            return [table.figures(name) for name in ruleset.bets]
+
+        bets_time, _ = timed(bets, args.repeat)
+        per_bet = bets_time * 1e3 / max(len(ruleset.bets), 1)
         print(f"{path.stem:<10} {len(machine.states):>6} {compile_time * 1e3:>10.2f} {analyse_time * 1e3:>10.2f} "
-              f"{ours_time * 1e3:>10.2f} {base_time * 1e3:>11.2f} {base_time / ours_time:>6.1f}x")
+              f"{ours_time * 1e3:>10.2f} {base_time * 1e3:>11.2f} {base_time / ours_time:>6.1f}x "
+              f"{len(ruleset.bets):>5} {per_bet:>7.2f}")
 
 
 if __name__ == "__main__":
