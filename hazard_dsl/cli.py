@@ -231,22 +231,20 @@ def split_variant(text: str) -> tuple[str, list[str]]:
 def cmd_compare(args) -> int:
     from .render.report import analysis_json, compare_tables, rule_differences
     from .render.tables import render
+    from .solve.analysis import analyse
+    from .solve.markov import PolicyError
 
     entries, machines = [], []
     for text in args.rulesets:
         name, options = split_variant(text)
-        ruleset = load(name)
-        machine = build_machine(ruleset, list(args.option) + options)
-        from .solve.analysis import analyse
-        from .solve.markov import PolicyError
-
+        machine = build_machine(load(name), list(args.option) + options)
+        # a value policy (--policy 7) applies to the rulesets that have a choice to make
         has_choices = any(s.kind == "choice" for s in machine.states)
         policy = args.policy if has_choices or args.policy in ("optimal", "uniform") else "optimal"
         try:
-            analysis = analyse(machine, policy)
+            entries.append((text, analyse(machine, policy)))
         except PolicyError as exc:
             raise UsageError(str(exc)) from None
-        entries.append((text, analysis))
         machines.append((text, machine))
     fmt = "json" if args.json else args.format
     if fmt == "json":
@@ -254,11 +252,13 @@ def cmd_compare(args) -> int:
         return 0
     tables = compare_tables(entries)
     base_name, base = machines[0]
+    unmatched = []
     for other_name, other in machines[1:]:
         diff = rule_differences(base_name, base, other_name, other)
-        if diff is not None:
+        if diff is None:
+            unmatched.append(other_name)
+        else:
             tables.append(diff)
-    unmatched = [n for n, m in machines[1:] if rule_differences(base_name, base, n, m) is None]
     header = None
     if unmatched:
         header = (f"No throw-by-throw comparison with {base_name} for {', '.join(unmatched)}: "

@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass, field, replace
 
 from ..diagnostics import Diagnostics
-from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Ruleset
+from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Phase, Ruleset
 from ..parse import expressions as ex
 
 
@@ -213,7 +213,7 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
                                game=False, bet=bet)
     for fee in ruleset.fees.values():
         context = Context(False, frozenset(fee.variables), {"result": "str", "label": "str"})
-        phase = type("FeeRules", (), {"name": fee.name, "throws": True})()
+        phase = Phase(fee.name, True, fee.rules, None, fee.position)
         for rule in fee.rules:
             if rule.condition is not None:
                 types.expect(rule.condition, "bool", context, "a condition")

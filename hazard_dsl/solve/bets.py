@@ -264,34 +264,27 @@ class BetTable:
 
         A bet that `backs` another is made at the first moment it is allowed while the backed
         bet is up, for an amount given outright or as a multiple of the backed bet."""
-        amounts: dict = {}
+        placed: dict = {}  # bet -> where in the game it was made: {game state: probability}
+        fixed: dict = {}  # bet -> its amount, where that does not depend on the state
         staked = net = ZERO
         for name, amount_text in orders:
             bm = self.bet(name)
             backs = bm.bet.backs
-            if backs is not None and backs in amounts:
+            if backs is not None and backs in placed:
                 backed_bm = self.bet(backs)
-                backed_places = amounts[backs]
-                start = {(g, backed_bm.start): p for g, p in backed_places.items()}
-                chain = self.product(backed_bm, start,
-                                     stop=lambda state, b: bm.may_be_made(state))
-                visits = chain.forward(start)
+                start = {(g, backed_bm.start): p for g, p in placed[backs].items()}
+                chain = self.product(backed_bm, start, stop=lambda state, b: bm.may_be_made(state))
                 places: dict = {}
-                for node, p in visits.items():
+                for node, p in chain.forward(start).items():
                     if isinstance(node, tuple) and node[0] == "stop":
                         places[node[1]] = places.get(node[1], ZERO) + p
-                # the amount of the backed bet where it was made (a constant amount in practice)
-                backed_amount = amounts[backs + "#amount"]
                 values = self.unit_values(bm, list(places))
-                made_at: dict = {}
                 for g, p in places.items():
-                    amount = _amount(bm, amount_text, self.states[g], backed_amount)
+                    amount = _amount(bm, amount_text, self.states[g], fixed.get(backs))
                     unit_net, unit_stake = values[g]
                     staked += p * amount * unit_stake
                     net += p * amount * unit_net
-                    made_at[g] = made_at.get(g, ZERO) + p
-                amounts[name] = made_at
-                amounts[name + "#amount"] = None
+                placed[name] = places
                 continue
             if parse_amount(bm.bet, amount_text)[0] == "multiple":
                 raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
@@ -299,8 +292,8 @@ class BetTable:
             figures = self.figures(name)
             staked += amount * figures.stake
             net += amount * figures.net
-            amounts[name] = self.placement(bm)
-            amounts[name + "#amount"] = amount
+            placed[name] = self.placement(bm)
+            fixed[name] = amount
         if not staked:
             raise BetError("no money is staked")
         return Combination(orders, staked, net)
