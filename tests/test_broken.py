@@ -276,3 +276,48 @@ def test_fuzz_yamlish_rule_files(document, tmp_path_factory):
     path = tmp_path_factory.mktemp("yamlish") / "fuzz.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
     _check_never_raises(path)
+
+
+# --- money: bets, fees and their small languages (payouts, commissions, multiples)
+BET_CONDITIONS = GOOD_CONDITIONS + ['result == "win"', 'result == "lose"', 'phase == "come_out"', 'result == "wn"',
+                                    'label == "nick"', 'phase == "nowhere"', "come_point == total", "total"]
+BET_ACTIONS = ["win", "lose", "push bar", "win pays 2 to 1", "win pays 1 to 0", "win pays 30 for 1",
+               "set come_point = total; goto on_point", "throw again", "pay box", "choose main from 5..9",
+               "set main = 3", "goto nowhere"]
+PAYOUTS = ["1 to 1", "7 to 6", "30 for 1", "ways(7) to ways(point)", "ways(main) to ways(chance)", "0 to 0",
+           "1 to 0", "x to y", "-1 to 1", "7 to", "total to 1"]
+bet_rules = st.lists(mostly(st.fixed_dictionaries({"when": st.sampled_from(BET_CONDITIONS),
+                                                   "do": st.sampled_from(BET_ACTIONS)}), yamlish),
+                     min_size=1, max_size=3).map(lambda rs: rs + [{"otherwise": "throw again"}])
+bets = st.dictionaries(
+    st.sampled_from(["pass", "odds", "place_6", "stake"]),
+    mostly(st.fixed_dictionaries(
+        {"rules": bet_rules},
+        optional={"pays": st.sampled_from(PAYOUTS), "made": st.sampled_from(BET_CONDITIONS[:4] + ["false", "total == 7"]),
+                  "backs": st.sampled_from(["pass", "stake", "nothing"]), "backer": st.sampled_from(["player", "dealer"]),
+                  "variables": st.just({"come_point": "0..12"}),
+                  "commission": st.fixed_dictionaries(
+                      {"rate": st.sampled_from(["5%", "1/20", "x", "-5%", 3])},
+                      optional={"of": st.sampled_from(["bet", "win", "stake"]),
+                                "paid": st.sampled_from(["on_win", "up_front", "option.vig", "sideways", "total"])}),
+                  "multiples": st.dictionaries(st.sampled_from(["3-4-5x", "2x"]),
+                                               st.sampled_from(["3", "0", "-1", "point", "total", "x"]), max_size=2)}),
+           yamlish),
+    max_size=3)
+fees = st.dictionaries(
+    st.sampled_from(["box", "fee"]),
+    st.fixed_dictionaries({"amount": st.sampled_from(["21/2", "5", "x", "-1", 0]), "rules": bet_rules},
+                          optional={"variables": st.just({"mains": "0..2"})}),
+    max_size=2)
+money_rulesets = st.fixed_dictionaries(
+    {"name": st.just("Fuzzed money"), "extends": st.sampled_from(["cotton", "craps", "hoyle"])},
+    optional={"bets": bets, "fees": fees, "money": st.sampled_from([{"unit": "crown"}, {"currency": "x"}, "x"])},
+)
+
+
+@FUZZ
+@given(document=money_rulesets)
+def test_fuzz_bets_and_fees(document, tmp_path_factory):
+    path = tmp_path_factory.mktemp("money") / "fuzz.yaml"
+    path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    _check_never_raises(path)
