@@ -361,6 +361,11 @@ def main(argv=None) -> int:
             pass
         return 0
     except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
+        from .solve.bets import BetError
+
+        if isinstance(exc, BetError):  # a bet the ruleset makes impossible, found while solving
+            print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+            return 1
         if os.environ.get("HAZARD_DSL_DEBUG"):
             raise
         print(f"hazard-dsl: internal error: {type(exc).__name__}: {exc} "
