@@ -56,7 +56,7 @@ class Narrator:
             after = self.machine.states[record.step.target]
             said = self._sentences(record.step, after, None)
             value = number_word(record.value) if isinstance(record.value, int) else record.value
-            who = "the caster" if record.state.chooser == "caster" else f"the {record.state.chooser}"
+            who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
             head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
                     else f"{_sentence(who)} chooses {record.state.variable} = {record.value}.")
             return f"       {' '.join([head] + said)}"
