@@ -14,8 +14,6 @@ from typing import Mapping
 
 from .diagnostics import Position
 
-RESULTS = ("win", "lose", "push")
-
 # Facts of the throw a condition may use (only in phases where the dice are thrown).
 DICE_FACTS = {
     "total": "int",  # the sum of the two dice
@@ -48,15 +46,6 @@ class Source:
     page: str | None = None
     url: str | None = None
     note: str | None = None
-
-    def cite(self) -> str:
-        parts = [self.author, self.title]
-        text = ", ".join(p for p in parts if p)
-        if self.year:
-            text += f" ({self.year})"
-        if self.page:
-            text += f", p. {self.page}"
-        return text
 
 
 @dataclass(frozen=True)

@@ -42,3 +42,15 @@ def run_argv(tape: dict) -> list[str]:
     if tape.get("games") is not None:
         argv += ["--games", str(tape["games"])]
     return argv
+
+
+def assert_subset(where: str, actual: dict, expected: dict, as_text: bool = False) -> None:
+    """Every key of `expected` is in `actual` with that value (compared as text where money
+    strings meet YAML numbers); a value of None means the key must be absent."""
+    for key, value in expected.items():
+        if value is None:
+            assert key not in actual, f"{where}: {key!r} should be absent in {actual}"
+            continue
+        assert key in actual, f"{where}: {key!r} missing from {actual}"
+        got = str(actual[key]) if as_text else actual[key]
+        assert got == (str(value) if as_text else value), f"{where}: {key} is {actual[key]!r}, expected {value!r}\n{actual}"

@@ -19,10 +19,10 @@ from fractions import Fraction
 from ..diagnostics import Diagnostic, RulesetError
 from ..model import Bet, Fee, Ruleset
 from ..parse import expressions as ex
-from .evaluate import EvaluationError, closure
+from .evaluate import EvaluationError, closure, uses_single_faces
 from .machine import END, Machine, State
 
-MAX_BET_STATES = 10_000
+MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,9 @@ class BetMachine:
         self._cache: dict = {}
         self.fired: set = set()  # (phase, rule index) of the bet's rules that have fired
         self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()))
+        # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total.
+        self.by_total = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
+                                for p in bet.phases.values() for r in p.rules) and not uses_single_faces(bet.pays)
 
     def fn(self, expression, scope=None):
         key = id(expression)
@@ -121,25 +124,15 @@ class BetMachine:
         return self._eval(commission.paid, {}, None)
 
     def step(self, game: State, bet_state: BetState, dice: tuple, after: State) -> Decision | BetState:
-        key = (game.index, bet_state, dice[0] + dice[1] if self._by_total() else dice, after.index)
+        key = (game.index, bet_state, dice[0] + dice[1] if self.by_total else dice, after.index)
         found = self._cache.get(key)
         if found is not None:
             return found
         values = self._values(game, bet_state, after)
         result = self._run(bet_state.phase, values, dice, 0)
-        if len(self._cache) < 1_000_000:
+        if len(self._cache) < MAX_CACHED_STEPS:
             self._cache[key] = result
         return result
-
-    def _by_total(self) -> bool:
-        found = getattr(self, "_total_only", None)
-        if found is None:
-            from .evaluate import uses_single_faces
-
-            found = self._total_only = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
-                                               for p in self.bet.phases.values() for r in p.rules) and not (
-                self.bet.pays is not None and uses_single_faces(self.bet.pays))
-        return found
 
     def _run(self, phase_name: str, values: dict, dice, depth: int):
         phase = self.bet.phases[phase_name]

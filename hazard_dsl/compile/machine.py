@@ -80,9 +80,6 @@ class Machine:
     states: tuple
     start: Step  # how a game begins: straight into a throw or a choice state
 
-    def throw_states(self):
-        return (s for s in self.states if s.kind == THROW)
-
     def end_states(self):
         return (s for s in self.states if s.kind == END)
 
