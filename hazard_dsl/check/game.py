@@ -163,7 +163,9 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
         except RulesetError:
             continue
         solver = Solver(machine)
-        solver.set_policy("optimal")
+        # every alternative of every choice with some chance, so a bet rule that fires only
+        # after a choice the optimal player would not make is not called dead
+        solver.set_policy("uniform")
         table = BetTable(machine, solver)
         for name, bet in ruleset.bets.items():
             try:

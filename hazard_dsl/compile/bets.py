@@ -70,6 +70,7 @@ class BetMachine:
         self._scope = scope
         self._cache: dict = {}
         self.fired: set = set()  # (phase, rule index) of the bet's rules that have fired
+        self.carried_over = False  # seen still up when its game ended (set by whoever runs it)
         self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()))
         # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total.
         self.by_total = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
@@ -106,9 +107,28 @@ class BetMachine:
     def default_payout(self, game: State, dice=None) -> Fraction:
         """The bet's `pays:` in a game state (what a win would net per unit staked)."""
         values = self._values(game, self.start, None)
-        payout = self.bet.pays
-        return payout_value(payout.kind, self._eval(payout.win, values, dice), self._eval(payout.stake, values, dice),
-                            payout.position)
+        return self._payout(self.bet.pays, values, dice, None, game)
+
+    def _payout(self, payout, values: dict, dice, action, game: State) -> Fraction:
+        """A win's net per unit staked; a payout that makes no sense is the rule file's error,
+        reported where the win is (the user's own file), with the state it happened in."""
+        win, stake = self._eval(payout.win, values, dice), self._eval(payout.stake, values, dice)
+        try:
+            return payout_value(payout.kind, win, stake, payout.position)
+        except EvaluationError as exc:
+            shown = ", ".join(f"{n} = {values[n]}" for n in self.machine.variables)
+            where = f"in game phase {game.phase!r}" + (f" with {shown}" if shown else "")
+            if dice is not None:
+                where += f", on the throw {dice[0]}-{dice[1]}"
+            position = action.position if action is not None else self.bet.position
+            pays = f" (its payout is at {payout.position})" if payout.position.file != position.file else ""
+            hint = None
+            if self.carried_over:
+                hint = ("this bet can still be up when its game ends, and a new game starts with every variable "
+                        "at its initial value; decide the bet when the game ends (e.g. `when: result != \"none\"`), "
+                        "or make its payout read only what the new game sets")
+            raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: {exc} {where}{pays}", position,
+                                           hint=hint)]) from None
 
     def multiple(self, name: str, game: State) -> Fraction:
         """An amount given as a multiple of the backed bet: `2x`, or one the bet names (`3-4-5x`)."""
@@ -129,12 +149,14 @@ class BetMachine:
         if found is not None:
             return found
         values = self._values(game, bet_state, after)
-        result = self._run(bet_state.phase, values, dice, 0)
+        result = self._run(bet_state.phase, values, dice, game)
+        if after.kind == END and isinstance(result, BetState):
+            self.carried_over = True
         if len(self._cache) < MAX_CACHED_STEPS:
             self._cache[key] = result
         return result
 
-    def _run(self, phase_name: str, values: dict, dice, depth: int):
+    def _run(self, phase_name: str, values: dict, dice, game: State):
         phase = self.bet.phases[phase_name]
         for rule in phase.rules:
             if rule.condition is not None and not self._eval(rule.condition, values, dice):
@@ -147,9 +169,7 @@ class BetMachine:
                                                      self._eval(action.value, own, dice))
                 elif isinstance(action, ex.End):
                     if action.result == "win":
-                        payout = action.payout or self.bet.pays
-                        net = payout_value(payout.kind, self._eval(payout.win, own, dice),
-                                           self._eval(payout.stake, own, dice), payout.position)
+                        net = self._payout(action.payout or self.bet.pays, own, dice, action, game)
                         return Decision("win", net, action.label)
                     return Decision(action.result, Fraction(-1) if action.result == "lose" else Fraction(0),
                                     action.label)

@@ -20,10 +20,15 @@ from .dice import TapeEnded
 
 @dataclass(frozen=True)
 class ChoiceMade:
+    """A choice made by the policy: before a game's first throw, or after a throw (then it
+    rides inside that throw's `Thrown.choices`, with the throw's dice)."""
+
     game: int
     state: State
     value: object
     step: Step
+    dice: tuple | None = None  # the throw this choice follows, if any
+    after: State | None = None  # where the choice led
 
 
 @dataclass(frozen=True)
@@ -33,17 +38,24 @@ class Thrown:
     dice: tuple
     state: State  # where the throw was made
     step: Step  # what it did
-    after: State  # where it led
+    after: State  # where it led (may be a choice state)
     made: tuple = ()  # bets made (or refused) before the throw
     settled: tuple = ()  # bets decided on it, and fees that fell due
+    choices: tuple = ()  # ChoiceMade records the throw led to, before the next throw
+    final: State | None = None  # where the throw and those choices left the game
 
     @property
     def total(self) -> int:
         return self.dice[0] + self.dice[1]
 
     @property
+    def outcome(self) -> State:
+        """The state the game is in once the throw and the choices it led to are done."""
+        return self.final if self.final is not None else self.after
+
+    @property
     def ends_game(self) -> bool:
-        return self.after.kind == END
+        return self.outcome.kind == END
 
 
 @dataclass(frozen=True)
@@ -74,25 +86,32 @@ class Chooser:
         return alternatives[-1]
 
 
+MAX_GAMES_WITHOUT_A_THROW = 100  # with a tape and no game count: a game that needs no dice could repeat for ever
+
+
 def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=None) -> Iterator:
     """Records of `games` games (or, with games=None, as many as the dice allow); `wagers`
-    (play.wagers.Wagers), if given, makes and settles bets around each throw."""
+    (play.wagers.Wagers), if given, makes and settles bets around each throw.
+
+    Choices made before a game's first throw are yielded as `ChoiceMade`; choices a throw
+    leads to are made at once (they need no dice) and ride in that throw's `Thrown`, so the
+    bets are settled against where the throw really left the game — a game can end at a
+    choice."""
     states = machine.states
     game = 0
+    idle = 0  # games in a row that took no throw
     while games is None or game < games:
-        if games is None and getattr(dice, "exhausted", False):
+        if games is None and (getattr(dice, "exhausted", False) or idle >= MAX_GAMES_WITHOUT_A_THROW):
             return
         game += 1
         state = states[machine.start.target]
         throws = 0
-        while True:
-            while state.kind == CHOICE:
-                k = chooser.pick(state)
-                value, step = state.alternatives[k]
-                yield ChoiceMade(game, state, value, step)
-                state = states[step.target]
-            if state.kind == END:
-                break
+        while state.kind == CHOICE:
+            k = chooser.pick(state)
+            value, step = state.alternatives[k]
+            yield ChoiceMade(game, state, value, step, None, states[step.target])
+            state = states[step.target]
+        while state.kind != END:
             try:
                 d1, d2 = dice.throw()
             except TapeEnded:
@@ -101,7 +120,14 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=Non
             made = tuple(wagers.before_throw(state)) if wagers is not None else ()
             throws += 1
             step = state.steps[outcome_index(d1, d2)]
-            after = states[step.target]
-            settled = tuple(wagers.after_throw(state, (d1, d2), after)) if wagers is not None else ()
-            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled)
-            state = after
+            after = final = states[step.target]
+            choices = []
+            while final.kind == CHOICE:
+                k = chooser.pick(final)
+                value, chosen = final.alternatives[k]
+                choices.append(ChoiceMade(game, final, value, chosen, (d1, d2), states[chosen.target]))
+                final = states[chosen.target]
+            settled = tuple(wagers.after_throw(state, (d1, d2), final)) if wagers is not None else ()
+            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled, tuple(choices), final)
+            state = final
+        idle = idle + 1 if throws == 0 else 0

@@ -29,6 +29,9 @@ class Narrator:
         if dice:
             values["total"] = dice[0] + dice[1]
             values["throw"] = self.words.throw_name(*dice)
+        else:  # a choice or an ending before any throw: the rule file may still name the throw
+            values["total"] = "no total"
+            values["throw"] = "no throw"
         return values
 
     def _sentences(self, step, after, dice) -> list[str]:
@@ -53,23 +56,29 @@ class Narrator:
 
     def text(self, record) -> str | None:
         if isinstance(record, ChoiceMade):
-            after = self.machine.states[record.step.target]
-            said = self._sentences(record.step, after, None)
-            value = number_word(record.value) if isinstance(record.value, int) else record.value
-            who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
-            head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
-                    else f"{_sentence(who)} chooses {record.state.variable} = {record.value}.")
-            return f"       {' '.join([head] + said)}"
+            return self._choice(record)
         if isinstance(record, Thrown):
             d1, d2 = record.dice
             name = self.words.throw_name(d1, d2)
             head = f"  {record.number:>3}. {name} ({d1}-{d2}), {number_word(record.total)}"
-            said = self._sentences(record.step, record.after, record.dice) or ["no decision; the dice go on."]
+            said = self._sentences(record.step, record.after, record.dice)
+            if not said and not record.choices:
+                said = ["no decision; the dice go on."]
             lines = [self._money(e) for e in record.made]
-            lines.append(f"{head}: {' '.join(said)}")
+            lines.append(f"{head}: {' '.join(said)}".rstrip(": ") if said else f"{head}.")
+            lines += [self._choice(choice) for choice in record.choices]
             lines += [self._money(e) for e in record.settled]
             return "\n".join(lines)
         return None
+
+    def _choice(self, record: ChoiceMade) -> str:
+        after = self.machine.states[record.step.target]
+        said = self._sentences(record.step, after, record.dice)
+        value = number_word(record.value) if isinstance(record.value, int) else record.value
+        who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
+        head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
+                else f"{_sentence(who)} chooses {record.state.variable} = {record.value}.")
+        return f"       {' '.join([head] + said)}"
 
     def _money(self, e: dict) -> str:
         """One line of money: a bet made, refused, won, lost or pushed, or a fee paid."""
@@ -98,10 +107,17 @@ class Narrator:
         return f"       $ {text}{tail}"
 
     def json(self, record, pending_choices: list) -> str | None:
+        """One JSON line per throw (choices made before it ride along as `choices`, those it led
+        to as `then`); a game that ends at a choice before any throw gets a line of its own."""
         if isinstance(record, ChoiceMade):
-            pending_choices.append({"by": record.state.chooser, "variable": record.state.variable,
-                                    "value": record.value})
-            return None
+            pending_choices.append(_choice_json(record))
+            after = self.machine.states[record.step.target]
+            if after.kind != "end":
+                return None
+            obj = {"game": record.game, "throw": 0, "choices": list(pending_choices),
+                   "result": after.result, "label": after.label}
+            pending_choices.clear()
+            return json.dumps(obj)
         if not isinstance(record, Thrown):
             return None
         d1, d2 = record.dice
@@ -115,17 +131,23 @@ class Narrator:
             obj["set"] = sets
         if record.step.rule is not None:
             obj["rule"] = record.step.rule.index + 1
+        if record.choices:
+            obj["then"] = [_choice_json(c) for c in record.choices]
         if record.made or record.settled:
             obj["bets"] = [dict(e) for e in record.made + record.settled]
             last = (record.made + record.settled)[-1]
             if "bankroll" in last:
                 obj["bankroll"] = last["bankroll"]
         if record.ends_game:
-            obj["result"] = record.after.result
-            obj["label"] = record.after.label
+            obj["result"] = record.outcome.result
+            obj["label"] = record.outcome.label
         else:
-            obj["next"] = record.after.phase
+            obj["next"] = record.outcome.phase
         return json.dumps(obj)
+
+
+def _choice_json(record: ChoiceMade) -> dict:
+    return {"by": record.state.chooser, "variable": record.state.variable, "value": record.value}
 
 
 def _said(event: dict) -> str:
@@ -151,12 +173,16 @@ class Tally:
     unfinished: int = 0
 
     def add(self, record) -> None:
+        end = None
         if isinstance(record, Thrown):
             self.throws += 1
-            if record.ends_game:
-                self.games += 1
-                self.results[record.after.result] += 1
-                self.labels[record.after.label] += 1
+            end = record.outcome
+        elif isinstance(record, ChoiceMade):  # a game can end at a choice before any throw
+            end = record.after
+        if end is not None and end.kind == "end":
+            self.games += 1
+            self.results[end.result] += 1
+            self.labels[end.label] += 1
         elif isinstance(record, TapeRanOut) and record.throws:
             self.unfinished += 1
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..compile.bets import BetMachine, Decision, FeeMachine
+from ..diagnostics import Diagnostic, RulesetError
 from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
@@ -82,6 +83,7 @@ class BetTable:
         self.states = machine.states
         self.restart = self.settle({machine.start.target: ONE})
         self.bets: dict = {}
+        self._resolved: dict = {}
 
     def bet(self, name: str) -> BetMachine:
         if name not in self.bets:
@@ -111,6 +113,35 @@ class BetTable:
                     out[g] = out.get(g, ZERO) + p
             pending = nxt
         raise BetError("the game can start and end without a throw, for ever")
+
+    def resolve(self, g: int) -> dict:
+        """Where reaching state g leads before any further throw: g itself for a throw or end
+        state, or — through choice states, under the policy — the throw and end states the
+        choices lead to. A bet is settled against these, so a game that ends at a choice
+        after a throw ends for its bets too."""
+        found = self._resolved.get(g)
+        if found is not None:
+            return found
+        if self.states[g].kind != CHOICE:
+            found = {g: ONE}
+        else:
+            found = {}
+            pending = {g: ONE}
+            for _ in range(4 * len(self.states) + 4):
+                if not pending:
+                    break
+                nxt: dict = {}
+                for h, p in pending.items():
+                    if self.states[h].kind == CHOICE:
+                        for t, q in self.solver.row(h).items():
+                            nxt[t] = nxt.get(t, ZERO) + p * q
+                    else:
+                        found[h] = found.get(h, ZERO) + p
+                pending = nxt
+            else:  # pragma: no cover - the checker refuses choices that lead round for ever
+                raise BetError("choices lead to one another for ever")
+        self._resolved[g] = found
+        return found
 
     def after(self, g: int) -> dict:
         """Where the game stands before its next throw, after reaching state g."""
@@ -167,24 +198,54 @@ class BetTable:
             state = self.states[g]
             row: dict = {}
             for k, dice in enumerate(OUTCOMES):
-                step = state.steps[k]
-                after = self.states[step.target]
-                result = bm.step(state, b, dice, after)
-                if isinstance(result, Decision):
-                    row[result] = row.get(result, ZERO) + Fraction(1, 36)
-                    continue
-                for g2, p2 in self.after(step.target).items():
-                    nxt = (g2, result)
-                    if stop is not None and stop(self.states[g2], result):
-                        nxt = ("stop", g2, result)
-                    row[nxt] = row.get(nxt, ZERO) + p2 / 36
-                    if nxt[0] != "stop" and nxt not in seen:
-                        if len(seen) >= MAX_PRODUCT_NODES:
-                            raise BetError(f"bet {bm.bet.name!r} has more than {MAX_PRODUCT_NODES} states with the game")
-                        seen.add(nxt)
-                        queue.append(nxt)
+                for final, p1 in self.resolve(state.steps[k].target).items():
+                    p1 = p1 / 36
+                    result = bm.step(state, b, dice, self.states[final])
+                    if isinstance(result, Decision):
+                        row[result] = row.get(result, ZERO) + p1
+                        continue
+                    for g2, p2 in self.after(final).items():
+                        nxt = (g2, result)
+                        if stop is not None and stop(self.states[g2], result):
+                            nxt = ("stop", g2, result)
+                        row[nxt] = row.get(nxt, ZERO) + p1 * p2
+                        if nxt[0] != "stop" and nxt not in seen:
+                            if len(seen) >= MAX_PRODUCT_NODES:
+                                raise BetError(f"bet {bm.bet.name!r} has more than {MAX_PRODUCT_NODES} states "
+                                               f"with the game")
+                            seen.add(nxt)
+                            queue.append(nxt)
             rows[node] = row
+        self._never_decided(bm, rows)
         return Chain(rows)
+
+    def _never_decided(self, bm: BetMachine, rows: dict) -> None:
+        """Refuse a bet that, from some point it can reach, is never decided: its chain would
+        have no solution (the stake would be up for ever)."""
+        back: dict = {}
+        decided = []
+        for node, row in rows.items():
+            for t in row:
+                if t in rows:
+                    back.setdefault(t, []).append(node)
+                else:  # a decision, or a stop
+                    decided.append(node)
+        can = set(decided)
+        work = list(decided)
+        while work:
+            for source in back.get(work.pop(), ()):
+                if source not in can:
+                    can.add(source)
+                    work.append(source)
+        stuck = [node for node in rows if node not in can]
+        if stuck:
+            g, b = min(stuck, key=lambda n: (n[0], str(n[1])))
+            where = self.states[g].describe(self.machine)
+            inner = f", the bet in its phase {b.phase!r}" if len(bm.bet.phases) > 1 else ""
+            raise RulesetError([Diagnostic(
+                f"bet {bm.bet.name!r} is never decided once the game is at {where}{inner}: no throw from there "
+                f"on wins, loses or pushes it", bm.bet.position,
+                hint="a bet must be decided sooner or later; add a rule that wins, loses or pushes it")])
 
     # ------------------------------------------------------------------ figures
 
