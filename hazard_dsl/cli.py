@@ -184,7 +184,8 @@ def cmd_analyse(args) -> int:
             analysis.combination = analysis.bet_table.combination([_order(text) for text in args.bet])
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
-            analysis.by_option = bets_by_option(ruleset, analysis.options, args.policy)
+            analysis.by_option, analysis.by_option_skipped = bets_by_option(
+                ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()})
     except BetError as exc:
         raise UsageError(str(exc)) from None
     fmt = "json" if args.json else args.format

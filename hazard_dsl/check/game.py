@@ -17,20 +17,32 @@ MAX_EXAMPLES = 3
 MAX_STATES_CHECKED = 100_000  # over all option combinations, so a large game cannot take minutes
 
 
-def option_combinations(ruleset: Ruleset) -> list[dict]:
-    """Every combination of option values, defaults first; one option at a time when too many."""
-    names = list(ruleset.options)
+MAX_EXPLORATIONS = 200  # option combinations explored by check, at most
+MAX_BET_CHECKS = 400  # bets played out against the game by check, at most (over all combinations)
+
+
+def option_combinations(ruleset: Ruleset, relevant=None) -> list[dict]:
+    """Combinations of option values, defaults first: every combination of the options in
+    `relevant` (default: those the game's rules read; the others cannot change the game) when
+    there are few, else one option changed at a time."""
+    from ..compile.evaluate import game_options
+
+    relevant = game_options(ruleset) if relevant is None else relevant
+    names = [n for n in ruleset.options if n in relevant]
     defaults = ruleset.default_options()
     total = 1
-    for option in ruleset.options.values():
-        total *= max(1, len(option.values))
+    for name in names:
+        total *= max(1, len(ruleset.options[name].values))
+        if total > MAX_OPTION_COMBINATIONS:
+            break
     if total <= MAX_OPTION_COMBINATIONS:
-        combos = [dict(zip(names, values)) for values in
+        combos = [dict(defaults, **dict(zip(names, values))) for values in
                   itertools.product(*(ruleset.options[n].values for n in names))]
     else:
-        combos = [dict(defaults, **{n: v}) for n in names for v in ruleset.options[n].values]
+        combos = [defaults] + [dict(defaults, **{n: v}) for n in names for v in ruleset.options[n].values
+                               if v != defaults[n]]
     combos.sort(key=lambda c: c != defaults)
-    return combos or [{}]
+    return combos or [defaults]
 
 
 def _with(options: dict, defaults: dict) -> str:
@@ -75,21 +87,37 @@ def _trapped(machine) -> set[int]:
 
     The largest set S of non-end states such that every throw state in S has all 36 outcomes in
     S and every choice state in S has at least one alternative in S (a closed set under some
-    policy). Any state in it makes the solver's equations singular and `run` loop for ever."""
-    stay = {s.index for s in machine.states if s.kind != END}
-    changed = True
-    while changed:
-        changed = False
-        for number in list(stay):
-            state = machine.states[number]
-            if state.kind == THROW:
-                keep = all(step.target in stay for step in state.steps)
-            else:
-                keep = any(step.target in stay for _, step in state.alternatives)
-            if not keep:
-                stay.discard(number)
-                changed = True
-    return stay
+    policy). Any state in it makes the solver's equations singular and `run` loop for ever.
+
+    Computed as the complement of what is forced out: end states; a throw state with some
+    outcome forced out; a choice state with every alternative forced out. One pass over the
+    edges backwards (linear), so a counter climbing inside a trap costs no more than its states."""
+    states = machine.states
+    predecessors: dict[int, list[int]] = {}
+    waiting: dict[int, int] = {}  # choice state -> alternatives not yet forced out
+    for state in states:
+        if state.kind == THROW:
+            targets = {step.target for step in state.steps}
+        elif state.kind == CHOICE:
+            targets = {step.target for _, step in state.alternatives}
+            waiting[state.index] = len(targets)
+        else:
+            continue
+        for target in targets:
+            predecessors.setdefault(target, []).append(state.index)
+    out = {s.index for s in states if s.kind == END}
+    work = list(out)
+    while work:
+        for source in predecessors.get(work.pop(), ()):
+            if source in out:
+                continue
+            if source in waiting:
+                waiting[source] -= 1
+                if waiting[source]:
+                    continue
+            out.add(source)
+            work.append(source)
+    return {s.index for s in states if s.index not in out}
 
 
 def check_game(ruleset: Ruleset) -> list[Diagnostic]:
@@ -101,9 +129,9 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     combinations = option_combinations(ruleset)
     explored = 0
     for number, options in enumerate(combinations):
-        if explored > MAX_STATES_CHECKED:
-            diags.warning(f"the game is large: only {number} of the {len(combinations)} combinations of option "
-                          f"values were checked")
+        if explored > MAX_STATES_CHECKED or number >= MAX_EXPLORATIONS:
+            diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
+                          f"({'the game is large' if explored > MAX_STATES_CHECKED else 'there are many'})")
             break
         suffix = _with(options, defaults)
         result = explore(ruleset, options)
@@ -151,12 +179,26 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
     from ..solve.bets import BetError, BetTable
     from ..solve.markov import Solver
 
+    from ..compile.evaluate import bet_options, game_options
+
     out = Diagnostics()
     fired: dict = {name: set() for name in ruleset.bets}
-    combos = [defaults] + [dict(defaults, **{n: v}) for n, o in ruleset.options.items() for v in o.values
-                           if v != defaults[n]]
+    in_game = game_options(ruleset)
+    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
+    # defaults, then each option that can change some bet, one value at a time; under a changed
+    # option only the bets it can change are played out again
+    combos = [(defaults, list(ruleset.bets))]
+    for n, o in ruleset.options.items():
+        changed = list(ruleset.bets) if n in in_game else [b for b in ruleset.bets if n in reads[b]]
+        combos += [(dict(defaults, **{n: v}), changed) for v in o.values if v != defaults[n] and changed]
     reported = set()
-    for options in combos:
+    checks = 0
+    for number, (options, names) in enumerate(combos):
+        checks += len(names)
+        if number and checks > MAX_BET_CHECKS:
+            out.warning(f"the bets were checked under only {number} of the {len(combos)} option settings "
+                        f"that can change them (there are many)")
+            break
         suffix = _with(options, defaults)
         try:
             machine = compile_ruleset(ruleset, options)
@@ -167,7 +209,8 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
         # after a choice the optimal player would not make is not called dead
         solver.set_policy("uniform")
         table = BetTable(machine, solver)
-        for name, bet in ruleset.bets.items():
+        for name in names:
+            bet = ruleset.bets[name]
             try:
                 table.figures(name)
             except RulesetError as exc:

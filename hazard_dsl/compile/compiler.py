@@ -22,7 +22,8 @@ from .evaluate import EvaluationError, closure, collection_closure, uses_single_
 from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step
 
 MAX_STATES = 20_000
-MAX_PASS_THROUGH = 64  # phases entered one after another without a throw
+MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
+MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
 
 
 class _Refused(Exception):
@@ -87,6 +88,7 @@ class _Compiler:
         self.result = Exploration()
         self.diags = self.result.diagnostics
         self._closures: dict = {}
+        self.alternatives = 0
         # Phases whose rules read only the total are evaluated once per total, not per face.
         self.by_total = {name: not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
                                        for r in phase.rules)
@@ -150,59 +152,88 @@ class _Compiler:
                 self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
         return None
 
-    def run(self, rule: Rule, start: int, values: dict, dice, events: list, depth: int) -> Step:
+    def run(self, rule: Rule, start: int, values: dict, dice, events: list, passed: set | None = None) -> Step:
+        """Run a rule's actions from action `start`, following `goto`s through phases without a
+        throw (a loop, not recursion: a countdown may pass through thousands of them), until
+        the game waits for a throw or a choice, or ends. The step names the rule that fired."""
+        fired = rule
         values = dict(values)
-        phase = rule.phase
-        for number in range(start, len(rule.actions)):
-            action = rule.actions[number]
-            if isinstance(action, ex.Assign):
-                try:
-                    value = self.fn(action.value)(values, dice, self.options)
-                except EvaluationError as exc:
-                    self.fail(f"{exc} (in {self.where(phase, values)})", exc.position)
-                variable = self.ruleset.variables[action.variable]
-                if not variable.allows(value):
-                    self.fail(f"set {action.variable} = {value} is outside its range {variable.bounds()} "
-                              f"(in {self.where(phase, values)}{_dice_text(dice)})", action.position)
-                values[action.variable] = value
-                events.append(Event("set", action.variable, value))
-            elif isinstance(action, ex.Goto):
-                events.append(Event("goto", action.phase))
-                entered = self.enter(action.phase, values, events, depth + 1, action.position)
-                return Step(entered.target, rule, entered.events)
-            elif isinstance(action, ex.End):
-                return Step(self.end_state(action, phase, values), rule, tuple(events))
-            elif isinstance(action, ex.ThrowAgain):
-                break
-            elif isinstance(action, ex.Choose):
-                key = (CHOICE, phase, rule.index, number, tuple(values.values()), dice)
-                target = self.state(key, CHOICE, phase, values, chooser=action.role, variable=action.variable,
-                                    _pending=(rule, number, dice))
-                return Step(target, rule, tuple(events))
-        return Step(self.throw_state(phase, values), rule, tuple(events))
+        passed = set() if passed is None else passed
+        number = start
+        while True:
+            phase = rule.phase
+            for number in range(number, len(rule.actions)):
+                action = rule.actions[number]
+                if isinstance(action, ex.Assign):
+                    try:
+                        value = self.fn(action.value)(values, dice, self.options)
+                    except EvaluationError as exc:
+                        self.fail(f"{exc} (in {self.where(phase, values)})", exc.position)
+                    variable = self.ruleset.variables[action.variable]
+                    if not variable.allows(value):
+                        self.fail(f"set {action.variable} = {value} is outside its range {variable.bounds()} "
+                                  f"(in {self.where(phase, values)}{_dice_text(dice)})", action.position)
+                    values[action.variable] = value
+                    events.append(Event("set", action.variable, value))
+                elif isinstance(action, ex.Goto):
+                    events.append(Event("goto", action.phase))
+                    entered = self.enter(action.phase, values, events, passed, action.position)
+                    if isinstance(entered, Step):
+                        return Step(entered.target, fired, entered.events)
+                    rule, number, dice = entered, 0, None
+                    break
+                elif isinstance(action, ex.End):
+                    return Step(self.end_state(action, phase, values), fired, tuple(events))
+                elif isinstance(action, ex.ThrowAgain):
+                    return Step(self.throw_state(phase, values), fired, tuple(events))
+                elif isinstance(action, ex.Choose):
+                    key = (CHOICE, phase, rule.index, number, tuple(values.values()), dice)
+                    target = self.state(key, CHOICE, phase, values, chooser=action.role, variable=action.variable,
+                                        _pending=(rule, number, dice))
+                    return Step(target, fired, tuple(events))
+            else:
+                return Step(self.throw_state(phase, values), fired, tuple(events))
 
-    def enter(self, phase_name: str, values: dict, events: list, depth: int, position) -> Step:
+    def enter(self, phase_name: str, values: dict, events: list, passed: set, position) -> Step | Rule:
+        """Enter a phase: a throw state (as a Step) if the dice are thrown there, or else the
+        rule that fires at once, without a throw."""
         self.result.entered.add(phase_name)
         phase = self.ruleset.phases[phase_name]
         if phase.throws:
             return Step(self.throw_state(phase_name, values), None, tuple(events))
-        if depth > MAX_PASS_THROUGH:
+        # Without a throw nothing is random: the same phase with the same values again is a
+        # loop that never stops; anything else (a countdown) goes on until it stops or is long.
+        here = (phase_name, tuple(values.values()))
+        if here in passed or len(passed) >= MAX_PASS_THROUGH:
             route = [e.name for e in events if e.kind == "goto"]
-            first = route.index(phase_name) if phase_name in route else 0
-            cycle = route[first:first + route[first + 1:].index(phase_name) + 2] if phase_name in route[first + 1:] else route[-4:]
-            self.fail(f"phases lead to one another without a throw and never stop: {' → '.join(cycle)}", position)
+            earlier = [k for k, name in enumerate(route[:-1]) if name == phase_name]
+            first = earlier[-1] if earlier else max(0, len(route) - 4)
+            cycle = route[first:]
+            if len(cycle) > 6:
+                cycle = cycle[:3] + ["…"] + cycle[-2:]
+            shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+            if here in passed:
+                why = (f"and come back to {phase_name!r} with the same values ({shown})" if shown
+                       else f"and come back to {phase_name!r}") + ", so they never stop"
+            else:
+                why = f"more than {MAX_PASS_THROUGH} times"
+            self.fail(f"phases lead to one another without a throw {why}: {' → '.join(cycle)}", position)
+        passed.add(here)
         rule = self.first_rule(phase_name, values, None)
         if rule is None:
             self.fail(f"no rule of phase {phase_name!r} applies when {self.where(phase_name, values)}",
                       phase.position, "add an `otherwise:` rule")
         self.result.fired.add((phase_name, rule.index))
-        return self.run(rule, 0, values, None, events, depth)
+        return rule
 
     # --- exploring
     def explore(self) -> Exploration:
         try:
             values = {name: v.initial for name, v in self.ruleset.variables.items()}
-            start = self.enter(self.ruleset.start, values, [], 0, None)
+            passed: set = set()
+            start = self.enter(self.ruleset.start, values, [], passed, None)
+            if isinstance(start, Rule):
+                start = self.run(start, 0, values, None, [], passed)
             while self.queue:
                 number = self.queue.popleft()
                 spec = self.states[number]
@@ -240,7 +271,7 @@ class _Compiler:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)
         self.result.fired.add((phase, rule.index))
-        return self.run(rule, 0, values, dice, [], 0)
+        return self.run(rule, 0, values, dice, [])
 
     def choices(self, spec: dict) -> tuple:
         rule, number, dice = spec["_pending"]
@@ -253,6 +284,12 @@ class _Compiler:
         if not options:
             self.fail(f"choose {action.variable}: there is nothing to choose from", action.position)
         variable = self.ruleset.variables[action.variable]
+        self.alternatives += len(options)
+        if self.alternatives > MAX_ALTERNATIVES:
+            self.result.too_large = True
+            self.fail(f"the game's choices offer more than {MAX_ALTERNATIVES} alternatives in all; hazard-dsl "
+                      f"refuses games this large", action.position,
+                      f"offer fewer values, or give the variables around the choice smaller ranges")
         alternatives = []
         for value in options:
             if not variable.allows(value):
@@ -261,7 +298,7 @@ class _Compiler:
             chosen = dict(values)
             chosen[action.variable] = value
             events = [Event("choose", action.variable, value)]
-            alternatives.append((value, self.run(rule, number + 1, chosen, dice, events, 0)))
+            alternatives.append((value, self.run(rule, number + 1, chosen, dice, events)))
         return tuple(alternatives)
 
 

@@ -82,6 +82,33 @@ def uses_single_faces(e) -> bool:
     return False
 
 
+def options_read(e) -> set[str]:
+    """The options an expression (or a tuple, rule, payout… of them) reads: only these can
+    change what it computes."""
+    found: set[str] = set()
+    stack = [e]
+    while stack:  # iterative: a tree may be deep
+        x = stack.pop()
+        if isinstance(x, ex.OptionRef):
+            found.add(x.name)
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif hasattr(x, "__dataclass_fields__") and not isinstance(x, type):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
+    return found
+
+
+def game_options(ruleset) -> set[str]:
+    """The options the game's own rules read (phases, conditions, actions)."""
+    return options_read(tuple(ruleset.rules()))
+
+
+def bet_options(bet) -> set[str]:
+    """The options a bet reads itself: its rules, payout, commission, multiples, made."""
+    return options_read((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
+                         bet.commission, tuple(bet.multiples.values())))
+
+
 def closure(e, variables):
     """`f(values, dice, options)` computing `e`; `variables` are the ruleset's variable names."""
     if isinstance(e, (ex.Number, ex.Boolean, ex.String)):

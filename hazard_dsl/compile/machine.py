@@ -21,6 +21,15 @@ from ..model import Rule, Ruleset
 
 THROW, CHOICE, END = "throw", "choice", "end"
 
+# Who chooses for the caster's side: they maximise the caster's expectation; every other
+# chooser (a setter, the fader, the bank) is his adversary and minimises it. One definition,
+# read by the solver, the analysis and the table alike.
+MAXIMISERS = frozenset({"caster", "player"})
+
+
+def maximises(chooser: str | None) -> bool:
+    return chooser in MAXIMISERS
+
 # The 36 equally likely ordered outcomes of two dice, in a fixed order: index = 6*(d1-1) + (d2-1).
 OUTCOMES: tuple = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 

@@ -59,6 +59,8 @@ def analysis_json(a: Analysis) -> dict:
         c = a.combination
         out["combination"] = {"bets": {name: amount for name, amount in c.orders}, "staked": exact(c.staked),
                               "net": exact(c.net), "edge": exact(c.edge)}
+    if a.by_option_skipped:
+        out["by_option_skipped"] = list(a.by_option_skipped)
     if a.by_option:
         out["by_option"] = {option: {str(value): {bet: exact(edge) for bet, edge in edges.items()}
                                      for value, edges in values.items()}
@@ -171,9 +173,14 @@ def bet_tables(a: Analysis) -> list[Table]:
             for bet in changed:
                 t.add(bet, *(f"{exact(edges[bet])} ({percent(edges[bet], 3)})" for edges in values.values()))
             tables.append(t)
+        notes = []
         if quiet:
-            tables[-1].caption = ((tables[-1].caption + "\n") if tables[-1].caption else "") + (
-                f"No bet's edge depends on: {', '.join(quiet)}.")
+            notes.append(f"No bet's edge depends on: {', '.join(quiet)}.")
+        if a.by_option_skipped:
+            notes.append(f"Not computed (too many option values to try each): {', '.join(a.by_option_skipped)}; "
+                         f"use --option NAME=VALUE to see one.")
+        if notes:
+            tables[-1].caption = "\n".join(([tables[-1].caption] if tables[-1].caption else []) + notes)
     return tables
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..compile.machine import CHOICE, END, THROW, Machine
+from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from .markov import ONE, ZERO, Solver
 
 HIGH_PERCENTILE = Fraction(99, 100)
@@ -42,8 +42,8 @@ class Analysis:
     label_results: dict  # label -> "win" | "lose" | "push"
     throws: list  # P(the game takes n throws), n = 0, 1, …
     throws_tail: Fraction  # probability beyond the tabulated n
-    median_throws: int
-    high_percentile_throws: int
+    median_throws: int | None  # None: beyond the tabulated throws (len(throws) - 1)
+    high_percentile_throws: int | None
     by_variable: str | None = None
     by: dict = field(default_factory=dict)  # value -> (probability, Figures, joint labels)
     choices: dict = field(default_factory=dict)  # variable -> {"values": {v: (win, edge)}, "best": v, "chooser": role}
@@ -51,6 +51,7 @@ class Analysis:
     fees: dict = field(default_factory=dict)  # name -> FeeFigures
     combination: object | None = None  # Combination, for --bet orders
     by_option: dict = field(default_factory=dict)  # option -> value -> {bet: edge}
+    by_option_skipped: list = field(default_factory=list)  # options whose table was too much work
     bet_table: object | None = field(default=None, repr=False)
 
     @property
@@ -95,23 +96,53 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
     return analysis
 
 
-def bets_by_option(ruleset, options: dict, policy: str) -> dict:
-    """Each bet's edge with one option changed at a time: how the house earns under each."""
+MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
+
+
+def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None) -> tuple[dict, list]:
+    """Each bet's edge with one option changed at a time: how the house earns under each.
+
+    Only what can change is recomputed: an option the game's rules do not read changes only
+    the bets that read it; the others keep their edge under `options` (given in `at_options`
+    as {bet: edge} when already known). Returns the table and the options left out because
+    the work would be too large."""
     from ..compile.compiler import compile_ruleset
+    from ..compile.evaluate import bet_options, game_options
     from .bets import BetTable
     from .markov import Solver
 
+    in_game = game_options(ruleset)
+    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
+    base: dict = dict(at_options or {})
     out: dict = {}
+    skipped: list = []
+    spent = 0
+
+    def edges(chosen: dict, names) -> dict:
+        machine = compile_ruleset(ruleset, chosen)
+        solver = Solver(machine)
+        solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
+            "optimal", "uniform") else "optimal")
+        table = BetTable(machine, solver)
+        return {bet: table.figures(bet).edge for bet in names}
+
+    missing = [bet for bet in ruleset.bets if bet not in base]
+    if missing:
+        base.update(edges(options, missing))
     for name, option in ruleset.options.items():
+        changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
+        others = [v for v in option.values if v != options.get(name)]
+        if changed and spent + len(changed) * len(others) > MAX_OPTION_BET_ANALYSES:
+            skipped.append(name)
+            continue
         out[name] = {}
         for value in option.values:
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}))
-            solver = Solver(machine)
-            solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
-                "optimal", "uniform") else "optimal")
-            table = BetTable(machine, solver)
-            out[name][value] = {bet: table.figures(bet).edge for bet in ruleset.bets}
-    return out
+            if value == options.get(name) or not changed:
+                out[name][value] = dict(base)
+                continue
+            spent += len(changed)
+            out[name][value] = dict(base, **edges(dict(options, **{name: value}), changed))
+    return out, skipped
 
 
 def _figures(ends, reach, labels, expected_throws) -> Figures:
@@ -164,7 +195,7 @@ def _choices(machine, solver) -> dict:
         values = {}
         for value, step in state.alternatives:
             values[value] = (win[step.target], lose[step.target] - win[step.target])
-        pick = max if state.chooser == "caster" else min
+        pick = max if maximises(state.chooser) else min
         best = pick(values, key=lambda v: -values[v][1])  # the caster's expectation is −edge
         out[variable] = {"chooser": state.chooser, "values": values, "best": best}
     return out
@@ -204,10 +235,11 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     return distribution, ONE - covered
 
 
-def _percentile(distribution: list, q: Fraction) -> int:
+def _percentile(distribution: list, q: Fraction) -> int | None:
+    """The least n with P(T ≤ n) ≥ q, or None when it lies beyond the tabulated throws."""
     cumulative = ZERO
     for n, p in enumerate(distribution):
         cumulative += p
         if cumulative >= q:
             return n
-    return len(distribution)  # beyond what was tabulated
+    return None

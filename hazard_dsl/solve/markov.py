@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import CHOICE, END, THROW, Machine
+from ..compile.machine import CHOICE, END, THROW, Machine, maximises
+from ..diagnostics import Diagnostic, RulesetError
 
 ZERO, ONE = Fraction(0), Fraction(1)
 MAX_POLICY_ROUNDS = 200
@@ -107,19 +108,88 @@ def solve_component(component, row, value: dict, cost: dict) -> None:
         value[s] = rest / (ONE - p_self)
         return
     members = {s: k for k, s in enumerate(component)}
-    size = len(component)
-    matrix = [[ZERO] * (size + 1) for _ in range(size)]
-    for s, k in members.items():
-        matrix[k][k] = ONE
-        rhs = cost.get(s, ZERO)
+    rows: list[dict] = []
+    rhs: list[Fraction] = []
+    for s in component:
+        a = {members[s]: ONE}
+        b = cost.get(s, ZERO)
         for t, p in row(s).items():
-            if t in members:
-                matrix[k][members[t]] -= p
+            k = members.get(t)
+            if k is None:
+                b += p * value[t]
             else:
-                rhs += p * value[t]
-        matrix[k][size] = rhs
-    for s, x in zip(component, _gauss(matrix)):
+                a[k] = a.get(k, ZERO) - p
+        rows.append(a)
+        rhs.append(b)
+    for s, x in zip(component, sparse_solve(rows, rhs)):
         value[s] = x
+
+
+class TooLargeToSolve(RulesetError):
+    """A cycle of the game too large to solve exactly in reasonable time: the rule file's
+    problem (reported like any other), not an internal error."""
+
+    def __init__(self, message: str):
+        super().__init__([Diagnostic(message, None, hint="give the variables that go round the cycle smaller "
+                                                          "ranges, or end the game sooner")])
+
+
+# Exact elimination costs grow with the fill-in and with the digits of the fractions; beyond
+# this many multiply-adds a solve would take minutes, so it is refused with a clear message.
+MAX_ELIMINATION_WORK = 300_000  # about 2 s: a cycle of 100 states that fills in completely
+
+
+def sparse_solve(rows: list[dict], rhs: list) -> list[Fraction]:
+    """Solve A x = b exactly, A given by sparse rows ({column: coefficient}).
+
+    A here is always I − Q (or its transpose) for the transient states of one strongly
+    connected component of an absorbing chain: a nonsingular M-matrix, whose leading principal
+    minors are all positive, so Gaussian elimination in the given order needs no pivoting.
+    Rows stay sparse: a dice game's states have few successors, and a cycle fills in little."""
+    n = len(rows)
+    rows = [dict(r) for r in rows]
+    rhs = list(rhs)
+    below: list[set] = [set() for _ in range(n)]  # column -> rows below the diagonal using it
+    for r, a in enumerate(rows):
+        for c in a:
+            if c < r:
+                below[c].add(r)
+    work = 0
+    for k in range(n):
+        pivot_row = rows[k]
+        lead = pivot_row.pop(k, ZERO)
+        if not lead:
+            raise ArithmeticError("singular system: some states never reach an end")
+        for c in pivot_row:
+            pivot_row[c] /= lead
+        rhs[k] /= lead
+        pivot_row[k] = ONE
+        for r in sorted(below[k]):
+            a = rows[r]
+            factor = a.pop(k, ZERO)
+            if not factor:
+                continue
+            for c, x in pivot_row.items():
+                if c == k:
+                    continue
+                a[c] = a.get(c, ZERO) - factor * x
+                if c < r:
+                    below[c].add(r)
+            rhs[r] -= factor * rhs[k]
+            # cost ~ entries touched × the size of the numbers (digits grow as a cycle fills in)
+            work += len(pivot_row) * (1 + (rhs[k].denominator.bit_length() >> 6))
+        if work > MAX_ELIMINATION_WORK:
+            raise TooLargeToSolve(f"the game has a cycle of {n} states, too large to solve exactly in reasonable "
+                                  f"time (the game can go round it in too many ways)")
+    sparse_solve.last_work = work
+    x = [ZERO] * n
+    for k in range(n - 1, -1, -1):
+        total = rhs[k]
+        for c, a in rows[k].items():
+            if c > k:
+                total -= a * x[c]
+        x[k] = total
+    return x
 
 
 class Chain:
@@ -163,17 +233,14 @@ class Chain:
                         visits[t] = visits.get(t, ZERO) + x * p
                 continue
             members = {s: k for k, s in enumerate(component)}
-            size = len(component)
             # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
-            matrix = [[ZERO] * (size + 1) for _ in range(size)]
-            for s, k in members.items():
-                matrix[k][k] += ONE
-                matrix[k][size] = visits.get(s, ZERO)
+            rows: list[dict] = [{k: ONE} for k in range(len(component))]
             for s, k in members.items():
                 for t, p in self.rows[s].items():
-                    if t in members:
-                        matrix[members[t]][k] -= p
-            xs = _gauss(matrix)
+                    j = members.get(t)
+                    if j is not None:
+                        rows[j][k] = rows[j].get(k, ZERO) - p
+            xs = sparse_solve(rows, [visits.get(s, ZERO) for s in component])
             for s, x in zip(component, xs):
                 visits[s] = x
             for s, x in zip(component, xs):
@@ -259,7 +326,7 @@ class Solver:
                     state = self.machine.states[n]
                     current = next(iter(self.policy[n]))
                     scores = [value[step.target] for _, step in state.alternatives]
-                    pick = max if state.chooser in ("caster", "player") else min
+                    pick = max if maximises(state.chooser) else min
                     best = pick(scores)
                     if scores[current] != best:
                         self.policy[n] = {scores.index(best): ONE}
