@@ -85,6 +85,11 @@ def _odds(lose: Fraction, win: Fraction) -> str:
     return f"{ratio.numerator:,} : {ratio.denominator:,}"
 
 
+def _throws_percentiles(a: Analysis) -> str:
+    beyond = f"more than {len(a.throws) - 1}"
+    return " / ".join(beyond if n is None else str(n) for n in (a.median_throws, a.high_percentile_throws))
+
+
 def options_text(options: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
 
@@ -103,7 +108,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     summary.add("edge (caster's loss per unit at even money)", exact(f.edge), percent(f.edge))
     summary.add("setter : caster", _odds(f.lose, f.win), "")
     summary.add("expected throws", exact(f.expected_throws), decimal(f.expected_throws))
-    summary.add("median throws / 99th percentile", f"{a.median_throws} / {a.high_percentile_throws}", "")
+    summary.add("median throws / 99th percentile", _throws_percentiles(a), "")
     labels = Table("Outcomes by label", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
         labels.add(label, a.label_results.get(label, ""), exact(p), percent(p))
@@ -241,7 +246,7 @@ def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
         ("edge", lambda a: both(a.figures.edge)),
         ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
         ("expected throws", lambda a: f"{exact(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
-        ("median / 99th pct throws", lambda a: f"{a.median_throws} / {a.high_percentile_throws}"),
+        ("median / 99th pct throws", _throws_percentiles),
         ("options", lambda a: options_text(a.options)),
     ]
     for title, cell in rows:
