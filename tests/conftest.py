@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.parse.reader import read_ruleset
+
+# Property tests are derandomised by default, so `python -m pytest` (the README's command, and
+# CI) gives the same result every run; a fuzz campaign explores new examples on purpose:
+#   HYPOTHESIS_PROFILE=explore python -m pytest tests/test_broken.py tests/test_hostile_parse.py
+settings.register_profile("fixed", derandomize=True, max_examples=150, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", derandomize=False, max_examples=3000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

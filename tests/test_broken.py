@@ -251,7 +251,7 @@ def _check_never_raises(path: Path) -> list:
     return diagnostics
 
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # examples: the profile (conftest)
 
 
 @FUZZ

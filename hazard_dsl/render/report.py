@@ -99,17 +99,27 @@ def analysis_header(a: Analysis) -> str:
             f"options: {options_text(a.options)}; choices: {a.policy}")
 
 
+EDGE_DIGITS = 3  # every edge is shown to the same precision, so they can be compared at a glance
+EDGE_MEANS = ("edge: the expected loss per unit staked, in % of the stake. For the game, the caster's at even "
+              "money: P(lose) − P(win). For a bet, the bettor's, at the bet's own payouts and commission.")
+
+
+def edge_percent(value: Fraction) -> str:
+    return percent(value, EDGE_DIGITS)
+
+
 def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     f = a.figures
-    summary = Table("The caster's game", ["", "exact", "%"])
+    summary = Table("The caster's game (probabilities per game)", ["", "exact", "%"])
     summary.add("win", exact(f.win), percent(f.win))
     summary.add("lose", exact(f.lose), percent(f.lose))
     summary.add("push", exact(f.push), percent(f.push))
-    summary.add("edge (caster's loss per unit at even money)", exact(f.edge), percent(f.edge))
-    summary.add("setter : caster", _odds(f.lose, f.win), "")
-    summary.add("expected throws", exact(f.expected_throws), decimal(f.expected_throws))
-    summary.add("median throws / 99th percentile", _throws_percentiles(a), "")
-    labels = Table("Outcomes by label", ["label", "result", "exact", "%"])
+    summary.add("edge", exact(f.edge), edge_percent(f.edge))
+    summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
+    summary.add("expected throws per game", exact(f.expected_throws), decimal(f.expected_throws))
+    summary.add("median / 99th percentile of throws per game", _throws_percentiles(a), "")
+    summary.caption = EDGE_MEANS
+    labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
         labels.add(label, a.label_results.get(label, ""), exact(p), percent(p))
     tables = [summary, labels]
@@ -117,13 +127,19 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         tables.append(by_table(a))
     if a.choices:
         for variable, info in a.choices.items():
-            t = Table(f"Choices: the {info['chooser']} chooses {variable}", [variable, "win", "win %", "edge", "edge %"])
+            t = Table(f"Choices: the {info['chooser']} chooses {variable}",
+                      [variable, "caster wins", "win %", "edge", "edge %"])
             for value, (w, e) in info["values"].items():
                 mark = f"{value} (best)" if value == info["best"] else str(value)
-                t.add(mark, exact(w), percent(w), exact(e), percent(e))
+                t.add(mark, exact(w), percent(w), exact(e), edge_percent(e))
+            best = "highest" if info["chooser"] in ("caster", "player") else "lowest"
+            t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
             tables.append(t)
     if a.bets:
         tables += bet_tables(a)
+    if a.fees:
+        tables.append(fee_table(a))
+    tables += money_tables(a)
     if show_throws:
         t = Table("How many throws a game takes", ["throws", "exact", "%", "cumulative %"])
         cumulative = Fraction(0)
@@ -136,36 +152,82 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     return tables
 
 
+def _unit(a: Analysis) -> str:
+    return a.bet_table.machine.ruleset.money_unit if a.bet_table is not None else "unit"
+
+
+def ratio(net: Fraction) -> str:
+    """A win's net per unit staked as the layout says it: 7/6 → "7 to 6", 29 → "29 to 1"."""
+    net = Fraction(net)
+    return f"{net.numerator} to {net.denominator}"
+
+
+def pays_text(bet, f) -> str:
+    """What a bet pays, from what its wins really paid: one payout, several (the field pays
+    1, 2 or 3 to 1), or one that depends on where it is made (a table follows)."""
+    if len(set(f.pays.values())) > 1:
+        text = "by state (table below)"
+    elif f.win_pays:
+        nets = sorted(f.win_pays, key=lambda n: (-f.win_pays[n], n))
+        text = ", ".join(ratio(n) for n in nets[:4]) + (", …" if len(nets) > 4 else "")
+    elif f.pays:
+        text = ratio(next(iter(f.pays.values())))
+    else:
+        text = "never wins"
+    if bet.commission is not None and bet.commission.rate:
+        text += f", less {percent(bet.commission.rate, 0)} of the {bet.commission.of}"
+    return text
+
+
 def bet_tables(a: Analysis) -> list[Table]:
     ruleset = a.bet_table.machine.ruleset
     unit = ruleset.money_unit
-    t = Table("Bets (per unit staked; edge = the bettor's expected loss per unit of money staked)",
-              ["bet", "backer : layer", "pays", "win", "lose", "push", "edge", "edge %", "per decision %",
-               "expected throws"])
+    sides = {f"{b.backer} : {b.layer}" for b in ruleset.bets.values()}
+    shared = len(sides) == 1
+    title = (f"Bets ({next(iter(sides)).replace(' : ', ' against ')}; " if shared else "Bets (") + \
+        f"per {unit} staked; probabilities per bet made)"
+    columns = ["bet", *([] if shared else ["backer : layer"]), "pays", "win %", "lose %", "push %", "edge",
+               "edge %", "edge per decision %", "throws until decided"]
+    t = Table(title, columns)
     for name, f in a.bets.items():
         bet = ruleset.bets[name]
-        pays = bet.pays_text or "see rules"
-        if bet.commission is not None:
-            pays += f", {percent(bet.commission.rate, 0)} of the {bet.commission.of}"
-        t.add(name, f"{bet.backer} : {bet.layer}", pays, exact(f.win), exact(f.lose), exact(f.push), exact(f.edge),
-              percent(f.edge, 3), percent(f.edge_per_decision, 3), decimal(f.expected_throws, 3))
+        t.add(name, *([] if shared else [f"{bet.backer} : {bet.layer}"]), pays_text(bet, f), percent(f.win),
+              percent(f.lose), percent(f.push), exact(f.edge), edge_percent(f.edge),
+              edge_percent(f.edge_per_decision), decimal(f.expected_throws, 2))
+    notes = ["per decision: pushes left out. throws: the expected number from when the bet is made until it "
+             "is decided. Exact win/lose/push: --format json."]
+    for name, f in a.bets.items():
+        if f.made_per_game < 1:
+            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
+                         f"holds); games that end before are not staked, so its edge is not the game's.")
+    t.caption = "\n".join(notes)
     tables = [t]
     for name, f in a.bets.items():
         if len(set(f.pays.values())) > 1:
             tables.append(_pays_table(a, name, f))
-    if a.fees:
-        t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (share of games)",
-                                         "cost per game", ""])
-        for name, fee in a.fees.items():
-            t.add(name, f"{fee.payer} → {fee.payee}", exact(fee.amount), both(fee.due_per_game),
-                  exact(fee.cost_per_game), decimal(fee.cost_per_game))
-        t.caption = "\n".join(f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description)
-        tables.append(t)
+    return tables
+
+
+def fee_table(a: Analysis) -> Table:
+    unit = _unit(a)
+    t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (share of games)",
+                                     "cost per game", ""])
+    for name, fee in a.fees.items():
+        t.add(name, f"{fee.payer} → {fee.payee}", exact(fee.amount), both(fee.due_per_game),
+              exact(fee.cost_per_game), decimal(fee.cost_per_game))
+    t.caption = "\n".join(f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description)
+    return t
+
+
+def money_tables(a: Analysis) -> list[Table]:
+    """The bets made together, and each option's effect on the bets."""
+    tables = []
     if a.combination is not None:
         c = a.combination
-        t = Table("These bets together", ["bets", "expected staked", "expected net", "edge", "edge %"])
+        unit = _unit(a)
+        t = Table(f"These bets together (in {unit}s)", ["bets", "expected staked", "expected net", "edge", "edge %"])
         t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), exact(c.staked), exact(c.net), exact(c.edge),
-              percent(c.edge, 3))
+              edge_percent(c.edge))
         tables.append(t)
     if a.by_option:
         quiet = []
@@ -174,9 +236,10 @@ def bet_tables(a: Analysis) -> list[Table]:
             if not changed:
                 quiet.append(option)
                 continue
-            t = Table(f"Option {option}: the edge of each bet it changes", ["bet", *(f"{option}={v}" for v in values)])
+            t = Table(f"Option {option}: the edge % of each bet it changes", ["bet", *(f"{option}={v}" for v in values)])
             for bet in changed:
-                t.add(bet, *(f"{exact(edges[bet])} ({percent(edges[bet], 3)})" for edges in values.values()))
+                t.add(bet, *(edge_percent(edges[bet]) for edges in values.values()))
+            t.caption = "Exact edges: --format json."
             tables.append(t)
         notes = []
         if quiet:
@@ -184,8 +247,10 @@ def bet_tables(a: Analysis) -> list[Table]:
         if a.by_option_skipped:
             notes.append(f"Not computed (too many option values to try each): {', '.join(a.by_option_skipped)}; "
                          f"use --option NAME=VALUE to see one.")
-        if notes:
+        if notes and tables:
             tables[-1].caption = "\n".join(([tables[-1].caption] if tables[-1].caption else []) + notes)
+        elif notes:
+            tables.append(Table("Options", ["note"], [[n] for n in notes]))
     return tables
 
 
@@ -194,9 +259,6 @@ def _pays_table(a: Analysis, name: str, f) -> Table:
     machine = a.bet_table.machine
     states = {g: machine.states[g] for g in f.pays}
     varying = [k for k, v in enumerate(machine.variables) if len({s.values[k] for s in states.values()}) > 1]
-
-    def ratio(net):
-        return f"{net.numerator} to {net.denominator}"
 
     if len(varying) == 2:
         row_var, col_var = varying
@@ -223,11 +285,11 @@ def by_table(a: Analysis) -> Table:
                                 "setter : caster", "expected throws"])
     for value, (probability, g, joint) in a.by.items():
         t.add(value, both(probability), *(percent(joint.get(label, 0)) for label in labels),
-              f"{exact(g.win)} ({percent(g.win)})", percent(g.edge), _odds(g.lose, g.win),
+              f"{exact(g.win)} ({percent(g.win)})", edge_percent(g.edge), _odds(g.lose, g.win),
               f"{exact(g.expected_throws)} ({decimal(g.expected_throws)})")
     f = a.figures
     t.add("overall", "1", *(percent(f.labels[label]) for label in labels), f"{exact(f.win)} ({percent(f.win)})",
-          percent(f.edge), _odds(f.lose, f.win), f"{exact(f.expected_throws)} ({decimal(f.expected_throws)})")
+          edge_percent(f.edge), _odds(f.lose, f.win), f"{exact(f.expected_throws)} ({decimal(f.expected_throws)})")
     t.caption = (f"Label columns are shares of all games (P({var} = v and the label), so each column sums to the "
                  f"overall row); win, edge and throws are given {var} = v. Exact label fractions: --format json.")
     return t
@@ -243,7 +305,7 @@ def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
         ("win", lambda a: both(a.figures.win)),
         ("lose", lambda a: both(a.figures.lose)),
         ("push", lambda a: both(a.figures.push)),
-        ("edge", lambda a: both(a.figures.edge)),
+        ("edge", lambda a: f"{exact(a.figures.edge)} ({edge_percent(a.figures.edge)})"),
         ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
         ("expected throws", lambda a: f"{exact(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
         ("median / 99th pct throws", _throws_percentiles),

@@ -38,6 +38,8 @@ class BetFigures:
     expected_throws: Fraction
     labels: dict = field(default_factory=dict)
     pays: dict = field(default_factory=dict)  # where the bet is made -> net payout of a win
+    win_pays: dict = field(default_factory=dict)  # net payout of a win -> probability (the field: 1, 2, 3 to 1)
+    made_per_game: Fraction = ONE  # the chance that a game reaches a moment the bet may be made
 
     @property
     def edge(self) -> Fraction:
@@ -272,12 +274,14 @@ class BetTable:
         visits = chain.forward(start)
         win = lose = push = net = ZERO
         labels: dict = {}
+        win_pays: dict = {}
         for node, p in visits.items():
             if not isinstance(node, Decision):
                 continue
             labels[node.label] = labels.get(node.label, ZERO) + p
             if node.result == "win":
                 win += p
+                win_pays[node.net] = win_pays.get(node.net, ZERO) + p
                 on_win = self._on_win(bm, node)
                 net += p * (node.net - on_win)
             elif node.result == "lose":
@@ -295,7 +299,36 @@ class BetTable:
                 except Exception:  # a payout that needs the deciding throw (the field): shown as varying
                     pays = {}
                     break
-        return BetFigures(name, win, lose, push, net - up_front, ONE + up_front, throws, labels, pays)
+        return BetFigures(name, win, lose, push, net - up_front, ONE + up_front, throws, labels, pays, win_pays,
+                          self.made_per_game(bm))
+
+    def made_per_game(self, bm: BetMachine) -> Fraction:
+        """The chance that a game, from its start, reaches a throw at which the bet may be made
+        (1 for a bet made any time; less for Cotton's stake, laid once the main is set)."""
+        if bm.bet.made is None:
+            return ONE
+        rows: dict = {}
+        queue = [g for g in self.restart if not bm.may_be_made(self.states[g])]
+        seen = set(queue)
+        while queue:
+            g = queue.pop()
+            row: dict = {}
+            for step in self.states[g].steps:
+                for final, p in self.resolve(step.target).items():
+                    state = self.states[final]
+                    key = "ended" if state.kind == END else ("made" if bm.may_be_made(state) else final)
+                    row[key] = row.get(key, ZERO) + p / 36
+                    if key == final and final not in seen:
+                        seen.add(final)
+                        queue.append(final)
+            rows[g] = row
+        start: dict = {}
+        for g, p in self.restart.items():
+            key = "made" if bm.may_be_made(self.states[g]) else g
+            start[key] = start.get(key, ZERO) + p
+        if not rows:
+            return start.get("made", ZERO)
+        return Chain(rows).forward(start).get("made", ZERO)
 
     def _on_win(self, bm: BetMachine, decision: Decision) -> Fraction:
         commission = bm.bet.commission

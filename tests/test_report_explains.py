@@ -1,0 +1,68 @@
+"""Numbers that explain themselves: one edge, one precision, real payouts, and why a bet's
+edge is not the game's."""
+
+from __future__ import annotations
+
+import re
+
+from hazard_dsl.render.report import EDGE_MEANS, analysis_tables
+from hazard_dsl.solve.analysis import analyse
+
+from .conftest import machine
+
+
+def _tables(name, **options):
+    return {t.title: t for t in analysis_tables(analyse(machine(name, **options)))}
+
+
+def _bet_rows(tables):
+    (bets,) = [t for title, t in tables.items() if title.startswith("Bets")]
+    return bets, {row[0]: dict(zip(bets.columns, row)) for row in bets.rows}
+
+
+def test_the_field_says_what_it_really_pays():
+    _, rows = _bet_rows(_tables("craps"))
+    assert rows["field"]["pays"] == "1 to 1, 2 to 1"
+    _, rows = _bet_rows(_tables("craps", field_12=3))
+    assert rows["field"]["pays"] == "1 to 1, 2 to 1, 3 to 1"
+    assert rows["place_6"]["pays"] == "7 to 6"
+    assert rows["buy_4"]["pays"] == "2 to 1, less 5% of the bet"
+    assert rows["odds"]["pays"] == "by state (table below)"
+
+
+def test_a_payout_expression_is_summarised_not_printed_raw():
+    _, rows = _bet_rows(_tables("french"))
+    for row in rows.values():
+        assert "if" not in row["pays"] and "option." not in row["pays"]
+
+
+def test_every_edge_has_the_same_precision():
+    tables = _tables("craps")
+    _, rows = _bet_rows(tables)
+    summary = next(t for title, t in tables.items() if title.startswith("The caster's game"))
+    edges = [row[2] for row in summary.rows if row[0] == "edge"] + [r["edge %"] for r in rows.values()]
+    assert all(re.fullmatch(r"-?\d+\.\d{3}%", e) for e in edges), edges
+
+
+def test_the_edge_is_defined_once():
+    text = "\n".join(filter(None, [t.caption for t in _tables("craps").values()]))
+    assert text.count("edge: the expected loss per unit staked") == 1 and EDGE_MEANS in text
+
+
+def test_a_bet_made_in_fewer_games_says_why_its_edge_differs():
+    bets, rows = _bet_rows(_tables("cotton", first_throw="lose"))
+    assert rows["stake"]["edge %"] == "1.835%"
+    assert "stake is made only in 66.67% of games" in bets.caption
+
+
+def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):
+    from hazard_dsl.compile.compiler import compile_ruleset
+    from hazard_dsl.parse.reader import read_ruleset
+
+    path = write_ruleset("name: box only\nphases:\n  roll:\n    - when: total == 7\n      do: win\n"
+                         "    - otherwise: lose\nfees:\n  box:\n    amount: 1\n    rules:\n"
+                         "      - when: result == \"win\"\n        do: pay box\n")
+    ruleset = read_ruleset(path)
+    assert not ruleset.bets and ruleset.fees
+    (fees,) = [t for t in analysis_tables(analyse(compile_ruleset(ruleset))) if t.title.startswith("Fees")]
+    assert fees.rows[0][3] == "1/6 (16.67%)"
