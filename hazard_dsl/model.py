@@ -174,6 +174,9 @@ class Bet:
     phases: Mapping
     start: str
     position: Position
+    # `game: own`: the bet plays a game of its own, started when it is made, on the table's
+    # throws (a come bet is a pass bet of its own); its rules read that game, not the table's
+    own_game: bool = False
 
 
 @dataclass(frozen=True)

@@ -180,6 +180,7 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
             _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, ruleset.phases,
                            ruleset.variables, game=True)
     _check_money(ruleset, types, diags, game_variables)
+    _inherited_bets(ruleset, diags)
     warnings = tuple(d for d in diags.items if not d.is_error)
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
@@ -218,6 +219,64 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
             if rule.condition is not None:
                 types.expect(rule.condition, "bool", context, "a condition")
             _check_actions(ruleset, phase, rule, types, diags, {}, context, {}, fee.variables, game=False, fee=fee)
+
+
+def _inherited_bets(ruleset, diags) -> None:
+    """Warn where a bet inherited through `extends` decides on the throw itself in a game phase
+    this file replaces: its rule restates the parent's game (don't pass's bar 12 on the
+    come-out), which may no longer be this game. Bets that decide on `result` or play their
+    own game follow whatever game this file defines, and are not warned about."""
+    if not ruleset.extends:
+        return
+    mine = ruleset.file
+    changed = {name: phase for name, phase in ruleset.phases.items() if phase.position.file == mine}
+    if not changed:
+        return
+    for bet in ruleset.bets.values():
+        for phase in bet.phases.values():
+            for rule in phase.rules:
+                if rule.position.file == mine or rule.condition is None:
+                    continue
+                named = _phases_named(rule.condition) & set(changed)
+                reads_throw = _reads(rule.condition, set(DICE_FACTS))
+                decides = any(isinstance(a, ex.End) for a in rule.actions)
+                own = bet.own_game and not named
+                if named and reads_throw and decides and not own:
+                    where = sorted(named)[0]
+                    diags.warning(f"bet {bet.name!r}, inherited from {rule.position.file}, decides on the throw in "
+                                  f"phase {where!r}, which this file changes: its rule at line {rule.position.line} "
+                                  f"was written for the game it came from", changed[where].position,
+                                  "redefine the bet here, or make it decide on `result` so that it follows this game")
+
+
+def _phases_named(e) -> set:
+    """Phase names an expression compares `phase` with (`phase == "come_out"`)."""
+    found = set()
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ex.Binary) and x.op in ("==", "!="):
+            for a, b in ((x.left, x.right), (x.right, x.left)):
+                if isinstance(a, ex.Name) and a.name == "phase" and isinstance(b, ex.String):
+                    found.add(b.value)
+        if hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
+        elif isinstance(x, tuple):
+            stack.extend(x)
+    return found
+
+
+def _reads(e, names: set) -> bool:
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ex.Name) and x.name in names:
+            return True
+        if hasattr(x, "__dataclass_fields__"):
+            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
+        elif isinstance(x, tuple):
+            stack.extend(x)
+    return False
 
 
 def _check_payout(types, payout, context) -> None:

@@ -13,14 +13,14 @@ Money is exact: payouts are `Fraction`s per unit staked. `30 to 1` nets 30; `30 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..diagnostics import Diagnostic, RulesetError
 from ..model import Bet, Fee, Ruleset
 from ..parse import expressions as ex
 from .evaluate import EvaluationError, closure, uses_single_faces
-from .machine import END, Machine, State
+from .machine import CHOICE, END, THROW, Machine, State, outcome_index
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
 
@@ -29,6 +29,7 @@ MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they
 class BetState:
     phase: str
     values: tuple  # the bet's own variables, in declaration order
+    game: int | None = None  # for a bet with a game of its own: that game's state (a throw state)
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,22 @@ class BetMachine:
         self._cache: dict = {}
         self.fired: set = set()  # (phase, rule index) of the bet's rules that have fired
         self.carried_over = False  # seen still up when its game ended (set by whoever runs it)
-        self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()))
-        # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total.
+        own_start = None
+        if bet.own_game:
+            own_start = machine.start.target
+            if machine.states[own_start].kind != THROW:
+                raise RulesetError([Diagnostic(
+                    f"bet {bet.name!r} plays a game of its own, but the game does not start with a throw "
+                    f"(it starts at {machine.states[own_start].describe(machine)})", bet.position,
+                    hint="a bet's own game cannot make choices; drop `game: own` and read the table's game")])
+        self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()), own_start)
+        # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total (a bet
+        # with a game of its own also follows that game's rules, which may read the faces).
         self.by_total = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
                                 for p in bet.phases.values() for r in p.rules) and not uses_single_faces(bet.pays)
+        if bet.own_game:
+            self.by_total = self.by_total and not any(
+                uses_single_faces(r.condition) or uses_single_faces(r.actions) for r in machine.ruleset.rules())
 
     def fn(self, expression, scope=None):
         key = id(expression)
@@ -144,19 +157,34 @@ class BetMachine:
         return self._eval(commission.paid, {}, None)
 
     def step(self, game: State, bet_state: BetState, dice: tuple, after: State) -> Decision | BetState:
-        key = (game.index, bet_state, dice[0] + dice[1] if self.by_total else dice, after.index)
+        """The bet on a throw: decided, or up in a new state. `game` is the table's game before
+        the throw and `after` where the throw (and any choices it led to) left it; a bet with a
+        game of its own reads that game instead, moved by the same throw."""
+        if bet_state.game is not None:
+            game = self.machine.states[bet_state.game]
+            after = self.machine.states[game.steps[outcome_index(*dice)].target]
+            if after.kind == CHOICE:
+                raise RulesetError([Diagnostic(
+                    f"bet {self.bet.name!r} plays a game of its own, and that game reaches a choice "
+                    f"({after.describe(self.machine)}), which a bet's own game cannot make", self.bet.position)])
+            key = (None, bet_state, dice[0] + dice[1] if self.by_total else dice, None)
+        else:
+            key = (game.index, bet_state, dice[0] + dice[1] if self.by_total else dice, after.index)
         found = self._cache.get(key)
         if found is not None:
             return found
         values = self._values(game, bet_state, after)
-        result = self._run(bet_state.phase, values, dice, game)
+        result = self._run(bet_state.phase, values, dice, game, after)
+        if isinstance(result, BetState) and bet_state.game is not None:
+            # its own game goes on, or starts again if it ended with the bet still up
+            result = replace(result, game=self.machine.start.target if after.kind == END else after.index)
         if after.kind == END and isinstance(result, BetState):
             self.carried_over = True
         if len(self._cache) < MAX_CACHED_STEPS:
             self._cache[key] = result
         return result
 
-    def _run(self, phase_name: str, values: dict, dice, game: State):
+    def _run(self, phase_name: str, values: dict, dice, game: State, after: State):
         phase = self.bet.phases[phase_name]
         for rule in phase.rules:
             if rule.condition is not None and not self._eval(rule.condition, values, dice):
@@ -168,11 +196,13 @@ class BetMachine:
                     own[action.variable] = _in_range(f"bet {self.bet.name!r}", self.bet.variables, action,
                                                      self._eval(action.value, own, dice))
                 elif isinstance(action, ex.End):
+                    label = action.label
+                    if self.bet.own_game and label == action.result and after.kind == END:
+                        label = after.label  # a bet that follows its own game speaks the game's words
                     if action.result == "win":
                         net = self._payout(action.payout or self.bet.pays, own, dice, action, game)
-                        return Decision("win", net, action.label)
-                    return Decision(action.result, Fraction(-1) if action.result == "lose" else Fraction(0),
-                                    action.label)
+                        return Decision("win", net, label)
+                    return Decision(action.result, Fraction(-1) if action.result == "lose" else Fraction(0), label)
                 elif isinstance(action, ex.Goto):
                     return BetState(action.phase, tuple(own[v] for v in self.own))
                 elif isinstance(action, ex.ThrowAgain):

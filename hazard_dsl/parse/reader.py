@@ -32,7 +32,7 @@ TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice"
             "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees")
 MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
 BET_KEYS = ("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
-            "variables", "rules", "phases", "start")
+            "variables", "rules", "phases", "start", "game")
 FEE_KEYS = ("description", "payer", "payee", "amount", "variables", "rules")
 
 
@@ -682,10 +682,17 @@ def _bets(r: _Reader, node, game_variables) -> dict:
                 if expression is not None:
                     multiples[mkey] = expression
         backs = r.word(spec.get("backs"), "backs") if spec.get("backs") is not None else None
+        own_game = False
+        if spec.get("game") is not None:
+            game = r.text(spec.get("game"), "game", 20)
+            if game not in ("own", "table"):
+                r.diags.error("game: is `own` (the bet plays a game of its own, from when it is made) or `table` "
+                              "(it reads the table's game, the default)", spec.get("game").position)
+            own_game = game == "own"
         out[name] = Bet(name, r.text(spec.get("description"), "description"),
                         _role(r, spec.get("backer"), "backer", "caster"), _role(r, spec.get("layer"), "layer", "setter"),
                         made, backs, pays, spec.get("pays").text.strip() if pays is not None else None, commission, MappingProxyType(multiples), MappingProxyType(own),
-                        MappingProxyType(phases), start, key_node.position)
+                        MappingProxyType(phases), start, key_node.position, own_game)
     for bet in out.values():
         if bet.backs is not None and bet.backs not in out:
             r.diags.error(f"bet {bet.name!r} backs {bet.backs!r}, which is not a bet", bet.position)
