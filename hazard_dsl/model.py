@@ -193,7 +193,7 @@ class Fee:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Ruleset:
     name: str
     file: str
@@ -213,6 +213,14 @@ class Ruleset:
     fees: Mapping = field(default_factory=lambda: MappingProxyType({}))
     money_unit: str = "unit"
     warnings: tuple = ()  # diagnostics of the reading and name checks that are not errors
+
+    def __repr__(self) -> str:
+        parts = [f"{len(self.phases)} phases"]
+        if self.options:
+            parts.append(f"options {', '.join(self.options)}")
+        if self.bets:
+            parts.append(f"{len(self.bets)} bets")
+        return f"<Ruleset {self.name!r} ({self.file}): {'; '.join(parts)}>"
 
     def default_options(self) -> dict:
         return {name: option.default for name, option in self.options.items()}

@@ -54,7 +54,7 @@ class Step:
     events: tuple = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class State:
     index: int
     kind: str  # THROW, CHOICE or END
@@ -66,6 +66,12 @@ class State:
     alternatives: tuple = ()  # CHOICE: ((value, Step), …)
     result: str | None = None  # END: "win" | "lose" | "push"
     label: str | None = None  # END: the period's word
+
+    def __repr__(self) -> str:
+        shown = ", ".join(map(str, self.values))
+        what = {END: f"{self.result} {self.label}", CHOICE: f"{self.chooser} chooses {self.variable}"}.get(self.kind,
+                                                                                                         "throw")
+        return f"<State {self.index}: {self.phase}({shown}) {what}>"
 
     def value(self, machine: "Machine", name: str):
         return self.values[machine.variables.index(name)]
@@ -81,13 +87,19 @@ class State:
         return f"{head}{' with ' + shown if shown else ''}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Machine:
     ruleset: Ruleset
     options: dict  # the option values this machine was compiled with
     variables: tuple  # names, in the order of State.values
     states: tuple
     start: Step  # how a game begins: straight into a throw or a choice state
+
+    def __repr__(self) -> str:
+        kinds = {k: sum(s.kind == k for s in self.states) for k in (THROW, CHOICE, END)}
+        options = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return (f"<Machine {self.ruleset.name!r}: {kinds[THROW]} throw, {kinds[CHOICE]} choice, {kinds[END]} end "
+                f"states{'; ' + options if options else ''}>")
 
     def end_states(self):
         return (s for s in self.states if s.kind == END)

@@ -32,7 +32,7 @@ class Figures:
         return self.lose - self.win
 
 
-@dataclass
+@dataclass(repr=False)
 class Analysis:
     ruleset: str
     file: str
@@ -53,6 +53,12 @@ class Analysis:
     by_option: dict = field(default_factory=dict)  # option -> value -> {bet: edge}
     by_option_skipped: list = field(default_factory=list)  # options whose table was too much work
     bet_table: object | None = field(default=None, repr=False)
+
+    def __repr__(self) -> str:
+        f = self.figures
+        bets = f", {len(self.bets)} bets" if self.bets else ""
+        return (f"<Analysis {self.ruleset!r}: win {f.win} ({float(f.win):.2%}), edge {float(f.edge):.3%}, "
+                f"{float(f.expected_throws):.2f} throws{bets}>")
 
     @property
     def win(self) -> Fraction:
