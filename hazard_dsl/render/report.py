@@ -320,8 +320,20 @@ def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
     for label in labels:
         t.add(f"label {label}" + ("" if label in shared else " *"),
               *(both(a.figures.labels[label]) if label in a.figures.labels else "—" for _, a in entries))
-    if len(shared) != len(labels):
-        t.caption = "* not a label of every ruleset"
+    notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
+    bets: list[str] = []
+    for _, a in entries:
+        bets += [name for name in a.bets if name not in bets]
+    for name in bets:
+        t.add(f"bet {name}: edge", *(edge_percent(a.bets[name].edge) if name in a.bets else "—" for _, a in entries))
+    fees: list[str] = []
+    for _, a in entries:
+        fees += [name for name in a.fees if name not in fees]
+    for name in fees:
+        t.add(f"fee {name}: cost per game", *(f"{decimal(a.fees[name].cost_per_game)} {_unit(a)}s" if name in a.fees
+                                             else "—" for _, a in entries))
+    notes.append(EDGE_MEANS)
+    t.caption = "\n".join(notes)
     return [t]
 
 
@@ -355,8 +367,32 @@ def _where(machine: Machine, states) -> str:
     return "; ".join(parts) or "always"
 
 
-def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine) -> Table | None:
-    """Which throws do something different in which state, between two machines.
+def _throw_keys(state_a, state_b, describe_a, describe_b) -> list:
+    """(throw, what base does, what other does) for each throw that differs, as totals where
+    every throw of a total does the same, and as dice ("2-2", "1-3") where the rules read the
+    faces (a doublet nicks, a 4 of 1-3 does not)."""
+    by_total: dict = {}
+    for k, (d1, d2) in enumerate(OUTCOMES):
+        by_total.setdefault(d1 + d2, []).append(((d1, d2), describe_a(k), describe_b(k)))
+    out = []
+    for total, throws in sorted(by_total.items()):
+        pairs = {(a, b) for _, a, b in throws}
+        if len(pairs) == 1:
+            (a, b), = pairs
+            if a != b:
+                out.append((str(total), a, b))
+            continue
+        seen = {}
+        for (d1, d2), a, b in throws:
+            if a != b:
+                seen.setdefault((min(d1, d2), max(d1, d2), a, b), None)
+        out += [(f"{lo}-{hi}", a, b) for lo, hi, a, b in seen]
+    return out
+
+
+def differences(base: Machine, other: Machine) -> list[dict] | None:
+    """Which throws do something different in which state, between two machines: a list of
+    {phase, throws, when, base, other}, or None when their states cannot be matched.
 
     States are matched by phase name and variable values, so rulesets built with `extends`
     (or sharing names) line up; rows with the same difference are merged across states."""
@@ -372,26 +408,40 @@ def rule_differences(base_name: str, base: Machine, other_name: str, other: Mach
         if twin is None:
             continue
         matched += 1
-        for k, (d1, d2) in enumerate(OUTCOMES):
-            a = describe_step(base, state, state.steps[k])
-            b = describe_step(other, twin, twin.steps[k])
-            if a != b:
-                merged.setdefault((state.phase, d1 + d2, a, b), {})[state.index] = state
+        for throw, a, b in _throw_keys(state, twin, lambda k: describe_step(base, state, state.steps[k]),
+                                       lambda k: describe_step(other, twin, twin.steps[k])):
+            merged.setdefault((state.phase, throw, a, b), {})[state.index] = state
     if not matched:
         return None
-    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name])
+    rows: list[dict] = []
     if _start(base) != _start(other):
-        t.add("start", "—", "—", _start(base), _start(other))
+        rows.append({"phase": "start", "throws": [], "when": "—", "base": _start(base), "other": _start(other)})
     base_phases = {s.phase for s in base.states if s.kind == THROW}
     other_phases = {s.phase for s in other.states if s.kind == THROW}
     for phase in sorted(base_phases ^ other_phases):
-        t.add(phase, "any", "—", "played" if phase in base_phases else "never played",
-              "played" if phase in other_phases else "never played")
-    rows: dict = {}  # the same difference for several totals makes one row
-    for (phase, total, a, b), states in sorted(merged.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        rows.setdefault((phase, _where(base, list(states.values())), a, b), []).append(str(total))
-    for (phase, where, a, b), totals in rows.items():
-        t.add(phase, ", ".join(totals), where, a, b)
+        rows.append({"phase": phase, "throws": [], "when": "any",
+                     "base": "played" if phase in base_phases else "never played",
+                     "other": "played" if phase in other_phases else "never played"})
+    grouped: dict = {}  # the same difference for several throws makes one row
+    for (phase, throw, a, b), states in merged.items():
+        grouped.setdefault((phase, _where(base, list(states.values())), a, b), []).append(throw)
+    for (phase, where, a, b), throws in sorted(grouped.items(), key=lambda kv: (kv[0][0], _throw_order(kv[1][0]))):
+        rows.append({"phase": phase, "throws": sorted(throws, key=_throw_order), "when": where, "base": a, "other": b})
+    return rows
+
+
+def _throw_order(throw: str):
+    return (int(throw), 0) if throw.isdigit() else (sum(map(int, throw.split("-"))), int(throw.split("-")[0]))
+
+
+def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine) -> Table | None:
+    """The table of `differences`: which throws do something different in which state."""
+    rows = differences(base, other)
+    if rows is None:
+        return None
+    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name])
+    for row in rows:
+        t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
     if not t.rows:
         t.add("—", "—", "—", "the same", "the same")
     return t
