@@ -21,6 +21,7 @@ from .yaml_nodes import YScalar
 
 MAX_EXPRESSION_CHARS = 2000
 MAX_INT_DIGITS = 9
+MAX_NESTING = 60  # levels of brackets and operators: no rule needs more, and every later stage recurses
 
 
 # --------------------------------------------------------------------------- syntax trees
@@ -402,6 +403,10 @@ def _parse(scalar: YScalar, start: str, what: str):
         raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
     except RecursionError:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+    deepest = _deepest(tree)
+    if deepest is not None:
+        raise RulesetError([Diagnostic(f"the {what} is nested too deeply (more than {MAX_NESTING} levels of "
+                                       f"brackets and operators)", scalar.position_at(deepest))])
     try:
         return _Build(scalar).transform(tree)
     except VisitError as exc:
@@ -410,6 +415,21 @@ def _parse(scalar: YScalar, start: str, what: str):
         raise
     except RecursionError:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+
+
+def _deepest(tree) -> int | None:
+    """The text offset of a node nested more than MAX_NESTING deep, or None. Iterative, so a
+    tree too deep for recursion is measured all the same."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = getattr(node, "meta", None)
+            return getattr(meta, "start_pos", None) or getattr(node, "start_pos", 0) or 0
+        for child in getattr(node, "children", ()):
+            if child is not None:
+                stack.append((child, depth + 1))
+    return None
 
 
 def parse_expression(scalar: YScalar, what: str = "expression"):

@@ -11,17 +11,19 @@ problems found are raised together; names and types are checked next, in
 from __future__ import annotations
 
 import difflib
+import stat
 from pathlib import Path
 from types import MappingProxyType
 
-from ..diagnostics import Diagnostics, Position, RulesetError
+from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError
 from fractions import Fraction
 
 from ..model import (DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
                      Ruleset, Source, Variable, Words)
 from . import expressions as ex
 from .expressions import parse_actions, parse_expression, parse_payout
-from .yaml_nodes import YMap, YScalar, YSeq, load_yaml
+from .numbers import MAX_DIGITS, exact_amount
+from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
 MAX_EXTENDS_DEPTH = 16
 MAX_NARRATION_CHARS = 500
@@ -166,22 +168,27 @@ def _load_chain(path: Path, diags: Diagnostics) -> list[YMap]:
             raise RulesetError(diags.items)
         seen.append(resolved)
         display = _display(current)
-        try:
-            text = current.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            diags.error("the file is not UTF-8 text", Position(display, 1, 1))
+        where = via[0] if via else Position(display, 1, 1)
+        if via is not None and not _may_extend(resolved):
+            # a file named by `extends` must be a rule file: nothing else is read, let alone quoted
+            diags.error(f"extends: {via[1]!r} is not a rule file (a built-in ruleset, or a .yaml file)", via[0])
             raise RulesetError(diags.items)
-        except OSError as exc:
-            where = via[0] if via else None
-            diags.error(f"cannot read {display}: {exc.strerror or exc}", where)
-            raise RulesetError(diags.items)
-        root = load_yaml(text, display)
+        text = _read(current, display, where, diags)
+        # The text of a file reached through `extends` is quoted in messages only once it is
+        # known to be a rule file (a mapping with name: or phases:).
+        root = load_yaml(text, display, register=via is None)
         if root is None:
-            diags.error("the file is empty: a ruleset needs at least a name and phases", Position(display, 1, 1))
+            diags.error("the file is empty: a ruleset needs at least a name and phases",
+                        via[0] if via else Position(display, 1, 1))
             raise RulesetError(diags.items)
-        if not isinstance(root, YMap):
-            diags.error("a ruleset must be a mapping of keys (name:, phases:, …)", root.position)
+        if not isinstance(root, YMap) or (via is not None and not ({"name", "phases"} & set(root.entries))):
+            if via is not None:
+                diags.error(f"extends: {via[1]!r} is not a rule file (it has no name: or phases:)", via[0])
+            else:
+                diags.error("a ruleset must be a mapping of keys (name:, phases:, …)", root.position)
             raise RulesetError(diags.items)
+        if via is not None:
+            SOURCES.add(display, text)
         chain.append(root)
         parent = root.get("extends")
         current = None
@@ -196,6 +203,40 @@ def _load_chain(path: Path, diags: Diagnostics) -> list[YMap]:
                 raise RulesetError(diags.items)
             current, via = found, (parent.position, parent.value)
     return list(reversed(chain))
+
+
+def _may_extend(path: Path) -> bool:
+    """A built-in ruleset, or a regular file named *.yaml / *.yml."""
+    return path.suffix.lower() in (".yaml", ".yml") and path.is_file()
+
+
+def _read(path: Path, display: str, where: Position, diags: Diagnostics) -> str:
+    """The file's text, refused before reading when it is not a regular file or too large
+    (a 2 GiB file is not read to find out); a UTF-8 byte-order mark is dropped."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            diags.error(f"{display} is not a regular file", where)
+            raise RulesetError(diags.items)
+        if info.st_size > MAX_BYTES:
+            diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
+            raise RulesetError(diags.items)
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        diags.error(f"cannot read {display}: {exc.strerror or exc}", where)
+        raise RulesetError(diags.items) from None
+    if len(data) > MAX_BYTES:
+        diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
+        raise RulesetError(diags.items)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        diags.error("the file is not UTF-8 text (a byte that UTF-8 does not allow)", Position(display, line, column))
+        raise RulesetError(diags.items) from None
 
 
 def _merge(chain: list[YMap]) -> YMap:
@@ -422,6 +463,8 @@ def _options(r: _Reader, node) -> dict[str, Option]:
                               d.position, f"values: {', '.join(map(str, values))}")
             else:
                 default = dv
+        if not items and isinstance(values_node, (YSeq, YMap)):
+            r.diags.error(f"option {name!r} has no values: list at least one", values_node.position)
         if values and len({type(v) for v in values}) > 1:
             r.diags.error(f"the values of option {name!r} must be all words or all numbers", values_node.position)
         out[name] = Option(name, tuple(values), default, r.text(spec.get("description"), "description"),
@@ -467,7 +510,7 @@ def _words(r: _Reader, node) -> Words:
         for key, (key_node, value) in (t.entries.items() if t else ()):
             spec = key.replace(" ", "")
             parsed = None
-            if spec.isdigit() and 2 <= int(spec) <= 12:
+            if spec.isascii() and spec.isdigit() and len(spec) <= 2 and 2 <= int(spec) <= 12:
                 parsed = int(spec)
             elif len(spec) == 3 and spec[1] == "-" and spec[0] in "123456" and spec[2] in "123456":
                 parsed = tuple(sorted((int(spec[0]), int(spec[2]))))
@@ -601,20 +644,18 @@ def _money(r: _Reader, node) -> str:
     return r.text(m.get("unit"), "unit", 40) or "unit"
 
 
-def _fraction(r: _Reader, node, what: str) -> Fraction | None:
-    """`5%`, `1/20`, `10.5`, `21/2`, `12`: exact, never a float."""
+def _fraction(r: _Reader, node, what: str, low: Fraction | None = None, high: Fraction | None = None,
+              within: str = "") -> Fraction | None:
+    """`5%`, `1/20`, `10.5`, `21/2`, `12`: exact, never a float; optionally within [low, high]."""
     if isinstance(node, YScalar) and node.value is not None and not isinstance(node.value, bool):
-        text = node.text.strip()
-        scale = Fraction(1)
-        if text.endswith("%"):
-            text, scale = text[:-1].strip(), Fraction(1, 100)
-        try:
-            if len(text) > 30:
-                raise ValueError
-            return Fraction(text) * scale
-        except (ValueError, ZeroDivisionError):
-            pass
-    r.diags.error(f"{what} must be an exact number such as 12, 10.5, 21/2 or 5%", node.position if node else None)
+        value = exact_amount(node.text)
+        if value is not None:
+            if (low is not None and value < low) or (high is not None and value > high):
+                r.diags.error(f"{what} must be {within}, not {node.text.strip()[:30]}", node.position)
+                return None
+            return value
+    r.diags.error(f"{what} must be an exact number such as 12, 10.5, 21/2 or 5% (at most {MAX_DIGITS} digits "
+                  f"in each part)", node.position if node else None)
     return None
 
 
@@ -661,6 +702,9 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         own = _variables(r, spec.get("variables"))
         for clash in set(own) & set(game_variables):
             r.diags.error(f"bet {name!r}: {clash!r} is already a variable of the game", own[clash].position)
+        for clash in set(own) & {"phase", "result", "label"}:
+            r.diags.error(f"bet {name!r}: {clash!r} is what a bet's rules read of the game; name the variable "
+                          f"otherwise", own[clash].position)
         phases, start = _bet_phases(r, spec, name, {**game_variables, **own}, f"bet {name!r}")
         made = _expression(r, spec.get("made"), "condition for making the bet") if spec.get("made") is not None else None
         pays = None
@@ -704,7 +748,8 @@ def _commission(r: _Reader, node) -> Commission | None:
     if m is None:
         return None
     r.keys(m, ("rate", "of", "paid"), "commission", required=("rate",))
-    rate = _fraction(r, m.get("rate"), "rate") if m.get("rate") is not None else None
+    rate = _fraction(r, m.get("rate"), "rate", Fraction(0), Fraction(1), "between 0% and 100%") \
+        if m.get("rate") is not None else None
     of = r.text(m.get("of"), "of", 10) if m.get("of") is not None else "bet"
     if of not in ("bet", "win"):
         r.diags.error("commission of: must be bet or win", m.get("of").position)
@@ -723,7 +768,11 @@ def _fees(r: _Reader, node) -> dict:
     for name, key_node, spec in _named_specs(r, node, "fees", "fee", FEE_KEYS, required=("amount", "rules")):
         own = _variables(r, spec.get("variables"))
         phases, _ = _bet_phases(r, spec, name, own, f"fee {name!r}")
-        amount = _fraction(r, spec.get("amount"), "amount") if spec.get("amount") is not None else None
+        amount = _fraction(r, spec.get("amount"), "amount", Fraction(0), None, "0 or more") \
+            if spec.get("amount") is not None else None
+        for clash in set(own) & {"result", "label"}:
+            r.diags.error(f"fee {name!r}: {clash!r} is what a fee's rules read (how the game ended); name the "
+                          f"variable otherwise", own[clash].position)
         out[name] = Fee(name, r.text(spec.get("description"), "description"),
                         _role(r, spec.get("payer"), "payer", "caster"), r.text(spec.get("payee"), "payee", 60) or "the box",
                         amount or Fraction(0), MappingProxyType(own), phases[name].rules if name in phases else (),

@@ -168,13 +168,40 @@ class _Loader:
         return YMap(entries, position)
 
 
-def load_yaml(text: str, file: str) -> YNode | None:
-    """Parse one YAML document into positioned nodes, or raise RulesetError."""
-    SOURCES.add(file, text)
+class _TooManyNodes(Exception):
+    def __init__(self, mark):
+        self.mark = mark
+
+
+class _CountingLoader(yaml.SafeLoader):
+    """The safe loader, counting nodes as it composes them: a list of 240,000 items is refused
+    at its 50,001st item, before the rest of the tree is built."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self.composed = 0
+
+    def compose_node(self, parent, index):
+        self.composed += 1
+        if self.composed > MAX_NODES:
+            raise _TooManyNodes(self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str, file: str, register: bool = True) -> YNode | None:
+    """Parse one YAML document into positioned nodes, or raise RulesetError. `register`:
+    remember the text so that messages can quote its lines."""
+    if register:
+        SOURCES.add(file, text)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RulesetError([Diagnostic(f"the file is larger than {MAX_BYTES} bytes", Position(file, 1, 1))])
+    loader = None
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        loader = _CountingLoader(text)  # the reader checks the characters here already
+        root = loader.get_single_node()
+    except _TooManyNodes as exc:
+        raise RulesetError([Diagnostic(f"the file has more than {MAX_NODES} YAML nodes", Position(
+            file, exc.mark.line + 1, exc.mark.column + 1))]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
@@ -191,6 +218,9 @@ def load_yaml(text: str, file: str) -> YNode | None:
         raise RulesetError([Diagnostic(f"YAML: {exc}".splitlines()[0], position)]) from None
     except RecursionError:
         raise RulesetError([Diagnostic("the YAML is nested too deeply", Position(file, 1, 1))]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
     if root is None:
         return None
     return _Loader(file, text).convert(root)

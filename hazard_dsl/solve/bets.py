@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ..compile.bets import BetMachine, Decision, FeeMachine
 from ..diagnostics import Diagnostic, RulesetError
+from ..parse.numbers import exact_amount
 from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
@@ -427,10 +428,7 @@ def parse_amount(bet, text: str):
             raise BetError(f"--bet {bet.name}={text}: {bet.name} backs no other bet, so it takes an amount, "
                            f"not a multiple")
         if text not in bet.multiples:
-            try:
-                factor = Fraction(text[:-1]) if len(text) < 30 else None
-            except (ValueError, ZeroDivisionError):
-                factor = None
+            factor = exact_amount(text[:-1], percent=False)
             if factor is None or factor <= 0:
                 known = ", ".join(bet.multiples) or "none declared"
                 raise BetError(f"--bet {bet.name}={text}: a multiple is a positive number and x (2x), "
@@ -453,12 +451,9 @@ def _amount(bm: BetMachine, text: str, state, backed_amount) -> Fraction:
 
 def parse_money(text: str, what: str) -> Fraction:
     """`10`, `12.50`, `21/2`: exact amounts of money, never floats."""
-    try:
-        if len(text) > 30:
-            raise ValueError
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise BetError(f"{what}: {text[:30]!r} is not an amount of money (10, 12.50 or 21/2)") from None
+    value = exact_amount(text, percent=False)
+    if value is None:
+        raise BetError(f"{what}: {text[:30]!r} is not an amount of money (10, 12.50 or 21/2)")
     if value <= 0:
         raise BetError(f"{what}: the amount must be more than 0")
     return value
