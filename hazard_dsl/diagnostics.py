@@ -44,12 +44,24 @@ class Diagnostic:
         return (p.file, p.line, p.column) if p else ("", 0, 0)
 
 
+MAX_DIAGNOSTICS = 200  # per file: past this many, a reader learns nothing more from the list
+
+
 class RulesetError(Exception):
-    """Raised with every diagnostic a stage found; warnings may ride along."""
+    """Raised with every diagnostic a stage found; warnings may ride along. Past
+    MAX_DIAGNOSTICS they are counted, not listed."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
-        self.diagnostics = sorted(diagnostics, key=Diagnostic.sort_key)
-        super().__init__("\n".join(d.message for d in self.diagnostics))
+        found = sorted(diagnostics, key=Diagnostic.sort_key)
+        if len(found) > MAX_DIAGNOSTICS:
+            rest = found[MAX_DIAGNOSTICS:]
+            errors = sum(d.is_error for d in rest)
+            found = found[:MAX_DIAGNOSTICS] + [Diagnostic(
+                f"… and {len(rest)} more problems ({errors} errors) not shown", None,
+                ERROR if errors else WARNING)]
+        self.diagnostics = found
+        super().__init__("\n".join(str(d.position) + ": " + d.message if d.position else d.message
+                                    for d in self.diagnostics))
 
 
 @dataclass

@@ -150,10 +150,12 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
             break
     if diags.has_errors:  # dead rules are only meaningful once every combination compiles
         return diags.items
+    if ruleset.fees:
+        diags.extend(_check_fees(ruleset, defaults))
     if ruleset.bets:
         diags.extend(_check_bets(ruleset, defaults))
-        if diags.has_errors:
-            return diags.items
+    if diags.has_errors:
+        return diags.items
     for phase in ruleset.phases.values():
         if phase.name not in entered:
             diags.warning(f"phase {phase.name!r} is never reached", phase.position,
@@ -169,6 +171,38 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
                             f"throw in every state where the phase is played", rule.position)
     return diags.items
+
+
+MAX_FEE_STATES = 1000
+
+
+def _check_fees(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
+    """Run each fee's rules from every state its counters reach, after every way a game can
+    end: a counter set outside its range, a division by zero, are found here, not at the table."""
+    from ..compile.bets import FeeMachine
+    from ..compile.compiler import compile_ruleset
+    from ..diagnostics import RulesetError
+
+    try:
+        machine = compile_ruleset(ruleset, defaults)
+    except RulesetError:
+        return []
+    endings = sorted({(s.result, s.label) for s in machine.end_states()})
+    out: list[Diagnostic] = []
+    for fee in ruleset.fees.values():
+        fm = FeeMachine(ruleset, fee, defaults)
+        seen, queue = {fm.start}, [fm.start]
+        try:
+            while queue and len(seen) <= MAX_FEE_STATES:
+                state = queue.pop()
+                for result, label in endings:
+                    after, _ = fm.at_game_end(state, result, label)
+                    if after not in seen:
+                        seen.add(after)
+                        queue.append(after)
+        except RulesetError as exc:
+            out += exc.diagnostics
+    return out
 
 
 def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
