@@ -75,6 +75,7 @@ def cmd_check(args) -> int:
 
 def cmd_list(args) -> int:
     from .parse.reader import builtin_dir, builtin_names, read_ruleset
+    from .render.terminal import printable
 
     for name in builtin_names():
         try:
@@ -82,7 +83,7 @@ def cmd_list(args) -> int:
             title = ruleset.name
         except RulesetError:
             title = "(does not check: run hazard-dsl check)"
-        print(f"{name:<10} {title}")
+        print(printable(f"{name:<10} {title}"))
     return 0
 
 
@@ -90,6 +91,7 @@ def cmd_run(args) -> int:
     from .play.dice import DiceTape, RandomDice
     from .play.game import Chooser, TapeRanOut, play
     from .render.narrate import Narrator, Tally
+    from .render.terminal import printable
     from .solve.markov import PolicyError, Solver
     import numpy as np
 
@@ -129,7 +131,7 @@ def cmd_run(args) -> int:
     pending: list = []
     out = sys.stdout
     if not args.json:
-        print(f"{ruleset.name} — {options_line(machine)}", file=out)
+        print(printable(f"{ruleset.name} — {options_line(machine)}"), file=out)
     current_game = 0
     for record in play(machine, dice, chooser, games, wagers):
         tally.add(record)
@@ -146,10 +148,10 @@ def cmd_run(args) -> int:
         if record.game != current_game:
             current_game = record.game
             print(f"\nGame {record.game}", file=out)
-        print(narrator.text(record), file=out)
+        print(printable(narrator.text(record)), file=out)
     if not args.json:
         label_results = {s.label: s.result for s in machine.end_states()}
-        print("\n" + tally.summary(label_results, ruleset.words.caster), file=out)
+        print("\n" + printable(tally.summary(label_results, ruleset.words.caster)), file=out)
         if wagers is not None:
             from .play.wagers import money
 
@@ -157,10 +159,16 @@ def cmd_run(args) -> int:
             line = f"Money: net {sign}{money(abs(wagers.net))} {ruleset.money_unit}s"
             if wagers.bankroll is not None:
                 line += f"; bankroll {money(wagers.bankroll)}"
-            print(line + ".", file=out)
+            print(printable(line + "."), file=out)
         if args.dice is None:
             print(f"Seed {seed}: hazard-dsl run {args.ruleset} --seed {seed} plays these games again.", file=out)
     return 0
+
+
+def _colour() -> bool:
+    from .render.terminal import colour_wanted
+
+    return colour_wanted(sys.stdout)
 
 
 def options_line(machine) -> str:
@@ -192,7 +200,7 @@ def cmd_analyse(args) -> int:
     if fmt == "json":
         print(json.dumps(analysis_json(analysis), indent=2))
     else:
-        print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis)), end="")
+        print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis), _colour()), end="")
     return 0
 
 
@@ -264,7 +272,7 @@ def cmd_compare(args) -> int:
     if unmatched:
         header = (f"No throw-by-throw comparison with {base_name} for {', '.join(unmatched)}: "
                   f"their states (phases and variables) do not match {base_name}'s.")
-    print(render(tables, fmt, header), end="")
+    print(render(tables, fmt, header, _colour()), end="")
     return 0
 
 
@@ -342,25 +350,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _silence_stdout() -> None:
+    """After stdout failed (a closed pipe, a full disk), send what is left to nowhere, so that
+    Python's own flush at exit does not print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+
+
 def main(argv=None) -> int:
+    from .render.terminal import ensure_encodable, printable
+
+    ensure_encodable()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a full disk is found here, not at exit
+        return code
     except RulesetError as exc:
         print_diagnostics(exc.diagnostics)
         return 1
     except UsageError as exc:
-        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `hazard-dsl run … | head`
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
+        _silence_stdout()
         return 0
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:  # writing the output failed (ENOSPC, EIO…)
+            _silence_stdout()
+            print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"hazard-dsl: error: {printable(exc.strerror or exc)}"
+              + (f": {printable(exc.filename)}" if exc.filename else ""), file=sys.stderr)
+        return 1
     except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
         from .solve.bets import BetError
 

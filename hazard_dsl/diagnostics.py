@@ -108,29 +108,36 @@ SOURCES = SourceTexts()
 
 
 def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool = False) -> str:
-    """``file:line:col: severity: message``, the source line and a caret under the column."""
+    """``file:line:col: severity: message``, the source line and a caret under the column.
+    Text from the rule file (in the message and the quoted line) is made printable first, so
+    an escape sequence in a file is shown, not obeyed; the caret stays under its character."""
+    from .render.terminal import printable
+
     red, yellow, bold, reset = ("\033[31m", "\033[33m", "\033[1m", "\033[0m") if colour else ("",) * 4
     tint = red if diagnostic.is_error else yellow
-    where = f"{diagnostic.position}: " if diagnostic.position else "hazard-dsl: "
-    out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset} {diagnostic.message}"]
+    where = f"{printable(diagnostic.position)}: " if diagnostic.position else "hazard-dsl: "
+    out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset} {printable(diagnostic.message)}"]
     if diagnostic.position is not None:
         text = sources.line(diagnostic.position)
         if text is not None:
-            shown = text.expandtabs(1)
+            column = diagnostic.position.column
+            before = printable(text[:max(0, column - 1)])
+            shown = before + printable(text[max(0, column - 1):])
+            col = len(before) + 1
             if len(shown) > 200:  # keep a caret readable on absurdly long lines
-                start = max(0, diagnostic.position.column - 100)
-                shown, col = shown[start:start + 200], diagnostic.position.column - start
-            else:
-                col = diagnostic.position.column
+                start = max(0, col - 100)
+                shown, col = shown[start:start + 200], col - start
             out.append(f"    {shown}")
             out.append(f"    {' ' * max(0, col - 1)}{tint}^{reset}")
     if diagnostic.hint:
-        out.append(f"    hint: {diagnostic.hint}")
+        out.append(f"    hint: {printable(diagnostic.hint)}")
     return "\n".join(out)
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream: TextIO | None = None) -> None:
+    from .render.terminal import colour_wanted
+
     stream = stream if stream is not None else sys.stderr
-    colour = hasattr(stream, "isatty") and stream.isatty()
+    colour = colour_wanted(stream)
     for d in diagnostics:
         print(render(d, colour=colour), file=stream)

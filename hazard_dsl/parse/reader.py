@@ -67,9 +67,15 @@ def resolve(name: str, relative_to: Path | None = None) -> Path | None:
 
 
 def _display(path: Path) -> str:
+    """The path as a user would write it: relative to the working folder when inside it,
+    otherwise as found (a real path either way, so `file:line:col` opens in an editor)."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        resolved = path.resolve()
+    except OSError:
+        return str(path)
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):  # outside it, or the working folder was deleted
         return str(path)
 
 

@@ -77,11 +77,14 @@ def analysis_json(a: Analysis) -> dict:
 # --------------------------------------------------------------------------- analyse
 
 
-def _odds(lose: Fraction, win: Fraction) -> str:
-    """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961)."""
+def _odds(lose: Fraction, win: Fraction, compact: bool = False) -> str:
+    """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961);
+    `compact` for a narrow column (7295:6961)."""
     if not win or not lose:
         return "—"
     ratio = Fraction(lose) / Fraction(win)
+    if compact:
+        return f"{ratio.numerator}:{ratio.denominator}"
     return f"{ratio.numerator:,} : {ratio.denominator:,}"
 
 
@@ -166,7 +169,7 @@ def pays_text(bet, f) -> str:
     """What a bet pays, from what its wins really paid: one payout, several (the field pays
     1, 2 or 3 to 1), or one that depends on where it is made (a table follows)."""
     if len(set(f.pays.values())) > 1:
-        text = "by state (table below)"
+        text = "varies (below)"
     elif f.win_pays:
         nets = sorted(f.win_pays, key=lambda n: (-f.win_pays[n], n))
         text = ", ".join(ratio(n) for n in nets[:4]) + (", …" if len(nets) > 4 else "")
@@ -175,7 +178,7 @@ def pays_text(bet, f) -> str:
     else:
         text = "never wins"
     if bet.commission is not None and bet.commission.rate:
-        text += f", less {percent(bet.commission.rate, 0)} of the {bet.commission.of}"
+        text += f" less {percent(bet.commission.rate, 0)}"
     return text
 
 
@@ -187,7 +190,7 @@ def bet_tables(a: Analysis) -> list[Table]:
     title = (f"Bets ({next(iter(sides)).replace(' : ', ' against ')}; " if shared else "Bets (") + \
         f"per {unit} staked; probabilities per bet made)"
     columns = ["bet", *([] if shared else ["backer : layer"]), "pays", "win %", "lose %", "push %", "edge",
-               "edge %", "edge per decision %", "throws until decided"]
+               "edge %", "per decision %", "throws"]
     t = Table(title, columns)
     for name, f in a.bets.items():
         bet = ruleset.bets[name]
@@ -196,6 +199,10 @@ def bet_tables(a: Analysis) -> list[Table]:
               edge_percent(f.edge_per_decision), decimal(f.expected_throws, 2))
     notes = ["per decision: pushes left out. throws: the expected number from when the bet is made until it "
              "is decided. Exact win/lose/push: --format json."]
+    commissions = sorted({(percent(b.commission.rate, 0), b.commission.of) for b in ruleset.bets.values()
+                          if b.commission is not None and b.commission.rate})
+    for rate, of in commissions:
+        notes.append(f"less {rate}: a commission of {rate} of the {of}.")
     for name, f in a.bets.items():
         if f.made_per_game < 1:
             notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
@@ -281,17 +288,21 @@ def by_table(a: Analysis) -> Table:
     chance of winning given the value — the layout of the games.porg.es table."""
     var = a.by_variable
     labels = list(a.figures.labels)
-    t = Table(f"By {var}", [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}",
-                                "setter : caster", "expected throws"])
+
+    def pct(x):  # the title says these are percentages: no % sign, so the table fits 80 columns
+        return percent(x).rstrip("%")
+
+    t = Table(f"By {var}: percentages of all games, except where | {var} (given {var})",
+              [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}", "setter:caster", f"throws | {var}"])
     for value, (probability, g, joint) in a.by.items():
-        t.add(value, both(probability), *(percent(joint.get(label, 0)) for label in labels),
-              f"{exact(g.win)} ({percent(g.win)})", edge_percent(g.edge), _odds(g.lose, g.win),
-              f"{exact(g.expected_throws)} ({decimal(g.expected_throws)})")
+        t.add(value, pct(probability), *(pct(joint.get(label, 0)) for label in labels), pct(g.win),
+              edge_percent(g.edge).rstrip("%"), _odds(g.lose, g.win, True), decimal(g.expected_throws, 2))
     f = a.figures
-    t.add("overall", "1", *(percent(f.labels[label]) for label in labels), f"{exact(f.win)} ({percent(f.win)})",
-          edge_percent(f.edge), _odds(f.lose, f.win), f"{exact(f.expected_throws)} ({decimal(f.expected_throws)})")
+    t.add("all", "100", *(pct(f.labels[label]) for label in labels), pct(f.win),
+          edge_percent(f.edge).rstrip("%"), _odds(f.lose, f.win, True), decimal(f.expected_throws, 2))
     t.caption = (f"Label columns are shares of all games (P({var} = v and the label), so each column sums to the "
-                 f"overall row); win, edge and throws are given {var} = v. Exact label fractions: --format json.")
+                 f"row 'all'); win, edge (%) and expected throws are given {var} = v. Exact fractions: "
+                 f"--format json.")
     return t
 
 

@@ -43,61 +43,98 @@ class Table:
         self.rows.append([str(c) for c in cells])
 
 
-def render(tables: list[Table], fmt: str, header: str | None = None) -> str:
+def render(tables: list[Table], fmt: str, header: str | None = None, colour: bool = False) -> str:
+    """The tables in a format; `colour` (text only) when printing to a terminal that wants it."""
     if fmt == "markdown":
         return _markdown(tables, header)
     if fmt == "csv":
         return _csv(tables)
-    return _text(tables, header)
+    return _text(tables, header, colour)
 
 
-def _text(tables, header) -> str:
+def _text(tables, header, colour: bool = False) -> str:
+    """Tables as wide as the terminal (COLUMNS, else the terminal, else 80), long cells folded
+    within their column, no trailing blanks; text from the rule file shown literally."""
+    from rich import box
     from rich.console import Console
     from rich.table import Table as RichTable
-    from rich import box
+    from rich.text import Text
 
-    console = Console(record=True, width=220, highlight=False, soft_wrap=False)
+    from .terminal import printable, width
+
+    columns = width()
+    console = Console(width=columns, highlight=False, soft_wrap=False, emoji=False, markup=False,
+                      color_system="standard" if colour else None, force_terminal=colour, no_color=not colour)
     with console.capture() as capture:
         if header:
-            console.print(header, markup=False)
+            console.print(Text(printable(header)), overflow="fold")
         for table in tables:
-            t = RichTable(title=table.title, caption=table.caption, box=box.SIMPLE_HEAD, title_justify="left",
-                          caption_justify="left")
+            t = RichTable(title=Text(printable(table.title), style="bold" if colour else ""),
+                          caption=Text(printable(table.caption)) if table.caption else None,
+                          box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left",
+                          header_style="bold" if colour else "", pad_edge=False, collapse_padding=True)
+            # Numbers are never folded when the cells fit side by side (headers wrap instead);
+            # otherwise the first column, which names the row, is kept whole at least.
+            widest = [max([len(line) for row in table.rows if k < len(row) for line in row[k].split("\n")] + [1])
+                      for k in range(len(table.columns))]
+            headed = [max(w, len(str(c))) for w, c in zip(widest, table.columns)]
+            # what rich adds: a blank edge each side and two spaces between columns: 2 per column
+            natural = sum(headed) + 2 * len(headed) <= columns
+            cells_fit = sum(widest) + 2 * len(widest) <= columns and max(widest) <= 30
+            sizes = list(widest)
+            if cells_fit and not natural:  # widen columns whose header words would break, while room lasts
+                spare = columns - (sum(widest) + 2 * len(widest))
+                for k, column in enumerate(table.columns):
+                    word = max((len(w) for w in str(column).split()), default=0)
+                    extra = min(spare, max(0, word - sizes[k]))
+                    sizes[k] += extra
+                    spare -= extra
             for k, column in enumerate(table.columns):
                 justify = (table.align[k] if table.align else ("left" if k == 0 else "right"))
-                t.add_column(column, justify=justify, overflow="fold")
+                if natural:
+                    fixed, least = None, None
+                elif cells_fit:  # every column as wide as its widest cell (or header word); headers wrap
+                    fixed, least = sizes[k], None
+                else:
+                    fixed, least = None, (min(widest[0], 24, columns // 3) if k == 0 else None)
+                t.add_column(Text(printable(column)), justify=justify, overflow="fold", min_width=least, width=fixed)
             for row in table.rows:
-                t.add_row(*row)
+                t.add_row(*(Text(printable(cell)) for cell in row))
             console.print(t)
-    return capture.get().rstrip() + "\n"
+    lines = [line.rstrip() for line in capture.get().splitlines()]
+    return "\n".join(lines).strip("\n") + "\n"
 
 
 def _markdown(tables, header) -> str:
+    from .terminal import printable
+
     out = []
     if header:
-        out.append(header.replace("\n", "  \n"))
+        out.append(printable(header).replace("\n", "  \n"))
         out.append("")
     for table in tables:
-        out.append(f"**{table.title}**")
+        out.append(f"**{printable(table.title)}**")
         out.append("")
-        out.append("| " + " | ".join(table.columns) + " |")
+        out.append("| " + " | ".join(printable(c).replace("|", "\\|") for c in table.columns) + " |")
         out.append("|" + "|".join("---" if k == 0 else "---:" for k in range(len(table.columns))) + "|")
         for row in table.rows:
-            out.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+            out.append("| " + " | ".join(printable(cell).replace("|", "\\|").replace("\n", "<br>") for cell in row) + " |")
         if table.caption:
             out.append("")
-            out.append(table.caption)
+            out.append(printable(table.caption))
         out.append("")
     return "\n".join(out)
 
 
 def _csv(tables) -> str:
+    from .terminal import printable
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     for number, table in enumerate(tables):
         if number:
             writer.writerow([])
-        writer.writerow(["table", *table.columns])
+        writer.writerow(["table", *map(printable, table.columns)])
         for row in table.rows:
-            writer.writerow([table.title, *row])
+            writer.writerow([printable(table.title), *map(printable, row)])
     return buffer.getvalue()
