@@ -136,3 +136,18 @@ def test_a_deleted_working_folder(tmp_path):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert "1979/4032" in result.stdout
+
+
+def test_a_long_counter_is_exact_in_json_and_abbreviated_in_text(tmp_path, capsys):
+    import json
+    from fractions import Fraction
+
+    path = tmp_path / "counter.yaml"
+    path.write_text("name: long counter\nvariables:\n  n: 0..3500\nphases:\n  roll:\n    - when: n == 3500\n"
+                    "      do: win\n    - when: total == 2\n      do: lose\n    - otherwise: set n = n + 1; throw again\n")
+    assert main(["analyse", str(path), "--json"]) == 0
+    win = Fraction(json.loads(capsys.readouterr().out)["win"])
+    assert win == Fraction(35, 36) ** 3500  # survive 3,500 throws without ames-ace
+    assert main(["analyse", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(exact in --json)" in out and max(map(len, out.splitlines())) <= 80

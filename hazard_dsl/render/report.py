@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
 from ..solve.analysis import Analysis
-from .tables import Table, both, decimal, exact, percent
+from .tables import Table, _approximate, both, decimal, exact, percent, shown
 
 
 # --------------------------------------------------------------------------- JSON contract
@@ -83,6 +83,8 @@ def _odds(lose: Fraction, win: Fraction, compact: bool = False) -> str:
     if not win or not lose:
         return "—"
     ratio = Fraction(lose) / Fraction(win)
+    if ratio.numerator.bit_length() + ratio.denominator.bit_length() > 80:  # no whole numbers a person reads
+        return f"≈ {_approximate(ratio)} : 1"
     if compact:
         return f"{ratio.numerator}:{ratio.denominator}"
     return f"{ratio.numerator:,} : {ratio.denominator:,}"
@@ -114,17 +116,17 @@ def edge_percent(value: Fraction) -> str:
 def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     f = a.figures
     summary = Table("The caster's game (probabilities per game)", ["", "exact", "%"])
-    summary.add("win", exact(f.win), percent(f.win))
-    summary.add("lose", exact(f.lose), percent(f.lose))
-    summary.add("push", exact(f.push), percent(f.push))
-    summary.add("edge", exact(f.edge), edge_percent(f.edge))
+    summary.add("win", shown(f.win), percent(f.win))
+    summary.add("lose", shown(f.lose), percent(f.lose))
+    summary.add("push", shown(f.push), percent(f.push))
+    summary.add("edge", shown(f.edge), edge_percent(f.edge))
     summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
-    summary.add("expected throws per game", exact(f.expected_throws), decimal(f.expected_throws))
+    summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
     summary.add("median / 99th percentile of throws per game", _throws_percentiles(a), "")
     summary.caption = EDGE_MEANS
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
-        labels.add(label, a.label_results.get(label, ""), exact(p), percent(p))
+        labels.add(label, a.label_results.get(label, ""), shown(p), percent(p))
     tables = [summary, labels]
     if a.by_variable is not None:
         tables.append(by_table(a))
@@ -134,7 +136,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
                       [variable, "caster wins", "win %", "edge", "edge %"])
             for value, (w, e) in info["values"].items():
                 mark = f"{value} (best)" if value == info["best"] else str(value)
-                t.add(mark, exact(w), percent(w), exact(e), edge_percent(e))
+                t.add(mark, shown(w), percent(w), shown(e), edge_percent(e))
             best = "highest" if info["chooser"] in ("caster", "player") else "lowest"
             t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
             tables.append(t)
@@ -149,7 +151,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         for n, p in enumerate(a.throws):
             cumulative += p
             if p:
-                t.add(n, exact(p), percent(p), percent(cumulative))
+                t.add(n, shown(p), percent(p), percent(cumulative))
         t.caption = f"beyond {len(a.throws) - 1} throws: {percent(a.throws_tail, 3)}"
         tables.append(t)
     return tables
@@ -195,7 +197,7 @@ def bet_tables(a: Analysis) -> list[Table]:
     for name, f in a.bets.items():
         bet = ruleset.bets[name]
         t.add(name, *([] if shared else [f"{bet.backer} : {bet.layer}"]), pays_text(bet, f), percent(f.win),
-              percent(f.lose), percent(f.push), exact(f.edge), edge_percent(f.edge),
+              percent(f.lose), percent(f.push), shown(f.edge), edge_percent(f.edge),
               edge_percent(f.edge_per_decision), decimal(f.expected_throws, 2))
     notes = ["per decision: pushes left out. throws: the expected number from when the bet is made until it "
              "is decided. Exact win/lose/push: --format json."]
@@ -220,8 +222,8 @@ def fee_table(a: Analysis) -> Table:
     t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (share of games)",
                                      "cost per game", ""])
     for name, fee in a.fees.items():
-        t.add(name, f"{fee.payer} → {fee.payee}", exact(fee.amount), both(fee.due_per_game),
-              exact(fee.cost_per_game), decimal(fee.cost_per_game))
+        t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), both(fee.due_per_game),
+              shown(fee.cost_per_game), decimal(fee.cost_per_game))
     t.caption = "\n".join(f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description)
     return t
 
@@ -233,7 +235,7 @@ def money_tables(a: Analysis) -> list[Table]:
         c = a.combination
         unit = _unit(a)
         t = Table(f"These bets together (in {unit}s)", ["bets", "expected staked", "expected net", "edge", "edge %"])
-        t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), exact(c.staked), exact(c.net), exact(c.edge),
+        t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), shown(c.staked), shown(c.net), shown(c.edge),
               edge_percent(c.edge))
         tables.append(t)
     if a.by_option:
@@ -316,9 +318,9 @@ def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
         ("win", lambda a: both(a.figures.win)),
         ("lose", lambda a: both(a.figures.lose)),
         ("push", lambda a: both(a.figures.push)),
-        ("edge", lambda a: f"{exact(a.figures.edge)} ({edge_percent(a.figures.edge)})"),
+        ("edge", lambda a: f"{shown(a.figures.edge)} ({edge_percent(a.figures.edge)})"),
         ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
-        ("expected throws", lambda a: f"{exact(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
+        ("expected throws", lambda a: f"{shown(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
         ("median / 99th pct throws", _throws_percentiles),
         ("options", lambda a: options_text(a.options)),
     ]

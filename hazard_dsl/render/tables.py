@@ -5,16 +5,56 @@ from __future__ import annotations
 
 import csv
 import io
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 FORMATS = ("text", "json", "markdown", "csv")
 
 
+def _digits(n: int) -> str:
+    """str(n) for an integer we computed ourselves, however long: Python refuses more than
+    4300 digits by default, a guard meant for parsing untrusted text, not printing our results."""
+    try:
+        return str(n)
+    except ValueError:
+        old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+        try:
+            return str(n)
+        finally:
+            sys.set_int_max_str_digits(old)
+
+
 def exact(value: Fraction | int) -> str:
-    """A fraction in lowest terms as a string: "1979/4032", "0", "1"."""
+    """A fraction in lowest terms as a string: "1979/4032", "0", "1" (every digit: for JSON)."""
     value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if value.denominator == 1:
+        return _digits(value.numerator)
+    return f"{_digits(value.numerator)}/{_digits(value.denominator)}"
+
+
+LONG_FRACTION = 40  # characters: longer exact fractions are abbreviated in tables for people
+
+
+def shown(value: Fraction | int) -> str:
+    """A fraction for a table: exact when short, else `≈ 0.4908 (exact in --json)`."""
+    value = Fraction(value)
+    if value.numerator.bit_length() + value.denominator.bit_length() > 3.33 * LONG_FRACTION:
+        return f"≈ {_approximate(value)} (exact in --json)"
+    return exact(value)
+
+
+def _approximate(value: Fraction) -> str:
+    """Four significant digits, for numbers of any size (6.616e+42, 1.2e-9)."""
+    try:
+        number = float(value)
+    except OverflowError:
+        number = float("inf") if value > 0 else float("-inf")
+    if number in (0.0, float("inf"), float("-inf")) and value:  # beyond a float: say its size
+        exponent = len(_digits(abs(value.numerator))) - len(_digits(value.denominator))
+        return f"{'-' if value < 0 else ''}10^{exponent}"
+    return f"{number:.4g}"
 
 
 def percent(value: Fraction, digits: int = 2) -> str:
@@ -28,7 +68,7 @@ def decimal(value: Fraction, digits: int = 4) -> str:
 
 
 def both(value: Fraction) -> str:
-    return f"{exact(value)} ({percent(value)})"
+    return f"{shown(value)} ({percent(value)})"
 
 
 @dataclass
