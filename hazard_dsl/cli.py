@@ -29,7 +29,9 @@ def load(name: str):
 
     path = resolve(name)
     if path is None:
-        raise UsageError(f"no ruleset file or built-in ruleset named {name!r} "
+        from .diagnostics import did_you_mean
+
+        raise UsageError(f"no ruleset file or built-in ruleset named {name!r}{did_you_mean(name, builtin_names())} "
                          f"(built-ins: {', '.join(builtin_names())})")
     return read_ruleset(path)
 
@@ -49,41 +51,79 @@ def build_machine(ruleset, option_texts):
 
 def cmd_check(args) -> int:
     from .check import check_file
-    from .diagnostics import ERROR
+    from .diagnostics import ERROR, NOTE, Diagnostic
+    from .parse.reader import resolve
 
+    fmt = _format(args)
     failed = False
+    results = []
     for name in args.files:
-        from .parse.reader import resolve
-
         path = resolve(name)
-        if path is None:
-            print(f"{name}: error: no such file", file=sys.stderr)
-            failed = True
-            continue
-        diagnostics = check_file(path)
-        print_diagnostics(diagnostics)
+        diagnostics = check_file(path) if path is not None else [Diagnostic(f"{name}: no such file")]
         errors = sum(d.severity == ERROR for d in diagnostics)
-        warnings = len(diagnostics) - errors
+        warnings = sum(d.severity not in (ERROR, NOTE) for d in diagnostics)
+        failed |= bool(errors)
+        results.append((name, diagnostics, errors, warnings))
+        if fmt != "text":
+            continue
+        print_diagnostics(diagnostics)
+        plural = lambda n, word: f"{n} {word}{'s' * (n != 1)}"  # noqa: E731
         if errors:
-            failed = True
-            print(f"{name}: {errors} error{'s' * (errors != 1)}"
-                  + (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else ""), file=sys.stderr)
+            print(f"{name}: {plural(errors, 'error')}" + (f", {plural(warnings, 'warning')}" if warnings else ""),
+                  file=sys.stderr)
         elif not args.quiet:
-            print(f"{name}: ok" + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""))
+            print(f"{name}: ok" + (f" ({plural(warnings, 'warning')})" if warnings else ""))
+    if fmt == "json":
+        print(json.dumps([{"file": name, "ok": not errors, "errors": errors, "warnings": warnings,
+                           "diagnostics": [_diagnostic_json(d) for d in diagnostics]}
+                          for name, diagnostics, errors, warnings in results], indent=2))
+    elif fmt != "text":
+        from .render.tables import Table, render
+
+        t = Table("Problems found", ["file", "line", "column", "severity", "message"])
+        for name, diagnostics, _, _ in results:
+            for d in diagnostics:
+                p = d.position
+                t.add(p.file if p else name, p.line if p else "", p.column if p else "", d.severity,
+                      d.message + (f" (hint: {d.hint})" if d.hint else ""))
+            if not diagnostics:
+                t.add(name, "", "", "ok", "no problems")
+        print(render([t], fmt), end="")
     return 1 if failed else 0
+
+
+def _diagnostic_json(d) -> dict:
+    p = d.position
+    return {"file": p.file if p else None, "line": p.line if p else None, "column": p.column if p else None,
+            "severity": d.severity, "message": d.message, "hint": d.hint}
+
+
+def _format(args) -> str:
+    return "json" if getattr(args, "json", False) else getattr(args, "format", "text")
 
 
 def cmd_list(args) -> int:
     from .parse.reader import builtin_dir, builtin_names, read_ruleset
-    from .render.terminal import printable
+    from .render.tables import Table, render
 
+    entries = []
     for name in builtin_names():
+        path = builtin_dir() / f"{name}.yaml"
         try:
-            ruleset = read_ruleset(builtin_dir() / f"{name}.yaml")
-            title = ruleset.name
+            ruleset = read_ruleset(path)
+            entries.append({"name": name, "title": ruleset.name, "year": ruleset.year, "file": str(path)})
         except RulesetError:
-            title = "(does not check: run hazard-dsl check)"
-        print(printable(f"{name:<10} {title}"))
+            entries.append({"name": name, "title": None, "year": None, "file": str(path)})
+    fmt = _format(args)
+    if fmt == "json":
+        print(json.dumps(entries, indent=2))
+        return 0
+    t = Table("Built-in rulesets", ["name", "year", "ruleset"], align=["left", "right", "left"],
+              caption="hazard-dsl show NAME describes one; hazard-dsl analyse NAME gives its figures.")
+    for e in entries:
+        t.add(e["name"], e["year"] if e["year"] is not None else "",
+              e["title"] if e["title"] is not None else "(does not check: run hazard-dsl check)")
+    print(render([t], fmt, colour=_colour()), end="")
     return 0
 
 
@@ -95,10 +135,15 @@ def cmd_run(args) -> int:
     from .solve.markov import PolicyError, Solver
     import numpy as np
 
+    fmt = _format(args)
+    if fmt not in ("text", "json"):
+        raise UsageError(f"run prints a narration (text) or one JSON object per throw (json), not {fmt}")
     ruleset = load(args.ruleset)
     machine = build_machine(ruleset, args.option)
     if args.games is not None and not 1 <= args.games <= 1_000_000:
         raise UsageError("--games must be between 1 and 1000000")
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise UsageError("--seed takes a whole number from 0 to 2**64 - 1")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
     if args.dice is not None:
         try:
@@ -130,7 +175,8 @@ def cmd_run(args) -> int:
     tally = Tally()
     pending: list = []
     out = sys.stdout
-    if not args.json:
+    as_json = fmt == "json"
+    if not as_json:
         print(printable(f"{ruleset.name} — {options_line(machine)}"), file=out)
     current_game = 0
     for record in play(machine, dice, chooser, games, wagers):
@@ -140,8 +186,8 @@ def cmd_run(args) -> int:
                     f"in phase {record.state.phase!r}" if record.throws else f"before game {record.game}"
             print(f"hazard-dsl: the dice tape ran out {where}; the game stops there.", file=sys.stderr)
             break
-        if args.json:
-            line = narrator.json(record, pending)
+        if as_json:
+            line = narrator.json(record, pending, seed if args.dice is None else None)
             if line:
                 print(line, file=out)
             continue
@@ -149,7 +195,7 @@ def cmd_run(args) -> int:
             current_game = record.game
             print(f"\nGame {record.game}", file=out)
         print(printable(narrator.text(record)), file=out)
-    if not args.json:
+    if not as_json:
         label_results = {s.label: s.result for s in machine.end_states()}
         print("\n" + printable(tally.summary(label_results, ruleset.words.caster)), file=out)
         if wagers is not None:
@@ -161,8 +207,26 @@ def cmd_run(args) -> int:
                 line += f"; bankroll {money(wagers.bankroll)}"
             print(printable(line + "."), file=out)
         if args.dice is None:
-            print(f"Seed {seed}: hazard-dsl run {args.ruleset} --seed {seed} plays these games again.", file=out)
+            print(printable(f"Seed {seed}: {replay_command(args, seed)} plays these games again."), file=out)
     return 0
+
+
+def replay_command(args, seed: int) -> str:
+    """The command that plays the same games again: every flag that shaped them, quoted for a shell."""
+    import shlex
+
+    words = ["hazard-dsl", "run", args.ruleset, "--seed", str(seed)]
+    if args.games is not None:
+        words += ["--games", str(args.games)]
+    for option in args.option:
+        words += ["--option", option]
+    if args.policy != "optimal":
+        words += ["--policy", args.policy]
+    for bet in args.bet:
+        words += ["--bet", bet]
+    if args.bankroll is not None:
+        words += ["--bankroll", args.bankroll]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _colour() -> bool:
@@ -189,26 +253,22 @@ def cmd_analyse(args) -> int:
         if args.bet:
             if analysis.bet_table is None:
                 raise UsageError(f"{analysis.ruleset} declares no bets")
-            analysis.combination = analysis.bet_table.combination([_order(text) for text in args.bet])
+            from .play.wagers import Order
+
+            orders = [Order.parse_for_analysis(text) for text in args.bet]
+            analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
             analysis.by_option, analysis.by_option_skipped = bets_by_option(
                 ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()})
     except BetError as exc:
         raise UsageError(str(exc)) from None
-    fmt = "json" if args.json else args.format
+    fmt = _format(args)
     if fmt == "json":
         print(json.dumps(analysis_json(analysis), indent=2))
     else:
         print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis), _colour()), end="")
     return 0
-
-
-def _order(text: str) -> tuple[str, str]:
-    name, sep, amount = text.partition("=")
-    if not sep or not name.strip() or not amount.strip():
-        raise UsageError(f"--bet takes NAME=AMOUNT (10, 12.50, 2x, 3-4-5x), not {text!r}")
-    return name.strip(), amount.strip()
 
 
 def _analysis(name, option_texts, policy, by=None):
@@ -255,9 +315,16 @@ def cmd_compare(args) -> int:
         except PolicyError as exc:
             raise UsageError(str(exc)) from None
         machines.append((text, machine))
-    fmt = "json" if args.json else args.format
+    fmt = _format(args)
     if fmt == "json":
-        print(json.dumps([analysis_json(a) for _, a in entries], indent=2))
+        from .render.report import differences
+
+        base_name, base = machines[0]
+        print(json.dumps({
+            "rulesets": [dict(analysis_json(a), name=text) for text, a in entries],
+            "differences": [{"base": base_name, "other": other_name, "rows": differences(base, other)}
+                            for other_name, other in machines[1:]],
+        }, indent=2))
         return 0
     tables = compare_tables(entries)
     base_name, base = machines[0]
@@ -276,32 +343,75 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def cmd_show(args) -> int:
+    from .render.show import show_json, show_tables
+    from .render.tables import render
+
+    ruleset = load(args.ruleset)
+    fmt = _format(args)
+    if fmt == "json":
+        print(json.dumps(show_json(ruleset), indent=2))
+        return 0
+    header, tables = show_tables(ruleset)
+    print(render(tables, fmt, header, _colour()), end="")
+    return 0
+
+
 # --------------------------------------------------------------------------- parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a mistyped command."""
+
+    def error(self, message: str):
+        import re
+
+        match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if match:
+            from .diagnostics import did_you_mean
+
+            choices = re.findall(r"'([^']*)'", match.group(2))
+            message = f"no command {match.group(1)!r}{did_you_mean(match.group(1), choices)}; commands: " \
+                      f"{', '.join(choices)}"
+        super().error(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from .render.tables import FORMATS
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="hazard-dsl",
         description="Describe variants of the dice game Hazard (and craps) as rule files; check, play, "
                     "analyse exactly and compare them.",
         epilog="A RULESET is a path to a rule file or the name of a built-in one (hazard-dsl list).",
     )
-    parser.add_argument("--version", action="version", version=f"hazard-dsl {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("-V", "--version", action="version", version=f"hazard-dsl {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
 
     p = commands.add_parser("check", help="check rule files and report every problem",
                             description="Check rule files: YAML, keys, expressions, names and types, and the "
                                         "game itself (every throw handled, every rule able to fire, every game "
                                         "able to end). Exit 0 when all are valid, 1 otherwise.")
+    def add_format(p, formats=FORMATS):
+        p.add_argument("--format", choices=formats, default="text")
+        p.add_argument("--json", action="store_true", help="short for --format json")
+
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing for valid files")
+    add_format(p)
     p.set_defaults(func=cmd_check)
 
     p = commands.add_parser("list", help="list the built-in rulesets", description="List the built-in rulesets.")
+    add_format(p)
     p.set_defaults(func=cmd_list)
+
+    p = commands.add_parser("show", help="what a ruleset is: sources, notes, options, bets and fees",
+                            description="Describe a ruleset before its figures: its description, sources, notes, "
+                                        "options, labels, variables, bets, fees and how the dice pass.")
+    p.add_argument("ruleset", metavar="RULESET")
+    add_format(p)
+    p.set_defaults(func=cmd_show)
 
     def add_options(p, policy_help):
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -316,7 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games to play (default 3; with --dice, as many as the throws allow)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice: same seed, same games")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
-    p.add_argument("--json", action="store_true", help="one JSON object per line for each throw")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: the narration; json: one JSON object per line for each throw")
+    p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT[@THROW]",
                    help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
     p.add_argument("--bankroll", default=None, metavar="AMOUNT",

@@ -14,6 +14,16 @@ from typing import Iterable, TextIO
 
 ERROR = "error"
 WARNING = "warning"
+NOTE = "note"
+
+
+def did_you_mean(word: str, known) -> str:
+    """" (did you mean 'cotton'?)" for a close known word, or "" — one helper for every name a
+    person types: rulesets, options, values, bets, commands."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 @dataclass(frozen=True, order=True)

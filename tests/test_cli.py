@@ -38,9 +38,11 @@ def test_version(capsys):
 def test_list_names_every_builtin(capsys):
     code, out, _ = run(capsys, "list")
     assert code == 0
-    names = [line.split()[0] for line in out.splitlines()]
+    names = [line.split()[0] for line in out.splitlines() if line.split() and line.split()[0] in SHIPPED]
     assert names == SHIPPED
     assert "Hazard (Cotton, 1674)" in out
+    code, out, _ = run(capsys, "list", "--json")
+    assert [e["name"] for e in json.loads(out)] == SHIPPED
 
 
 def test_check_all_shipped(capsys):
@@ -111,8 +113,11 @@ def test_compare_side_by_side_and_differences(capsys, monkeypatch):
 def test_compare_options_syntax_and_json(capsys):
     code, out, _ = run(capsys, "compare", "cotton", "cotton:main=called", "--json")
     data = json.loads(out)
-    assert [d["options"]["main"] for d in data] == ["thrown", "called"]
-    assert data[1]["win"] == "244/495"
+    assert [d["options"]["main"] for d in data["rulesets"]] == ["thrown", "called"]
+    assert data["rulesets"][1]["win"] == "244/495"
+    (diff,) = data["differences"]
+    assert (diff["base"], diff["other"]) == ("cotton", "cotton:main=called")
+    assert diff["rows"][0]["phase"] == "start" and "chooses main" in diff["rows"][0]["other"]
 
 
 @pytest.mark.parametrize("argv, words", [

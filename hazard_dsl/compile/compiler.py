@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..diagnostics import Diagnostics, Position
+from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import expressions as ex
 from .evaluate import EvaluationError, closure, collection_closure, uses_single_faces
@@ -51,9 +51,11 @@ def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
         option = ruleset.options.get(name)
         if option is None:
             known = ", ".join(ruleset.options) or "none"
-            raise OptionError(f"{ruleset.name or ruleset.file} has no option {name!r} (options: {known})")
+            raise OptionError(f"{ruleset.name or ruleset.file} has no option {name!r}"
+                              f"{did_you_mean(name, ruleset.options)} (options: {known})")
         if value not in option.values:
-            raise OptionError(f"option {name!r} has no value {value!r} (values: {', '.join(map(str, option.values))})")
+            raise OptionError(f"option {name!r} has no value {value!r}{did_you_mean(value, option.values)} "
+                              f"(values: {', '.join(map(str, option.values))})")
         options[name] = value
     return options
 

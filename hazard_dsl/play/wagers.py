@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
-from ..compile.machine import END, Machine, State
+from ..compile.machine import END, THROW, Machine, State
+from ..diagnostics import did_you_mean
 from ..solve.bets import BetError, parse_amount
 
 
@@ -31,10 +32,20 @@ class Order:
             raise BetError(f"--bet takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
         at_throw = None
         if at:
-            if not when.strip().isdigit() or int(when) < 1:
+            if not when.strip().isdigit() or len(when.strip()) > 9 or int(when) < 1:
                 raise BetError(f"--bet {text}: @THROW must be a throw number, 1 or more")
             at_throw = int(when)
         return cls(name.strip(), amount.strip(), at_throw)
+
+    @classmethod
+    def parse_for_analysis(cls, text: str) -> "Order":
+        """The same syntax for `analyse`, where a bet made once before a given throw means
+        nothing: NAME=AMOUNT only."""
+        order = cls.parse(text)
+        if order.at_throw is not None:
+            raise BetError(f"--bet {text}: @THROW (make the bet once, before that throw) is for run; analyse "
+                           f"takes NAME=AMOUNT")
+        return order
 
 
 @dataclass
@@ -76,9 +87,14 @@ class Wagers:
         for order in orders:
             if order.bet not in ruleset.bets:
                 known = ", ".join(ruleset.bets) or "none"
-                raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet (bets: {known})")
-            self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
+                raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet"
+                               f"{did_you_mean(order.bet, ruleset.bets)} (bets: {known})")
+            bm = self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
             parse_amount(ruleset.bets[order.bet], order.amount)  # a bad amount is refused before any throw
+            if not any(s.kind == THROW and bm.may_be_made(s) for s in machine.states):
+                raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition "
+                               f"never holds in this game (options: "
+                               f"{', '.join(f'{k}={v}' for k, v in machine.options.items()) or 'none'})")
         self.fees = [(FeeMachine(ruleset, fee, machine.options), fee) for fee in ruleset.fees.values()]
         self.fee_states = {fee.name: fm.start for fm, fee in self.fees}
         self._refused: set = set()

@@ -106,7 +106,7 @@ class Narrator:
             text = f"{amount} {unit}s paid to {e['payee']} ({name} fee)"
         return f"       $ {text}{tail}"
 
-    def json(self, record, pending_choices: list) -> str | None:
+    def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:
         """One JSON line per throw (choices made before it ride along as `choices`, those it led
         to as `then`); a game that ends at a choice before any throw gets a line of its own."""
         if isinstance(record, ChoiceMade):
@@ -116,6 +116,8 @@ class Narrator:
                 return None
             obj = {"game": record.game, "throw": 0, "choices": list(pending_choices),
                    "result": after.result, "label": after.label}
+            if seed is not None:
+                obj["seed"] = seed
             pending_choices.clear()
             return json.dumps(obj)
         if not isinstance(record, Thrown):
@@ -123,6 +125,8 @@ class Narrator:
         d1, d2 = record.dice
         obj = {"game": record.game, "throw": record.number, "dice": [d1, d2], "total": d1 + d2,
                "name": self.words.throw_name(d1, d2), "phase": record.state.phase}
+        if seed is not None:  # every line says how to get it again
+            obj["seed"] = seed
         if pending_choices:
             obj["choices"] = list(pending_choices)
             pending_choices.clear()

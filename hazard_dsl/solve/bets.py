@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..compile.bets import BetMachine, Decision, FeeMachine
-from ..diagnostics import Diagnostic, RulesetError
+from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..parse.numbers import exact_amount
 from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
@@ -92,7 +92,8 @@ class BetTable:
         if name not in self.bets:
             if name not in self.machine.ruleset.bets:
                 known = ", ".join(self.machine.ruleset.bets) or "none"
-                raise BetError(f"{self.machine.ruleset.name} has no bet {name!r} (bets: {known})")
+                raise BetError(f"{self.machine.ruleset.name} has no bet {name!r}"
+                               f"{did_you_mean(name, self.machine.ruleset.bets)} (bets: {known})")
             self.bets[name] = BetMachine(self.machine, self.machine.ruleset.bets[name])
         return self.bets[name]
 
