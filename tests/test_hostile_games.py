@@ -58,7 +58,7 @@ def test_phases_that_come_back_with_the_same_values_never_stop(write_ruleset):
     path = write_ruleset("name: loop\nvariables: {n: 0..3}\nphases:\n  a:\n    throw: false\n    rules:\n"
                          "      - otherwise: set n = (n + 1) % 4; goto b\n  b:\n    throw: false\n    rules:\n"
                          "      - otherwise: goto a\n")
-    (d,) = check_file(path)
+    (d,) = [d for d in check_file(path) if d.severity != "note"]
     assert "come back to 'a' with the same values (n = 0), so they never stop: a → b → a" in d.message
 
 

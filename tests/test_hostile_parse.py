@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hazard_dsl.check import check_file
-from hazard_dsl.diagnostics import Diagnostic
+from hazard_dsl.diagnostics import NOTE, Diagnostic
 from hazard_dsl.parse.numbers import exact_amount
 
 SECONDS = 20
@@ -20,7 +20,7 @@ def _check(path):
     diagnostics = check_file(path)
     assert time.monotonic() - start < SECONDS, path
     assert all(isinstance(d, Diagnostic) for d in diagnostics)
-    return diagnostics
+    return [d for d in diagnostics if d.severity != NOTE]  # "checked once these are fixed" notes aside
 
 
 GAME = "phases:\n  roll:\n    - when: total == 7\n      do: win\n    - otherwise: lose\n"

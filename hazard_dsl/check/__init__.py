@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diagnostics import Diagnostic, Position, RulesetError
+from ..diagnostics import NOTE, Diagnostic, Position, RulesetError
 
 
 def check_file(path: str | Path) -> list[Diagnostic]:
@@ -15,8 +15,21 @@ def check_file(path: str | Path) -> list[Diagnostic]:
 
     try:
         ruleset = read_ruleset(path)
-        return sorted(list(ruleset.warnings) + check_game(ruleset), key=Diagnostic.sort_key)
+    except RulesetError as exc:
+        # The game can only be explored once every rule reads: say so, rather than let
+        # "2 errors" look like all there is.
+        return exc.diagnostics + [_later("the later checks (names and types, then the game itself: every throw "
+                                         "handled, every game able to end, the bets played out)")]
+    except RecursionError:
+        return [Diagnostic("the file is nested too deeply to check", Position(str(path), 1, 1))]
+    try:
+        found = sorted(list(ruleset.warnings) + check_game(ruleset), key=Diagnostic.sort_key)
     except RulesetError as exc:
         return exc.diagnostics
     except RecursionError:
         return [Diagnostic("the file is nested too deeply to check", Position(str(path), 1, 1))]
+    return found
+
+
+def _later(what: str) -> Diagnostic:
+    return Diagnostic(f"{what} run once these errors are fixed", None, NOTE)

@@ -9,7 +9,7 @@ import itertools
 
 from ..compile.compiler import Exploration, explore
 from ..compile.machine import CHOICE, END, THROW
-from ..diagnostics import Diagnostic, Diagnostics, ERROR
+from ..diagnostics import ERROR, NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
 
 MAX_OPTION_COMBINATIONS = 64
@@ -149,12 +149,16 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         if result.too_large:  # the other option values would only take as long to say the same
             break
     if diags.has_errors:  # dead rules are only meaningful once every combination compiles
+        diags.items.append(Diagnostic("the checks of the fees, the bets and of rules that can never fire run once "
+                                      "these errors are fixed", None, NOTE))
         return diags.items
     if ruleset.fees:
         diags.extend(_check_fees(ruleset, defaults))
     if ruleset.bets:
         diags.extend(_check_bets(ruleset, defaults))
     if diags.has_errors:
+        diags.items.append(Diagnostic("the check for rules that can never fire runs once these errors are fixed",
+                                      None, NOTE))
         return diags.items
     for phase in ruleset.phases.values():
         if phase.name not in entered:
