@@ -86,7 +86,7 @@ class Label:
     position: Position
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Rule:
     phase: str
     index: int  # 0-based within its phase
@@ -94,6 +94,9 @@ class Rule:
     actions: tuple
     say: str | None
     position: Position
+
+    def __repr__(self) -> str:
+        return f"<Rule {self.index + 1} of {self.phase!r} at {self.position}>"
 
     @property
     def is_otherwise(self) -> bool:

@@ -18,7 +18,7 @@ from ..solve.markov import Solver
 from .dice import TapeEnded
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ChoiceMade:
     """A choice made by the policy: before a game's first throw, or after a throw (then it
     rides inside that throw's `Thrown.choices`, with the throw's dice)."""
@@ -30,8 +30,11 @@ class ChoiceMade:
     dice: tuple | None = None  # the throw this choice follows, if any
     after: State | None = None  # where the choice led
 
+    def __repr__(self) -> str:
+        return f"<ChoiceMade game {self.game}: the {self.state.chooser} chooses {self.state.variable} = {self.value}>"
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class Thrown:
     game: int
     number: int  # the throw's number within its game, from 1
@@ -43,6 +46,11 @@ class Thrown:
     settled: tuple = ()  # bets decided on it, and fees that fell due
     choices: tuple = ()  # ChoiceMade records the throw led to, before the next throw
     final: State | None = None  # where the throw and those choices left the game
+
+    def __repr__(self) -> str:
+        end = self.outcome
+        where = f"{end.result} {end.label}" if end.kind == END else end.phase
+        return f"<Thrown game {self.game} throw {self.number}: {self.dice[0]}-{self.dice[1]} in {self.state.phase} → {where}>"
 
     @property
     def total(self) -> int:

@@ -1,0 +1,140 @@
+"""The Python API, for notebooks and scripts: the same pipeline the command runs.
+
+    >>> import hazard_dsl
+    >>> cotton = hazard_dsl.load("cotton")                 # a built-in name or a path
+    >>> cotton.analyse().win
+    Fraction(1979, 4032)
+    >>> hazard_dsl.load("cotton", main="called").analyse().choices["main"]["best"]
+    7
+    >>> [r.dice for r in cotton.run(games=1, seed=1)]     # play records, as `run` narrates them
+    >>> cotton.compare("petty")                           # {"rulesets": …, "differences": …}
+
+Problems in a rule file raise `hazard_dsl.RulesetError`, whose `str()` lists each problem as
+``file:line:col: message``; a bad option raises `ValueError` with "did you mean".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cached_property
+from pathlib import Path
+
+from .diagnostics import RulesetError
+
+
+class Variant:
+    """A ruleset with chosen option values, compiled once: what `load` returns."""
+
+    def __init__(self, ruleset, options: dict):
+        self.ruleset = ruleset
+        self._chosen = dict(options)
+
+    def __repr__(self) -> str:
+        chosen = ", ".join(f"{k}={v!r}" for k, v in self._chosen.items())
+        return f"<Variant {self.ruleset.name!r}{' (' + chosen + ')' if chosen else ''}>"
+
+    # ------------------------------------------------------------------ what it is
+
+    @property
+    def name(self) -> str:
+        return self.ruleset.name
+
+    @property
+    def options(self) -> dict:
+        """Every option's value in force (the defaults, with those chosen)."""
+        return dict(self.machine.options)
+
+    @property
+    def bets(self) -> list[str]:
+        return list(self.ruleset.bets)
+
+    @cached_property
+    def machine(self):
+        """The compiled two-dice machine every figure is computed on."""
+        from .compile.compiler import compile_ruleset
+
+        return compile_ruleset(self.ruleset, self._chosen)
+
+    def show(self) -> dict:
+        """Description, sources, notes, options, bets and fees, as data (`hazard-dsl show --json`)."""
+        from .render.show import show_json
+
+        return show_json(self.ruleset)
+
+    def with_options(self, **options) -> "Variant":
+        """The same ruleset with other option values."""
+        return load(self.ruleset.file, **dict(self._chosen, **options))
+
+    # ------------------------------------------------------------------ figures
+
+    def analyse(self, policy: str = "optimal", by: str | None = None, bets: dict | None = None):
+        """Exact figures (`hazard_dsl.solve.analysis.Analysis`): `.win`, `.edge`, `.figures`
+        (every label, expected throws), `.choices`, `.bets` (each bet's exact edge), `.fees`;
+        `by="main"` splits them by a variable's final value; `bets={"pass": 10, "odds": "3-4-5x"}`
+        adds the edge of those bets made together as `.combination`."""
+        from .solve.analysis import analyse
+
+        analysis = analyse(self.machine, policy, by)
+        if bets:
+            if analysis.bet_table is None:
+                raise ValueError(f"{self.name} declares no bets")
+            analysis.combination = analysis.bet_table.combination([(k, str(v)) for k, v in bets.items()])
+        return analysis
+
+    def run(self, games: int = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,
+            bankroll: Fraction | int | str | None = None, policy: str = "optimal") -> list:
+        """Play games and return their records (`ChoiceMade`, `Thrown`…, as `hazard-dsl run`
+        narrates them). `seed` makes them reproducible; `dice="3-4 6-6"` replays given throws
+        (then `games=None` plays as many as they allow); `bets={"pass": 10}` keeps bets up."""
+        import numpy as np
+
+        from .play.dice import DiceTape, RandomDice
+        from .play.game import Chooser, play
+        from .play.wagers import Order, Wagers
+        from .solve.bets import parse_money
+        from .solve.markov import Solver
+
+        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed)
+        solver = Solver(self.machine)
+        solver.set_policy(policy)
+        chooser = Chooser(solver, np.random.default_rng([seed or 0, 1]))
+        wagers = None
+        if bets or bankroll is not None:
+            money = parse_money(str(bankroll), "bankroll") if bankroll is not None else None
+            wagers = Wagers(self.machine, [Order.parse(f"{k}={v}") for k, v in (bets or {}).items()], money)
+        return list(play(self.machine, source, chooser, games, wagers))
+
+    def compare(self, *others, policy: str = "optimal") -> dict:
+        """This variant beside others (variants, names or paths): each one's figures and the
+        throws that do something different, as `hazard-dsl compare --json` gives them."""
+        from .render.report import analysis_json, differences
+
+        variants = [self] + [o if isinstance(o, Variant) else load(o) for o in others]
+        return {
+            "rulesets": [dict(analysis_json(v.analyse(policy)), name=v.name) for v in variants],
+            "differences": [{"base": self.name, "other": v.name, "rows": differences(self.machine, v.machine)}
+                            for v in variants[1:]],
+        }
+
+
+def load(name_or_path: str | Path, **options) -> Variant:
+    """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
+    keywords (`main="called"`). Raises `RulesetError` for a rule file with problems and
+    `ValueError` for an unknown ruleset, option or value."""
+    from .compile.compiler import OptionError, resolve_options
+    from .diagnostics import did_you_mean
+    from .parse.reader import builtin_names, read_ruleset, resolve
+
+    path = resolve(str(name_or_path))
+    if path is None:
+        raise ValueError(f"no ruleset file or built-in ruleset named {str(name_or_path)!r}"
+                         f"{did_you_mean(name_or_path, builtin_names())}")
+    ruleset = read_ruleset(path)
+    try:
+        resolve_options(ruleset, options)
+    except OptionError as exc:
+        raise ValueError(str(exc)) from None
+    return Variant(ruleset, options)
+
+
+__all__ = ["RulesetError", "Variant", "load"]
