@@ -13,3 +13,19 @@ def test_readme_commands_and_ci_agree():
     assert run.endswith("hazard-dsl run rulesets/cotton.yaml")
     assert "pytest" in test and ".[test]" in test
     assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_states_the_limits_the_code_enforces():
+    """One number in one place: the README's limits are the code's constants."""
+    from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, MAX_STATES
+    from hazard_dsl.diagnostics import MAX_DIAGNOSTICS
+    from hazard_dsl.parse.expressions import MAX_EXPRESSION_CHARS, MAX_INT_DIGITS, MAX_NESTING
+    from hazard_dsl.parse.numbers import MAX_DIGITS
+    from hazard_dsl.parse.yaml_nodes import MAX_BYTES, MAX_NODES
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    for phrase in (f"{MAX_BYTES:,} bytes", f"{MAX_NODES:,} YAML nodes", f"{MAX_EXPRESSION_CHARS:,} characters",
+                   f"{MAX_NESTING} levels of nesting", f"{MAX_INT_DIGITS} digits in expressions",
+                   f"{MAX_DIGITS} in amounts", f"{MAX_STATES:,} states", f"{MAX_ALTERNATIVES:,} choice alternatives",
+                   f"{MAX_DIAGNOSTICS} problems are listed"):
+        assert phrase in readme, phrase

@@ -124,8 +124,16 @@ class _Compiler:
         if found is not None:
             return found
         if len(self.states) >= MAX_STATES:
-            big = max(values, key=lambda k: abs(values[k]), default=None)
-            hint = (f"give {big!r} a range under variables: (it has reached {values[big]})" if big else None)
+            # the variable taking the most different values is the one that grows
+            seen = [set() for _ in self.variables]
+            for spec in self.states:
+                for k, v in enumerate(spec["values"]):
+                    seen[k].add(v)
+            counts = {name: len(seen[k]) for k, name in enumerate(self.variables)}
+            big = max(counts, key=counts.get, default=None)
+            hint = (f"{big!r} has taken {counts[big]} different values (from {min(seen[self.variables.index(big)])} "
+                    f"to {max(seen[self.variables.index(big)])}): give it a smaller range under variables:, or "
+                    f"reset it" if big else None)
             self.result.too_large = True
             self.fail(f"the game has more than {MAX_STATES} states; hazard-dsl refuses games this large",
                       self.ruleset.phases[phase].position if phase in self.ruleset.phases else None, hint)
