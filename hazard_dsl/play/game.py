@@ -67,6 +67,15 @@ class Thrown:
 
 
 @dataclass(frozen=True)
+class EndedAtOnce:
+    """A game that ended without a throw (its rules decided it from the start, or at a choice)."""
+
+    game: int
+    state: State  # the end state
+    after_choice: bool = False  # a choice led here (and its record said how the game ended)
+
+
+@dataclass(frozen=True)
 class TapeRanOut:
     game: int
     throws: int  # throws made in the unfinished game
@@ -94,7 +103,9 @@ class Chooser:
         return alternatives[-1]
 
 
-MAX_GAMES_WITHOUT_A_THROW = 100  # with a tape and no game count: a game that needs no dice could repeat for ever
+# With a tape and no game count, play goes on while there are throws; a game that takes none
+# would repeat for ever, so play stops after it.
+MAX_GAMES_WITHOUT_A_THROW = 1
 
 
 def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=None) -> Iterator:
@@ -114,11 +125,14 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=Non
         game += 1
         state = states[machine.start.target]
         throws = 0
+        chose = state.kind == CHOICE
         while state.kind == CHOICE:
             k = chooser.pick(state)
             value, step = state.alternatives[k]
             yield ChoiceMade(game, state, value, step, None, states[step.target])
             state = states[step.target]
+        if state.kind == END:
+            yield EndedAtOnce(game, state, chose)
         while state.kind != END:
             try:
                 d1, d2 = dice.throw()

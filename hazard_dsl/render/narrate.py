@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..compile.machine import Machine
-from ..play.game import ChoiceMade, TapeRanOut, Thrown
+from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
 from .words import fill, number_word
 
 RESULT_VERBS = {"win": "wins", "lose": "loses", "push": "neither wins nor loses"}
@@ -34,11 +34,12 @@ class Narrator:
             values["throw"] = "no throw"
         return values
 
-    def _sentences(self, step, after, dice) -> list[str]:
-        """What a step says: the rule's `say`, each variable set, and the ending."""
+    def _sentences(self, step, after, dice, rule_said: bool = False) -> list[str]:
+        """What a step says: the rule's `say` (unless already said at the throw that led to a
+        choice), each variable set, and the ending."""
         values = self._values(after, dice)
         said = []
-        if step.rule is not None and step.rule.say:
+        if step.rule is not None and step.rule.say and not rule_said:
             said.append(_sentence(fill(step.rule.say, values)))
         for event in step.events:
             if event.kind in ("set", "choose"):
@@ -57,6 +58,9 @@ class Narrator:
     def text(self, record) -> str | None:
         if isinstance(record, ChoiceMade):
             return self._choice(record)
+        if isinstance(record, EndedAtOnce):
+            said = [] if record.after_choice else self._sentences(_NO_STEP, record.state, None)
+            return "       " + " ".join(["The game is decided without a throw."] + said)
         if isinstance(record, Thrown):
             d1, d2 = record.dice
             name = self.words.throw_name(d1, d2)
@@ -73,7 +77,7 @@ class Narrator:
 
     def _choice(self, record: ChoiceMade) -> str:
         after = self.machine.states[record.step.target]
-        said = self._sentences(record.step, after, record.dice)
+        said = self._sentences(record.step, after, record.dice, rule_said=record.dice is not None)
         value = number_word(record.value) if isinstance(record.value, int) else record.value
         who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
         head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
@@ -109,17 +113,17 @@ class Narrator:
     def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:
         """One JSON line per throw (choices made before it ride along as `choices`, those it led
         to as `then`); a game that ends at a choice before any throw gets a line of its own."""
-        if isinstance(record, ChoiceMade):
-            pending_choices.append(_choice_json(record))
-            after = self.machine.states[record.step.target]
-            if after.kind != "end":
-                return None
-            obj = {"game": record.game, "throw": 0, "choices": list(pending_choices),
-                   "result": after.result, "label": after.label}
+        if isinstance(record, EndedAtOnce):
+            obj = {"game": record.game, "throw": 0, "result": record.state.result, "label": record.state.label}
+            if pending_choices:
+                obj["choices"] = list(pending_choices)
+                pending_choices.clear()
             if seed is not None:
                 obj["seed"] = seed
-            pending_choices.clear()
             return json.dumps(obj)
+        if isinstance(record, ChoiceMade):
+            pending_choices.append(_choice_json(record))
+            return None
         if not isinstance(record, Thrown):
             return None
         d1, d2 = record.dice
@@ -148,6 +152,14 @@ class Narrator:
         else:
             obj["next"] = record.outcome.phase
         return json.dumps(obj)
+
+
+class _NoStep:
+    rule = None
+    events = ()
+
+
+_NO_STEP = _NoStep()
 
 
 def _choice_json(record: ChoiceMade) -> dict:
@@ -181,8 +193,8 @@ class Tally:
         if isinstance(record, Thrown):
             self.throws += 1
             end = record.outcome
-        elif isinstance(record, ChoiceMade):  # a game can end at a choice before any throw
-            end = record.after
+        elif isinstance(record, EndedAtOnce):  # at the start, or at a choice before any throw
+            end = record.state
         if end is not None and end.kind == "end":
             self.games += 1
             self.results[end.result] += 1
