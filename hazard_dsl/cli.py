@@ -144,7 +144,8 @@ def cmd_run(args) -> int:
         raise UsageError("--games must be between 1 and 1000000")
     if args.seed is not None and not 0 <= args.seed < 2**64:
         raise UsageError("--seed takes a whole number from 0 to 2**64 - 1")
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**32)
+    # a tape replays the same every time (mixed choices included) unless a seed is given
+    seed = args.seed if args.seed is not None else (0 if args.dice is not None else secrets.randbelow(2**32))
     if args.dice is not None:
         try:
             dice = DiceTape.parse(args.dice)
@@ -366,13 +367,16 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):
         import re
 
-        match = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        match = re.search(r"(?:argument (\S+): )?invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if match:
             from .diagnostics import did_you_mean
 
-            choices = re.findall(r"'([^']*)'", match.group(2))
-            message = f"no command {match.group(1)!r}{did_you_mean(match.group(1), choices)}; commands: " \
-                      f"{', '.join(choices)}"
+            where, word = match.group(1), match.group(2)
+            choices = re.findall(r"'([^']*)'", match.group(3))
+            if where in (None, "COMMAND"):
+                message = f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}"
+            else:
+                message = f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}"
         super().error(message)
 
 

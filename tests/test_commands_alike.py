@@ -132,3 +132,30 @@ def test_show_describes_a_ruleset(capsys):
     assert data["fees"]["box"]["amount"] == "21/2" and data["bets"]["odds"]["backs"] == "stake"
     code, out, _ = run(capsys, "show", "craps")
     assert code == 0 and "come" in out and "plays a game of its own" in out and "Sources" in out
+
+
+def test_a_mistyped_format_or_variable_gets_did_you_mean(capsys):
+    with pytest.raises(SystemExit):
+        main(["analyse", "cotton", "--format", "jsn"])
+    err = capsys.readouterr().err
+    assert "--format takes text, json, markdown, csv, not 'jsn' (did you mean 'json'?)" in err
+    assert "no command" not in err
+    assert main(["analyse", "cotton", "--by", "mian"]) == 2
+    assert "did you mean 'main'?" in capsys.readouterr().err
+
+
+def test_a_bet_not_offered_under_the_options_is_said_not_fatal(tmp_path, capsys):
+    path = tmp_path / "side.yaml"
+    path.write_text('name: side\nextends: craps\noptions:\n  side_on: {values: ["yes", "no"]}\n'
+                    'bets:\n  field:\n    made: option.side_on == "yes"\n')
+    code, out, _ = run(capsys, "analyse", str(path), "--option", "side_on=no", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["never_made"] == ["field"] and "field" not in data["bets"]
+    code, out, _ = run(capsys, "analyse", str(path), "--json")
+    assert json.loads(out)["by_option"]["side_on"]["no"]["field"] is None
+
+
+def test_a_tape_replays_the_same_without_a_seed(capsys):
+    argv = ["run", "cotton", "--option", "main=called", "--policy", "uniform", "--dice", "3-4 2-2 5-5 1-1 6-6"]
+    code, first, _ = run(capsys, *argv)
+    assert code == 0 and all(run(capsys, *argv)[1] == first for _ in range(3))

@@ -61,8 +61,11 @@ def analysis_json(a: Analysis) -> dict:
                               "net": exact(c.net), "edge": exact(c.edge)}
     if a.by_option_skipped:
         out["by_option_skipped"] = list(a.by_option_skipped)
+    if a.never_made:
+        out["never_made"] = list(a.never_made)
     if a.by_option:
-        out["by_option"] = {option: {str(value): {bet: exact(edge) for bet, edge in edges.items()}
+        out["by_option"] = {option: {str(value): {bet: exact(edge) if edge is not None else None
+                                                  for bet, edge in edges.items()}
                                      for value, edges in values.items()}
                             for option, values in a.by_option.items()}
     if a.choices:
@@ -140,7 +143,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
             best = "highest" if info["chooser"] in ("caster", "player") else "lowest"
             t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
             tables.append(t)
-    if a.bets:
+    if a.bets or a.never_made:
         tables += bet_tables(a)
     if a.fees:
         tables.append(fee_table(a))
@@ -205,6 +208,9 @@ def bet_tables(a: Analysis) -> list[Table]:
                           if b.commission is not None and b.commission.rate})
     for rate, of in commissions:
         notes.append(f"less {rate}: a commission of {rate} of the {of}.")
+    if a.never_made:
+        notes.append(f"Not offered under these options (their made: condition never holds): "
+                     f"{', '.join(a.never_made)}.")
     for name, f in a.bets.items():
         if f.made_per_game < 1:
             notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
@@ -241,13 +247,14 @@ def money_tables(a: Analysis) -> list[Table]:
     if a.by_option:
         quiet = []
         for option, values in a.by_option.items():
-            changed = [bet for bet in a.bets if len({edges[bet] for edges in values.values()}) > 1]
+            changed = [bet for bet in a.bets if len({edges.get(bet) for edges in values.values()}) > 1]
             if not changed:
                 quiet.append(option)
                 continue
             t = Table(f"Option {option}: the edge % of each bet it changes", ["bet", *(f"{option}={v}" for v in values)])
             for bet in changed:
-                t.add(bet, *(edge_percent(edges[bet]) for edges in values.values()))
+                t.add(bet, *(edge_percent(edges[bet]) if edges.get(bet) is not None else "not offered"
+                             for edges in values.values()))
             t.caption = "Exact edges: --format json."
             tables.append(t)
         notes = []

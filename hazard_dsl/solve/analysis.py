@@ -52,6 +52,7 @@ class Analysis:
     combination: object | None = None  # Combination, for --bet orders
     by_option: dict = field(default_factory=dict)  # option -> value -> {bet: edge}
     by_option_skipped: list = field(default_factory=list)  # options whose table was too much work
+    never_made: list = field(default_factory=list)  # bets whose made: never holds under these options
     bet_table: object | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
@@ -97,7 +98,11 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
         from .bets import BetTable
 
         table = analysis.bet_table = BetTable(machine, solver)
-        analysis.bets = {name: table.figures(name) for name in machine.ruleset.bets}
+        for name in machine.ruleset.bets:
+            if table.can_be_made(name):
+                analysis.bets[name] = table.figures(name)
+            else:  # not offered under these options (its made: never holds): no figures, not an error
+                analysis.never_made.append(name)
         analysis.fees = {name: table.fee(name, figures.labels, label_results) for name in machine.ruleset.fees}
     return analysis
 
@@ -130,9 +135,9 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
         solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
             "optimal", "uniform") else "optimal")
         table = BetTable(machine, solver)
-        return {bet: table.figures(bet).edge for bet in names}
+        return {bet: (table.figures(bet).edge if table.can_be_made(bet) else None) for bet in names}
 
-    missing = [bet for bet in ruleset.bets if bet not in base]
+    missing = [bet for bet in ruleset.bets if bet not in base and bet in (at_options or ruleset.bets)]
     if missing:
         base.update(edges(options, missing))
     for name, option in ruleset.options.items():
@@ -164,7 +169,10 @@ def _figures(ends, reach, labels, expected_throws) -> Figures:
 def _by(machine, solver, visits, ends, reach, labels, variable) -> dict:
     if variable not in machine.variables:
         known = ", ".join(machine.variables) or "none"
-        raise KeyError(f"--by {variable}: the ruleset has no variable {variable!r} (variables: {known})")
+        from ..diagnostics import did_you_mean
+
+        raise KeyError(f"--by {variable}: the ruleset has no variable {variable!r}"
+                       f"{did_you_mean(variable, machine.variables)} (variables: {known})")
     position = machine.variables.index(variable)
     groups: dict = {}
     for s in ends:

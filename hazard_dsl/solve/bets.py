@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..compile.bets import BetMachine, Decision, FeeMachine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..parse.numbers import exact_amount
-from ..compile.machine import CHOICE, END, OUTCOMES, Machine
+from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
 MAX_PRODUCT_NODES = 50_000
@@ -96,6 +96,11 @@ class BetTable:
                                f"{did_you_mean(name, self.machine.ruleset.bets)} (bets: {known})")
             self.bets[name] = BetMachine(self.machine, self.machine.ruleset.bets[name])
         return self.bets[name]
+
+    def can_be_made(self, name: str) -> bool:
+        """Whether some game state the game reaches before a throw lets the bet be made."""
+        bm = self.bet(name)
+        return any(s.kind == THROW and bm.may_be_made(s) for s in self.states)
 
     def settle(self, distribution: dict) -> dict:
         """Pass a distribution through choice states (policy) and game ends (a new game starts)."""
