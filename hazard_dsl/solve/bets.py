@@ -22,6 +22,7 @@ from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
 MAX_PRODUCT_NODES = 50_000
+ONE_THROW = Fraction(1, 36)
 
 
 class BetError(ValueError):
@@ -208,7 +209,8 @@ class BetTable:
             row: dict = {}
             for k, dice in enumerate(OUTCOMES):
                 for final, p1 in self.resolve(state.steps[k].target).items():
-                    p1 = p1 / 36
+                    # most steps are certain (p is the constant ONE): spare the Fraction arithmetic
+                    p1 = ONE_THROW if p1 is ONE else p1 / 36
                     result = bm.step(state, b, dice, self.states[final])
                     if isinstance(result, Decision):
                         row[result] = row.get(result, ZERO) + p1
@@ -217,7 +219,7 @@ class BetTable:
                         nxt = (g2, result)
                         if stop is not None and stop(self.states[g2], result):
                             nxt = ("stop", g2, result)
-                        row[nxt] = row.get(nxt, ZERO) + p1 * p2
+                        row[nxt] = row.get(nxt, ZERO) + (p1 if p2 is ONE else p1 * p2)
                         if nxt[0] != "stop" and nxt not in seen:
                             if len(seen) >= MAX_PRODUCT_NODES:
                                 raise BetError(f"bet {bm.bet.name!r} has more than {MAX_PRODUCT_NODES} states "
