@@ -65,4 +65,4 @@ def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):
     ruleset = read_ruleset(path)
     assert not ruleset.bets and ruleset.fees
     (fees,) = [t for t in analysis_tables(analyse(compile_ruleset(ruleset))) if t.title.startswith("Fees")]
-    assert fees.rows[0][3] == "1/6 (16.67%)"
+    assert fees.rows[0][3] == "16.67%"

@@ -225,12 +225,13 @@ def bet_tables(a: Analysis) -> list[Table]:
 
 def fee_table(a: Analysis) -> Table:
     unit = _unit(a)
-    t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (share of games)",
-                                     "cost per game", ""])
+    t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (% of games)",
+                                     "cost per game"])
     for name, fee in a.fees.items():
-        t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), both(fee.due_per_game),
-              shown(fee.cost_per_game), decimal(fee.cost_per_game))
-    t.caption = "\n".join(f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description)
+        t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), percent(fee.due_per_game),
+              decimal(fee.cost_per_game))
+    t.caption = "\n".join([f"{name}: {fee.description}" for name, fee in a.fees.items() if fee.description]
+                          + ["Exact shares and costs: --format json."])
     return t
 
 
