@@ -74,3 +74,25 @@ def test_nonsense_payouts_are_errors_not_crashes(tmp_path, capsys):
         assert any("payout" in d.message and d.is_error for d in diagnostics), pays
         assert main(["analyse", str(path)]) == 1
         assert "internal error" not in capsys.readouterr().err
+
+
+def test_a_game_without_a_throw_ends_a_tape_run(tmp_path, capsys):
+    path = tmp_path / "at_once.yaml"
+    path.write_text("name: at once\nphases:\n  decide:\n    throw: false\n    rules:\n      - otherwise: win\n")
+    assert main(["run", str(path), "--dice", "1-1 2-2"]) == 0  # it used to loop for ever
+    out = capsys.readouterr().out
+    assert "decided without a throw" in out and "1 game, 0 throws" in out
+    assert main(["run", str(path), "--games", "2", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(line["game"], line["throw"], line["result"]) for line in lines] == [(1, 0, "win"), (2, 0, "win")]
+
+
+def test_the_throw_is_named_after_a_choice_it_led_to(tmp_path, capsys):
+    path = tmp_path / "say.yaml"
+    path.write_text("name: say\nvariables:\n  go: 0..1\nlabels:\n  stop: \"{caster} stops on {total} ({throw}).\"\n"
+                    "phases:\n  first:\n    - when: total == 7\n      do: win\n"
+                    "    - otherwise: choose go from {0} by caster; goto decide\n"
+                    "  decide:\n    throw: false\n    rules:\n      - otherwise: push stop\n")
+    assert main(["run", str(path), "--dice", "1-2"]) == 0
+    out = capsys.readouterr().out
+    assert "The caster stops on 3 (deuce-ace)." in out and "{total}" not in out
