@@ -29,3 +29,25 @@ def test_readme_states_the_limits_the_code_enforces():
                    f"{MAX_DIGITS} in amounts", f"{MAX_STATES:,} states", f"{MAX_ALTERNATIVES:,} choice alternatives",
                    f"{MAX_DIAGNOSTICS} problems are listed"):
         assert phrase in readme, phrase
+
+
+def test_readme_python_example_runs_and_says_what_it_shows():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    results = []
+    for line in block.splitlines():
+        code, _, comment = line.partition("  # ")
+        if not code.strip():
+            continue
+        if code.startswith("import ") or "=" in code.split("(")[0]:
+            exec(code, namespace)
+        else:
+            value = eval(code, namespace)
+            results.append((repr(value), comment.strip()))
+    from fractions import Fraction
+
+    shown = dict((c, v) for v, c in results)
+    assert shown["Fraction(1979, 4032)"] == repr(Fraction(1979, 4032))
+    assert shown["7"] == "7"
+    assert shown["Fraction(7, 1870)"] == repr(Fraction(7, 1870))
