@@ -159,3 +159,8 @@ def test_a_tape_replays_the_same_without_a_seed(capsys):
     argv = ["run", "cotton", "--option", "main=called", "--policy", "uniform", "--dice", "3-4 2-2 5-5 1-1 6-6"]
     code, first, _ = run(capsys, *argv)
     assert code == 0 and all(run(capsys, *argv)[1] == first for _ in range(3))
+
+
+def test_a_bet_that_backs_another_needs_it_in_analyse_as_in_run(capsys):
+    code, _, err = run(capsys, "analyse", "craps", "--bet", "odds=10")
+    assert code == 2 and "odds backs pass; give --bet pass=… first" in err

@@ -389,7 +389,7 @@ class BetTable:
                     net += p * amount * unit_net
                 placed[name] = places
                 continue
-            if parse_amount(bm.bet, amount_text)[0] == "multiple":
+            if backs is not None:  # as at the table: a bet that backs another needs it made first
                 raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
             amount = _amount(bm, amount_text, None, None)
             figures = self.figures(name)
