@@ -18,7 +18,7 @@ from types import MappingProxyType
 from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError
 from fractions import Fraction
 
-from ..model import (DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
+from ..model import (BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
                      Ruleset, Source, Variable, Words)
 from . import expressions as ex
 from .expressions import parse_actions, parse_expression, parse_payout
@@ -704,6 +704,11 @@ def _named_specs(r: _Reader, node, section: str, kind: str, keys, required=()):
 
 def _bets(r: _Reader, node, game_variables) -> dict:
     out: dict = {}
+    if node is not None:
+        # a bet's rules read the game's `phase`, `result` and `label`: no game variable may be one
+        for clash in sorted(set(game_variables) & set(BET_FACTS)):
+            r.diags.error(f"{clash!r} is what a bet's rules read of the game (its {clash}); name the variable "
+                          f"otherwise", game_variables[clash].position)
     for name, key_node, spec in _named_specs(r, node, "bets", "bet", BET_KEYS):
         own = _variables(r, spec.get("variables"))
         for clash in set(own) & set(game_variables):
