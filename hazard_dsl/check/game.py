@@ -126,8 +126,9 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     diags = Diagnostics()
     fired, entered = set(), set()
     seen = set()
-    combinations = option_combinations(ruleset)
+    combinations = option_combinations(ruleset)  # the defaults come first
     explored = 0
+    default_machine = None
     for number, options in enumerate(combinations):
         if explored > MAX_STATES_CHECKED or number >= MAX_EXPLORATIONS:
             diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
@@ -135,6 +136,8 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
             break
         suffix = _with(options, defaults)
         result = explore(ruleset, options)
+        if number == 0:
+            default_machine = result.machine
         fired |= result.fired
         entered |= result.entered
         found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
@@ -152,8 +155,8 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         diags.items.append(Diagnostic("the checks of the fees, the bets and of rules that can never fire run once "
                                       "these errors are fixed", None, NOTE))
         return diags.items
-    if ruleset.fees:
-        diags.extend(_check_fees(ruleset, defaults))
+    if ruleset.fees and default_machine is not None:
+        diags.extend(_check_fees(ruleset, defaults, default_machine))
     if ruleset.bets:
         diags.extend(_check_bets(ruleset, defaults))
     if diags.has_errors:
@@ -180,17 +183,12 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
 MAX_FEE_STATES = 1000
 
 
-def _check_fees(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
+def _check_fees(ruleset: Ruleset, defaults: dict, machine) -> list[Diagnostic]:
     """Run each fee's rules from every state its counters reach, after every way a game can
     end: a counter set outside its range, a division by zero, are found here, not at the table."""
     from ..compile.bets import FeeMachine
-    from ..compile.compiler import compile_ruleset
     from ..diagnostics import RulesetError
 
-    try:
-        machine = compile_ruleset(ruleset, defaults)
-    except RulesetError:
-        return []
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
     out: list[Diagnostic] = []
     for fee in ruleset.fees.values():

@@ -35,21 +35,21 @@ FUNCTIONS = {  # name: (argument count, result type)
 MAX_COMPARISONS = 20_000  # name comparisons spent on "did you mean" per file (about 0.3 s)
 
 
-def _suggest(name: str, known, _budget=[MAX_COMPARISONS]) -> str | None:
+class _Budget:
+    """How many name comparisons "did you mean" may still spend on the file being checked."""
+
+    left = MAX_COMPARISONS
+
+
+def _suggest(name: str, known) -> str | None:
     """A close known name, while the budget lasts: 4,000 misspelt names against 4,000
     variables would otherwise take minutes. The budget is reset for each file checked."""
-    if _budget[0] <= 0:
+    if _Budget.left <= 0:
         return None
-    known = [k for k in known if abs(len(k) - len(name)) <= 3]  # only these can be close
-    if len(known) > _budget[0]:
-        known = known[:_budget[0]]
-    _budget[0] -= len(known)
+    known = [k for k in known if abs(len(k) - len(name)) <= 3][:_Budget.left]  # only these can be close
+    _Budget.left -= len(known)
     close = difflib.get_close_matches(name, known, n=1) if known else []
     return f"did you mean {close[0]!r}?" if close else None
-
-
-def reset_suggestions() -> None:
-    _suggest.__defaults__[0][0] = MAX_COMPARISONS
 
 
 class _Types:
@@ -79,7 +79,7 @@ class _Types:
             if e.name in rs.options:
                 d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
                 return None
-            known = (set(throws.variables) | set(DICE_FACTS) | set(throws.facts)) if _suggest.__defaults__[0][0] > 0 else ()
+            known = (set(throws.variables) | set(DICE_FACTS) | set(throws.facts)) if _Budget.left > 0 else ()
             d.error(f"undefined name {e.name!r}", e.position, _suggest(e.name, known) or
                     "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS))
             return None
@@ -179,7 +179,7 @@ def _a(type_: str) -> str:
 
 
 def check_names(ruleset: Ruleset, root=None) -> Ruleset:
-    reset_suggestions()
+    _Budget.left = MAX_COMPARISONS
     diags = Diagnostics()
     types = _Types(ruleset, diags)
     results_of_label: dict[str, tuple[str, object]] = {}
@@ -267,32 +267,13 @@ def _inherited_bets(ruleset, diags) -> None:
 
 def _phases_named(e) -> set:
     """Phase names an expression compares `phase` with (`phase == "come_out"`)."""
-    found = set()
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ex.Binary) and x.op in ("==", "!="):
-            for a, b in ((x.left, x.right), (x.right, x.left)):
-                if isinstance(a, ex.Name) and a.name == "phase" and isinstance(b, ex.String):
-                    found.add(b.value)
-        if hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
-        elif isinstance(x, tuple):
-            stack.extend(x)
-    return found
+    return {b.value for x in ex.walk(e) if isinstance(x, ex.Binary) and x.op in ("==", "!=")
+            for a, b in ((x.left, x.right), (x.right, x.left))
+            if isinstance(a, ex.Name) and a.name == "phase" and isinstance(b, ex.String)}
 
 
 def _reads(e, names: set) -> bool:
-    stack = [e]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, ex.Name) and x.name in names:
-            return True
-        if hasattr(x, "__dataclass_fields__"):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
-        elif isinstance(x, tuple):
-            stack.extend(x)
-    return False
+    return any(isinstance(x, ex.Name) and x.name in names for x in ex.walk(e))
 
 
 def _check_payout(types, payout, context) -> None:

@@ -117,6 +117,10 @@ class BetMachine:
         except EvaluationError as exc:
             raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: {exc}", exc.position)]) from None
 
+    def ever_made(self) -> bool:
+        """Whether some throw state of the game lets the bet be made (its made: can hold)."""
+        return any(s.kind == THROW and self.may_be_made(s) for s in self.machine.states)
+
     def default_payout(self, game: State, dice=None) -> Fraction:
         """The bet's `pays:` in a game state (what a win would net per unit staked)."""
         values = self._values(game, self.start, None)

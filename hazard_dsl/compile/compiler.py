@@ -299,7 +299,7 @@ class _Compiler:
             self.result.too_large = True
             self.fail(f"the game's choices offer more than {MAX_ALTERNATIVES} alternatives in all; hazard-dsl "
                       f"refuses games this large", action.position,
-                      f"offer fewer values, or give the variables around the choice smaller ranges")
+                      "offer fewer values, or give the variables around the choice smaller ranges")
         alternatives = []
         for value in options:
             if not variable.allows(value):

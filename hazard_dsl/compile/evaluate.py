@@ -73,29 +73,13 @@ _COMPARE = {
 
 def uses_single_faces(e) -> bool:
     """Whether an expression looks at more of the throw than its total."""
-    if isinstance(e, ex.Name):
-        return e.name in _DICE and e.name != "total"
-    if isinstance(e, tuple):
-        return any(uses_single_faces(x) for x in e)
-    if hasattr(e, "__dataclass_fields__"):
-        return any(uses_single_faces(getattr(e, f)) for f in e.__dataclass_fields__ if f != "position")
-    return False
+    return any(isinstance(x, ex.Name) and x.name in _DICE and x.name != "total" for x in ex.walk(e))
 
 
 def options_read(e) -> set[str]:
     """The options an expression (or a tuple, rule, payout… of them) reads: only these can
     change what it computes."""
-    found: set[str] = set()
-    stack = [e]
-    while stack:  # iterative: a tree may be deep
-        x = stack.pop()
-        if isinstance(x, ex.OptionRef):
-            found.add(x.name)
-        elif isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif hasattr(x, "__dataclass_fields__") and not isinstance(x, type):
-            stack.extend(getattr(x, f) for f in x.__dataclass_fields__ if f != "position")
-    return found
+    return {x.name for x in ex.walk(e) if isinstance(x, ex.OptionRef)}
 
 
 def game_options(ruleset) -> set[str]:

@@ -110,6 +110,20 @@ class Conditional:
     position: Position
 
 
+def walk(tree):
+    """Every node of a syntax tree — or of anything holding trees (a tuple of actions, a rule,
+    a payout) — iteratively, so a deep tree is walked all the same. The one traversal the
+    checker, the compiler and the analysis use to ask what an expression reads."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, type):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "position")
+
+
 # --------------------------------------------------------------------------- actions
 
 

@@ -713,7 +713,7 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         own = _variables(r, spec.get("variables"))
         for clash in set(own) & set(game_variables):
             r.diags.error(f"bet {name!r}: {clash!r} is already a variable of the game", own[clash].position)
-        for clash in set(own) & {"phase", "result", "label"}:
+        for clash in set(own) & set(BET_FACTS):
             r.diags.error(f"bet {name!r}: {clash!r} is what a bet's rules read of the game; name the variable "
                           f"otherwise", own[clash].position)
         phases, start = _bet_phases(r, spec, name, {**game_variables, **own}, f"bet {name!r}")

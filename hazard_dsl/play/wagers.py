@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
-from ..compile.machine import END, THROW, Machine, State
+from ..compile.machine import END, Machine, State
 from ..diagnostics import did_you_mean
 from ..solve.bets import BetError, parse_amount
 
@@ -91,7 +91,7 @@ class Wagers:
                                f"{did_you_mean(order.bet, ruleset.bets)} (bets: {known})")
             bm = self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
             parse_amount(ruleset.bets[order.bet], order.amount)  # a bad amount is refused before any throw
-            if not any(s.kind == THROW and bm.may_be_made(s) for s in machine.states):
+            if not bm.ever_made():
                 raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition "
                                f"never holds in this game (options: "
                                f"{', '.join(f'{k}={v}' for k, v in machine.options.items()) or 'none'})")

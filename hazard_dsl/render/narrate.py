@@ -39,9 +39,9 @@ class Narrator:
         choice), each variable set, and the ending."""
         values = self._values(after, dice)
         said = []
-        if step.rule is not None and step.rule.say and not rule_said:
+        if step is not None and step.rule is not None and step.rule.say and not rule_said:
             said.append(_sentence(fill(step.rule.say, values)))
-        for event in step.events:
+        for event in (step.events if step is not None else ()):
             if event.kind in ("set", "choose"):
                 variable = self.ruleset.variables[event.name]
                 if variable.say:
@@ -59,7 +59,7 @@ class Narrator:
         if isinstance(record, ChoiceMade):
             return self._choice(record)
         if isinstance(record, EndedAtOnce):
-            said = [] if record.after_choice else self._sentences(_NO_STEP, record.state, None)
+            said = [] if record.after_choice else self._sentences(None, record.state, None)
             return "       " + " ".join(["The game is decided without a throw."] + said)
         if isinstance(record, Thrown):
             d1, d2 = record.dice
@@ -152,14 +152,6 @@ class Narrator:
         else:
             obj["next"] = record.outcome.phase
         return json.dumps(obj)
-
-
-class _NoStep:
-    rule = None
-    events = ()
-
-
-_NO_STEP = _NoStep()
 
 
 def _choice_json(record: ChoiceMade) -> dict:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
+from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine, maximises
 from ..solve.analysis import Analysis
-from .tables import Table, _approximate, both, decimal, exact, percent, shown
+from .tables import Table, approximate, both, decimal, exact, percent, shown
 
 
 # --------------------------------------------------------------------------- JSON contract
@@ -87,7 +87,7 @@ def _odds(lose: Fraction, win: Fraction, compact: bool = False) -> str:
         return "—"
     ratio = Fraction(lose) / Fraction(win)
     if ratio.numerator.bit_length() + ratio.denominator.bit_length() > 80:  # no whole numbers a person reads
-        return f"≈ {_approximate(ratio)} : 1"
+        return f"≈ {approximate(ratio)} : 1"
     if compact:
         return f"{ratio.numerator}:{ratio.denominator}"
     return f"{ratio.numerator:,} : {ratio.denominator:,}"
@@ -140,7 +140,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
             for value, (w, e) in info["values"].items():
                 mark = f"{value} (best)" if value == info["best"] else str(value)
                 t.add(mark, shown(w), percent(w), shown(e), edge_percent(e))
-            best = "highest" if info["chooser"] in ("caster", "player") else "lowest"
+            best = "highest" if maximises(info["chooser"]) else "lowest"
             t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
             tables.append(t)
     if a.bets or a.never_made:
@@ -388,7 +388,7 @@ def _where(machine: Machine, states) -> str:
     return "; ".join(parts) or "always"
 
 
-def _throw_keys(state_a, state_b, describe_a, describe_b) -> list:
+def _throw_keys(describe_a, describe_b) -> list:
     """(throw, what base does, what other does) for each throw that differs, as totals where
     every throw of a total does the same, and as dice ("2-2", "1-3") where the rules read the
     faces (a doublet nicks, a 4 of 1-3 does not)."""
@@ -429,7 +429,7 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
         if twin is None:
             continue
         matched += 1
-        for throw, a, b in _throw_keys(state, twin, lambda k: describe_step(base, state, state.steps[k]),
+        for throw, a, b in _throw_keys(lambda k: describe_step(base, state, state.steps[k]),
                                        lambda k: describe_step(other, twin, twin.steps[k])):
             merged.setdefault((state.phase, throw, a, b), {})[state.index] = state
     if not matched:

@@ -41,11 +41,11 @@ def shown(value: Fraction | int) -> str:
     """A fraction for a table: exact when short, else `≈ 0.4908 (exact in --json)`."""
     value = Fraction(value)
     if value.numerator.bit_length() + value.denominator.bit_length() > 3.33 * LONG_FRACTION:
-        return f"≈ {_approximate(value)} (exact in --json)"
+        return f"≈ {approximate(value)} (exact in --json)"
     return exact(value)
 
 
-def _approximate(value: Fraction) -> str:
+def approximate(value: Fraction) -> str:
     """Four significant digits, for numbers of any size (6.616e+42, 1.2e-9)."""
     try:
         number = float(value)

@@ -124,7 +124,7 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
 
     in_game = game_options(ruleset)
     reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
-    base: dict = dict(at_options or {})
+    base: dict = dict(at_options) if at_options is not None else {}
     out: dict = {}
     skipped: list = []
     spent = 0
@@ -137,9 +137,8 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
         table = BetTable(machine, solver)
         return {bet: (table.figures(bet).edge if table.can_be_made(bet) else None) for bet in names}
 
-    missing = [bet for bet in ruleset.bets if bet not in base and bet in (at_options or ruleset.bets)]
-    if missing:
-        base.update(edges(options, missing))
+    if at_options is None:
+        base = edges(options, list(ruleset.bets))
     for name, option in ruleset.options.items():
         changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
         others = [v for v in option.values if v != options.get(name)]

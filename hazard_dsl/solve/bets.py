@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..compile.bets import BetMachine, Decision, FeeMachine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..parse.numbers import exact_amount
-from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
+from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
 MAX_PRODUCT_NODES = 50_000
@@ -85,9 +85,9 @@ class BetTable:
         self.machine = machine
         self.solver = solver
         self.states = machine.states
+        self._resolved: dict = {}  # state -> where it leads before the next throw (see resolve)
         self.restart = self.settle({machine.start.target: ONE})
         self.bets: dict = {}
-        self._resolved: dict = {}
 
     def bet(self, name: str) -> BetMachine:
         if name not in self.bets:
@@ -99,28 +99,23 @@ class BetTable:
         return self.bets[name]
 
     def can_be_made(self, name: str) -> bool:
-        """Whether some game state the game reaches before a throw lets the bet be made."""
-        bm = self.bet(name)
-        return any(s.kind == THROW and bm.may_be_made(s) for s in self.states)
+        return self.bet(name).ever_made()
 
     def settle(self, distribution: dict) -> dict:
         """Pass a distribution through choice states (policy) and game ends (a new game starts)."""
         out: dict = {}
         pending = dict(distribution)
+        start = self.machine.start.target
         for _ in range(4 * len(self.states) + 4):
             if not pending:
                 return out
             nxt: dict = {}
             for g, p in pending.items():
-                state = self.states[g]
-                if state.kind == CHOICE:
-                    for t, q in self.solver.row(g).items():
-                        nxt[t] = nxt.get(t, ZERO) + p * q
-                elif state.kind == END:
-                    start = self.machine.start.target
-                    nxt[start] = nxt.get(start, ZERO) + p
-                else:
-                    out[g] = out.get(g, ZERO) + p
+                for h, q in self.resolve(g).items():
+                    if self.states[h].kind == END:  # the game is over before a throw: the next one starts
+                        nxt[start] = nxt.get(start, ZERO) + p * q
+                    else:
+                        out[h] = out.get(h, ZERO) + p * q
             pending = nxt
         raise BetError("the game can start and end without a throw, for ever")
 
