@@ -199,10 +199,33 @@ def grammar_path() -> Path:
     raise FileNotFoundError("grammar/hazard.lark is missing from the installation")
 
 
+def _cache_file(grammar: str) -> str | bool:
+    """Where Lark keeps the parse tables built from this grammar between runs (building them
+    takes most of a short command's time; loading them, a few milliseconds): the user's own
+    cache folder, never a shared one, since the cache is a pickle. False when there is none."""
+    import os
+    import zlib
+
+    root = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    folder = os.path.join(root, "hazard-dsl")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(folder, os.W_OK):
+        return False
+    # Lark checks the grammar's hash and its own version when it loads the file; the name keeps
+    # two installations with different grammars from overwriting each other's.
+    return os.path.join(folder, f"grammar-{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache")
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    grammar = grammar_path().read_text(encoding="utf-8")
     return Lark(
-        grammar_path().read_text(encoding="utf-8"),
+        grammar,
+        cache=_cache_file(grammar),
         parser="lalr",
         start=["expression", "actions", "payout"],
         propagate_positions=True,

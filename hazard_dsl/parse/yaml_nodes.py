@@ -195,6 +195,63 @@ def load_yaml(text: str, file: str, register: bool = True) -> YNode | None:
         SOURCES.add(file, text)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RulesetError([Diagnostic(f"the file is larger than {MAX_BYTES} bytes", Position(file, 1, 1))])
+    root = _compose_fast(text)
+    if root is None:
+        root = _compose(text, file)
+    if root is _EMPTY:
+        return None
+    return _Loader(file, text).convert(root)
+
+
+# libyaml's composer recurses in C: past some thousands of levels it overflows the C stack
+# (a segfault, not an exception). Every level of nesting opens with one of these characters
+# (a flow collection, a block sequence entry, a key), so a text with fewer of them cannot
+# nest deeper than that, and is safe to hand over.
+_NESTING_MARKS = "[{-?:"
+MAX_FAST_NESTING = 5_000
+_EMPTY = object()
+
+
+def _compose_fast(text: str):
+    """The node tree by libyaml's C composer (an order of magnitude faster), or None when it is
+    not installed, the text could nest too deep for it, or anything goes wrong: the pure-Python
+    composer then reads the file again and reports the problem in today's words and positions."""
+    loader_class = getattr(yaml, "CSafeLoader", None)
+    if loader_class is None or sum(text.count(c) for c in _NESTING_MARKS) > MAX_FAST_NESTING:
+        return None
+    loader = None
+    try:
+        loader = loader_class(text)
+        root = loader.get_single_node()
+    except Exception:  # noqa: BLE001 - every failure is re-read, and reported, by the pure loader
+        return None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if root is None:
+        return _EMPTY
+    if _count_nodes(root) > MAX_NODES:  # the pure loader stops at the node that is one too many
+        return None
+    return root
+
+
+def _count_nodes(root) -> int:
+    """The nodes of a composed tree, counted up to just past the limit (a node reached through
+    several aliases counts each time, as `convert` counts it, so a cycle of aliases ends too)."""
+    count, stack = 0, [root]
+    while stack and count <= MAX_NODES:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return count
+
+
+def _compose(text: str, file: str):
     loader = None
     try:
         loader = _CountingLoader(text)  # the reader checks the characters here already
@@ -221,6 +278,4 @@ def load_yaml(text: str, file: str, register: bool = True) -> YNode | None:
     finally:
         if loader is not None:
             loader.dispose()
-    if root is None:
-        return None
-    return _Loader(file, text).convert(root)
+    return _EMPTY if root is None else root
