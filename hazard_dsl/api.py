@@ -117,6 +117,43 @@ class Variant:
         }
 
 
+MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
+
+
+def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None) -> tuple[dict, list]:
+    """Each bet's edge with one option changed at a time: how the house earns under each.
+
+    Only what can change is recomputed: an option the game's rules do not read changes only
+    the bets whose own expressions read it, so only those are compiled and solved again; the
+    others keep their edge under `options` (given in `at_options` as {bet: edge} when already
+    known). Returns the table and the options left out because the work would be too large."""
+    from .compile.compiler import compile_ruleset
+    from .compile.evaluate import bet_options, game_options
+    from .solve.analysis import bet_edges
+
+    in_game = game_options(ruleset)
+    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
+    base = dict(at_options) if at_options is not None else bet_edges(compile_ruleset(ruleset, options), policy)
+    out: dict = {}
+    skipped: list = []
+    spent = 0
+    for name, option in ruleset.options.items():
+        changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
+        others = [v for v in option.values if v != options.get(name)]
+        if changed and spent + len(changed) * len(others) > MAX_OPTION_BET_ANALYSES:
+            skipped.append(name)
+            continue
+        out[name] = {}
+        for value in option.values:
+            if value == options.get(name) or not changed:
+                out[name][value] = dict(base)
+                continue
+            spent += len(changed)
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
+            out[name][value] = dict(base, **bet_edges(machine, policy))
+    return out, skipped
+
+
 def load(name_or_path: str | Path, **options) -> Variant:
     """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
     keywords (`main="called"`). Raises `RulesetError` for a rule file with problems and

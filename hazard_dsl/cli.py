@@ -36,14 +36,15 @@ def load(name: str):
     return read_ruleset(path)
 
 
-def build_machine(ruleset, option_texts):
+def build_machine(ruleset, option_texts, bets=None):
+    """The compiled machine, with the named bets (None: all) compiled too."""
     from .compile.compiler import OptionError, compile_ruleset, parse_option_assignments
 
     try:
         options = parse_option_assignments(ruleset, option_texts)
     except OptionError as exc:
         raise UsageError(str(exc)) from None
-    return compile_ruleset(ruleset, options)
+    return compile_ruleset(ruleset, options, bets)
 
 
 # --------------------------------------------------------------------------- commands
@@ -139,7 +140,9 @@ def cmd_run(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"run prints a narration (text) or one JSON object per throw (json), not {fmt}")
     ruleset = load(args.ruleset)
-    machine = build_machine(ruleset, args.option)
+    # only the bets ordered are played (a name that is no bet is refused with the orders)
+    ordered = [name for name in (text.partition("=")[0].strip() for text in args.bet) if name in ruleset.bets]
+    machine = build_machine(ruleset, args.option, ordered)
     if args.games is not None and not 1 <= args.games <= 1_000_000:
         raise UsageError("--games must be between 1 and 1000000")
     if args.seed is not None and not 0 <= args.seed < 2**64:
@@ -247,7 +250,7 @@ def cmd_analyse(args) -> int:
     from .render.tables import render
 
     analysis = _analysis(args.ruleset, args.option, args.policy, args.by)
-    from .solve.analysis import bets_by_option
+    from .api import bets_by_option
     from .solve.bets import BetError
 
     try:

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import itertools
 
-from ..compile.compiler import Exploration, explore
-from ..compile.machine import CHOICE, END, THROW
-from ..diagnostics import ERROR, NOTE, Diagnostic, Diagnostics
+from ..compile.compiler import explore
+from ..compile.soundness import machine_problems
+from ..diagnostics import NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
 
 MAX_OPTION_COMBINATIONS = 64
-MAX_EXAMPLES = 3
 MAX_STATES_CHECKED = 100_000  # over all option combinations, so a large game cannot take minutes
 
 
@@ -48,76 +47,6 @@ def option_combinations(ruleset: Ruleset, relevant=None) -> list[dict]:
 def _with(options: dict, defaults: dict) -> str:
     changed = {k: v for k, v in options.items() if defaults.get(k) != v}
     return " (with " + ", ".join(f"option {k}={v}" for k, v in changed.items()) + ")" if changed else ""
-
-
-def machine_problems(ruleset: Ruleset, result: Exploration, suffix: str = "") -> list[Diagnostic]:
-    """Throws no rule handles, and states from which the game can never end."""
-    out: list[Diagnostic] = []
-    machine = result.machine
-    for phase, cases in result.unhandled.items():
-        examples = []
-        for values, dice in cases[:MAX_EXAMPLES]:
-            shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-            examples.append(f"{dice[0]}-{dice[1]}" + (f" when {shown}" if shown else ""))
-        more = f" and {len(cases) - MAX_EXAMPLES} more" if len(cases) > MAX_EXAMPLES else ""
-        out.append(Diagnostic(f"no rule of phase {phase!r} handles the throw {'; '.join(examples)}{more}{suffix}",
-                              ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`"))
-    if machine is None or result.unhandled:
-        return out
-    trapped = _trapped(machine)
-    reported = set()
-    for number in sorted(trapped):
-        state = machine.states[number]
-        if state.phase in reported:
-            continue
-        reported.add(state.phase)
-        shown = ", ".join(f"{n} = {v}" for n, v in zip(machine.variables, state.values))
-        where = f"phase {state.phase!r}" + (f" with {shown}" if shown else "")
-        if state.kind == CHOICE:
-            where += f" (the {state.chooser} chooses {state.variable})"
-        out.append(Diagnostic(f"from {where} no game can ever end: every throw leads back"
-                              f"{' or a choice can keep it going' if state.kind == CHOICE else ''}{suffix}",
-                              ruleset.phases[state.phase].position, ERROR,
-                              "some rule reachable from here must win, lose, push or move on"))
-    return out
-
-
-def _trapped(machine) -> set[int]:
-    """States from which, for some choices, the game goes on for ever with probability one.
-
-    The largest set S of non-end states such that every throw state in S has all 36 outcomes in
-    S and every choice state in S has at least one alternative in S (a closed set under some
-    policy). Any state in it makes the solver's equations singular and `run` loop for ever.
-
-    Computed as the complement of what is forced out: end states; a throw state with some
-    outcome forced out; a choice state with every alternative forced out. One pass over the
-    edges backwards (linear), so a counter climbing inside a trap costs no more than its states."""
-    states = machine.states
-    predecessors: dict[int, list[int]] = {}
-    waiting: dict[int, int] = {}  # choice state -> alternatives not yet forced out
-    for state in states:
-        if state.kind == THROW:
-            targets = {step.target for step in state.steps}
-        elif state.kind == CHOICE:
-            targets = {step.target for _, step in state.alternatives}
-            waiting[state.index] = len(targets)
-        else:
-            continue
-        for target in targets:
-            predecessors.setdefault(target, []).append(state.index)
-    out = {s.index for s in states if s.kind == END}
-    work = list(out)
-    while work:
-        for source in predecessors.get(work.pop(), ()):
-            if source in out:
-                continue
-            if source in waiting:
-                waiting[source] -= 1
-                if waiting[source]:
-                    continue
-            out.add(source)
-            work.append(source)
-    return {s.index for s in states if s.index not in out}
 
 
 def check_game(ruleset: Ruleset) -> list[Diagnostic]:
@@ -156,7 +85,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                                       "these errors are fixed", None, NOTE))
         return diags.items
     if ruleset.fees and default_machine is not None:
-        diags.extend(_check_fees(ruleset, defaults, default_machine))
+        diags.extend(_check_fees(ruleset, default_machine))
     if ruleset.bets:
         diags.extend(_check_bets(ruleset, defaults))
     if diags.has_errors:
@@ -180,28 +109,17 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     return diags.items
 
 
-MAX_FEE_STATES = 1000
-
-
-def _check_fees(ruleset: Ruleset, defaults: dict, machine) -> list[Diagnostic]:
-    """Run each fee's rules from every state its counters reach, after every way a game can
-    end: a counter set outside its range, a division by zero, are found here, not at the table."""
-    from ..compile.bets import FeeMachine
+def _check_fees(ruleset: Ruleset, machine) -> list[Diagnostic]:
+    """Compile each fee against the game: its rules run from every state its counters reach,
+    after every way a game can end, so a counter set outside its range, a division by zero,
+    are found here, not at the table."""
+    from ..compile.bets import compile_fee
     from ..diagnostics import RulesetError
 
-    endings = sorted({(s.result, s.label) for s in machine.end_states()})
     out: list[Diagnostic] = []
     for fee in ruleset.fees.values():
-        fm = FeeMachine(ruleset, fee, defaults)
-        seen, queue = {fm.start}, [fm.start]
         try:
-            while queue and len(seen) <= MAX_FEE_STATES:
-                state = queue.pop()
-                for result, label in endings:
-                    after, _ = fm.at_game_end(state, result, label)
-                    if after not in seen:
-                        seen.add(after)
-                        queue.append(after)
+            compile_fee(machine, fee)
         except RulesetError as exc:
             out += exc.diagnostics
     return out
@@ -210,12 +128,12 @@ def _check_fees(ruleset: Ruleset, defaults: dict, machine) -> list[Diagnostic]:
 def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
     """Play every bet out against the game (defaults, then one option changed at a time): a
     throw no bet rule handles, a bet that can never be made, rules that never fire."""
+    from ..compile.bets import compile_bet
     from ..compile.compiler import compile_ruleset
+    from ..compile.evaluate import bet_options, game_options
     from ..diagnostics import RulesetError
     from ..solve.bets import BetError, BetTable
     from ..solve.markov import Solver
-
-    from ..compile.evaluate import bet_options, game_options
 
     out = Diagnostics()
     fired: dict = {name: set() for name in ruleset.bets}
@@ -237,17 +155,20 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
             break
         suffix = _with(options, defaults)
         try:
-            machine = compile_ruleset(ruleset, options)
+            machine = compile_ruleset(ruleset, options, bets=())
         except RulesetError:
             continue
         solver = Solver(machine)
         # every alternative of every choice with some chance, so a bet rule that fires only
         # after a choice the optimal player would not make is not called dead
         solver.set_policy("uniform")
-        table = BetTable(machine, solver)
+        compiled: dict = {}
+        table = BetTable(machine, solver, compiled)
         for name in names:
             bet = ruleset.bets[name]
             try:
+                compiled[name] = compile_bet(machine, bet)
+                fired[name] |= compiled[name].fired
                 table.figures(name)
             except RulesetError as exc:
                 for d in exc.diagnostics:
@@ -258,7 +179,6 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
                 if (bet.position, str(exc)) not in reported:
                     reported.add((bet.position, str(exc)))
                     out.error(str(exc) + suffix, bet.position)
-            fired[name] |= table.bet(name).fired
     if out.has_errors:
         return out.items
     for name, bet in ruleset.bets.items():

@@ -4,8 +4,10 @@ A bet is a small machine of its own, run in step with the game: on each throw it
 the throw, the game's variables and phase *before* the throw, how the game ended on it
 (`result`, `label`, "none" while it goes on) and the bet's own variables, and either decide
 the bet (win with a payout, lose, push) or leave it up in a new bet state. `BetMachine.step`
-is that transition; the exact analysis (`solve.bets`) and the table (`play.table`) both use it,
-so a bet means the same thing when it is analysed and when it is played.
+evaluates those rules; `compile_bet` runs it once over every (game state, bet state) the bet
+can reach and keeps the outcome of each throw as data, a `CompiledBet`. The exact analysis
+(`solve.bets`) and the table (`play.wagers`) read only that table, so a bet means the same
+thing when it is analysed and when it is played, and neither re-reads the rules.
 
 Money is exact: payouts are `Fraction`s per unit staked. `30 to 1` nets 30; `30 for 1` returns
 30 including the stake, so nets 29.
@@ -20,9 +22,11 @@ from ..diagnostics import Diagnostic, RulesetError
 from ..model import Bet, Fee, Ruleset
 from ..parse import expressions as ex
 from .evaluate import EvaluationError, closure, uses_single_faces
-from .machine import CHOICE, END, THROW, Machine, State, outcome_index
+from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
+MAX_BET_NODES = 50_000  # (game state, bet state) pairs a bet may reach: each holds a row of 36 throws
+MAX_FEE_STATES = 1000  # a fee's counters, over every way games can end
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,154 @@ class BetMachine:
                                        hint="add an `otherwise: throw again`")])
 
 
+@dataclass(frozen=True, repr=False)
+class CompiledBet:
+    """One bet compiled against the game: what each of the 36 throws does to it in every
+    (game throw state, bet state) it can reach, from every state where it may be made, over
+    every choice the game offers (so any policy, and any player at the table, finds its row).
+
+    A bet state is a number (an index of `states`, 0 where the bet starts); a decision is a
+    negative code, ``~i`` for ``decisions[i]``. An entry of `moves` is that code, or — where the
+    throw leads to a choice, and so to one of several game states — {game state: code}."""
+
+    bet: Bet
+    states: tuple  # BetState by number
+    decisions: tuple  # Decision by ~code
+    made: frozenset  # game throw states at which the bet may be made
+    moves: dict  # (game throw state, bet state) -> 36 entries in OUTCOMES order
+    pays: dict  # game state where made -> a win's net there, or the RulesetError why it needs the throw
+    multiples: dict  # (multiple's name, game state where made) -> factor of the backed bet
+    commission_paid: str | None  # "on_win" / "up_front", None without a commission
+    fired: frozenset  # (phase, rule index) of the bet's rules that can fire
+
+    @property
+    def name(self) -> str:
+        return self.bet.name
+
+    def __repr__(self) -> str:
+        return (f"<CompiledBet {self.bet.name!r}: made in {len(self.made)} game states, {len(self.states)} bet "
+                f"states, {len(self.moves)} rows>")
+
+    def move(self, game: int, bet_state: int, outcome: int, final: int) -> int:
+        """The code after a throw: the game was at `game`, the throw was OUTCOMES[outcome] and the
+        game is now at `final` (after any choices the throw led to)."""
+        entry = self.moves[game, bet_state][outcome]
+        return entry if entry.__class__ is int else entry[final]
+
+    def payout_at(self, game: int) -> Fraction:
+        """The bet's `pays:` where it was made (what a win would net per unit staked)."""
+        value = self.pays[game]
+        if isinstance(value, RulesetError):
+            raise value
+        return value
+
+    def multiple(self, name: str, game: int) -> Fraction:
+        """An amount given as a multiple of the backed bet: one the bet names (`3-4-5x`) or `2x`."""
+        if name in self.bet.multiples:
+            return self.multiples[name, game]
+        return Fraction(name[:-1])
+
+
+def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
+    """Run the bet's rules once for every throw in every (game state, bet state) it can reach."""
+    bm = BetMachine(machine, bet)
+    states = machine.states
+    made = frozenset(s.index for s in states if s.kind == THROW and bm.may_be_made(s))
+    bet_states = [bm.start]
+    numbers: dict = {bm.start: 0}
+    decisions: dict = {}
+
+    def code(result) -> int:
+        if isinstance(result, Decision):
+            return ~decisions.setdefault(result, len(decisions))
+        number = numbers.get(result)
+        if number is None:
+            number = numbers[result] = len(bet_states)
+            bet_states.append(result)
+        return number
+
+    finals = _Finals(machine)
+    moves: dict = {}
+    queue = [(g, 0) for g in sorted(made)]
+    seen = set(queue)
+    while queue:
+        g, b = queue.pop()
+        game, bet_state = states[g], bet_states[b]
+        row = []
+        for k, dice in enumerate(OUTCOMES):
+            target = game.steps[k].target
+            if states[target].kind == CHOICE:
+                entry = {f: code(bm.step(game, bet_state, dice, states[f])) for f in finals.after_choices(target)}
+                outcomes = entry.items()
+            else:
+                entry = code(bm.step(game, bet_state, dice, states[target]))
+                outcomes = ((target, entry),)
+            row.append(entry)
+            for final, c in outcomes:
+                if c < 0:
+                    continue
+                for g2 in finals.before_throw(final):
+                    if (g2, c) not in seen:
+                        if len(seen) >= MAX_BET_NODES:
+                            raise RulesetError([Diagnostic(
+                                f"bet {bet.name!r} has more than {MAX_BET_NODES} states with the game", bet.position,
+                                hint="give the bet's variables smaller ranges, or decide it sooner")])
+                        seen.add((g2, c))
+                        queue.append((g2, c))
+        moves[g, b] = tuple(row)
+    pays: dict = {}
+    if bet.pays is not None:
+        for g in made:
+            try:
+                pays[g] = bm.default_payout(states[g])
+            except RulesetError as exc:  # a payout that reads the deciding throw (the field)
+                pays[g] = exc
+    multiples = {(name, g): bm.multiple(name, states[g]) for name in bet.multiples for g in made}
+    return CompiledBet(bet, tuple(bet_states), tuple(decisions), made, moves, pays, multiples,
+                       bm.commission_paid(), frozenset(bm.fired))
+
+
+class _Finals:
+    """Where the game can stand after reaching a state, over every alternative of every choice."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self._after: dict = {}
+        self._before: dict = {}
+
+    def after_choices(self, target: int) -> tuple:
+        """The throw and end states a state leads to through choices (itself, if no choice)."""
+        found = self._after.get(target)
+        if found is None:
+            states = self.machine.states
+            out, seen, work = [], {target}, [target]
+            while work:
+                s = work.pop()
+                if states[s].kind != CHOICE:
+                    out.append(s)
+                    continue
+                for _, step in states[s].alternatives:
+                    if step.target not in seen:
+                        seen.add(step.target)
+                        work.append(step.target)
+            found = self._after[target] = tuple(sorted(out))
+        return found
+
+    def before_throw(self, final: int) -> tuple:
+        """The throw states the game can be at before its next throw, once at `final`: a new
+        game starts after an end state."""
+        found = self._before.get(final)
+        if found is None:
+            states = self.machine.states
+            if states[final].kind != END:
+                found = (final,)
+            else:
+                start = self.machine.start.target
+                found = tuple(s for s in self.after_choices(start) if states[s].kind != END)
+            self._before[final] = found
+        return found
+
+
 class FeeMachine:
     """A fee's rules, run once at the end of each game: they keep count and say when to pay."""
 
@@ -254,3 +406,39 @@ class FeeMachine:
             return fn(values, None, self.options)
         except EvaluationError as exc:
             raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: {exc}", exc.position)]) from None
+
+
+@dataclass(frozen=True, repr=False)
+class CompiledFee:
+    """A fee's rules run once for each of its states and each way a game can end."""
+
+    fee: Fee
+    start: tuple  # the fee's variables before the first game
+    moves: dict  # (fee state, result, label) -> (fee state after that game, whether it falls due)
+
+    def __repr__(self) -> str:
+        return f"<CompiledFee {self.fee.name!r}: {len({s for s, _, _ in self.moves})} states>"
+
+    def at_game_end(self, state: tuple, result: str, label: str) -> tuple[tuple, bool]:
+        """The fee's new state and whether it falls due on this game."""
+        return self.moves[state, result, label]
+
+
+def compile_fee(machine: Machine, fee: Fee) -> CompiledFee:
+    """Run the fee's rules from every state its counters reach, after every way a game can end:
+    a counter set outside its range, a division by zero, are found here, not at the table."""
+    fm = FeeMachine(machine.ruleset, fee, machine.options)
+    endings = sorted({(s.result, s.label) for s in machine.end_states()})
+    moves: dict = {}
+    seen, queue = {fm.start}, [fm.start]
+    while queue:
+        state = queue.pop()
+        for result, label in endings:
+            after, due = moves[state, result, label] = fm.at_game_end(state, result, label)
+            if after not in seen:
+                if len(seen) >= MAX_FEE_STATES:
+                    raise RulesetError([Diagnostic(f"fee {fee.name!r} has more than {MAX_FEE_STATES} states",
+                                                   fee.position, hint="give its counters smaller ranges")])
+                seen.add(after)
+                queue.append(after)
+    return CompiledFee(fee, fm.start, moves)

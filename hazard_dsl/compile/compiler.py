@@ -321,13 +321,20 @@ def explore(ruleset: Ruleset, options: dict | None = None) -> Exploration:
     return _Compiler(ruleset, resolve_options(ruleset, options)).explore()
 
 
-def compile_ruleset(ruleset: Ruleset, options: dict | None = None) -> Machine:
-    """The machine for these option values, or RulesetError saying why there is none."""
-    from ..check.game import machine_problems
+def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) -> Machine:
+    """The machine for these option values, with the named bets compiled (None: every bet the
+    ruleset declares), or RulesetError saying why there is none."""
+    from .bets import compile_bet, compile_fee
+    from .soundness import machine_problems
 
     result = explore(ruleset, options)
     diags = Diagnostics(list(result.diagnostics.items))
     if result.machine is not None:
         diags.extend(machine_problems(ruleset, result))
     diags.raise_if_errors()
-    return result.machine
+    machine = result.machine
+    for name in (ruleset.bets if bets is None else bets):
+        machine.bets[name] = compile_bet(machine, ruleset.bets[name])
+    for name, fee in ruleset.fees.items():
+        machine.fees[name] = compile_fee(machine, fee)
+    return machine

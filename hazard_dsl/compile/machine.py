@@ -10,12 +10,14 @@ A state is a phase together with the values of the variables. There are three ki
 * an **end** state: the game is over with a result (win / lose / push, from the caster's side)
   and the period's label (nick, out, crabs…), with the variables as they ended.
 
-Consumers (solver, player, simulator, exporters) see only this; none re-reads the rules.
+Each bet compiled with the game is a table of its own over (game state, bet state, throw), in
+`Machine.bets`. Consumers (solver, player, simulator, exporters) see only this; none re-reads
+the rules.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model import Rule, Ruleset
 
@@ -94,6 +96,8 @@ class Machine:
     variables: tuple  # names, in the order of State.values
     states: tuple
     start: Step  # how a game begins: straight into a throw or a choice state
+    bets: dict = field(default_factory=dict)  # name -> CompiledBet (compile.bets), for the bets compiled
+    fees: dict = field(default_factory=dict)  # name -> CompiledFee (compile.bets)
 
     def __repr__(self) -> str:
         kinds = {k: sum(s.kind == k for s in self.states) for k in (THROW, CHOICE, END)}

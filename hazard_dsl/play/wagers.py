@@ -1,6 +1,7 @@
 """Money at the table while games are played: bets made, decided, paid or taken; fees; a bankroll.
 
-Every bet is run by the same `BetMachine.step` the exact analysis uses. Amounts are exact
+Every bet is moved by its compiled table (`compile.bets.CompiledBet`), the same table the exact
+analysis reads, and every fee by its own (`CompiledFee`). Amounts are exact
 `Fraction`s. An order (`--bet place_6=12`) stands: the bet is made whenever it is allowed and
 not already up, and made again after it is decided; `--bet field=5@3` makes it once, before
 throw 3 of the run, and is refused if the bet is not allowed then.
@@ -11,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..compile.bets import BetMachine, BetState, Decision, FeeMachine
-from ..compile.machine import END, Machine, State
+from ..compile.bets import CompiledBet
+from ..compile.machine import END, Machine, State, outcome_index
 from ..diagnostics import did_you_mean
 from ..solve.bets import BetError, parse_amount
 
@@ -51,10 +52,10 @@ class Order:
 @dataclass
 class Wager:
     order: Order
-    bet: BetMachine
+    bet: CompiledBet
     amount: Fraction
     staked: Fraction  # amount plus any commission paid up front
-    state: BetState
+    state: int  # the bet's state, a number in its compiled table
 
 
 def money(value: Fraction) -> str:
@@ -89,14 +90,17 @@ class Wagers:
                 known = ", ".join(ruleset.bets) or "none"
                 raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet"
                                f"{did_you_mean(order.bet, ruleset.bets)} (bets: {known})")
-            bm = self.machines[order.bet] = BetMachine(machine, ruleset.bets[order.bet])
+            cb = machine.bets.get(order.bet)
+            if cb is None:
+                raise LookupError(f"bet {order.bet!r} was not compiled with the game")  # the caller's mistake
+            self.machines[order.bet] = cb
             parse_amount(ruleset.bets[order.bet], order.amount)  # a bad amount is refused before any throw
-            if not bm.ever_made():
+            if not cb.made:
                 raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition "
                                f"never holds in this game (options: "
                                f"{', '.join(f'{k}={v}' for k, v in machine.options.items()) or 'none'})")
-        self.fees = [(FeeMachine(ruleset, fee, machine.options), fee) for fee in ruleset.fees.values()]
-        self.fee_states = {fee.name: fm.start for fm, fee in self.fees}
+        self.fees = list(machine.fees.values())
+        self.fee_states = {fee.fee.name: fee.start for fee in self.fees}
         self._refused: set = set()
 
     # ------------------------------------------------------------------ events
@@ -138,44 +142,44 @@ class Wagers:
         return events
 
     def _cannot_make(self, order: Order, state: State) -> str | None:
-        bm = self.machines[order.bet]
-        if not bm.may_be_made(state):
+        cb = self.machines[order.bet]
+        if state.index not in cb.made:
             return f"it is not allowed now (phase {state.phase})"
         amount = self._amount(order, state)
         if amount is None:
-            return f"it backs {bm.bet.backs}, which is not up"
+            return f"it backs {cb.bet.backs}, which is not up"
         if amount <= 0:
             return f"the multiple comes to {money(amount)} here"
-        staked = amount + self._up_front(bm, state, amount)
+        staked = amount + self._up_front(cb, state, amount)
         if self.bankroll is not None and staked > self.bankroll:
             return f"the bankroll ({money(self.bankroll)}) cannot cover {money(staked)}"
         return None
 
     def _amount(self, order: Order, state: State) -> Fraction | None:
-        bm = self.machines[order.bet]
-        backs = bm.bet.backs
+        cb = self.machines[order.bet]
+        backs = cb.bet.backs
         backed = next((w for w in self.up if w.order.bet == backs), None) if backs else None
         if backs and backed is None:
             return None
-        kind, value = parse_amount(bm.bet, order.amount)
+        kind, value = parse_amount(cb.bet, order.amount)
         if kind == "money":
             return value
-        return bm.multiple(value, state) * backed.amount
+        return cb.multiple(value, state.index) * backed.amount
 
-    def _up_front(self, bm: BetMachine, state: State, amount: Fraction) -> Fraction:
-        commission = bm.bet.commission
-        if commission is None or bm.commission_paid() != "up_front":
+    def _up_front(self, cb: CompiledBet, state: State, amount: Fraction) -> Fraction:
+        commission = cb.bet.commission
+        if commission is None or cb.commission_paid != "up_front":
             return Fraction(0)
-        base = amount if commission.of == "bet" else amount * bm.default_payout(state)
+        base = amount if commission.of == "bet" else amount * cb.payout_at(state.index)
         return commission.rate * base
 
     def _make(self, order: Order, state: State) -> dict:
-        bm = self.machines[order.bet]
+        cb = self.machines[order.bet]
         amount = self._amount(order, state)
-        commission = self._up_front(bm, state, amount)
+        commission = self._up_front(cb, state, amount)
         staked = amount + commission
         self._move(-staked)
-        self.up.append(Wager(order, bm, amount, staked, bm.start))
+        self.up.append(Wager(order, cb, amount, staked, 0))
         fields = dict(bet=order.bet, event="made", amount=exact_money(amount))
         if commission:
             fields["commission"] = exact_money(commission)
@@ -186,25 +190,26 @@ class Wagers:
     def after_throw(self, state: State, dice: tuple, after: State) -> list[dict]:
         events = []
         still_up = []
+        outcome = outcome_index(*dice)
         for wager in self.up:
-            result = wager.bet.step(state, wager.state, dice, after)
-            if not isinstance(result, Decision):
-                wager.state = result
+            code = wager.bet.move(state.index, wager.state, outcome, after.index)
+            if code >= 0:
+                wager.state = code
                 still_up.append(wager)
                 continue
-            events.append(self._settle(wager, result))
+            events.append(self._settle(wager, wager.bet.decisions[~code]))
         self.up = still_up
         if after.kind == END:
             events += self._fees(after)
         return events
 
-    def _settle(self, wager: Wager, decision: Decision) -> dict:
+    def _settle(self, wager: Wager, decision) -> dict:
         fields = dict(bet=wager.order.bet, event=decision.result, label=decision.label, amount=exact_money(wager.amount))
         if decision.result == "win":
             won = wager.amount * decision.net
             commission = wager.bet.bet.commission
             taken = Fraction(0)
-            if commission is not None and wager.bet.commission_paid() == "on_win":
+            if commission is not None and wager.bet.commission_paid == "on_win":
                 taken = commission.rate * (wager.amount if commission.of == "bet" else won)
             self._move(wager.amount + won - taken)
             fields["won"] = exact_money(won - taken)
@@ -218,8 +223,9 @@ class Wagers:
 
     def _fees(self, end: State) -> list[dict]:
         events = []
-        for fm, fee in self.fees:
-            self.fee_states[fee.name], due = fm.at_game_end(self.fee_states[fee.name], end.result, end.label)
+        for compiled in self.fees:
+            fee = compiled.fee
+            self.fee_states[fee.name], due = compiled.at_game_end(self.fee_states[fee.name], end.result, end.label)
             if due:
                 self._move(-fee.amount)
                 events.append(self._event(fee=fee.name, event="paid", amount=exact_money(fee.amount), payee=fee.payee))

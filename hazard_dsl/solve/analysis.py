@@ -94,65 +94,29 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
         analysis.by_variable = by
         analysis.by = _by(machine, solver, visits, ends, reach, labels, by)
     analysis.choices = _choices(machine, solver)
-    if machine.ruleset.bets or machine.ruleset.fees:
+    if machine.bets or machine.fees:
         from .bets import BetTable
 
         table = analysis.bet_table = BetTable(machine, solver)
-        for name in machine.ruleset.bets:
+        for name in machine.bets:
             if table.can_be_made(name):
                 analysis.bets[name] = table.figures(name)
             else:  # not offered under these options (its made: never holds): no figures, not an error
                 analysis.never_made.append(name)
-        analysis.fees = {name: table.fee(name, figures.labels, label_results) for name in machine.ruleset.fees}
+        analysis.fees = {name: table.fee(name, figures.labels, label_results) for name in machine.fees}
     return analysis
 
 
-MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
-
-
-def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None) -> tuple[dict, list]:
-    """Each bet's edge with one option changed at a time: how the house earns under each.
-
-    Only what can change is recomputed: an option the game's rules do not read changes only
-    the bets that read it; the others keep their edge under `options` (given in `at_options`
-    as {bet: edge} when already known). Returns the table and the options left out because
-    the work would be too large."""
-    from ..compile.compiler import compile_ruleset
-    from ..compile.evaluate import bet_options, game_options
+def bet_edges(machine: Machine, policy: str) -> dict:
+    """The edge of each bet compiled with the machine (None where it can never be made)."""
     from .bets import BetTable
-    from .markov import Solver
 
-    in_game = game_options(ruleset)
-    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
-    base: dict = dict(at_options) if at_options is not None else {}
-    out: dict = {}
-    skipped: list = []
-    spent = 0
-
-    def edges(chosen: dict, names) -> dict:
-        machine = compile_ruleset(ruleset, chosen)
-        solver = Solver(machine)
-        solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
-            "optimal", "uniform") else "optimal")
-        table = BetTable(machine, solver)
-        return {bet: (table.figures(bet).edge if table.can_be_made(bet) else None) for bet in names}
-
-    if at_options is None:
-        base = edges(options, list(ruleset.bets))
-    for name, option in ruleset.options.items():
-        changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
-        others = [v for v in option.values if v != options.get(name)]
-        if changed and spent + len(changed) * len(others) > MAX_OPTION_BET_ANALYSES:
-            skipped.append(name)
-            continue
-        out[name] = {}
-        for value in option.values:
-            if value == options.get(name) or not changed:
-                out[name][value] = dict(base)
-                continue
-            spent += len(changed)
-            out[name][value] = dict(base, **edges(dict(options, **{name: value}), changed))
-    return out, skipped
+    solver = Solver(machine)
+    # a value policy (`--policy 7`) means something only where there is a choice to make
+    solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
+        "optimal", "uniform") else "optimal")
+    table = BetTable(machine, solver)
+    return {bet: (table.figures(bet).edge if table.can_be_made(bet) else None) for bet in machine.bets}
 
 
 def _figures(ends, reach, labels, expected_throws) -> Figures:

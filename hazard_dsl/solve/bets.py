@@ -1,9 +1,10 @@
 """Exact figures for bets, combinations of bets, and fees.
 
-A bet is analysed on the product of the game machine (under its policy) and the bet's own
-machine: nodes are (game throw state, bet state); each throw moves both; when the game ends
-and the bet is still up, the game starts again (a place bet outlives the pass line's game).
-The bet is made at the first moment its `made:` condition holds, from the start of a game.
+A bet is analysed on the product of the game machine (under its policy) and the bet's compiled
+table (`compile.bets.CompiledBet`): nodes are (game throw state, bet state); each throw moves
+both; when the game ends and the bet is still up, the game starts again (a place bet outlives
+the pass line's game). The bet is made at the first moment it may be, from the start of a game.
+Everything here reads the compiled tables; nothing re-reads the rules.
 
 Money is per unit staked. With a commission paid up front the stake is 1 + the commission,
 and the *edge* is the bettor's expected loss per unit of money staked, −E[net] / E[stake];
@@ -15,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..compile.bets import BetMachine, Decision, FeeMachine
+from ..compile.bets import CompiledBet
+from ..compile.machine import CHOICE, END, Machine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..parse.numbers import exact_amount
-from ..compile.machine import CHOICE, END, OUTCOMES, Machine
 from .markov import ONE, ZERO, Chain, Solver
 
-MAX_PRODUCT_NODES = 50_000
-ONE_THROW = Fraction(1, 36)
+# P(k of the 36 throws), made once: most rows of a product chain have the same few weights
+THROWS_OF_36 = tuple(Fraction(k, 36) for k in range(37))
 
 
 class BetError(ValueError):
@@ -79,27 +80,30 @@ class FeeFigures:
 
 
 class BetTable:
-    """The game under a policy, with the helpers every bet analysis needs."""
+    """The game under a policy, with the helpers every bet analysis needs. Reads the compiled
+    bets of the machine (or those given)."""
 
-    def __init__(self, machine: Machine, solver: Solver):
+    def __init__(self, machine: Machine, solver: Solver, bets: dict | None = None):
         self.machine = machine
         self.solver = solver
         self.states = machine.states
+        self.compiled = machine.bets if bets is None else bets
         self._resolved: dict = {}  # state -> where it leads before the next throw (see resolve)
+        self._after: dict = {}
         self.restart = self.settle({machine.start.target: ONE})
-        self.bets: dict = {}
 
-    def bet(self, name: str) -> BetMachine:
-        if name not in self.bets:
+    def bet(self, name: str) -> CompiledBet:
+        found = self.compiled.get(name)
+        if found is None:
             if name not in self.machine.ruleset.bets:
                 known = ", ".join(self.machine.ruleset.bets) or "none"
                 raise BetError(f"{self.machine.ruleset.name} has no bet {name!r}"
                                f"{did_you_mean(name, self.machine.ruleset.bets)} (bets: {known})")
-            self.bets[name] = BetMachine(self.machine, self.machine.ruleset.bets[name])
-        return self.bets[name]
+            raise LookupError(f"bet {name!r} was not compiled with the game")  # the caller's mistake
+        return found
 
     def can_be_made(self, name: str) -> bool:
-        return self.bet(name).ever_made()
+        return bool(self.bet(name).made)
 
     def settle(self, distribution: dict) -> dict:
         """Pass a distribution through choice states (policy) and game ends (a new game starts)."""
@@ -150,82 +154,94 @@ class BetTable:
 
     def after(self, g: int) -> dict:
         """Where the game stands before its next throw, after reaching state g."""
-        state = self.states[g]
-        if state.kind == END:
-            return self.restart
-        if state.kind == CHOICE:
-            return self.settle({g: ONE})
-        return {g: ONE}
+        found = self._after.get(g)
+        if found is None:
+            state = self.states[g]
+            if state.kind == END:
+                found = self.restart
+            elif state.kind == CHOICE:
+                found = self.settle({g: ONE})
+            else:
+                found = {g: ONE}
+            self._after[g] = found
+        return found
 
     # ------------------------------------------------------------------ placing
 
-    def placement(self, bm: BetMachine) -> dict:
+    def placement(self, cb: CompiledBet) -> dict:
         """Where the game stands when the bet is first allowed (from the start of a game)."""
+        made = cb.made
+        if not made:
+            raise BetError(f"bet {cb.name!r} can never be made: its made: condition never holds")
         rows: dict = {}
-        queue = list(self.restart)
-        seen = set(queue)
         start: dict = {}
-        ever_made = False
+        queue = []
         for g, p in self.restart.items():
-            key = ("made", g) if bm.may_be_made(self.states[g]) else g
-            ever_made |= key != g
+            key = ("made", g) if g in made else g
             start[key] = start.get(key, ZERO) + p
+            if g not in made:
+                queue.append(g)
+        seen = set(queue)
         while queue:
             g = queue.pop()
-            if bm.may_be_made(self.states[g]):
-                continue
             row: dict = {}
-            for k in range(36):
-                for g2, p2 in self.after(self.states[g].steps[k].target).items():
-                    key = ("made", g2) if bm.may_be_made(self.states[g2]) else g2
-                    ever_made |= key != g2
-                    row[key] = row.get(key, ZERO) + p2 / 36
+            for target, n in _targets(self.states[g]).items():
+                for g2, p2 in self.after(target).items():
+                    key = ("made", g2) if g2 in made else g2
+                    row[key] = row.get(key, ZERO) + THROWS_OF_36[n] * p2
                     if key == g2 and g2 not in seen:
                         seen.add(g2)
                         queue.append(g2)
             rows[g] = row
-        if not ever_made:
-            raise BetError(f"bet {bm.bet.name!r} can never be made: its made: condition never holds")
         visits = Chain(rows).forward(start)
-        return {key[1]: p for key, p in visits.items() if isinstance(key, tuple) and key[0] == "made" and p}
+        return {key[1]: p for key, p in visits.items() if key.__class__ is tuple and p}
 
     # ------------------------------------------------------------------ the product chain
 
-    def product(self, bm: BetMachine, starts, stop=None) -> Chain:
-        """Rows of the chain over (game state, bet state) from the given start nodes. Decisions
-        are absorbing; so are nodes where `stop(game state, bet state)` holds."""
+    def product(self, cb: CompiledBet, starts, stop=None) -> Chain:
+        """Rows of the chain over (game state, bet state) from the given start nodes. A decision
+        is an absorbing node, its (negative) code; so is ("stop", g, b) where `stop(g, b)` holds."""
         rows: dict = {}
         queue = list(starts)
         seen = set(queue)
+        states, moves = self.states, cb.moves
         while queue:
             node = queue.pop()
-            g, b = node
-            state = self.states[g]
+            steps = states[node[0]].steps
+            entries = moves[node]
+            # Group the 36 throws by what they do: (state reached, bet code) -> how many throws
+            certain: dict = {}
+            weighted: dict = {}  # where the throw leads to a choice: P under the policy, per throw
+            for k in range(36):
+                entry = entries[k]
+                target = steps[k].target
+                if entry.__class__ is int:
+                    key = (target, entry)
+                    certain[key] = certain.get(key, 0) + 1
+                else:
+                    for final, p in self.resolve(target).items():
+                        key = (final, entry[final])
+                        weighted[key] = weighted.get(key, ZERO) + p
+            moved = [(key, THROWS_OF_36[n]) for key, n in certain.items()]
+            moved += [(key, p / 36) for key, p in weighted.items()]
             row: dict = {}
-            for k, dice in enumerate(OUTCOMES):
-                for final, p1 in self.resolve(state.steps[k].target).items():
-                    # most steps are certain (p is the constant ONE): spare the Fraction arithmetic
-                    p1 = ONE_THROW if p1 is ONE else p1 / 36
-                    result = bm.step(state, b, dice, self.states[final])
-                    if isinstance(result, Decision):
-                        row[result] = row.get(result, ZERO) + p1
-                        continue
-                    for g2, p2 in self.after(final).items():
-                        nxt = (g2, result)
-                        if stop is not None and stop(self.states[g2], result):
-                            nxt = ("stop", g2, result)
-                        row[nxt] = row.get(nxt, ZERO) + (p1 if p2 is ONE else p1 * p2)
-                        if nxt[0] != "stop" and nxt not in seen:
-                            if len(seen) >= MAX_PRODUCT_NODES:
-                                raise BetError(f"bet {bm.bet.name!r} has more than {MAX_PRODUCT_NODES} states "
-                                               f"with the game")
-                            seen.add(nxt)
-                            queue.append(nxt)
+            for (final, code), p in moved:
+                if code < 0:  # decided
+                    row[code] = row.get(code, ZERO) + p
+                    continue
+                for g2, p2 in self.after(final).items():
+                    nxt = (g2, code)
+                    if stop is not None and stop(g2, code):
+                        nxt = ("stop", g2, code)
+                    row[nxt] = row.get(nxt, ZERO) + (p if p2 is ONE else p * p2)
+                    if nxt not in seen and len(nxt) == 2:
+                        seen.add(nxt)
+                        queue.append(nxt)
             rows[node] = row
-        self._never_decided(bm, rows)
+        self._never_decided(cb, rows)
         return Chain(rows)
 
-    def _never_decided(self, bm: BetMachine, rows: dict) -> None:
+    def _never_decided(self, cb: CompiledBet, rows: dict) -> None:
         """Refuse a bet that, from some point it can reach, is never decided: its chain would
         have no solution (the stake would be up for ever)."""
         back: dict = {}
@@ -245,116 +261,108 @@ class BetTable:
                     work.append(source)
         stuck = [node for node in rows if node not in can]
         if stuck:
-            g, b = min(stuck, key=lambda n: (n[0], str(n[1])))
+            g, b = min(stuck)
             where = self.states[g].describe(self.machine)
-            inner = f", the bet in its phase {b.phase!r}" if len(bm.bet.phases) > 1 else ""
+            inner = f", the bet in its phase {cb.states[b].phase!r}" if len(cb.bet.phases) > 1 else ""
             raise RulesetError([Diagnostic(
-                f"bet {bm.bet.name!r} is never decided once the game is at {where}{inner}: no throw from there "
-                f"on wins, loses or pushes it", bm.bet.position,
+                f"bet {cb.name!r} is never decided once the game is at {where}{inner}: no throw from there "
+                f"on wins, loses or pushes it", cb.bet.position,
                 hint="a bet must be decided sooner or later; add a rule that wins, loses or pushes it")])
 
     # ------------------------------------------------------------------ figures
 
-    def commission(self, bm: BetMachine, placed_at, decision: Decision | None) -> tuple[Fraction, Fraction]:
-        """(commission taken from a win, commission paid up front) per unit bet."""
-        commission = bm.bet.commission
-        paid = bm.commission_paid()
+    def up_front(self, cb: CompiledBet, placed_at: int) -> Fraction:
+        """The commission paid up front per unit bet, made in game state `placed_at`."""
+        commission = cb.bet.commission
+        paid = cb.commission_paid
         if paid is None:
-            return ZERO, ZERO
+            return ZERO
         if paid not in ("on_win", "up_front"):
-            raise BetError(f"bet {bm.bet.name!r}: commission paid must be on_win or up_front, not {paid!r}")
-        if paid == "up_front":
-            base = ONE if commission.of == "bet" else bm.default_payout(self.states[placed_at])
-            return ZERO, commission.rate * base
-        if decision is None or decision.result != "win":
-            return ZERO, ZERO
-        return commission.rate * (ONE if commission.of == "bet" else decision.net), ZERO
+            raise BetError(f"bet {cb.name!r}: commission paid must be on_win or up_front, not {paid!r}")
+        if paid == "on_win":
+            return ZERO
+        return commission.rate * (ONE if commission.of == "bet" else cb.payout_at(placed_at))
+
+    def _on_win(self, cb: CompiledBet, code: int) -> Fraction:
+        """The net of a decision per unit bet, less any commission taken from a win."""
+        decision = cb.decisions[~code]
+        commission = cb.bet.commission
+        if decision.result != "win" or commission is None or cb.commission_paid != "on_win":
+            return decision.net
+        return decision.net - commission.rate * (ONE if commission.of == "bet" else decision.net)
 
     def figures(self, name: str) -> BetFigures:
-        bm = self.bet(name)
-        placed = self.placement(bm)
-        start = {(g, bm.start): p for g, p in placed.items()}
-        chain = self.product(bm, start)
+        cb = self.bet(name)
+        placed = self.placement(cb)
+        start = {(g, 0): p for g, p in placed.items()}
+        chain = self.product(cb, start)
         visits = chain.forward(start)
-        win = lose = push = net = ZERO
+        win = lose = push = net = throws = ZERO
         labels: dict = {}
         win_pays: dict = {}
         for node, p in visits.items():
-            if not isinstance(node, Decision):
+            if node.__class__ is not int:
+                throws += p  # a (game, bet) node: each visit is a throw with the bet up
                 continue
-            labels[node.label] = labels.get(node.label, ZERO) + p
-            if node.result == "win":
+            decision = cb.decisions[~node]
+            labels[decision.label] = labels.get(decision.label, ZERO) + p
+            if decision.result == "win":
                 win += p
-                win_pays[node.net] = win_pays.get(node.net, ZERO) + p
-                on_win = self._on_win(bm, node)
-                net += p * (node.net - on_win)
-            elif node.result == "lose":
+                win_pays[decision.net] = win_pays.get(decision.net, ZERO) + p
+            elif decision.result == "lose":
                 lose += p
-                net -= p
             else:
                 push += p
-        up_front = sum((p * self.commission(bm, g, None)[1] for g, p in placed.items()), ZERO)
-        throws = sum((p for node, p in visits.items() if isinstance(node, tuple) and len(node) == 2), ZERO)
+            net += p * self._on_win(cb, node)
+        up_front = sum((p * self.up_front(cb, g) for g, p in placed.items()), ZERO)
         pays = {}
-        if bm.bet.pays is not None:
+        if cb.bet.pays is not None:
             for g in sorted(placed):
-                try:
-                    pays[g] = bm.default_payout(self.states[g])
-                except Exception:  # a payout that needs the deciding throw (the field): shown as varying
+                value = cb.pays[g]
+                if isinstance(value, RulesetError):  # a payout that needs the deciding throw (the field)
                     pays = {}
                     break
+                pays[g] = value
         return BetFigures(name, win, lose, push, net - up_front, ONE + up_front, throws, labels, pays, win_pays,
-                          self.made_per_game(bm))
+                          self.made_per_game(cb))
 
-    def made_per_game(self, bm: BetMachine) -> Fraction:
+    def made_per_game(self, cb: CompiledBet) -> Fraction:
         """The chance that a game, from its start, reaches a throw at which the bet may be made
         (1 for a bet made any time; less for Cotton's stake, laid once the main is set)."""
-        if bm.bet.made is None:
+        made = cb.made
+        if cb.bet.made is None:
             return ONE
         rows: dict = {}
-        queue = [g for g in self.restart if not bm.may_be_made(self.states[g])]
+        queue = [g for g in self.restart if g not in made]
         seen = set(queue)
         while queue:
             g = queue.pop()
             row: dict = {}
-            for step in self.states[g].steps:
-                for final, p in self.resolve(step.target).items():
-                    state = self.states[final]
-                    key = "ended" if state.kind == END else ("made" if bm.may_be_made(state) else final)
-                    row[key] = row.get(key, ZERO) + p / 36
+            for target, n in _targets(self.states[g]).items():
+                for final, p in self.resolve(target).items():
+                    key = "ended" if self.states[final].kind == END else ("made" if final in made else final)
+                    row[key] = row.get(key, ZERO) + THROWS_OF_36[n] * p
                     if key == final and final not in seen:
                         seen.add(final)
                         queue.append(final)
             rows[g] = row
         start: dict = {}
         for g, p in self.restart.items():
-            key = "made" if bm.may_be_made(self.states[g]) else g
+            key = "made" if g in made else g
             start[key] = start.get(key, ZERO) + p
         if not rows:
             return start.get("made", ZERO)
         return Chain(rows).forward(start).get("made", ZERO)
 
-    def _on_win(self, bm: BetMachine, decision: Decision) -> Fraction:
-        commission = bm.bet.commission
-        if commission is None or bm.commission_paid() != "on_win":
-            return ZERO
-        return commission.rate * (ONE if commission.of == "bet" else decision.net)
-
-    def unit_values(self, bm: BetMachine, places) -> dict:
+    def unit_values(self, cb: CompiledBet, places) -> dict:
         """(expected net, expected stake) per unit bet, made in each game state of `places`."""
-        starts = [(g, bm.start) for g in places]
-        chain = self.product(bm, starts)
-
-        def reward(node):
-            if isinstance(node, Decision):
-                return (node.net - self._on_win(bm, node)) if node.result == "win" else node.net
-            return ZERO
-
-        values = chain.backward(reward)
+        starts = [(g, 0) for g in places]
+        chain = self.product(cb, starts)
+        values = chain.backward(lambda node: self._on_win(cb, node) if node.__class__ is int else ZERO)
         out = {}
         for g in places:
-            up_front = self.commission(bm, g, None)[1]
-            out[g] = (values[(g, bm.start)] - up_front, ONE + up_front)
+            up_front = self.up_front(cb, g)
+            out[g] = (values[(g, 0)] - up_front, ONE + up_front)
         return out
 
     def combination(self, orders: list[tuple[str, str]]) -> Combination:
@@ -366,19 +374,19 @@ class BetTable:
         fixed: dict = {}  # bet -> its amount, where that does not depend on the state
         staked = net = ZERO
         for name, amount_text in orders:
-            bm = self.bet(name)
-            backs = bm.bet.backs
+            cb = self.bet(name)
+            backs = cb.bet.backs
             if backs is not None and backs in placed:
-                backed_bm = self.bet(backs)
-                start = {(g, backed_bm.start): p for g, p in placed[backs].items()}
-                chain = self.product(backed_bm, start, stop=lambda state, b: bm.may_be_made(state))
+                backed = self.bet(backs)
+                start = {(g, 0): p for g, p in placed[backs].items()}
+                chain = self.product(backed, start, stop=lambda g, b: g in cb.made)
                 places: dict = {}
                 for node, p in chain.forward(start).items():
-                    if isinstance(node, tuple) and node[0] == "stop":
+                    if node.__class__ is tuple and node[0] == "stop":
                         places[node[1]] = places.get(node[1], ZERO) + p
-                values = self.unit_values(bm, list(places))
+                values = self.unit_values(cb, list(places))
                 for g, p in places.items():
-                    amount = _amount(bm, amount_text, self.states[g], fixed.get(backs))
+                    amount = _amount(cb, amount_text, g, fixed.get(backs))
                     unit_net, unit_stake = values[g]
                     staked += p * amount * unit_stake
                     net += p * amount * unit_net
@@ -386,40 +394,46 @@ class BetTable:
                 continue
             if backs is not None:  # as at the table: a bet that backs another needs it made first
                 raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
-            amount = _amount(bm, amount_text, None, None)
+            amount = _amount(cb, amount_text, None, None)
             figures = self.figures(name)
             staked += amount * figures.stake
             net += amount * figures.net
-            placed[name] = self.placement(bm)
+            placed[name] = self.placement(cb)
             fixed[name] = amount
         if not staked:
             raise BetError("no money is staked")
         return Combination(orders, staked, net)
 
     def fee(self, name: str, label_probabilities: dict, label_results: dict) -> FeeFigures:
-        fee = self.machine.ruleset.fees[name]
-        fm = FeeMachine(self.machine.ruleset, fee, self.machine.options)
+        fee = self.machine.fees[name]
         # The fee's state moves once a game; games are independent, so this is a small chain
         # on the fee's own states with P(each label) as its transition probabilities.
         transitions: dict = {}
-        queue = [fm.start]
+        queue = [fee.start]
         while queue:
             f = queue.pop()
             if f in transitions:
                 continue
-            if len(transitions) > 1000:
-                raise BetError(f"fee {name!r} has too many states")
             out = []
             for label, p in label_probabilities.items():
                 if not p:
                     continue
-                f2, due = fm.at_game_end(f, label_results[label], label)
+                f2, due = fee.at_game_end(f, label_results[label], label)
                 out.append((f2, p, due))
                 queue.append(f2)
             transitions[f] = out
         stationary = _stationary(transitions)
         due = sum((stationary[f] * p for f, out in transitions.items() for _, p, d in out if d), ZERO)
-        return FeeFigures(name, fee.amount, due, fee.payer, fee.payee, fee.description)
+        spec = fee.fee
+        return FeeFigures(name, spec.amount, due, spec.payer, spec.payee, spec.description)
+
+
+def _targets(state) -> dict:
+    """The states a throw from a throw state reaches, each with how many of the 36 outcomes."""
+    counts: dict = {}
+    for step in state.steps:
+        counts[step.target] = counts.get(step.target, 0) + 1
+    return counts
 
 
 def parse_amount(bet, text: str):
@@ -440,15 +454,15 @@ def parse_amount(bet, text: str):
     return "money", parse_money(text, f"--bet {bet.name}")
 
 
-def _amount(bm: BetMachine, text: str, state, backed_amount) -> Fraction:
-    kind, value = parse_amount(bm.bet, text)
+def _amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> Fraction:
+    kind, value = parse_amount(cb.bet, text)
     if kind == "money":
         return value
-    if state is None or backed_amount is None:
-        raise BetError(f"--bet {bm.bet.name}={text}: a multiple needs the bet it backs ({bm.bet.backs}) given first")
-    factor = bm.multiple(value, state)
+    if game is None or backed_amount is None:
+        raise BetError(f"--bet {cb.name}={text}: a multiple needs the bet it backs ({cb.bet.backs}) given first")
+    factor = cb.multiple(value, game)
     if factor <= 0:
-        raise BetError(f"--bet {bm.bet.name}={text}: the multiple is {factor} here; it must be more than 0")
+        raise BetError(f"--bet {cb.name}={text}: the multiple is {factor} here; it must be more than 0")
     return factor * backed_amount
 
 
