@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 
 from . import __version__
@@ -148,7 +147,12 @@ def cmd_run(args) -> int:
     if args.seed is not None and not 0 <= args.seed < 2**64:
         raise UsageError("--seed takes a whole number from 0 to 2**64 - 1")
     # a tape replays the same every time (mixed choices included) unless a seed is given
-    seed = args.seed if args.seed is not None else (0 if args.dice is not None else secrets.randbelow(2**32))
+    if args.seed is None and args.dice is None:
+        import secrets
+
+        seed = secrets.randbelow(2**32)
+    else:
+        seed = args.seed if args.seed is not None else 0
     if args.dice is not None:
         try:
             dice = DiceTape.parse(args.dice)

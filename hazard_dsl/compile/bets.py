@@ -92,6 +92,13 @@ class BetMachine:
         if bet.own_game:
             self.by_total = self.by_total and not any(
                 uses_single_faces(r.condition) or uses_single_faces(r.actions) for r in machine.ruleset.rules())
+        # What the bet's rules and payout read of the game: a throw is decided alike in every
+        # game state that agrees on these, so it is evaluated once for all of them (the stake
+        # on the main reads only the game's result, whatever the main and the chance are).
+        reads = {x.name for x in ex.walk((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays,
+                                          bet.commission)) if isinstance(x, ex.Name)}
+        self._reads_game = tuple(i for i, v in enumerate(machine.variables) if v in reads)
+        self._reads = ("phase" in reads, "result" in reads, "label" in reads)
 
     def fn(self, expression, scope=None):
         key = id(expression)
@@ -177,9 +184,15 @@ class BetMachine:
                     f"({after.describe(self.machine)}), which a bet's own game cannot make", self.bet.position)])
             key = (None, bet_state, dice[0] + dice[1] if self.by_total else dice, None)
         else:
-            key = (game.index, bet_state, dice[0] + dice[1] if self.by_total else dice, after.index)
+            phase, result, label = self._reads
+            ended = after.kind == END
+            key = (bet_state, dice[0] + dice[1] if self.by_total else dice,
+                   tuple(game.values[i] for i in self._reads_game), game.phase if phase else None,
+                   (after.result if ended else "none") if result else None, (after.label if ended else "") if label else None)
         found = self._cache.get(key)
         if found is not None:
+            if after.kind == END and isinstance(found, BetState):
+                self.carried_over = True
             return found
         values = self._values(game, bet_state, after)
         result = self._run(bet_state.phase, values, dice, game, after)
@@ -295,14 +308,21 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
         row = []
+        alike: dict = {}  # (total, state reached) -> entry: a bet that reads no single face sees 2-5 as 5-2
         for k, dice in enumerate(OUTCOMES):
             target = game.steps[k].target
+            key = (dice[0] + dice[1] if bm.by_total else k, target)
+            entry = alike.get(key)
+            if entry is not None:
+                row.append(entry)
+                continue
             if states[target].kind == CHOICE:
                 entry = {f: code(bm.step(game, bet_state, dice, states[f])) for f in finals.after_choices(target)}
                 outcomes = entry.items()
             else:
                 entry = code(bm.step(game, bet_state, dice, states[target]))
                 outcomes = ((target, entry),)
+            alike[key] = entry
             row.append(entry)
             for final, c in outcomes:
                 if c < 0:

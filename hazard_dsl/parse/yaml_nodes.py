@@ -35,16 +35,33 @@ class YScalar:
     value: Any  # str, int, float, bool or None as YAML resolved it
     text: str  # the scalar's text before typing: what expressions are parsed from
     position: Position
-    _offsets: tuple[int, ...] = field(repr=False, compare=False, default=())
-    _line_starts: tuple[int, ...] = field(repr=False, compare=False, default=())
+    _span: "_Span | None" = field(repr=False, compare=False, default=None)
 
     def position_at(self, offset: int) -> Position:
         """The file position of character `offset` of `text` (best effort for folded scalars)."""
-        if not self._offsets:
+        if self._span is None:
             return self.position
-        index = self._offsets[min(max(offset, 0), len(self._offsets) - 1)]
-        line = _bisect_right(self._line_starts, index) - 1
-        return Position(self.position.file, line + 1, index - self._line_starts[line] + 1)
+        offsets = self._span.offsets(self.text)
+        index = offsets[min(max(offset, 0), len(offsets) - 1)]
+        line_starts = self._span.line_starts
+        line = _bisect_right(line_starts, index) - 1
+        return Position(self.position.file, line + 1, index - line_starts[line] + 1)
+
+
+class _Span:
+    """Where a scalar's text lies in the file. Each character's place is worked out only when
+    a position inside the scalar is asked for (an expression's node, an error), since most
+    scalars — descriptions, notes — never are."""
+
+    __slots__ = ("raw", "start", "line_starts", "_offsets")
+
+    def __init__(self, raw: str, start: int, line_starts: tuple):
+        self.raw, self.start, self.line_starts, self._offsets = raw, start, line_starts, None
+
+    def offsets(self, value: str) -> tuple:
+        if self._offsets is None:
+            self._offsets = _align(value, self.raw, self.start)
+        return self._offsets
 
 
 @dataclass(frozen=True)
@@ -118,9 +135,10 @@ class _Loader:
         self.text = text
         self.nodes = 0
         starts = [0]
-        for k, ch in enumerate(text):
-            if ch == "\n":
-                starts.append(k + 1)
+        k = text.find("\n")
+        while k >= 0:
+            starts.append(k + 1)
+            k = text.find("\n", k + 1)
         self.line_starts = tuple(starts)
         self.constructor = yaml.SafeLoader("")
 
@@ -147,8 +165,8 @@ class _Loader:
                 skip = 1
             elif node.style in ("|", ">"):
                 skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
-            offsets = _align(node.value, raw[skip:], node.start_mark.index + skip)
-            return YScalar(value, node.value, position, offsets, self.line_starts)
+            span = _Span(raw[skip:], node.start_mark.index + skip, self.line_starts)
+            return YScalar(value, node.value, position, span)
         if isinstance(node, yaml.SequenceNode):
             return YSeq(tuple(self.convert(item, depth + 1) for item in node.value), position)
         entries: dict = {}

@@ -179,34 +179,59 @@ def _choices(machine, solver) -> dict:
 
 
 def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction]:
-    """P(the game takes exactly n throws) for n = 0, 1, … until 99.9% is covered."""
-    states = machine.states
-    rows = {s: solver.row(s) for s in solver.transient}
+    """P(the game takes exactly n throws) for n = 0, 1, … until 99.9% is covered.
 
-    def settle(mass: dict) -> tuple[dict, Fraction]:
-        """Pass mass through choice states (they take no throw); return it and what ended."""
-        ended = ZERO
+    Exact, in integers: the mass on each state is a numerator over one common denominator,
+    which a throw multiplies by 36 (each throw state's row is a count of the 36 outcomes) and a
+    mixed choice by its probabilities' common denominator; only the mass that ends at each
+    throw becomes a Fraction."""
+    from math import lcm
+
+    states = machine.states
+    throws: dict = {}  # throw state -> ((target, outcomes of 36), …)
+    choices: dict = {}  # choice state -> ((target, probability), …)
+    scale = 1  # common denominator of the choices' probabilities (1 for a pure policy)
+    for s in solver.transient:
+        if states[s].kind == THROW:
+            counts: dict = {}
+            for step in states[s].steps:
+                counts[step.target] = counts.get(step.target, 0) + 1
+            throws[s] = tuple(counts.items())
+        else:
+            choices[s] = tuple(solver.row(s).items())
+            scale = lcm(scale, *(p.denominator for _, p in choices[s]))
+    choices = {s: tuple((t, int(p * scale)) for t, p in row) for s, row in choices.items()}
+    den = 1
+
+    def settle(mass: dict) -> int:
+        """Pass the mass through choice states (they take no throw); return what ended."""
+        nonlocal den
         for _ in range(len(states) + 1):
-            pending = [s for s in mass if states[s].kind == CHOICE]
+            pending = [s for s in mass if s in choices]
             if not pending:
                 break
+            if scale != 1:
+                den *= scale
+                for s in mass:
+                    mass[s] *= scale
             for s in pending:
                 m = mass.pop(s)
-                for t, p in rows[s].items():
-                    mass[t] = mass.get(t, ZERO) + m * p
-        for s in [s for s in mass if states[s].kind == END]:
-            ended += mass.pop(s)
-        return mass, ended
+                for t, w in choices[s]:
+                    mass[t] = mass.get(t, 0) + (m if scale == 1 else m * w // scale)
+        return sum(mass.pop(s) for s in [s for s in mass if states[s].kind == END])
 
-    mass, ended = settle({machine.start.target: ONE})
+    mass = {machine.start.target: 1}
+    ended = Fraction(settle(mass), den)
     distribution = [ended]
     covered = ended
     while covered < DISTRIBUTION_MASS and mass and len(distribution) <= MAX_DISTRIBUTION_THROWS:
         nxt: dict = {}
         for s, m in mass.items():
-            for t, p in rows[s].items():
-                nxt[t] = nxt.get(t, ZERO) + m * p
-        mass, ended = settle(nxt)
+            for t, n in throws[s]:
+                nxt[t] = nxt.get(t, 0) + m * n
+        den *= 36
+        mass = nxt
+        ended = Fraction(settle(mass), den)
         distribution.append(ended)
         covered += ended
     return distribution, ONE - covered
