@@ -420,7 +420,7 @@ def _parse(scalar: YScalar, start: str, what: str):
     if len(text) > MAX_EXPRESSION_CHARS:
         raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS} characters", scalar.position)])
     try:
-        tree = _parser().parse(text, start=start)
+        tree = _tree(text, start)
     except UnexpectedCharacters as exc:
         raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
                                        scalar.position_at(exc.pos_in_stream))]) from None
@@ -452,6 +452,14 @@ def _parse(scalar: YScalar, start: str, what: str):
         raise
     except RecursionError:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+
+
+@lru_cache(maxsize=4096)
+def _tree(text: str, start: str):
+    """Lark's parse tree of a text. A rule file says `total == 7` or `throw again` many times:
+    each distinct text is parsed once (its tree is read, never changed; the positions come
+    from each scalar when the tree is built into ours)."""
+    return _parser().parse(text, start=start)
 
 
 def _deepest(tree) -> int | None:
