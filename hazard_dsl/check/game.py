@@ -58,6 +58,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     combinations = option_combinations(ruleset)  # the defaults come first
     explored = 0
     default_machine = None
+    machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
     for number, options in enumerate(combinations):
         if explored > MAX_STATES_CHECKED or number >= MAX_EXPLORATIONS:
             diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
@@ -67,6 +68,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         result = explore(ruleset, options)
         if number == 0:
             default_machine = result.machine
+        machines[_key(options)] = result.machine
         fired |= result.fired
         entered |= result.entered
         found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
@@ -87,7 +89,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     if ruleset.fees and default_machine is not None:
         diags.extend(_check_fees(ruleset, default_machine))
     if ruleset.bets:
-        diags.extend(_check_bets(ruleset, defaults))
+        diags.extend(_check_bets(ruleset, defaults, machines))
     if diags.has_errors:
         diags.items.append(Diagnostic("the check for rules that can never fire runs once these errors are fixed",
                                       None, NOTE))
@@ -125,7 +127,11 @@ def _check_fees(ruleset: Ruleset, machine) -> list[Diagnostic]:
     return out
 
 
-def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
+def _key(options: dict) -> tuple:
+    return tuple(sorted(options.items()))
+
+
+def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagnostic]:
     """Play every bet out against the game (defaults, then one option changed at a time): a
     throw no bet rule handles, a bet that can never be made, rules that never fire."""
     from ..compile.bets import compile_bet
@@ -154,10 +160,12 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
                         f"that can change them (there are many)")
             break
         suffix = _with(options, defaults)
-        try:
-            machine = compile_ruleset(ruleset, options, bets=())
-        except RulesetError:
-            continue
+        machine = machines.get(_key(options))
+        if machine is None:
+            try:
+                machine = compile_ruleset(ruleset, options, bets=())
+            except RulesetError:
+                continue
         solver = Solver(machine)
         # every alternative of every choice with some chance, so a bet rule that fires only
         # after a choice the optimal player would not make is not called dead
@@ -169,7 +177,12 @@ def _check_bets(ruleset: Ruleset, defaults: dict) -> list[Diagnostic]:
             try:
                 compiled[name] = compile_bet(machine, bet)
                 fired[name] |= compiled[name].fired
-                table.figures(name)
+                # played out against the game, not solved: what can go wrong is in the chain itself
+                # (a bet never decided) or where it is made (never made; a commission it cannot pay)
+                placed = table.placement(compiled[name])
+                table.product(compiled[name], [(g, 0) for g in placed])
+                for g in placed:
+                    table.up_front(compiled[name], g)
             except RulesetError as exc:
                 for d in exc.diagnostics:
                     if (d.position, d.message) not in reported:
