@@ -1,0 +1,209 @@
+"""Bets compiled to tables, the pipeline's layering, and the start-up caches (issue 8).
+
+The analysis and the table read each bet's compiled table; nothing after compile re-reads the
+rules; compile does not reach up into check; the fast paths (libyaml, cached parse trees, Lark's
+cached tables) give the same results and positions as the slow ones."""
+
+from __future__ import annotations
+
+import ast
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hazard_dsl.check import check_file
+from hazard_dsl.compile.bets import BetMachine, CompiledBet, compile_bet
+from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.compile.machine import END, OUTCOMES
+from hazard_dsl.diagnostics import RulesetError
+from hazard_dsl.parse import expressions, yaml_nodes
+from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.play.wagers import Order, Wagers
+from hazard_dsl.solve.analysis import analyse
+from tests.conftest import RULESETS, SHIPPED, machine
+
+PACKAGE = Path(__file__).resolve().parent.parent / "hazard_dsl"
+
+
+def _imports(folder: str) -> set[str]:
+    """Every module a folder of the package imports (absolute names)."""
+    out = set()
+    for path in (PACKAGE / folder).glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = f"hazard_dsl.{folder}" if node.level == 1 else "hazard_dsl" if node.level == 2 else ""
+                module = ".".join(p for p in (base, node.module) if p)
+                out |= {module} | {f"{module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                out |= {a.name for a in node.names}
+    return out
+
+
+def test_solve_reads_compiled_tables_and_never_calls_the_compiler():
+    imported = _imports("solve")
+    assert not {m for m in imported if m.startswith(("hazard_dsl.compile.compiler", "hazard_dsl.compile.evaluate"))}
+    forbidden = {"hazard_dsl.compile.bets.BetMachine", "hazard_dsl.compile.bets.FeeMachine",
+                 "hazard_dsl.compile.bets.compile_bet", "hazard_dsl.compile.bets.compile_fee"}
+    assert not imported & forbidden
+
+
+def test_compile_does_not_reach_up_into_check_or_solve():
+    assert not {m for m in _imports("compile") if m.startswith(("hazard_dsl.check", "hazard_dsl.solve"))}
+
+
+def test_play_reads_compiled_bets_not_the_rules():
+    assert "hazard_dsl.compile.bets.BetMachine" not in _imports("play")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_bet_of_every_ruleset_is_a_table_over_the_36_throws(name):
+    m = machine(name)
+    assert set(m.bets) == set(m.ruleset.bets) and set(m.fees) == set(m.ruleset.fees)
+    for cb in m.bets.values():
+        assert isinstance(cb, CompiledBet) and cb.made
+        for (g, b), row in cb.moves.items():
+            assert m.states[g].kind == "throw" and 0 <= b < len(cb.states) and len(row) == 36
+            for entry in row:
+                codes = entry.values() if isinstance(entry, dict) else [entry]
+                assert all(-len(cb.decisions) <= c < len(cb.states) for c in codes)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_the_table_says_what_the_rules_say_for_every_throw(name):
+    """Each entry of a compiled table is what the bet's rules decide, evaluated afresh."""
+    m = machine(name)
+    for bet_name, cb in m.bets.items():
+        fresh = BetMachine(m, m.ruleset.bets[bet_name])
+        for (g, b), row in list(cb.moves.items())[:40]:
+            game = m.states[g]
+            for k, dice in enumerate(OUTCOMES):
+                target = game.steps[k].target
+                finals = row[k].keys() if isinstance(row[k], dict) else [target]
+                for final in finals:
+                    expected = fresh.step(game, cb.states[b], dice, m.states[final])
+                    code = cb.move(g, b, k, final)
+                    got = cb.decisions[~code] if code < 0 else cb.states[code]
+                    assert got == expected, (bet_name, game, dice)
+
+
+def test_a_bet_is_compiled_once_for_every_game_state_that_agrees_on_what_it_reads():
+    # Cotton's stake reads only how the game ended: the main and the chance do not matter
+    m = machine("cotton")
+    bm = BetMachine(m, m.ruleset.bets["stake"])
+    for cb_state in [s for s in m.states if s.kind == "throw" and bm.may_be_made(s)]:
+        for k, dice in enumerate(OUTCOMES):
+            bm.step(cb_state, bm.start, dice, m.states[cb_state.steps[k].target])
+    # one evaluation per (total, how the game stands after it), not per state
+    assert len(bm._cache) <= 11 * 3
+
+
+def test_run_compiles_only_the_bets_it_is_asked_for(capsys):
+    from hazard_dsl.cli import main
+
+    assert main(["run", "craps", "--seed", "1", "--games", "2", "--bet", "pass=10", "--bet", "odds=2x"]) == 0
+    assert "pass" in capsys.readouterr().out
+    only = compile_ruleset(read_ruleset(RULESETS / "craps.yaml"), bets=["pass"])
+    assert list(only.bets) == ["pass"]
+
+
+def test_the_table_settles_bets_from_the_compiled_table():
+    m = compile_ruleset(read_ruleset(RULESETS / "craps.yaml"), bets=["place_6"])
+    wagers = Wagers(m, [Order.parse("place_6=12")], None)
+    come_out = m.states[m.start.target]
+    wagers.before_throw(come_out)
+    after = m.states[come_out.steps[6 * 2 + 3].target]  # 3-4: seven on the come-out: the place bet is off
+    assert wagers.after_throw(come_out, (3, 4), after) == [] and len(wagers.up) == 1
+
+
+def test_a_bet_error_is_found_when_the_bet_is_compiled(write_ruleset):
+    path = write_ruleset("name: bad bet\nextends: hoyle\nbets:\n  silly:\n    pays: 0 to 0\n"
+                         "    rules: [{when: total == 7, do: win}, {otherwise: lose}]\n")
+    ruleset = read_ruleset(path)
+    with pytest.raises(RulesetError, match="silly"):
+        compile_bet(compile_ruleset(ruleset, bets=()), ruleset.bets["silly"])
+    errors = [d for d in check_file(path) if d.is_error]
+    assert errors and all(d.position.file == str(path) for d in errors)
+
+
+def test_the_default_bets_and_the_figures_are_unchanged_by_the_tables():
+    a = analyse(machine("craps"))
+    assert a.bets["place_6"].edge == F(1, 66) and a.bets["pass"].edge == F(7, 495)
+    assert analyse(machine("cotton")).win == F(1979, 4032)
+
+
+def test_a_fee_is_a_table_over_its_states_and_the_ways_games_end():
+    m = machine("chicken")
+    for fee in m.fees.values():
+        endings = {(s.result, s.label) for s in m.end_states()}
+        assert {(r, lab) for _, r, lab in fee.moves} == endings
+        assert all(m2 in {s for s, _, _ in fee.moves} for m2, _ in fee.moves.values())
+
+
+# --------------------------------------------------------------------------- start-up
+
+
+def _positions(path: Path) -> list:
+    ruleset = read_ruleset(path)
+    out = []
+    for rule in ruleset.rules():
+        out.append((rule.position, [getattr(n, "position", None) for n in expressions.walk(rule)]))
+    return out
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_libyaml_and_the_pure_loader_give_the_same_positions(name, monkeypatch):
+    path = RULESETS / f"{name}.yaml"
+    expressions._tree.cache_clear()
+    fast = _positions(path)
+    monkeypatch.setattr(yaml_nodes, "_compose_fast", lambda text: None)
+    expressions._tree.cache_clear()
+    assert _positions(path) == fast
+
+
+def test_deep_nesting_is_never_handed_to_libyaml(write_ruleset):
+    # libyaml's composer recurses in C and overflows the stack past some thousands of levels
+    text = "name: x\nnotes: " + "[" * 200_000 + "]" * 200_000 + "\n"
+    assert yaml_nodes._compose_fast(text) is None
+    diagnostics = check_file(write_ruleset(text))
+    assert diagnostics and diagnostics[0].is_error
+
+
+def test_the_same_expression_text_gets_each_occurrences_own_position(write_ruleset):
+    path = write_ruleset("name: twice\nphases:\n  roll:\n    - when: total == 7\n      do: win\n"
+                         "    - when:   total == 7\n      do: lose\n    - otherwise: lose\n")
+    errors = [d for d in check_file(path) if d.is_error]
+    assert [(d.position.line, d.position.column) for d in errors] == [(6, 7)]  # the second rule never fires
+    rules = list(read_ruleset(path).rules())
+    assert rules[0].condition.position.line == 4 and rules[1].condition.position.line == 6
+    assert rules[1].condition.position.column == rules[0].condition.position.column + 2
+
+
+def test_lark_keeps_its_tables_in_the_users_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    where = expressions._cache_file("start: \"a\"\n")
+    assert where and Path(where).parent == tmp_path / "hazard-dsl"
+    assert oct((tmp_path / "hazard-dsl").stat().st_mode & 0o777) == oct(0o700)
+
+
+def test_no_cache_folder_means_no_cache_not_an_error(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert expressions._cache_file("start: \"a\"\n") is False
+
+
+def test_yaml_loaders_agree_on_scalar_positions_with_non_ascii_text():
+    text = "a: «héllo» — x\nb: |\n  ü + 2\n'c': \"q\\u00e9 z\"\n"
+    fast = yaml_nodes._compose_fast(text)
+    slow = yaml.compose(text, Loader=yaml.SafeLoader)
+    assert [(k.start_mark.index, v.start_mark.index, v.start_mark.line, v.start_mark.column)
+            for k, v in fast.value] == [(k.start_mark.index, v.start_mark.index, v.start_mark.line,
+                                         v.start_mark.column) for k, v in slow.value]
+
+
+def test_end_states_are_never_rows_of_a_bet_table():
+    m = machine("hoyle")
+    for cb in m.bets.values():
+        assert all(m.states[g].kind != END for g, _ in cb.moves)
