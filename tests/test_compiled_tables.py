@@ -207,3 +207,18 @@ def test_end_states_are_never_rows_of_a_bet_table():
     m = machine("hoyle")
     for cb in m.bets.values():
         assert all(m.states[g].kind != END for g, _ in cb.moves)
+
+
+def test_a_payout_that_reads_the_throw_is_analysed_not_a_crash(write_ruleset, capsys):
+    # found by the fuzzer: the payout where the bet is made was evaluated without a throw (exit 70)
+    from hazard_dsl.cli import main
+
+    path = write_ruleset("name: Fuzzed money\nextends: cotton\nbets:\n  pass:\n    rules:\n"
+                         "      - when: total == main\n        do: win\n      - otherwise: throw again\n"
+                         "    pays: total to 1\n")
+    assert check_file(path) == []
+    assert main(["analyse", str(path), "--json"]) == 0
+    assert "pass" in capsys.readouterr().out
+    up_front = write_ruleset(path.read_text() + "    commission: {rate: 5%, of: win, paid: up_front}\n", "up.yaml")
+    assert main(["analyse", str(up_front)]) == 1
+    assert "payout reads the throw" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..diagnostics import Diagnostic, RulesetError
-from ..model import Bet, Fee, Ruleset
+from ..model import DICE_FACTS, Bet, Fee, Ruleset
 from ..parse import expressions as ex
 from .evaluate import EvaluationError, closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
@@ -337,11 +337,17 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
                         queue.append((g2, c))
         moves[g, b] = tuple(row)
     pays: dict = {}
-    if bet.pays is not None:
+    if bet.pays is not None and any(isinstance(x, ex.Name) and x.name in DICE_FACTS for x in ex.walk(bet.pays)):
+        # a payout that reads the deciding throw (`total to 1`, the field) has no value before it
+        why = RulesetError([Diagnostic(f"bet {bet.name!r}: its payout reads the throw, so it has no value when the "
+                                       f"bet is made (a commission up front of the win cannot be worked out)",
+                                       bet.pays.position)])
+        pays = dict.fromkeys(made, why)
+    elif bet.pays is not None:
         for g in made:
             try:
                 pays[g] = bm.default_payout(states[g])
-            except RulesetError as exc:  # a payout that reads the deciding throw (the field)
+            except RulesetError as exc:  # a payout that makes no sense where the bet is made
                 pays[g] = exc
     multiples = {(name, g): bm.multiple(name, states[g]) for name in bet.multiples for g in made}
     return CompiledBet(bet, tuple(bet_states), tuple(decisions), made, moves, pays, multiples,
