@@ -185,10 +185,10 @@ class BetTable:
         while queue:
             g = queue.pop()
             row: dict = {}
-            for target, n in _targets(self.states[g]).items():
+            for target, p1 in self.solver.throw_rows[g].items():
                 for g2, p2 in self.after(target).items():
                     key = ("made", g2) if g2 in made else g2
-                    row[key] = row.get(key, ZERO) + THROWS_OF_36[n] * p2
+                    row[key] = row.get(key, ZERO) + p1 * p2
                     if key == g2 and g2 not in seen:
                         seen.add(g2)
                         queue.append(g2)
@@ -338,10 +338,10 @@ class BetTable:
         while queue:
             g = queue.pop()
             row: dict = {}
-            for target, n in _targets(self.states[g]).items():
+            for target, p1 in self.solver.throw_rows[g].items():
                 for final, p in self.resolve(target).items():
                     key = "ended" if self.states[final].kind == END else ("made" if final in made else final)
-                    row[key] = row.get(key, ZERO) + THROWS_OF_36[n] * p
+                    row[key] = row.get(key, ZERO) + p1 * p
                     if key == final and final not in seen:
                         seen.add(final)
                         queue.append(final)
@@ -426,14 +426,6 @@ class BetTable:
         due = sum((stationary[f] * p for f, out in transitions.items() for _, p, d in out if d), ZERO)
         spec = fee.fee
         return FeeFigures(name, spec.amount, due, spec.payer, spec.payee, spec.description)
-
-
-def _targets(state) -> dict:
-    """The states a throw from a throw state reaches, each with how many of the 36 outcomes."""
-    counts: dict = {}
-    for step in state.steps:
-        counts[step.target] = counts.get(step.target, 0) + 1
-    return counts
 
 
 def parse_amount(bet, text: str):
