@@ -120,13 +120,17 @@ class Variant:
 MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
 
 
-def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None) -> tuple[dict, list]:
+def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,
+                   table=None) -> tuple[dict, list]:
     """Each bet's edge with one option changed at a time: how the house earns under each.
 
     Only what can change is recomputed: an option the game's rules do not read changes only
     the bets whose own expressions read it, so only those are compiled and solved again; the
     others keep their edge under `options` (given in `at_options` as {bet: edge} when already
-    known). Returns the table and the options left out because the work would be too large."""
+    known). Such bets are solved on `table` (the BetTable of the game under `options` and
+    `policy`, when given): the game is the same, and a bet whose moves are unchanged (only
+    its payout or commission differs) is not solved again. Returns the table of edges and the
+    options left out because the work would be too large."""
     from .compile.compiler import compile_ruleset
     from .compile.evaluate import bet_options, game_options
     from .solve.analysis import bet_edges
@@ -150,7 +154,11 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
                 continue
             spent += len(changed)
             machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
-            out[name][value] = dict(base, **bet_edges(machine, policy))
+            if table is not None and name not in in_game:
+                edges = {b: table.figures_of(cb).edge if cb.made else None for b, cb in machine.bets.items()}
+            else:
+                edges = bet_edges(machine, policy)
+            out[name][value] = dict(base, **edges)
     return out, skipped
 
 
@@ -160,7 +168,8 @@ def load(name_or_path: str | Path, **options) -> Variant:
     `ValueError` for an unknown ruleset, option or value."""
     from .compile.compiler import OptionError, resolve_options
     from .diagnostics import did_you_mean
-    from .parse.reader import builtin_names, read_ruleset, resolve
+    from .parse.cache import read_ruleset
+    from .parse.files import builtin_names, resolve
 
     path = resolve(str(name_or_path))
     if path is None:

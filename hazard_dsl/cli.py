@@ -24,7 +24,8 @@ class UsageError(Exception):
 
 
 def load(name: str):
-    from .parse.reader import builtin_names, read_ruleset, resolve
+    from .parse.cache import read_ruleset
+    from .parse.files import builtin_names, resolve
 
     path = resolve(name)
     if path is None:
@@ -52,7 +53,7 @@ def build_machine(ruleset, option_texts, bets=None):
 def cmd_check(args) -> int:
     from .check import check_file
     from .diagnostics import ERROR, NOTE, Diagnostic
-    from .parse.reader import resolve
+    from .parse.files import resolve
 
     fmt = _format(args)
     failed = False
@@ -103,7 +104,8 @@ def _format(args) -> str:
 
 
 def cmd_list(args) -> int:
-    from .parse.reader import builtin_dir, builtin_names, read_ruleset
+    from .parse.cache import read_ruleset
+    from .parse.files import builtin_dir, builtin_names
     from .render.tables import Table, render
 
     entries = []
@@ -268,7 +270,8 @@ def cmd_analyse(args) -> int:
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
             analysis.by_option, analysis.by_option_skipped = bets_by_option(
-                ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()})
+                ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()},
+                analysis.bet_table)
     except BetError as exc:
         raise UsageError(str(exc)) from None
     fmt = _format(args)
@@ -295,7 +298,7 @@ def _analysis(name, option_texts, policy, by=None):
 
 def split_variant(text: str) -> tuple[str, list[str]]:
     """`cotton:main=called,first_throw=lose` → ("cotton", ["main=called", "first_throw=lose"])."""
-    from .parse.reader import resolve
+    from .parse.files import resolve
 
     if resolve(text) is not None or ":" not in text:
         return text, []

@@ -9,7 +9,7 @@ sorted by position, as ``file:line:col: error: message`` followed by the source 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from .records import field, record
 from typing import Iterable, TextIO
 
 ERROR = "error"
@@ -26,7 +26,7 @@ def did_you_mean(word: str, known) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-@dataclass(frozen=True, order=True)
+@record(frozen=True, order=True)
 class Position:
     """A place in a source file; line and column count from 1."""
 
@@ -38,7 +38,7 @@ class Position:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     message: str
     position: Position | None = None
@@ -74,7 +74,7 @@ class RulesetError(Exception):
                                     for d in self.diagnostics))
 
 
-@dataclass
+@record
 class Diagnostics:
     """A collector: stages append to it and raise once at the end."""
 

@@ -1,13 +1,13 @@
 """The validated, immutable ruleset: what the checker hands to the compiler.
 
 Nothing downstream of `hazard_dsl.parse` reads YAML; it reads these values. Conditions and
-actions are the syntax trees of `hazard_dsl.parse.expressions`, already checked for names and
+actions are the syntax trees of `hazard_dsl.parse.syntax`, already checked for names and
 types.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .records import field, record
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Mapping
@@ -38,7 +38,7 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "ten", "eleven", "twelve")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     title: str
     author: str | None = None
@@ -48,7 +48,7 @@ class Source:
     note: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variable:
     name: str
     initial: int
@@ -65,7 +65,7 @@ class Variable:
         return f"{self.low}..{self.high}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Option:
     name: str
     values: tuple  # str or int
@@ -79,14 +79,14 @@ class Option:
         return "int" if all(isinstance(v, int) for v in self.values) else "str"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Label:
     name: str
     say: str | None
     position: Position
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class Rule:
     phase: str
     index: int  # 0-based within its phase
@@ -106,7 +106,7 @@ class Rule:
         return f"rule {self.index + 1} of phase {self.phase!r}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Phase:
     name: str
     throws: bool  # False: decided at once from the variables, without a throw
@@ -115,7 +115,7 @@ class Phase:
     position: Position
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Passing:
     """When the caster gives up the dice: a rule of the table, used by sessions."""
 
@@ -126,7 +126,7 @@ class Passing:
     position: Position | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Words:
     """The period's names for faces and throws, used only to narrate."""
 
@@ -144,7 +144,7 @@ class Words:
         return f"{self.faces[high - 1]}-{self.faces[low - 1]}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Commission:
     """A commission ("vig"): `rate` of the bet or of the win, paid on a win or up front."""
 
@@ -154,7 +154,7 @@ class Commission:
     position: Position
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Bet:
     """A wager that rides alongside the game, decided by its own rules on each throw.
 
@@ -182,7 +182,7 @@ class Bet:
     own_game: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fee:
     """Money that falls due at the end of some games (the box fee after three mains)."""
 
@@ -196,7 +196,7 @@ class Fee:
     position: Position
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class Ruleset:
     name: str
     file: str
@@ -216,6 +216,9 @@ class Ruleset:
     fees: Mapping = field(default_factory=lambda: MappingProxyType({}))
     money_unit: str = "unit"
     warnings: tuple = ()  # diagnostics of the reading and name checks that are not errors
+    # what the reading cache knows this ruleset by ("" when read without it), so that machines
+    # compiled from it can be kept too (parse.cache)
+    digest: str = field(default="", repr=False, compare=False)
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

@@ -18,7 +18,7 @@ from hazard_dsl.compile.bets import BetMachine, CompiledBet, compile_bet
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END, OUTCOMES
 from hazard_dsl.diagnostics import RulesetError
-from hazard_dsl.parse import expressions, yaml_nodes
+from hazard_dsl.parse import expressions, syntax, yaml_nodes
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.play.wagers import Order, Wagers
 from hazard_dsl.solve.analysis import analyse
@@ -148,7 +148,7 @@ def _positions(path: Path) -> list:
     ruleset = read_ruleset(path)
     out = []
     for rule in ruleset.rules():
-        out.append((rule.position, [getattr(n, "position", None) for n in expressions.walk(rule)]))
+        out.append((rule.position, [getattr(n, "position", None) for n in syntax.walk(rule)]))
     return out
 
 
@@ -183,8 +183,8 @@ def test_the_same_expression_text_gets_each_occurrences_own_position(write_rules
 def test_lark_keeps_its_tables_in_the_users_cache_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     where = expressions._cache_file("start: \"a\"\n")
-    assert where and Path(where).parent == tmp_path / "hazard-dsl"
-    assert oct((tmp_path / "hazard-dsl").stat().st_mode & 0o777) == oct(0o700)
+    assert where and Path(where).parent == tmp_path / "hazard-dsl" / "grammar"
+    assert oct((tmp_path / "hazard-dsl" / "grammar").stat().st_mode & 0o777) == oct(0o700)
 
 
 def test_no_cache_folder_means_no_cache_not_an_error(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ from ..diagnostics import NOTE, Diagnostic, Position, RulesetError
 
 def check_file(path: str | Path) -> list[Diagnostic]:
     """Every problem of a rule file (errors and warnings), sorted by position. Never raises."""
-    from ..parse.reader import read_ruleset
+    from ..parse.cache import read_ruleset
     from .game import check_game
 
     try:

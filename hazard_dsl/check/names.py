@@ -9,14 +9,14 @@ thrown. Problems are collected and raised together.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field, replace
+from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics
 from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Phase, Ruleset
-from ..parse import expressions as ex
+from ..parse import syntax as ex
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Context:
     """What an expression may read where it stands."""
 

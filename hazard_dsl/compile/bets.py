@@ -15,12 +15,12 @@ Money is exact: payouts are `Fraction`s per unit staked. `30 to 1` nets 30; `30 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from ..records import record, replace
 from fractions import Fraction
 
 from ..diagnostics import Diagnostic, RulesetError
 from ..model import DICE_FACTS, Bet, Fee, Ruleset
-from ..parse import expressions as ex
+from ..parse import syntax as ex
 from .evaluate import EvaluationError, closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 
@@ -29,14 +29,14 @@ MAX_BET_NODES = 50_000  # (game state, bet state) pairs a bet may reach: each ho
 MAX_FEE_STATES = 1000  # a fee's counters, over every way games can end
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BetState:
     phase: str
     values: tuple  # the bet's own variables, in declaration order
     game: int | None = None  # for a bet with a game of its own: that game's state (a throw state)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Decision:
     """How a throw decided a bet: net per unit staked (before commission) and the word for it."""
 
@@ -234,7 +234,7 @@ class BetMachine:
                                        hint="add an `otherwise: throw again`")])
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class CompiledBet:
     """One bet compiled against the game: what each of the 36 throws does to it in every
     (game throw state, bet state) it can reach, from every state where it may be made, over
@@ -434,7 +434,7 @@ class FeeMachine:
             raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: {exc}", exc.position)]) from None
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class CompiledFee:
     """A fee's rules run once for each of its states and each way a game can end."""
 

@@ -13,11 +13,11 @@ were entered, and the throws that no rule handles.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from ..records import field, record
 
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
-from ..parse import expressions as ex
+from ..parse import syntax as ex
 from .evaluate import EvaluationError, closure, collection_closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step
 
@@ -30,7 +30,7 @@ class _Refused(Exception):
     """Exploration cannot go on; the message is already in the diagnostics."""
 
 
-@dataclass
+@record
 class Exploration:
     machine: Machine | None = None
     fired: set = field(default_factory=set)  # (phase, rule index)
@@ -323,11 +323,20 @@ def explore(ruleset: Ruleset, options: dict | None = None) -> Exploration:
 
 def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) -> Machine:
     """The machine for these option values, with the named bets compiled (None: every bet the
-    ruleset declares), or RulesetError saying why there is none."""
+    ruleset declares), or RulesetError saying why there is none. A machine compiled before from
+    the same rule file (read through `parse.cache`) is loaded rather than compiled again."""
+    from ..parse.cache import compiled
+
+    resolved = resolve_options(ruleset, options)
+    return compiled(ruleset, resolved, None if bets is None else tuple(bets),
+                    lambda: _compile(ruleset, resolved, bets))
+
+
+def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
     from .bets import compile_bet, compile_fee
     from .soundness import machine_problems
 
-    result = explore(ruleset, options)
+    result = _Compiler(ruleset, options).explore()
     diags = Diagnostics(list(result.diagnostics.items))
     if result.machine is not None:
         diags.extend(machine_problems(ruleset, result))

@@ -8,7 +8,7 @@ grow a number (or a set) without limit.
 from __future__ import annotations
 
 from ..diagnostics import Position
-from ..parse import expressions as ex
+from ..parse import syntax as ex
 
 MAX_VALUE = 10**12
 MAX_CHOICES = 1000

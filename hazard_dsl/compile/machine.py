@@ -17,7 +17,7 @@ the rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 
 from ..model import Rule, Ruleset
 
@@ -40,7 +40,7 @@ def outcome_index(die1: int, die2: int) -> int:
     return 6 * (die1 - 1) + (die2 - 1)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Event:
     """Something a step did on its way: ``set`` a variable, ``goto`` a phase, ``choose`` a value."""
 
@@ -49,14 +49,14 @@ class Event:
     value: object = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     target: int  # index of the next state
     rule: Rule | None  # the rule that fired (None for the start of a game or a bare choice)
     events: tuple = ()
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class State:
     index: int
     kind: str  # THROW, CHOICE or END
@@ -89,7 +89,7 @@ class State:
         return f"{head}{' with ' + shown if shown else ''}"
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class Machine:
     ruleset: Ruleset
     options: dict  # the option values this machine was compiled with

@@ -1,22 +1,23 @@
-"""The expression language: Lark grammar → small immutable syntax trees with positions.
+"""The expression language: Lark grammar → the syntax trees of `parse.syntax`, with positions.
 
 The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data). Expressions
-are parsed, never ``eval``'d: the trees below are interpreted by `compile.evaluate`. Every node
-carries a `Position` in the rule file (its first character; for a comparison or an arithmetic
-operator, the operator, where a type error is best shown); Lark's own errors are turned
-into our diagnostics with the same positions.
+are parsed, never ``eval``'d: the trees are interpreted by `compile.evaluate`. Lark's own errors
+are turned into our diagnostics with the same positions. The trees are re-exported here, so
+`expressions.Binary` and `syntax.Binary` are one class.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
 from functools import lru_cache
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from ..diagnostics import Diagnostic, Position, RulesetError
+from .files import grammar_path
+from .syntax import (Assign, Binary, Boolean, Call, Choose, Conditional, End, Goto, Member, Name, Number, OptionRef,
+                     Pay, Payout, Range, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
 
 MAX_EXPRESSION_CHARS = 2000
@@ -24,200 +25,23 @@ MAX_INT_DIGITS = 9
 MAX_NESTING = 60  # levels of brackets and operators: no rule needs more, and every later stage recurses
 
 
-# --------------------------------------------------------------------------- syntax trees
-
-
-@dataclass(frozen=True)
-class Number:
-    value: int
-    position: Position
-
-
-@dataclass(frozen=True)
-class Boolean:
-    value: bool
-    position: Position
-
-
-@dataclass(frozen=True)
-class String:
-    value: str
-    position: Position
-
-
-@dataclass(frozen=True)
-class Name:
-    """A variable (`main`), a fact of the throw (`total`, `die1`, `doublet`…)."""
-
-    name: str
-    position: Position
-
-
-@dataclass(frozen=True)
-class OptionRef:
-    name: str
-    position: Position
-
-
-@dataclass(frozen=True)
-class Call:
-    function: str
-    args: tuple
-    position: Position
-
-
-@dataclass(frozen=True)
-class Unary:
-    op: str  # "-" or "not"
-    operand: object
-    position: Position
-
-
-@dataclass(frozen=True)
-class Binary:
-    op: str  # "and" "or" "+" "-" "*" "//" "%" "==" "!=" "<" "<=" ">" ">="
-    left: object
-    right: object
-    position: Position
-
-
-@dataclass(frozen=True)
-class Member:
-    element: object
-    collection: object  # SetLiteral or Range
-    negated: bool
-    position: Position
-
-
-@dataclass(frozen=True)
-class Range:
-    low: object
-    high: object
-    position: Position
-
-
-@dataclass(frozen=True)
-class SetLiteral:
-    items: tuple  # expressions or Ranges
-    position: Position
-
-
-@dataclass(frozen=True)
-class Conditional:
-    test: object
-    then: object
-    otherwise: object
-    position: Position
-
-
-def walk(tree):
-    """Every node of a syntax tree — or of anything holding trees (a tuple of actions, a rule,
-    a payout) — iteratively, so a deep tree is walked all the same. The one traversal the
-    checker, the compiler and the analysis use to ask what an expression reads."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, type):
-            yield node
-            stack.extend(getattr(node, f) for f in node.__dataclass_fields__ if f != "position")
-
-
-# --------------------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True)
-class Payout:
-    """What a winning bet pays: `30 to 1` nets 30 per unit staked; `30 for 1` returns 30 with the
-    stake, so nets 29. The two numbers are expressions (`ways(main) to ways(chance)`)."""
-
-    win: object
-    stake: object
-    kind: str  # "to" | "for"
-    position: Position
-
-
-@dataclass(frozen=True)
-class End:
-    """win / lose / push, with the period's word for it (nick, out, crabs…); a bet's win may say
-    what it pays."""
-
-    result: str  # "win" | "lose" | "push"
-    label: str
-    position: Position
-    payout: Payout | None = None
-
-
-@dataclass(frozen=True)
-class Pay:
-    """A fee falls due (the half guinea to the box)."""
-
-    fee: str
-    position: Position
-
-
-@dataclass(frozen=True)
-class ThrowAgain:
-    position: Position
-
-
-@dataclass(frozen=True)
-class Assign:
-    variable: str
-    value: object
-    position: Position
-
-
-@dataclass(frozen=True)
-class Goto:
-    phase: str
-    position: Position
-
-
-@dataclass(frozen=True)
-class Choose:
-    """A player picks a value instead of the dice (the caster calls a main)."""
-
-    variable: str
-    collection: object
-    role: str
-    position: Position
-
-
-Action = End | ThrowAgain | Assign | Goto | Choose | Pay
-
-
 # --------------------------------------------------------------------------- parsing
-
-
-def grammar_path() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "_data" / "grammar" / "hazard.lark", here.parent / "grammar" / "hazard.lark"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("grammar/hazard.lark is missing from the installation")
 
 
 def _cache_file(grammar: str) -> str | bool:
     """Where Lark keeps the parse tables built from this grammar between runs (building them
-    takes most of a short command's time; loading them, a few milliseconds): the user's own
-    cache folder, never a shared one, since the cache is a pickle. False when there is none."""
-    import os
+    takes most of a short command's time; loading them, a few milliseconds). False when there
+    is no private cache folder."""
     import zlib
 
-    root = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or os.path.join(
-        os.path.expanduser("~"), ".cache")
-    folder = os.path.join(root, "hazard-dsl")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    if not os.access(folder, os.W_OK):
+    from .files import cache_folder
+
+    folder = cache_folder("grammar")
+    if folder is None:
         return False
     # Lark checks the grammar's hash and its own version when it loads the file; the name keeps
     # two installations with different grammars from overwriting each other's.
-    return os.path.join(folder, f"grammar-{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache")
+    return os.path.join(folder, f"{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache")
 
 
 @lru_cache(maxsize=1)

@@ -20,8 +20,9 @@ from fractions import Fraction
 
 from ..model import (BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
                      Ruleset, Source, Variable, Words)
-from . import expressions as ex
+from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
+from .files import builtin_names, display as _display, resolve
 from .numbers import MAX_DIGITS, exact_amount
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
@@ -36,47 +37,6 @@ MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
 BET_KEYS = ("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
             "variables", "rules", "phases", "start", "game")
 FEE_KEYS = ("description", "payer", "payee", "amount", "variables", "rules")
-
-
-# --------------------------------------------------------------------------- locating files
-
-
-def builtin_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here / "_data" / "rulesets", here.parent / "rulesets"):
-        if candidate.is_dir():
-            return candidate
-    return here / "_data" / "rulesets"
-
-
-def builtin_names() -> list[str]:
-    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
-
-
-def resolve(name: str, relative_to: Path | None = None) -> Path | None:
-    """A path, a name beside `relative_to`, or a built-in ruleset name."""
-    candidates = [Path(name)]
-    if relative_to is not None:
-        candidates = [relative_to / name, relative_to / f"{name}.yaml"] + candidates
-    if "/" not in name and "\\" not in name:
-        candidates.append(builtin_dir() / f"{name}.yaml")
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _display(path: Path) -> str:
-    """The path as a user would write it: relative to the working folder when inside it,
-    otherwise as found (a real path either way, so `file:line:col` opens in an editor)."""
-    try:
-        resolved = path.resolve()
-    except OSError:
-        return str(path)
-    try:
-        return str(resolved.relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):  # outside it, or the working folder was deleted
-        return str(path)
 
 
 # --------------------------------------------------------------------------- small schema helpers
@@ -157,8 +117,10 @@ class _Reader:
 # --------------------------------------------------------------------------- loading with extends
 
 
-def _load_chain(path: Path, diags: Diagnostics) -> list[YMap]:
-    """The file and every file it extends, most basic first."""
+def _load_chain(path: Path, diags: Diagnostics, files: list | None = None) -> list[YMap]:
+    """The file and every file it extends, most basic first. `files`, when given, receives
+    (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
+    for each file read, for the reading cache to check later."""
     chain: list[YMap] = []
     seen: list[Path] = []
     current: Path | None = path
@@ -180,6 +142,8 @@ def _load_chain(path: Path, diags: Diagnostics) -> list[YMap]:
             diags.error(f"extends: {via[1]!r} is not a rule file (a built-in ruleset, or a .yaml file)", via[0])
             raise RulesetError(diags.items)
         text = _read(current, display, where, diags)
+        if files is not None:
+            files.append((via[1] if via else None, str(resolved), display, text))
         # The text of a file reached through `extends` is quoted in messages only once it is
         # known to be a rule file (a mapping with name: or phases:).
         root = load_yaml(text, display, register=via is None)
@@ -268,13 +232,14 @@ def _merge(chain: list[YMap]) -> YMap:
 # --------------------------------------------------------------------------- the sections
 
 
-def read_ruleset(path: str | Path) -> Ruleset:
-    """Load, merge and check the shape of a rule file. Raises RulesetError with every problem."""
+def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
+    """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
+    (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)"""
     from ..check.names import check_names
 
     path = Path(path)
     diags = Diagnostics()
-    chain = _load_chain(path, diags)
+    chain = _load_chain(path, diags, files)
     root = _merge(chain)
     r = _Reader()
     r.keys(root, TOP_KEYS, "a ruleset", required=("name", "phases"))

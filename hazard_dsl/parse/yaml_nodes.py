@@ -9,14 +9,14 @@ depth) so no file can make the loader hang or eat memory.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 from typing import Any
 
 import yaml
 
 from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
+from .files import MAX_BYTES
 
-MAX_BYTES = 1_000_000
 MAX_NODES = 50_000
 
 _PLAIN_TAGS = {
@@ -30,7 +30,7 @@ _PLAIN_TAGS = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YScalar:
     value: Any  # str, int, float, bool or None as YAML resolved it
     text: str  # the scalar's text before typing: what expressions are parsed from
@@ -64,13 +64,13 @@ class _Span:
         return self._offsets
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YSeq:
     items: tuple
     position: Position
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class YMap:
     """A mapping; `entries` maps a key's text to (key scalar, value node), in file order."""
 

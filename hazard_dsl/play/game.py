@@ -7,7 +7,7 @@ particular variant; narration and JSON are rendered from the records elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 from fractions import Fraction
 from typing import Iterator
 
@@ -18,7 +18,7 @@ from ..solve.markov import Solver
 from .dice import TapeEnded
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class ChoiceMade:
     """A choice made by the policy: before a game's first throw, or after a throw (then it
     rides inside that throw's `Thrown.choices`, with the throw's dice)."""
@@ -34,7 +34,7 @@ class ChoiceMade:
         return f"<ChoiceMade game {self.game}: the {self.state.chooser} chooses {self.state.variable} = {self.value}>"
 
 
-@dataclass(frozen=True, repr=False)
+@record(frozen=True, repr=False)
 class Thrown:
     game: int
     number: int  # the throw's number within its game, from 1
@@ -66,7 +66,7 @@ class Thrown:
         return self.outcome.kind == END
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EndedAtOnce:
     """A game that ended without a throw (its rules decided it from the start, or at a choice)."""
 
@@ -75,14 +75,14 @@ class EndedAtOnce:
     after_choice: bool = False  # a choice led here (and its record said how the game ended)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TapeRanOut:
     game: int
     throws: int  # throws made in the unfinished game
     state: State
 
 
-@dataclass
+@record
 class Chooser:
     """Makes the machine's choices under a solved policy; draws only where the policy is mixed."""
 

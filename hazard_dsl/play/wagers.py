@@ -9,7 +9,7 @@ throw 3 of the run, and is refused if the bet is not allowed then.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 from fractions import Fraction
 
 from ..compile.bets import CompiledBet
@@ -18,7 +18,7 @@ from ..diagnostics import did_you_mean
 from ..solve.bets import BetError, parse_amount
 
 
-@dataclass
+@record
 class Order:
     bet: str
     amount: str  # "10", "12.50", "2x", "3-4-5x"
@@ -49,7 +49,7 @@ class Order:
         return order
 
 
-@dataclass
+@record
 class Wager:
     order: Order
     bet: CompiledBet

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from ..records import field, record
 
 from ..compile.machine import Machine
 from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
@@ -170,7 +170,7 @@ def _sentence(text: str) -> str:
     return text
 
 
-@dataclass
+@record
 class Tally:
     """What a run of games came to, for the summary."""
 

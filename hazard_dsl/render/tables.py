@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from dataclasses import dataclass, field
+from ..records import field, record
 from fractions import Fraction
 
 FORMATS = ("text", "json", "markdown", "csv")
@@ -71,7 +71,7 @@ def both(value: Fraction) -> str:
     return f"{shown(value)} ({percent(value)})"
 
 
-@dataclass
+@record
 class Table:
     title: str
     columns: list

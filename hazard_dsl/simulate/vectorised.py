@@ -8,7 +8,7 @@ from `hazard_dsl.solve`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from ..solve.markov import Solver
 MAX_ROUNDS = 100_000
 
 
-@dataclass
+@record
 class Simulation:
     games: int
     results: dict  # "win"/"lose"/"push" -> count

@@ -6,7 +6,7 @@ All probabilities and expectations are `Fraction`s. The caster's side is the ref
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
@@ -17,7 +17,7 @@ MAX_DISTRIBUTION_THROWS = 2000
 DISTRIBUTION_MASS = Fraction(999, 1000)  # tabulate P(T = n) until this much is covered
 
 
-@dataclass
+@record
 class Figures:
     """Outcome figures for the whole game or for one value of a `--by` variable."""
 
@@ -32,7 +32,7 @@ class Figures:
         return self.lose - self.win
 
 
-@dataclass(repr=False)
+@record(repr=False)
 class Analysis:
     ruleset: str
     file: str

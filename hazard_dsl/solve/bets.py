@@ -13,7 +13,7 @@ and the *edge* is the bettor's expected loss per unit of money staked, −E[net]
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import field, record
 from fractions import Fraction
 
 from ..compile.bets import CompiledBet
@@ -30,7 +30,7 @@ class BetError(ValueError):
     pass
 
 
-@dataclass
+@record
 class BetFigures:
     name: str
     win: Fraction
@@ -54,7 +54,7 @@ class BetFigures:
         return self.edge / decided if decided else ZERO
 
 
-@dataclass
+@record
 class Combination:
     orders: list  # (bet, amount text)
     staked: Fraction  # expected money staked
@@ -65,7 +65,7 @@ class Combination:
         return -self.net / self.staked
 
 
-@dataclass
+@record
 class FeeFigures:
     name: str
     amount: Fraction
@@ -90,6 +90,7 @@ class BetTable:
         self.compiled = machine.bets if bets is None else bets
         self._resolved: dict = {}  # state -> where it leads before the next throw (see resolve)
         self._after: dict = {}
+        self._visits: dict = {}  # (made, moves) -> (placement, visits): see figures_of
         self.restart = self.settle({machine.start.target: ONE})
 
     def bet(self, name: str) -> CompiledBet:
@@ -222,21 +223,33 @@ class BetTable:
                     for final, p in self.resolve(target).items():
                         key = (final, entry[final])
                         weighted[key] = weighted.get(key, ZERO) + p
-            moved = [(key, THROWS_OF_36[n]) for key, n in certain.items()]
-            moved += [(key, p / 36) for key, p in weighted.items()]
-            row: dict = {}
-            for (final, code), p in moved:
+            # Count throws in integers where the weight is a whole number of the 36 (most of
+            # them): one Fraction per node of the row, not one per throw.
+            counts: dict = {}
+            weights: dict = {}  # where a choice or a new game's start weights the throws
+            moved = [(key, n, None) for key, n in certain.items()]
+            moved += [(key, None, p / 36) for key, p in weighted.items()]
+            for (final, code), n, p in moved:
                 if code < 0:  # decided
-                    row[code] = row.get(code, ZERO) + p
+                    if n is None:
+                        weights[code] = weights.get(code, ZERO) + p
+                    else:
+                        counts[code] = counts.get(code, 0) + n
                     continue
                 for g2, p2 in self.after(final).items():
                     nxt = (g2, code)
                     if stop is not None and stop(g2, code):
                         nxt = ("stop", g2, code)
-                    row[nxt] = row.get(nxt, ZERO) + (p if p2 is ONE else p * p2)
+                    if n is not None and p2 is ONE:
+                        counts[nxt] = counts.get(nxt, 0) + n
+                    else:
+                        weights[nxt] = weights.get(nxt, ZERO) + (THROWS_OF_36[n] if p is None else p) * p2
                     if nxt not in seen and len(nxt) == 2:
                         seen.add(nxt)
                         queue.append(nxt)
+            row = {key: THROWS_OF_36[n] for key, n in counts.items()}
+            for key, p in weights.items():
+                row[key] = row.get(key, ZERO) + p
             rows[node] = row
         self._never_decided(cb, rows)
         return Chain(rows)
@@ -292,11 +305,23 @@ class BetTable:
         return decision.net - commission.rate * (ONE if commission.of == "bet" else decision.net)
 
     def figures(self, name: str) -> BetFigures:
-        cb = self.bet(name)
-        placed = self.placement(cb)
-        start = {(g, 0): p for g, p in placed.items()}
-        chain = self.product(cb, start)
-        visits = chain.forward(start)
+        return self.figures_of(self.bet(name))
+
+    def figures_of(self, cb: CompiledBet) -> BetFigures:
+        """The figures of a bet compiled against this game (or against the same game under other
+        values of options the game does not read). Bets whose tables move alike — the same
+        states where they are made, the same moves — reach each decision with the same chance,
+        whatever the decisions pay: that part is solved once (a commission or a payout that an
+        option changes costs no new solve)."""
+        name = cb.name
+        key = (cb.made, _moves_key(cb.moves))
+        found = self._visits.get(key)
+        if found is None:
+            placed = self.placement(cb)
+            start = {(g, 0): p for g, p in placed.items()}
+            chain = self.product(cb, start)
+            found = self._visits[key] = (placed, chain.forward(start))
+        placed, visits = found
         win = lose = push = net = throws = ZERO
         labels: dict = {}
         win_pays: dict = {}
@@ -484,3 +509,11 @@ def _stationary(transitions: dict) -> dict:
         matrix[k][k] -= ONE
     matrix[n - 1] = [ONE] * n + [ONE]
     return dict(zip(nodes, _gauss(matrix)))
+
+
+def _moves_key(moves: dict) -> tuple:
+    """A bet's moves as a hashable value (an entry that leads through a choice is a dict)."""
+    return tuple((node, row if all(e.__class__ is int for e in row) else
+                  tuple(e if e.__class__ is int else tuple(sorted(e.items())) for e in row))
+                 for node, row in sorted(moves.items()))
+

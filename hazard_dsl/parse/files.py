@@ -1,0 +1,80 @@
+"""Where rule files are: paths, names beside a file, the built-in corpus; and the user's cache
+folder, where what is built from the grammar and from unchanged rule files is kept between runs.
+
+Light on purpose (no YAML, no Lark): every command resolves its files before it knows whether
+it must read them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# A rule file is a few kilobytes; a file larger than this is refused before it is read.
+MAX_BYTES = 1_000_000
+
+
+def builtin_dir() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_data" / "rulesets", here.parent / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    return here / "_data" / "rulesets"
+
+
+def builtin_names() -> list[str]:
+    return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
+
+
+def resolve(name: str, relative_to: Path | None = None) -> Path | None:
+    """A path, a name beside `relative_to`, or a built-in ruleset name."""
+    candidates = [Path(name)]
+    if relative_to is not None:
+        candidates = [relative_to / name, relative_to / f"{name}.yaml"] + candidates
+    if "/" not in name and "\\" not in name:
+        candidates.append(builtin_dir() / f"{name}.yaml")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def display(path: Path) -> str:
+    """The path as a user would write it: relative to the working folder when inside it,
+    otherwise as found (a real path either way, so `file:line:col` opens in an editor)."""
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return str(path)
+    try:
+        return str(resolved.relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):  # outside it, or the working folder was deleted
+        return str(path)
+
+
+def grammar_path() -> Path:
+    here = Path(__file__).resolve().parent.parent
+    for candidate in (here / "_data" / "grammar" / "hazard.lark", here.parent / "grammar" / "hazard.lark"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("grammar/hazard.lark is missing from the installation")
+
+
+def cache_folder(part: str) -> str | None:
+    """A folder of the user's own cache (``$XDG_CACHE_HOME/hazard-dsl/PART``, or the platform's
+    equivalent), created private; None when there is none usable. Never a shared folder: what
+    is kept there is loaded as pickles, so it must be writable by this user alone."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    folder = os.path.join(root, "hazard-dsl", part)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.stat(folder)
+    except OSError:
+        return None
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
+        return None  # someone else's, or writable by others: not to be trusted
+    if not os.access(folder, os.W_OK):
+        return None
+    return folder

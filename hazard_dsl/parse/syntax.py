@@ -1,0 +1,178 @@
+"""The syntax trees of the expression language: small immutable values with positions.
+
+Kept apart from the parser (`parse.expressions`, which needs Lark) so that everything downstream
+of reading — the checker, the compiler, the solver, a ruleset loaded from the reading cache —
+uses the trees without loading Lark. Every node carries a `Position` in the rule file (its first
+character; for a comparison or an arithmetic operator, the operator, where a type error is best
+shown).
+"""
+
+from __future__ import annotations
+
+from ..records import record
+
+from ..diagnostics import Position
+
+
+# --------------------------------------------------------------------------- syntax trees
+
+
+@record(frozen=True)
+class Number:
+    value: int
+    position: Position
+
+
+@record(frozen=True)
+class Boolean:
+    value: bool
+    position: Position
+
+
+@record(frozen=True)
+class String:
+    value: str
+    position: Position
+
+
+@record(frozen=True)
+class Name:
+    """A variable (`main`), a fact of the throw (`total`, `die1`, `doublet`…)."""
+
+    name: str
+    position: Position
+
+
+@record(frozen=True)
+class OptionRef:
+    name: str
+    position: Position
+
+
+@record(frozen=True)
+class Call:
+    function: str
+    args: tuple
+    position: Position
+
+
+@record(frozen=True)
+class Unary:
+    op: str  # "-" or "not"
+    operand: object
+    position: Position
+
+
+@record(frozen=True)
+class Binary:
+    op: str  # "and" "or" "+" "-" "*" "//" "%" "==" "!=" "<" "<=" ">" ">="
+    left: object
+    right: object
+    position: Position
+
+
+@record(frozen=True)
+class Member:
+    element: object
+    collection: object  # SetLiteral or Range
+    negated: bool
+    position: Position
+
+
+@record(frozen=True)
+class Range:
+    low: object
+    high: object
+    position: Position
+
+
+@record(frozen=True)
+class SetLiteral:
+    items: tuple  # expressions or Ranges
+    position: Position
+
+
+@record(frozen=True)
+class Conditional:
+    test: object
+    then: object
+    otherwise: object
+    position: Position
+
+
+def walk(tree):
+    """Every node of a syntax tree — or of anything holding trees (a tuple of actions, a rule,
+    a payout) — iteratively, so a deep tree is walked all the same. The one traversal the
+    checker, the compiler and the analysis use to ask what an expression reads."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend(node)
+        elif hasattr(node, "__record_fields__") and not isinstance(node, type):
+            yield node
+            stack.extend(getattr(node, f) for f in node.__record_fields__ if f != "position")
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@record(frozen=True)
+class Payout:
+    """What a winning bet pays: `30 to 1` nets 30 per unit staked; `30 for 1` returns 30 with the
+    stake, so nets 29. The two numbers are expressions (`ways(main) to ways(chance)`)."""
+
+    win: object
+    stake: object
+    kind: str  # "to" | "for"
+    position: Position
+
+
+@record(frozen=True)
+class End:
+    """win / lose / push, with the period's word for it (nick, out, crabs…); a bet's win may say
+    what it pays."""
+
+    result: str  # "win" | "lose" | "push"
+    label: str
+    position: Position
+    payout: Payout | None = None
+
+
+@record(frozen=True)
+class Pay:
+    """A fee falls due (the half guinea to the box)."""
+
+    fee: str
+    position: Position
+
+
+@record(frozen=True)
+class ThrowAgain:
+    position: Position
+
+
+@record(frozen=True)
+class Assign:
+    variable: str
+    value: object
+    position: Position
+
+
+@record(frozen=True)
+class Goto:
+    phase: str
+    position: Position
+
+
+@record(frozen=True)
+class Choose:
+    """A player picks a value instead of the dice (the caster calls a main)."""
+
+    variable: str
+    collection: object
+    role: str
+    position: Position
+
+
+Action = End | ThrowAgain | Assign | Goto | Choose | Pay
