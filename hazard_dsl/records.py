@@ -66,7 +66,7 @@ def replace(value, /, **changes):
 
 
 def _build(cls, frozen: bool, order: bool, with_repr: bool):
-    own = cls.__dict__
+    own = dict(cls.__dict__)  # as the class was written (the methods below are added to cls)
     if "__post_init__" in own or any("__record_fields__" in base.__dict__ for base in cls.__mro__[1:]):
         raise TypeError(f"{cls.__name__}: records support neither __post_init__ nor inheritance")
     names = tuple(own.get("__annotations__", {}))

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,12 @@ settings.register_profile("fixed", derandomize=True, max_examples=150, deadline=
 settings.register_profile("explore", derandomize=False, max_examples=3000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
+
+# The tests (and the commands they run) keep what they read and compile in a cache folder of
+# their own, empty at the start of each run, never the user's (parse.cache).
+_CACHE = tempfile.mkdtemp(prefix="hazard-dsl-tests-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

@@ -10,7 +10,7 @@ from ..diagnostics import NOTE, Diagnostic, Position, RulesetError
 
 def check_file(path: str | Path) -> list[Diagnostic]:
     """Every problem of a rule file (errors and warnings), sorted by position. Never raises."""
-    from ..parse.cache import read_ruleset
+    from ..parse.cache import kept, read_ruleset
     from .game import check_game
 
     try:
@@ -23,7 +23,10 @@ def check_file(path: str | Path) -> list[Diagnostic]:
     except RecursionError:
         return [Diagnostic("the file is nested too deeply to check", Position(str(path), 1, 1))]
     try:
-        found = sorted(list(ruleset.warnings) + check_game(ruleset), key=Diagnostic.sort_key)
+        # what the game checks found is kept with the ruleset (parse.cache): a file checked
+        # before, unchanged, under the same code, is not explored again
+        game = kept(ruleset, "checks", ("check_game",), lambda: check_game(ruleset))
+        found = sorted(list(ruleset.warnings) + game, key=Diagnostic.sort_key)
     except RulesetError as exc:
         return exc.diagnostics
     except RecursionError:

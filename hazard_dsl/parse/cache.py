@@ -64,17 +64,24 @@ def compiled(ruleset, options: dict, bets, compile):
     these bets (None: all), from the cache when it was compiled before. What is kept leaves out
     the ruleset itself, its game rules, bets and fees: they are the ones in memory again when
     the machine is loaded, so the machine and the ruleset stay one."""
-    folder = _folder("machines") if ruleset.digest else None
+    return kept(ruleset, "machines", (repr(sorted(options.items())), repr(None if bets is None else sorted(bets))),
+                compile)
+
+
+def kept(ruleset, kind: str, what: tuple, build):
+    """`build()`'s value for this ruleset and `what` (strings), from the cache folder `kind` when
+    it was built before from the same rule files by the same code; built and kept otherwise.
+    Only values are kept: an exception from `build` goes to the caller, every time."""
+    folder = _folder(kind) if ruleset.digest else None
     if folder is None:
-        return compile()
-    key = _hash(ruleset.digest, repr(sorted(options.items())), repr(None if bets is None else sorted(bets)))
-    entry = os.path.join(folder, key + ".pickle")
+        return build()
+    entry = os.path.join(folder, _hash(ruleset.digest, *what) + ".pickle")
     shared = _shared(ruleset)
-    machine = _load(entry, shared)
-    if machine is None:
-        machine = compile()
-        _store(entry, machine, shared)
-    return machine
+    value = _load(entry, shared)
+    if value is None:
+        value = build()
+        _store(entry, value, shared)
+    return value
 
 
 def _shared(ruleset) -> dict:

@@ -39,11 +39,14 @@ class PolicyError(ValueError):
     pass
 
 
+_OF_36 = tuple(Fraction(n, 36) for n in range(37))
+
+
 def _throw_transitions(state) -> dict:
     counts: dict[int, int] = {}
     for step in state.steps:
         counts[step.target] = counts.get(step.target, 0) + 1
-    return {t: Fraction(n, 36) for t, n in counts.items()}
+    return {t: _OF_36[n] for t, n in counts.items()}
 
 
 def strongly_connected(nodes, successors) -> list[list]:
@@ -312,6 +315,8 @@ class Solver:
 
     def _optimal(self) -> None:
         """Each chooser's best reply, solved sinks first (policy iteration inside cycles)."""
+        if not any(s.kind == CHOICE for s in self.machine.states):
+            return  # nothing to choose: no values to weigh
         value: dict[int, Fraction] = {}
         for s in self.machine.end_states():
             value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)

@@ -1,0 +1,161 @@
+"""The reading cache (parse.cache): unchanged files are not read or compiled again; anything
+changed, broken or unusable falls back to reading, with the same results and messages."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hazard_dsl.api import bets_by_option
+from hazard_dsl.check import check_file
+from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.diagnostics import RulesetError
+from hazard_dsl.parse import cache
+from hazard_dsl.parse.reader import read_ruleset as read_uncached
+from hazard_dsl.solve.analysis import analyse, bet_edges
+
+from .conftest import RULESETS
+
+PARENT = """\
+name: Parent
+variables:
+  main: {range: [0, 12], initial: 0}
+phases:
+  come_out:
+    - when: total == 7
+      do: win
+    - otherwise: lose
+"""
+CHILD = "name: Child\nextends: parent.yaml\n"
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """An empty cache folder of this test's own, and the working folder beside the files."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HAZARD_DSL_NO_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def kept(folder: Path, kind: str) -> list[Path]:
+    return sorted((folder / "cache" / "hazard-dsl" / kind).glob("*.pickle"))
+
+
+def test_a_kept_ruleset_equals_the_one_read(fresh):
+    first = cache.read_ruleset(RULESETS / "craps.yaml")
+    assert len(kept(fresh, "rulesets")) == 1
+    again = cache.read_ruleset(RULESETS / "craps.yaml")
+    assert again == first == read_uncached(RULESETS / "craps.yaml")
+    assert again.digest == first.digest != ""
+
+
+def test_a_change_in_an_extended_file_is_seen(fresh):
+    (fresh / "parent.yaml").write_text(PARENT)
+    (fresh / "child.yaml").write_text(CHILD)
+    assert "come_out" in cache.read_ruleset(fresh / "child.yaml").phases
+    (fresh / "parent.yaml").write_text(PARENT.replace("come_out", "opening"))
+    assert "opening" in cache.read_ruleset(fresh / "child.yaml").phases
+
+
+def test_errors_are_never_kept_and_come_with_their_lines(fresh):
+    (fresh / "bad.yaml").write_text(PARENT.replace("total == 7", "total == "))
+    for _ in range(2):
+        with pytest.raises(RulesetError) as caught:
+            cache.read_ruleset(fresh / "bad.yaml")
+        assert caught.value.diagnostics[0].position.line == 6
+    assert kept(fresh, "rulesets") == []
+
+
+def test_a_kept_ruleset_can_still_have_its_lines_quoted(fresh):
+    """A later error (at compile time) quotes the rule file's line, also when it was not read."""
+    (fresh / "parent.yaml").write_text(PARENT)
+    (fresh / "child.yaml").write_text(CHILD)
+    cache.read_ruleset(fresh / "child.yaml")
+    from hazard_dsl.diagnostics import SOURCES, Position
+
+    SOURCES._lines.clear()
+    cache.read_ruleset(fresh / "child.yaml")  # from the cache
+    assert SOURCES.line(Position("parent.yaml", 6, 1)).strip() == "- when: total == 7"
+
+
+def test_a_broken_entry_is_a_miss(fresh):
+    cache.read_ruleset(RULESETS / "petty.yaml")
+    for entry in kept(fresh, "rulesets"):
+        entry.write_bytes(b"not a pickle")
+    assert cache.read_ruleset(RULESETS / "petty.yaml") == read_uncached(RULESETS / "petty.yaml")
+
+
+def test_no_usable_folder_means_no_cache(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert cache.read_ruleset(RULESETS / "cotton.yaml").digest == ""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HAZARD_DSL_NO_CACHE", "1")
+    assert cache.read_ruleset(RULESETS / "cotton.yaml").digest == ""
+    assert not (tmp_path / "cache" / "hazard-dsl" / "rulesets").exists() or not kept(tmp_path, "rulesets")
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="ownership of folders is POSIX")
+def test_a_folder_others_can_write_is_not_used(fresh):
+    folder = fresh / "cache" / "hazard-dsl" / "rulesets"
+    folder.mkdir(parents=True)
+    folder.chmod(0o777)
+    assert cache.read_ruleset(RULESETS / "cotton.yaml").digest == ""
+    assert kept(fresh, "rulesets") == []
+
+
+def test_the_cache_is_bounded(fresh, monkeypatch):
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    for k in range(6):
+        (fresh / f"r{k}.yaml").write_text(PARENT.replace("Parent", f"R{k}"))
+        cache.read_ruleset(fresh / f"r{k}.yaml")
+    assert len(kept(fresh, "rulesets")) == 3
+
+
+def test_a_kept_machine_is_the_compiled_one_on_the_same_ruleset(fresh):
+    ruleset = cache.read_ruleset(RULESETS / "craps.yaml")
+    compiled = compile_ruleset(ruleset, {"vig": "up_front"})
+    loaded = compile_ruleset(ruleset, {"vig": "up_front"})
+    assert loaded is not compiled and loaded.ruleset is ruleset  # the ruleset in memory, not a copy
+    assert loaded.states == compiled.states and set(loaded.bets) == set(compiled.bets)
+    assert all(loaded.bets[n].bet is ruleset.bets[n] for n in loaded.bets)
+    assert analyse(loaded).bets == analyse(compiled).bets
+    assert compile_ruleset(ruleset, bets=["pass"]).bets.keys() == {"pass"}  # another entry, not the same
+
+
+def test_check_keeps_what_it_found(fresh):
+    (fresh / "r.yaml").write_text(PARENT + "  unused:\n    - otherwise: lose\n")
+    first = check_file(fresh / "r.yaml")
+    assert first == check_file(fresh / "r.yaml")
+    assert any("never reached" in d.message for d in first)
+    assert len(kept(fresh, "checks")) == 1
+
+
+def test_the_option_table_on_the_base_table_equals_solving_afresh(fresh):
+    """A bet solved on the default game's table (its moves unchanged, only its payout or
+    commission changed by the option) has the edge a fresh solve gives."""
+    ruleset = read_uncached(RULESETS / "craps.yaml")
+    analysis = analyse(compile_ruleset(ruleset))
+    base = {name: f.edge for name, f in analysis.bets.items()}
+    fast, _ = bets_by_option(ruleset, analysis.options, "optimal", base, analysis.bet_table)
+    for name, option in ruleset.options.items():
+        for value in option.values:
+            machine = compile_ruleset(ruleset, dict(analysis.options, **{name: value}))
+            slow = bet_edges(machine, "optimal")
+            assert fast[name][value] == {b: e for b, e in slow.items() if e is not None}, (name, value)
+
+
+def test_commands_agree_with_and_without_the_cache(fresh):
+    def run(*args, **env):
+        return subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True,
+                              env=dict(os.environ, **env), cwd=RULESETS.parent).stdout
+
+    for args in (["analyse", "french", "--json"], ["check", "rulesets/chicken.yaml"]):
+        plain = run(*args, HAZARD_DSL_NO_CACHE="1")
+        assert run(*args) == plain == run(*args)  # filling the cache, then reading from it
