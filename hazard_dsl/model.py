@@ -10,7 +10,7 @@ from __future__ import annotations
 from .records import field, record
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 from .diagnostics import Position
 

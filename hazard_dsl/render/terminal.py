@@ -9,7 +9,6 @@ be interpreted if handed to rich as markup — so it never is.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import unicodedata
 
@@ -54,6 +53,8 @@ def colour_wanted(stream) -> bool:
 
 def width() -> int:
     """The terminal's width: COLUMNS if set, else the terminal's own, else 80 (piped output)."""
+    import shutil  # here, not at the top: output that is not laid out (JSON) never needs it
+
     try:
         columns = shutil.get_terminal_size((FALLBACK_WIDTH, 24)).columns
     except (OSError, ValueError):
