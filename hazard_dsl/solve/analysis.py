@@ -10,7 +10,7 @@ from ..records import field, record
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
-from .markov import ONE, ZERO, Solver
+from .markov import ONE, ZERO, Solver, exact_sum
 
 HIGH_PERCENTILE = Fraction(99, 100)
 MAX_DISTRIBUTION_THROWS = 2000
@@ -76,7 +76,7 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
     visits = solver.forward()
     ends = list(machine.end_states())
     reach = {s.index: visits.get(s.index, ZERO) for s in ends}
-    throws_expected = sum((x for s, x in visits.items() if machine.states[s].kind == THROW), ZERO)
+    throws_expected = exact_sum(x for s, x in visits.items() if machine.states[s].kind == THROW)
     labels = machine.labels()
     figures = _figures(ends, reach, labels, throws_expected)
     label_results = {}
@@ -120,13 +120,14 @@ def bet_edges(machine: Machine, policy: str) -> dict:
 
 
 def _figures(ends, reach, labels, expected_throws) -> Figures:
-    total = {"win": ZERO, "lose": ZERO, "push": ZERO}
-    by_label = {label: ZERO for label in labels}
+    total: dict = {"win": [], "lose": [], "push": []}
+    by_label: dict = {label: [] for label in labels}
     for s in ends:
         p = reach[s.index]
-        total[s.result] += p
-        by_label[s.label] = by_label.get(s.label, ZERO) + p
-    return Figures(total["win"], total["lose"], total["push"], by_label, expected_throws)
+        total[s.result].append(p)
+        by_label.setdefault(s.label, []).append(p)
+    return Figures(exact_sum(total["win"]), exact_sum(total["lose"]), exact_sum(total["push"]),
+                   {label: exact_sum(parts) for label, parts in by_label.items()}, expected_throws)
 
 
 def _by(machine, solver, visits, ends, reach, labels, variable) -> dict:

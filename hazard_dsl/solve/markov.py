@@ -27,6 +27,7 @@ least. Where choices sit inside a cycle, policy iteration runs within the compon
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..diagnostics import Diagnostic, RulesetError
@@ -221,19 +222,29 @@ class Chain:
     def forward(self, start: dict) -> dict:
         """Expected visits to each transient node, and the probability of ending in each
         absorbing node, from a starting distribution."""
-        visits: dict = dict(start)
+        # What flows into a node is summed once, when the node is reached: adding Fractions one
+        # by one takes a gcd of their huge denominators each time (a long game's chances have
+        # thousands of digits), and that gcd was most of the solve (see exact_sum).
+        inflows: dict = {}
+        for s, p in start.items():
+            inflows.setdefault(s, []).append(p)
+        visits: dict = {}
         for component in reversed(self.components):  # sources first
             if len(component) == 1:
                 s = component[0]
-                inflow = visits.get(s, ZERO)
+                parts = inflows.pop(s, None)
+                if parts is None:
+                    continue
+                inflow = exact_sum(parts)
                 if not inflow:
+                    visits[s] = inflow
                     continue
                 out = self.rows[s]
                 x = inflow / (ONE - out.get(s, ZERO))
                 visits[s] = x
                 for t, p in out.items():
                     if t != s:
-                        visits[t] = visits.get(t, ZERO) + x * p
+                        inflows.setdefault(t, []).append(x * p)
                 continue
             members = {s: k for k, s in enumerate(component)}
             # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
@@ -243,14 +254,40 @@ class Chain:
                     j = members.get(t)
                     if j is not None:
                         rows[j][k] = rows[j].get(k, ZERO) - p
-            xs = sparse_solve(rows, [visits.get(s, ZERO) for s in component])
+            xs = sparse_solve(rows, [exact_sum(inflows.pop(s, ())) for s in component])
             for s, x in zip(component, xs):
                 visits[s] = x
             for s, x in zip(component, xs):
                 for t, p in self.rows[s].items():
                     if t not in members:
-                        visits[t] = visits.get(t, ZERO) + x * p
+                        inflows.setdefault(t, []).append(x * p)
+        for t, parts in inflows.items():  # the absorbing nodes
+            visits[t] = exact_sum(parts)
         return visits
+
+
+def exact_sum(values) -> Fraction:
+    """The exact sum of Fractions, normalised once at the end. The chances of a dice game have
+    denominators that divide one another (powers of 36, mostly), so the running sum is kept
+    over the larger denominator with a division, not a gcd per addition — the difference
+    between seconds and milliseconds when the denominators have thousands of digits."""
+    if values.__class__ is list and len(values) == 1 and values[0].__class__ is Fraction:
+        return values[0]  # already in lowest terms: no gcd at all
+    numerator, denominator = 0, 1
+    for value in values:
+        n, d = value.numerator, value.denominator
+        if d == denominator:
+            numerator += n
+        elif denominator % d == 0:
+            numerator += n * (denominator // d)
+        elif d % denominator == 0:
+            numerator = numerator * (d // denominator) + n
+            denominator = d
+        else:
+            g = gcd(denominator, d)
+            numerator = numerator * (d // g) + n * (denominator // g)
+            denominator = denominator // g * d
+    return Fraction(numerator, denominator)
 
 
 class Solver:
