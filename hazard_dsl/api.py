@@ -133,7 +133,7 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     options left out because the work would be too large."""
     from .compile.compiler import compile_ruleset
     from .compile.evaluate import bet_options, game_options
-    from .solve.analysis import bet_edges
+    from .solve.analysis import bet_edges, edges_on
 
     in_game = game_options(ruleset)
     reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
@@ -154,10 +154,9 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
                 continue
             spent += len(changed)
             machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
-            if table is not None and name not in in_game:
-                edges = {b: table.figures_of(cb).edge if cb.made else None for b, cb in machine.bets.items()}
-            else:
-                edges = bet_edges(machine, policy)
+            # the game is the same when it does not read the option: solve on its table
+            edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
+                bet_edges(machine, policy)
             out[name][value] = dict(base, **edges)
     return out, skipped
 

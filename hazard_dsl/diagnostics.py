@@ -9,8 +9,9 @@ sorted by position, as ``file:line:col: error: message`` followed by the source 
 from __future__ import annotations
 
 import sys
-from .records import field, record
 from collections.abc import Iterable  # (not `typing`, which costs 3 ms of every command's start)
+
+from .records import field, record
 
 ERROR = "error"
 WARNING = "warning"

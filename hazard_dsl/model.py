@@ -7,12 +7,12 @@ types.
 
 from __future__ import annotations
 
-from .records import field, record
+from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
-from collections.abc import Mapping
 
 from .diagnostics import Position
+from .records import field, record
 
 # Facts of the throw a condition may use (only in phases where the dice are thrown).
 DICE_FACTS = {

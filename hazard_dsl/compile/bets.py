@@ -15,12 +15,12 @@ Money is exact: payouts are `Fraction`s per unit staked. `30 to 1` nets 30; `30 
 
 from __future__ import annotations
 
-from ..records import record, replace
 from fractions import Fraction
 
 from ..diagnostics import Diagnostic, RulesetError
 from ..model import DICE_FACTS, Bet, Fee, Ruleset
 from ..parse import syntax as ex
+from ..records import record, replace
 from .evaluate import EvaluationError, closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 

@@ -9,12 +9,12 @@ depth) so no file can make the loader hang or eat memory.
 
 from __future__ import annotations
 
-from ..records import field, record
 from typing import Any
 
 import yaml
 
 from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
+from ..records import field, record
 from .files import MAX_BYTES
 
 MAX_NODES = 50_000

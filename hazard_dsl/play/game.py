@@ -7,13 +7,13 @@ particular variant; narration and JSON are rendered from the records elsewhere.
 
 from __future__ import annotations
 
-from ..records import field, record
 from fractions import Fraction
 from typing import Iterator
 
 import numpy as np
 
 from ..compile.machine import CHOICE, END, Machine, State, Step, outcome_index
+from ..records import field, record
 from ..solve.markov import Solver
 from .dice import TapeEnded
 

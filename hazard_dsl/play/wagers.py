@@ -9,12 +9,12 @@ throw 3 of the run, and is refused if the bet is not allowed then.
 
 from __future__ import annotations
 
-from ..records import record
 from fractions import Fraction
 
 from ..compile.bets import CompiledBet
 from ..compile.machine import END, Machine, State, outcome_index
 from ..diagnostics import did_you_mean
+from ..records import record
 from ..solve.bets import BetError, parse_amount
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from ..records import field, record
 from fractions import Fraction
+
+from ..records import field, record
 
 FORMATS = ("text", "json", "markdown", "csv")
 

@@ -8,11 +8,11 @@ from `hazard_dsl.solve`.
 
 from __future__ import annotations
 
-from ..records import record
 
 import numpy as np
 
 from ..compile.machine import CHOICE, END, THROW, Machine
+from ..records import record
 from ..solve.markov import Solver
 
 MAX_ROUNDS = 100_000

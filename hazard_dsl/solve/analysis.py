@@ -6,10 +6,10 @@ All probabilities and expectations are `Fraction`s. The caster's side is the ref
 
 from __future__ import annotations
 
-from ..records import field, record
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
+from ..records import field, record
 from .markov import ONE, ZERO, Solver, exact_sum
 
 HIGH_PERCENTILE = Fraction(99, 100)
@@ -115,8 +115,13 @@ def bet_edges(machine: Machine, policy: str) -> dict:
     # a value policy (`--policy 7`) means something only where there is a choice to make
     solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
         "optimal", "uniform") else "optimal")
-    table = BetTable(machine, solver)
-    return {bet: (table.figures(bet).edge if table.can_be_made(bet) else None) for bet in machine.bets}
+    return edges_on(BetTable(machine, solver), machine.bets)
+
+
+def edges_on(table, compiled: dict) -> dict:
+    """The edge of each compiled bet ({name: CompiledBet}) solved on a BetTable of its game
+    (None where it can never be made)."""
+    return {name: (table.figures_of(cb).edge if cb.made else None) for name, cb in compiled.items()}
 
 
 def _figures(ends, reach, labels, expected_throws) -> Figures:

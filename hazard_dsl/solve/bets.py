@@ -13,19 +13,16 @@ and the *edge* is the bettor's expected loss per unit of money staked, −E[net]
 
 from __future__ import annotations
 
-from ..records import field, record
 from fractions import Fraction
 
 from ..compile.bets import CompiledBet
 from ..compile.machine import CHOICE, END, Machine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..parse.numbers import exact_amount
-from .markov import ONE, ZERO, Chain, Solver
+from ..records import field, record
+from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver
 
 # P(k of the 36 throws), made once: most rows of a product chain have the same few weights
-THROWS_OF_36 = tuple(Fraction(k, 36) for k in range(37))
-
-
 class BetError(ValueError):
     pass
 

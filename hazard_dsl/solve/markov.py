@@ -40,14 +40,15 @@ class PolicyError(ValueError):
     pass
 
 
-_OF_36 = tuple(Fraction(n, 36) for n in range(37))
+# n throws of the 36: the chance of every row entry of a throw state, made once
+THROWS_OF_36 = tuple(Fraction(n, 36) for n in range(37))
 
 
 def _throw_transitions(state) -> dict:
     counts: dict[int, int] = {}
     for step in state.steps:
         counts[step.target] = counts.get(step.target, 0) + 1
-    return {t: _OF_36[n] for t, n in counts.items()}
+    return {t: THROWS_OF_36[n] for t, n in counts.items()}
 
 
 def strongly_connected(nodes, successors) -> list[list]:
