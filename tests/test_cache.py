@@ -159,3 +159,20 @@ def test_commands_agree_with_and_without_the_cache(fresh):
     for args in (["analyse", "french", "--json"], ["check", "rulesets/chicken.yaml"]):
         plain = run(*args, HAZARD_DSL_NO_CACHE="1")
         assert run(*args) == plain == run(*args)  # filling the cache, then reading from it
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_is_refused_by_the_reader_not_waited_on(fresh):
+    os.mkfifo(fresh / "pipe.yaml")
+    with pytest.raises(RulesetError, match="not a regular file"):
+        cache.read_ruleset(fresh / "pipe.yaml")
+
+
+def test_a_machine_kept_for_a_child_is_not_used_once_its_parent_changes(fresh):
+    (fresh / "parent.yaml").write_text(PARENT)
+    (fresh / "child.yaml").write_text(CHILD)
+    before = analyse(compile_ruleset(cache.read_ruleset(fresh / "child.yaml"))).win
+    (fresh / "parent.yaml").write_text(PARENT.replace("do: win", "do: lose").replace("otherwise: lose",
+                                                                                      "otherwise: win"))
+    after = analyse(compile_ruleset(cache.read_ruleset(fresh / "child.yaml"))).win
+    assert (before, after) == (1 - after, 1 - before) and after != before

@@ -52,10 +52,11 @@ def read_ruleset(path: str | Path):
 
     files: list = []
     ruleset = read(path, files)
-
-    ruleset = replace(ruleset, digest=key)
-    _store(entry, {"files": [(named, real, display, _digest(t)) for named, real, display, t in files],
-                   "ruleset": ruleset})
+    kept_files = [(named, real, display, _digest(t)) for named, real, display, t in files]
+    # The ruleset's own key names every file it was read from (the entry's key names only the
+    # file asked for): what is kept under it, the machines, changes when a parent file does.
+    ruleset = replace(ruleset, digest=_hash(key, *(f"{real}:{digest}" for _, real, _, digest in kept_files)))
+    _store(entry, {"files": kept_files, "ruleset": ruleset})
     return ruleset
 
 
@@ -104,10 +105,10 @@ def _text(path: Path) -> str | None:
     """The file's text if it is a regular file of a sensible size in UTF-8; None otherwise (the
     reader then reads it and says what is wrong)."""
     try:
+        info = path.stat()  # before opening: opening a FIFO would wait for a writer
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
         with path.open("rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-                return None
             data = handle.read(MAX_BYTES + 1)
         return data.decode("utf-8-sig") if len(data) <= MAX_BYTES else None
     except (OSError, UnicodeDecodeError):
