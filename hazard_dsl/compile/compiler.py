@@ -90,6 +90,7 @@ class _Compiler:
         self.result = Exploration()
         self.diags = self.result.diagnostics
         self._closures: dict = {}
+        self._tests: dict = {}  # phase -> ((condition closure or None, rule), …)
         self.alternatives = 0
         # Phases whose rules read only the total are evaluated once per total, not per face.
         self.by_total = {name: not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
@@ -154,12 +155,18 @@ class _Compiler:
 
     # --- running rules
     def first_rule(self, phase_name: str, values: dict, dice) -> Rule | None:
-        for rule in self.ruleset.phases[phase_name].rules:
-            try:
-                if rule.condition is None or self.fn(rule.condition)(values, dice, self.options):
+        tests = self._tests.get(phase_name)
+        if tests is None:  # each phase's conditions as closures, made once: this is the hot loop
+            tests = self._tests[phase_name] = tuple(
+                (None if rule.condition is None else self.fn(rule.condition), rule)
+                for rule in self.ruleset.phases[phase_name].rules)
+        options = self.options
+        try:
+            for test, rule in tests:
+                if test is None or test(values, dice, options):
                     return rule
-            except EvaluationError as exc:
-                self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
+        except EvaluationError as exc:
+            self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
         return None
 
     def run(self, rule: Rule, start: int, values: dict, dice, events: list, passed: set | None = None) -> Step:

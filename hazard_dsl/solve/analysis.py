@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..records import field, record
-from .markov import ONE, ZERO, Solver, exact_sum
+from .markov import ONE, ZERO, Solver
 
 HIGH_PERCENTILE = Fraction(99, 100)
 MAX_DISTRIBUTION_THROWS = 2000
@@ -75,10 +75,9 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
     solver.set_policy(policy)
     visits = solver.forward()
     ends = list(machine.end_states())
-    reach = {s.index: visits.get(s.index, ZERO) for s in ends}
-    throws_expected = exact_sum(x for s, x in visits.items() if machine.states[s].kind == THROW)
+    throws_expected = visits.total(s for s in visits if machine.states[s].kind == THROW)
     labels = machine.labels()
-    figures = _figures(ends, reach, labels, throws_expected)
+    figures = _figures(ends, visits, labels, throws_expected)
     label_results = {}
     for s in ends:
         label_results.setdefault(s.label, s.result)
@@ -92,7 +91,7 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
     )
     if by is not None:
         analysis.by_variable = by
-        analysis.by = _by(machine, solver, visits, ends, reach, labels, by)
+        analysis.by = _by(machine, solver, visits, ends, labels, by)
     analysis.choices = _choices(machine, solver)
     if machine.bets or machine.fees:
         from .bets import BetTable
@@ -124,18 +123,18 @@ def edges_on(table, compiled: dict) -> dict:
     return {name: (table.figures_of(cb).edge if cb.made else None) for name, cb in compiled.items()}
 
 
-def _figures(ends, reach, labels, expected_throws) -> Figures:
+def _figures(ends, visits, labels, expected_throws) -> Figures:
+    """The chance of each result and label: sums over end states, each normalised once."""
     total: dict = {"win": [], "lose": [], "push": []}
     by_label: dict = {label: [] for label in labels}
     for s in ends:
-        p = reach[s.index]
-        total[s.result].append(p)
-        by_label.setdefault(s.label, []).append(p)
-    return Figures(exact_sum(total["win"]), exact_sum(total["lose"]), exact_sum(total["push"]),
-                   {label: exact_sum(parts) for label, parts in by_label.items()}, expected_throws)
+        total[s.result].append(s.index)
+        by_label.setdefault(s.label, []).append(s.index)
+    return Figures(visits.total(total["win"]), visits.total(total["lose"]), visits.total(total["push"]),
+                   {label: visits.total(nodes) for label, nodes in by_label.items()}, expected_throws)
 
 
-def _by(machine, solver, visits, ends, reach, labels, variable) -> dict:
+def _by(machine, solver, visits, ends, labels, variable) -> dict:
     if variable not in machine.variables:
         known = ", ".join(machine.variables) or "none"
         from ..diagnostics import did_you_mean
@@ -149,14 +148,14 @@ def _by(machine, solver, visits, ends, reach, labels, variable) -> dict:
     out = {}
     for value in sorted(groups):
         members = groups[value]
-        probability = sum((reach[s.index] for s in members), ZERO)
+        probability = visits.total(s.index for s in members)
         if not probability:
             continue
         ids = {s.index for s in members}
         # E[T · 1{ends with VAR = value}] = Σ over throw states of visits × P(end with VAR = value | here)
         h = solver.backward(lambda s: ONE if s.index in ids else ZERO)
         joint_throws = sum((x * h[s] for s, x in visits.items() if machine.states[s].kind == THROW), ZERO)
-        joint = _figures(members, reach, labels, joint_throws)
+        joint = _figures(members, visits, labels, joint_throws)
         conditional = Figures(joint.win / probability, joint.lose / probability, joint.push / probability,
                               {k: v / probability for k, v in joint.labels.items()}, joint_throws / probability)
         out[value] = (probability, conditional, joint.labels)

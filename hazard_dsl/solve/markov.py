@@ -220,12 +220,55 @@ class Chain:
             solve_component(component, self.row, value, cost or {})
         return value
 
-    def forward(self, start: dict) -> dict:
+    def forward(self, start: dict) -> "Visits":
         """Expected visits to each transient node, and the probability of ending in each
         absorbing node, from a starting distribution."""
-        # What flows into a node is summed once, when the node is reached: adding Fractions one
-        # by one takes a gcd of their huge denominators each time (a long game's chances have
-        # thousands of digits), and that gcd was most of the solve (see exact_sum).
+        try:
+            return Visits(self._forward_smooth(start), smooth=True)
+        except _Rough:
+            return Visits(self._forward_fractions(start), smooth=False)
+
+    def _forward_smooth(self, start: dict) -> dict:
+        """The forward pass over smooth numbers (see `Smooth`): no gcd at all. A long game's
+        chances have thousands of digits, and normalising each one (a gcd, quadratic in the
+        digits) was nearly all of its solve; here each step multiplies by small integers."""
+        inflows: dict = {}
+        for s, p in start.items():
+            inflows.setdefault(s, []).append(Smooth.of(p))
+        visits: dict = {}
+        for component in reversed(self.components):  # sources first
+            if len(component) == 1:
+                s = component[0]
+                parts = inflows.pop(s, None)
+                if parts is None:
+                    continue
+                x = Smooth.total(parts)
+                if x.numerator:
+                    out = self.rows[s]
+                    p_self = out.get(s)
+                    if p_self:  # x / (1 − a/b) = x · b / (b − a)
+                        x = x.times(p_self.denominator, p_self.denominator - p_self.numerator)
+                    for t, p in out.items():
+                        if t != s:
+                            inflows.setdefault(t, []).append(x.times(p.numerator, p.denominator))
+                visits[s] = x
+                continue
+            # a cycle: solved in Fractions, its results smooth again if their denominators are
+            xs = self._solve_cycle(component, {s: Smooth.total(inflows.pop(s, ())).fraction()
+                                               for s in component})
+            members = set(component)
+            for s, x in zip(component, xs):
+                x = visits[s] = Smooth.of(x)
+                for t, p in self.rows[s].items():
+                    if t not in members:
+                        inflows.setdefault(t, []).append(x.times(p.numerator, p.denominator))
+        for t, parts in inflows.items():  # the absorbing nodes
+            visits[t] = Smooth.total(parts)
+        return visits
+
+    def _forward_fractions(self, start: dict) -> dict:
+        """The same pass in Fractions, for chains whose chances have large prime denominators."""
+        # What flows into a node is summed once, when the node is reached (see exact_sum).
         inflows: dict = {}
         for s, p in start.items():
             inflows.setdefault(s, []).append(p)
@@ -247,24 +290,181 @@ class Chain:
                     if t != s:
                         inflows.setdefault(t, []).append(x * p)
                 continue
-            members = {s: k for k, s in enumerate(component)}
-            # x (I − Q_CC) = inflow  ⇔  (I − Q_CC)ᵀ xᵀ = inflowᵀ
-            rows: list[dict] = [{k: ONE} for k in range(len(component))]
-            for s, k in members.items():
-                for t, p in self.rows[s].items():
-                    j = members.get(t)
-                    if j is not None:
-                        rows[j][k] = rows[j].get(k, ZERO) - p
-            xs = sparse_solve(rows, [exact_sum(inflows.pop(s, ())) for s in component])
+            xs = self._solve_cycle(component, {s: exact_sum(inflows.pop(s, ())) for s in component})
+            members = set(component)
             for s, x in zip(component, xs):
                 visits[s] = x
-            for s, x in zip(component, xs):
                 for t, p in self.rows[s].items():
                     if t not in members:
                         inflows.setdefault(t, []).append(x * p)
         for t, parts in inflows.items():  # the absorbing nodes
             visits[t] = exact_sum(parts)
         return visits
+
+    def _solve_cycle(self, component, inflow: dict) -> list:
+        """Visits to the states of one cycle: x (I − Q_CC) = inflow ⇔ (I − Q_CC)ᵀ xᵀ = inflowᵀ."""
+        members = {s: k for k, s in enumerate(component)}
+        rows: list[dict] = [{k: ONE} for k in range(len(component))]
+        for s, k in members.items():
+            for t, p in self.rows[s].items():
+                j = members.get(t)
+                if j is not None:
+                    rows[j][k] = rows[j].get(k, ZERO) - p
+        return sparse_solve(rows, [inflow[s] for s in component])
+
+
+# Denominators below this are factored (by trial division, once each): a dice game's chances
+# are counts over 36, their complements, and a choice's 1/n.
+SMALL_DENOMINATOR = 1 << 20
+
+
+class _Rough(ArithmeticError):
+    """A chance whose denominator is too large to factor: the chain is solved in Fractions."""
+
+
+_FACTORS: dict = {}
+
+
+def _factors(n: int) -> tuple:
+    """The prime factors of a small positive integer, with multiplicity: 36 → (2, 2, 3, 3)."""
+    found = _FACTORS.get(n)
+    if found is None:
+        out, m, p = [], n, 2
+        while p * p <= m:
+            while m % p == 0:
+                out.append(p)
+                m //= p
+            p += 1
+        if m > 1:
+            out.append(m)
+        found = _FACTORS[n] = tuple(out)
+    return found
+
+
+_POWERS: dict = {}
+
+
+def _power(p: int, e: int) -> int:
+    """p ** e, remembered: the same large powers recur when terms from different parts of a
+    long game are summed (bounded, so a long solve cannot fill memory with them)."""
+    found = _POWERS.get((p, e))
+    if found is None:
+        if len(_POWERS) > 4096:
+            _POWERS.clear()
+        found = _POWERS[p, e] = p ** e
+    return found
+
+
+class Smooth:
+    """An exact non-negative rational numerator / Π pᵉ kept unnormalised, its denominator a
+    product of small primes held as exponents. Multiplying by a small fraction cancels what it
+    can against the exponents and multiplies the rest; sums bring the terms to the larger
+    exponents. Nothing takes a gcd until `fraction()`, once per figure reported."""
+
+    __slots__ = ("numerator", "exponents")
+
+    def __init__(self, numerator: int, exponents: dict):
+        self.numerator = numerator
+        self.exponents = exponents  # prime -> power of the denominator
+
+    @classmethod
+    def of(cls, value) -> "Smooth":
+        value = Fraction(value)
+        if value.denominator >= SMALL_DENOMINATOR:
+            raise _Rough
+        return cls(value.numerator, {}).times(1, value.denominator)
+
+    def times(self, k: int, m: int) -> "Smooth":
+        """self · k / m, for a small m (k any non-negative integer)."""
+        if m >= SMALL_DENOMINATOR:
+            raise _Rough
+        if not k:
+            return Smooth(0, {})
+        exponents = dict(self.exponents)
+        numerator = self.numerator
+        if k < SMALL_DENOMINATOR:
+            for p in _factors(k):
+                if exponents.get(p):
+                    exponents[p] -= 1
+                else:
+                    numerator *= p
+        else:
+            numerator *= k
+        for p in _factors(m):
+            exponents[p] = exponents.get(p, 0) + 1
+        return Smooth(numerator, exponents)
+
+    @staticmethod
+    def total(parts) -> "Smooth":
+        """The exact sum. Terms arrive roughly in order of growing exponents (sources first), so
+        bringing the running sum up to each term multiplies it by a small number."""
+        parts = list(parts)
+        if len(parts) == 1:
+            return parts[0]
+        numerator, exponents = 0, {}
+        for part in parts:
+            n = part.numerator
+            if not n:
+                continue
+            up_sum = up_part = 1
+            for p, e in part.exponents.items():
+                have = exponents.get(p, 0)
+                if e > have:
+                    up_sum *= _power(p, e - have)
+                    exponents[p] = e
+            for p, have in exponents.items():
+                e = part.exponents.get(p, 0)
+                if have > e:
+                    up_part *= _power(p, have - e)
+            numerator = numerator * up_sum + n * up_part
+        return Smooth(numerator, exponents)
+
+    def fraction(self) -> Fraction:
+        denominator = 1
+        for p, e in self.exponents.items():
+            denominator *= p ** e
+        return Fraction(self.numerator, denominator)
+
+
+class Visits:
+    """The forward pass's result, {node: expected visits or probability}, read like a dict. Its
+    values are made Fractions when read; `total` sums a set of nodes exactly first, so a figure
+    over thousands of end states is normalised once, not once per state."""
+
+    def __init__(self, raw: dict, smooth: bool):
+        self._raw = raw
+        self._smooth = smooth
+        self._read: dict = {}
+
+    def __getitem__(self, node) -> Fraction:
+        found = self._read.get(node)
+        if found is None:
+            raw = self._raw[node]
+            found = self._read[node] = raw.fraction() if self._smooth else raw
+        return found
+
+    def get(self, node, default=None):
+        return self[node] if node in self._raw else default
+
+    def __contains__(self, node) -> bool:
+        return node in self._raw
+
+    def __iter__(self):
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def items(self):
+        return ((node, self[node]) for node in self._raw)
+
+    def total(self, nodes) -> Fraction:
+        """Σ visits over `nodes` (those never reached count 0), normalised once."""
+        raw = self._raw
+        parts = [raw[n] for n in nodes if n in raw]
+        if not parts:
+            return ZERO
+        return Smooth.total(parts).fraction() if self._smooth else exact_sum(parts)
 
 
 def exact_sum(values) -> Fraction:
