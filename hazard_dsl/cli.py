@@ -255,9 +255,27 @@ def cmd_analyse(args) -> int:
     from .render.report import analysis_header, analysis_json, analysis_tables
     from .render.tables import render
 
-    analysis = _analysis(args.ruleset, args.option, args.policy, args.by)
+    session_args = [args.bankroll, args.goal, args.stake]
+    if any(a is not None for a in session_args) and not all(a is not None for a in session_args):
+        raise UsageError("--bankroll, --goal and --stake go together: the chance of reaching the goal before "
+                         "the purse can no longer stake")
+    analysis, machine = _analysis(args.ruleset, args.option, args.policy, args.by, with_machine=True)
     from .api import bets_by_option
-    from .solve.bets import BetError
+    from .solve.bets import BetError, parse_money
+
+    if args.hand or args.bankroll is not None:
+        from .solve.session import SessionError, game_endings, hand, ruin
+
+        try:
+            game = game_endings(machine, args.policy)
+            if args.hand:
+                analysis.hand = hand(machine, args.policy, game)
+            if args.bankroll is not None:
+                analysis.ruin = ruin(machine, parse_money(args.bankroll, "--bankroll"),
+                                     parse_money(args.goal, "--goal"), parse_money(args.stake, "--stake"),
+                                     args.policy, game)
+        except (SessionError, BetError) as exc:
+            raise UsageError(str(exc)) from None
 
     try:
         if args.bet:
@@ -282,14 +300,15 @@ def cmd_analyse(args) -> int:
     return 0
 
 
-def _analysis(name, option_texts, policy, by=None):
+def _analysis(name, option_texts, policy, by=None, with_machine=False):
     from .solve.analysis import analyse
     from .solve.markov import PolicyError
 
     ruleset = load(name)
     machine = build_machine(ruleset, option_texts)
     try:
-        return analyse(machine, policy, by)
+        analysis = analyse(machine, policy, by)
+        return (analysis, machine) if with_machine else analysis
     except PolicyError as exc:
         raise UsageError(str(exc)) from None
     except KeyError as exc:
@@ -460,6 +479,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="analyse these bets made together (repeatable): --bet pass=10 --bet odds=3-4-5x")
     p.add_argument("--no-options", action="store_true",
                    help="skip the table of each bet's edge under every option value")
+    p.add_argument("--hand", action="store_true",
+                   help="also the caster's hand: expected games and throws until the dice pass, and his net")
+    p.add_argument("--bankroll", metavar="B", help="with --goal and --stake: the chance that a caster staking S "
+                                                   "at even money every game reaches G before he cannot stake")
+    p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
+    p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")

@@ -117,12 +117,33 @@ class Phase:
 
 @record(frozen=True)
 class Passing:
-    """When the caster gives up the dice: a rule of the table, used by sessions."""
+    """When the caster gives up the dice: a rule of the table, compiled with the game
+    (compile.passing) and read by hands, sessions and their analysis.
 
-    losses_in_a_row: int | None
+    `losses_in_a_row` is a number (0: losses alone never pass the dice) or an expression over
+    the options, so that an open question of the sources can be an option."""
+
+    losses_in_a_row: object  # int | None | an expression (syntax tree) giving an int
     after_labels: tuple
     voluntary_after_win: bool
     description: str | None
+    position: Position | None = None
+    losses_text: str | None = None  # losses_in_a_row as written, for people
+
+
+# Who stakes against the caster, and what he does when his purse cannot answer every stake.
+AGAINST = ("setters", "bank")
+WHEN_SHORT = ("refuse", "forfeit")
+
+
+@record(frozen=True)
+class Table:
+    """The money of the table: `money:` in a rule file."""
+
+    unit: str = "unit"
+    against: str = "setters"  # each setter stakes against the caster; or a bank answers him
+    when_short: str = "refuse"  # the caster refuses stakes he cannot cover; or forfeits the dice (hard play)
+    stake: str | None = None  # the bet a setter's stake is laid on (None: even money on the game)
     position: Position | None = None
 
 
@@ -215,6 +236,7 @@ class Ruleset:
     bets: Mapping = field(default_factory=lambda: MappingProxyType({}))
     fees: Mapping = field(default_factory=lambda: MappingProxyType({}))
     money_unit: str = "unit"
+    table: Table = field(default_factory=Table)
     warnings: tuple = ()  # diagnostics of the reading and name checks that are not errors
     # what the reading cache knows this ruleset by ("" when read without it), so that machines
     # compiled from it can be kept too (parse.cache)

@@ -57,7 +57,7 @@ def test_analyse_json_contract(capsys):
     for key in ("ruleset", "file", "options", "policy", "win", "lose", "push", "edge", "expected_throws", "labels"):
         assert key in data
     assert data["win"] == "1979/4032" and data["push"] == "0" and data["policy"] == "optimal"
-    assert data["options"] == {"main": "thrown", "first_throw": "rethrow"}
+    assert data["options"] == {"main": "thrown", "passing": "after_loss", "first_throw": "rethrow"}
     assert set(data["labels"]) == {"nick", "out", "chance_win", "chance_loss"}
     assert data["by"]["var"] == "main" and set(data["by"]["values"]) == {"5", "6", "7", "8", "9"}
     seven = data["by"]["values"]["7"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from ..records import field, record, replace
 
-from ..diagnostics import Diagnostics
+from ..diagnostics import Diagnostics, did_you_mean
 from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Phase, Ruleset
 from ..parse import syntax as ex
 
@@ -202,6 +202,17 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
         for label in ruleset.passing.after_labels:
             if label and label not in results_of_label:
                 diags.error(f"passing: no rule ends a game with the label {label!r}", ruleset.passing.position)
+        losses = ruleset.passing.losses_in_a_row
+        if losses is not None and not isinstance(losses, int):  # an expression: over the options only
+            types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")
+    stake = ruleset.table.stake
+    if stake is not None and stake not in ruleset.bets:
+        diags.error(f"money: stake names no bet: {stake!r}{did_you_mean(stake, ruleset.bets)}",
+                    ruleset.table.position)
+    elif stake is not None and (ruleset.bets[stake].backer not in ("caster", "player") or
+                                ruleset.bets[stake].layer not in ("setter", "bank")):
+        diags.error(f"money: stake {stake!r} must be a bet on the caster (backed by caster or player) that a setter or the bank lays",
+                    ruleset.bets[stake].position)
     diags.raise_if_errors()
     return replace(ruleset, warnings=warnings) if warnings else ruleset
 

@@ -13,7 +13,7 @@ were entered, and the throws that no rule handles.
 from __future__ import annotations
 
 from collections import deque
-from ..records import field, record
+from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
@@ -348,7 +348,11 @@ def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
     if result.machine is not None:
         diags.extend(machine_problems(ruleset, result))
     diags.raise_if_errors()
+    from .passing import compile_passing
+
     machine = result.machine
+    endings = sorted({(s.result, s.label) for s in machine.end_states()})
+    machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options))
     for name in (ruleset.bets if bets is None else bets):
         machine.bets[name] = compile_bet(machine, ruleset.bets[name])
     for name, fee in ruleset.fees.items():

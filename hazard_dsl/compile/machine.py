@@ -98,6 +98,7 @@ class Machine:
     start: Step  # how a game begins: straight into a throw or a choice state
     bets: dict = field(default_factory=dict)  # name -> CompiledBet (compile.bets), for the bets compiled
     fees: dict = field(default_factory=dict)  # name -> CompiledFee (compile.bets)
+    passing: object = None  # CompiledPassing (compile.passing): when the dice pass
 
     def __repr__(self) -> str:
         kinds = {k: sum(s.kind == k for s in self.states) for k in (THROW, CHOICE, END)}

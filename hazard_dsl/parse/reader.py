@@ -15,11 +15,11 @@ import stat
 from pathlib import Path
 from types import MappingProxyType
 
-from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError
 from fractions import Fraction
 
-from ..model import (BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, Bet, Commission, Fee, Label, Option, Passing, Phase, Rule,
-                     Ruleset, Source, Variable, Words)
+from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError, did_you_mean
+from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Commission, Fee, Label,
+                     Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 from .files import builtin_names, display as _display, resolve
@@ -259,7 +259,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
     words = _words(r, root.get("words"))
     phases = _phases(r, root.get("phases"), variables)
     passing = _passing(r, root.get("passing"))
-    money_unit = _money(r, root.get("money"))
+    table = _money(r, root.get("money"))
     bets = _bets(r, root.get("bets"), variables)
     fees = _fees(r, root.get("fees"))
     start = None
@@ -291,7 +291,8 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
         passing=passing,
         bets=MappingProxyType(bets),
         fees=MappingProxyType(fees),
-        money_unit=money_unit,
+        money_unit=table.unit,
+        table=table,
     )
     return check_names(ruleset, root)
 
@@ -587,9 +588,16 @@ def _passing(r: _Reader, node) -> Passing | None:
     if m is None:
         return None
     r.keys(m, ("losses_in_a_row", "after_labels", "voluntary_after_win", "description"), "passing")
-    losses = r.integer(m.get("losses_in_a_row"), "losses_in_a_row") if m.get("losses_in_a_row") is not None else None
-    if losses is not None and not 1 <= losses <= 100:
-        r.diags.error("losses_in_a_row must be between 1 and 100", m.get("losses_in_a_row").position)
+    losses = None
+    given = m.get("losses_in_a_row")
+    if given is not None:
+        if isinstance(given, YScalar) and isinstance(given.value, str):
+            # an expression over the options (`if option.passing == "three" then 3 else 1`)
+            losses = _expression(r, given, "number of losses in a row")
+        else:
+            losses = r.integer(given, "losses_in_a_row")
+            if losses is not None and not 0 <= losses <= 100:
+                r.diags.error("losses_in_a_row must be between 0 (never) and 100", given.position)
     labels: tuple = ()
     if m.get("after_labels") is not None:
         node_ = m.get("after_labels")
@@ -599,20 +607,31 @@ def _passing(r: _Reader, node) -> Passing | None:
             r.diags.error("after_labels must be a list of labels", node_.position)
     voluntary = r.boolean(m.get("voluntary_after_win"), "voluntary_after_win") if m.get("voluntary_after_win") is not None else False
     return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"),
-                   m.get("after_labels").position if m.get("after_labels") is not None else m.position)
+                   m.get("after_labels").position if m.get("after_labels") is not None else m.position,
+                   given.text.strip() if isinstance(given, YScalar) else None)
 
 
 # --------------------------------------------------------------------------- money
 
 
-def _money(r: _Reader, node) -> str:
+def _money(r: _Reader, node) -> Table:
     if node is None:
-        return "unit"
+        return Table()
     m = r.mapping(node, "money")
     if m is None:
-        return "unit"
-    r.keys(m, ("unit",), "money")
-    return r.text(m.get("unit"), "unit", 40) or "unit"
+        return Table()
+    r.keys(m, ("unit", "against", "when_short", "stake"), "money")
+    choices = {}
+    for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse")):
+        given = r.text(m.get(key), key, 40) if m.get(key) is not None else None
+        if given is not None and given not in allowed:
+            r.diags.error(f"money: {key} is {' or '.join(allowed)}, not {given!r}"
+                          f"{did_you_mean(given, allowed)}", m.get(key).position)
+            given = None
+        choices[key] = given or default
+    stake = r.word(m.get("stake"), "money: stake (a bet)") if m.get("stake") is not None else None
+    return Table(r.text(m.get("unit"), "unit", 40) or "unit", choices["against"], choices["when_short"], stake,
+                 (m.get("stake") or m).position)
 
 
 def _fraction(r: _Reader, node, what: str, low: Fraction | None = None, high: Fraction | None = None,

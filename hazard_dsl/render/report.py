@@ -68,6 +68,15 @@ def analysis_json(a: Analysis) -> dict:
                                                   for bet, edge in edges.items()}
                                      for value, edges in values.items()}
                             for option, values in a.by_option.items()}
+    if a.hand is not None:
+        h = a.hand
+        out["hand"] = {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net),
+                       "wins": exact(h.wins), "passing": h.rule}
+    if a.ruin is not None:
+        r = a.ruin
+        out["ruin"] = {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
+                       "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
+                       "unit": r.unit}
     if a.choices:
         out["choices"] = {}
         for variable, info in a.choices.items():
@@ -78,6 +87,32 @@ def analysis_json(a: Analysis) -> dict:
 
 
 # --------------------------------------------------------------------------- analyse
+
+
+def session_tables(a: Analysis) -> list[Table]:
+    """The hand (until the dice pass) and the session to ruin or goal, when asked for."""
+    tables = []
+    if a.hand is not None:
+        h = a.hand
+        t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
+        t.add("expected games", shown(h.games), decimal(h.games))
+        t.add("expected throws", shown(h.throws), decimal(h.throws))
+        t.add("expected games won", shown(h.wins), decimal(h.wins))
+        t.add("caster's expected net, in stakes", shown(h.net), decimal(h.net))
+        t.caption = (f"{h.rule[0].upper()}{h.rule[1:]}. Net: staking 1 at even money on every game of the hand "
+                     f"(+1 a win, −1 a loss).")
+        tables.append(t)
+    if a.ruin is not None:
+        r = a.ruin
+        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.unit}s, staking {exact(r.stake)} a game",
+                  ["", "exact", "%"])
+        t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
+        t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
+        t.add("expected games", shown(r.games), decimal(r.games))
+        t.caption = ("The caster casts every game and stakes at even money on it; a push changes nothing. "
+                     "Ruined: the purse is below one stake.")
+        tables.append(t)
+    return tables
 
 
 def _odds(lose: Fraction, win: Fraction, compact: bool = False) -> str:
@@ -148,6 +183,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     if a.fees:
         tables.append(fee_table(a))
     tables += money_tables(a)
+    tables += session_tables(a)
     if show_throws:
         t = Table("How many throws a game takes", ["throws", "exact", "%", "cumulative %"])
         cumulative = Fraction(0)

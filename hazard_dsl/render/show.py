@@ -87,8 +87,10 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     if ruleset.passing is not None:
         p = ruleset.passing
         rules = []
-        if p.losses_in_a_row:
+        if isinstance(p.losses_in_a_row, int) and p.losses_in_a_row:
             rules.append(f"after {p.losses_in_a_row} losses in a row")
+        elif p.losses_in_a_row is not None and not isinstance(p.losses_in_a_row, int):
+            rules.append(f"after ({p.losses_text}) losses in a row")
         if p.after_labels:
             rules.append("after " + ", ".join(p.after_labels))
         if p.voluntary_after_win:
@@ -123,7 +125,9 @@ def show_json(ruleset: Ruleset) -> dict:
                  for b in ruleset.bets.values()},
         "fees": {f.name: {"payer": f.payer, "payee": f.payee, "amount": exact(f.amount),
                           "description": f.description} for f in ruleset.fees.values()},
-        "passing": ({"losses_in_a_row": ruleset.passing.losses_in_a_row,
+        "passing": ({"losses_in_a_row": (ruleset.passing.losses_in_a_row
+                                         if isinstance(ruleset.passing.losses_in_a_row, int) or
+                                         ruleset.passing.losses_in_a_row is None else ruleset.passing.losses_text),
                      "after_labels": list(ruleset.passing.after_labels),
                      "voluntary_after_win": ruleset.passing.voluntary_after_win,
                      "description": ruleset.passing.description} if ruleset.passing else None),

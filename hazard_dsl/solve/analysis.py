@@ -54,6 +54,8 @@ class Analysis:
     by_option_skipped: list = field(default_factory=list)  # options whose table was too much work
     never_made: list = field(default_factory=list)  # bets whose made: never holds under these options
     bet_table: object | None = field(default=None, repr=False)
+    hand: object | None = None  # solve.session.Hand, for analyse --hand
+    ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
 
     def __repr__(self) -> str:
         f = self.figures

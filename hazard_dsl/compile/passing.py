@@ -1,0 +1,72 @@
+"""When the dice pass: a ruleset's `passing:` compiled to a table over how each game ends.
+
+The table's state is the caster's losses in a row (0 when the rules count none). After each
+game, `moves[state, result, label]` gives the state after it and whether the dice pass; the
+exact analysis of a hand and the table sessions both read this table, never the rules.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, RulesetError
+from ..model import Passing
+from ..records import record
+from .evaluate import EvaluationError, closure
+
+
+@record(frozen=True)
+class CompiledPassing:
+    losses_in_a_row: int  # 0: losses alone never pass the dice
+    after_labels: tuple  # a game ending with one of these passes the dice
+    voluntary_after_win: bool  # the caster may pass after a win (he keeps them unless he says so)
+    moves: dict  # (losses so far, result, label) -> (losses after, the dice pass)
+    description: str | None = None
+
+    start = 0
+
+    def after_game(self, state: int, result: str, label: str) -> tuple[int, bool]:
+        return self.moves[state, result, label]
+
+    @property
+    def ever_passes(self) -> bool:
+        return any(passes for _, passes in self.moves.values())
+
+    def says(self) -> str:
+        """The rule in a few words, for people."""
+        parts = []
+        if self.losses_in_a_row == 1:
+            parts.append("after every loss")
+        elif self.losses_in_a_row:
+            parts.append(f"after {self.losses_in_a_row} losses in a row")
+        if self.after_labels:
+            parts.append("after a game ending " + " or ".join(self.after_labels))
+        text = "the dice pass " + " or ".join(parts) if parts else "the dice never pass"
+        if self.voluntary_after_win:
+            text += "; the caster may also pass them after a win"
+        return text
+
+
+NEVER = CompiledPassing(0, (), False, {})
+
+
+def compile_passing(passing: Passing | None, endings, options: dict) -> CompiledPassing:
+    """The table for these option values; `endings` are the (result, label) pairs a game can end with."""
+    if passing is None:
+        return CompiledPassing(0, (), False, {(0, result, label): (0, False) for result, label in endings})
+    losses = passing.losses_in_a_row
+    if losses is not None and not isinstance(losses, int):
+        try:
+            losses = closure(losses, ())({}, None, options)
+        except EvaluationError as exc:
+            raise RulesetError([Diagnostic(f"passing: {exc}", exc.position)]) from None
+        if not isinstance(losses, int) or isinstance(losses, bool) or not 0 <= losses <= 100:
+            raise RulesetError([Diagnostic(f"passing: losses_in_a_row comes to {losses!r} with these options; "
+                                           f"it must be between 0 (never) and 100", passing.position)])
+    losses = losses or 0
+    moves = {}
+    for state in range(max(losses, 1)):
+        for result, label in endings:
+            after = state + 1 if result == "lose" else (0 if result == "win" else state)
+            passes = label in passing.after_labels or bool(losses and after >= losses)
+            moves[state, result, label] = (0 if passes else after if losses else 0, passes)
+    return CompiledPassing(losses, tuple(passing.after_labels), passing.voluntary_after_win, moves,
+                           passing.description)
