@@ -14,6 +14,7 @@ import sys
 
 from . import __version__
 from .diagnostics import RulesetError, print_diagnostics
+from .play.log import LogError
 
 
 class UsageError(Exception):
@@ -130,7 +131,6 @@ def cmd_list(args) -> int:
 
 
 def cmd_run(args) -> int:
-    from .play.dice import DiceTape, RandomDice
     from .play.game import Chooser, TapeRanOut, play
     from .render.narrate import Narrator, Tally
     from .render.terminal import printable
@@ -141,29 +141,19 @@ def cmd_run(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"run prints a narration (text) or one JSON object per throw (json), not {fmt}")
     ruleset = load(args.ruleset)
+    if args.players is not None:
+        return _run_session(args, ruleset, fmt)
+    for flag in ("rounds", "purse", "strategy", "stake", "log"):
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
     # only the bets ordered are played (a name that is no bet is refused with the orders)
     ordered = [name for name in (text.partition("=")[0].strip() for text in args.bet) if name in ruleset.bets]
     machine = build_machine(ruleset, args.option, ordered)
     if args.games is not None and not 1 <= args.games <= 1_000_000:
         raise UsageError("--games must be between 1 and 1000000")
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise UsageError("--seed takes a whole number from 0 to 2**64 - 1")
     # a tape replays the same every time (mixed choices included) unless a seed is given
-    if args.seed is None and args.dice is None:
-        import secrets
-
-        seed = secrets.randbelow(2**32)
-    else:
-        seed = args.seed if args.seed is not None else 0
-    if args.dice is not None:
-        try:
-            dice = DiceTape.parse(args.dice)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        games = args.games
-    else:
-        dice = RandomDice(seed)
-        games = args.games if args.games is not None else 3
+    seed, dice = _seed_and_dice(args)
+    games = args.games if args.dice is not None or args.games is not None else 3
     solver = Solver(machine)
     try:
         solver.set_policy(args.policy)
@@ -219,6 +209,200 @@ def cmd_run(args) -> int:
         if args.dice is None:
             print(printable(f"Seed {seed}: {replay_command(args, seed)} plays these games again."), file=out)
     return 0
+
+
+def _seed_and_dice(args):
+    """The seed and the dice of a run: a tape (--dice) replays; otherwise seeded random dice."""
+    from .play.dice import DiceTape, RandomDice
+
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise UsageError("--seed takes a whole number from 0 to 2**64 - 1")
+    if args.seed is None and args.dice is None:
+        import secrets
+
+        seed = secrets.randbelow(2**32)
+    else:
+        seed = args.seed if args.seed is not None else 0
+    if args.dice is not None:
+        try:
+            return seed, DiceTape.parse(args.dice)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return seed, RandomDice(seed)
+
+
+def _players(text: str, least: int = 2) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if len(names) < least:
+        raise UsageError("--players takes two names or more, separated by commas: --players Ann,Ben,Cat"
+                         if least > 1 else "--players takes one name or more, separated by commas")
+    if len(names) > 50:
+        raise UsageError("--players: at most 50 players at one table")
+    if len(set(names)) != len(names):
+        raise UsageError("--players: each player needs a name of his own")
+    for name in names:
+        if len(name) > 40 or not name.isprintable() or name in ("bank", "box"):
+            raise UsageError(f"--players: {name[:40]!r} cannot be a player's name (printable, at most 40 "
+                             f"characters, not 'bank' or 'box')")
+    return names
+
+
+def _table_settings(args, ruleset) -> dict:
+    """What shapes a session, from the command line: checked, with clear errors."""
+    from .play.session import STRATEGIES
+    from .solve.bets import BetError, parse_money
+
+    players = _players(args.players, 1 if ruleset.table.against == "bank" else 2)
+    rounds = 1 if args.rounds is None else args.rounds
+    if not 1 <= rounds <= 10_000:
+        raise UsageError("--rounds must be between 1 and 10000")
+    strategy = args.strategy or "flat"
+    if strategy not in STRATEGIES:
+        from .diagnostics import did_you_mean
+
+        raise UsageError(f"--strategy is one of {', '.join(STRATEGIES)}, not {strategy!r}"
+                         f"{did_you_mean(strategy, STRATEGIES)}")
+    try:
+        purse = parse_money(args.purse or "20", "--purse")
+        stake = parse_money(args.stake or "1", "--stake")
+    except BetError as exc:
+        raise UsageError(str(exc)) from None
+    if purse <= 0 or stake <= 0:
+        raise UsageError("--purse and --stake must be more than 0")
+    return dict(file=args.ruleset, players=players, purse=str(purse), stake=str(stake), strategy=strategy,
+                rounds=rounds, policy=args.policy)
+
+
+def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None):
+    """The machine and the session engine for these settings (a log's header has the same keys)."""
+    import numpy as np
+    from fractions import Fraction
+
+    from .play.game import Chooser
+    from .play.session import Decider, Session
+    from .solve.markov import PolicyError, Solver
+
+    table = ruleset.table
+    machine = build_machine(ruleset, option_texts, [table.stake] if table.stake else [])
+    solver = Solver(machine)
+    try:
+        solver.set_policy(settings["policy"])
+    except PolicyError as exc:
+        raise UsageError(str(exc)) from None
+    strategy = Decider(Fraction(settings["stake"]), settings["strategy"],
+                       Chooser(solver, np.random.default_rng([seed, 1])))
+    session = Session(machine, settings["players"], Fraction(settings["purse"]), decider or strategy, dice,
+                      settings["rounds"])
+    return machine, session, strategy, solver
+
+
+def _run_session(args, ruleset, fmt) -> int:
+    """`run --players …`: a narrated session at the table, or its events as JSON lines."""
+    from .render.session import SessionNarrator
+
+    if args.bet or args.bankroll is not None or args.games is not None:
+        raise UsageError("a session at the table stakes by --strategy and --stake, with --purse each; "
+                         "--bet, --bankroll and --games are for games without players")
+    settings = _table_settings(args, ruleset)
+    seed, dice = _seed_and_dice(args)
+    machine, session, _, _ = _table(ruleset, args.option, settings, seed, dice)
+    header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
+    log = _open_log(args.log) if args.log else None
+    _tell(((e, True) for e in session.events()), SessionNarrator(machine), fmt, log, header)
+    if fmt != "json" and args.dice is None:
+        from .render.terminal import printable
+
+        print(printable(f"Seed {seed}: the same command with --seed {seed} plays this session again."))
+    return 0
+
+
+def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=print) -> dict | None:
+    """Print (and log) a session's events as they come; returns the last one."""
+    from .render.terminal import printable
+
+    last = None
+    try:
+        for event, _ in events:
+            if event["event"] == "session" and header:
+                event.update(header)
+            line = json.dumps(event)
+            if log is not None:
+                log.write(line + "\n")
+                log.flush()  # a session killed at any moment leaves a log valid up to its last event
+            if fmt == "json":
+                say(line)
+            else:
+                text = narrator.text(event)
+                if text is not None:
+                    say(printable(text))
+            last = event
+    finally:
+        if log is not None:
+            log.close()
+    return last
+
+
+def _from_header(log):
+    """The ruleset, options and settings a log was written with, each checked."""
+    from .parse.numbers import exact_amount
+    from .play.log import LogError
+    from .play.session import STRATEGIES
+
+    h, where = log.header, f"{log.path}:1"
+    ok = (isinstance(h["file"], str) and isinstance(h["rules"], str) and isinstance(h["options"], dict)
+          and isinstance(h["players"], list) and h["players"] and all(isinstance(p, str) for p in h["players"])
+          and h["strategy"] in STRATEGIES and isinstance(h["rounds"], int) and not isinstance(h["rounds"], bool)
+          and 1 <= h["rounds"] <= 10_000 and isinstance(h["policy"], str)
+          and all(isinstance(h[k], str) and (exact_amount(h[k], percent=False) or 0) > 0 for k in ("purse", "stake"))
+          and (h.get("seed") is None or isinstance(h.get("seed"), int) and 0 <= h["seed"] < 2**64))
+    if not ok:
+        raise LogError(f"{where}: the session event is damaged (its settings are not what --log writes)")
+    try:
+        ruleset = load(h["file"])
+    except UsageError as exc:
+        raise LogError(f"{where}: the log's rules cannot be read: {exc}") from None
+    if ruleset.rules_digest != h["rules"]:
+        raise LogError(f"{where}: the log was written with other rules than {h['file']} holds now (another "
+                       f"version of the rule file); it cannot be replayed against them")
+    options = [f"{k}={v}" for k, v in h["options"].items()]
+    settings = {k: h[k] for k in ("file", "players", "purse", "stake", "strategy", "rounds", "policy")}
+    settings["purse"], settings["stake"] = (str(exact_amount(h[k], percent=False)) for k in ("purse", "stake"))
+    return ruleset, options, settings, h.get("seed")
+
+
+def cmd_replay(args) -> int:
+    from .play.log import Script, read_log, replayed
+    from .render.session import SessionNarrator
+    from .render.terminal import printable
+
+    fmt = _format(args)
+    if fmt not in ("text", "json"):
+        raise UsageError(f"replay prints a narration (text) or the events as JSON lines (json), not {fmt}")
+    log = read_log(args.log)
+    ruleset, options, settings, seed = _from_header(log)
+    script = Script(log)
+    try:
+        machine, session, _, _ = _table(ruleset, options, settings, seed or 0, script, decider=script)
+    except UsageError as exc:
+        from .play.log import LogError
+
+        raise LogError(f"{log.path}:1: {exc}") from None
+    last = _tell(replayed(session, script), SessionNarrator(machine), fmt)
+    if log.cut_short:
+        print(f"hazard-dsl: note: {log.path}: its last line was cut off (the session stopped while writing it); "
+              f"replayed up to line {len(log.events)}", file=sys.stderr)
+    if fmt != "json" and (last is None or last["event"] != "end"):
+        purses = ", ".join(f"{s.name} {s.purse}" for s in session.seats)
+        print(printable(f"\nThe log ends here, before the session ended. Purses: {purses}. "
+                        f"hazard-dsl play --resume {log.path} goes on from here."))
+    return 0
+
+
+def _open_log(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
 
 
 def replay_command(args, seed: int) -> str:
@@ -466,8 +650,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
     p.add_argument("--bankroll", default=None, metavar="AMOUNT",
                    help="start with this much money; bets it cannot cover are refused")
+    table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
+    table.add_argument("--players", metavar="Ann,Ben,Cat",
+                       help="play a session: these players in order round the table, the first casting first")
+    table.add_argument("--rounds", type=int, default=None, metavar="N",
+                       help="times the box goes round the table (default 1)")
+    table.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
+    table.add_argument("--stake", default=None, metavar="AMOUNT", help="a stake, for flat and cautious (default 1)")
+    table.add_argument("--strategy", default=None, metavar="|".join(("flat", "fraction", "cautious")),
+                       help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
+                            "cautious (flat, but sit out when the purse holds less than three stakes)")
+    table.add_argument("--log", default=None, metavar="FILE",
+                       help="write the session to FILE as JSON Lines, one event per line as it happens")
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
+
+    p = commands.add_parser("replay", help="narrate a session again from its log, checking it against the rules",
+                            description="Narrate a session logged with --log again. Every event is checked "
+                                        "against the rules: a damaged log, a log of other rules, or an event "
+                                        "the rules would not make is refused, naming the line.")
+    p.add_argument("log", metavar="FILE")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    p.set_defaults(func=cmd_replay)
 
     p = commands.add_parser("analyse", aliases=["analyze"], help="exact probabilities, edge and game length",
                             description="Solve the game exactly: the caster's chances, every label, the edge, "
@@ -531,6 +736,9 @@ def main(argv=None) -> int:
     except UsageError as exc:
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 2
+    except LogError as exc:  # a session log that cannot be trusted: refused, naming the line
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `hazard-dsl run … | head`

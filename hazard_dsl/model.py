@@ -241,6 +241,8 @@ class Ruleset:
     # what the reading cache knows this ruleset by ("" when read without it), so that machines
     # compiled from it can be kept too (parse.cache)
     digest: str = field(default="", repr=False, compare=False)
+    # a hash of the rule files' text alone (parse.reader): what a session log records
+    rules_digest: str = field(default="", repr=False, compare=False)
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

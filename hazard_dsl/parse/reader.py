@@ -239,6 +239,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
 
     path = Path(path)
     diags = Diagnostics()
+    files = [] if files is None else files
     chain = _load_chain(path, diags, files)
     root = _merge(chain)
     r = _Reader()
@@ -293,8 +294,22 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
         fees=MappingProxyType(fees),
         money_unit=table.unit,
         table=table,
+        rules_digest=_rules_digest(files),
     )
     return check_names(ruleset, root)
+
+
+def _rules_digest(files: list) -> str:
+    """A hash of the text of the rule file and every file it extends: what a session log records,
+    so that a log is never replayed against other rules (a renamed or moved file is the same)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for _, _, _, text in files:
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()[:32]
 
 
 def _sources(r: _Reader, node) -> list[Source]:

@@ -1,0 +1,320 @@
+"""A session at the table: players with purses, the box passing, stakes laid, covered and settled.
+
+The engine is a generator of events (plain dicts, ready for JSON), driven by the compiled
+machine and its tables: the game's states, the stake bet's table (`money: stake`), the passing
+table and the fees. It asks a `Decider` for everything a person decides — what a setter stakes,
+whether the caster covers it, whether he keeps the dice after a win, what he calls where the
+rules let him choose — and the `dice` for throws. It knows nothing of terminals: `run` drives it
+with strategies, `play` with people at a keyboard, `replay` with a log, and a web table could
+with its own Decider.
+
+Money is exact and conserved: every settlement moves an amount from one purse (or the bank, or
+to the box) to another; no purse goes below zero, because a setter stakes at most his purse and
+the caster answers only what he can cover.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterator
+
+from ..compile.machine import CHOICE, END, Machine, outcome_index
+from ..records import field, record
+from .dice import TapeEnded
+
+MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothing runs for ever
+STRATEGIES = ("flat", "fraction", "cautious")
+
+
+def exact(value: Fraction) -> str:
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+@record
+class Seat:
+    name: str
+    purse: Fraction
+
+
+class Decider:
+    """What the people at the table decide. The defaults are the `run` strategies'."""
+
+    def __init__(self, stake: Fraction = Fraction(1), strategy: str = "flat", chooser=None):
+        if strategy not in STRATEGIES:
+            raise ValueError(f"--strategy is one of {', '.join(STRATEGIES)}, not {strategy!r}")
+        self.stake_size = Fraction(stake)
+        self.strategy = strategy
+        self.chooser = chooser
+
+    def stake(self, setter: Seat, caster: Seat, session: "Session") -> Fraction:
+        """What `setter` puts down against (or, with a bank, on) the caster this game; 0: nothing."""
+        if self.strategy == "fraction":  # a tenth of the purse, in whole units where it can be
+            amount = setter.purse / 10
+            amount = Fraction(int(amount)) if amount >= 1 else amount
+        else:
+            amount = self.stake_size
+        if self.strategy == "cautious" and setter.purse < 3 * amount:
+            return Fraction(0)  # a cautious player sits out when he could not stake three times more
+        return min(amount, setter.purse)
+
+    def cover(self, caster: Seat, setter: Seat, amount: Fraction, session: "Session") -> bool:
+        """Whether the caster answers this stake (he can cover it: the engine has checked)."""
+        return True
+
+    def keep_after_win(self, caster: Seat, session: "Session") -> bool:
+        return True
+
+    def choose(self, state, session: "Session") -> int:
+        """Which alternative of a choice state (the caster's call of a main, say)."""
+        return self.chooser.pick(state)
+
+
+@record
+class _Stakes:
+    state: int  # the stake bet's state in its table (0 with no bet: even money on the game)
+    amounts: dict = field(default_factory=dict)  # seat name -> amount staked
+
+
+class Session:
+    def __init__(self, machine: Machine, players: list[str], purse: Fraction, decider: Decider, dice,
+                 rounds: int | None = None, games: int | None = None):
+        if len(players) < (1 if machine.ruleset.table.against == "bank" else 2):
+            raise ValueError("a table where the setters stake against the caster needs two players or more "
+                             "(--players Ann,Ben)")
+        self.machine = machine
+        self.seats = [Seat(name, Fraction(purse)) for name in players]
+        self.decider = decider
+        self.dice = dice
+        self.rounds = rounds
+        self.max_games = min(games or MAX_SESSION_GAMES, MAX_SESSION_GAMES)
+        table = machine.ruleset.table
+        self.against = table.against
+        self.when_short = table.when_short
+        self.bet = machine.bets.get(table.stake) if table.stake else None
+        self.passing = machine.passing
+        self.fees = list(machine.fees.values())
+        self.fee_states = {f.fee.name: f.start for f in self.fees}
+        self.caster = 0  # index of the seat holding the box
+        self.passes = 0
+        self.game = 0
+        self.throws = 0
+        self.bank = Fraction(0)  # what the bank has won (a bank table)
+        self.box = Fraction(0)  # fees paid to the box
+        self.unit = machine.ruleset.money_unit
+
+    # ------------------------------------------------------------------ helpers
+
+    def seat(self, name: str) -> Seat:
+        return next(s for s in self.seats if s.name == name)
+
+    def purses(self) -> dict:
+        return {s.name: exact(s.purse) for s in self.seats}
+
+    def _most_paid(self) -> Fraction:
+        """The most a unit staked on the caster can win: what a setter must answer per unit."""
+        if self.bet is None:
+            return Fraction(1)
+        return max((d.net for d in self.bet.decisions if d.result == "win"), default=Fraction(1))
+
+    def _transfer(self, payer: str, payee: str, amount: Fraction, why: str, **more) -> dict:
+        for name, sign in ((payer, -1), (payee, 1)):
+            if name == "bank":
+                self.bank += sign * amount
+            elif name == "box":
+                self.box += sign * amount
+            else:
+                self.seat(name).purse += sign * amount
+        return dict(event="settle", payer=payer, payee=payee, amount=exact(amount), why=why, **more)
+
+    # ------------------------------------------------------------------ the session
+
+    def events(self) -> Iterator[dict]:
+        """Every event of the session, in order; each names the caster at that moment."""
+        for event in self._events():
+            event.setdefault("caster", self.seats[self.caster].name)
+            yield event
+
+    def _events(self) -> Iterator[dict]:
+        ruleset = self.machine.ruleset
+        yield dict(event="session", ruleset=ruleset.name, rules=ruleset.rules_digest, options=dict(self.machine.options),
+                   players=[s.name for s in self.seats], purses=self.purses(), unit=self.unit,
+                   against=self.against, passing=self.passing.says() if self.passing else "the dice never pass")
+        ended = "the games ran out"
+        hand_state = self.passing.start if self.passing else 0
+        yield self._hand_event()
+        while self.game < self.max_games:
+            if self.rounds is not None and self.passes >= self.rounds * len(self.seats):
+                ended = f"{self.rounds} round{'s' * (self.rounds != 1)} of the table"
+                break
+            able = [s for s in self.seats if s.purse > 0]
+            if len(able) < (1 if self.against == "bank" else 2):
+                ended = "too few players with money left"
+                break
+            caster = self.seats[self.caster]
+            if caster.purse <= 0 and self.against != "bank":
+                yield from self._pass("the caster has nothing left to answer stakes")
+                hand_state = self.passing.start if self.passing else 0
+                continue
+            self.game += 1
+            try:
+                outcome = yield from self._game(caster)
+            except TapeEnded:
+                ended = "the dice tape ran out"
+                break
+            if outcome == "forfeit":
+                yield from self._pass("hard play: the caster could not match every stake and forfeits the dice")
+                hand_state = self.passing.start if self.passing else 0
+                continue
+            result, label = outcome
+            yield from self._fees(caster, result, label)
+            if self.passing is not None and (hand_state, result, label) in self.passing.moves:
+                hand_state, passes = self.passing.after_game(hand_state, result, label)
+            else:
+                passes = False
+            if passes:
+                if label in self.passing.after_labels:
+                    why = f"the game ended {label}"
+                else:
+                    n = self.passing.losses_in_a_row
+                    why = "he lost" if n == 1 else f"he lost {n} games in a row"
+                yield from self._pass(why)
+                hand_state = self.passing.start
+            elif (result == "win" and self.passing is not None and self.passing.voluntary_after_win
+                  and not self.decider.keep_after_win(caster, self)):
+                yield from self._pass(f"{caster.name} chooses to pass the dice after a win", voluntary=True)
+                hand_state = self.passing.start
+        yield dict(event="end", why=ended, games=self.game, throws=self.throws, purses=self.purses(),
+                   bank=exact(self.bank), box=exact(self.box))
+
+    def _hand_event(self) -> dict:
+        return dict(event="hand", caster=self.seats[self.caster].name, hand=self.passes + 1,
+                    purse=exact(self.seats[self.caster].purse))
+
+    def _pass(self, why: str, voluntary: bool = False) -> Iterator[dict]:
+        before = self.seats[self.caster].name
+        self.caster = (self.caster + 1) % len(self.seats)
+        self.passes += 1
+        event = dict(event="pass", caster=before, to=self.seats[self.caster].name, why=why)
+        if voluntary:
+            event["voluntary"] = True
+        yield event
+        if self.rounds is None or self.passes < self.rounds * len(self.seats):
+            yield self._hand_event()
+
+    def _lay(self, caster: Seat, state_index: int) -> Iterator[dict]:
+        """The stakes of this game, laid when the stake bet may be made: each other player in turn
+        from the caster's left puts down his stake; the caster covers or refuses it. Returns the
+        stakes, or "forfeit" (hard play, a stake he cannot match)."""
+        stakes = _Stakes(0)
+        per_unit = self._most_paid()
+        answered = Fraction(0)
+        n = len(self.seats)
+        others = [self.seats[(self.caster + k) % n] for k in range(1, n)]
+        backers = [caster] + others if self.against == "bank" else others
+        for setter in backers:
+            if setter.purse <= 0:
+                continue
+            # a setter lays the stake times the payout: he stakes no more than his purse can pay
+            limit = setter.purse if self.against == "bank" else setter.purse / per_unit
+            amount = min(self.decider.stake(setter, caster, self), limit)
+            if amount <= 0:
+                continue
+            if self.against == "bank":
+                stakes.amounts[setter.name] = amount
+                yield dict(event="stake", player=setter.name, caster=caster.name, amount=exact(amount), layer="bank")
+                continue
+            need = answered + amount  # what the caster pays if he loses every stake
+            if need > caster.purse:
+                if self.when_short == "forfeit":
+                    yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
+                               why=f"{caster.name} cannot match it ({exact(caster.purse)} in his purse)")
+                    return "forfeit"
+                yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
+                           why=f"{caster.name} cannot cover it ({exact(caster.purse)} in his purse)")
+                continue
+            if not self.decider.cover(caster, setter, amount, self):
+                yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
+                           why=f"{caster.name} declines it", declined=True)
+                continue
+            answered = need
+            stakes.amounts[setter.name] = amount
+            yield dict(event="stake", player=setter.name, caster=caster.name, amount=exact(amount), layer="caster")
+        return stakes
+
+    def _settle(self, caster: Seat, stakes: _Stakes, result: str, net: Fraction, label: str) -> Iterator[dict]:
+        """Each stake decided: the backer (the caster, or with a bank each player on the caster)
+        wins the stake times the payout from the layer (a setter, or the bank), or pays it."""
+        for name, amount in stakes.amounts.items():
+            if result == "push":
+                continue
+            backer, layer = (name, "bank") if self.against == "bank" else (caster.name, name)
+            if result == "win":
+                yield self._transfer(layer, backer, amount * net, label, stake=exact(amount))
+            else:
+                yield self._transfer(backer, layer, amount, label, stake=exact(amount))
+
+    def _game(self, caster: Seat):
+        machine = self.machine
+        states = machine.states
+        yield dict(event="game", game=self.game, caster=caster.name)
+        state = states[machine.start.target]
+        stakes = None
+        number = 0
+        while True:
+            while state.kind == CHOICE:
+                k = self.decider.choose(state, self)
+                value, step = state.alternatives[k]
+                yield dict(event="choice", game=self.game, caster=caster.name, chooser=state.chooser,
+                           variable=state.variable, value=value, state=state.index, to=step.target)
+                state = states[step.target]
+            if state.kind == END:
+                break
+            if stakes is None and (self.bet is None or state.index in self.bet.made):
+                stakes = yield from self._lay(caster, state.index)
+                if stakes == "forfeit":
+                    return "forfeit"
+            d1, d2 = self.dice.throw()
+            number += 1
+            self.throws += 1
+            step = state.steps[outcome_index(d1, d2)]
+            after = states[step.target]
+            yield dict(event="throw", game=self.game, throw=number, caster=caster.name, dice=[d1, d2],
+                       phase=state.phase, state=state.index, to=step.target)
+            if stakes is not None and self.bet is not None and stakes.amounts:
+                final = after
+                # the bet is decided against where the throw (and any choice it leads to) leaves the game
+                while final.kind == CHOICE:
+                    k = self.decider.choose(final, self)
+                    value, chosen = final.alternatives[k]
+                    yield dict(event="choice", game=self.game, caster=caster.name, chooser=final.chooser,
+                               variable=final.variable, value=value, state=final.index, to=chosen.target)
+                    final = states[chosen.target]
+                code = self.bet.move(state.index, stakes.state, outcome_index(d1, d2), final.index)
+                if code < 0:
+                    decision = self.bet.decisions[~code]
+                    said = final.label if final.kind == END else decision.label  # the game's word for it
+                    yield from self._settle(caster, stakes, decision.result, decision.net, said)
+                    stakes.amounts = {}
+                else:
+                    stakes.state = code
+                state = final
+                continue
+            state = after
+        result, label = state.result, state.label
+        yield dict(event="result", game=self.game, caster=caster.name, result=result, label=label,
+                   state=state.index)
+        if stakes is not None and stakes.amounts:
+            if self.bet is None:  # even money on the game
+                yield from self._settle(caster, stakes, result, Fraction(1), label)
+            # a stake bet still up when the game ends comes back to its owners: it is void
+        return result, label
+
+    def _fees(self, caster: Seat, result: str, label: str) -> Iterator[dict]:
+        for compiled in self.fees:
+            fee = compiled.fee
+            self.fee_states[fee.name], due = compiled.at_game_end(self.fee_states[fee.name], result, label)
+            if due:
+                amount = min(fee.amount, caster.purse)  # a purse never goes below nothing
+                if amount:
+                    yield self._transfer(caster.name, "box", amount, f"fee {fee.name}", fee=fee.name)

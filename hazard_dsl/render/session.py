@@ -1,0 +1,74 @@
+"""Telling a table session from its events, in the period's words (`run --players`, `replay`).
+
+The events are the session engine's plain dicts (play.session); the throws and calls are told by
+the game's `Narrator` from the machine's states, so a log narrates the same as the live session.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import Machine, outcome_index
+from ..play.game import ChoiceMade, Thrown
+from ..play.wagers import money
+from ..records import replace
+from .narrate import Narrator
+
+
+class SessionNarrator:
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.narrator = Narrator(machine)
+        self.unit = machine.ruleset.money_unit
+
+    def amount(self, text: str) -> str:
+        value = Fraction(text)
+        return f"{money(value)} {self.unit}{'' if value == 1 else 's'}"
+
+    def text(self, e: dict) -> str | None:
+        kind = e["event"]
+        states = self.machine.states
+        if kind in ("choice", "throw"):  # the rules' "{caster}" is the player holding the box
+            self.narrator.words = replace(self.machine.ruleset.words, caster=e["caster"])
+        if kind == "session":
+            purses = ", ".join(f"{name} {self.amount(p)}" for name, p in e["purses"].items())
+            return (f"{e['ruleset']} at the table: {purses}. {e['passing'][0].upper()}{e['passing'][1:]}; "
+                    f"{'a bank answers every stake' if e['against'] == 'bank' else 'the setters stake against the caster'}.")
+        if kind == "hand":
+            return f"\n{e['caster']} takes the box (hand {e['hand']}; purse {self.amount(e['purse'])})."
+        if kind == "game":
+            return f"Game {e['game']}: {e['caster']} casts."
+        if kind == "stake":
+            if e["layer"] == "bank":
+                return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {e['caster']}."
+            return f"       {e['player']} sets {self.amount(e['amount'])}; {e['caster']} covers it."
+        if kind == "refuse":
+            return f"       {e['caster']} refuses {e['player']}'s {self.amount(e['amount'])}: {e['why']}."
+        if kind == "choice":
+            state = states[e["state"]]
+            value, step = state.alternatives[[v for v, _ in state.alternatives].index(e["value"])]
+            return self.narrator.text(ChoiceMade(e["game"], state, value, step, None, states[step.target]))
+        if kind == "throw":
+            state = states[e["state"]]
+            d1, d2 = e["dice"]
+            step = state.steps[outcome_index(d1, d2)]
+            return self.narrator.text(Thrown(e["game"], e["throw"], (d1, d2), state, step, states[step.target]))
+        if kind == "settle":
+            payer = "The bank" if e["payer"] == "bank" else e["payer"]
+            payee = "the box" if e["payee"] == "box" else "the bank" if e["payee"] == "bank" else e["payee"]
+            return f"       $ {payer} pays {payee} {self.amount(e['amount'])} ({e['why']})."
+        if kind == "pass":
+            return f"The dice pass from {e['caster']} to {e['to']}: {e['why']}."
+        if kind == "end":
+            lines = [f"\nThe session ends after {e['games']} game{'s' * (e['games'] != 1)} and {e['throws']} "
+                     f"throw{'s' * (e['throws'] != 1)} ({e['why']}).", "Purses:"]
+            width = max(len(name) for name in e["purses"])
+            for name, purse in e["purses"].items():
+                lines.append(f"  {name:<{width}}  {self.amount(purse)}")
+            if Fraction(e["bank"]):
+                lines.append(f"  the bank {'won' if Fraction(e['bank']) > 0 else 'lost'} "
+                             f"{self.amount(str(abs(Fraction(e['bank']))))}")
+            if Fraction(e["box"]):
+                lines.append(f"  the box took {self.amount(e['box'])} in fees")
+            return "\n".join(lines)
+        return None  # "result": the throw's line has said it
