@@ -398,6 +398,115 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    """Several people at one keyboard; or, with --resume, the session of a log, going on."""
+    import os
+
+    from .play.dice import RandomDice, TapeEnded
+    from .play.log import Script, read_log, replayed
+    from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal
+    from .render.session import SessionNarrator
+    from .render.terminal import printable
+
+    if args.resume:
+        if args.ruleset is not None or args.players is not None:
+            raise UsageError("play --resume FILE takes the ruleset and players from the log; give neither")
+        if args.log is not None:
+            raise UsageError("a resumed session goes on in its own log; --log is for a new session")
+        log = read_log(args.resume)
+        ruleset, options, settings, seed = _from_header(log)
+        if seed is None and args.dice is None:
+            raise UsageError(f"{log.path}: this session's dice came from --dice; give the same --dice to resume it")
+        if args.seed is not None:
+            raise UsageError("play --resume takes the seed from the log; give no --seed")
+        seed = seed if seed is not None else 0
+    else:
+        if args.ruleset is None or args.players is None:
+            raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
+        log = None
+        ruleset = load(args.ruleset)
+        options = args.option
+        settings = _table_settings(args, ruleset)
+        seed, _ = _seed_and_dice(args)
+    if args.dice is not None:
+        _, dice = _seed_and_dice(args)
+    else:
+        dice = RandomDice(seed)
+    machine, session, strategy, solver = _table(ruleset, options, settings, seed, dice)
+
+    typed = sys.stdin.isatty()
+
+    def ask(prompt: str) -> str:
+        answer = input(printable(prompt))
+        if not typed:  # answers from a file or a pipe: show them, as a terminal would have
+            print(printable(answer[:80]))
+        return answer
+
+    terminal = Terminal(machine, solver, ask, lambda text: print(printable(text)), strategy)
+    terminal.session = session
+    live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
+    narrator = SessionNarrator(machine)
+    out = None
+    if log is not None:
+        throws = sum(e["event"] == "throw" for e in log.events)
+        try:
+            for _ in range(throws):  # the dice go on from where the log left them
+                dice.throw()
+        except TapeEnded:
+            raise UsageError(f"--dice has fewer throws than the {throws} the log has made") from None
+        script = Script(log, terminal, live_dice)
+        session.decider, session.dice = script, script
+        events = replayed(session, script)
+        # a line cut off mid-way is dropped; the session goes on in the same file
+        with open(log.path, "rb") as handle:
+            data = handle.read()
+        os.truncate(log.path, data.rfind(b"\n") + 1)
+        out = open(log.path, "a", encoding="utf-8")
+    else:
+        session.decider, session.dice = terminal, live_dice
+        events = ((e, False) for e in session.events())
+        out = _open_log(args.log) if args.log else None
+    header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
+    print(printable(HELP))
+    resumed = False
+    try:
+        for event, was_logged in events:
+            if was_logged:
+                continue
+            if log is not None and not resumed:
+                resumed = True
+                print(printable(f"Resuming {log.path} after game {session.game}: "
+                                f"{session.seats[session.caster].name} holds the box. Purses: {_purses(session)}."))
+            if event["event"] == "session":
+                event.update(header)
+            if out is not None:
+                out.write(json.dumps(event) + "\n")
+                out.flush()
+            text = narrator.text(event)
+            if text is not None:
+                print(printable(text))
+            if event["event"] in ("throw", "choice"):
+                before, terminal.state = event["state"], machine.states[event["to"]]
+                if terminal.state.kind != "end" and event["to"] != before:
+                    print(printable(f"       {terminal.odds()}"))
+        return 0
+    except SessionOver:
+        print(printable(f"\nThe session stops here. Purses: {_purses(session)}."))
+        return 0
+    except KeyboardInterrupt:
+        print(printable(f"\nInterrupted: the session stops here. Purses: {_purses(session)}."))
+        return 130
+    finally:
+        if out is not None:
+            out.close()
+
+
+def _purses(session) -> str:
+    from .play.wagers import money
+
+    return ", ".join(f"{s.name} {money(s.purse)} {session.unit}s" for s in session.seats)
+
+
 def _open_log(path: str):
     try:
         return open(path, "w", encoding="utf-8")
@@ -664,6 +773,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write the session to FILE as JSON Lines, one event per line as it happens")
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
+
+    p = commands.add_parser("play", help="play at this terminal: several people, one keyboard",
+                            description="Sit down at the table: the people named by --players take turns "
+                                        "with the box, stake, cover and call mains at this keyboard; the dice "
+                                        "are thrown on Enter (or come from --dice). ? at any question for help.")
+    p.add_argument("ruleset", metavar="RULESET", nargs="?")
+    p.add_argument("--players", metavar="Ann,Ben,Cat", help="the players, in order round the table")
+    p.add_argument("--rounds", type=int, default=None, metavar="N", help="times the box goes round (default 1)")
+    p.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
+    p.add_argument("--stake", default=None, metavar="AMOUNT", help="the stake offered by Enter (default 1)")
+    p.add_argument("--strategy", default=None, help=argparse.SUPPRESS)
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
+    p.add_argument("--log", default=None, metavar="FILE", help="write the session to FILE as JSON Lines")
+    p.add_argument("--resume", default=None, metavar="FILE", help="go on with the session logged in FILE")
+    add_options(p, "how the computer chooses where nobody is asked (default: optimal)")
+    p.set_defaults(func=cmd_play)
 
     p = commands.add_parser("replay", help="narrate a session again from its log, checking it against the rules",
                             description="Narrate a session logged with --log again. Every event is checked "

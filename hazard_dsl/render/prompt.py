@@ -1,0 +1,158 @@
+"""Play at one terminal: the people at the table answer the session engine's questions.
+
+This is one front end over the engine's events and questions (play.session.Decider); a web
+table would be another. Every prompt takes `?` (help), `rules`, `odds`, `purses` and `quit`
+besides its own answer; bad input gets a short message and the question again.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import END
+from ..parse.numbers import exact_amount
+from ..play.session import Decider, Seat
+from ..play.wagers import money
+
+HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
+        "from here, purses for every purse, quit to end the session.")
+MAX_ANSWER = 200  # characters of an answer read; more is no answer
+
+
+class SessionOver(Exception):
+    """The people ended the session (quit, end of input)."""
+
+
+def chance_words(p: Fraction) -> str:
+    """"1 time in 3", "244 times in 495 (49.29%)": a person's words for an exact chance."""
+    p = Fraction(p)
+    if p == 0:
+        return "never"
+    if p == 1:
+        return "for certain"
+    if p.numerator == 1:
+        return f"1 time in {p.denominator:,}"
+    if p.denominator < 10**6:
+        return f"{p.numerator:,} times in {p.denominator:,} ({float(p):.2%})"
+    return f"about {float(p):.2%} of the time"
+
+
+class Terminal(Decider):
+    """Asks the people at the keyboard. `ask(prompt) -> str` reads a line (EOFError at the end of
+    input); `say(text)` prints."""
+
+    def __init__(self, machine, solver, ask, say, fallback: Decider):
+        super().__init__(fallback.stake_size, fallback.strategy, fallback.chooser)
+        from ..solve.markov import ONE, ZERO
+
+        self.machine = machine
+        self.ask_line = ask
+        self.say = say
+        self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
+        self.state = None  # where the game stands, for `odds`
+        self.session = None
+
+    # ------------------------------------------------------------------ asking
+
+    def ask(self, prompt: str, session) -> str:
+        """One answer, after any number of help, rules, odds and purses requests."""
+        while True:
+            try:
+                answer = self.ask_line(prompt)
+            except EOFError:
+                raise SessionOver("the input ended") from None
+            answer = answer.strip()[:MAX_ANSWER]
+            word = answer.lower()
+            if word in ("?", "h", "help"):
+                self.say(HELP)
+            elif word == "rules":
+                self.say(self.rules())
+            elif word == "odds":
+                self.say(self.odds())
+            elif word == "purses":
+                self.say(", ".join(f"{s.name} {money(s.purse)}" for s in session.seats))
+            elif word in ("quit", "exit", "q"):
+                raise SessionOver("quit")
+            else:
+                return answer
+
+    def rules(self) -> str:
+        ruleset = self.machine.ruleset
+        table = ruleset.table
+        lines = [ruleset.name, (ruleset.description or "").strip()]
+        if self.machine.passing is not None:
+            says = self.machine.passing.says()
+            lines.append(says[0].upper() + says[1:] + ".")
+        lines.append("A bank answers every stake." if table.against == "bank" else
+                     "Each setter stakes against the caster, who covers what he can"
+                     + ("; if he cannot match every stake he forfeits the dice." if table.when_short == "forfeit"
+                        else " and refuses the rest."))
+        return "\n".join(line for line in lines if line)
+
+    def odds(self) -> str:
+        state = self.state
+        caster = self.session.seats[self.session.caster].name if self.session is not None else "the caster"
+        if state is None or state.kind == END:
+            state = self.machine.states[self.machine.start.target]
+            return f"A new game: {caster} wins {chance_words(self.win[state.index])}."
+        return f"From here {caster} wins {chance_words(self.win[state.index])}."
+
+    def yes(self, prompt: str, session) -> bool:
+        while True:
+            answer = self.ask(prompt, session).lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.say("Answer y or n (Enter for yes), or ? for help.")
+
+    # ------------------------------------------------------------------ the Decider's questions
+
+    def stake(self, setter: Seat, caster: Seat, session) -> Fraction:
+        default = min(self.stake_size, setter.purse)
+        against = "with the bank on" if session.against == "bank" else "against"
+        prompt = (f"{setter.name}, your stake {against} {caster.name}? (Enter for {money(default)}, 0 for none; "
+                  f"purse {money(setter.purse)}) ")
+        while True:
+            answer = self.ask(prompt, session)
+            if answer == "":
+                return default
+            amount = exact_amount(answer, percent=False)
+            if amount is None or amount < 0:
+                self.say("A stake is an amount such as 2 or 1.50 (0 for none), or ? for help.")
+            elif amount > setter.purse:
+                self.say(f"{setter.name} has only {money(setter.purse)}.")
+            else:
+                return amount
+
+    def cover(self, caster: Seat, setter: Seat, amount: Fraction, session) -> bool:
+        return self.yes(f"{caster.name}, do you cover {setter.name}'s {money(amount)}? [Y/n] ", session)
+
+    def keep_after_win(self, caster: Seat, session) -> bool:
+        return self.yes(f"{caster.name}, you won: keep the dice? [Y/n] ", session)
+
+    def choose(self, state, session) -> int:
+        values = [value for value, _ in state.alternatives]
+        shown = ", ".join(map(str, values))
+        who = session.seats[session.caster].name if state.chooser == "caster" else f"the {state.chooser}"
+        while True:
+            answer = self.ask(f"{who}, choose {state.variable} ({shown})? ", session)
+            match = [k for k, v in enumerate(values) if str(v) == answer]
+            if match:
+                return match[0]
+            self.say(f"Choose one of {shown}, or ? for help.")
+
+
+class DiceOnEnter:
+    """The dice thrown when the caster presses Enter."""
+
+    def __init__(self, dice, terminal: Terminal):
+        self.dice = dice
+        self.terminal = terminal
+
+    def throw(self):
+        session = self.terminal.session
+        caster = session.seats[session.caster].name
+        while self.terminal.ask(f"{caster} throws: press Enter ", session) != "":
+            self.terminal.say("Press Enter to throw, or ? for help.")
+        return self.dice.throw()
