@@ -310,9 +310,9 @@ def _run_session(args, ruleset, fmt) -> int:
     log = _open_log(args.log) if args.log else None
     _tell(((e, True) for e in session.events()), SessionNarrator(machine), fmt, log, header)
     if fmt != "json" and args.dice is None:
-        from .render.terminal import printable
+        from .render.terminal import fit, printable
 
-        print(printable(f"Seed {seed}: the same command with --seed {seed} plays this session again."))
+        print(printable(fit(f"Seed {seed}: the same command with --seed {seed} plays this session again.")))
     return 0
 
 
@@ -442,7 +442,9 @@ def cmd_play(args) -> int:
             print(printable(answer[:80]))
         return answer
 
-    terminal = Terminal(machine, solver, ask, lambda text: print(printable(text)), strategy)
+    from .render.terminal import fit
+
+    terminal = Terminal(machine, solver, ask, lambda text: print(printable(fit(text))), strategy)
     terminal.session = session
     live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
     narrator = SessionNarrator(machine)
@@ -467,7 +469,7 @@ def cmd_play(args) -> int:
         events = ((e, False) for e in session.events())
         out = _open_log(args.log) if args.log else None
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
-    print(printable(HELP))
+    print(printable(fit(HELP)))
     resumed = False
     try:
         for event, was_logged in events:

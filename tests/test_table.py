@@ -302,3 +302,27 @@ def test_session_engine_knows_nothing_of_the_terminal():
                       DiceTape.parse("3-4 6-1 1-2"), rounds=1)
     kinds = [e["event"] for e in session.events()]
     assert kinds[0] == "session" and kinds[-1] == "end"
+
+
+def test_play_throw_and_keep_prompts_refuse_bad_input():
+    """The dice are thrown on Enter; after a win the caster is asked whether he keeps them."""
+    answers = ["x", ""] + ["", ""] * 3 + ["", "", "maybe", "n"] + [""] * 100
+    result = cli("play", "cotton", "--players", "Ann,Ben", "--seed", "3", "--purse", "5",
+                 stdin="\n".join(answers) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert "Press Enter to throw, or ? for help." in result.stdout
+
+
+def test_keeping_the_dice_after_a_win_is_asked():
+    # 6-1 sets a main of 7, 5-6 nicks it: Ann wins and is asked; "n" passes the dice
+    result = cli("play", "cotton", "--players", "Ann,Ben", "--dice", "6-1 5-6 6-1 1-2", "--purse", "5",
+                 stdin="\n\nmaybe\nn\n\n\n\n\n")
+    assert result.returncode == 0, result.stderr
+    assert "Answer y or n" in result.stdout
+    assert "The dice pass from Ann to Ben: Ann chooses to pass the dice after a win." in result.stdout
+
+
+def test_narration_fits_the_terminal():
+    result = cli("run", "cotton", "--players", "Ann,Ben,Cat", "--seed", "1", env={"COLUMNS": "50"})
+    assert result.returncode == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 50

@@ -13,6 +13,7 @@ from ..play.game import ChoiceMade, Thrown
 from ..play.wagers import money
 from ..records import replace
 from .narrate import Narrator
+from .terminal import fit
 
 
 class SessionNarrator:
@@ -26,6 +27,11 @@ class SessionNarrator:
         return f"{money(value)} {self.unit}{'' if value == 1 else 's'}"
 
     def text(self, e: dict) -> str | None:
+        """The event in words, fitted to the terminal (None for an event the throw's line has told)."""
+        said = self._text(e)
+        return None if said is None else fit(said)
+
+    def _text(self, e: dict) -> str | None:
         kind = e["event"]
         states = self.machine.states
         if kind in ("choice", "throw"):  # the rules' "{caster}" is the player holding the box

@@ -77,3 +77,22 @@ def ensure_encodable() -> None:
                     reconfigure(errors="replace")
                 except (OSError, ValueError):
                     pass
+
+
+def fit(text: str, columns: int | None = None) -> str:
+    """Each line of `text` wrapped to the terminal's width, its continuation indented like it
+    (a narrated throw runs on under its own text, not under the throw's number)."""
+    import textwrap
+
+    columns = columns or width()
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= columns:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = " " * (len(line) - len(body))
+        more = " " * max(len(indent), 7) if indent else ""  # under the text of a throw's line
+        out.extend(textwrap.wrap(body, columns, initial_indent=indent, subsequent_indent=more,
+                                 break_on_hyphens=False, break_long_words=True) or [line])
+    return "\n".join(out)
