@@ -355,6 +355,12 @@ def _from_header(log):
           and 1 <= h["rounds"] <= 10_000 and isinstance(h["policy"], str)
           and all(isinstance(h[k], str) and (exact_amount(h[k], percent=False) or 0) > 0 for k in ("purse", "stake"))
           and (h.get("seed") is None or isinstance(h.get("seed"), int) and 0 <= h["seed"] < 2**64))
+    if ok:
+        try:
+            _players(",".join(h["players"]), 1)
+            ok = all("," not in p and p == p.strip() for p in h["players"])
+        except UsageError:
+            ok = False
     if not ok:
         raise LogError(f"{where}: the session event is damaged (its settings are not what --log writes)")
     try:

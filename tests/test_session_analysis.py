@@ -99,3 +99,30 @@ def test_cli_hand_and_ruin_json(capsys):
     assert "go together" in capsys.readouterr().err
     assert main(["analyse", "cotton", "--bankroll", "10", "--goal", "1000000", "--stake", "1"]) == 2
     assert "simulate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value, message", [
+    ("'1 // 0'", "passing: division by zero"),
+    ("'if option.main == \"called\" then 3 else 1000'", "comes to 1000"),
+    ("'option.main'", "must be a number, not a word"),
+    ("500", "between 0 (never) and 100"),
+])
+def test_check_finds_bad_passing_rules(tmp_path, capsys, value, message):
+    rules = tmp_path / "p.yaml"
+    rules.write_text(f"extends: cotton\nname: X\npassing:\n  losses_in_a_row: {value}\n")
+    assert main(["check", str(rules)]) == 1
+    err = capsys.readouterr()
+    assert message in err.out + err.err
+
+
+@pytest.mark.parametrize("money, message", [
+    ("  against: banc\n", "did you mean 'bank'"),
+    ("  stake: stak\n", "did you mean 'stake'"),
+    ("  when_short: refuse_it\n", "refuse or forfeit"),
+])
+def test_check_finds_bad_table_money(tmp_path, capsys, money, message):
+    rules = tmp_path / "m.yaml"
+    rules.write_text(f"extends: cotton\nname: X\nmoney:\n  unit: shilling\n{money}")
+    assert main(["check", str(rules)]) == 1
+    err = capsys.readouterr()
+    assert message in err.out + err.err

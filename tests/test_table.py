@@ -326,3 +326,44 @@ def test_narration_fits_the_terminal():
     result = cli("run", "cotton", "--players", "Ann,Ben,Cat", "--seed", "1", env={"COLUMNS": "50"})
     assert result.returncode == 0
     assert max(len(line) for line in result.stdout.splitlines()) <= 50
+
+
+LOGGED = None
+
+
+def _logged() -> list[str]:
+    global LOGGED
+    if LOGGED is None:
+        import io
+        from contextlib import redirect_stdout
+
+        buffer = io.StringIO()
+        with redirect_stdout(buffer):
+            assert main(["run", "cotton", "--players", "Ann,Ben,Cat", "--seed", "4", "--json"]) == 0
+        LOGGED = buffer.getvalue().splitlines()
+    return LOGGED
+
+
+junk = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.text(max_size=30),
+                 st.lists(st.integers(-3, 9), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+
+
+@given(line=st.integers(0, 10_000), key=st.text(max_size=12) | st.sampled_from(
+    ["event", "dice", "amount", "player", "players", "purse", "stake", "value", "rounds", "strategy", "options",
+     "caster", "state", "to", "file", "rules", "seed", "declined", "voluntary"]), value=junk)
+def test_a_tampered_log_is_replayed_or_refused_never_a_crash(tmp_path_factory, line, key, value):
+    from hazard_dsl.cli import main as run_main
+
+    lines = list(_logged())
+    k = line % len(lines)
+    event = json.loads(lines[k])
+    event[key] = value
+    lines[k] = json.dumps(event)
+    path = tmp_path_factory.mktemp("logs") / "tampered.log"
+    path.write_text("\n".join(lines) + "\n")
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
+        code = run_main(["replay", str(path)])
+    assert code in (0, 1), err.getvalue()

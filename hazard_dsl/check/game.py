@@ -74,6 +74,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
         if result.machine is not None:
             found += machine_problems(ruleset, result, suffix)
+            found += _passing_problems(ruleset, result.machine, options, suffix)
             explored += len(result.machine.states)
         for d in found:
             key = (d.position, d.message.removesuffix(suffix))
@@ -109,6 +110,21 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
                             f"throw in every state where the phase is played", rule.position)
     return diags.items
+
+
+def _passing_problems(ruleset: Ruleset, machine, options: dict, suffix: str) -> list[Diagnostic]:
+    """`passing:` compiled for these option values: an expression that divides by zero or comes
+    to a number out of range is found here, not at the table."""
+    from ..compile.passing import compile_passing
+    from ..diagnostics import RulesetError
+
+    if ruleset.passing is None:
+        return []
+    try:
+        compile_passing(ruleset.passing, sorted({(s.result, s.label) for s in machine.end_states()}), options)
+    except RulesetError as exc:
+        return [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in exc.diagnostics]
+    return []
 
 
 def _check_fees(ruleset: Ruleset, machine) -> list[Diagnostic]:
