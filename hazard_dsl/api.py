@@ -104,6 +104,40 @@ class Variant:
             wagers = Wagers(self.machine, [Order.parse(f"{k}={v}") for k, v in (bets or {}).items()], money)
         return list(play(self.machine, source, chooser, games, wagers))
 
+    def hand(self, policy: str = "optimal"):
+        """The caster's hand, until the dice pass (`analyse --hand`): `.games`, `.throws`, `.wins`,
+        `.net` per hand, exact."""
+        from .solve.session import hand
+
+        return hand(self.machine, policy)
+
+    def ruin(self, bankroll, goal, stake=1, policy: str = "optimal"):
+        """A caster staking `stake` at even money every game from `bankroll` until the purse
+        reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`): `.reach_goal`,
+        `.ruin`, `.games`, exact."""
+        from .solve.session import ruin
+
+        return ruin(self.machine, Fraction(bankroll), Fraction(goal), Fraction(stake), policy)
+
+    def session(self, players, purse=20, stake=1, strategy: str = "flat", rounds: int = 1, seed: int = 0,
+                dice: str | None = None, policy: str = "optimal") -> list[dict]:
+        """A session at the table (`run --players`): its events, as `--json` prints them."""
+        import numpy as np
+
+        from .compile.compiler import compile_ruleset
+        from .play.dice import DiceTape, RandomDice
+        from .play.game import Chooser
+        from .play.session import Decider, Session
+        from .solve.markov import Solver
+
+        table = self.ruleset.table
+        machine = compile_ruleset(self.ruleset, self._chosen, [table.stake] if table.stake else [])
+        solver = Solver(machine)
+        solver.set_policy(policy)
+        decider = Decider(Fraction(stake), strategy, Chooser(solver, np.random.default_rng([seed, 1])))
+        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed)
+        return list(Session(machine, list(players), Fraction(purse), decider, source, rounds).events())
+
     def compare(self, *others, policy: str = "optimal") -> dict:
         """This variant beside others (variants, names or paths): each one's figures and the
         throws that do something different, as `hazard-dsl compare --json` gives them."""

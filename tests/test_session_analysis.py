@@ -126,3 +126,16 @@ def test_check_finds_bad_table_money(tmp_path, capsys, money, message):
     assert main(["check", str(rules)]) == 1
     err = capsys.readouterr()
     assert message in err.out + err.err
+
+
+def test_python_api_hand_ruin_session():
+    import hazard_dsl
+
+    assert hazard_dsl.load("craps").hand().throws == Fraction(1671, 196)
+    cotton = hazard_dsl.load("cotton")
+    r = cotton.ruin(10, 20, stake=1)
+    assert r.reach_goal + r.ruin == 1
+    events = cotton.session(["Ann", "Ben", "Cat"], seed=1)
+    assert events[0]["event"] == "session" and events[-1]["event"] == "end"
+    assert cotton.show()["money"] == {"unit": "shilling", "against": "setters", "when_short": "refuse",
+                                      "stake": "stake"}

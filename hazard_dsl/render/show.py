@@ -98,6 +98,13 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         t = Table("How the dice pass", ["when", "note"])
         t.add("; ".join(rules) or "—", p.description or "")
         tables.append(t)
+    money = ruleset.table
+    t = Table("The table's money", ["rule", "at this table"])
+    t.add("stakes", "a bank answers every stake" if money.against == "bank" else "each setter against the caster")
+    t.add("a caster who cannot cover", "forfeits the dice (hard play)" if money.when_short == "forfeit"
+          else "refuses the stakes he cannot answer")
+    t.add("a stake is laid on", f"the bet {money.stake!r}" if money.stake else "the game, at even money")
+    tables.append(t)
     for t in tables:  # words, not numbers: read left to right
         t.align = ["left"] * len(t.columns)
     return "\n".join(head), tables
@@ -125,6 +132,8 @@ def show_json(ruleset: Ruleset) -> dict:
                  for b in ruleset.bets.values()},
         "fees": {f.name: {"payer": f.payer, "payee": f.payee, "amount": exact(f.amount),
                           "description": f.description} for f in ruleset.fees.values()},
+        "money": {"unit": ruleset.table.unit, "against": ruleset.table.against,
+                  "when_short": ruleset.table.when_short, "stake": ruleset.table.stake},
         "passing": ({"losses_in_a_row": (ruleset.passing.losses_in_a_row
                                          if isinstance(ruleset.passing.losses_in_a_row, int) or
                                          ruleset.passing.losses_in_a_row is None else ruleset.passing.losses_text),
