@@ -441,16 +441,23 @@ def cmd_play(args) -> int:
     machine, session, strategy, solver = _table(ruleset, options, settings, seed, dice)
 
     typed = sys.stdin.isatty()
+    fmt = _format(args)
+    if fmt not in ("text", "json"):
+        raise UsageError(f"play tells the session (text) or prints its events as JSON lines (json), not {fmt}")
+    # with --json the events go to standard output and the questions to standard error
+    talk = sys.stderr if fmt == "json" else sys.stdout
 
     def ask(prompt: str) -> str:
-        answer = input(printable(prompt))
+        talk.write(printable(prompt))
+        talk.flush()
+        answer = input()
         if not typed:  # answers from a file or a pipe: show them, as a terminal would have
-            print(printable(answer[:80]))
+            print(printable(answer[:80]), file=talk)
         return answer
 
     from .render.terminal import fit
 
-    terminal = Terminal(machine, solver, ask, lambda text: print(printable(fit(text))), strategy)
+    terminal = Terminal(machine, solver, ask, lambda text: print(printable(fit(text)), file=talk), strategy)
     terminal.session = session
     live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
     narrator = SessionNarrator(machine)
@@ -475,7 +482,7 @@ def cmd_play(args) -> int:
         events = ((e, False) for e in session.events())
         out = _open_log(args.log) if args.log else None
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
-    print(printable(fit(HELP)))
+    print(printable(fit(HELP)), file=talk)
     resumed = False
     try:
         for event, was_logged in events:
@@ -484,25 +491,29 @@ def cmd_play(args) -> int:
             if log is not None and not resumed:
                 resumed = True
                 print(printable(f"Resuming {log.path} after game {session.game}: "
-                                f"{session.seats[session.caster].name} holds the box. Purses: {_purses(session)}."))
+                                f"{session.seats[session.caster].name} holds the box. Purses: {_purses(session)}."),
+                      file=talk)
             if event["event"] == "session":
                 event.update(header)
             if out is not None:
                 out.write(json.dumps(event) + "\n")
                 out.flush()
-            text = narrator.text(event)
-            if text is not None:
-                print(printable(text))
+            if fmt == "json":
+                print(json.dumps(event), flush=True)
+            else:
+                text = narrator.text(event)
+                if text is not None:
+                    print(printable(text))
             if event["event"] in ("throw", "choice"):
                 before, terminal.state = event["state"], machine.states[event["to"]]
                 if terminal.state.kind != "end" and event["to"] != before:
-                    print(printable(f"       {terminal.odds()}"))
+                    print(printable(fit(f"       {terminal.odds()}")), file=talk)
         return 0
     except SessionOver:
-        print(printable(f"\nThe session stops here. Purses: {_purses(session)}."))
+        print(printable(f"\nThe session stops here. Purses: {_purses(session)}."), file=talk)
         return 0
     except KeyboardInterrupt:
-        print(printable(f"\nInterrupted: the session stops here. Purses: {_purses(session)}."))
+        print(printable(f"\nInterrupted: the session stops here. Purses: {_purses(session)}."), file=talk)
         return 130
     finally:
         if out is not None:
@@ -796,6 +807,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
     p.add_argument("--log", default=None, metavar="FILE", help="write the session to FILE as JSON Lines")
     p.add_argument("--resume", default=None, metavar="FILE", help="go on with the session logged in FILE")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: the events as JSON lines on standard output, the questions on standard error")
+    p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how the computer chooses where nobody is asked (default: optimal)")
     p.set_defaults(func=cmd_play)
 

@@ -367,3 +367,11 @@ def test_a_tampered_log_is_replayed_or_refused_never_a_crash(tmp_path_factory, l
     with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
         code = run_main(["replay", str(path)])
     assert code in (0, 1), err.getvalue()
+
+
+def test_play_json_events_on_stdout_questions_on_stderr():
+    result = cli("play", "cotton", "--players", "Ann,Ben", "--dice", "6-1 5-6", "--json", stdin="\n" * 10)
+    assert result.returncode == 0
+    events = events_of(result.stdout)
+    assert events[0]["event"] == "session" and any(e["event"] == "settle" for e in events)
+    assert "your stake against Ann" in result.stderr
