@@ -100,7 +100,7 @@ def main() -> None:
         solver.set_policy("optimal")
         start = {machine.start.target: 1}
         t2 = time.perf_counter()
-        visits = solver.chain.forward(start)
+        visits = solver.chain.forward(start, smooth=True)
         ours = figures(machine, visits, lambda v, nodes: v.total(nodes))
         t3 = time.perf_counter()
         plain = solver.chain._forward_fractions(start)

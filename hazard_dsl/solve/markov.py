@@ -220,13 +220,16 @@ class Chain:
             solve_component(component, self.row, value, cost or {})
         return value
 
-    def forward(self, start: dict) -> "Visits":
+    def forward(self, start: dict, smooth: bool | None = None) -> "Visits":
         """Expected visits to each transient node, and the probability of ending in each
-        absorbing node, from a starting distribution."""
-        try:
-            return Visits(self._forward_smooth(start), smooth=True)
-        except _Rough:
-            return Visits(self._forward_fractions(start), smooth=False)
+        absorbing node, from a starting distribution. `smooth`: over Smooth numbers where they
+        can be (None: for chains of SMOOTH_FROM nodes or more)."""
+        if smooth if smooth is not None else len(self.rows) >= SMOOTH_FROM:
+            try:
+                return Visits(self._forward_smooth(start), smooth=True)
+            except _Rough:
+                pass
+        return Visits(self._forward_fractions(start), smooth=False)
 
     def _forward_smooth(self, start: dict) -> dict:
         """The forward pass over smooth numbers (see `Smooth`): no gcd at all. A long game's
@@ -312,6 +315,10 @@ class Chain:
                     rows[j][k] = rows[j].get(k, ZERO) - p
         return sparse_solve(rows, [inflow[s] for s in component])
 
+
+# A short chain's chances have few digits, and Fractions (in C-backed integers) beat Smooth's
+# Python bookkeeping there; from this many nodes on, the digits grow enough for Smooth to win.
+SMOOTH_FROM = 500
 
 # Denominators below this are factored (by trial division, once each): a dice game's chances
 # are counts over 36, their complements, and a choice's 1/n.
