@@ -94,7 +94,7 @@ class Variant:
         from .solve.bets import parse_money
         from .solve.markov import Solver
 
-        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed)
+        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=self.machine.dice)
         solver = Solver(self.machine)
         solver.set_policy(policy)
         chooser = Chooser(solver, np.random.default_rng([seed or 0, 1]))
@@ -135,7 +135,7 @@ class Variant:
         solver = Solver(machine)
         solver.set_policy(policy)
         decider = Decider(Fraction(stake), strategy, Chooser(solver, np.random.default_rng([seed, 1])))
-        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed)
+        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=machine.dice)
         return list(Session(machine, list(players), Fraction(purse), decider, source, rounds).events())
 
     def compare(self, *others, policy: str = "optimal") -> dict:

@@ -153,6 +153,8 @@ def cmd_run(args) -> int:
         raise UsageError("--games must be between 1 and 1000000")
     # a tape replays the same every time (mixed choices included) unless a seed is given
     seed, dice = _seed_and_dice(args)
+    if hasattr(dice, "load"):  # random dice throw as the rules load them
+        dice.load(machine.dice)
     games = args.games if args.dice is not None or args.games is not None else 3
     solver = Solver(machine)
     try:
@@ -284,6 +286,8 @@ def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None)
 
     table = ruleset.table
     machine = build_machine(ruleset, option_texts, [table.stake] if table.stake else [])
+    if hasattr(dice, "load"):  # random dice throw as the rules load them
+        dice.load(machine.dice)
     solver = Solver(machine)
     try:
         solver.set_policy(settings["policy"])
@@ -668,7 +672,9 @@ def cmd_compare(args) -> int:
                             for other_name, other in machines[1:]],
         }, indent=2))
         return 0
-    tables = compare_tables(entries)
+    from .render.terminal import width
+
+    tables = compare_tables(entries, width() if fmt == "text" else None)
     base_name, base = machines[0]
     unmatched = []
     for other_name, other in machines[1:]:

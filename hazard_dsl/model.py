@@ -131,6 +131,27 @@ class Passing:
     losses_text: str | None = None  # losses_in_a_row as written, for people
 
 
+@record(frozen=True)
+class Loading:
+    """The chance of each face of each die (faces 1..6, exact), None for a fair die."""
+
+    die1: tuple | None = None
+    die2: tuple | None = None
+
+
+@record(frozen=True)
+class DiceSpec:
+    """`dice:` in a rule file: the dice's loadings, one for all, or one per value of an option."""
+
+    by_option: str | None  # the option whose value picks the loading; None: `loadings[""]`
+    loadings: Mapping  # option value (or "") -> Loading; a value not named plays fair dice
+    position: Position | None = None
+
+    def loading(self, options: dict) -> Loading:
+        key = "" if self.by_option is None else str(options.get(self.by_option))
+        return self.loadings.get(key, Loading())
+
+
 # Who stakes against the caster, and what he does when his purse cannot answer every stake.
 AGAINST = ("setters", "bank")
 WHEN_SHORT = ("refuse", "forfeit")
@@ -243,6 +264,7 @@ class Ruleset:
     digest: str = field(default="", repr=False, compare=False)
     # a hash of the rule files' text alone (parse.reader): what a session log records
     rules_digest: str = field(default="", repr=False, compare=False)
+    dice: DiceSpec | None = None  # loaded dice; None: two fair dice
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

@@ -26,6 +26,7 @@ class Context:
 
 FUNCTIONS = {  # name: (argument count, result type)
     "ways": (1, "int"),  # the number of the 36 throws with this total: ways(7) == 6
+    "weight": (1, "int"),  # the chance of this total under the dice in play, over a common denominator
     "abs": (1, "int"),
     "min": (2, "int"),
     "max": (2, "int"),
@@ -205,6 +206,17 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
         losses = ruleset.passing.losses_in_a_row
         if losses is not None and not isinstance(losses, int):  # an expression: over the options only
             types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")
+    dice = ruleset.dice
+    if dice is not None and dice.by_option is not None:
+        option = ruleset.options.get(dice.by_option)
+        if option is None:
+            diags.error(f"dice: by_option names no option: {dice.by_option!r}"
+                        f"{did_you_mean(dice.by_option, ruleset.options)}", dice.position)
+        else:
+            for value in dice.loadings:
+                if value not in {str(v) for v in option.values}:
+                    diags.error(f"dice: option {dice.by_option!r} has no value {value!r}"
+                                f"{did_you_mean(value, [str(v) for v in option.values])}", dice.position)
     stake = ruleset.table.stake
     if stake is not None and stake not in ruleset.bets:
         diags.error(f"money: stake names no bet: {stake!r}{did_you_mean(stake, ruleset.bets)}",

@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, RulesetError
 from ..model import DICE_FACTS, Bet, Fee, Ruleset
 from ..parse import syntax as ex
 from ..records import record, replace
-from .evaluate import EvaluationError, closure, uses_single_faces
+from .evaluate import EvaluationError, Scope, closure, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
@@ -70,7 +70,8 @@ class BetMachine:
         self.ruleset: Ruleset = machine.ruleset
         self.options = machine.options
         self.own = tuple(bet.variables)
-        scope = set(machine.variables) | set(self.own) | {"phase", "result", "label"}
+        scope = Scope.of(set(machine.variables) | set(self.own) | {"phase", "result", "label"},
+                         machine.dice.by_total())
         self._fn = {}
         self._scope = scope
         self._cache: dict = {}
@@ -104,7 +105,7 @@ class BetMachine:
         key = id(expression)
         found = self._fn.get(key)
         if found is None:
-            found = self._fn[key] = closure(expression, scope or self._scope)
+            found = self._fn[key] = closure(expression, Scope.of(scope, self._scope.weights) if scope else self._scope)
         return found
 
     def _values(self, game: State, bet_state: BetState, after: State | None) -> dict:

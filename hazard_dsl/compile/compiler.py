@@ -18,8 +18,8 @@ from ..records import field, record, replace
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
-from .evaluate import EvaluationError, closure, collection_closure, uses_single_faces
-from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step
+from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
+from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step, dice_for
 
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
@@ -83,6 +83,8 @@ class _Compiler:
     def __init__(self, ruleset: Ruleset, options: dict):
         self.ruleset = ruleset
         self.options = options
+        self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
+        self.scope = Scope.of(ruleset.variables, self.dice.by_total())
         self.variables = tuple(ruleset.variables)
         self.index: dict = {}
         self.states: list = []  # dicts while building
@@ -100,14 +102,14 @@ class _Compiler:
     def fn(self, expression):
         found = self._closures.get(id(expression))
         if found is None:
-            found = self._closures[id(expression)] = closure(expression, self.ruleset.variables)
+            found = self._closures[id(expression)] = closure(expression, self.scope)
         return found
 
     def set_fn(self, expression):
         key = ("set", id(expression))
         found = self._closures.get(key)
         if found is None:
-            found = self._closures[key] = collection_closure(expression, self.ruleset.variables)
+            found = self._closures[key] = collection_closure(expression, self.scope)
         return found
 
     # --- errors
@@ -279,7 +281,8 @@ class _Compiler:
         for spec in self.states:
             spec.pop("_pending", None)
             states.append(State(**spec))
-        self.result.machine = Machine(self.ruleset, dict(self.options), self.variables, tuple(states), start)
+        self.result.machine = Machine(self.ruleset, dict(self.options), self.variables, tuple(states), start,
+                                      dice=self.dice)
         return self.result
 
     def throw(self, phase: str, values: dict, dice) -> Step:

@@ -17,6 +17,20 @@ MAX_CHOICES = 1000
 WAYS = {total: 6 - abs(total - 7) for total in range(2, 13)}
 
 
+class Scope(frozenset):
+    """The names an expression may read, and the weights of the dice in play for `weight(n)`
+    (each total's chance over one common denominator; fair dice: ways(n))."""
+
+    weights: dict = WAYS
+
+    @classmethod
+    def of(cls, names, weights: dict | None = None) -> "Scope":
+        scope = cls(names)
+        if weights is not None:
+            scope.weights = weights
+        return scope
+
+
 class EvaluationError(Exception):
     def __init__(self, message: str, position: Position | None):
         super().__init__(message)
@@ -83,8 +97,13 @@ def options_read(e) -> set[str]:
 
 
 def game_options(ruleset) -> set[str]:
-    """The options the game's own rules read (phases, conditions, actions)."""
-    return options_read(tuple(ruleset.rules()))
+    """The options the game itself reads: its rules (phases, conditions, actions) and the option
+    that picks the dice's loading (the dice are the game's as much as its rules are)."""
+    read = options_read(tuple(ruleset.rules()))
+    dice = getattr(ruleset, "dice", None)
+    if dice is not None and dice.by_option is not None:
+        read.add(dice.by_option)
+    return read
 
 
 def bet_options(bet) -> set[str]:
@@ -152,6 +171,10 @@ def closure(e, variables):
         if e.function == "ways":
             (arg,) = args
             return lambda v, d, o: WAYS.get(arg(v, d, o), 0)
+        if e.function == "weight":  # the chance of a total under the dice in play, as a whole weight
+            (arg,) = args
+            weights = getattr(variables, "weights", WAYS)
+            return lambda v, d, o: weights.get(arg(v, d, o), 0)
         function = {"abs": abs, "min": min, "max": max}[e.function]
         return lambda v, d, o: function(*(a(v, d, o) for a in args))
     if isinstance(e, (ex.SetLiteral, ex.Range)):

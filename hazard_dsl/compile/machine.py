@@ -41,6 +41,57 @@ def outcome_index(die1: int, die2: int) -> int:
 
 
 @record(frozen=True)
+class Dice:
+    """The chance of each of the 36 ordered outcomes, as whole weights over one `total`: fair
+    dice weigh 1 each over 36. Loaded dice (`dice:` in a rule file) weigh p1(d1)·p2(d2)·total.
+    Every consumer — the solver, the player, the simulator — reads these weights."""
+
+    weights: tuple  # 36 ints, in OUTCOMES order
+    total: int
+    die1: tuple | None = None  # each face's chance, None for a fair die
+    die2: tuple | None = None
+
+    @property
+    def fair(self) -> bool:
+        return self.die1 is None and self.die2 is None
+
+    def chance(self, outcome: int):
+        from fractions import Fraction
+
+        return Fraction(self.weights[outcome], self.total)
+
+    def by_total(self) -> dict:
+        """total -> its weight (over `total`): what `weight(n)` gives in a rule."""
+        out: dict = {}
+        for (d1, d2), w in zip(OUTCOMES, self.weights):
+            out[d1 + d2] = out.get(d1 + d2, 0) + w
+        return out
+
+    def faces(self, die: int) -> tuple:
+        from fractions import Fraction
+
+        given = self.die1 if die == 1 else self.die2
+        return given if given is not None else (Fraction(1, 6),) * 6
+
+
+def dice_for(loading) -> Dice:
+    """The weights of two dice with these faces' chances (None: fair)."""
+    from fractions import Fraction
+    from math import lcm
+
+    if loading is None or (loading.die1 is None and loading.die2 is None):
+        return FAIR
+    faces = [loading.die1 or (Fraction(1, 6),) * 6, loading.die2 or (Fraction(1, 6),) * 6]
+    scales = [lcm(*(p.denominator for p in die)) for die in faces]
+    ones = [[int(p * scale) for p in die] for die, scale in zip(faces, scales)]
+    weights = tuple(ones[0][d1 - 1] * ones[1][d2 - 1] for d1, d2 in OUTCOMES)
+    return Dice(weights, scales[0] * scales[1], loading.die1, loading.die2)
+
+
+FAIR = Dice((1,) * 36, 36)
+
+
+@record(frozen=True)
 class Event:
     """Something a step did on its way: ``set`` a variable, ``goto`` a phase, ``choose`` a value."""
 
@@ -99,6 +150,7 @@ class Machine:
     bets: dict = field(default_factory=dict)  # name -> CompiledBet (compile.bets), for the bets compiled
     fees: dict = field(default_factory=dict)  # name -> CompiledFee (compile.bets)
     passing: object = None  # CompiledPassing (compile.passing): when the dice pass
+    dice: Dice = FAIR  # the chance of each of the 36 throws
 
     def __repr__(self) -> str:
         kinds = {k: sum(s.kind == k for s in self.states) for k in (THROW, CHOICE, END)}

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError, did_you_mean
-from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Commission, Fee, Label,
-                     Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
+from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Commission, DiceSpec, Fee,
+                     Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 from .files import builtin_names, display as _display, resolve
@@ -253,7 +253,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
     description = r.text(root.get("description"), "description")
     sources = _sources(r, root.get("sources"))
     notes = _notes(r, root.get("notes"))
-    _dice(r, root.get("dice"))
+    dice = _dice(r, root.get("dice"))
     variables = _variables(r, root.get("variables"))
     options = _options(r, root.get("options"))
     labels = _labels(r, root.get("labels"), variables)
@@ -295,6 +295,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
         money_unit=table.unit,
         table=table,
         rules_digest=_rules_digest(files),
+        dice=dice,
     )
     return check_names(ruleset, root)
 
@@ -340,19 +341,78 @@ def _notes(r: _Reader, node) -> list[str]:
     return [text] if text else []
 
 
-def _dice(r: _Reader, node) -> None:
-    """Only two six-sided dice: the machine is states × the 36 outcomes of two dice."""
+def _dice(r: _Reader, node) -> DiceSpec | None:
+    """Two six-sided dice, fair unless their faces' chances are given:
+
+        dice: {die1: [1/12, 1/12, 1/12, 1/4, 1/4, 1/4], die2: [...]}     (or `both:`)
+        dice: {by_option: dice, high: {both: [...]}, one_high: {die2: [...]}}
+    """
     if node is None:
-        return
+        return None
     if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.strip().lower() == "2d6":
-        return
-    if isinstance(node, YMap):
-        r.keys(node, ("count", "sides"), "dice")
+        return None
+    if not isinstance(node, YMap):
+        r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6`, or give each die's chances "
+                      "(`dice: {die1: [...], die2: [...]}`)", node.position)
+        return None
+    if set(node.entries) <= {"count", "sides"}:
         count, sides = node.get("count"), node.get("sides")
-        ok = all(n is None or (isinstance(n, YScalar) and n.value == v) for n, v in ((count, 2), (sides, 6)))
-        if ok:
-            return
-    r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6` (or leave it out)", node.position)
+        if all(n is None or (isinstance(n, YScalar) and n.value == v) for n, v in ((count, 2), (sides, 6))):
+            return None
+        r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6` (or leave it out)", node.position)
+        return None
+    by_option = node.get("by_option")
+    if by_option is None:
+        r.keys(node, DIE_KEYS, "dice")
+        return DiceSpec(None, MappingProxyType({"": _loading(r, node)}), node.position)
+    option = r.word(by_option, "dice: by_option (an option)")
+    loadings = {}
+    for key, (key_node, value) in node.entries.items():
+        if key == "by_option":
+            continue
+        m = r.mapping(value, f"dice: {key}")
+        if m is None:
+            continue
+        r.keys(m, DIE_KEYS, f"dice: {key}")
+        loadings[key] = _loading(r, m)
+    return DiceSpec(option, MappingProxyType(loadings), node.position)
+
+
+DIE_KEYS = ("die1", "die2", "both")
+
+
+def _loading(r: _Reader, m: YMap) -> Loading:
+    both = _faces(r, m.get("both"), "both") if m.get("both") is not None else None
+    if both is not None and (m.get("die1") is not None or m.get("die2") is not None):
+        r.diags.error("dice: give `both`, or `die1` and `die2`, not both", m.position)
+    die1 = _faces(r, m.get("die1"), "die1") if m.get("die1") is not None else both
+    die2 = _faces(r, m.get("die2"), "die2") if m.get("die2") is not None else both
+    return Loading(die1, die2)
+
+
+def _faces(r: _Reader, node, what: str) -> tuple | None:
+    """Six exact chances, faces 1 to 6, each 0 or more, summing to 1."""
+    if not isinstance(node, YSeq) or len(node.items) != 6:
+        r.diags.error(f"dice: {what} is the chance of each face, 1 to 6: a list of six numbers such as "
+                      f"[1/12, 1/12, 1/12, 1/4, 1/4, 1/4]", node.position)
+        return None
+    chances = []
+    for face, item in enumerate(node.items, 1):
+        value = exact_amount(item.text, percent=True) if isinstance(item, YScalar) and item.value is not None \
+            and not isinstance(item.value, bool) else None
+        if value is None:
+            r.diags.error(f"dice: {what}: the chance of face {face} must be a number such as 1/6 or 0.25",
+                          item.position)
+            return None
+        if value < 0:
+            r.diags.error(f"dice: {what}: the chance of face {face} is negative ({item.text})", item.position)
+            return None
+        chances.append(value)
+    total = sum(chances, Fraction(0))
+    if total != 1:
+        r.diags.error(f"dice: {what}: the chances of the six faces add up to {total}, not 1", node.position)
+        return None
+    return tuple(chances)
 
 
 def _range(r: _Reader, node, what: str) -> tuple[int | None, int | None]:

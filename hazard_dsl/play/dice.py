@@ -16,15 +16,42 @@ class TapeEnded(Exception):
 
 
 class RandomDice:
-    """Two fair dice from an explicit, seeded `numpy.random.Generator` (no global state)."""
+    """Two dice from an explicit, seeded `numpy.random.Generator` (no global state): fair, or
+    loaded as the machine's `Dice` say. A loaded die draws a whole number below its faces'
+    common denominator and reads the face off the cumulative weights, so its chances are exact."""
 
-    def __init__(self, seed: int | None = None, generator: np.random.Generator | None = None):
+    def __init__(self, seed: int | None = None, generator: np.random.Generator | None = None, dice=None):
         self.seed = seed
         self.generator = generator if generator is not None else np.random.default_rng(seed)
+        self.loaded = None
+        self.load(dice)
+
+    def load(self, dice) -> "RandomDice":
+        """Throw with these dice (the machine's `Dice`; None or fair: two fair dice)."""
+        self.loaded = None
+        if dice is not None and not dice.fair:
+            from math import lcm
+
+            self.loaded = []
+            for die in (1, 2):
+                faces = dice.faces(die)
+                scale = lcm(*(p.denominator for p in faces))
+                cumulative, running = [], 0
+                for p in faces:
+                    running += int(p * scale)
+                    cumulative.append(running)
+                self.loaded.append((scale, np.array(cumulative)))
+        return self
 
     def throw(self) -> tuple[int, int]:
-        d1, d2 = self.generator.integers(1, 7, size=2)
-        return int(d1), int(d2)
+        if self.loaded is None:
+            d1, d2 = self.generator.integers(1, 7, size=2)
+            return int(d1), int(d2)
+        faces = []
+        for scale, cumulative in self.loaded:
+            u = int(self.generator.integers(0, scale))
+            faces.append(int(np.searchsorted(cumulative, u, side="right")) + 1)
+        return faces[0], faces[1]
 
 
 class DiceTape:

@@ -68,6 +68,10 @@ def analysis_json(a: Analysis) -> dict:
                                                   for bet, edge in edges.items()}
                                      for value, edges in values.items()}
                             for option, values in a.by_option.items()}
+    if a.dice is not None and not a.dice.fair:
+        out["dice"] = {"die1": [exact(p) for p in a.dice.faces(1)], "die2": [exact(p) for p in a.dice.faces(2)]}
+    if a.dice is not None and not a.dice.fair:
+        out["dice"] = {"die1": [exact(p) for p in a.dice.faces(1)], "die2": [exact(p) for p in a.dice.faces(2)]}
     if a.hand is not None:
         h = a.hand
         out["hand"] = {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net),
@@ -115,12 +119,14 @@ def session_tables(a: Analysis) -> list[Table]:
     return tables
 
 
-def _odds(lose: Fraction, win: Fraction, compact: bool = False) -> str:
+def _odds(lose: Fraction, win: Fraction, compact: bool = False, approximate_only: bool = False) -> str:
     """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961);
     `compact` for a narrow column (7295:6961)."""
     if not win or not lose:
         return "—"
     ratio = Fraction(lose) / Fraction(win)
+    if approximate_only and ratio.numerator.bit_length() + ratio.denominator.bit_length() > 24:
+        return f"{float(ratio):.4f} : 1"
     if ratio.numerator.bit_length() + ratio.denominator.bit_length() > 80:  # no whole numbers a person reads
         return f"≈ {approximate(ratio)} : 1"
     if compact:
@@ -355,29 +361,58 @@ def by_table(a: Analysis) -> Table:
 # --------------------------------------------------------------------------- compare
 
 
-def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
+def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = None) -> list[Table]:
+    """The rulesets side by side. When the exact fractions would not fit `columns` (the
+    terminal's width), the cells give percentages and the options that differ, and the caption
+    says where the exact figures are."""
     names = [name for name, _ in entries]
     t = Table("Side by side", ["", *names])
-    rows = [
+    exact_rows = [
         ("win", lambda a: both(a.figures.win)),
         ("lose", lambda a: both(a.figures.lose)),
         ("push", lambda a: both(a.figures.push)),
         ("edge", lambda a: f"{shown(a.figures.edge)} ({edge_percent(a.figures.edge)})"),
         ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
         ("expected throws", lambda a: f"{shown(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
-        ("median / 99th pct throws", _throws_percentiles),
-        ("options", lambda a: options_text(a.options)),
     ]
+    widest = max(len(cell(a)) for _, cell in exact_rows for _, a in entries)
+    compact = columns is not None and 26 + (widest + 2) * len(entries) > columns
+    if compact:
+        keys = list(dict.fromkeys(k for _, a in entries for k in a.options))
+        differ = [k for k in keys if len({str(a.options.get(k)) for _, a in entries}) > 1]
+        rows = [
+            ("win %", lambda a: percent(a.figures.win)),
+            ("lose %", lambda a: percent(a.figures.lose)),
+            ("push %", lambda a: percent(a.figures.push)),
+            ("edge %", lambda a: edge_percent(a.figures.edge)),
+            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win, approximate_only=True)),
+            ("expected throws", lambda a: decimal(a.figures.expected_throws)),
+            ("median / 99th pct throws", _throws_percentiles),
+            ("options" if not differ else "options that differ",
+             lambda a: ", ".join(f"{k}={a.options[k]}" for k in differ if k in a.options) or "the same"),
+        ]
+    else:
+        rows = exact_rows + [("median / 99th pct throws", _throws_percentiles),
+                             ("options", lambda a: options_text(a.options))]
     for title, cell in rows:
         t.add(title, *(cell(a) for _, a in entries))
+    loaded = [(name, a.dice) for name, a in entries if a.dice is not None and not a.dice.fair]
+    if loaded:  # the loadings in words go under the table, where they have room
+        t.add("dice", *("loaded" if a.dice is not None and not a.dice.fair else "fair" for _, a in entries))
     labels: list[str] = []
     for _, a in entries:
         labels += [label for label in a.figures.labels if label not in labels]
     shared = [label for label in labels if all(label in a.figures.labels for _, a in entries)]
     for label in labels:
-        t.add(f"label {label}" + ("" if label in shared else " *"),
-              *(both(a.figures.labels[label]) if label in a.figures.labels else "—" for _, a in entries))
+        t.add(f"label {label}" + (" %" if compact else "") + ("" if label in shared else " *"),
+              *((percent if compact else both)(a.figures.labels[label]) if label in a.figures.labels else "—"
+                for _, a in entries))
     notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
+    for name, dice in loaded:
+        notes.append(f"Dice of {name}: {dice_text(dice)} (each face's chance).")
+    if compact:
+        notes.append("Percentages, to fit the terminal: the exact fractions are in --format json (or a wider "
+                     "terminal).")
     bets: list[str] = []
     for _, a in entries:
         bets += [name for name in a.bets if name not in bets]
@@ -392,6 +427,27 @@ def compare_tables(entries: list[tuple[str, Analysis]]) -> list[Table]:
     notes.append(EDGE_MEANS)
     t.caption = "\n".join(notes)
     return [t]
+
+
+def dice_text(dice) -> str:
+    """Loaded dice in a few words: "fair", "both 1-3: 1/12, 4-6: 1/4", "die 2: …"."""
+    if dice is None or dice.fair:
+        return "fair"
+
+    def faces(chances) -> str:
+        if chances is None:
+            return "fair"
+        groups: list = []  # runs of faces with the same chance
+        for face, p in enumerate(chances, 1):
+            if groups and groups[-1][2] == p:
+                groups[-1][1] = face
+            else:
+                groups.append([face, face, p])
+        return ", ".join(f"{a}{'-' + str(b) if b != a else ''}: {p}" for a, b, p in groups)
+
+    if dice.die1 == dice.die2:
+        return f"both {faces(dice.die1)}"
+    return f"die 1 {faces(dice.die1)}; die 2 {faces(dice.die2)}"
 
 
 def describe_step(machine: Machine, state, step) -> str:
@@ -501,6 +557,9 @@ def rule_differences(base_name: str, base: Machine, other_name: str, other: Mach
         t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
     if not t.rows:
         t.add("—", "—", "—", "the same", "the same")
+    if base.dice != other.dice:
+        t.caption = (f"The dice differ: {base_name} {dice_text(base.dice)}; {other_name} {dice_text(other.dice)}. "
+                     f"What a throw does is compared above; how often each throw comes is the dice's doing.")
     return t
 
 

@@ -46,6 +46,7 @@ def simulate(machine: Machine, games: int, generator: np.random.Generator, polic
             after_throw[s.index] = s.index
     choice_states = [s for s in machine.states if s.kind == CHOICE]
 
+    cumulative = np.cumsum(np.array(machine.dice.weights, dtype=np.int64))
     state = np.full(games, machine.start.target, dtype=np.int64)
     throws = np.zeros(games, dtype=np.int64)
     for _ in range(MAX_ROUNDS):
@@ -53,7 +54,11 @@ def simulate(machine: Machine, games: int, generator: np.random.Generator, polic
         running = kind[state] == 0
         if not running.any():
             break
-        outcome = generator.integers(0, 36, size=int(running.sum()))
+        if machine.dice.fair:
+            outcome = generator.integers(0, 36, size=int(running.sum()))
+        else:  # loaded dice: an exact draw below the total weight, read off the cumulative weights
+            outcome = np.searchsorted(cumulative, generator.integers(0, machine.dice.total, size=int(running.sum())),
+                                      side="right")
         state[running] = after_throw[state[running], outcome]
         throws[running] += 1
     ended = machine.states

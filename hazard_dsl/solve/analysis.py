@@ -55,6 +55,7 @@ class Analysis:
     never_made: list = field(default_factory=list)  # bets whose made: never holds under these options
     bet_table: object | None = field(default=None, repr=False)
     hand: object | None = None  # solve.session.Hand, for analyse --hand
+    dice: object | None = field(default=None, repr=False)  # the machine's Dice (loaded or fair)
     ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
 
     def __repr__(self) -> str:
@@ -91,6 +92,7 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
         median_throws=_percentile(distribution, Fraction(1, 2)),
         high_percentile_throws=_percentile(distribution, HIGH_PERCENTILE),
     )
+    analysis.dice = machine.dice
     if by is not None:
         analysis.by_variable = by
         analysis.by = _by(machine, solver, visits, ends, labels, by)
@@ -189,7 +191,8 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     """P(the game takes exactly n throws) for n = 0, 1, … until 99.9% is covered.
 
     Exact, in integers: the mass on each state is a numerator over one common denominator,
-    which a throw multiplies by 36 (each throw state's row is a count of the 36 outcomes) and a
+    which a throw multiplies by the dice's total weight (36 for fair dice: each throw state's row
+    is a count of the 36 outcomes) and a
     mixed choice by its probabilities' common denominator; only the mass that ends at each
     throw becomes a Fraction."""
     from math import lcm
@@ -198,11 +201,13 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     throws: dict = {}  # throw state -> ((target, outcomes of 36), …)
     choices: dict = {}  # choice state -> ((target, probability), …)
     scale = 1  # common denominator of the choices' probabilities (1 for a pure policy)
+    weights = machine.dice.weights  # each throw's chance over machine.dice.total (1 of 36, fair)
     for s in solver.transient:
         if states[s].kind == THROW:
             counts: dict = {}
-            for step in states[s].steps:
-                counts[step.target] = counts.get(step.target, 0) + 1
+            for step, w in zip(states[s].steps, weights):
+                if w:
+                    counts[step.target] = counts.get(step.target, 0) + w
             throws[s] = tuple(counts.items())
         else:
             choices[s] = tuple(solver.row(s).items())
@@ -236,7 +241,7 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
         for s, m in mass.items():
             for t, n in throws[s]:
                 nxt[t] = nxt.get(t, 0) + m * n
-        den *= 36
+        den *= machine.dice.total
         mass = nxt
         ended = Fraction(settle(mass), den)
         distribution.append(ended)

@@ -22,7 +22,6 @@ from ..parse.numbers import exact_amount
 from ..records import field, record
 from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver
 
-# P(k of the 36 throws), made once: most rows of a product chain have the same few weights
 class BetError(ValueError):
     pass
 
@@ -203,6 +202,9 @@ class BetTable:
         queue = list(starts)
         seen = set(queue)
         states, moves = self.states, cb.moves
+        dice = self.machine.dice
+        weights, total = dice.weights, dice.total  # each throw's chance: weight / total (1/36 fair)
+        chance = THROWS_OF_36 if dice.fair else _Chances(total)
         while queue:
             node = queue.pop()
             steps = states[node[0]].steps
@@ -211,25 +213,28 @@ class BetTable:
             certain: dict = {}
             weighted: dict = {}  # where the throw leads to a choice: P under the policy, per throw
             for k in range(36):
+                w = weights[k]
+                if not w:
+                    continue
                 entry = entries[k]
                 target = steps[k].target
                 if entry.__class__ is int:
                     key = (target, entry)
-                    certain[key] = certain.get(key, 0) + 1
+                    certain[key] = certain.get(key, 0) + w
                 else:
                     for final, p in self.resolve(target).items():
                         key = (final, entry[final])
-                        weighted[key] = weighted.get(key, ZERO) + p
+                        weighted[key] = weighted.get(key, ZERO) + p * w
             # Count throws in integers where the weight is a whole number of the 36 (most of
             # them): one Fraction per node of the row, not one per throw.
             counts: dict = {}
-            weights: dict = {}  # where a choice or a new game's start weights the throws
+            weights_: dict = {}  # where a choice or a new game's start weights the throws
             moved = [(key, n, None) for key, n in certain.items()]
-            moved += [(key, None, p / 36) for key, p in weighted.items()]
+            moved += [(key, None, p / total) for key, p in weighted.items()]
             for (final, code), n, p in moved:
                 if code < 0:  # decided
                     if n is None:
-                        weights[code] = weights.get(code, ZERO) + p
+                        weights_[code] = weights_.get(code, ZERO) + p
                     else:
                         counts[code] = counts.get(code, 0) + n
                     continue
@@ -240,12 +245,12 @@ class BetTable:
                     if n is not None and p2 is ONE:
                         counts[nxt] = counts.get(nxt, 0) + n
                     else:
-                        weights[nxt] = weights.get(nxt, ZERO) + (THROWS_OF_36[n] if p is None else p) * p2
+                        weights_[nxt] = weights_.get(nxt, ZERO) + (chance[n] if p is None else p) * p2
                     if nxt not in seen and len(nxt) == 2:
                         seen.add(nxt)
                         queue.append(nxt)
-            row = {key: THROWS_OF_36[n] for key, n in counts.items()}
-            for key, p in weights.items():
+            row = {key: chance[n] for key, n in counts.items()}
+            for key, p in weights_.items():
                 row[key] = row.get(key, ZERO) + p
             rows[node] = row
         self._never_decided(cb, rows)
@@ -514,3 +519,14 @@ def _moves_key(moves: dict) -> tuple:
                   tuple(e if e.__class__ is int else tuple(sorted(e.items())) for e in row))
                  for node, row in sorted(moves.items()))
 
+
+class _Chances(dict):
+    """n -> Fraction(n, total), made when first asked: THROWS_OF_36 for loaded dice."""
+
+    def __init__(self, total: int):
+        super().__init__()
+        self.total = total
+
+    def __missing__(self, n: int) -> Fraction:
+        found = self[n] = Fraction(n, self.total)
+        return found

@@ -44,11 +44,17 @@ class PolicyError(ValueError):
 THROWS_OF_36 = tuple(Fraction(n, 36) for n in range(37))
 
 
-def _throw_transitions(state) -> dict:
+def _throw_transitions(state, dice=None) -> dict:
+    """Where a throw state's throws lead, with their chances under the dice in play."""
     counts: dict[int, int] = {}
-    for step in state.steps:
-        counts[step.target] = counts.get(step.target, 0) + 1
-    return {t: THROWS_OF_36[n] for t, n in counts.items()}
+    if dice is None or dice.fair:
+        for step in state.steps:
+            counts[step.target] = counts.get(step.target, 0) + 1
+        return {t: THROWS_OF_36[n] for t, n in counts.items()}
+    for step, w in zip(state.steps, dice.weights):
+        if w:  # a face a loaded die never shows leads nowhere
+            counts[step.target] = counts.get(step.target, 0) + w
+    return {t: Fraction(n, dice.total) for t, n in counts.items()}
 
 
 def strongly_connected(nodes, successors) -> list[list]:
@@ -505,7 +511,7 @@ class Solver:
         self.machine = machine
         states = machine.states
         self.transient = [s.index for s in states if s.kind != END]
-        self.throw_rows = {s.index: _throw_transitions(s) for s in states if s.kind == THROW}
+        self.throw_rows = {s.index: _throw_transitions(s, machine.dice) for s in states if s.kind == THROW}
         self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
                                      else [step.target for _, step in s.alternatives])
                            for s in states if s.kind != END}
