@@ -167,3 +167,22 @@ def test_uniform_policy_averages_the_calls():
     a = analyse(machine("chicken"), policy="uniform")
     per_call = analyse(machine("chicken")).choices["main"]["values"]
     assert a.win == sum((w for w, _ in per_call.values()), F(0)) / 5
+
+
+def test_f3_history_sheet_bad_first_throw_loses_the_turn():
+    """F3 (seed text 004): a first throw outside 5-9 loses the turn; counted over all first
+    throws, the caster wins 2/3 × 1979/4032 = 1979/6048, and a third of games end with no main."""
+    a = analyse(machine("history_sheet"))
+    assert a.win == F(1979, 6048) and a.figures.labels["no_main"] == F(1, 3)
+    assert a.bets["stake"].edge == F(37, 2016)  # bets are taken once a main is made: Cotton's 1.835%
+
+
+def test_f4_the_sheet_misprint_taken_literally():
+    """F4: with 7 an out to a main of 6 (the sheet's misprint), P(win | main 6) = 515/1296 —
+    computed here by hand from the table, to show what the note in history_sheet.yaml avoids."""
+    p = {t: F(6 - abs(t - 7), 36) for t in range(2, 13)}
+    nick, out = {6, 12}, {2, 3, 7, 11}
+    win = sum(p[t] for t in nick) + sum(p[c] * p[c] / (p[c] + p[6]) for c in range(2, 13)
+                                        if c not in nick | out and c != 6)
+    assert win == F(515, 1296)
+    assert analyse(machine("history_sheet"), by="main").by[6][1].win != win  # the file keeps the standard table
