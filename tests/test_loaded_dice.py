@@ -43,7 +43,7 @@ def cotton_win(die1, die2) -> Fraction:
     for m in range(5, 10):
         given = sum(p[t] for t in NICK[m])
         for c in range(2, 13):
-            if c not in NICK[m] and c not in OUT[m] and c != m:
+            if c not in NICK[m] and c not in OUT[m] and c != m and p[c]:
                 given += p[c] * p[c] / (p[c] + p[m])
         win += p[m] / mains * given
     return win
@@ -136,3 +136,29 @@ def test_check_refuses_bad_dice_with_positions(tmp_path, capsys, dice, message):
     text = out.out + out.err
     assert message in text, text
     assert "bad.yaml:3:" in text
+
+
+@pytest.mark.parametrize("die1, die2, text", [
+    ((F(1),) + (F(0),) * 5, FAIR, "{die1: [1, 0, 0, 0, 0, 0]}"),
+    ((F(0),) * 3 + (F(1, 3),) * 3, (F(0),) * 3 + (F(1, 3),) * 3, "{both: [0, 0, 0, 1/3, 1/3, 1/3]}"),
+])
+def test_faces_that_never_come(tmp_path, capsys, die1, die2, text):
+    """A die that never shows some faces: the states those throws would reach are not held
+    against the rules (the game still ends wherever these dice can take it)."""
+    rules = tmp_path / "zero.yaml"
+    rules.write_text(f"extends: cotton\nname: Zero\ndice: {text}\n")
+    assert main(["check", str(rules)]) == 0
+    capsys.readouterr()
+    from hazard_dsl.compile.compiler import compile_ruleset
+    from hazard_dsl.parse.cache import read_ruleset
+
+    assert analyse(compile_ruleset(read_ruleset(rules))).win == cotton_win(die1, die2)
+
+
+def test_dice_that_cannot_end_the_game_are_refused(tmp_path, capsys):
+    rules = tmp_path / "sixes.yaml"
+    rules.write_text("extends: cotton\nname: Sixes\ndice: {both: [0, 0, 0, 0, 0, 1]}\n")
+    assert main(["check", str(rules)]) == 1
+    out = capsys.readouterr()
+    assert "some throws never come" in out.out + out.err
+    assert main(["run", str(rules), "--seed", "1"]) == 1  # refused, not a game that never ends

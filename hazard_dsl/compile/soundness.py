@@ -42,26 +42,29 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
         out.append(Diagnostic(f"from {where} no game can ever end: every throw leads back"
                               f"{' or a choice can keep it going' if state.kind == CHOICE else ''}{suffix}",
                               ruleset.phases[state.phase].position, ERROR,
-                              "some rule reachable from here must win, lose, push or move on"))
+                              "some rule reachable from here must win, lose, push or move on"
+                              + ("" if result.machine.dice.fair else
+                                 " (with these dice some throws never come: see dice: in the rule file)")))
     return out
 
 
 def _trapped(machine) -> set[int]:
     """States from which, for some choices, the game goes on for ever with probability one.
 
-    The largest set S of non-end states such that every throw state in S has all 36 outcomes in
-    S and every choice state in S has at least one alternative in S (a closed set under some
+    The largest set S of non-end states such that every throw state in S has all its possible
+    outcomes (all 36 with fair dice) in S and every choice state in S has at least one alternative in S (a closed set under some
     policy). Any state in it makes the solver's equations singular and `run` loop for ever.
 
     Computed as the complement of what is forced out: end states; a throw state with some
     outcome forced out; a choice state with every alternative forced out. One pass over the
     edges backwards (linear), so a counter climbing inside a trap costs no more than its states."""
     states = machine.states
+    weights = machine.dice.weights  # a throw loaded dice never show leads nowhere
     predecessors: dict[int, list[int]] = {}
     waiting: dict[int, int] = {}  # choice state -> alternatives not yet forced out
     for state in states:
         if state.kind == THROW:
-            targets = {step.target for step in state.steps}
+            targets = {step.target for step, w in zip(state.steps, weights) if w}
         elif state.kind == CHOICE:
             targets = {step.target for _, step in state.alternatives}
             waiting[state.index] = len(targets)
@@ -81,4 +84,20 @@ def _trapped(machine) -> set[int]:
                     continue
             out.add(source)
             work.append(source)
-    return {s.index for s in states if s.index not in out}
+    trapped = {s.index for s in states if s.index not in out}
+    if trapped and not machine.dice.fair:  # only where these dice can take the game
+        reached, work = {machine.start.target}, [machine.start.target]
+        while work:
+            state = states[work.pop()]
+            if state.kind == THROW:
+                nxt = [step.target for step, w in zip(state.steps, weights) if w]
+            elif state.kind == CHOICE:
+                nxt = [step.target for _, step in state.alternatives]
+            else:
+                nxt = []
+            for t in nxt:
+                if t not in reached:
+                    reached.add(t)
+                    work.append(t)
+        trapped &= reached
+    return trapped

@@ -412,7 +412,18 @@ def _faces(r: _Reader, node, what: str) -> tuple | None:
     if total != 1:
         r.diags.error(f"dice: {what}: the chances of the six faces add up to {total}, not 1", node.position)
         return None
+    from math import lcm
+
+    if lcm(*(p.denominator for p in chances)) > MAX_DIE_DENOMINATOR:
+        r.diags.error(f"dice: {what}: the chances' common denominator is larger than {MAX_DIE_DENOMINATOR:,}; "
+                      f"a die is described by simpler fractions", node.position)
+        return None
     return tuple(chances)
+
+
+# A die's chances over a common denominator at most this: its throws are drawn exactly as whole
+# numbers below it, and a pair's weights stay small integers.
+MAX_DIE_DENOMINATOR = 1_000_000
 
 
 def _range(r: _Reader, node, what: str) -> tuple[int | None, int | None]:
