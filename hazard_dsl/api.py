@@ -195,6 +195,37 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     return out, skipped
 
 
+MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
+
+
+def game_by_option(ruleset, options: dict, policy: str) -> dict:
+    """The caster's game (win, lose, push, edge, expected throws) under each value of each option
+    the game itself reads — its rules or its dice — the others held at `options`. Options that
+    change only bets or the table are left to the bets' table."""
+    from .compile.compiler import compile_ruleset
+    from .compile.evaluate import game_options
+    from .solve.session import game_endings
+
+    out: dict = {}
+    spent = 0
+    for name in ruleset.options:
+        if name not in game_options(ruleset):
+            continue
+        out[name] = {}
+        for value in ruleset.options[name].values:
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=())
+            spent += len(machine.states)
+            if spent > MAX_OPTION_GAME_STATES:
+                out.pop(name)
+                return out
+            game = game_endings(machine, policy if any(s.kind == "choice" for s in machine.states) or
+                                policy in ("optimal", "uniform") else "optimal")
+            win, lose = game.chance("win"), game.chance("lose")
+            out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
+                                "expected_throws": game.throws}
+    return out
+
+
 def load(name_or_path: str | Path, **options) -> Variant:
     """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
     keywords (`main="called"`). Raises `RulesetError` for a rule file with problems and

@@ -601,6 +601,14 @@ def cmd_analyse(args) -> int:
 
             orders = [Order.parse_for_analysis(text) for text in args.bet]
             analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
+        if machine.ruleset.options and not args.no_options:
+            from .api import game_by_option
+            from .solve.markov import PolicyError
+
+            try:
+                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, args.policy)
+            except PolicyError:
+                analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
             analysis.by_option, analysis.by_option_skipped = bets_by_option(

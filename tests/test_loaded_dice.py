@@ -187,3 +187,13 @@ def test_any_loading_matches_the_independent_calculation(tmp_path_factory, w1, w
         assert "never come" in str(exc) or "no game can ever end" in str(exc)
         return
     assert analyse(m).win == cotton_win(die1, die2)
+
+
+def test_analyse_shows_the_game_under_every_value_of_the_dice(capsys):
+    assert main(["analyse", "fullams"]) == 0
+    out = capsys.readouterr().out
+    assert "Option dice: the caster's game under each value" in out
+    assert "-4.821%" in out and "4.438%" in out
+    assert main(["analyse", "fullams", "--json"]) == 0
+    values = json.loads(capsys.readouterr().out)["game_by_option"]["dice"]
+    assert F(values["high"]["win"]) == cotton_win(HIGH, HIGH) and F(values["fair"]["win"]) == F(1979, 4032)

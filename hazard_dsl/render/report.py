@@ -63,6 +63,10 @@ def analysis_json(a: Analysis) -> dict:
         out["by_option_skipped"] = list(a.by_option_skipped)
     if a.never_made:
         out["never_made"] = list(a.never_made)
+    if a.game_by_option:
+        out["game_by_option"] = {option: {str(value): {k: exact(v) for k, v in figures.items()}
+                                          for value, figures in values.items()}
+                                 for option, values in a.game_by_option.items()}
     if a.by_option:
         out["by_option"] = {option: {str(value): {bet: exact(edge) if edge is not None else None
                                                   for bet, edge in edges.items()}
@@ -278,8 +282,16 @@ def fee_table(a: Analysis) -> Table:
 
 
 def money_tables(a: Analysis) -> list[Table]:
-    """The bets made together, and each option's effect on the bets."""
+    """Each option's effect on the game, the bets made together, and each option's effect on the bets."""
     tables = []
+    for option, values in a.game_by_option.items():
+        t = Table(f"Option {option}: the caster's game under each value", [option, "win %", "lose %", "edge %",
+                                                                           "throws"])
+        for value, f in values.items():
+            mark = f"{value} (this analysis)" if str(a.options.get(option)) == str(value) else str(value)
+            t.add(mark, percent(f["win"]), percent(f["lose"]), edge_percent(f["edge"]), decimal(f["expected_throws"]))
+        t.caption = "The other options as above. Exact fractions: --format json."
+        tables.append(t)
     if a.combination is not None:
         c = a.combination
         unit = _unit(a)

@@ -56,6 +56,7 @@ class Analysis:
     bet_table: object | None = field(default=None, repr=False)
     hand: object | None = None  # solve.session.Hand, for analyse --hand
     dice: object | None = field(default=None, repr=False)  # the machine's Dice (loaded or fair)
+    game_by_option: dict = field(default_factory=dict)  # option -> value -> the game's figures (api)
     ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
 
     def __repr__(self) -> str:
