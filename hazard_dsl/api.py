@@ -201,7 +201,15 @@ MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option
 def game_by_option(ruleset, options: dict, policy: str) -> dict:
     """The caster's game (win, lose, push, edge, expected throws) under each value of each option
     the game itself reads — its rules or its dice — the others held at `options`. Options that
-    change only bets or the table are left to the bets' table."""
+    change only bets or the table are left to the bets' table. Kept in the cache with the
+    ruleset's machines: `analyse` is run again and again on an unchanged file."""
+    from .parse.cache import kept
+
+    what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy))
+
+
+def _game_by_option(ruleset, options: dict, policy: str) -> dict:
     from .compile.compiler import compile_ruleset
     from .compile.evaluate import game_options
     from .solve.session import game_endings
