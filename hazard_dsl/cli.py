@@ -611,9 +611,13 @@ def cmd_analyse(args) -> int:
                 analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and not args.no_options:
-            analysis.by_option, analysis.by_option_skipped = bets_by_option(
+            from .parse.cache import kept
+
+            # kept between runs like the machines: the same file, options and policy give the same table
+            what = ("bets_by_option", args.policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
+            analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
                 ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()},
-                analysis.bet_table)
+                analysis.bet_table))
     except BetError as exc:
         raise UsageError(str(exc)) from None
     fmt = _format(args)
