@@ -65,7 +65,7 @@ def in_process(repeat: int) -> None:
         return least * 1e3, value
 
     print(f"In process, best of {repeat} (ms):")
-    print(f"{'ruleset':<9} {'states':>6} {'bets':>4} {'read':>7} {'compile':>8} {'analyse':>8} "
+    print(f"{'ruleset':<13} {'states':>6} {'bets':>4} {'read':>7} {'compile':>8} {'analyse':>8} "
           f"{'whole':>7} {'kept':>6} {'options':>8}")
     for name in RULESETS:
         path = HERE / "rulesets" / f"{name}.yaml"
@@ -79,7 +79,7 @@ def in_process(repeat: int) -> None:
         edges = {bet: f.edge for bet, f in analysis.bets.items()}
         options_ms, _ = best(lambda: bets_by_option(ruleset, analysis.options, "optimal", edges,
                                                     analyse(machine).bet_table))
-        print(f"{name:<9} {len(machine.states):>6} {len(machine.bets):>4} {read_ms:>7.2f} {compile_ms:>8.2f} "
+        print(f"{name:<13} {len(machine.states):>6} {len(machine.bets):>4} {read_ms:>7.2f} {compile_ms:>8.2f} "
               f"{analyse_ms:>8.2f} {whole_ms:>7.2f} {kept_ms:>6.2f} {options_ms:>8.2f}")
     print("whole = compile (game, bets, fees) + exact analysis; kept = the same with the machine loaded from the\n"
           "cache; options = each option's effect on the bets (with the analysis it needs)\n")
@@ -102,7 +102,7 @@ def side_by_side(rounds: int) -> bool:
     commands.append(("compare (six built-ins)", tool + ["compare"] + RULESETS + ["--json"], 1.5))
     print(f"Whole commands against `python -c \"import numpy\"`, run alternately, {rounds} rounds "
           f"(medians; wall seconds):")
-    print(f"{'command':<26} {'command s':>9} {'numpy s':>8} {'ratio':>6} {'target':>7}")
+    print(f"{'command':<30} {'command s':>9} {'numpy s':>8} {'ratio':>6} {'target':>7}")
     met = True
     for label, command, target in commands:
         ratio = _pair(label, command, rounds)
@@ -124,7 +124,7 @@ def _pair(label: str, command: list[str], rounds: int, env: dict | None = None) 
         theirs.append(b)
         ratios.append(a / b)
     ratio = statistics.median(ratios)
-    print(f"{label:<26} {statistics.median(ours):>9.3f} {statistics.median(theirs):>8.3f} {ratio:>5.2f}x ", end="")
+    print(f"{label:<30} {statistics.median(ours):>9.3f} {statistics.median(theirs):>8.3f} {ratio:>5.2f}x ", end="")
     return ratio
 
 
