@@ -7,12 +7,9 @@ import json
 import time
 from fractions import Fraction
 
-import pytest
-
 from hazard_dsl.check import check_file
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, compile_ruleset
-from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 
@@ -106,7 +103,7 @@ def test_many_options_nothing_reads_cost_nothing(write_ruleset, capsys):
 
 def test_many_options_a_bet_reads_are_bounded(write_ruleset, capsys):
     values = ", ".join(map(str, range(1, 101)))
-    path = write_ruleset(f"name: many options\nextends: craps\noptions:\n"
+    path = write_ruleset("name: many options\nextends: craps\noptions:\n"
                          + "".join(f"  o{i}:\n    values: [{values}]\n" for i in range(5))
                          + "bets:\n  field:\n    rules:\n      - when: total == 2\n"
                          + "        do: win pays o0 to 1\n".replace("o0", "option.o0 + option.o1 + option.o2 + option.o3 + option.o4")

@@ -114,7 +114,7 @@ def test_any_names_are_checked(name, label, tmp_path_factory):
     import yaml
 
     document = {"name": name, "variables": {name: "0..3"}, "labels": {label: "{caster} wins"},
-                "phases": {name: [{"when": f"total == 7", "do": f"win {label}"}, {"otherwise": "lose"}]}}
+                "phases": {name: [{"when": "total == 7", "do": f"win {label}"}, {"otherwise": "lose"}]}}
     path = tmp_path_factory.mktemp("names") / "n.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
     _check(path)
