@@ -738,6 +738,23 @@ class _Parser(argparse.ArgumentParser):
                 message = f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}"
         super().error(message)
 
+    def _print_message(self, message, file=None):
+        """Help and usage written and flushed here, so that a full disk is an error (exit 1) and
+        a closed pipe is not (exit 0), as for every other output."""
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+            file.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+            raise SystemExit(0) from None
+        except OSError as exc:
+            _silence_stdout()
+            print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            raise SystemExit(1) from None
+
 
 def build_parser() -> argparse.ArgumentParser:
     from .render.tables import FORMATS

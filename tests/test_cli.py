@@ -154,3 +154,12 @@ def test_run_is_reproducible(capsys):
 def test_usage_errors_exit_2(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.startswith("hazard-dsl: error:")
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_help_to_a_full_disk_is_an_error():
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "hazard_dsl", "--help"], stdout=full, stderr=subprocess.PIPE,
+                                text=True)
+    assert result.returncode == 1 and "cannot write the output" in result.stderr
+    assert "Traceback" not in result.stderr
