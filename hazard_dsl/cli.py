@@ -295,8 +295,11 @@ def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None)
         raise UsageError(str(exc)) from None
     strategy = Decider(Fraction(settings["stake"]), settings["strategy"],
                        Chooser(solver, np.random.default_rng([seed, 1])))
-    session = Session(machine, settings["players"], Fraction(settings["purse"]), decider or strategy, dice,
-                      settings["rounds"])
+    try:
+        session = Session(machine, settings["players"], Fraction(settings["purse"]), decider or strategy, dice,
+                          settings["rounds"])
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return machine, session, strategy, solver
 
 

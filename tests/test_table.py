@@ -375,3 +375,10 @@ def test_play_json_events_on_stdout_questions_on_stderr():
     events = events_of(result.stdout)
     assert events[0]["event"] == "session" and any(e["event"] == "settle" for e in events)
     assert "your stake against Ann" in result.stderr
+
+
+def test_a_session_needs_the_dice_to_pass(tmp_path, capsys):
+    rules = tmp_path / "keep.yaml"
+    rules.write_text("extends: cotton\nname: Keep\npassing:\n  losses_in_a_row: 0\n")
+    assert main(["run", str(rules), "--players", "Ann,Ben"]) == 2
+    assert "the dice never pass" in capsys.readouterr().err

@@ -82,6 +82,9 @@ class Session:
         if len(players) < (1 if machine.ruleset.table.against == "bank" else 2):
             raise ValueError("a table where the setters stake against the caster needs two players or more "
                              "(--players Ann,Ben)")
+        if rounds is not None and (machine.passing is None or not machine.passing.ever_passes):
+            raise ValueError(f"{machine.ruleset.name}: the dice never pass (no passing: rule that can apply), so a "
+                             f"round of the table never ends; add passing: to the rule file")
         self.machine = machine
         self.seats = [Seat(name, Fraction(purse)) for name in players]
         self.decider = decider
