@@ -382,3 +382,16 @@ def test_a_session_needs_the_dice_to_pass(tmp_path, capsys):
     rules.write_text("extends: cotton\nname: Keep\npassing:\n  losses_in_a_row: 0\n")
     assert main(["run", str(rules), "--players", "Ann,Ben"]) == 2
     assert "the dice never pass" in capsys.readouterr().err
+
+
+def test_a_table_where_nobody_can_cast_ends():
+    """Hard play with purses too small to match the stakes: every caster forfeits; the session
+    ends once the box has gone round with no game played, not at the games' bound."""
+    machine = MACHINES["cotton"]
+    from hazard_dsl.records import replace
+    from hazard_dsl.model import Table
+
+    hard = replace(machine, ruleset=replace(machine.ruleset, table=Table("shilling", "setters", "forfeit", "stake")))
+    session = Session(hard, ["A", "B", "C"], Fraction(1, 2), Decider(Fraction(1), "flat", None), RandomDice(1))
+    events = list(session.events())
+    assert events[-1]["why"] == "no caster could answer the stakes" and len(events) < 200

@@ -146,7 +146,11 @@ class Session:
         ended = "the games ran out"
         hand_state = self.passing.start if self.passing else 0
         yield self._hand_event()
+        idle = 0  # passes in a row without a game (forfeits, empty purses)
         while self.game < self.max_games:
+            if idle > len(self.seats):
+                ended = "no caster could answer the stakes"
+                break
             if self.rounds is not None and self.passes >= self.rounds * len(self.seats):
                 ended = f"{self.rounds} round{'s' * (self.rounds != 1)} of the table"
                 break
@@ -158,6 +162,7 @@ class Session:
             if caster.purse <= 0 and self.against != "bank":
                 yield from self._pass("the caster has nothing left to answer stakes")
                 hand_state = self.passing.start if self.passing else 0
+                idle += 1
                 continue
             self.game += 1
             try:
@@ -168,7 +173,9 @@ class Session:
             if outcome == "forfeit":
                 yield from self._pass("hard play: the caster could not match every stake and forfeits the dice")
                 hand_state = self.passing.start if self.passing else 0
+                idle += 1
                 continue
+            idle = 0
             result, label = outcome
             yield from self._fees(caster, result, label)
             if self.passing is not None and (hand_state, result, label) in self.passing.moves:
