@@ -23,7 +23,7 @@ os.environ.setdefault("HAZARD_DSL_NO_CACHE", "1")  # time the work, not the cach
 from hazard_dsl.compile.compiler import MAX_STATES, compile_ruleset, explore  # noqa: E402
 from hazard_dsl.compile.machine import END, THROW  # noqa: E402
 from hazard_dsl.parse.reader import read_ruleset  # noqa: E402
-from hazard_dsl.solve.markov import Solver, exact_sum  # noqa: E402
+from hazard_dsl.solve.markov import FRACTIONS, Solver, exact_sum  # noqa: E402
 
 COUNTER = """\
 name: Long counter
@@ -103,7 +103,7 @@ def main() -> None:
         visits = solver.chain.forward(start, smooth=True)
         ours = figures(machine, visits, lambda v, nodes: v.total(nodes))
         t3 = time.perf_counter()
-        plain = solver.chain._forward_fractions(start)
+        plain = solver.chain._forward(start, FRACTIONS)
         theirs = figures(machine, plain, lambda v, nodes: exact_sum([v[s] for s in nodes if s in v]))
         t4 = time.perf_counter()
         assert ours == theirs, "the two solves disagree"

@@ -212,6 +212,7 @@ def game_by_option(ruleset, options: dict, policy: str) -> dict:
 def _game_by_option(ruleset, options: dict, policy: str) -> dict:
     from .compile.compiler import compile_ruleset
     from .compile.evaluate import game_options
+    from .solve.markov import policy_for
     from .solve.session import game_endings
 
     out: dict = {}
@@ -226,8 +227,7 @@ def _game_by_option(ruleset, options: dict, policy: str) -> dict:
             if spent > MAX_OPTION_GAME_STATES:
                 out.pop(name)
                 return out
-            game = game_endings(machine, policy if any(s.kind == "choice" for s in machine.states) or
-                                policy in ("optimal", "uniform") else "optimal")
+            game = game_endings(machine, policy_for(machine, policy))
             win, lose = game.chance("win"), game.chance("lose")
             out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
                                 "expected_throws": game.throws}

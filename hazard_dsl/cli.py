@@ -662,17 +662,14 @@ def cmd_compare(args) -> int:
     from .render.report import analysis_json, compare_tables, rule_differences
     from .render.tables import render
     from .solve.analysis import analyse
-    from .solve.markov import PolicyError
+    from .solve.markov import PolicyError, policy_for
 
     entries, machines = [], []
     for text in args.rulesets:
         name, options = split_variant(text)
         machine = build_machine(load(name), list(args.option) + options)
-        # a value policy (--policy 7) applies to the rulesets that have a choice to make
-        has_choices = any(s.kind == "choice" for s in machine.states)
-        policy = args.policy if has_choices or args.policy in ("optimal", "uniform") else "optimal"
         try:
-            entries.append((text, analyse(machine, policy)))
+            entries.append((text, analyse(machine, policy_for(machine, args.policy))))
         except PolicyError as exc:
             raise UsageError(str(exc)) from None
         machines.append((text, machine))
@@ -816,18 +813,23 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
     p.add_argument("--bankroll", default=None, metavar="AMOUNT",
                    help="start with this much money; bets it cannot cover are refused")
-    table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
-    table.add_argument("--players", metavar="Ann,Ben,Cat",
-                       help="play a session: these players in order round the table, the first casting first")
-    table.add_argument("--rounds", type=int, default=None, metavar="N",
-                       help="times the box goes round the table (default 1)")
-    table.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
-    table.add_argument("--stake", default=None, metavar="AMOUNT", help="a stake, for flat and cautious (default 1)")
-    table.add_argument("--strategy", default=None, metavar="|".join(("flat", "fraction", "cautious")),
-                       help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
-                            "cautious (flat, but sit out when the purse holds less than three stakes)")
-    table.add_argument("--log", default=None, metavar="FILE",
-                       help="write the session to FILE as JSON Lines, one event per line as it happens")
+    def add_table(group, stake_help: str, strategy: bool):
+        """The settings of a session at the table, alike for run and play."""
+        group.add_argument("--players", metavar="Ann,Ben,Cat",
+                           help="these players in order round the table, the first casting first")
+        group.add_argument("--rounds", type=int, default=None, metavar="N",
+                           help="times the box goes round the table (default 1)")
+        group.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
+        group.add_argument("--stake", default=None, metavar="AMOUNT", help=stake_help)
+        group.add_argument("--strategy", default=None, metavar="|".join(("flat", "fraction", "cautious")),
+                           help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
+                                "cautious (flat, but sit out when the purse holds less than three stakes)"
+                           if strategy else argparse.SUPPRESS)
+        group.add_argument("--log", default=None, metavar="FILE",
+                           help="write the session to FILE as JSON Lines, one event per line as it happens")
+
+    add_table(p.add_argument_group("a session at the table (the dice pass, purses, stakes)"),
+              "a stake, for flat and cautious (default 1)", strategy=True)
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
 
@@ -836,14 +838,9 @@ def build_parser() -> argparse.ArgumentParser:
                                         "with the box, stake, cover and call mains at this keyboard; the dice "
                                         "are thrown on Enter (or come from --dice). ? at any question for help.")
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
-    p.add_argument("--players", metavar="Ann,Ben,Cat", help="the players, in order round the table")
-    p.add_argument("--rounds", type=int, default=None, metavar="N", help="times the box goes round (default 1)")
-    p.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
-    p.add_argument("--stake", default=None, metavar="AMOUNT", help="the stake offered by Enter (default 1)")
-    p.add_argument("--strategy", default=None, help=argparse.SUPPRESS)
+    add_table(p, "the stake offered by Enter (default 1)", strategy=False)
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
-    p.add_argument("--log", default=None, metavar="FILE", help="write the session to FILE as JSON Lines")
     p.add_argument("--resume", default=None, metavar="FILE", help="go on with the session logged in FILE")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: the events as JSON lines on standard output, the questions on standard error")

@@ -45,9 +45,6 @@ class CompiledPassing:
         return text
 
 
-NEVER = CompiledPassing(0, (), False, {})
-
-
 def compile_passing(passing: Passing | None, endings, options: dict) -> CompiledPassing:
     """The table for these option values; `endings` are the (result, label) pairs a game can end with."""
     if passing is None:

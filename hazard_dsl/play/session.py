@@ -19,16 +19,13 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..compile.machine import CHOICE, END, Machine, outcome_index
+from ..compile.passing import compile_passing
 from ..records import field, record
 from .dice import TapeEnded
+from .wagers import exact_money as exact
 
 MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothing runs for ever
 STRATEGIES = ("flat", "fraction", "cautious")
-
-
-def exact(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 @record
@@ -95,7 +92,10 @@ class Session:
         self.against = table.against
         self.when_short = table.when_short
         self.bet = machine.bets.get(table.stake) if table.stake else None
-        self.passing = machine.passing
+        # machines from compile_ruleset always carry their passing table; one explored for a check
+        # may not, and then the dice never pass
+        self.passing = machine.passing or compile_passing(
+            None, sorted({(s.result, s.label) for s in machine.end_states()}), machine.options)
         self.fees = list(machine.fees.values())
         self.fee_states = {f.fee.name: f.start for f in self.fees}
         self.caster = 0  # index of the seat holding the box
@@ -142,9 +142,9 @@ class Session:
         ruleset = self.machine.ruleset
         yield dict(event="session", ruleset=ruleset.name, rules=ruleset.rules_digest, options=dict(self.machine.options),
                    players=[s.name for s in self.seats], purses=self.purses(), unit=self.unit,
-                   against=self.against, passing=self.passing.says() if self.passing else "the dice never pass")
+                   against=self.against, passing=self.passing.says())
         ended = "the games ran out"
-        hand_state = self.passing.start if self.passing else 0
+        hand_state = self.passing.start
         yield self._hand_event()
         idle = 0  # passes in a row without a game (forfeits, empty purses)
         while self.game < self.max_games:
@@ -161,7 +161,7 @@ class Session:
             caster = self.seats[self.caster]
             if caster.purse <= 0 and self.against != "bank":
                 yield from self._pass("the caster has nothing left to answer stakes")
-                hand_state = self.passing.start if self.passing else 0
+                hand_state = self.passing.start
                 idle += 1
                 continue
             self.game += 1
@@ -172,16 +172,13 @@ class Session:
                 break
             if outcome == "forfeit":
                 yield from self._pass("hard play: the caster could not match every stake and forfeits the dice")
-                hand_state = self.passing.start if self.passing else 0
+                hand_state = self.passing.start
                 idle += 1
                 continue
             idle = 0
             result, label = outcome
             yield from self._fees(caster, result, label)
-            if self.passing is not None and (hand_state, result, label) in self.passing.moves:
-                hand_state, passes = self.passing.after_game(hand_state, result, label)
-            else:
-                passes = False
+            hand_state, passes = self.passing.after_game(hand_state, result, label)
             if passes:
                 if label in self.passing.after_labels:
                     why = f"the game ended {label}"
@@ -190,7 +187,7 @@ class Session:
                     why = "he lost" if n == 1 else f"he lost {n} games in a row"
                 yield from self._pass(why)
                 hand_state = self.passing.start
-            elif (result == "win" and self.passing is not None and self.passing.voluntary_after_win
+            elif (result == "win" and self.passing.voluntary_after_win
                   and not self.decider.keep_after_win(caster, self)):
                 yield from self._pass(f"{caster.name} chooses to pass the dice after a win", voluntary=True)
                 hand_state = self.passing.start
@@ -272,12 +269,7 @@ class Session:
         stakes = None
         number = 0
         while True:
-            while state.kind == CHOICE:
-                k = self.decider.choose(state, self)
-                value, step = state.alternatives[k]
-                yield dict(event="choice", game=self.game, caster=caster.name, chooser=state.chooser,
-                           variable=state.variable, value=value, state=state.index, to=step.target)
-                state = states[step.target]
+            state = yield from self._choices(state, caster)
             if state.kind == END:
                 break
             if stakes is None and (self.bet is None or state.index in self.bet.made):
@@ -288,18 +280,11 @@ class Session:
             number += 1
             self.throws += 1
             step = state.steps[outcome_index(d1, d2)]
-            after = states[step.target]
             yield dict(event="throw", game=self.game, throw=number, caster=caster.name, dice=[d1, d2],
                        phase=state.phase, state=state.index, to=step.target)
+            # the bet is decided against where the throw, and any choice it leads to, leave the game
+            final = yield from self._choices(states[step.target], caster)
             if stakes is not None and self.bet is not None and stakes.amounts:
-                final = after
-                # the bet is decided against where the throw (and any choice it leads to) leaves the game
-                while final.kind == CHOICE:
-                    k = self.decider.choose(final, self)
-                    value, chosen = final.alternatives[k]
-                    yield dict(event="choice", game=self.game, caster=caster.name, chooser=final.chooser,
-                               variable=final.variable, value=value, state=final.index, to=chosen.target)
-                    final = states[chosen.target]
                 code = self.bet.move(state.index, stakes.state, outcome_index(d1, d2), final.index)
                 if code < 0:
                     decision = self.bet.decisions[~code]
@@ -308,9 +293,7 @@ class Session:
                     stakes.amounts = {}
                 else:
                     stakes.state = code
-                state = final
-                continue
-            state = after
+            state = final
         result, label = state.result, state.label
         yield dict(event="result", game=self.game, caster=caster.name, result=result, label=label,
                    state=state.index)
@@ -319,6 +302,17 @@ class Session:
                 yield from self._settle(caster, stakes, result, Fraction(1), label)
             # a stake bet still up when the game ends comes back to its owners: it is void
         return result, label
+
+    def _choices(self, state, caster: Seat):
+        """The choices from `state` on, each asked of the decider, until the game needs the dice
+        or is over; returns that state."""
+        states = self.machine.states
+        while state.kind == CHOICE:
+            value, step = state.alternatives[self.decider.choose(state, self)]
+            yield dict(event="choice", game=self.game, caster=caster.name, chooser=state.chooser,
+                       variable=state.variable, value=value, state=state.index, to=step.target)
+            state = states[step.target]
+        return state
 
     def _fees(self, caster: Seat, result: str, label: str) -> Iterator[dict]:
         for compiled in self.fees:

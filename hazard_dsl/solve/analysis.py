@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..records import field, record
-from .markov import ONE, ZERO, Solver
+from .markov import ONE, ZERO, Solver, policy_for
 
 HIGH_PERCENTILE = Fraction(99, 100)
 MAX_DISTRIBUTION_THROWS = 2000
@@ -116,9 +116,7 @@ def bet_edges(machine: Machine, policy: str) -> dict:
     from .bets import BetTable
 
     solver = Solver(machine)
-    # a value policy (`--policy 7`) means something only where there is a choice to make
-    solver.set_policy(policy if any(s.kind == CHOICE for s in machine.states) or policy in (
-        "optimal", "uniform") else "optimal")
+    solver.set_policy(policy_for(machine, policy))
     return edges_on(BetTable(machine, solver), machine.bets)
 
 

@@ -229,85 +229,49 @@ class Chain:
     def forward(self, start: dict, smooth: bool | None = None) -> "Visits":
         """Expected visits to each transient node, and the probability of ending in each
         absorbing node, from a starting distribution. `smooth`: over Smooth numbers where they
-        can be (None: for chains of SMOOTH_FROM nodes or more)."""
+        can be (None: for chains of SMOOTH_FROM nodes or more), else over Fractions."""
         if smooth if smooth is not None else len(self.rows) >= SMOOTH_FROM:
             try:
-                return Visits(self._forward_smooth(start), smooth=True)
+                return Visits(self._forward(start, SMOOTH), SMOOTH)
             except _Rough:
                 pass
-        return Visits(self._forward_fractions(start), smooth=False)
+        return Visits(self._forward(start, FRACTIONS), FRACTIONS)
 
-    def _forward_smooth(self, start: dict) -> dict:
-        """The forward pass over smooth numbers (see `Smooth`): no gcd at all. A long game's
-        chances have thousands of digits, and normalising each one (a gcd, quadratic in the
-        digits) was nearly all of its solve; here each step multiplies by small integers."""
+    def _forward(self, start: dict, number) -> dict:
+        """The forward pass, sources first, in the arithmetic `number` (FRACTIONS or SMOOTH).
+        What flows into a node is summed once, when the node is reached (see exact_sum)."""
         inflows: dict = {}
         for s, p in start.items():
-            inflows.setdefault(s, []).append(Smooth.of(p))
+            inflows.setdefault(s, []).append(number.of(p))
         visits: dict = {}
-        for component in reversed(self.components):  # sources first
+        for component in reversed(self.components):
             if len(component) == 1:
                 s = component[0]
                 parts = inflows.pop(s, None)
                 if parts is None:
                     continue
-                x = Smooth.total(parts)
-                if x.numerator:
+                x = number.total(parts)
+                if number.nonzero(x):
                     out = self.rows[s]
                     p_self = out.get(s)
-                    if p_self:  # x / (1 − a/b) = x · b / (b − a)
-                        x = x.times(p_self.denominator, p_self.denominator - p_self.numerator)
+                    if p_self:
+                        x = number.leave(x, p_self)
                     for t, p in out.items():
                         if t != s:
-                            inflows.setdefault(t, []).append(x.times(p.numerator, p.denominator))
+                            inflows.setdefault(t, []).append(number.times(x, p))
                 visits[s] = x
                 continue
-            # a cycle: solved in Fractions, its results smooth again if their denominators are
-            xs = self._solve_cycle(component, {s: Smooth.total(inflows.pop(s, ())).fraction()
+            # a cycle: solved in Fractions (the Smooth results are Smooth again where they can be)
+            xs = self._solve_cycle(component, {s: number.fraction(number.total(inflows.pop(s, ())))
                                                for s in component})
             members = set(component)
             for s, x in zip(component, xs):
-                x = visits[s] = Smooth.of(x)
+                x = visits[s] = number.of(x)
                 for t, p in self.rows[s].items():
                     if t not in members:
-                        inflows.setdefault(t, []).append(x.times(p.numerator, p.denominator))
+                        inflows.setdefault(t, []).append(number.times(x, p))
         for t, parts in inflows.items():  # the absorbing nodes
-            visits[t] = Smooth.total(parts)
-        return visits
-
-    def _forward_fractions(self, start: dict) -> dict:
-        """The same pass in Fractions, for chains whose chances have large prime denominators."""
-        # What flows into a node is summed once, when the node is reached (see exact_sum).
-        inflows: dict = {}
-        for s, p in start.items():
-            inflows.setdefault(s, []).append(p)
-        visits: dict = {}
-        for component in reversed(self.components):  # sources first
-            if len(component) == 1:
-                s = component[0]
-                parts = inflows.pop(s, None)
-                if parts is None:
-                    continue
-                inflow = exact_sum(parts)
-                if not inflow:
-                    visits[s] = inflow
-                    continue
-                out = self.rows[s]
-                x = inflow / (ONE - out.get(s, ZERO))
-                visits[s] = x
-                for t, p in out.items():
-                    if t != s:
-                        inflows.setdefault(t, []).append(x * p)
-                continue
-            xs = self._solve_cycle(component, {s: exact_sum(inflows.pop(s, ())) for s in component})
-            members = set(component)
-            for s, x in zip(component, xs):
-                visits[s] = x
-                for t, p in self.rows[s].items():
-                    if t not in members:
-                        inflows.setdefault(t, []).append(x * p)
-        for t, parts in inflows.items():  # the absorbing nodes
-            visits[t] = exact_sum(parts)
+            visits[t] = number.total(parts)
         return visits
 
     def _solve_cycle(self, component, inflow: dict) -> list:
@@ -439,21 +403,64 @@ class Smooth:
         return Fraction(self.numerator, denominator)
 
 
+class _Fractions:
+    """The forward pass's arithmetic in Fractions: short chains, and large prime denominators."""
+
+    of = staticmethod(Fraction)
+    fraction = staticmethod(lambda x: x)
+    nonzero = staticmethod(bool)
+
+    @staticmethod
+    def total(parts) -> Fraction:
+        return exact_sum(parts)
+
+    @staticmethod
+    def leave(x: Fraction, p_self: Fraction) -> Fraction:
+        """x / (1 − p_self): the visits of a state that throws again with chance p_self."""
+        return x / (ONE - p_self)
+
+    @staticmethod
+    def times(x: Fraction, p: Fraction) -> Fraction:
+        return x * p
+
+
+class _Smooths:
+    """The same arithmetic over `Smooth` numbers: no gcd until a figure is read."""
+
+    of = staticmethod(lambda value: Smooth.of(value))
+    fraction = staticmethod(lambda x: x.fraction())
+    nonzero = staticmethod(lambda x: bool(x.numerator))
+
+    @staticmethod
+    def total(parts) -> "Smooth":
+        return Smooth.total(parts)
+
+    @staticmethod
+    def leave(x: "Smooth", p_self: Fraction) -> "Smooth":
+        return x.times(p_self.denominator, p_self.denominator - p_self.numerator)  # x · b / (b − a)
+
+    @staticmethod
+    def times(x: "Smooth", p: Fraction) -> "Smooth":
+        return x.times(p.numerator, p.denominator)
+
+
+FRACTIONS, SMOOTH = _Fractions, _Smooths
+
+
 class Visits:
     """The forward pass's result, {node: expected visits or probability}, read like a dict. Its
     values are made Fractions when read; `total` sums a set of nodes exactly first, so a figure
     over thousands of end states is normalised once, not once per state."""
 
-    def __init__(self, raw: dict, smooth: bool):
+    def __init__(self, raw: dict, number=FRACTIONS):
         self._raw = raw
-        self._smooth = smooth
+        self._number = number  # the arithmetic the values are in
         self._read: dict = {}
 
     def __getitem__(self, node) -> Fraction:
         found = self._read.get(node)
         if found is None:
-            raw = self._raw[node]
-            found = self._read[node] = raw.fraction() if self._smooth else raw
+            found = self._read[node] = self._number.fraction(self._raw[node])
         return found
 
     def get(self, node, default=None):
@@ -477,7 +484,7 @@ class Visits:
         parts = [raw[n] for n in nodes if n in raw]
         if not parts:
             return ZERO
-        return Smooth.total(parts).fraction() if self._smooth else exact_sum(parts)
+        return self._number.fraction(self._number.total(parts))
 
 
 def exact_sum(values) -> Fraction:
@@ -502,6 +509,14 @@ def exact_sum(values) -> Fraction:
             numerator = numerator * (d // g) + n * (denominator // g)
             denominator = denominator // g * d
     return Fraction(numerator, denominator)
+
+
+def policy_for(machine: Machine, policy: str) -> str:
+    """A value policy (`--policy 7`) means something only where there is a choice to make:
+    elsewhere (another ruleset of a comparison, another option's machine) it is `optimal`."""
+    if policy in ("optimal", "uniform") or any(s.kind == CHOICE for s in machine.states):
+        return policy
+    return "optimal"
 
 
 class Solver:

@@ -64,9 +64,6 @@ class Hand:
     wins: Fraction  # expected games won per hand
     rule: str  # when the dice pass, in words
 
-    def as_dict(self) -> dict:
-        return {"games": self.games, "throws": self.throws, "net": self.net, "wins": self.wins,
-                "passing": self.rule}
 
 
 def hand(machine: Machine, policy: str = "optimal", game: GameEndings | None = None) -> Hand:
@@ -111,9 +108,6 @@ class Ruin:
     games: Fraction  # expected games until one or the other
     unit: str = "unit"
 
-    def as_dict(self) -> dict:
-        return {"bankroll": self.bankroll, "goal": self.goal, "stake": self.stake, "reach_goal": self.reach_goal,
-                "ruin": self.ruin, "games": self.games, "unit": self.unit}
 
 
 def ruin(machine: Machine, bankroll: Fraction, goal: Fraction, stake: Fraction, policy: str = "optimal",
