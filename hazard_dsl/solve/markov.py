@@ -545,6 +545,14 @@ class Solver:
             row[target] = row.get(target, ZERO) + p
         return row
 
+    def throw_dice(self, number: int):
+        """The chance of each of the 36 throws that *stand* at throw state `number` (a `Dice`):
+        the machine's dice. Consumers that weigh a throw state's 36 steps (bets, the throw
+        distribution, the simulator) read this rather than `machine.dice`, so that dice which
+        land off and are recast by the players' choices (which change, state by state, which
+        throws stand) need nothing of them."""
+        return self.machine.dice
+
     @property
     def chain(self) -> Chain:
         if self._chain is None:
