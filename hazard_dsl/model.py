@@ -152,6 +152,28 @@ class DiceSpec:
         return self.loadings.get(key, Loading())
 
 
+# What a `cocked:` rule may read besides the game's variables: how many dice landed off (1 or 2),
+# the face the other die shows (0 when both are off), and the game's phase at the throw.
+OFF_FACTS = {"off": "int", "shown": "int", "phase": "str"}
+
+
+@record(frozen=True)
+class Cocked:
+    """`cocked:` in a rule file: each die lands off — cocked against something, or wild off the
+    table — with a chance of its own, and the rules say what is then thrown again (seed text 004:
+    both dice if both are off; if one is, the caster recasts it alone or both together)."""
+
+    chances: Mapping  # option value (or "" for one chance) -> Fraction; a value not named: never off
+    by_option: str | None
+    rules: tuple  # Rule (phase "cocked"), read when a die is off; () means `recast both`
+    description: str | None
+    position: Position | None = None
+
+    def chance(self, options: dict) -> Fraction:
+        key = "" if self.by_option is None else str(options.get(self.by_option))
+        return self.chances.get(key, Fraction(0))
+
+
 # Who stakes against the caster, and what he does when his purse cannot answer every stake.
 AGAINST = ("setters", "bank")
 WHEN_SHORT = ("refuse", "forfeit")
@@ -265,6 +287,7 @@ class Ruleset:
     # a hash of the rule files' text alone (parse.reader): what a session log records
     rules_digest: str = field(default="", repr=False, compare=False)
     dice: DiceSpec | None = None  # loaded dice; None: two fair dice
+    cocked: Cocked | None = None  # dice that land off and are recast; None: they always land flat
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

@@ -12,7 +12,7 @@ import difflib
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, did_you_mean
-from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, ROLES, Phase, Ruleset
+from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
 from ..parse import syntax as ex
 
 
@@ -197,6 +197,7 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
             _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, ruleset.phases,
                            ruleset.variables, game=True)
     _check_money(ruleset, types, diags, game_variables)
+    _check_cocked(ruleset, types, diags, game_variables)
     _inherited_bets(ruleset, diags)
     warnings = tuple(d for d in diags.items if not d.is_error)
     if ruleset.passing:
@@ -258,6 +259,52 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
             if rule.condition is not None:
                 types.expect(rule.condition, "bool", context, "a condition")
             _check_actions(ruleset, phase, rule, types, diags, {}, context, {}, fee.variables, game=False, fee=fee)
+
+
+def _check_cocked(ruleset, types, diags, game_variables) -> None:
+    """`cocked:` rules read the game's variables, `off`, `shown` and `phase`, and only recast."""
+    cocked = ruleset.cocked
+    if cocked is None:
+        return
+    if cocked.by_option is not None:
+        option = ruleset.options.get(cocked.by_option)
+        if option is None:
+            diags.error(f"cocked: chance: by_option names no option: {cocked.by_option!r}"
+                        f"{did_you_mean(cocked.by_option, ruleset.options)}", cocked.position)
+        else:
+            values = [str(v) for v in option.values]
+            for value in cocked.chances:
+                if value not in values:
+                    diags.error(f"cocked: option {cocked.by_option!r} has no value {value!r}"
+                                f"{did_you_mean(value, values)}", cocked.position)
+    context = Context(False, game_variables, dict(OFF_FACTS))
+    for rule in cocked.rules:
+        if rule.condition is not None:
+            types.expect(rule.condition, "bool", context, "a condition")
+        if not rule.actions:
+            continue
+        for action in rule.actions:
+            if not isinstance(action, ex.Recast):
+                diags.error("cocked: rules only recast: `recast both`, `recast off`, or `recast off or both by "
+                            "caster`", action.position)
+                continue
+            _check_recast(action, diags)
+        if len(rule.actions) > 1:
+            diags.error("a cocked: rule recasts once: one `recast …` action", rule.actions[1].position)
+
+
+def _check_recast(action, diags) -> None:
+    for way in action.ways:
+        if way not in ex.RECAST_WAYS:
+            diags.error(f"recast {way}: recast names the dice thrown again, `off` (the die that landed off) or "
+                        f"`both`{did_you_mean(way, ex.RECAST_WAYS)}", action.position)
+    if len(set(action.ways)) != len(action.ways):
+        diags.error("recast names the same dice twice", action.position)
+    elif len(action.ways) == 1 and action.role is not None:
+        diags.error(f"recast {action.ways[0]} by {action.role}: there is nothing to choose (write `recast off or "
+                    f"both by {action.role}`)", action.position)
+    if action.role is not None and action.role not in ROLES:
+        diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}", action.position)
 
 
 def _inherited_bets(ruleset, diags) -> None:
@@ -356,6 +403,10 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                 diags.error("`pay` is for a fee's rules", action.position)
             elif action.fee != fee.name:
                 diags.error(f"this fee is {fee.name!r}; it cannot pay {action.fee!r}", action.position)
+        elif isinstance(action, ex.Recast):
+            finished = "`recast`"
+            diags.error("recast: no die is off here; dice that land off are recast by the rules under cocked:",
+                        action.position, "move the rule to cocked: rules: (- when: off == 1 … do: recast off)")
         elif isinstance(action, ex.Choose):
             if not game:
                 diags.error("only the game's rules offer choices", action.position)

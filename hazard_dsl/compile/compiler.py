@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
 from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
-from .machine import CHOICE, END, OUTCOMES, THROW, Event, Machine, State, Step, dice_for
+from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
@@ -281,9 +281,79 @@ class _Compiler:
         for spec in self.states:
             spec.pop("_pending", None)
             states.append(State(**spec))
+        try:
+            recast = self.recast(states)
+        except _Refused:
+            return self.result
         self.result.machine = Machine(self.ruleset, dict(self.options), self.variables, tuple(states), start,
-                                      dice=self.dice)
+                                      dice=self.dice, recast=recast)
         return self.result
+
+    # --- dice that land off
+    def recast(self, states: list) -> Recast | None:
+        """Where each throw state's ways of landing off lead, by the `cocked:` rules: evaluated
+        once for each throw state, each die that may be off and each face the other may show."""
+        cocked = self.ruleset.cocked
+        chance = cocked.chance(self.options) if cocked is not None else 0
+        if not chance:
+            return None
+        names = Scope.of(tuple(self.variables) + ("off", "shown", "phase"), self.dice.by_total())
+        tests = tuple((None if rule.condition is None else closure(rule.condition, names), rule)
+                      for rule in cocked.rules)
+        first = len(states)
+        nodes: list = []
+        landed: dict = {}
+        for state in states:
+            if state.kind != THROW:
+                continue
+            if first + len(nodes) + 24 > MAX_STATES:
+                self.result.too_large = True
+                self.fail(f"with dice recast the game has more than {MAX_STATES} states; hazard-dsl refuses games "
+                          f"this large", cocked.position)
+            values = dict(zip(self.variables, state.values))
+            targets = [state.index] * 13  # both off: both are thrown again, whatever the rule says
+            for die_off in (0, 1, 2):
+                for shown in ((0,) if die_off == 0 else range(1, 7)):
+                    rule, action = self.off_rule(tests, values, state.phase, 2 if die_off == 0 else 1, shown)
+                    if die_off == 0 or action is None or action.ways == ("both",):
+                        continue
+                    number = first + len(nodes)
+                    die = 1 if die_off == 1 else 2
+                    outcomes = tuple(outcome_index(g, shown) if die == 1 else outcome_index(shown, g)
+                                     for g in range(1, 7))
+                    thrown = State(number, DIE, state.phase, state.values, tuple(state.steps[o] for o in outcomes),
+                                   die=die, shown=shown, parent=state.index, outcomes=outcomes)
+                    if len(action.ways) == 1:  # the off die alone, again and again until it lands
+                        nodes.append(replace(thrown, off=number))
+                        targets[Recast.way(die_off, shown)] = number
+                        continue
+                    thrown = replace(thrown, index=number + 1, off=number)
+                    alternatives = tuple(
+                        (way, Step(number + 1 if way == "off" else state.index, rule,
+                                   (Event("choose", "recast", way),)))
+                        for way in action.ways)
+                    nodes.append(State(number, CHOICE, state.phase, state.values, chooser=action.role or "caster",
+                                       variable="recast", alternatives=alternatives, die=die, shown=shown,
+                                       parent=state.index))
+                    nodes.append(thrown)
+                    targets[Recast.way(die_off, shown)] = number
+            landed[state.index] = tuple(targets)
+        return Recast(chance, tuple(nodes), landed)
+
+    def off_rule(self, tests, values: dict, phase: str, off: int, shown: int):
+        """The cocked: rule that applies and its recast (None: recast both, the rule-less default)."""
+        if not tests:
+            return None, None
+        here = {**values, "off": off, "shown": shown, "phase": phase}
+        try:
+            for test, rule in tests:
+                if test is None or test(here, None, self.options):
+                    return rule, (rule.actions[0] if rule.actions else None)
+        except EvaluationError as exc:
+            self.fail(f"{exc} (in cocked: rules, {self.where(phase, values)}, {off} off)", exc.position)
+        what = "both dice off" if off == 2 else f"one die off and the other showing {shown}"
+        self.fail(f"no cocked: rule applies with {what}, in {self.where(phase, values)}",
+                  self.ruleset.cocked.position, "add an `otherwise:` rule")
 
     def throw(self, phase: str, values: dict, dice) -> Step:
         rule = self.first_rule(phase, values, dice)

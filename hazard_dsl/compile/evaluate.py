@@ -97,12 +97,18 @@ def options_read(e) -> set[str]:
 
 
 def game_options(ruleset) -> set[str]:
-    """The options the game itself reads: its rules (phases, conditions, actions) and the option
-    that picks the dice's loading (the dice are the game's as much as its rules are)."""
+    """The options the game itself reads: its rules (phases, conditions, actions), the option
+    that picks the dice's loading and those of dice that land off (the dice are the game's as
+    much as its rules are)."""
     read = options_read(tuple(ruleset.rules()))
     dice = getattr(ruleset, "dice", None)
     if dice is not None and dice.by_option is not None:
         read.add(dice.by_option)
+    cocked = getattr(ruleset, "cocked", None)
+    if cocked is not None:  # dice that land off, and how they are recast, are the game's too
+        read |= options_read(cocked.rules)
+        if cocked.by_option is not None:
+            read.add(cocked.by_option)
     return read
 
 

@@ -10,6 +10,13 @@ A state is a phase together with the values of the variables. There are three ki
 * an **end** state: the game is over with a result (win / lose / push, from the caster's side)
   and the period's label (nick, out, crabs…), with the variables as they ended.
 
+Where the rules say dice may land off (`cocked:`), `Machine.recast` adds what happens between a
+cast and the throw that stands: each throw state's ways of landing off lead back to it (both
+dice thrown again), to a **die** state (one die thrown again, the other keeping its face; its
+six faces lead where the throw state's steps for those two faces lead), or to a choice state
+where the caster picks between the two. These recast states are numbered on from
+`Machine.states`; `Machine.node(n)` finds either kind.
+
 Each bet compiled with the game is a table of its own over (game state, bet state, throw), in
 `Machine.bets`. Consumers (solver, player, simulator, exporters) see only this; none re-reads
 the rules.
@@ -22,6 +29,7 @@ from ..records import field, record
 from ..model import Rule, Ruleset
 
 THROW, CHOICE, END = "throw", "choice", "end"
+DIE = "die"  # a recast state: one die thrown again, the other keeping the face it shows
 
 # Who chooses for the caster's side: they maximise the caster's expectation; every other
 # chooser (a setter, the fader, the bank) is his adversary and minimises it. One definition,
@@ -53,7 +61,9 @@ class Dice:
 
     @property
     def fair(self) -> bool:
-        return self.die1 is None and self.die2 is None
+        """Every throw 1 in 36. (A Dice may also be the throws that stand where dice are recast,
+        which are no two independent dice: then die1 and die2 say nothing.)"""
+        return self.total == 36 and self.weights == FAIR_WEIGHTS
 
     def chance(self, outcome: int):
         from fractions import Fraction
@@ -88,7 +98,8 @@ def dice_for(loading) -> Dice:
     return Dice(weights, scales[0] * scales[1], loading.die1, loading.die2)
 
 
-FAIR = Dice((1,) * 36, 36)
+FAIR_WEIGHTS = (1,) * 36
+FAIR = Dice(FAIR_WEIGHTS, 36)
 
 
 @record(frozen=True)
@@ -119,11 +130,19 @@ class State:
     alternatives: tuple = ()  # CHOICE: ((value, Step), …)
     result: str | None = None  # END: "win" | "lose" | "push"
     label: str | None = None  # END: the period's word
+    # DIE (a recast state): the die thrown again (1 or 2), the face the other shows, the throw
+    # state whose throw this completes, and where landing off again leads; `steps` are then the
+    # parent's steps for faces 1..6 of the die thrown, and `outcomes` their indices in OUTCOMES
+    die: int | None = None
+    shown: int | None = None
+    parent: int | None = None
+    off: int | None = None
+    outcomes: tuple = ()
 
     def __repr__(self) -> str:
         shown = ", ".join(map(str, self.values))
-        what = {END: f"{self.result} {self.label}", CHOICE: f"{self.chooser} chooses {self.variable}"}.get(self.kind,
-                                                                                                         "throw")
+        what = {END: f"{self.result} {self.label}", CHOICE: f"{self.chooser} chooses {self.variable}",
+                DIE: f"die {self.die} again, {self.shown} showing"}.get(self.kind, "throw")
         return f"<State {self.index}: {self.phase}({shown}) {what}>"
 
     def value(self, machine: "Machine", name: str):
@@ -140,6 +159,25 @@ class State:
         return f"{head}{' with ' + shown if shown else ''}"
 
 
+@record(frozen=True)
+class Recast:
+    """Dice that land off and are thrown again (`cocked:`), compiled: each die lands off with
+    `chance`, on its own. `landed[s]` says, for throw state s, where each way of landing off
+    leads — 13 state numbers: [0] both dice off, [f] the first die off with the second showing
+    f, [6 + f] the second off with the first showing f (f = 1..6). A number is s itself (both
+    dice thrown again), a DIE state, or a CHOICE state (variable "recast", alternatives "off"
+    and "both"). `nodes` are those DIE and CHOICE states, numbered on from the machine's states."""
+
+    chance: object  # Fraction, 0 < chance < 1
+    nodes: tuple
+    landed: dict  # throw state -> 13 targets
+
+    @staticmethod
+    def way(die_off: int, shown: int) -> int:
+        """The position in `landed[s]` of one die off (1 or 2), the other showing `shown`; both off: 0."""
+        return 0 if die_off == 0 else shown + 6 * (die_off - 1)
+
+
 @record(frozen=True, repr=False)
 class Machine:
     ruleset: Ruleset
@@ -151,12 +189,18 @@ class Machine:
     fees: dict = field(default_factory=dict)  # name -> CompiledFee (compile.bets)
     passing: object = None  # CompiledPassing (compile.passing): when the dice pass
     dice: Dice = FAIR  # the chance of each of the 36 throws
+    recast: Recast | None = None  # dice that land off and are recast; None: they always land flat
 
     def __repr__(self) -> str:
         kinds = {k: sum(s.kind == k for s in self.states) for k in (THROW, CHOICE, END)}
         options = ", ".join(f"{k}={v}" for k, v in self.options.items())
         return (f"<Machine {self.ruleset.name!r}: {kinds[THROW]} throw, {kinds[CHOICE]} choice, {kinds[END]} end "
                 f"states{'; ' + options if options else ''}>")
+
+    def node(self, number: int) -> State:
+        """A state of the machine, or one of its recast states (numbered on from `states`)."""
+        n = len(self.states)
+        return self.states[number] if number < n else self.recast.nodes[number - n]
 
     def end_states(self):
         return (s for s in self.states if s.kind == END)

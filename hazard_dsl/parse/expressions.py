@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..diagnostics import Diagnostic, Position, RulesetError
 from .files import grammar_path
 from .syntax import (Assign, Binary, Boolean, Call, Choose, Conditional, End, Goto, Member, Name, Number, OptionRef,
-                     Pay, Payout, Range, SetLiteral, String, ThrowAgain, Unary)
+                     Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
 
 MAX_EXPRESSION_CHARS = 2000
@@ -229,6 +229,12 @@ class _Build(Transformer):
     def choose(self, meta, children):
         variable, collection, role = children
         return Choose(str(variable), collection, str(role) if role else "caster", self.at(meta))
+
+
+    @v_args(meta=True)
+    def recast(self, meta, children):
+        *ways, role = children
+        return Recast(tuple(str(w) for w in ways), str(role) if role else None, self.at(meta))
 
 
 class _NodeError(Exception):

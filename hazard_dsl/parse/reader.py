@@ -18,7 +18,7 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError, did_you_mean
-from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Commission, DiceSpec, Fee,
+from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
@@ -29,9 +29,10 @@ from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 MAX_EXTENDS_DEPTH = 16
 MAX_NARRATION_CHARS = 500
 KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
-            "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for"}
+            "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for",
+            "recast"}
 
-TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "words",
+TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "cocked", "words",
             "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees")
 MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
 BET_KEYS = ("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
@@ -259,6 +260,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
     labels = _labels(r, root.get("labels"), variables)
     words = _words(r, root.get("words"))
     phases = _phases(r, root.get("phases"), variables)
+    cocked = _cocked(r, root.get("cocked"), variables)
     passing = _passing(r, root.get("passing"))
     table = _money(r, root.get("money"))
     bets = _bets(r, root.get("bets"), variables)
@@ -296,6 +298,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
         table=table,
         rules_digest=_rules_digest(files),
         dice=dice,
+        cocked=cocked,
     )
     return check_names(ruleset, root)
 
@@ -379,6 +382,60 @@ def _dice(r: _Reader, node) -> DiceSpec | None:
 
 
 DIE_KEYS = ("die1", "die2", "both")
+
+
+def _cocked(r: _Reader, node, variables) -> Cocked | None:
+    """Dice that land off (cocked or wild) and are recast:
+
+        cocked:
+          chance: 1/10                      (or {by_option: cocked, one_in_ten: 1/10, …})
+          rules:                            (read when a die is off; without them: recast both)
+            - when: off == 2
+              do: recast both
+            - otherwise: recast off or both by caster
+    """
+    if node is None:
+        return None
+    m = r.mapping(node, "cocked")
+    if m is None:
+        return None
+    r.keys(m, ("chance", "rules", "description"), "cocked", required=("chance",))
+    chances: dict = {}
+    by_option = None
+    given = m.get("chance")
+    what = "cocked: chance (each die's chance of landing off)"
+    if isinstance(given, YMap):
+        if given.get("by_option") is None:
+            r.diags.error("cocked: chance is one chance (1/10), or one per value of an option: "
+                          "{by_option: OPTION, VALUE: 1/10, …}", given.position)
+        else:
+            by_option = r.word(given.get("by_option"), "cocked: chance: by_option (an option)")
+        for key, (key_node, value) in given.entries.items():
+            if key != "by_option":
+                chances[key] = _off_chance(r, value, f"{what} for {key}")
+    elif given is not None:
+        chances[""] = _off_chance(r, given, what)
+    rules: tuple = ()
+    rules_node = m.get("rules")
+    if rules_node is not None:
+        if not isinstance(rules_node, YSeq) or not rules_node.items:
+            r.diags.error("cocked: rules is a list of rules (- when: off == 2 … do: recast both)", rules_node.position)
+        else:
+            rules = tuple(_rules(r, "cocked", rules_node, variables))
+    return Cocked(MappingProxyType({k: v for k, v in chances.items() if v is not None}), by_option, rules,
+                  r.text(m.get("description"), "description"), m.position)
+
+
+def _off_chance(r: _Reader, node, what: str) -> Fraction | None:
+    value = _fraction(r, node, what, Fraction(0), Fraction(1), "at least 0 and less than 1")
+    if value == 1:
+        r.diags.error(f"{what} must be less than 1: dice that always land off are never thrown", node.position)
+        return None
+    if value is not None and value.denominator > MAX_DIE_DENOMINATOR:
+        r.diags.error(f"{what}: its denominator is larger than {MAX_DIE_DENOMINATOR:,}; give a simpler fraction",
+                      node.position)
+        return None
+    return value
 
 
 def _loading(r: _Reader, m: YMap) -> Loading:

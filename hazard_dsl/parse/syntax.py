@@ -175,4 +175,18 @@ class Choose:
     position: Position
 
 
-Action = End | ThrowAgain | Assign | Goto | Choose | Pay
+@record(frozen=True)
+class Recast:
+    """Dice that landed off (cocked or wild) are thrown again (`cocked:` rules only): `recast
+    both`, `recast off` (the off die alone, the other keeping the face it shows), or the
+    chooser's pick between them, `recast off or both by caster`."""
+
+    ways: tuple  # "off" and/or "both", as written
+    role: str | None  # who picks, where there are two ways
+    position: Position
+
+
+# What `recast` may name: the die (or dice) that landed off, or both dice.
+RECAST_WAYS = ("off", "both")
+
+Action = End | ThrowAgain | Assign | Goto | Choose | Pay | Recast

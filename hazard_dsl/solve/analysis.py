@@ -200,13 +200,17 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     throws: dict = {}  # throw state -> ((target, outcomes of 36), …)
     choices: dict = {}  # choice state -> ((target, probability), …)
     scale = 1  # common denominator of the choices' probabilities (1 for a pure policy)
-    weights = machine.dice.weights  # each throw's chance over machine.dice.total (1 of 36, fair)
+    # each throw's chance over one total for every throw state (36 for fair dice; where dice are
+    # recast, which throws stand differs from state to state)
+    dice = {s: solver.throw_dice(s) for s in solver.transient if states[s].kind == THROW}
+    total = lcm(*(d.total for d in dice.values())) if dice else machine.dice.total
     for s in solver.transient:
         if states[s].kind == THROW:
             counts: dict = {}
-            for step, w in zip(states[s].steps, weights):
+            up = total // dice[s].total
+            for step, w in zip(states[s].steps, dice[s].weights):
                 if w:
-                    counts[step.target] = counts.get(step.target, 0) + w
+                    counts[step.target] = counts.get(step.target, 0) + w * up
             throws[s] = tuple(counts.items())
         else:
             choices[s] = tuple(solver.row(s).items())
@@ -240,7 +244,7 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
         for s, m in mass.items():
             for t, n in throws[s]:
                 nxt[t] = nxt.get(t, 0) + m * n
-        den *= machine.dice.total
+        den *= total
         mass = nxt
         ended = Fraction(settle(mass), den)
         distribution.append(ended)

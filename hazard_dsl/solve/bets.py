@@ -202,11 +202,15 @@ class BetTable:
         queue = list(starts)
         seen = set(queue)
         states, moves = self.states, cb.moves
-        dice = self.machine.dice
-        weights, total = dice.weights, dice.total  # each throw's chance: weight / total (1/36 fair)
-        chance = THROWS_OF_36 if dice.fair else _Chances(total)
+        throw_dice = self.solver.throw_dice  # the throws that stand at each game state
+        tables: dict = {}
         while queue:
             node = queue.pop()
+            dice = throw_dice(node[0])
+            weights, total = dice.weights, dice.total  # each throw's chance: weight / total (1/36 fair)
+            chance = tables.get(id(dice))
+            if chance is None:
+                chance = tables[id(dice)] = THROWS_OF_36 if dice.fair else _Chances(total)
             steps = states[node[0]].steps
             entries = moves[node]
             # Group the 36 throws by what they do: (state reached, bet code) -> how many throws

@@ -530,28 +530,132 @@ class Solver:
         self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
                                      else [step.target for _, step in s.alternatives])
                            for s in states if s.kind != END}
-        self.components = strongly_connected(self.transient, lambda n: self.successors[n])
+        self.recast = machine.recast
+        self._landing: dict = {}  # recast: each throw state's and die state's row, off included
+        self._standing: dict = {}  # recast: throw state -> the Dice of the throws that stand there
+        self.casts: dict = {}  # recast: throw state -> expected casts (recasts included) per throw that stands
+        self._extended = False  # while choosing a policy: rows through the recast states
         self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
         self._chain: Chain | None = None
+        nodes = self._recast_rows() if self.recast is not None else []
+        self.components = strongly_connected(self.transient + nodes, lambda n: self.successors[n])
+
+    def _recast_rows(self) -> list[int]:
+        """The rows of the chain through the recast states (for choosing the recast policy): a
+        throw state's throws stand with (1 − c)², both dice land off with c², one with c(1 − c)
+        times the other's face; a die thrown alone lands with 1 − c, off again with c."""
+        machine, recast = self.machine, self.recast
+        c = recast.chance
+        flat, faces = (ONE - c) ** 2, (machine.dice.faces(1), machine.dice.faces(2))
+        for s, targets in recast.landed.items():
+            row = {t: p * flat for t, p in self.throw_rows[s].items()}
+            row[s] = row.get(s, ZERO) + c * c
+            for way in range(1, 13):
+                die_off, shown = (1, way) if way <= 6 else (2, way - 6)
+                p = c * (ONE - c) * faces[2 - die_off][shown - 1]  # the other die shows `shown`
+                if p:
+                    row[targets[way]] = row.get(targets[way], ZERO) + p
+            self._landing[s] = row
+            self.successors[s] = list(row)
+        for node in recast.nodes:
+            if node.kind == CHOICE:
+                self.successors[node.index] = [step.target for _, step in node.alternatives]
+                continue
+            row = {node.off: c}
+            for step, p in zip(node.steps, faces[node.die - 1]):
+                if p:
+                    row[step.target] = row.get(step.target, ZERO) + (ONE - c) * p
+            self._landing[node.index] = row
+            self.successors[node.index] = list(row)
+        # Until a policy is set the dice are taken up again whenever one is off, which leaves
+        # the throws that stand with the dice's own chances: the rows made above.
+        return [node.index for node in recast.nodes]
+
+    def throw_dice(self, number: int):
+        """The chance of each of the 36 throws that *stand* at throw state `number` (a `Dice`):
+        the machine's dice, unless dice land off and are recast by the players' choices, which
+        change, state by state, which throws stand. Consumers that weigh a throw state's 36
+        steps (bets, the throw distribution, the simulator) read this, not `machine.dice`."""
+        return self._standing.get(number, self.machine.dice)
+
+    def _stand(self) -> None:
+        """The throws that stand at each throw state under the recast policy, in closed form.
+
+        From a throw state, a cast stands with (1 − c)²; both dice off, or one die off and the
+        dice taken up again, start over; one die off with the other showing f goes to where the
+        rules send it. A die thrown alone until it lands gives face g with its own chance; at a
+        choice, recasting the off die alone with probability a (and both with 1 − a) visits the
+        choice 1 / (1 − a·c) times, so the throw (f, g) stands with a(1 − c)·p(g) / (1 − a·c)
+        and the dice start over with (1 − a) / (1 − a·c). Normalising by what does not start
+        over gives the chance of each throw that stands; the casts count every throw of both
+        dice and of one die."""
+        from math import lcm
+
+        from ..compile.machine import Dice
+
+        machine, recast = self.machine, self.recast
+        c = recast.chance
+        faces = (machine.dice.faces(1), machine.dice.faces(2))
+        flat = [Fraction(w, machine.dice.total) * (ONE - c) ** 2 for w in machine.dice.weights]
+        lands_by_way = [ZERO] + [c * (ONE - c) * faces[2 - die_off][shown - 1]
+                                 for die_off in (1, 2) for shown in range(1, 7)]
+        known: dict = {}  # what each way of landing off does -> (the Dice that stand, casts)
+        for s, targets in recast.landed.items():
+            ways = []  # per way: None (the dice start over) or (the die state, chance it is thrown alone)
+            for way in range(1, 13):
+                target = targets[way]
+                node = machine.node(target) if target != s else None
+                if node is None or not lands_by_way[way]:
+                    ways.append(None)
+                elif node.kind == CHOICE:
+                    alone = sum((p for k, p in self.policy.get(target, {}).items()
+                                 if node.alternatives[k][0] == "off"), ZERO)
+                    thrown = next(step.target for v, step in node.alternatives if v == "off")
+                    ways.append((machine.node(thrown).outcomes, alone) if alone else None)
+                else:
+                    ways.append((node.outcomes, None))
+            key = tuple(ways)
+            found = known.get(key)
+            if found is None:
+                stands = list(flat)
+                again = c * c
+                die_casts = ZERO
+                for way, how in enumerate(ways, 1):
+                    m = lands_by_way[way]
+                    if how is None:
+                        again += m
+                        continue
+                    outcomes, alone = how
+                    if alone is None:  # a die thrown alone until it lands
+                        lands, die_casts = m, die_casts + m / (ONE - c)
+                    else:
+                        visits = ONE / (ONE - alone * c)
+                        again += m * (ONE - alone) * visits
+                        lands, die_casts = m * alone * (ONE - c) * visits, die_casts + m * alone * visits
+                    die = 1 if way <= 6 else 2
+                    for o, p in zip(outcomes, faces[die - 1]):
+                        stands[o] += lands * p
+                stands = [p / (ONE - again) for p in stands]
+                scale = lcm(*(p.denominator for p in stands))
+                found = known[key] = (Dice(tuple(int(p * scale) for p in stands), scale),
+                                      (ONE + die_casts) / (ONE - again))
+            self._standing[s], self.casts[s] = found
+            self.throw_rows[s] = _throw_transitions(machine.states[s], found[0])
+        self._chain = None
 
     def row(self, number: int) -> dict:
-        """Transition probabilities out of a transient state under the current policy."""
+        """Transition probabilities out of a transient state under the current policy (while a
+        policy is chosen where dice are recast: through the recast states)."""
+        if self._extended and number in self._landing:
+            return self._landing[number]
         if number in self.throw_rows:
             return self.throw_rows[number]
-        state = self.machine.states[number]
+        state = self.machine.node(number)
         row: dict[int, Fraction] = {}
         for alt, p in self.policy[number].items():
             target = state.alternatives[alt][1].target
             row[target] = row.get(target, ZERO) + p
         return row
-
-    def throw_dice(self, number: int):
-        """The chance of each of the 36 throws that *stand* at throw state `number` (a `Dice`):
-        the machine's dice. Consumers that weigh a throw state's 36 steps (bets, the throw
-        distribution, the simulator) read this rather than `machine.dice`, so that dice which
-        land off and are recast by the players' choices (which change, state by state, which
-        throws stand) need nothing of them."""
-        return self.machine.dice
 
     @property
     def chain(self) -> Chain:
@@ -562,23 +666,31 @@ class Solver:
     # ------------------------------------------------------------------ policies
 
     def set_policy(self, policy: str = "optimal") -> None:
-        """`optimal`, `uniform`, or a value to choose wherever it is offered (`7` or `main=7`)."""
+        """`optimal`, `uniform`, or a value to choose wherever it is offered (`7` or `main=7`).
+        Where dice are recast, `recast=off` or `recast=both` fixes the caster's recast; any
+        other value policy leaves the recast to his best reply."""
         choice_states = [s for s in self.machine.states if s.kind == CHOICE]
+        recasts = [n for n in self.recast.nodes if n.kind == CHOICE] if self.recast is not None else []
         self.policy = {}
         self._chain = None
         if policy == "optimal":
             self._optimal()
             return
-        if policy != "uniform" and not choice_states:
+        variable, _, wanted = policy.rpartition("=")
+        if policy != "uniform" and not choice_states and not recasts:
             raise PolicyError(f"--policy {policy}: {self.machine.ruleset.name} has no choices to make "
                               f"(use optimal or uniform)")
-        for state in choice_states:
+        of_recast = variable.strip() == "recast"
+        if of_recast and not recasts:
+            raise PolicyError(f"--policy {policy}: no dice are recast by choice in {self.machine.ruleset.name}")
+        for state in choice_states + recasts:
             n = len(state.alternatives)
             if policy == "uniform":
                 self.policy[state.index] = {k: Fraction(1, n) for k in range(n)}
                 continue
-            variable, _, wanted = policy.rpartition("=")
-            if variable and variable != state.variable:
+            if (state.variable == "recast" and state.index >= len(self.machine.states)) != of_recast:
+                continue  # chosen below, as the chooser's best reply to the policy given
+            if variable and variable.strip() != state.variable:
                 raise PolicyError(f"--policy {policy}: the choice here is of {state.variable!r}, not {variable!r}")
             matches = [k for k, (value, _) in enumerate(state.alternatives) if str(value) == wanted.strip()]
             if not matches:
@@ -586,34 +698,46 @@ class Solver:
                 raise PolicyError(f"--policy {policy}: use optimal, uniform, or a value the {state.chooser} "
                                   f"can choose for {state.variable}: {offered}")
             self.policy[state.index] = {matches[0]: ONE}
+        if policy != "uniform" and len(self.policy) < len(choice_states) + len(recasts):
+            self._optimal(fixed=set(self.policy))
+        elif self.recast is not None:
+            self._stand()
 
-    def _optimal(self) -> None:
-        """Each chooser's best reply, solved sinks first (policy iteration inside cycles)."""
-        if not any(s.kind == CHOICE for s in self.machine.states):
+    def _optimal(self, fixed: set = frozenset()) -> None:
+        """Each chooser's best reply, solved sinks first (policy iteration inside cycles); the
+        choices in `fixed` keep the policy they have."""
+        node = self.machine.node
+        if not any(node(n).kind == CHOICE for component in self.components for n in component):
             return  # nothing to choose: no values to weigh
         value: dict[int, Fraction] = {}
         for s in self.machine.end_states():
             value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)
-        for component in self.components:
-            choices = [n for n in component if self.machine.states[n].kind == CHOICE]
-            for n in choices:
-                self.policy[n] = {0: ONE}
-            for _ in range(MAX_POLICY_ROUNDS):
-                solve_component(component, self.row, value, {})
-                changed = False
+        self._extended = self.recast is not None
+        try:
+            for component in self.components:
+                choices = [n for n in component if node(n).kind == CHOICE and n not in fixed]
                 for n in choices:
-                    state = self.machine.states[n]
-                    current = next(iter(self.policy[n]))
-                    scores = [value[step.target] for _, step in state.alternatives]
-                    pick = max if maximises(state.chooser) else min
-                    best = pick(scores)
-                    if scores[current] != best:
-                        self.policy[n] = {scores.index(best): ONE}
-                        changed = True
-                if not changed:
-                    break
-            else:  # pragma: no cover - policy iteration on a finite game ends
-                raise PolicyError("the choices of this game do not settle on an optimal policy")
+                    self.policy[n] = {0: ONE}
+                for _ in range(MAX_POLICY_ROUNDS):
+                    solve_component(component, self.row, value, {})
+                    changed = False
+                    for n in choices:
+                        state = node(n)
+                        current = next(iter(self.policy[n]))
+                        scores = [value[step.target] for _, step in state.alternatives]
+                        pick = max if maximises(state.chooser) else min
+                        best = pick(scores)
+                        if scores[current] != best:
+                            self.policy[n] = {scores.index(best): ONE}
+                            changed = True
+                    if not changed:
+                        break
+                else:  # pragma: no cover - policy iteration on a finite game ends
+                    raise PolicyError("the choices of this game do not settle on an optimal policy")
+        finally:
+            self._extended = False
+        if self.recast is not None:
+            self._stand()
 
     # ------------------------------------------------------------------ solving
 
