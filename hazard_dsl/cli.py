@@ -14,6 +14,7 @@ import sys
 
 from . import __version__
 from .diagnostics import RulesetError, print_diagnostics
+from .play.casting import CastingError
 from .play.log import LogError
 
 
@@ -153,8 +154,7 @@ def cmd_run(args) -> int:
         raise UsageError("--games must be between 1 and 1000000")
     # a tape replays the same every time (mixed choices included) unless a seed is given
     seed, dice = _seed_and_dice(args)
-    if hasattr(dice, "load"):  # random dice throw as the rules load them
-        dice.load(machine.dice)
+    _load_dice(dice, machine)
     games = args.games if args.dice is not None or args.games is not None else 3
     solver = Solver(machine)
     try:
@@ -233,6 +233,17 @@ def _seed_and_dice(args):
     return seed, RandomDice(seed)
 
 
+def _load_dice(dice, machine) -> None:
+    """Random dice throw as the rules load them; a tape is refused where it casts what these
+    dice cannot (a die off where dice never land off)."""
+    if not hasattr(dice, "load"):  # a log's script: its casts are checked as they are read
+        return
+    try:
+        dice.load(machine.dice, machine.recast)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _players(text: str, least: int = 2) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     if len(names) < least:
@@ -286,8 +297,7 @@ def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None)
 
     table = ruleset.table
     machine = build_machine(ruleset, option_texts, [table.stake] if table.stake else [])
-    if hasattr(dice, "load"):  # random dice throw as the rules load them
-        dice.load(machine.dice)
+    _load_dice(dice, machine)
     solver = Solver(machine)
     try:
         solver.set_policy(settings["policy"])
@@ -920,6 +930,10 @@ def main(argv=None) -> int:
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 2
     except LogError as exc:  # a session log that cannot be trusted: refused, naming the line
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    except CastingError as exc:  # scripted dice that cannot make the cast the rules want here
+        sys.stdout.flush()
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -8,7 +8,9 @@ import numpy as np
 
 MAX_TAPE_THROWS = 100_000
 
-_THROW = re.compile(r"^([1-6])-([1-6])$")
+_THROW = re.compile(r"^([1-6xX])-([1-6xX])$")  # x: that die landed off (cocked or wild)
+_DIE = re.compile(r"^([1-6xX])$")  # one die recast alone
+RECAST_WORDS = ("off", "both")  # a recast scripted on a tape: the off die alone, or both dice
 
 
 class TapeEnded(Exception):
@@ -26,8 +28,9 @@ class RandomDice:
         self.loaded = None
         self.load(dice)
 
-    def load(self, dice) -> "RandomDice":
-        """Throw with these dice (the machine's `Dice`; None or fair: two fair dice)."""
+    def load(self, dice, recast=None) -> "RandomDice":
+        """Throw with these dice (the machine's `Dice`; None or fair: two fair dice). Dice that may
+        land off (`recast`) need nothing more here: each cast is told their chance."""
         self.loaded = None
         if dice is not None and not dice.fair:
             from math import lcm
@@ -47,18 +50,37 @@ class RandomDice:
         if self.loaded is None:
             d1, d2 = self.generator.integers(1, 7, size=2)
             return int(d1), int(d2)
-        faces = []
-        for scale, cumulative in self.loaded:
-            u = int(self.generator.integers(0, scale))
-            faces.append(int(np.searchsorted(cumulative, u, side="right")) + 1)
-        return faces[0], faces[1]
+        return self._face(0), self._face(1)
+
+    def _face(self, k: int) -> int:
+        if self.loaded is None:
+            return int(self.generator.integers(1, 7))
+        scale, cumulative = self.loaded[k]
+        u = int(self.generator.integers(0, scale))
+        return int(np.searchsorted(cumulative, u, side="right")) + 1
+
+    def _off(self, chance) -> bool:
+        """Whether a die lands off, exactly: a whole number below the chance's denominator."""
+        return int(self.generator.integers(0, chance.denominator)) < chance.numerator
+
+    def cast(self, chance) -> tuple:
+        """Both dice cast; a die that lands off (with `chance`, each on its own) shows None."""
+        d1, d2 = self.throw()
+        return (None if self._off(chance) else d1), (None if self._off(chance) else d2)
+
+    def cast_die(self, die: int, chance):
+        """One die (1 or 2) recast alone: its face, or None if it lands off again."""
+        face = self._face(die - 1)
+        return None if self._off(chance) else face
 
 
 class DiceTape:
-    """Throws given in advance, e.g. ``"3-4 6-6 1-2"`` (commas allowed between them)."""
+    """Throws given in advance, e.g. ``"3-4 6-6 1-2"`` (commas allowed between them). Where dice
+    land off, ``x-4`` is a cast with the first die off and the second showing 4 (``x-x``: both
+    off), and a lone face ``5`` (or ``x``) is a die recast alone."""
 
-    def __init__(self, throws: list[tuple[int, int]]):
-        self.throws = list(throws)
+    def __init__(self, throws: list):
+        self.throws = list(throws)  # (die1, die2) with None for a die off; or a single face (int or None)
         self.used = 0
 
     @classmethod
@@ -68,20 +90,91 @@ class DiceTape:
             raise ValueError("--dice needs throws such as \"3-4 6-6 1-2\"")
         if len(tokens) > MAX_TAPE_THROWS:
             raise ValueError(f"--dice takes at most {MAX_TAPE_THROWS} throws")
-        throws = []
+        throws: list = []
         for number, token in enumerate(tokens, 1):
             match = _THROW.match(token)
-            if not match:
-                raise ValueError(f"--dice: throw {number} is {token[:20]!r}; write each throw as two faces 1-6, like 3-4")
-            throws.append((int(match.group(1)), int(match.group(2))))
+            if match:
+                throws.append(tuple(_face(g) for g in match.groups()))
+                continue
+            match = _DIE.match(token)
+            if match:
+                throws.append(_face(match.group(1)))
+                continue
+            if token.lower() in RECAST_WORDS:
+                throws.append(token.lower())
+                continue
+            raise ValueError(f"--dice: throw {number} is {token[:20]!r}; write each throw as two faces 1-6, like 3-4 "
+                             f"(x for a die that lands off; then `off` or `both` for what is recast, and a lone face "
+                             f"for a die recast alone)")
         return cls(throws)
 
-    def throw(self) -> tuple[int, int]:
+    def load(self, dice=None, recast=None) -> "DiceTape":
+        """Refuse casts these dice cannot make: a die off, or one recast alone, where dice never land off."""
+        if recast is None:
+            for number, item in enumerate(self.throws, 1):
+                if not isinstance(item, tuple) or None in item:
+                    raise ValueError(f"--dice: throw {number} is {_token(item)!r}, but the dice of these rules never "
+                                     f"land off (no cocked: chance): write two faces, like 3-4")
+        return self
+
+    def _next(self):
         if self.used >= len(self.throws):
             raise TapeEnded
         self.used += 1
-        return self.throws[self.used - 1]
+        item = self.throws[self.used - 1]
+        if isinstance(item, str):
+            raise _wrong(self.used, item, "a throw; `off` or `both` come only where a die is off and a player "
+                         "picks what is recast")
+        return item
+
+    def recast(self, node):
+        """The recast the tape scripts here (`off` or `both`, the index of that alternative), or
+        None to leave it to the player or the policy."""
+        if self.used < len(self.throws) and isinstance(self.throws[self.used], str):
+            word = self.throws[self.used]
+            values = [value for value, _ in node.alternatives]
+            if word not in values:
+                raise _wrong(self.used + 1, word, f"one of {', '.join(values)}")
+            self.used += 1
+            return values.index(word)
+        return None
+
+    def throw(self) -> tuple[int, int]:
+        item = self._next()
+        if not isinstance(item, tuple) or None in item:
+            raise _wrong(self.used, item, "a throw of both dice that stands, like 3-4")
+        return item
+
+    def cast(self, chance=None) -> tuple:
+        item = self._next()
+        if not isinstance(item, tuple):
+            raise _wrong(self.used, item, "a cast of both dice, like 3-4 (x-4 if the first lands off)")
+        return item
+
+    def cast_die(self, die: int, chance=None):
+        item = self._next()
+        if isinstance(item, tuple):
+            raise _wrong(self.used, item, f"die {die} recast alone: one face, like 5 (x if it lands off again)")
+        return item
 
     @property
     def exhausted(self) -> bool:
         return self.used >= len(self.throws)
+
+
+def _face(text: str):
+    return None if text in "xX" else int(text)
+
+
+def _token(item) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, tuple):
+        return "-".join("x" if f is None else str(f) for f in item)
+    return "x" if item is None else str(item)
+
+
+def _wrong(number: int, item, wanted: str):
+    from .casting import CastingError
+
+    return CastingError(f"--dice: throw {number} is {_token(item)!r}, but here the dice want {wanted}")

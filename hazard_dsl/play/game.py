@@ -15,6 +15,7 @@ import numpy as np
 from ..compile.machine import CHOICE, END, Machine, State, Step, outcome_index
 from ..records import field, record
 from ..solve.markov import Solver
+from .casting import throw_at
 from .dice import TapeEnded
 
 
@@ -46,6 +47,7 @@ class Thrown:
     settled: tuple = ()  # bets decided on it, and fees that fell due
     choices: tuple = ()  # ChoiceMade records the throw led to, before the next throw
     final: State | None = None  # where the throw and those choices left the game
+    casts: tuple = ()  # where dice landed off: the casts and recasts before the throw stood (play.casting)
 
     def __repr__(self) -> str:
         end = self.outcome
@@ -135,7 +137,7 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=Non
             yield EndedAtOnce(game, state, chose)
         while state.kind != END:
             try:
-                d1, d2 = dice.throw()
+                (d1, d2), casts = throw_at(machine, state, dice, chooser.pick)
             except TapeEnded:
                 yield TapeRanOut(game, throws, state)
                 return
@@ -150,6 +152,6 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=Non
                 choices.append(ChoiceMade(game, final, value, chosen, (d1, d2), states[chosen.target]))
                 final = states[chosen.target]
             settled = tuple(wagers.after_throw(state, (d1, d2), final)) if wagers is not None else ()
-            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled, tuple(choices), final)
+            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled, tuple(choices), final, casts)
             state = final
         idle = idle + 1 if throws == 0 else 0

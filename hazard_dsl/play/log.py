@@ -88,6 +88,9 @@ class Script:
         self.live_dice = live_dice
         self.throws = [(line, e.get("dice")) for line, e in enumerate(log.events, 1) if e["event"] == "throw"]
         self.thrown = 0
+        # where dice land off, the casts that made each throw (both dice, or one recast alone)
+        self.casts = [(line, e) for line, e in enumerate(log.events, 1) if e["event"] == "cast"]
+        self.cast_count = 0
 
     def next_event(self) -> dict | None:
         events = self.log.events
@@ -128,7 +131,7 @@ class Script:
             return self._live().choose(state, session)
         e = self.next_event()
         values = [value for value, _ in state.alternatives]
-        if e["event"] == "choice" and e.get("value") in values:
+        if e["event"] in ("choice", "recast") and e.get("value") in values:
             return values.index(e["value"])
         return 0  # the comparison of events will say what is wrong
 
@@ -146,6 +149,39 @@ class Script:
 
             raise TapeEnded
         return self.live_dice.throw()
+
+    def cast(self, chance):
+        """Both dice cast where they may land off: the logged cast, then the live dice."""
+        if self.cast_count < len(self.casts):
+            line, e = self.casts[self.cast_count]
+            self.cast_count += 1
+            d = e.get("dice")
+            if (not isinstance(d, list) or len(d) != 2 or not all(
+                    x is None or (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6) for x in d)):
+                raise LogError(f"{self.log.path}:{line}: this cast must be of both dice: two faces from 1 to 6, "
+                               f"null for a die off")
+            return d[0], d[1]
+        return self._live_dice().cast(chance)
+
+    def cast_die(self, die: int, chance):
+        """One die recast alone: the logged cast, then the live dice."""
+        if self.cast_count < len(self.casts):
+            line, e = self.casts[self.cast_count]
+            self.cast_count += 1
+            face = e.get("face", 0)
+            if e.get("die") != die or not (face is None or (isinstance(face, int) and not isinstance(face, bool)
+                                                             and 1 <= face <= 6)):
+                raise LogError(f"{self.log.path}:{line}: this cast must be die {die} recast alone: a face from 1 to "
+                               f"6, or null if it lands off again")
+            return face
+        return self._live_dice().cast_die(die, chance)
+
+    def _live_dice(self):
+        if self.live_dice is None:
+            from .dice import TapeEnded
+
+            raise TapeEnded
+        return self.live_dice
 
 
 def _amount(text):

@@ -21,6 +21,7 @@ from typing import Iterator
 from ..compile.machine import CHOICE, END, Machine, outcome_index
 from ..compile.passing import compile_passing
 from ..records import field, record
+from .casting import casting
 from .dice import TapeEnded
 from .wagers import exact_money as exact
 
@@ -276,7 +277,7 @@ class Session:
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
                     return "forfeit"
-            d1, d2 = self.dice.throw()
+            d1, d2 = yield from self._cast(state, caster)
             number += 1
             self.throws += 1
             step = state.steps[outcome_index(d1, d2)]
@@ -302,6 +303,20 @@ class Session:
                 yield from self._settle(caster, stakes, result, Fraction(1), label)
             # a stake bet still up when the game ends comes back to its owners: it is void
         return result, label
+
+    def _cast(self, state, caster: Seat):
+        """The throw that stands, with each cast and recast as an event where dice land off."""
+        casts = casting(self.machine, state, self.dice, lambda node: self.decider.choose(node, self))
+        while True:
+            try:
+                cast = next(casts)
+            except StopIteration as done:
+                return done.value
+            if "cast" in cast:
+                yield dict(event="cast", game=self.game, caster=caster.name, **cast)
+            else:  # what is thrown again: the off die alone or both (the decider's pick, or the rules')
+                value = cast.pop("recast")
+                yield dict(event="recast", game=self.game, caster=caster.name, value=value, **cast)
 
     def _choices(self, state, caster: Seat):
         """The choices from `state` on, each asked of the decider, until the game needs the dice

@@ -69,6 +69,11 @@ class Narrator:
             if not said and not record.choices:
                 said = ["no decision; the dice go on."]
             lines = [self._money(e) for e in record.made]
+            told = cast_text(record.casts, self.words) if record.casts else ""
+            if told:
+                from .terminal import fit
+
+                lines.append(fit("       " + told))
             lines.append(f"{head}: {' '.join(said)}".rstrip(": ") if said else f"{head}.")
             lines += [self._choice(choice) for choice in record.choices]
             lines += [self._money(e) for e in record.settled]
@@ -139,6 +144,8 @@ class Narrator:
             obj["set"] = sets
         if record.step.rule is not None:
             obj["rule"] = record.step.rule.index + 1
+        if record.casts:
+            obj["casts"] = [dict(c) for c in record.casts]
         if record.choices:
             obj["then"] = [_choice_json(c) for c in record.choices]
         if record.made or record.settled:
@@ -152,6 +159,42 @@ class Narrator:
         else:
             obj["next"] = record.outcome.phase
         return json.dumps(obj)
+
+
+def cast_text(casts, words, caster: str | None = None) -> str:
+    """Dice that landed off and what was thrown again, in a sentence: "x-4: the first die is off,
+    a cater showing; the caster recasts the off die alone: a sice." (play.casting's events)."""
+    caster = caster or words.caster
+    parts: list = []
+    for cast in casts:
+        if cast.get("cast") == "both":
+            d1, d2 = cast["dice"]
+            if d1 is not None and d2 is not None:
+                continue  # the throw that stands: its own line tells it
+            if d1 is None and d2 is None:
+                parts.append("both dice land off (x-x)")
+            else:
+                off, shown = ("first", d2) if d1 is None else ("second", d1)
+                parts.append(f"the {off} die lands off ({'x' if d1 is None else d1}-{'x' if d2 is None else d2}), "
+                             f"{_a(words.faces[shown - 1])} showing")
+        elif cast.get("cast") == "die":
+            face = cast.get("face")
+            parts.append("it lands off again" if face is None else f"it shows {_a(words.faces[face - 1])}")
+        elif cast.get("die") is None and cast.get("chooser") is None:
+            continue  # both dice off: both are thrown again, as the cast already says
+        elif cast.get("recast") == "off" or cast.get("value") == "off":
+            who = caster if cast.get("chooser") == "caster" else (f"the {cast['chooser']}" if cast.get("chooser")
+                                                                  else None)
+            parts.append(f"{who} recasts the off die alone" if who else "the off die is recast alone")
+        else:
+            who = caster if cast.get("chooser") == "caster" else (f"the {cast['chooser']}" if cast.get("chooser")
+                                                                  else None)
+            parts.append(f"{who} takes up both dice again" if who else "both dice are thrown again")
+    return _sentence("; ".join(parts)) + "." if parts else ""
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
 
 
 def _choice_json(record: ChoiceMade) -> dict:

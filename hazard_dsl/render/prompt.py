@@ -135,8 +135,13 @@ class Terminal(Decider):
         values = [value for value, _ in state.alternatives]
         shown = ", ".join(map(str, values))
         who = session.seats[session.caster].name if state.chooser == "caster" else f"the {state.chooser}"
+        question = f"{who}, choose {state.variable} ({shown})? "
+        if state.variable == "recast" and state.die is not None:  # a die landed off (play.casting)
+            face = self.machine.ruleset.words.faces[state.shown - 1]
+            question = (f"{who}, the {'first' if state.die == 1 else 'second'} die is off and the other shows "
+                        f"{face}: recast the off die alone, or both? ({shown}) ")
         while True:
-            answer = self.ask(f"{who}, choose {state.variable} ({shown})? ", session)
+            answer = self.ask(question, session)
             match = [k for k, v in enumerate(values) if str(v) == answer]
             if match:
                 return match[0]
@@ -150,9 +155,20 @@ class DiceOnEnter:
         self.dice = dice
         self.terminal = terminal
 
-    def throw(self):
+    def _enter(self, what: str) -> None:
         session = self.terminal.session
         caster = session.seats[session.caster].name
-        while self.terminal.ask(f"{caster} throws: press Enter ", session) != "":
+        while self.terminal.ask(f"{caster} {what}: press Enter ", session) != "":
             self.terminal.say("Press Enter to throw, or ? for help.")
+
+    def throw(self):
+        self._enter("throws")
         return self.dice.throw()
+
+    def cast(self, chance):
+        self._enter("throws")
+        return self.dice.cast(chance)
+
+    def cast_die(self, die: int, chance):
+        self._enter(f"recasts the {'first' if die == 1 else 'second'} die alone")
+        return self.dice.cast_die(die, chance)

@@ -74,8 +74,18 @@ def analysis_json(a: Analysis) -> dict:
                             for option, values in a.by_option.items()}
     if a.dice is not None and not a.dice.fair:
         out["dice"] = {"die1": [exact(p) for p in a.dice.faces(1)], "die2": [exact(p) for p in a.dice.faces(2)]}
-    if a.dice is not None and not a.dice.fair:
-        out["dice"] = {"die1": [exact(p) for p in a.dice.faces(1)], "die2": [exact(p) for p in a.dice.faces(2)]}
+    if a.recast is not None:
+        r = a.recast
+        out["recast"] = {
+            "off": exact(r["chance"]), "casts_per_game": exact(r["casts_per_game"]),
+            "win_if_both": None if r["win_if_both"] is None else exact(r["win_if_both"]),
+            "choices": [{"phase": row["state"].phase, "values": dict(zip(r["variables"], row["state"].values)),
+                         "win": exact(row["win"]),
+                         "win_if_both": None if row["win_if_both"] is None else exact(row["win_if_both"]),
+                         "alone": {f"die{die}_off": {str(face): exact(p) for face, p in faces.items()}
+                                   for die, faces in sorted(row["alone"].items())}}
+                        for row in r["states"]],
+        }
     if a.hand is not None:
         h = a.hand
         out["hand"] = {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net),
@@ -188,6 +198,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
             best = "highest" if maximises(info["chooser"]) else "lowest"
             t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
             tables.append(t)
+    if a.recast is not None:
+        tables.append(recast_table(a))
     if a.bets or a.never_made:
         tables += bet_tables(a)
     if a.fees:
@@ -204,6 +216,49 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         t.caption = f"beyond {len(a.throws) - 1} throws: {percent(a.throws_tail, 3)}"
         tables.append(t)
     return tables
+
+
+def recast_table(a: Analysis) -> Table:
+    """Dice that land off: where the off die is recast alone, and what the choice is worth."""
+    r = a.recast
+    faces = r["faces"]
+    chooser = " or ".join(r["choosers"]) or "the rules"
+    t = Table(f"Dice that land off (each die 1 time in {_one_in(r['chance'])}): the {chooser}'s recasts",
+              ["where", "wins %", "if both %", "recast the off die alone when the other shows"])
+    for row in r["states"]:
+        state = row["state"]
+        values = ", ".join(f"{n} {v}" for (n, initial), v in zip(r["variables"].items(), state.values) if v != initial)
+        where = f"{state.phase} ({values})" if values else state.phase
+        t.add(where, percent(row["win"]), "" if row["win_if_both"] is None else percent(row["win_if_both"]),
+              _alone_text(row["alone"], faces))
+    lines = ["wins %: the caster's chance from there with these recasts; if both %: taking up both dice "
+             "every time. A die recast alone keeps the other's face; both dice off are always recast together."]
+    if r["win_if_both"] is not None:
+        gain = a.figures.win - r["win_if_both"]
+        lines.append(f"With these recasts the caster wins {percent(a.figures.win)}% of games, against "
+                     f"{percent(r['win_if_both'])}% if the dice are always taken up together: the choice is worth "
+                     f"{decimal(gain * 100)} points.")
+    lines.append(f"Casts of the dice per game, recasts included: {decimal(r['casts_per_game'])} "
+                 f"(throws that stand: {decimal(a.figures.expected_throws)}).")
+    t.caption = " ".join(lines)
+    return t
+
+
+def _one_in(chance: Fraction) -> str:
+    return str(chance.denominator) if chance.numerator == 1 else f"{1 / chance:.3g}"
+
+
+def _alone_text(alone: dict, faces) -> str:
+    """"cater, cinque, sice" (the same whichever die is off), or each die's faces apart."""
+    def words(chances: dict) -> str:
+        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)}% of the time)")
+                         for f, p in sorted(chances.items())) or "never"
+
+    if not alone:
+        return "never: both are taken up again"
+    if alone.get(1) == alone.get(2):
+        return words(alone[1])
+    return "; ".join(f"{'first' if die == 1 else 'second'} die off: {words(alone.get(die, {}))}" for die in (1, 2))
 
 
 def _unit(a: Analysis) -> str:

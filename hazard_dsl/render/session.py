@@ -12,7 +12,7 @@ from ..compile.machine import Machine, outcome_index
 from ..play.game import ChoiceMade, Thrown
 from ..play.wagers import money
 from ..records import replace
-from .narrate import Narrator
+from .narrate import Narrator, cast_text
 from .terminal import fit
 
 
@@ -59,6 +59,9 @@ class SessionNarrator:
             d1, d2 = e["dice"]
             step = state.steps[outcome_index(d1, d2)]
             return self.narrator.text(Thrown(e["game"], e["throw"], (d1, d2), state, step, states[step.target]))
+        if kind in ("cast", "recast"):  # dice that landed off, and what was thrown again
+            said = cast_text([e], self.machine.ruleset.words, e["caster"])
+            return f"       {said}" if said else None
         if kind == "settle":
             payer = "The bank" if e["payer"] == "bank" else e["payer"]
             payee = "the box" if e["payee"] == "box" else "the bank" if e["payee"] == "bank" else e["payee"]

@@ -58,6 +58,7 @@ class Analysis:
     dice: object | None = field(default=None, repr=False)  # the machine's Dice (loaded or fair)
     game_by_option: dict = field(default_factory=dict)  # option -> value -> the game's figures (api)
     ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
+    recast: dict | None = None  # dice that land off: the recasts chosen and what they are worth (_recast)
 
     def __repr__(self) -> str:
         f = self.figures
@@ -98,6 +99,8 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
         analysis.by_variable = by
         analysis.by = _by(machine, solver, visits, ends, labels, by)
     analysis.choices = _choices(machine, solver)
+    if machine.recast is not None:
+        analysis.recast = _recast(machine, solver, visits, policy)
     if machine.bets or machine.fees:
         from .bets import BetTable
 
@@ -184,6 +187,44 @@ def _choices(machine, solver) -> dict:
         best = pick(values, key=lambda v: -values[v][1])  # the caster's expectation is −edge
         out[variable] = {"chooser": state.chooser, "values": values, "best": best}
     return out
+
+
+def _recast(machine: Machine, solver: Solver, visits, policy: str) -> dict:
+    """Dice that land off: where the caster (or whoever the rules name) recasts the off die
+    alone rather than both, state by state and face by face, and what that is worth — his
+    chance from each state against taking the dice up together every time (the other choices
+    at their best), which is what the game would be without the choice."""
+    recast = machine.recast
+    states = machine.states
+    win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
+    if_both = None
+    choosers = {n.chooser for n in recast.nodes if n.kind == CHOICE}
+    if choosers and policy == "optimal":
+        other = Solver(machine)
+        other.set_policy("recast=both")
+        if_both = other.backward(lambda s: ONE if s.result == "win" else ZERO)
+    rows = []
+    for s, targets in recast.landed.items():
+        alone: dict = {}  # die off (1 or 2) -> {face shown: chance the off die is recast alone}
+        chosen = False
+        for way in range(1, 13):
+            node = machine.node(targets[way])
+            if node.kind != CHOICE:
+                continue
+            chosen = True
+            p = sum((q for k, q in solver.policy.get(node.index, {}).items() if node.alternatives[k][0] == "off"),
+                    ZERO)
+            if p:
+                alone.setdefault(node.die, {})[node.shown] = p
+        if chosen:
+            rows.append({"state": states[s], "win": win[s], "win_if_both": None if if_both is None else if_both[s],
+                         "alone": alone})
+    # a visit to a throw state is a throw that stands there; each took `casts` casts of the dice
+    casts = sum((x * solver.casts.get(s, ONE) for s, x in visits.items() if states[s].kind == THROW), ZERO)
+    return {"chance": recast.chance, "choosers": sorted(choosers), "states": rows, "casts_per_game": casts,
+            "win_if_both": None if if_both is None else if_both[machine.start.target],
+            "variables": {name: machine.ruleset.variables[name].initial for name in machine.variables},
+            "faces": machine.ruleset.words.faces}
 
 
 def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction]:

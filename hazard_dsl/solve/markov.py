@@ -673,6 +673,13 @@ class Solver:
         recasts = [n for n in self.recast.nodes if n.kind == CHOICE] if self.recast is not None else []
         self.policy = {}
         self._chain = None
+        try:
+            self._set_policy(policy, choice_states, recasts)
+        finally:
+            if self.recast is not None:
+                self._stand()
+
+    def _set_policy(self, policy: str, choice_states: list, recasts: list) -> None:
         if policy == "optimal":
             self._optimal()
             return
@@ -700,8 +707,6 @@ class Solver:
             self.policy[state.index] = {matches[0]: ONE}
         if policy != "uniform" and len(self.policy) < len(choice_states) + len(recasts):
             self._optimal(fixed=set(self.policy))
-        elif self.recast is not None:
-            self._stand()
 
     def _optimal(self, fixed: set = frozenset()) -> None:
         """Each chooser's best reply, solved sinks first (policy iteration inside cycles); the
@@ -736,8 +741,6 @@ class Solver:
                     raise PolicyError("the choices of this game do not settle on an optimal policy")
         finally:
             self._extended = False
-        if self.recast is not None:
-            self._stand()
 
     # ------------------------------------------------------------------ solving
 
