@@ -684,12 +684,12 @@ class Solver:
             self._optimal()
             return
         variable, _, wanted = policy.rpartition("=")
-        if policy != "uniform" and not choice_states and not recasts:
-            raise PolicyError(f"--policy {policy}: {self.machine.ruleset.name} has no choices to make "
-                              f"(use optimal or uniform)")
         of_recast = variable.strip() == "recast"
         if of_recast and not recasts:
             raise PolicyError(f"--policy {policy}: no dice are recast by choice in {self.machine.ruleset.name}")
+        if policy != "uniform" and not choice_states and not recasts:
+            raise PolicyError(f"--policy {policy}: {self.machine.ruleset.name} has no choices to make "
+                              f"(use optimal or uniform)")
         for state in choice_states + recasts:
             n = len(state.alternatives)
             if policy == "uniform":
