@@ -466,6 +466,9 @@ def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = No
     loaded = [(name, a.dice) for name, a in entries if a.dice is not None and not a.dice.fair]
     if loaded:  # the loadings in words go under the table, where they have room
         t.add("dice", *("loaded" if a.dice is not None and not a.dice.fair else "fair" for _, a in entries))
+    if any(a.recast is not None for _, a in entries):
+        t.add("dice off (each die)", *(f"1 in {_one_in(a.recast['chance'])}" if a.recast is not None else "never"
+                                       for _, a in entries))
     labels: list[str] = []
     for _, a in entries:
         labels += [label for label in a.figures.labels if label not in labels]
@@ -624,10 +627,26 @@ def rule_differences(base_name: str, base: Machine, other_name: str, other: Mach
         t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
     if not t.rows:
         t.add("—", "—", "—", "the same", "the same")
+    notes = []
     if base.dice != other.dice:
-        t.caption = (f"The dice differ: {base_name} {dice_text(base.dice)}; {other_name} {dice_text(other.dice)}. "
+        notes.append(f"The dice differ: {base_name} {dice_text(base.dice)}; {other_name} {dice_text(other.dice)}. "
                      f"What a throw does is compared above; how often each throw comes is the dice's doing.")
+    if recast_text(base) != recast_text(other):
+        notes.append(f"Dice that land off: {base_name} {recast_text(base)}; {other_name} {recast_text(other)}.")
+    t.caption = " ".join(notes) or None
     return t
+
+
+def recast_text(machine: Machine) -> str:
+    """Dice that land off, in a few words: "never", "each die 1 in 10, the caster recasts the off die
+    alone or both"."""
+    recast = machine.recast
+    if recast is None:
+        return "never"
+    choosers = sorted({n.chooser for n in recast.nodes if n.kind == CHOICE})
+    how = (f"the {' or '.join(choosers)} recasts the off die alone or both" if choosers else
+           "the off die is recast alone" if recast.nodes else "both dice are recast")
+    return f"each die 1 in {_one_in(recast.chance)}, {how}"
 
 
 def _matters(machine: Machine, phase: str, variable: str) -> bool:

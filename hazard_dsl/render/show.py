@@ -84,6 +84,25 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         for fee in ruleset.fees.values():
             t.add(fee.name, f"{fee.payer} → {fee.payee}", exact(fee.amount), fee.description or "")
         tables.append(t)
+    if ruleset.dice is not None or ruleset.cocked is not None:
+        from ..compile.machine import dice_for
+        from .report import dice_text
+
+        t = Table("The dice", ["what", "at this table"])
+        if ruleset.dice is not None:
+            spec = ruleset.dice
+            for key, loading in spec.loadings.items():
+                where = f"with {spec.by_option}={key}" if spec.by_option else "always"
+                t.add(f"loaded ({where})", dice_text(dice_for(loading)) + " (each face's chance)")
+            if spec.by_option:
+                t.add("fair", f"with any other value of {spec.by_option}")
+        if ruleset.cocked is not None:
+            c = ruleset.cocked
+            chances = "; ".join(f"{exact(p)} with {c.by_option}={key}" if c.by_option else exact(p)
+                                for key, p in c.chances.items())
+            t.add("each die lands off", (chances or "never") + ("; never otherwise" if c.by_option else ""))
+            t.add("what is recast", " ".join((c.description or "both dice, whenever a die is off").split()))
+        tables.append(t)
     if ruleset.passing is not None:
         p = ruleset.passing
         rules = []
@@ -132,6 +151,13 @@ def show_json(ruleset: Ruleset) -> dict:
                  for b in ruleset.bets.values()},
         "fees": {f.name: {"payer": f.payer, "payee": f.payee, "amount": exact(f.amount),
                           "description": f.description} for f in ruleset.fees.values()},
+        "dice": ({"by_option": ruleset.dice.by_option,
+                  "loadings": {key: {"die1": None if ld.die1 is None else [exact(p) for p in ld.die1],
+                                     "die2": None if ld.die2 is None else [exact(p) for p in ld.die2]}
+                               for key, ld in ruleset.dice.loadings.items()}} if ruleset.dice else None),
+        "cocked": ({"by_option": ruleset.cocked.by_option,
+                    "chances": {key: exact(p) for key, p in ruleset.cocked.chances.items()},
+                    "description": ruleset.cocked.description} if ruleset.cocked else None),
         "money": {"unit": ruleset.table.unit, "against": ruleset.table.against,
                   "when_short": ruleset.table.when_short, "stake": ruleset.table.stake},
         "passing": ({"losses_in_a_row": (ruleset.passing.losses_in_a_row
