@@ -30,7 +30,25 @@ def tape_params(folder: Path) -> list:
 
 
 def tape_throws(dice: str) -> list[list[int]]:
-    return [[int(a), int(b)] for a, b in (t.split("-") for t in dice.replace(",", " ").split())]
+    """The throws that stand on a tape: `3-4`; or `x-4` (a die off), then maybe `off`/`both` (the
+    recast), the off die's face alone (`2`, or `x` off again) — or a new cast of both."""
+    throws, shown = [], None  # shown: (the off die, the other's face) while a die is off
+    for token in dice.replace(",", " ").split():
+        if token in ("off", "both"):
+            continue
+        if "-" in token:
+            a, b = token.split("-")
+            shown = None
+            if "x" in (a, b):
+                if (a, b) != ("x", "x"):
+                    shown = (1, int(b)) if a == "x" else (2, int(a))
+                continue
+            throws.append([int(a), int(b)])
+        elif token != "x":
+            die, face = shown
+            throws.append([int(token), face] if die == 1 else [face, int(token)])
+            shown = None
+    return throws
 
 
 def run_argv(tape: dict) -> list[str]:

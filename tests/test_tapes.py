@@ -28,7 +28,8 @@ from tests.tapes_common import assert_subset, load_tape, run_argv, tape_params, 
 
 TAPES_DIR = Path(__file__).parent / "tapes"
 TAPE_KEYS = {"ruleset", "options", "policy", "dice", "games", "why", "events", "stops", "xfail_reason"}
-EVENT_KEYS = {"game", "throw", "dice", "total", "name", "phase", "choices", "set", "rule", "result", "label", "next"}
+EVENT_KEYS = {"game", "throw", "dice", "total", "name", "phase", "choices", "set", "rule", "result", "label", "next",
+              "casts"}
 
 
 

@@ -144,7 +144,7 @@ class Narrator:
             obj["set"] = sets
         if record.step.rule is not None:
             obj["rule"] = record.step.rule.index + 1
-        if record.casts:
+        if len(record.casts) > 1:  # a die landed off: how the throw came to stand
             obj["casts"] = [dict(c) for c in record.casts]
         if record.choices:
             obj["then"] = [_choice_json(c) for c in record.choices]
