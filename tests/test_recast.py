@@ -181,6 +181,10 @@ def test_a_recast_policy_is_a_policy(capsys):
     assert json.loads(capsys.readouterr().out)["win"] == "1979/4032"
     assert main(["analyse", "cotton", "--policy", "recast=off"]) == 2
     assert "no dice are recast by choice" in capsys.readouterr().err
+    # the option tables solve other option values (dice that never land off) at their best
+    assert main(["analyse", "history_sheet", "--option", "cocked=one_in_six", "--option", "main=called",
+                 "--policy", "recast=both"]) == 0
+    assert "cocked" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ loaded dice that land off
@@ -325,3 +329,40 @@ def test_check_reports_recast_errors_with_positions(tmp_path, capsys, text, wher
     assert message in err, err
     if where is not None:
         assert f"broken.yaml:{where}: error" in err, err
+
+
+# ------------------------------------------------------------------ hostile cocked: sections (property)
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+OFF_CONDITIONS = ["off == 2", "off == 1", "shown == 6", "shown in {3, 4}", 'phase == "chance"', "main == 6",
+                  "off == 1 and shown > main", "total == 7", "shown", "mian == 1", 'phase == "nowhere"',
+                  "option.cocked == \"often\"", "off // (shown - shown) == 1"]
+OFF_ACTIONS = ["recast both", "recast off", "recast off or both by caster", "recast both or off by setter",
+               "recast off or both", "recast off by caster", "recast sideways", "recast off or off", "lose out",
+               "throw again", "recast both; recast off", "recast off or both by dealer"]
+CHANCES_GIVEN = ["1/10", "1/6", "0", "1/2", "99/100", "1", "-1", "x", "10%", {"by_option": "cocked", "often": "1/3"},
+                 {"by_option": "nothing", "often": "1/3"}, {"often": "1/3"}]
+
+
+@settings(max_examples=int(__import__("os").environ.get("RECAST_FUZZ_EXAMPLES", "12")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(parent=st.sampled_from(["cotton", "chicken", "craps", "fullams", "french", "petty"]),
+       chance=st.sampled_from(CHANCES_GIVEN),
+       rules=st.lists(st.tuples(st.sampled_from(OFF_CONDITIONS + [None]), st.sampled_from(OFF_ACTIONS)), max_size=3),
+       seed=st.integers(0, 1000))
+def test_any_cocked_section_is_played_or_refused_never_a_crash(tmp_path_factory, parent, chance, rules, seed):
+    import yaml
+
+    spec = {"chance": chance}
+    if rules:
+        spec["rules"] = [{"otherwise": a} if c is None else {"when": c, "do": a} for c, a in rules]
+    document = {"name": "fuzzed recast", "extends": parent, "cocked": spec,
+                "options": {"cocked": {"default": "often", "values": ["never", "often"]}}}
+    path = tmp_path_factory.mktemp("cocked") / "fuzz.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    for argv in (["check", str(path)], ["analyse", str(path), "--json"],
+                 ["run", str(path), "--seed", str(seed), "--games", "2", "--json"]):
+        code = main(argv)
+        assert code in (0, 1, 2), (argv, path.read_text())

@@ -514,9 +514,12 @@ def exact_sum(values) -> Fraction:
 def policy_for(machine: Machine, policy: str) -> str:
     """A value policy (`--policy 7`) means something only where there is a choice to make:
     elsewhere (another ruleset of a comparison, another option's machine) it is `optimal`."""
-    if policy in ("optimal", "uniform") or any(s.kind == CHOICE for s in machine.states):
+    if policy in ("optimal", "uniform"):
         return policy
-    return "optimal"
+    if policy.rpartition("=")[0].strip() == "recast":  # where dice are recast by choice
+        recast = machine.recast
+        return policy if recast is not None and any(n.kind == CHOICE for n in recast.nodes) else "optimal"
+    return policy if any(s.kind == CHOICE for s in machine.states) else "optimal"
 
 
 class Solver:
