@@ -366,3 +366,52 @@ def test_any_cocked_section_is_played_or_refused_never_a_crash(tmp_path_factory,
                  ["run", str(path), "--seed", str(seed), "--games", "2", "--json"]):
         code = main(argv)
         assert code in (0, 1, 2), (argv, path.read_text())
+
+
+def test_the_closed_form_recast_agrees_with_policy_iteration_through_the_recast_states(monkeypatch):
+    """Each throw state's recast choices are solved as one number (Solver._recast_alone); the
+    general policy iteration over the recast states must find the same game."""
+    from hazard_dsl.solve.markov import Solver
+
+    machine = compile_ruleset(read_ruleset(SHEET), {"cocked": "one_in_six"})
+    fast = analyse(machine)
+    monkeypatch.setattr(Solver, "_recast_alone", lambda self, component, value, fixed: False)
+    slow = analyse(machine)
+    assert fast.win == slow.win and fast.figures.lose == slow.figures.lose
+    assert [r["alone"] for r in fast.recast["states"]] == [r["alone"] for r in slow.recast["states"]]
+
+
+def test_recast_states_inside_a_cycle_of_throw_states(tmp_path):
+    """Two throw states that lead to each other: the recast states of both sit in one cycle and
+    are solved together (policy iteration); the value agrees with taking up both dice where the
+    face cannot matter, and the choice helps the caster where it does."""
+    rules = tmp_path / "cycle.yaml"
+    rules.write_text("""
+name: a cycle
+cocked:
+  chance: 1/5
+  rules:
+    - when: off == 2
+      do: recast both
+    - otherwise: recast off or both by caster
+phases:
+  here:
+    - when: total == 7
+      do: goto there
+    - when: total == 2
+      do: lose out
+    - otherwise: throw again
+  there:
+    - when: total == 7
+      do: goto here
+    - when: total == 12
+      do: win nick
+    - otherwise: throw again
+""")
+    machine = compile_ruleset(read_ruleset(rules))
+    best, both = analyse(machine), analyse(machine, "recast=both")
+    # taking both up leaves the fair dice: from `here` 7 (6 ways) moves on, 2 (1 way) loses; from
+    # `there` 12 (1 way) wins, 7 moves back: p = 6/7 · (1/7 + 6/7 · p), so p = 6/13
+    assert both.win == F(6, 13)
+    assert best.win > F(6, 13)
+    assert len(best.recast["states"]) == 2
