@@ -212,8 +212,7 @@ def _recast(machine: Machine, solver: Solver, visits, policy: str) -> dict:
             if node.kind != CHOICE:
                 continue
             chosen = True
-            p = sum((q for k, q in solver.policy.get(node.index, {}).items() if node.alternatives[k][0] == "off"),
-                    ZERO)
+            p = solver.alone(node.index)
             if p:
                 alone.setdefault(node.die, {})[node.shown] = p
         if chosen:

@@ -578,6 +578,12 @@ class Solver:
         # the throws that stand with the dice's own chances: the rows made above.
         return [node.index for node in recast.nodes]
 
+    def alone(self, choice: int) -> Fraction:
+        """The chance that at recast choice state `choice` the off die is recast alone (rather
+        than both dice), under the policy (none set yet: both)."""
+        alternatives = self.machine.node(choice).alternatives
+        return sum((p for k, p in self.policy.get(choice, {}).items() if alternatives[k][0] == "off"), ZERO)
+
     def throw_dice(self, number: int):
         """The chance of each of the 36 throws that *stand* at throw state `number` (a `Dice`):
         the machine's dice, unless dice land off and are recast by the players' choices, which
@@ -615,8 +621,7 @@ class Solver:
                 if node is None or not lands_by_way[way]:
                     ways.append(None)
                 elif node.kind == CHOICE:
-                    alone = sum((p for k, p in self.policy.get(target, {}).items()
-                                 if node.alternatives[k][0] == "off"), ZERO)
+                    alone = self.alone(target)
                     thrown = next(step.target for v, step in node.alternatives if v == "off")
                     ways.append((machine.node(thrown).outcomes, alone) if alone else None)
                 else:
@@ -799,10 +804,11 @@ class Solver:
                 else:
                     a += q * value[t]
             ways.append((m, here if here.kind == CHOICE else None, (a, b), thrown))
+            if here.kind == CHOICE:
+                self.policy.setdefault(here.index, {0: ONE})
+
         def alone_share(choice) -> Fraction:
-            return ONE if choice is None else sum(
-                (q for k, q in self.policy.setdefault(choice.index, {0: ONE}).items()
-                 if choice.alternatives[k][0] == "off"), ZERO)
+            return ONE if choice is None else self.alone(choice.index)
 
         # In floats first, to find the choices in a round or two; then exactly, from those
         # choices, until no choice changes (normally one round: it proves them best).
@@ -836,7 +842,7 @@ class Solver:
             if choice is None:
                 value[thrown.index] = alone_value
                 continue
-            alone = sum((q for k, q in self.policy[choice.index].items() if choice.alternatives[k][0] == "off"), ZERO)
+            alone = self.alone(choice.index)
             value[choice.index] = alone * alone_value + (ONE - alone) * v
             # the die thrown alone: it lands (its mean) or is off again, back at the choice
             value[thrown.index] = (ONE - c) * alone_value + c * value[choice.index]
