@@ -22,6 +22,12 @@ class UsageError(Exception):
     """A bad command-line argument: reported as `hazard-dsl: error: …`, exit 2."""
 
 
+# the formats of graph and rules, here so that building the parser imports neither module
+# (tests/test_graph.py and tests/test_rulesheet.py check that they agree)
+GRAPH_FORMATS = ("dot", "mermaid", "svg", "png", "json")
+SHEET_FORMATS = ("text", "markdown", "html", "json")
+
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -588,6 +594,7 @@ def cmd_analyse(args) -> int:
     if any(a is not None for a in session_args) and not all(a is not None for a in session_args):
         raise UsageError("--bankroll, --goal and --stake go together: the chance of reaching the goal before "
                          "the purse can no longer stake")
+    _plot_target(args.plot)
     analysis, machine = _analysis(args.ruleset, args.option, args.policy, args.by, with_machine=True)
     from .api import bets_by_option
     from .solve.bets import BetError, parse_money
@@ -633,6 +640,10 @@ def cmd_analyse(args) -> int:
                 analysis.bet_table))
     except BetError as exc:
         raise UsageError(str(exc)) from None
+    if args.plot:
+        from .render.plot import analysis_chart
+
+        _plot(analysis_chart, analysis, args.plot)
     fmt = _format(args)
     if fmt == "json":
         print(json.dumps(analysis_json(analysis), indent=2))
@@ -674,6 +685,7 @@ def cmd_compare(args) -> int:
     from .solve.analysis import analyse
     from .solve.markov import PolicyError, policy_for
 
+    _plot_target(args.plot)
     entries, machines = [], []
     for text in args.rulesets:
         name, options = split_variant(text)
@@ -683,6 +695,10 @@ def cmd_compare(args) -> int:
         except PolicyError as exc:
             raise UsageError(str(exc)) from None
         machines.append((text, machine))
+    if args.plot:
+        from .render.plot import compare_chart
+
+        _plot(compare_chart, entries, args.plot, rulesets=[m.ruleset for _, m in machines])
     fmt = _format(args)
     if fmt == "json":
         from .render.report import differences
@@ -724,6 +740,73 @@ def cmd_show(args) -> int:
         return 0
     header, tables = show_tables(ruleset)
     print(render(tables, fmt, header, _colour()), end="")
+    return 0
+
+
+def _plot_target(path) -> None:
+    """A chart's file checked before any work: its type (PNG, SVG) and matplotlib."""
+    if path is None:
+        return
+    from .render.plot import PlotError, check_target
+
+    try:
+        check_target(path)
+    except PlotError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _plot(chart, figures, path: str, **more) -> None:
+    chart(figures, path, **more)
+    print(f"hazard-dsl: wrote {path}", file=sys.stderr)
+
+
+def cmd_graph(args) -> int:
+    """The compiled machine drawn (render.graph): DOT, Mermaid, SVG, PNG or JSON."""
+    from .render.graph import GraphError, GraphvizMissing, draw
+
+    fmt = _format(args)
+    ruleset = load(args.ruleset)
+    for bet in args.bet:
+        if bet not in ruleset.bets:
+            from .diagnostics import did_you_mean
+
+            raise UsageError(f"--bet {bet}: {ruleset.name} has no bet {bet!r}{did_you_mean(bet, ruleset.bets)}"
+                             + (f" (bets: {', '.join(ruleset.bets)})" if ruleset.bets else " (it declares no bets)"))
+    machine = build_machine(ruleset, args.option, list(args.bet))
+    if fmt == "png" and not args.output and sys.stdout.isatty():
+        raise UsageError("a PNG is not for the terminal: give --output FILE.png (or redirect the output)")
+    try:
+        data = draw(machine, fmt, args.unfold, args.phase, args.bet)
+    except GraphvizMissing as exc:
+        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+        return 1
+    except GraphError as exc:
+        raise UsageError(str(exc)) from None
+    if args.output:
+        with open(args.output, "wb") as handle:
+            handle.write(data)
+        print(f"hazard-dsl: wrote {args.output}", file=sys.stderr)
+    elif fmt == "png":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return 0
+
+
+def cmd_rules(args) -> int:
+    """The rule sheet (render.rulesheet): text, Markdown, HTML or JSON."""
+    from .render.rulesheet import rule_sheet
+    from .solve.markov import PolicyError
+
+    ruleset = load(args.ruleset)
+    machine = build_machine(ruleset, args.option)
+    fmt = _format(args)
+    try:
+        text = rule_sheet(machine, fmt, args.policy, _colour() if fmt == "text" else False)
+    except PolicyError as exc:
+        raise UsageError(str(exc)) from None
+    print(text, end="")
     return 0
 
 
@@ -885,6 +968,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
+    p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "
+                                                  "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot])")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=cmd_analyse)
 
@@ -894,8 +979,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rulesets", nargs="+", metavar="RULESET[:NAME=VALUE,…]")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
+    p.add_argument("--plot", metavar="FILE", help="also chart each variant's chance and edge, and the edges of "
+                                                  "the bets they share, to FILE.png or FILE.svg (needs "
+                                                  "hazard-dsl[plot])")
     add_options(p, "how choices are made: optimal (default), uniform, or a value")
     p.set_defaults(func=cmd_compare)
+
+    p = commands.add_parser("graph", help="draw the compiled machine (DOT, Mermaid, SVG, PNG)",
+                            description="Draw the compiled machine: phases as clusters, transitions labelled by "
+                                        "the throws that take them and their chance, ends coloured by result and "
+                                        "named by label, choices by who chooses. States that differ only in a "
+                                        "variable's value are one node with the value as a parameter (main m) "
+                                        "unless --unfold. svg and png need Graphviz's dot program.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--format", choices=GRAPH_FORMATS, default="dot")  # render.graph.FORMATS
+    p.add_argument("--json", action="store_true", help="short for --format json (the nodes and edges as data)")
+    p.add_argument("--unfold", action="store_true", help="one node per state, every value spelled out")
+    p.add_argument("--phase", action="append", default=[], metavar="PHASE",
+                   help="draw only this phase (repeatable, or PHASE,PHASE); arrows to the rest end in stubs")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME",
+                   help="draw this bet beside the game (repeatable); bets are not drawn otherwise")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="choose a value for one of the ruleset's options (repeatable)")
+    p.set_defaults(func=cmd_graph)
+
+    p = commands.add_parser("rules", help="the rule sheet, to print: tables of nicks and outs, bets, sources",
+                            description="Write the rule sheet of a ruleset from its compiled machine and its "
+                                        "words: how the main is set, for each main the throws that nick, throw "
+                                        "out or make a chance, the chance, passing, fees, each bet's payout and "
+                                        "exact edge, the options in force and the sources. --format html prints "
+                                        "on one or two pages.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--format", choices=SHEET_FORMATS, default="text")  # render.rulesheet.FORMATS
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made for the figures: optimal (default), uniform, or a value")
+    p.set_defaults(func=cmd_rules)
     return parser
 
 
