@@ -810,6 +810,13 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_simulate(args) -> int:
+    """Monte Carlo of games, bets and sessions (simulate.command)."""
+    from .simulate.command import main
+
+    return main(args, load, build_machine, UsageError)
+
+
 # --------------------------------------------------------------------------- parser
 
 
@@ -1015,6 +1022,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made for the figures: optimal (default), uniform, or a value")
     p.set_defaults(func=cmd_rules)
+
+    p = commands.add_parser("simulate", help="Monte Carlo of games, bets and sessions, beside the exact figures",
+                            description="Simulate many games (vectorised, in worker processes or on a Dask "
+                                        "cluster): win, lose, push and each label with standard errors, throws "
+                                        "per game, bets' net per unit staked, each beside its exact value and "
+                                        "z-score; with --players, sessions at the table and each seat's purse. "
+                                        "The same seed gives the same numbers whatever --workers.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--games", type=int, default=None, metavar="N",
+                   help="games to simulate (default 1000000); with --players, sessions (default 1000)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed: same seed, same numbers")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
+                   help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it")
+    p.add_argument("--workers", type=int, default=None, metavar="K",
+                   help="worker processes (default: the cores available)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the chunks on this Dask scheduler (needs hazard-dsl[cluster])")
+    add_table(p.add_argument_group("sessions at the table"), "a stake, for flat and cautious (default 1)",
+              strategy=True)
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
+    p.set_defaults(func=cmd_simulate)
     return parser
 
 

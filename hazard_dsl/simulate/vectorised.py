@@ -1,21 +1,20 @@
-"""Monte Carlo on the compiled machine, all games advancing together in NumPy arrays.
+"""A small simulation in one call, on the engine of `simulate.engine` (for scripts and tests).
 
-The machine becomes two tables: `after_throw[state, outcome]` (the next state for each of the
-36 throws) and, for choice states, the alternative the policy picks. Each round, every game
-still running throws once. Estimates are floats (they are estimates); the exact answers come
-from `hazard_dsl.solve`.
+`simulate(machine, games, generator)` plays `games` games on the machine's lane table and
+returns the counts of each result and label and the number of games of each length. The
+command (`hazard-dsl simulate`) runs the same engine in chunks, in worker processes, with
+bets and sessions; see `simulate.command`.
 """
 
 from __future__ import annotations
 
-
 import numpy as np
 
-from ..compile.machine import CHOICE, END, THROW, Machine
+from ..compile.machine import Machine
 from ..records import record
 from ..solve.markov import Solver
-
-MAX_ROUNDS = 100_000
+from .engine import run_chunk
+from .tables import game_table
 
 
 @record
@@ -23,7 +22,8 @@ class Simulation:
     games: int
     results: dict  # "win"/"lose"/"push" -> count
     labels: dict  # label -> count
-    throws: np.ndarray  # throws per game
+    lengths: np.ndarray  # lengths[n]: games of n throws (the last entry: the cap or more)
+    throws: int  # throws made in all
 
     def rate(self, result: str) -> float:
         return self.results.get(result, 0) / self.games
@@ -32,62 +32,23 @@ class Simulation:
         p = self.rate(result)
         return float(np.sqrt(p * (1 - p) / self.games))
 
+    @property
+    def mean_throws(self) -> float:
+        return self.throws / self.games
+
 
 def simulate(machine: Machine, games: int, generator: np.random.Generator, policy: str = "optimal") -> Simulation:
     solver = Solver(machine)
     solver.set_policy(policy)
-    n = len(machine.states)
-    kind = np.array([{THROW: 0, CHOICE: 1, END: 2}[s.kind] for s in machine.states], dtype=np.int8)
-    after_throw = np.zeros((n, 36), dtype=np.int64)
-    for s in machine.states:
-        if s.kind == THROW:
-            after_throw[s.index] = [step.target for step in s.steps]
-        else:
-            after_throw[s.index] = s.index
-    choice_states = [s for s in machine.states if s.kind == CHOICE]
-
-    cumulative = np.cumsum(np.array(machine.dice.weights, dtype=np.int64))
-    state = np.full(games, machine.start.target, dtype=np.int64)
-    throws = np.zeros(games, dtype=np.int64)
-    for _ in range(MAX_ROUNDS):
-        state = _settle_choices(state, kind, choice_states, solver, generator)
-        running = kind[state] == 0
-        if not running.any():
-            break
-        if machine.dice.fair:
-            outcome = generator.integers(0, 36, size=int(running.sum()))
-        else:  # loaded dice: an exact draw below the total weight, read off the cumulative weights
-            outcome = np.searchsorted(cumulative, generator.integers(0, machine.dice.total, size=int(running.sum())),
-                                      side="right")
-        state[running] = after_throw[state[running], outcome]
-        throws[running] += 1
-    ended = machine.states
+    table = game_table(machine, solver, mean_throws=4.0)
+    counts, throws = run_chunk(table, games, generator)
     results: dict = {}
     labels: dict = {}
-    counts = np.bincount(state, minlength=n)
-    for index in np.nonzero(counts)[0]:
-        s = ended[int(index)]
-        if s.kind != END:
-            continue
-        results[s.result] = results.get(s.result, 0) + int(counts[index])
-        labels[s.label] = labels.get(s.label, 0) + int(counts[index])
-    return Simulation(games, results, labels, throws)
-
-
-def _settle_choices(state, kind, choice_states, solver, generator):
-    """Move every game sitting at a choice state to the alternative its chooser takes."""
-    for _ in range(len(choice_states) + 1):
-        at_choice = kind[state] == 1
-        if not at_choice.any():
-            return state
-        for s in choice_states:
-            here = np.nonzero(state == s.index)[0]
-            if not len(here):
-                continue
-            policy = solver.policy[s.index]
-            picks = sorted(policy)
-            weights = np.array([float(policy[k]) for k in picks])
-            chosen = generator.choice(len(picks), size=len(here), p=weights / weights.sum())
-            targets = np.array([s.alternatives[k][1].target for k in picks])
-            state[here] = targets[chosen]
-    return state
+    lengths = np.zeros(table.age_cap + 1, dtype=np.int64)
+    for row in np.flatnonzero(counts[table.first_tag:]) + table.first_tag:
+        result, label = table.endings[table.ending[row]]
+        n = int(counts[row])
+        results[result] = results.get(result, 0) + n
+        labels[label] = labels.get(label, 0) + n
+        lengths[table.age[row]] += n
+    return Simulation(games, results, labels, lengths, throws)

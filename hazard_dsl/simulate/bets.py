@@ -1,0 +1,352 @@
+"""Bets in the simulator: orders gathered into groups, each group's lane table, its exact
+figures from `solve.bets`, and its money from the counts.
+
+A *group* is a bet made on its own (the pass line, a place bet) and the bets that back it (the
+odds on the pass line), in the order given. It is played in cycles, as `solve.bets` defines the
+figures of a bet and of bets made together (see `simulate.tables`). Each group has a table of
+its own and its own throws, so the groups' figures are independent samples.
+
+Money is exact: a cycle's net and stake are `Fraction`s, worked out once per way a cycle can
+close, from the compiled tables (`CompiledBet.decisions`, the commission through
+`BetTable.up_front` and `BetTable._on_win`); the simulation only counts how often each way
+happens. Estimates (and their standard errors) are floats.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..compile.machine import END
+from ..records import record
+from ..solve.bets import BetError, BetTable, parse_amount
+from .tables import MAX_BET_ROWS, MAX_ENTRIES, SimulationError, Table, Throws, endings_of
+
+WAIT = ("w",)
+
+
+@record
+class Placed:
+    """One order of a group: the bet, its amount as given, and what a bet made in each game
+    state stakes (a class per distinct amount and commission up front)."""
+
+    name: str
+    text: str  # the amount as given: "10", "3-4-5x"
+    bet: object  # CompiledBet
+    backs: int | None  # index, in the group, of the bet it backs
+    classes: list  # [(amount, up_front per unit)] by class
+    class_at: dict  # game state where made -> class
+
+
+@record
+class Group:
+    orders: list  # Placed, the bet made on its own first
+
+    @property
+    def names(self) -> list:
+        return [o.name for o in self.orders]
+
+    def money(self, table: BetTable, j: int, decided) -> tuple[Fraction, Fraction]:
+        """(net, staked) of order j in a closed cycle: `decided` is (class, code) or None (not made)."""
+        if decided is None:
+            return Fraction(0), Fraction(0)
+        order = self.orders[j]
+        cls, code = decided
+        amount, up_front = order.classes[cls]
+        return amount * (table._on_win(order.bet, code) - up_front), amount * (1 + up_front)
+
+
+def groups_of(table: BetTable, texts: list[str]) -> list[Group]:
+    """`--bet NAME=AMOUNT` orders as groups; every mistake is a `BetError` saying what to give."""
+    from ..play.wagers import Order
+
+    groups: list[Group] = []
+    where: dict = {}  # bet name -> (group, index)
+    for text in texts:
+        order = Order.parse_for_analysis(text)
+        if order.bet in where:
+            raise BetError(f"--bet {order.bet} is given twice; give each bet once")
+        cb = table.bet(order.bet)  # "no such bet", with did-you-mean
+        if not cb.made:
+            raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition never holds "
+                           f"in this game")
+        kind, value = parse_amount(cb.bet, order.amount)
+        backs = cb.bet.backs
+        states = sorted(cb.made)
+        if backs is None:
+            amounts = {g: value for g in states}
+            group, backed = Group([]), None
+            groups.append(group)
+        else:
+            if backs not in where:
+                raise BetError(f"--bet {order.bet}={order.amount}: {order.bet} backs {backs}; give --bet {backs}=… "
+                               f"first")
+            group, backed = where[backs]
+            base = group.orders[backed]
+            fixed = {a for a, _ in base.classes}
+            if kind == "multiple" and len(fixed) != 1:
+                raise BetError(f"--bet {order.bet}={order.amount}: a multiple needs the bet it backs ({backs}) made "
+                               f"for an amount of money")
+            amounts = {}
+            for g in states:
+                if kind == "money":
+                    amounts[g] = value
+                    continue
+                factor = cb.multiple(value, g)
+                if factor <= 0:
+                    raise BetError(f"--bet {order.bet}={order.amount}: the multiple is {factor} in "
+                                   f"{table.machine.states[g].describe(table.machine)}; it must be more than 0")
+                amounts[g] = factor * next(iter(fixed))
+        classes: list = []
+        class_at: dict = {}
+        for g in states:
+            key = (amounts[g], table.up_front(cb, g))
+            if key not in classes:
+                classes.append(key)
+            class_at[g] = classes.index(key)
+        where[order.bet] = (group, len(group.orders))
+        group.orders.append(Placed(order.bet, order.amount, cb, backed, classes, class_at))
+    return groups
+
+
+# --------------------------------------------------------------------------- a group's table
+
+
+def group_table(machine, throws: Throws, group: Group, mean_throws: float) -> Table:
+    """The lane table of one group: rows (game throw state, cycle phase, each bet's status);
+    tagged rows at each game's end, with the cycle closed there (if one is)."""
+    states = machine.states
+    endings = endings_of(machine)
+    ending_of = {s.index: endings.index((s.result, s.label)) for s in machine.end_states()}
+    orders = group.orders
+    cols = throws.columns
+    fresh = tuple(WAIT for _ in orders)
+    cores: dict = {}  # core -> number
+    queue: list = []
+    tags: dict = {}  # (core, ending, cycle) -> number among tagged rows
+    dones: dict = {}  # (ending, cycle) -> number among done rows
+
+    def core_number(core) -> int:
+        found = cores.get(core)
+        if found is None:
+            found = cores[core] = len(cores)
+            queue.append(core)
+            if len(cores) + len(tags) > MAX_BET_ROWS:
+                raise SimulationError(f"bets {', '.join(group.names)}: more than {MAX_BET_ROWS} states to simulate "
+                                      f"together; give them in separate runs")
+        return found
+
+    # Columns that throw the same outcome to the same states do the same: work once per kind.
+    kinds: dict = {}  # throw state -> (kind list, column -> kind)
+    for g, outcome in throws.outcome.items():
+        seen: dict = {}
+        of_column = np.empty(cols, dtype=np.int64)
+        for c in range(cols):
+            key = (int(outcome[c]), int(throws.final[g][c]), int(throws.restart[g][c]))
+            of_column[c] = seen.setdefault(key, len(seen))
+        kinds[g] = (list(seen), of_column)
+
+    def move(core, o, final, restart, finishing):
+        """Where a throw takes a lane: ("core", core) or ("tag", core, ending, cycle) or ("done", ending, cycle)."""
+        if o < 0:  # a draw thrown away (simulate.tables.throws_of): nothing happens
+            return ("core", core)
+        g, phase, status = core
+        status = list(status)
+        if phase != "X":
+            up_before = [s[0] == "u" for s in status]
+            for j, order in enumerate(orders):
+                if status[j] != WAIT:
+                    continue
+                allowed = order.backs is None or up_before[order.backs]
+                if allowed and g in order.bet.made:
+                    status[j] = ("u", 0, order.class_at[g])
+        for j, order in enumerate(orders):
+            s = status[j]
+            if s[0] != "u":
+                continue
+            code = order.bet.move(g, s[1], o, final)
+            status[j] = ("u", code, s[2]) if code >= 0 else ("d", s[2], code)
+        phase = "C" if phase == "F" else phase
+        if states[final].kind != END:
+            return ("core", (final, phase, tuple(status)))
+        k = ending_of[final]
+        cycle = None
+        if phase == "C" and status[0][0] == "d" and not any(s[0] == "u" for s in status):
+            cycle = tuple((s[1], s[2]) if s[0] == "d" else None for s in status)
+            phase, status = ("X" if finishing else "F"), list(fresh)
+        if finishing and phase == "X":
+            return ("done", k, cycle)
+        return ("tag", (restart, phase, tuple(status)), k, cycle)
+
+    rows_main: dict = {}
+    rows_finish: dict = {}
+    for s0 in sorted({int(s) for s in throws.start}):
+        core_number((s0, "F", fresh))
+    while queue:
+        core = queue.pop()
+        g = core[0]
+        kind_list, of_column = kinds[g]
+        for table_rows, finishing in ((rows_main, False), (rows_finish, True)):
+            out = []
+            for o, final, restart in kind_list:
+                where = move(core, o, final, restart, finishing)
+                if where[0] == "core":
+                    out.append(("core", core_number(where[1])))
+                elif where[0] == "tag":
+                    core_number(where[1])
+                    key = (where[1], where[2], where[3])
+                    out.append(("tag", tags.setdefault(key, len(tags))))
+                else:
+                    key = (where[1], where[2])
+                    out.append(("done", dones.setdefault(key, len(dones))))
+            table_rows[core] = (out, of_column)
+    plain, tagged, done = len(cores), len(tags), len(dones)
+    rows = plain + tagged + done
+    if rows * cols > MAX_ENTRIES:
+        raise SimulationError(f"bets {', '.join(group.names)}: the simulator's table would have {rows * cols} "
+                              f"entries (more than {MAX_ENTRIES})")
+
+    def row_of(where) -> int:
+        kind, n = where
+        return n if kind == "core" else plain + n if kind == "tag" else plain + tagged + n
+
+    step = np.zeros((rows, cols), dtype=np.int64)
+    finish = np.zeros((rows, cols), dtype=np.int64)
+    for core, n in cores.items():
+        for target, table_rows in ((step, rows_main), (finish, rows_finish)):
+            out, of_column = table_rows[core]
+            target[n] = np.array([row_of(w) for w in out], dtype=np.int64)[of_column]
+    ending = np.full(rows, -1, dtype=np.int16)
+    cycles: list = [None] * rows
+    excluded = np.full(rows, -1, dtype=np.int32)
+    for (core, k, cycle), n in tags.items():
+        r = plain + n
+        step[r], finish[r] = step[cores[core]], finish[cores[core]]
+        ending[r], cycles[r] = k, cycle
+        # a lane whose next game is not among the N: a cycle that would start with it does not;
+        # one still under way (a bet up across the game's end) goes on
+        excluded[r] = -1 if core[1] == "F" else r * cols
+    for (k, cycle), n in dones.items():
+        r = plain + tagged + n
+        ending[r], cycles[r] = k, cycle
+    excluded[:plain] = np.arange(plain) * cols
+    start = np.array([cores[(int(s), "F", fresh)] for s in throws.start], dtype=np.int64)
+    return Table(cols, (step * cols).astype(np.int32).ravel(), (finish * cols).astype(np.int32).ravel(), plain,
+                 plain + tagged, (start * cols).astype(np.int32), throws.start_digits, excluded, ending,
+                 np.zeros(rows, dtype=np.int16), tuple(cycles), endings, 0, mean_throws)
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def cycle_counts(table: Table, counts: np.ndarray) -> dict:
+    """{cycle (a tuple of each bet's (class, code) or None): cycles closed that way}."""
+    out: dict = {}
+    for r in np.flatnonzero(counts[table.first_tag:]) + table.first_tag:
+        cycle = table.cycles[r]
+        if cycle is not None:
+            out[cycle] = out.get(cycle, 0) + int(counts[r])
+    return out
+
+
+@record
+class Estimate:
+    """A mean net per unit staked: the estimate, its standard error (delta method over the
+    independent cycles), the exact value, and the bets decided."""
+
+    value: float | None
+    stderr: float | None
+    exact: Fraction | None
+    made: int  # bets made (and decided) in the sample
+    staked: Fraction  # money staked in all
+
+    @property
+    def z(self) -> float | None:
+        return _z(self.value, self.stderr, self.exact)
+
+
+def _z(value, stderr, exact) -> float | None:
+    if value is None or exact is None:
+        return None
+    if not stderr:
+        return 0.0 if value == float(exact) else None
+    return (value - float(exact)) / stderr
+
+
+def ratio(cycles: dict, money) -> Estimate:
+    """Σ net / Σ staked over cycles, `money(cycle)` giving (net, staked) of one cycle."""
+    net = staked = Fraction(0)
+    made = 0
+    parts = []
+    for cycle, n in cycles.items():
+        x, y = money(cycle)
+        if not y:
+            continue
+        parts.append((x, y, n))
+        net += n * x
+        staked += n * y
+        made += n
+    if not staked:
+        return Estimate(None, None, None, 0, Fraction(0))
+    r = net / staked
+    spread = sum(n * float(x - r * y) ** 2 for x, y, n in parts)
+    stderr = spread ** 0.5 / float(staked)
+    return Estimate(float(r), stderr, None, made, staked)
+
+
+def group_figures(bet_table: BetTable, group: Group, cycles: dict) -> dict:
+    """Each bet's mean net per unit staked (and the group's, for more than one bet), beside the
+    exact figures of `solve.bets` (a bet alone: its edge; a bet backing another: what it adds to
+    the combination)."""
+    out: dict = {}
+    orders = [(o.name, o.text) for o in group.orders]
+    previous = None
+    for j, order in enumerate(group.orders):
+        estimate = ratio(cycles, lambda cycle, j=j: group.money(bet_table, j, cycle[j]))
+        if order.backs is None:
+            figures = bet_table.figures_of(order.bet)
+            estimate.exact = figures.net / figures.stake
+            previous = bet_table.combination(orders[:1])
+        else:
+            combined = bet_table.combination(orders[:j + 1])
+            staked = combined.staked - previous.staked
+            estimate.exact = (combined.net - previous.net) / staked if staked else None
+            previous = combined
+        out[order.name] = (order, estimate)
+    return out
+
+
+def all_bets(bet_table: BetTable, groups: list[Group], per_group: list[dict]) -> Estimate | None:
+    """All the bets together, per unit staked: the groups are independent samples, so the
+    variance of the whole is that of each group's sum (delta method)."""
+    if sum(len(g.orders) for g in groups) < 2:
+        return None
+    net = staked = Fraction(0)
+    parts = []
+    for group, cycles in zip(groups, per_group):
+        def money(cycle, group=group):
+            pairs = [group.money(bet_table, j, cycle[j]) for j in range(len(group.orders))]
+            return sum((x for x, _ in pairs), Fraction(0)), sum((y for _, y in pairs), Fraction(0))
+        n_cycles = sum(cycles.values())
+        if not n_cycles:
+            return None
+        sums = [(money(c), n) for c, n in cycles.items()]
+        g_net = sum((x * n for (x, _), n in sums), Fraction(0)) / n_cycles  # per cycle
+        g_staked = sum((y * n for (_, y), n in sums), Fraction(0)) / n_cycles
+        parts.append((sums, n_cycles, g_net, g_staked))
+        net += g_net
+        staked += g_staked
+    if not staked:
+        return None
+    r = net / staked
+    variance = 0.0
+    for sums, n_cycles, g_net, g_staked in parts:
+        # the variance of the mean of (net − r·staked) per cycle, over this group's cycles
+        mean = float(g_net - r * g_staked)
+        second = sum(n * float(x - r * y) ** 2 for (x, y), n in sums) / n_cycles
+        variance += (second - mean * mean) / n_cycles
+    combined = bet_table.combination([(o.name, o.text) for g in groups for o in g.orders])
+    made = sum(sum(n for c, n in cycles.items() for d in c if d is not None) for cycles in per_group)
+    return Estimate(float(r), max(variance, 0.0) ** 0.5 / float(staked), combined.net / combined.staked, made,
+                    staked)

@@ -1,0 +1,239 @@
+"""A simulation run: its chunks, their seeds, and where they are played (here, in worker
+processes, or on a Dask cluster).
+
+A run of N games (or sessions) is cut into chunks of a fixed size that depends on N alone.
+Chunk i draws from `SeedSequence(seed, spawn_key=(i,))` — the i-th child that
+`SeedSequence(seed).spawn(...)` would give — and its results are whole-number counts, merged
+by addition. So the same seed gives the same numbers whatever the number of workers, and on a
+cluster too; the order in which chunks finish changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import numpy as np
+
+from ..records import field, record
+from .engine import LANES, generator, run_chunk
+
+GAMES_PER_CHUNK = 1 << 21  # about 10 million throws: a tenth of a second, and a progress step
+SESSIONS_PER_CHUNK = 1 << 11
+
+
+@record
+class Plan:
+    """What a run plays, as plain data (NumPy arrays and records): it pickles as it is."""
+
+    kind: str  # "games" | "sessions"
+    total: int  # games, or sessions
+    seed: int
+    tables: tuple = ()  # games: the game's table, then one per group of bets
+    setup: object = None  # sessions: simulate.sessions.Setup
+    per_chunk: int = 0
+    lanes: int = LANES
+
+    def chunks(self) -> list[tuple[int, int]]:
+        """(index, how many) for every chunk, in order."""
+        size = self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
+        out, done, i = [], 0, 0
+        while done < self.total:
+            n = min(size, self.total - done)
+            out.append((i, n))
+            done += n
+            i += 1
+        return out
+
+
+@record
+class ChunkResult:
+    index: int
+    count: int  # games or sessions played in the chunk
+    counts: list = field(default_factory=list)  # games: per table, visits to each row
+    throws: list = field(default_factory=list)  # games: per table, throws made
+    sessions: object = None  # sessions: the chunk summarised (see `summarise`)
+
+
+@record
+class Totals:
+    """Chunks merged as they finish: sums of whole numbers, so the order they finish in changes
+    nothing, and memory does not grow with the number of chunks."""
+
+    chunks: int = 0
+    count: int = 0
+    counts: list = field(default_factory=list)
+    throws: list = field(default_factory=list)
+    sessions: dict | None = None
+
+    def add(self, result: ChunkResult) -> None:
+        self.chunks += 1
+        self.count += result.count
+        if result.sessions is not None:
+            self.sessions = merge_sessions(self.sessions, result.sessions)
+            return
+        if not self.counts:
+            self.counts = [c.copy() for c in result.counts]
+            self.throws = list(result.throws)
+            return
+        for k, c in enumerate(result.counts):
+            self.counts[k] += c
+            self.throws[k] += result.throws[k]
+
+
+def merge_sessions(a: dict | None, b: dict) -> dict:
+    if a is None:
+        return {k: ([dict(seat) for seat in v] if k == "seats" else list(v) if k == "why" else v)
+                for k, v in b.items()}
+    for j, seat in enumerate(b["seats"]):
+        for value, n in seat.items():
+            a["seats"][j][value] = a["seats"][j].get(value, 0) + n
+    for key in ("bank", "box", "games", "rounded", "unbalanced"):
+        a[key] += b[key]
+    a["why"] = [x + y for x, y in zip(a["why"], b["why"])]
+    return a
+
+
+def seed_of(plan: Plan, index: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(plan.seed, spawn_key=(index,))
+
+
+def play_chunk(plan: Plan, index: int, count: int) -> ChunkResult:
+    """One chunk, from its own seed: each table (the game's, each group's) from a child of it."""
+    seed = seed_of(plan, index)
+    if plan.kind == "sessions":
+        from .sessions import play_sessions
+
+        played = play_sessions(plan.setup, count, generator(seed))
+        return ChunkResult(index, count, sessions=summarise(played, plan.setup))
+    result = ChunkResult(index, count)
+    for table, child in zip(plan.tables, seed.spawn(len(plan.tables))):
+        counts, throws = run_chunk(table, count, generator(child), plan.lanes)
+        result.counts.append(counts)
+        result.throws.append(throws)
+    return result
+
+
+def summarise(played, setup) -> dict:
+    """A chunk of sessions as counts (merged by addition): each seat's purses as {value: sessions}."""
+    purses = played.purses
+    seats = []
+    for j in range(setup.seats):
+        values, n = np.unique(purses[:, j], return_counts=True)
+        seats.append(dict(zip(values.tolist(), n.tolist())))
+    money = purses.sum(axis=1) + played.bank + played.box
+    return {
+        "seats": seats,
+        "bank": int(played.bank.sum()),
+        "box": int(played.box.sum()),
+        "games": int(played.games.sum()),
+        "why": np.bincount(played.why, minlength=4).tolist(),
+        "rounded": played.rounded,
+        "unbalanced": int(np.count_nonzero(money != setup.seats * setup.purse)),
+    }
+
+
+# --------------------------------------------------------------------------- where chunks run
+
+_PLAN: Plan | None = None
+
+
+def _start_worker(plan: Plan) -> None:
+    global _PLAN
+    _PLAN = plan
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _in_worker(index: int, count: int) -> ChunkResult:
+    return play_chunk(_PLAN, index, count)
+
+
+def available_cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a run: `results` holds the chunks finished before it."""
+
+    def __init__(self, results: "Totals"):
+        super().__init__("interrupted")
+        self.results = results
+
+
+def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) -> Totals:
+    """Every chunk of the plan, merged. `done(result)` is called as each finishes. Ctrl-C raises
+    `Interrupted` with the chunks finished so far."""
+    chunks = plan.chunks()
+    results = Totals()
+
+    def finished(result: ChunkResult) -> None:
+        results.add(result)
+        if done is not None:
+            done(result)
+
+    if scheduler is not None:
+        return _on_cluster(plan, chunks, scheduler, finished, results)
+    if workers <= 1 or len(chunks) == 1:
+        try:
+            for index, count in chunks:
+                finished(play_chunk(plan, index, count))
+        except KeyboardInterrupt:
+            raise Interrupted(results) from None
+        return results
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context(method),
+                               initializer=_start_worker, initargs=(plan,))
+    try:
+        pending = set()
+        queue = list(chunks)
+        # a few chunks ahead of each worker, not all at once: memory stays flat for any N
+        while queue or pending:
+            while queue and len(pending) < 2 * workers:
+                index, count = queue.pop(0)
+                pending.add(pool.submit(_in_worker, index, count))
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(future.result())
+    except KeyboardInterrupt:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise Interrupted(results) from None
+    pool.shutdown()
+    return results
+
+
+class ClusterError(RuntimeError):
+    """The Dask extra is missing, or the scheduler cannot be reached."""
+
+
+def _on_cluster(plan: Plan, chunks, scheduler, finished, results) -> dict:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise ClusterError("--scheduler needs Dask: pip install 'hazard-dsl[cluster]'") from None
+    try:
+        client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="5s",
+                                                                         set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterError(f"--scheduler {scheduler}: cannot reach it ({exc})") from None
+    own = client is not scheduler
+    try:
+        shared = client.scatter(plan, broadcast=True)
+        futures = [client.submit(play_chunk, shared, index, count, pure=False) for index, count in chunks]
+        try:
+            for future in as_completed(futures):
+                finished(future.result())
+        except KeyboardInterrupt:
+            client.cancel(futures)
+            raise Interrupted(results) from None
+        return results
+    finally:
+        if own:
+            client.close()
