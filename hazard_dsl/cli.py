@@ -1039,6 +1039,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: the cores available)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the chunks on this Dask scheduler (needs hazard-dsl[cluster])")
+    p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
+                                                  "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
     add_table(p.add_argument_group("sessions at the table"), "a stake, for flat and cautious (default 1)",
               strategy=True)
     p.add_argument("--format", choices=FORMATS, default="text")

@@ -115,3 +115,14 @@ def test_without_matplotlib_the_command_says_how_to_get_it(capsys, monkeypatch, 
     code, out, err = run(capsys, "analyse", "cotton", "--plot", str(tmp_path / "x.png"))
     assert code == 2 and out == ""
     assert "pip install 'hazard-dsl[plot]'" in err and "Traceback" not in err
+
+
+def test_simulate_chart_draws_the_simulated_over_the_exact(capsys, tmp_path):
+    target = tmp_path / "simulated.svg"
+    code, out, err = run(capsys, "simulate", "cotton", "--games", "20000", "--seed", "1", "--workers", "1",
+                         "--plot", str(target))
+    assert code == 0, err
+    text = svg_text(target)
+    assert "20,000 games simulated" in text and "exact" in text and "throws in a game" in text
+    code, out, err = run(capsys, "simulate", "chicken", "--players", "Ann,Ben", "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and "not sessions" in err

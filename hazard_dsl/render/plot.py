@@ -271,13 +271,14 @@ def analysis_chart(analysis, path: str) -> None:
 # --------------------------------------------------------------------------- simulate
 
 
-def simulation_chart(simulated, exact, path: str, title: str = "", source: str = "") -> None:
+def simulation_chart(simulated, exact, path: str, title: str = "", source: str = "", games: int | None = None) -> None:
     """The simulated distribution of throws per game over the exact one: `simulated` is the
     number of simulated games that took n throws (a sequence indexed by n, or {n: count});
-    `exact` is P(n throws) (a sequence of Fractions, `Analysis.throws`). For `simulate --plot`."""
+    `exact` is P(n throws) (a sequence of Fractions, `Analysis.throws`); `games`, all the games
+    simulated, where some (the longest) are not among the counts. For `simulate --plot`."""
     plt = _pyplot()
     counts = dict(enumerate(simulated)) if not isinstance(simulated, dict) else dict(simulated)
-    games = sum(counts.values())
+    games = games or sum(counts.values())
     if games <= 0:
         raise PlotError("no simulated games to draw")
     exact = list(exact)

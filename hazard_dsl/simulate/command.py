@@ -139,6 +139,14 @@ def main(args, load, build_machine, UsageError) -> int:
                 raise UsageError(f"--{flag} is for sessions at the table: give --players Ann,Ben,Cat too")
     elif args.bet:
         raise UsageError("sessions at the table stake by --strategy and --stake; --bet is for games without players")
+    plot = getattr(args, "plot", None)
+    if plot is not None:
+        if table_mode:
+            raise UsageError("--plot draws the simulated throws per game over the exact ones: for games, not "
+                             "sessions at the table (whose purses have no exact figures to draw against)")
+        from ..cli import _plot_target  # the file's type and matplotlib, checked before any work
+
+        _plot_target(plot)
     count = args.games if args.games is not None else (DEFAULT_SESSIONS if table_mode else DEFAULT_GAMES)
     if not 1 <= count <= MAX_GAMES:
         raise UsageError(f"--games must be between 1 and {MAX_GAMES:,}")
@@ -162,12 +170,30 @@ def main(args, load, build_machine, UsageError) -> int:
         print(f"hazard-dsl: error: {exc}", file=sys.stderr)
         return 1
     _print(report, fmt, context)
+    if plot is not None and report.get("games"):
+        _chart(report, context, plot)
     if not complete:
         print("hazard-dsl: interrupted: these are the results of the chunks finished before Ctrl-C.", file=sys.stderr)
         return 130
     if args.seed is None and fmt == "text":
         print(f"Seed {seed}: the same command with --seed {seed} gives the same numbers, whatever --workers.")
     return 0
+
+
+def _chart(report: dict, context, path: str) -> None:
+    """The simulated throws per game over the exact distribution (render.plot)."""
+    from ..render.plot import sources_line, simulation_chart
+
+    games = report["games"]
+    counts = {row["throws"]: round(row["rate"] * games) for row in report["throws"]["distribution"]}
+    ruleset = context.machine.ruleset
+    options = ", ".join(f"{k}={v}" for k, v in context.machine.options.items())
+    cited = sources_line([ruleset])
+    simulation_chart(counts, context.analysis.throws, path,
+                     title=f"{ruleset.name}: throws per game, {games:,} games simulated (seed {report['seed']})",
+                     source=(f"{cited + '. ' if cited else ''}Simulated by hazard-dsl from {ruleset.file} ({options}); "
+                             f"exact: the absorbing-chain solution."), games=games)
+    print(f"hazard-dsl: wrote {path}", file=sys.stderr)
 
 
 def _sessions_context(args, ruleset, count, seed, build_machine, UsageError):
