@@ -185,11 +185,12 @@ GOOD_ACTIONS = ["win", "win nick", "lose out", "push", "throw again", "goto chan
                 "set point = total; goto point", "goto begin"]
 BAD_ACTIONS = ["goto x", "set main = total == 7", "choose main from 5..9 by dealer",
                "choose main from 9..5; goto chance", "win nick extra", "set main total", "winner",
-               "win nick; throw again", "lose nick", "choose main from 0..20; goto chance", "set n = n + 1"]
+               "win nick; throw again", "lose nick", "choose main from 0..20; goto chance", "set n = n + 1",
+               "recast both", "recast off or both by caster"]
 SNIPPETS = GOOD_CONDITIONS + BAD_CONDITIONS + GOOD_ACTIONS + BAD_ACTIONS
 KEYS = ["name", "phases", "variables", "options", "labels", "start", "extends", "dice", "words",
         "passing", "rules", "when", "do", "otherwise", "say", "throw", "range", "initial", "values",
-        "default", "description", "main", "chance", "come_out", "begin", "phaces"]
+        "default", "description", "main", "chance", "come_out", "begin", "phaces", "cocked"]
 
 scalars = st.one_of(st.sampled_from(WORDS), st.sampled_from(SNIPPETS), st.integers(-20, 20), st.booleans(),
                     st.none(), st.text(max_size=12))
@@ -239,7 +240,12 @@ rulesets = st.fixed_dictionaries(
     optional={"variables": variables, "options": options, "start": phase_names | st.just("nowhere"),
               "labels": st.dictionaries(st.sampled_from(["nick", "out", "win"]), scalars, max_size=2),
               "extends": st.sampled_from(["cotton", "craps", "cotton", "fuzz", "nowhere"]),
-              "dice": st.sampled_from(["2d6", "3d6"])},
+              "dice": st.sampled_from(["2d6", "3d6"]),
+              "cocked": st.sampled_from([{"chance": "1/10"}, {"chance": "1/6", "rules": [{"otherwise": "recast off"}]},
+                                         {"chance": "1/3", "rules": [{"when": "off == 1 and shown > 3",
+                                                                      "do": "recast off or both by caster"},
+                                                                     {"otherwise": "recast both"}]},
+                                         {"chance": 1}, {"chance": "x", "rules": "recast"}, "often"])},
 )
 
 

@@ -20,8 +20,6 @@ the cast that left a die off; otherwise the player (or the policy) picks.
 
 from __future__ import annotations
 
-from ..compile.machine import CHOICE, Machine, Recast
-
 MAX_CASTS = 10_000  # casts for one throw: dice that land off this often are no dice (a tape's loop)
 
 
@@ -29,7 +27,7 @@ class CastingError(ValueError):
     """The dice (a tape, a log) cannot make a throw here: the message says why."""
 
 
-def throw_at(machine: Machine, state, dice, choose) -> tuple[tuple[int, int], tuple]:
+def throw_at(machine, state, dice, choose) -> tuple[tuple[int, int], tuple]:
     """The throw that stands at throw state `state`, and the casts and recasts on the way."""
     events: list = []
     casts = casting(machine, state, dice, choose)
@@ -40,7 +38,7 @@ def throw_at(machine: Machine, state, dice, choose) -> tuple[tuple[int, int], tu
             return done.value, tuple(events)
 
 
-def casting(machine: Machine, state, dice, choose):
+def casting(machine, state, dice, choose):
     """Yields each cast and recast as it happens, and returns the throw that stands at throw
     state `state`. `dice` throws (`throw()`), casts dice that may land off (`cast(chance)`) and
     recasts one die (`cast_die(die, chance)`); `choose(node)` picks an alternative of a recast
@@ -48,6 +46,9 @@ def casting(machine: Machine, state, dice, choose):
     recast = machine.recast
     if recast is None:
         return dice.throw()
+    # imported here, not above: the CLI imports this module for its error at start-up
+    from ..compile.machine import CHOICE, Recast
+
     chance = recast.chance
     landed = recast.landed[state.index]
     here = state.index
