@@ -8,6 +8,7 @@
     7
     >>> [r.dice for r in cotton.run(games=1, seed=1)]     # play records, as `run` narrates them
     >>> cotton.compare("petty")                           # {"rulesets": …, "differences": …}
+    >>> cotton.simulate(games=10**6, seed=1)["win"]       # {"rate", "stderr", "exact", "z"}
 
 Problems in a rule file raise `hazard_dsl.RulesetError`, whose `str()` lists each problem as
 ``file:line:col: message``; a bad option raises `ValueError` with "did you mean".
@@ -137,6 +138,24 @@ class Variant:
         decider = Decider(Fraction(stake), strategy, Chooser(solver, np.random.default_rng([seed, 1])))
         source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=machine.dice)
         return list(Session(machine, list(players), Fraction(purse), decider, source, rounds).events())
+
+    def simulate(self, games: int = 1_000_000, seed: int = 0, bets=(), players=None, purse=20, stake=1,
+                 strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1) -> dict:
+        """Monte Carlo on the compiled tables (`hazard-dsl simulate --json`): win / lose / push and
+        each label with its standard error, exact value and z-score, throws per game,
+        `bets=["pass=10", "odds=3-4-5x"]` each bet's net per unit staked; with `players`, that
+        many sessions at the table (`games` counts them) and each seat's purse at the end."""
+        from .compile.compiler import compile_ruleset
+        from .simulate import command
+
+        if players is not None:
+            table = self.ruleset.table
+            machine = compile_ruleset(self.ruleset, self._chosen, [table.stake] if table.stake else [])
+            return command.sessions(machine, list(players), games, seed, purse, stake, strategy, rounds, policy,
+                                    workers)
+        names = [text.partition("=")[0].strip() for text in bets]
+        machine = compile_ruleset(self.ruleset, self._chosen, [n for n in names if n in self.ruleset.bets])
+        return command.games(machine, games, seed, policy, list(bets), workers)
 
     def compare(self, *others, policy: str = "optimal") -> dict:
         """This variant beside others (variants, names or paths): each one's figures and the

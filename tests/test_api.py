@@ -61,3 +61,17 @@ def test_reprs_are_short():
                   *cotton.run(games=1, seed=1)):
         assert len(repr(thing)) < 300, repr(thing)[:400]
     assert repr(analysis).startswith("<Analysis 'Craps (pass line)': win 244/495")
+
+
+def test_simulate_games_and_sessions():
+    cotton = hazard_dsl.load("cotton")
+    report = cotton.simulate(games=20_000, seed=3)
+    assert report["games"] == 20_000 and report["win"]["exact"] == "1979/4032"
+    assert abs(report["win"]["z"]) < 4
+    again = cotton.simulate(games=20_000, seed=3, workers=2)  # the same seed, the same numbers
+    timing = {"workers", "seconds", "games_per_second", "throws_per_second"}
+    assert {k: v for k, v in report.items() if k not in timing} == {k: v for k, v in again.items() if k not in timing}
+    craps = hazard_dsl.load("craps").simulate(games=20_000, seed=1, bets=["pass=10"])
+    assert craps["bets"]["pass"]["net_per_unit"]["exact"] == "-7/495"
+    table = hazard_dsl.load("chicken").simulate(games=200, seed=1, players=["Ann", "Ben"], purse=10, rounds=2)
+    assert set(table["seats"]) == {"Ann", "Ben"}
