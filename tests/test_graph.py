@@ -295,7 +295,21 @@ def test_recast_is_said_and_drawn_without_crashing():
     assert getattr(m, "recast", None) is not None
     diagram = Diagram(m)
     assert any("recast" in line for line in diagram.subtitle())
-    assert "no_main" in to_dot(diagram)
+    dot = to_dot(diagram)
+    assert "no_main" in dot
+    # each throw node has its "a die off" node: the cast with a die off (1 − (9/10)² = 19%), what
+    # the caster may recast, and the arrow back
+    throws = [n for n in diagram.view.nodes.values() if n.kind == "throw"]
+    offs = [n for n in diagram.view.nodes.values() if n.variable == "recast"]
+    assert len(offs) == len(throws) == 3
+    assert dot.count("a die off (cocked or wild) — 19.0%") == 3
+    assert dot.count("caster recasts it alone") == 3
+    well_formed_mermaid(to_mermaid(diagram))
+    data = diagram.as_json()
+    assert {n["id"] for n in data["nodes"]} >= {n.id for n in offs}
+    if DOT:
+        done = subprocess.run([DOT, "-Tsvg"], input=dot.encode(), capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr.decode()
     plain = Diagram(compile_ruleset(read_ruleset(RULESETS / "history_sheet.yaml"), {}))
     assert not any("recast" in line for line in plain.subtitle())
 

@@ -62,6 +62,7 @@ class Diagram:
 
         self.machine = machine
         self.ruleset = machine.ruleset
+        self.recast_ways: dict = {}  # the "a die off" nodes drawn: node id -> what is recast there
         dice_of = None
         if getattr(machine, "recast", None) is not None:  # the throws that stand, recast as the chooser likes best
             from ..solve.markov import Solver
@@ -82,6 +83,47 @@ class Diagram:
         self.whole = view
         self.view = view.select([p.strip() for p in phases]) if phases else view
         self.bets = [BetPart(machine, view, name) for name in bets]
+        if getattr(machine, "recast", None) is not None:
+            self._draw_recasts()
+
+    def _draw_recasts(self) -> None:
+        """Dice that land off, drawn beside each throw node: an arrow to a node "a die off" (with
+        the chance that a cast has a die off), which says what is recast and who chooses, and an
+        arrow back (the recast: the dice are cast again, or the off die alone until the throw
+        stands). Which recast is chosen, face by face, is `analyse`'s table."""
+        machine, view = self.machine, self.view
+        recast = machine.recast
+        c = recast.chance
+        off = 1 - (1 - c) ** 2
+        nodes = list(view.nodes.values())
+        number = 1 + max((int(n.id[1:]) for n in nodes if n.id[1:].isdigit()), default=0)  # ids go on: n12, n13…
+        for node in nodes:
+            if node.kind != THROW:
+                continue
+            ways = set()  # what the rules do with one die off in these states: "both", "off", or a chooser
+            for s in node.members:
+                for target in recast.landed.get(s, ())[1:]:
+                    here = machine.node(target) if target != s else None
+                    ways.add("both" if here is None else here.chooser if here.kind == CHOICE else "off")
+            if not ways:
+                continue
+            node_id = f"n{number}"
+            number += 1
+            choosers = sorted(w for w in ways if w not in ("both", "off"))
+            view.nodes[node_id] = Node(node_id, CHOICE, node.phase, (), chooser=" or ".join(choosers) or None,
+                                       variable="recast")
+            self.recast_ways[node_id] = ways
+            pct = f"{float(off) * 100:.1f}%"
+            view.edges.append(Edge(node.id, node_id, "throw", "a die off (cocked or wild)", "", off, off, pct))
+            view.edges.append(Edge(node_id, node.id, "choice", self._recast_words(ways)))
+
+    @staticmethod
+    def _recast_words(ways: set) -> str:
+        if ways == {"both"}:
+            return "both dice cast again"
+        if ways == {"off"}:
+            return "the off die cast again alone"
+        return "the off die alone, or both, cast again"
 
     # the words ----------------------------------------------------------------
 
@@ -106,6 +148,12 @@ class Diagram:
             if said:
                 lines += textwrap.wrap(said, 28)
             return node.label or node.result, lines
+        if node.id in self.recast_ways:  # dice that land off (_draw_recasts)
+            ways = self.recast_ways[node.id]
+            both = "both dice off: both recast"
+            if node.chooser:
+                return "a die off", [f"{node.chooser} recasts it alone", "or both", both]
+            return "a die off", ["it is recast alone" if ways == {"off"} else "both are recast"]
         params = [f"{v} {s}" for v, s in view.symbol(node).items()]
         fixed = [f"{k} {v}" for k, v in node.values]
         if node.kind == CHOICE:
@@ -146,8 +194,11 @@ class Diagram:
             lines.append(f"Bets not drawn: {len(undrawn)} ({', '.join(undrawn[:6])}{', …' if len(undrawn) > 6 else ''}); "
                          f"--bet NAME draws one beside the game.")
         if getattr(self.machine, "recast", None) is not None:
-            lines.append("Dice that land off are recast (the recasts are not drawn); a chance is that of a throw "
-                         "that stands, the recasts chosen as best for the chooser.")
+            from .tables import exact
+
+            lines.append(f"Dice that land off (each die {exact(self.machine.recast.chance)} of casts) are recast as the "
+                         f"'a die off' nodes say; a throw's chance is that of a throw that stands, the recasts chosen "
+                         f"as best for the chooser (face by face: hazard-dsl analyse).")
         sources = source_line(self.ruleset)
         file = self.ruleset.file.replace("\\", "/").rsplit("/", 1)[-1]
         lines.append(f"Source: {sources} — drawn by hazard-dsl from {file}" if sources
