@@ -415,3 +415,20 @@ phases:
     assert both.win == F(6, 13)
     assert best.win > F(6, 13)
     assert len(best.recast["states"]) == 2
+
+
+def test_a_solver_chooses_again_from_the_dice_not_from_the_throws_that_stood():
+    """After a policy is set, the throw rows are the throws that stand under it; choosing
+    another policy on the same solver starts again from the dice."""
+    from hazard_dsl.solve.markov import Solver
+
+    machine = sheet(cocked="one_in_six")
+    solver = Solver(machine)
+    solver.set_policy("optimal")
+    first = solver.forward().total(s.index for s in machine.end_states() if s.result == "win")
+    solver.set_policy("recast=both")
+    both = solver.forward().total(s.index for s in machine.end_states() if s.result == "win")
+    solver.set_policy("optimal")
+    again = solver.forward().total(s.index for s in machine.end_states() if s.result == "win")
+    assert both == FAIR_COTTON
+    assert first == again == independent(F(1, 6))[0]

@@ -64,7 +64,7 @@ class Diagram:
         self.ruleset = machine.ruleset
         self.recast_ways: dict = {}  # the "a die off" nodes drawn: node id -> what is recast there
         dice_of = None
-        if getattr(machine, "recast", None) is not None:  # the throws that stand, recast as the chooser likes best
+        if machine.recast is not None:  # the throws that stand, recast as the chooser likes best
             from ..solve.markov import Solver
 
             solver = Solver(machine)
@@ -83,7 +83,7 @@ class Diagram:
         self.whole = view
         self.view = view.select([p.strip() for p in phases]) if phases else view
         self.bets = [BetPart(machine, view, name) for name in bets]
-        if getattr(machine, "recast", None) is not None:
+        if machine.recast is not None:
             self._draw_recasts()
 
     def _draw_recasts(self) -> None:
@@ -193,7 +193,7 @@ class Diagram:
         if undrawn:
             lines.append(f"Bets not drawn: {len(undrawn)} ({', '.join(undrawn[:6])}{', …' if len(undrawn) > 6 else ''}); "
                          f"--bet NAME draws one beside the game.")
-        if getattr(self.machine, "recast", None) is not None:
+        if self.machine.recast is not None:
             from .tables import exact
 
             lines.append(f"Dice that land off (each die {exact(self.machine.recast.chance)} of casts) are recast as the "

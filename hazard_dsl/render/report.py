@@ -640,13 +640,17 @@ def rule_differences(base_name: str, base: Machine, other_name: str, other: Mach
 def recast_text(machine: Machine) -> str:
     """Dice that land off, in a few words: "never", "each die 1 in 10, the caster recasts the off die
     alone or both"."""
-    recast = machine.recast
-    if recast is None:
+    if machine.recast is None:
         return "never"
+    return f"each die 1 in {_one_in(machine.recast.chance)}, {recast_how(machine)}"
+
+
+def recast_how(machine: Machine) -> str:
+    """What is recast when one die is off: "the caster recasts the off die alone or both"."""
+    recast = machine.recast
     choosers = sorted({n.chooser for n in recast.nodes if n.kind == CHOICE})
-    how = (f"the {' or '.join(choosers)} recasts the off die alone or both" if choosers else
-           "the off die is recast alone" if recast.nodes else "both dice are recast")
-    return f"each die 1 in {_one_in(recast.chance)}, {how}"
+    return (f"the {' or '.join(choosers)} recasts the off die alone or both" if choosers else
+            "the off die is recast alone" if recast.nodes else "both dice are recast")
 
 
 def _matters(machine: Machine, phase: str, variable: str) -> bool:

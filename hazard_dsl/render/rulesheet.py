@@ -75,7 +75,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     solver = Solver(machine)
     solver.set_policy(analysis.policy if analysis is not None else policy)
     wins = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
-    recast = getattr(machine, "recast", None) is not None
+    recast = machine.recast is not None
     view = View(machine, unfold=False, names=True, dice_of=solver.throw_dice if recast else None)
     results = {}
     for s in machine.end_states():
@@ -201,17 +201,14 @@ def _lines(view: View, node) -> list:
 
 def _recast(machine) -> str | None:
     """Dice that land off, said generically (the machine's `recast`, when the rules have one)."""
-    recast = getattr(machine, "recast", None)
-    if recast is None:
+    from .report import recast_how
+
+    if machine.recast is None:
         return None
     text = ("Dice that land off — cocked against something, or wild off the table — do not count: they are "
-            "recast before the throw stands")
-    chance = getattr(recast, "chance", None)
-    if chance:
-        text += f" (each die lands off with chance {exact(chance)} here)"
-    text += "."
-    cocked = getattr(machine.ruleset, "cocked", None)
-    words = _words(getattr(cocked, "description", None))
+            f"recast before the throw stands (each die lands off with chance {exact(machine.recast.chance)}; "
+            f"{recast_how(machine)}).")
+    words = _words(machine.ruleset.cocked.description if machine.ruleset.cocked is not None else None)
     if words:
         text += " " + words[:1].upper() + words[1:] + ("" if words.endswith(".") else ".")
     return text

@@ -530,6 +530,9 @@ class Solver:
         states = machine.states
         self.transient = [s.index for s in states if s.kind != END]
         self.throw_rows = {s.index: _throw_transitions(s, machine.dice) for s in states if s.kind == THROW}
+        # the rows of the dice's own throws: where dice are recast, `throw_rows` become the throws
+        # that stand under the policy (_stand), and a policy is chosen from these
+        self._cast_rows = dict(self.throw_rows)
         self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
                                      else [step.target for _, step in s.alternatives])
                            for s in states if s.kind != END}
@@ -545,22 +548,22 @@ class Solver:
         self.components = strongly_connected(self.transient + nodes, lambda n: self.successors[n])
 
     def _recast_rows(self) -> list[int]:
-        """The rows of the chain through the recast states (for choosing the recast policy): a
-        throw state's throws stand with (1 − c)², both dice land off with c², one with c(1 − c)
-        times the other's face; a die thrown alone lands with 1 − c, off again with c."""
+        """Where the recast states lead, for the components the policy is chosen in, and what
+        every solve through them shares: the chance of each way of landing off (`_off`: [0] both
+        dice, [way] one die off with the other showing a face, as `Recast.landed` numbers them)
+        and where a die thrown alone leads once it lands (`_alone`). The rows themselves are
+        made only where a component needs them (`_landing_row`)."""
         machine, recast = self.machine, self.recast
         c = recast.chance
-        flat, faces = (ONE - c) ** 2, (machine.dice.faces(1), machine.dice.faces(2))
+        faces = self._faces = (machine.dice.faces(1), machine.dice.faces(2))
+        # one die off, the other showing `shown`: c(1 − c) times the chance of that face
+        self._off = [c * c] + [c * (ONE - c) * faces[2 - die_off][shown - 1]
+                               for die_off in (1, 2) for shown in range(1, 7)]
         for s, targets in recast.landed.items():
-            row = {t: p * flat for t, p in self.throw_rows[s].items()}
-            row[s] = row.get(s, ZERO) + c * c
-            for way in range(1, 13):
-                die_off, shown = (1, way) if way <= 6 else (2, way - 6)
-                p = c * (ONE - c) * faces[2 - die_off][shown - 1]  # the other die shows `shown`
-                if p:
-                    row[targets[way]] = row.get(targets[way], ZERO) + p
-            self._landing[s] = row
-            self.successors[s] = list(row)
+            following = dict.fromkeys(self._cast_rows[s])
+            following[s] = None
+            following.update(dict.fromkeys(targets[way] for way in range(1, 13) if self._off[way]))
+            self.successors[s] = list(following)
         for node in recast.nodes:
             if node.kind == CHOICE:
                 self.successors[node.index] = [step.target for _, step in node.alternatives]
@@ -570,13 +573,33 @@ class Solver:
                 if p:
                     alone[step.target] = alone.get(step.target, ZERO) + p
             self._alone[node.index] = alone
-            row = {t: (ONE - c) * p for t, p in alone.items()}
-            row[node.off] = row.get(node.off, ZERO) + c
-            self._landing[node.index] = row
-            self.successors[node.index] = list(row)
+            self.successors[node.index] = list(dict.fromkeys([*alone, node.off]))
         # Until a policy is set the dice are taken up again whenever one is off, which leaves
-        # the throws that stand with the dice's own chances: the rows made above.
+        # the throws that stand with the dice's own chances: `throw_rows` as they are.
         return [node.index for node in recast.nodes]
+
+    def _landing_row(self, number: int) -> dict:
+        """The row of a throw state or die state through the recast states: a throw state's
+        throws stand with (1 − c)², both dice land off with c², one with c(1 − c) times the
+        other's face; a die thrown alone lands with 1 − c, off again with c."""
+        found = self._landing.get(number)
+        if found is not None:
+            return found
+        c = self.recast.chance
+        if number < len(self.machine.states):
+            flat = (ONE - c) ** 2
+            row = {t: p * flat for t, p in self._cast_rows[number].items()}
+            row[number] = row.get(number, ZERO) + self._off[0]
+            targets = self.recast.landed[number]
+            for way in range(1, 13):
+                if self._off[way]:
+                    row[targets[way]] = row.get(targets[way], ZERO) + self._off[way]
+        else:
+            node = self.machine.node(number)
+            row = {t: (ONE - c) * p for t, p in self._alone[number].items()}
+            row[node.off] = row.get(node.off, ZERO) + c
+        self._landing[number] = row
+        return row
 
     def alone(self, choice: int) -> Fraction:
         """The chance that at recast choice state `choice` the off die is recast alone (rather
@@ -608,10 +631,9 @@ class Solver:
 
         machine, recast = self.machine, self.recast
         c = recast.chance
-        faces = (machine.dice.faces(1), machine.dice.faces(2))
+        faces = self._faces
         flat = [Fraction(w, machine.dice.total) * (ONE - c) ** 2 for w in machine.dice.weights]
-        lands_by_way = [ZERO] + [c * (ONE - c) * faces[2 - die_off][shown - 1]
-                                 for die_off in (1, 2) for shown in range(1, 7)]
+        lands_by_way = self._off
         known: dict = {}  # what each way of landing off does -> (the Dice that stand, casts)
         for s, targets in recast.landed.items():
             ways = []  # per way: None (the dice start over) or (the die state, chance it is thrown alone)
@@ -630,7 +652,7 @@ class Solver:
             found = known.get(key)
             if found is None:
                 stands = list(flat)
-                again = c * c
+                again = lands_by_way[0]
                 die_casts = ZERO
                 for way, how in enumerate(ways, 1):
                     m = lands_by_way[way]
@@ -658,8 +680,8 @@ class Solver:
     def row(self, number: int) -> dict:
         """Transition probabilities out of a transient state under the current policy (while a
         policy is chosen where dice are recast: through the recast states)."""
-        if self._extended and number in self._landing:
-            return self._landing[number]
+        if self._extended and (number in self.recast.landed or number in self._alone):
+            return self._landing_row(number)
         if number in self.throw_rows:
             return self.throw_rows[number]
         state = self.machine.node(number)
@@ -773,22 +795,20 @@ class Solver:
         s = throws[0]
         node = self.machine.node
         c = recast.chance
-        faces = (self.machine.dice.faces(1), self.machine.dice.faces(2))
 
         def worth(target) -> tuple:  # (a, b): the value a + b·v of reaching `target`
             return (ZERO, ONE) if target == s else (value[target], ZERO)
 
         flat = (ONE - c) ** 2
-        base_a, base_b = ZERO, c * c
-        for target, p in self.throw_rows[s].items():
+        base_a, base_b = ZERO, self._off[0]
+        for target, p in self._cast_rows[s].items():
             a, b = worth(target)
             base_a += flat * p * a
             base_b += flat * p * b
         ways = []  # (m, the choice state or None, (a, b) of the off die alone)
         landed = recast.landed[s]
         for way in range(1, 13):
-            die_off, shown = (1, way) if way <= 6 else (2, way - 6)
-            m = c * (ONE - c) * faces[2 - die_off][shown - 1]
+            m = self._off[way]
             target = landed[way]
             if not m:
                 continue
