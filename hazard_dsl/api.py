@@ -225,7 +225,8 @@ def game_by_option(ruleset, options: dict, policy: str) -> dict:
     from .parse.cache import kept
 
     what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
-    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy))
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy),
+                lambda table: isinstance(table, dict))
 
 
 def _game_by_option(ruleset, options: dict, policy: str) -> dict:

@@ -637,7 +637,7 @@ def cmd_analyse(args) -> int:
             what = ("bets_by_option", args.policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
             analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
                 ruleset, analysis.options, args.policy, {name: f.edge for name, f in analysis.bets.items()},
-                analysis.bet_table))
+                analysis.bet_table), lambda table: isinstance(table, tuple) and len(table) == 2)
     except BetError as exc:
         raise UsageError(str(exc)) from None
     if args.plot:

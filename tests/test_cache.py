@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def fresh(tmp_path, monkeypatch):
 
 
 def kept(folder: Path, kind: str) -> list[Path]:
-    return sorted((folder / "cache" / "hazard-dsl" / kind).glob("*.pickle"))
+    return sorted((folder / "cache" / "hazard-dsl" / kind).glob("*.entry"))
 
 
 def test_a_kept_ruleset_equals_the_one_read(fresh):
@@ -176,3 +177,191 @@ def test_a_machine_kept_for_a_child_is_not_used_once_its_parent_changes(fresh):
                                                                                       "otherwise: win"))
     after = analyse(compile_ruleset(cache.read_ruleset(fresh / "child.yaml"))).win
     assert (before, after) == (1 - after, 1 - before) and after != before
+
+
+# --------------------------------------------------------------------------- a cache that cannot lie
+
+OTHER = PARENT.replace("total == 7", "total in {7, 11}")  # another version: the caster wins 8/36
+
+
+def _cached_and_plain(path: Path):
+    """The caster's chance through the cache, and straight from the file."""
+    return (analyse(compile_ruleset(cache.read_ruleset(path))).win,
+            analyse(compile_ruleset(read_uncached(path))).win)
+
+
+def test_a_save_between_reading_and_parsing_cannot_mix_versions(fresh, monkeypatch):
+    """The editor saves (by atomic rename) just after the cache has read the file: the ruleset
+    kept is the version that was read, under that version's key."""
+    path = fresh / "r.yaml"
+    path.write_text(PARENT)
+    read_text = cache._text
+
+    def read_then_save(p):
+        text = read_text(p)
+        replacement = fresh / "r.yaml.new"
+        replacement.write_text(OTHER)
+        os.replace(replacement, path)
+        return text
+
+    monkeypatch.setattr(cache, "_text", read_then_save)
+    first = cache.read_ruleset(path)
+    assert analyse(compile_ruleset(first)).win == Fraction(6, 36)  # the version read
+    monkeypatch.setattr(cache, "_text", read_text)
+    assert _cached_and_plain(path) == (Fraction(8, 36), Fraction(8, 36))  # the file as it stands now
+    path.write_text(PARENT)
+    assert _cached_and_plain(path) == (Fraction(6, 36), Fraction(6, 36))
+
+
+def test_saves_racing_analyses_never_leave_a_wrong_entry(fresh):
+    """A thread saves two versions in turn by atomic rename while analyses run; afterwards each
+    version's figures through the cache equal those read without it, in process and for every
+    command run as a user runs it."""
+    import threading
+
+    path = fresh / "r.yaml"
+    path.write_text(PARENT)
+    stop = threading.Event()
+
+    def editor():
+        k = 0
+        while not stop.is_set():
+            replacement = fresh / f".r.{k}.tmp"
+            replacement.write_text((PARENT, OTHER)[k % 2])
+            os.replace(replacement, path)
+            k += 1
+
+    saver = threading.Thread(target=editor)
+    saver.start()
+    try:
+        for _ in range(60):
+            try:
+                analyse(compile_ruleset(cache.read_ruleset(path)))
+            except RulesetError:
+                pass
+    finally:
+        stop.set()
+        saver.join()
+    for version in (PARENT, OTHER, PARENT):
+        path.write_text(version)
+        cached, plain = _cached_and_plain(path)
+        assert cached == plain
+
+    def run(*args, **env):
+        done = subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True,
+                              env=dict(os.environ, **env), cwd=fresh, timeout=120)
+        return done.returncode, done.stdout
+
+    for version in (OTHER, PARENT):
+        path.write_text(version)
+        for args in (["analyse", "r.yaml", "--json"], ["check", "r.yaml"],
+                     ["run", "r.yaml", "--players", "Ann,Ben", "--rounds", "1", "--seed", "3", "--json"]):
+            assert run(*args) == run(*args, HAZARD_DSL_NO_CACHE="1"), args
+
+
+def _entries(fresh, kind):
+    return kept(fresh, kind)
+
+
+def test_an_altered_entry_is_rebuilt_not_printed(fresh):
+    """A kept machine whose figures were changed in place (a flipped byte) fails its checksum."""
+    ruleset = cache.read_ruleset(RULESETS / "cotton.yaml")
+    truth = analyse(compile_ruleset(ruleset)).win
+    for entry in _entries(fresh, "machines") + _entries(fresh, "rulesets"):
+        data = bytearray(entry.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        entry.write_bytes(bytes(data))
+    again = cache.read_ruleset(RULESETS / "cotton.yaml")
+    assert analyse(compile_ruleset(again)).win == truth == Fraction(1979, 4032)
+
+
+def test_an_entry_renamed_under_another_key_is_not_used(fresh):
+    """The name of an entry is only a hint: an entry carries its key and answers only for it."""
+    (fresh / "a.yaml").write_text(PARENT)
+    (fresh / "b.yaml").write_text(OTHER)
+    cache.read_ruleset(fresh / "a.yaml")
+    cache.read_ruleset(fresh / "b.yaml")
+    a, b = sorted(_entries(fresh, "rulesets"), key=lambda e: e.stat().st_mtime_ns)
+    os.replace(a, b)  # a.yaml's entry now sits under b.yaml's key
+    assert _cached_and_plain(fresh / "b.yaml") == (Fraction(8, 36), Fraction(8, 36))
+
+
+def test_an_entry_of_the_wrong_type_is_rebuilt(fresh):
+    """Whole and checksummed but of another shape (here: a machine kept where a ruleset is
+    expected) is a miss, not an internal error."""
+    from hazard_dsl.parse.store import read_entry, write_entry
+
+    cache.read_ruleset(RULESETS / "cotton.yaml")
+    (entry,) = _entries(fresh, "rulesets")
+    key = entry.name[:-len(cache.SUFFIX)]
+    assert read_entry(str(entry), key, cache.MAX_ENTRY_BYTES) is not None
+    import pickle
+
+    for wrong in ([1, 2, 3], {"files": "x", "ruleset": 1}, "a string", Fraction(1, 2)):
+        write_entry(str(entry), key, pickle.dumps(wrong))
+        assert cache.read_ruleset(RULESETS / "cotton.yaml") == read_uncached(RULESETS / "cotton.yaml")
+
+
+def test_an_entry_that_would_call_a_function_is_refused(fresh, tmp_path):
+    """Even whole and checksummed, an entry may only rebuild the package's own values."""
+    import pickle
+
+    from hazard_dsl.parse.store import write_entry
+
+    cache.read_ruleset(RULESETS / "cotton.yaml")
+    (entry,) = _entries(fresh, "rulesets")
+    key = entry.name[:-len(cache.SUFFIX)]
+    marker = tmp_path / "ran"
+
+    class Boom:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    write_entry(str(entry), key, pickle.dumps(Boom()))
+    assert cache.read_ruleset(RULESETS / "cotton.yaml") == read_uncached(RULESETS / "cotton.yaml")
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_special_files_in_the_cache_are_never_waited_on(fresh):
+    """Every entry (and the grammar's) replaced by a FIFO, a folder or a link: each command
+    runs, in bounded time, with the right figures."""
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True,
+                              env=dict(os.environ, XDG_CACHE_HOME=str(fresh / "cache")), cwd=RULESETS.parent,
+                              timeout=60)
+
+    first = run("analyse", "cotton", "--json")
+    assert first.returncode == 0
+    entries = sorted((fresh / "cache" / "hazard-dsl").glob("*/*.*"))
+    assert any(e.suffix == ".parser" for e in entries) and any(e.suffix == ".entry" for e in entries)
+    for k, entry in enumerate(entries):
+        entry.unlink()
+        if k % 3 == 0:
+            os.mkfifo(entry)
+        elif k % 3 == 1:
+            entry.mkdir()
+        else:
+            entry.symlink_to("/dev/zero")
+    again = run("analyse", "cotton", "--json")
+    assert (again.returncode, again.stdout) == (0, first.stdout)
+    checked = run("check", "rulesets/cotton.yaml")
+    assert checked.returncode == 0 and "Traceback" not in checked.stderr
+
+
+def test_an_oversized_entry_is_not_read(fresh, monkeypatch):
+    cache.read_ruleset(RULESETS / "cotton.yaml")
+    (entry,) = _entries(fresh, "rulesets")
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", 100)
+    assert cache._load(str(entry), entry.name[:-len(cache.SUFFIX)], lambda v: True) is None
+
+
+def test_a_relative_cache_home_is_ignored(tmp_path, monkeypatch):
+    """The XDG base directory specification: a relative $XDG_CACHE_HOME is invalid."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("HAZARD_DSL_NO_CACHE", raising=False)
+    cache.read_ruleset(RULESETS / "cotton.yaml")
+    assert not (tmp_path / "relative").exists()
+    assert (tmp_path / "home" / ".cache" / "hazard-dsl" / "rulesets").is_dir()

@@ -180,18 +180,38 @@ def test_the_same_expression_text_gets_each_occurrences_own_position(write_rules
     assert rules[1].condition.position.column == rules[0].condition.position.column + 2
 
 
+def _fresh_parser():
+    expressions._parser.cache_clear()
+    try:
+        return expressions._parser()
+    finally:
+        expressions._parser.cache_clear()
+
+
 def test_lark_keeps_its_tables_in_the_users_cache_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    where = expressions._cache_file("start: \"a\"\n")
-    assert where and Path(where).parent == tmp_path / "hazard-dsl" / "grammar"
-    assert oct((tmp_path / "hazard-dsl" / "grammar").stat().st_mode & 0o777) == oct(0o700)
+    built = _fresh_parser()
+    (kept,) = (tmp_path / "hazard-dsl" / "grammar").glob("*.parser")
+    assert oct(kept.parent.stat().st_mode & 0o777) == oct(0o700)
+    loaded = _fresh_parser()  # from the kept tables
+    text = "total in {2, 3} or (main == 7 and total == 11)"
+    assert loaded.parse(text, start="expression") == built.parse(text, start="expression")
+
+
+def test_a_damaged_parser_entry_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    _fresh_parser()
+    (kept,) = (tmp_path / "hazard-dsl" / "grammar").glob("*.parser")
+    kept.write_bytes(kept.read_bytes()[:-10] + b"0123456789")
+    assert _fresh_parser().parse("total == 7", start="expression")
 
 
 def test_no_cache_folder_means_no_cache_not_an_error(tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    assert expressions._cache_file("start: \"a\"\n") is False
+    assert _fresh_parser().parse("total == 7", start="expression")
+    assert blocked.read_text() == "not a folder"
 
 
 def test_yaml_loaders_agree_on_scalar_positions_with_non_ascii_text():

@@ -25,7 +25,8 @@ def check_file(path: str | Path) -> list[Diagnostic]:
     try:
         # what the game checks found is kept with the ruleset (parse.cache): a file checked
         # before, unchanged, under the same code, is not explored again
-        game = kept(ruleset, "checks", ("check_game",), lambda: check_game(ruleset))
+        game = kept(ruleset, "checks", ("check_game",), lambda: check_game(ruleset),
+                    lambda found: isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))
         found = sorted(list(ruleset.warnings) + game, key=Diagnostic.sort_key)
     except RulesetError as exc:
         return exc.diagnostics

@@ -1,35 +1,54 @@
 """The reading cache: a rule file that has not changed since it was last read is not read again,
-and a machine already compiled from it is not compiled again.
+and a machine already compiled from it is not compiled again. It can only ever save time: what it
+returns is what reading and compiling the same bytes would give, or it returns nothing.
 
 Reading is the slow part of a short command — YAML, then every expression through the Lark
 parser, then the names and types — and the rulesets people analyse again and again (the
 built-ins, a parent they extend) seldom change. `read_ruleset` here is `parse.reader.read_ruleset`
-remembered: the checked `Ruleset` is kept as a pickle in the user's private cache folder, under
-a key made of the file's text, the path as given and the working folder (positions and file
-names in messages depend on both), and the code that reads. It is used only when every file
-of the `extends` chain still resolves to the same file with the same text. Only rulesets that
-read without errors are kept (their warnings ride along), so every error is always found by
-the reader itself, with today's positions. A ruleset read through the cache carries its key
-(`Ruleset.digest`); `compiled` keeps the machines compiled from it, under that key, the option
-values and the bets asked for. Like Python's own ``.pyc`` files, what is kept is
-loaded without question; that is why the folder must belong to this user alone
-(`files.cache_folder`). ``HAZARD_DSL_NO_CACHE=1`` turns it off.
+remembered, on these terms:
+
+- **Each file is read once.** The rule file's bytes are read, hashed for the key, and those very
+  bytes are parsed; the file is not opened a second time, so an editor's save in between cannot
+  pair one version's key with the other version's figures. A file reached through `extends` is
+  read once by the reader, and its hash is kept beside the ruleset; a kept ruleset is used only
+  when every such file still has that hash.
+- **Keys name what the value depends on:** the rule file's text, the path as given and the working
+  folder (positions and file names in messages depend on both), and the code that reads (its
+  version and every module). A ruleset read through the cache carries its key
+  (`Ruleset.digest`), which also names every extended file; what `kept` keeps for it — the
+  machines, the checks' findings, the option tables — is keyed on that.
+- **Entries are checked before use** (`parse.store`): a regular file of bounded size, whole,
+  carrying the key asked for, matching its checksum; then unpickled by an unpickler that makes
+  only the package's own values, and accepted only in the shape the caller expects. Anything
+  else is a miss: it is built again, never trusted and never waited on.
+- **Written atomically** (a temporary file renamed over the entry), in a folder of this user's
+  alone (`files.cache_folder`); only rulesets that read without errors are kept (their warnings
+  ride along), so every error is found by the reader itself, with today's positions.
+
+Why pickle: a machine is a graph of the package's records that the solver reads as it is; a
+format of our own would be a second description of every record to keep in step. The checksum
+and the restricted unpickler make it safe to read; the key inside the entry makes it the right
+one. ``HAZARD_DSL_NO_CACHE=1`` turns the cache off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import stat
+import pickle
 import sys
 from pathlib import Path
 from types import MappingProxyType
 
 from ..diagnostics import SOURCES
-from .files import MAX_BYTES, cache_folder, resolve
+from .files import MAX_BYTES, cache_folder, read_regular, resolve
+from .store import read_entry, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
-FORMAT = 2  # bump when what is kept changes shape
+MAX_ENTRY_BYTES = 64 << 20  # a kept machine is well under this; a larger file in the folder is not ours
+FORMAT = 3  # bump when what is kept changes shape
+SUFFIX = ".entry"
 
 
 def read_ruleset(path: str | Path):
@@ -43,20 +62,23 @@ def read_ruleset(path: str | Path):
 
         return read(path)
     key = _hash(str(FORMAT), _code(), _cwd(), str(path), _digest(text))
-    entry = os.path.join(folder, key + ".pickle")
-    kept = _load(entry)
-    if kept is not None and _unchanged(kept["files"], text):
+    entry = os.path.join(folder, key + SUFFIX)
+    kept = _load(entry, key, _is_kept_ruleset)
+    if kept is not None and kept["files"][0][3] == _digest(text) and _unchanged(kept["files"], text):
         return kept["ruleset"]
     from ..records import replace
     from .reader import read_ruleset as read
 
     files: list = []
-    ruleset = read(path, files)
+    # The reader parses the very text the key was made from (it does not open the file again):
+    # a file saved between the two reads would otherwise be kept under one version's key with
+    # the other version's figures.
+    ruleset = read(path, files, text=text)
     kept_files = [(named, real, display, _digest(t)) for named, real, display, t in files]
     # The ruleset's own key names every file it was read from (the entry's key names only the
     # file asked for): what is kept under it, the machines, changes when a parent file does.
     ruleset = replace(ruleset, digest=_hash(key, *(f"{real}:{digest}" for _, real, _, digest in kept_files)))
-    _store(entry, {"files": kept_files, "ruleset": ruleset})
+    _store(entry, key, {"files": kept_files, "ruleset": ruleset})
     return ruleset
 
 
@@ -65,23 +87,28 @@ def compiled(ruleset, options: dict, bets, compile):
     these bets (None: all), from the cache when it was compiled before. What is kept leaves out
     the ruleset itself, its game rules, bets and fees: they are the ones in memory again when
     the machine is loaded, so the machine and the ruleset stay one."""
+    from ..compile.machine import Machine
+
     return kept(ruleset, "machines", (repr(sorted(options.items())), repr(None if bets is None else sorted(bets))),
-                compile)
+                compile, lambda value: isinstance(value, Machine) and value.ruleset is ruleset)
 
 
-def kept(ruleset, kind: str, what: tuple, build):
+def kept(ruleset, kind: str, what: tuple, build, expect):
     """`build()`'s value for this ruleset and `what` (strings), from the cache folder `kind` when
     it was built before from the same rule files by the same code; built and kept otherwise.
-    Only values are kept: an exception from `build` goes to the caller, every time."""
+    `expect(value)` says whether a loaded value has the shape `build` gives: one that does not
+    is rebuilt, never returned. Only values are kept: an exception from `build` goes to the
+    caller, every time."""
     folder = _folder(kind) if ruleset.digest else None
     if folder is None:
         return build()
-    entry = os.path.join(folder, _hash(ruleset.digest, *what) + ".pickle")
+    key = _hash(ruleset.digest, kind, *what)
+    entry = os.path.join(folder, key + SUFFIX)
     shared = _shared(ruleset)
-    value = _load(entry, shared)
+    value = _load(entry, key, expect, shared)
     if value is None:
         value = build()
-        _store(entry, value, shared)
+        _store(entry, key, value, shared)
     return value
 
 
@@ -105,12 +132,7 @@ def _text(path: Path) -> str | None:
     """The file's text if it is a regular file of a sensible size in UTF-8; None otherwise (the
     reader then reads it and says what is wrong)."""
     try:
-        info = path.stat()  # before opening: opening a FIFO would wait for a writer
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-            return None
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-        return data.decode("utf-8-sig") if len(data) <= MAX_BYTES else None
+        return read_regular(path, MAX_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -177,43 +199,71 @@ def _unchanged(files: list, text: str) -> bool:
     return True
 
 
-def _load(entry: str, shared: dict | None = None):
-    """What is kept under `entry`, or None."""
-    import pickle
+class _Unpickler(pickle.Unpickler):
+    """Loads only what this package keeps: its own classes, fractions, NumPy arrays and Python's
+    plain containers. A kept entry has passed its checksum before it gets here; this is the
+    second wall, so that nothing in the folder can make loading call an arbitrary function."""
 
+    def find_class(self, module: str, name: str):
+        if (module, name) in _ALLOWED or (module.split(".")[0] in ("hazard_dsl", "numpy") and "." not in name):
+            found = super().find_class(module, name)
+            if isinstance(found, type) or found is frozen_mapping or (module.split(".")[0] == "numpy"
+                                                                      and name in _NUMPY_FUNCTIONS):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not something the cache keeps")
+
+
+_ALLOWED = frozenset({("fractions", "Fraction"), ("builtins", "frozenset"), ("builtins", "set"),
+                      ("builtins", "tuple"), ("builtins", "list"), ("builtins", "dict"), ("builtins", "int"),
+                      ("builtins", "str"), ("builtins", "bytes"), ("builtins", "bool"), ("builtins", "float"),
+                      ("builtins", "complex"), ("builtins", "range"), ("builtins", "slice"),
+                      ("collections", "OrderedDict"), ("collections", "Counter"), ("copyreg", "_reconstructor"),
+                      ("builtins", "object")})
+_NUMPY_FUNCTIONS = frozenset({"_reconstruct", "_frombuffer", "scalar"})
+
+
+def _load(entry: str, key: str, expect, shared: dict | None = None):
+    """What is kept under `entry` for `key` when it is whole, of the expected shape and loads
+    without surprise; None otherwise (a miss, never a failure)."""
+    payload = read_entry(entry, key, MAX_ENTRY_BYTES)
+    if payload is None:
+        return None
     try:
-        with open(entry, "rb") as handle:
-            unpickler = pickle.Unpickler(handle)
-            if shared is not None:
-                unpickler.persistent_load = shared.__getitem__
-            return unpickler.load()
-    except Exception:  # noqa: BLE001 - missing, truncated or foreign: a miss, never a failure
+        unpickler = _Unpickler(io.BytesIO(payload))
+        if shared is not None:
+            unpickler.persistent_load = shared.__getitem__
+        value = unpickler.load()
+        return value if expect(value) else None
+    except Exception:  # noqa: BLE001 - checksummed but foreign (another code's shapes): a miss
         return None
 
 
-def _store(entry: str, value, shared: dict | None = None) -> None:
+def _store(entry: str, key: str, value, shared: dict | None = None) -> None:
     import copyreg
-    import pickle
 
     names = {id(v): k for k, v in (shared or {}).items()}
     table = copyreg.dispatch_table.copy()
     table[MappingProxyType] = _reduce_mapping
-    temporary = f"{entry}.{os.getpid()}.tmp"
+    buffer = io.BytesIO()
     try:
-        with open(temporary, "wb") as handle:
-            pickler = pickle.Pickler(handle, protocol=pickle.HIGHEST_PROTOCOL)
-            pickler.dispatch_table = table
-            if names:
-                pickler.persistent_id = lambda obj: names.get(id(obj))
-            pickler.dump(value)
-        os.replace(temporary, entry)  # whole or not at all: a reader never sees half a file
-    except Exception:  # noqa: BLE001 - a full disk or an unpicklable value: just not kept
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = table
+        if names:
+            pickler.persistent_id = lambda obj: names.get(id(obj))
+        pickler.dump(value)
+    except Exception:  # noqa: BLE001 - an unpicklable value: just not kept
         return
-    _prune(os.path.dirname(entry))
+    if buffer.tell() <= MAX_ENTRY_BYTES and write_entry(entry, key, buffer.getvalue()):
+        _prune(os.path.dirname(entry))
+
+
+def _is_kept_ruleset(kept) -> bool:
+    from ..model import Ruleset
+
+    return (isinstance(kept, dict) and isinstance(kept.get("ruleset"), Ruleset)
+            and isinstance(kept.get("files"), list) and len(kept["files"]) >= 1
+            and all(isinstance(f, tuple) and len(f) == 4 and all(isinstance(x, (str, type(None))) for x in f)
+                    for f in kept["files"]))
 
 
 def _reduce_mapping(mapping):
@@ -228,7 +278,7 @@ def frozen_mapping(items: dict) -> MappingProxyType:
 def _prune(folder: str) -> None:
     """Keep the newest MAX_ENTRIES of a kind."""
     try:
-        entries = [e for e in os.scandir(folder) if e.name.endswith(".pickle")]
+        entries = [e for e in os.scandir(folder) if e.name.endswith(SUFFIX) and e.is_file(follow_symlinks=False)]
         if len(entries) <= MAX_ENTRIES:
             return
         entries.sort(key=lambda e: e.stat().st_mtime_ns)

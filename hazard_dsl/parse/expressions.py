@@ -28,36 +28,53 @@ MAX_NESTING = 60  # levels of brackets and operators: no rule needs more, and ev
 # --------------------------------------------------------------------------- parsing
 
 
-def _cache_file(grammar: str) -> str | bool:
-    """Where Lark keeps the parse tables built from this grammar between runs (building them
-    takes most of a short command's time; loading them, a few milliseconds). False when there
-    is no private cache folder."""
-    import zlib
-
-    from .files import cache_folder
-
-    folder = cache_folder("grammar")
-    if folder is None:
-        return False
-    # Lark checks the grammar's hash and its own version when it loads the file; the name keeps
-    # two installations with different grammars from overwriting each other's.
-    return os.path.join(folder, f"{zlib.crc32(grammar.encode('utf-8')):08x}.lark-cache")
+MAX_PARSER_BYTES = 16 << 20  # the parse tables are about a hundred kilobytes
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser of the grammar. Building its tables takes most of a short command's time;
+    they are kept in the private cache folder (`parse.store`: whole, checksummed, under a key
+    naming the grammar's text and Lark's version) and loaded in a few milliseconds."""
+    import hashlib
+    import io
+
+    import lark
+
+    from .files import cache_folder
+    from .store import read_entry, write_entry
+
     grammar = grammar_path().read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        cache=_cache_file(grammar),
-        parser="lalr",
-        start=["expression", "actions", "payout"],
-        propagate_positions=True,
-        maybe_placeholders=True,
-        # One lexer for every context: a keyword is a whole word ("winner" is a name, not
-        # `win ner`) and is reserved everywhere.
-        lexer="basic",
-    )
+    key = hashlib.sha256(f"{lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0{grammar}".encode("utf-8")).hexdigest()[:40]
+    folder = cache_folder("grammar")
+    entry = os.path.join(folder, key + ".parser") if folder else None
+    kept = read_entry(entry, key, MAX_PARSER_BYTES) if entry else None
+    if kept is not None:
+        try:
+            return Lark.load(io.BytesIO(kept))
+        except Exception:  # noqa: BLE001 - whole and checksummed, yet not loadable by this Lark: build it
+            pass
+    parser = _build(grammar)
+    if entry:
+        saved = io.BytesIO()
+        parser.save(saved)
+        write_entry(entry, key, saved.getvalue())
+    return parser
+
+
+_LARK_OPTIONS = dict(
+    parser="lalr",
+    start=["expression", "actions", "payout"],
+    propagate_positions=True,
+    maybe_placeholders=True,
+    # One lexer for every context: a keyword is a whole word ("winner" is a name, not
+    # `win ner`) and is reserved everywhere.
+    lexer="basic",
+)
+
+
+def _build(grammar: str) -> Lark:
+    return Lark(grammar, **_LARK_OPTIONS)
 
 
 _TOKEN_WORDS = {

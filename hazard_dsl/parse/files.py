@@ -14,6 +14,42 @@ from pathlib import Path
 MAX_BYTES = 1_000_000
 
 
+class NotRegular(OSError):
+    """The path is not a regular file (a FIFO, a device, a folder)."""
+
+
+class TooLarge(OSError):
+    """The file is larger than the bound it was read with."""
+
+
+def read_regular(path: Path | str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most `max_bytes`. The file is opened without waiting
+    (a FIFO opened for reading would wait for a writer) and checked after opening, on what was
+    opened: a file swapped for a FIFO between a check and an open cannot make a command hang.
+    Raises NotRegular, TooLarge or OSError."""
+    import stat
+
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegular(f"{path} is not a regular file")
+        if info.st_size > max_bytes:
+            raise TooLarge(f"{path} is larger than {max_bytes:,} bytes")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(descriptor, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > max_bytes:  # it grew while being read
+                raise TooLarge(f"{path} is larger than {max_bytes:,} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
 def builtin_dir() -> Path:
     here = Path(__file__).resolve().parent.parent
     for candidate in (here / "_data" / "rulesets", here.parent / "rulesets"):
@@ -64,8 +100,13 @@ def cache_folder(part: str) -> str | None:
     """A folder of the user's own cache (``$XDG_CACHE_HOME/hazard-dsl/PART``, or the platform's
     equivalent), created private; None when there is none usable. Never a shared folder: what
     is kept there is loaded as pickles, so it must be writable by this user alone."""
-    root = os.environ.get("XDG_CACHE_HOME") or os.environ.get("LOCALAPPDATA") or os.path.join(
-        os.path.expanduser("~"), ".cache")
+    # The XDG specification: a relative path in $XDG_CACHE_HOME is invalid and is ignored (it
+    # would put a cache folder in whatever folder the command happens to run in).
+    root = next((os.environ[name] for name in ("XDG_CACHE_HOME", "LOCALAPPDATA")
+                 if os.path.isabs(os.environ.get(name) or "")), None)
+    root = root or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(root):
+        return None  # no home folder to speak of
     folder = os.path.join(root, "hazard-dsl", part)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)

@@ -11,7 +11,6 @@ problems found are raised together; names and types are checked next, in
 from __future__ import annotations
 
 import difflib
-import stat
 from pathlib import Path
 from types import MappingProxyType
 
@@ -22,7 +21,7 @@ from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHO
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
-from .files import builtin_names, display as _display, resolve
+from .files import NotRegular, TooLarge, builtin_names, display as _display, read_regular, resolve
 from .numbers import MAX_DIGITS, exact_amount
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
@@ -118,10 +117,11 @@ class _Reader:
 # --------------------------------------------------------------------------- loading with extends
 
 
-def _load_chain(path: Path, diags: Diagnostics, files: list | None = None) -> list[YMap]:
+def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None) -> list[YMap]:
     """The file and every file it extends, most basic first. `files`, when given, receives
     (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
-    for each file read, for the reading cache to check later."""
+    for each file read, for the reading cache to check later. `text`, when given, is the file's
+    own text, already read: it is parsed rather than the file read again."""
     chain: list[YMap] = []
     seen: list[Path] = []
     current: Path | None = path
@@ -142,7 +142,7 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None) -> li
             # a file named by `extends` must be a rule file: nothing else is read, let alone quoted
             diags.error(f"extends: {via[1]!r} is not a rule file (a built-in ruleset, or a .yaml file)", via[0])
             raise RulesetError(diags.items)
-        text = _read(current, display, where, diags)
+        text = _read(current, display, where, diags) if via is not None or text is None else text
         if files is not None:
             files.append((via[1] if via else None, str(resolved), display, text))
         # The text of a file reached through `extends` is quoted in messages only once it is
@@ -185,21 +185,16 @@ def _read(path: Path, display: str, where: Position, diags: Diagnostics) -> str:
     """The file's text, refused before reading when it is not a regular file or too large
     (a 2 GiB file is not read to find out); a UTF-8 byte-order mark is dropped."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            diags.error(f"{display} is not a regular file", where)
-            raise RulesetError(diags.items)
-        if info.st_size > MAX_BYTES:
-            diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
-            raise RulesetError(diags.items)
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        data = read_regular(path, MAX_BYTES)
+    except NotRegular:
+        diags.error(f"{display} is not a regular file", where)
+        raise RulesetError(diags.items) from None
+    except TooLarge:
+        diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
+        raise RulesetError(diags.items) from None
     except OSError as exc:
         diags.error(f"cannot read {display}: {exc.strerror or exc}", where)
         raise RulesetError(diags.items) from None
-    if len(data) > MAX_BYTES:
-        diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
-        raise RulesetError(diags.items)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -233,7 +228,7 @@ def _merge(chain: list[YMap]) -> YMap:
 # --------------------------------------------------------------------------- the sections
 
 
-def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
+def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None) -> Ruleset:
     """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
     (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)"""
     from ..check.names import check_names
@@ -241,7 +236,7 @@ def read_ruleset(path: str | Path, files: list | None = None) -> Ruleset:
     path = Path(path)
     diags = Diagnostics()
     files = [] if files is None else files
-    chain = _load_chain(path, diags, files)
+    chain = _load_chain(path, diags, files, text)
     root = _merge(chain)
     r = _Reader()
     r.keys(root, TOP_KEYS, "a ruleset", required=("name", "phases"))

@@ -1,0 +1,84 @@
+"""Entries of the private cache folder as bytes: written whole or not at all, read back only when
+they are exactly what was written.
+
+An entry on disk is ``MAGIC``, the SHA-256 of the rest, the length of its key, the key, then the
+payload. `read_entry` returns the payload only when the file is a regular file (never a FIFO, a
+device or a symbolic link: opening one could wait for ever or read without end), no larger than
+the bound it is given, begins with the magic, carries the key it was asked for, and hashes to its
+checksum. Anything else — a truncated write, a flipped bit, an entry renamed under another key,
+a file of another program — is a miss, and the caller builds the value again. The key inside the
+entry matters: the file's name is only a hint, and an entry moved to another name must not answer
+for another rule file.
+
+`write_entry` writes a temporary file made with O_EXCL beside the entry and renames it over the
+entry, so a reader sees the old entry or the new one, never half of one; a failure to write is
+silent (a cache that cannot keep something only runs slower).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+
+MAGIC = b"hazard-dsl cache 3\n"
+_DIGEST = 32  # bytes of SHA-256
+
+
+def read_entry(path: str, key: str, max_bytes: int) -> bytes | None:
+    """The payload kept at `path` under `key`, or None when anything about it is unexpected."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes + len(MAGIC) + _DIGEST + 8 + len(key):
+            return None
+        chunks = []
+        remaining = info.st_size + 1  # one byte more: a file that grew while being read is refused below
+        while remaining > 0:
+            chunk = os.read(descriptor, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        data = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    if len(data) != info.st_size or not data.startswith(MAGIC):
+        return None
+    body = data[len(MAGIC) + _DIGEST:]
+    if hashlib.sha256(body).digest() != data[len(MAGIC):len(MAGIC) + _DIGEST]:
+        return None
+    named = key.encode("utf-8")
+    if len(body) < 8 or int.from_bytes(body[:8], "big") != len(named) or body[8:8 + len(named)] != named:
+        return None
+    return body[8 + len(named):]
+
+
+def write_entry(path: str, key: str, payload: bytes) -> bool:
+    """Keep `payload` at `path` under `key`, atomically; False when it could not be kept."""
+    named = key.encode("utf-8")
+    body = len(named).to_bytes(8, "big") + named + payload
+    data = MAGIC + hashlib.sha256(body).digest() + body
+    folder = os.path.dirname(path) or "."
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)  # whole or not at all: a reader never sees half a file
+        return True
+    except OSError:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        return False
