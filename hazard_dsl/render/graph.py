@@ -12,13 +12,13 @@ be made. Everything is read from the compiled machine and the ruleset's words.
 
 from __future__ import annotations
 
-import html
 import json
 import shutil
 import subprocess
 import textwrap
 
 from ..compile.machine import CHOICE, END, THROW, Machine
+from .escape import dot_html, dot_string, mermaid, mermaid_title
 from .terminal import printable
 from .transitions import Edge, Node, View, throw_keys
 from .words import fill
@@ -326,16 +326,6 @@ def _ident(text: str) -> str:
 # --------------------------------------------------------------------------- DOT
 
 
-def _dot_string(text: str) -> str:
-    """A DOT double-quoted string: backslashes and quotes escaped, lines as \\n."""
-    text = printable(text).replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + text.replace("\n", "\\n") + '"'
-
-
-def _html(text: str) -> str:
-    return html.escape(printable(text), quote=True)
-
-
 def _wrap(text: str, width: int = 34) -> str:
     """Lines of about `width`, broken after "; " or before " — " where possible, so that a
     condition ("12 if m ∈ {6, 8}") stays on one line."""
@@ -364,8 +354,8 @@ def to_dot(diagram: Diagram) -> str:
            f'labelloc=t, labeljust=l, pad=0.2];',
            f'  node [fontname="{font}", fontsize=11, penwidth=1.3];',
            f'  edge [fontname="{font}", fontsize=9, color="#444444", arrowsize=0.7];']
-    title = f'<FONT POINT-SIZE="16"><B>{_html(diagram.title())}</B></FONT>'
-    lines = "".join(f'<BR ALIGN="LEFT"/><FONT POINT-SIZE="9">{_html(part)}</FONT>'
+    title = f'<FONT POINT-SIZE="16"><B>{dot_html(diagram.title())}</B></FONT>'
+    lines = "".join(f'<BR ALIGN="LEFT"/><FONT POINT-SIZE="9">{dot_html(part)}</FONT>'
                     for line in diagram.subtitle() for part in textwrap.wrap(line, 120))
     out.append(f"  label=<{title}{lines}<BR ALIGN=\"LEFT\"/>>;")
     if any(e.source == "start" for e in view.edges):
@@ -374,7 +364,7 @@ def to_dot(diagram: Diagram) -> str:
         members = [n for n in view.nodes.values() if n.phase == phase]
         words = diagram.phase_words(phase)
         left = '<BR ALIGN="LEFT"/>'
-        label = f"<B>{_html(phase)}</B>{left}" + (f'<FONT POINT-SIZE="9">{left.join(_html(x) for x in textwrap.wrap(words, 56))}</FONT>{left}'
+        label = f"<B>{dot_html(phase)}</B>{left}" + (f'<FONT POINT-SIZE="9">{left.join(dot_html(x) for x in textwrap.wrap(words, 56))}</FONT>{left}'
                                                   if words else "")
         out.append(f"  subgraph cluster_{_ident(phase)} {{")
         out.append(f'    label=<{label}>; style="rounded,dashed"; color="#8c8c8c"; fontsize=12; margin=12; labeljust=l;')
@@ -382,10 +372,10 @@ def to_dot(diagram: Diagram) -> str:
             out.append("    " + _dot_node(diagram, node))
         out.append("  }")
     for stub, phase, way in view.stubs():
-        out.append(f'  {stub} [shape=plaintext, fontcolor="#555555", label={_dot_string(("→ " if way == "to" else "from ") + phase)}];')
+        out.append(f'  {stub} [shape=plaintext, fontcolor="#555555", label={dot_string(("→ " if way == "to" else "from ") + phase)}];')
     for e in view.edges:
         text = diagram.edge_text(e)
-        attrs = [f"label={_dot_string(_wrap(text))}"] if text else []
+        attrs = [f"label={dot_string(_wrap(text))}"] if text else []
         if e.kind == "choice":
             attrs.append('style=bold, color="#6a3d8f"')
         target = view.nodes.get(e.target)
@@ -400,8 +390,8 @@ def to_dot(diagram: Diagram) -> str:
 
 def _dot_node(diagram: Diagram, node: Node) -> str:
     head, lines = diagram.node_lines(node)
-    body = "".join(f'<BR/><FONT POINT-SIZE="9">{_html(line)}</FONT>' for line in lines if line)
-    label = f"<<B>{_html(head)}</B>{body}>"
+    body = "".join(f'<BR/><FONT POINT-SIZE="9">{dot_html(line)}</FONT>' for line in lines if line)
+    label = f"<<B>{dot_html(head)}</B>{body}>"
     if node.kind == END:
         fill_colour, border = COLOURS[node.result]
         return (f'{node.id} [shape=box, style="rounded,filled,bold", fillcolor="{fill_colour}", color="{border}", '
@@ -417,17 +407,17 @@ def _dot_bet(bet: BetPart) -> list:
     b = bet.bet
     head = f"bet {bet.name}: {b.backer} against {b.layer}" + (f", backs {bet.backs}" if bet.backs else "")
     out = [f"  subgraph cluster_bet_{_ident(bet.name)} {{",
-           f'    label=<<B>{_html(head)}</B>>; style="rounded,filled"; fillcolor="#fafafa"; color="#999999";']
+           f'    label=<<B>{dot_html(head)}</B>>; style="rounded,filled"; fillcolor="#fafafa"; color="#999999";']
     for node, (kind, lines) in bet.nodes.items():
         fill_colour, border = COLOURS.get(kind, COLOURS["bet"])
-        body = "".join(f'<BR/><FONT POINT-SIZE="9">{_html(x)}</FONT>' for x in lines[1:] if x)
+        body = "".join(f'<BR/><FONT POINT-SIZE="9">{dot_html(x)}</FONT>' for x in lines[1:] if x)
         out.append(f'    {node} [shape=box, style="rounded,filled", fillcolor="{fill_colour}", color="{border}", '
-                   f"label=<<B>{_html(lines[0])}</B>{body}>];")
+                   f"label=<<B>{dot_html(lines[0])}</B>{body}>];")
     out.append("  }")
     for source, target, text in bet.edges:
         kind = bet.nodes[target][0]
         colour = COLOURS.get(kind, COLOURS["bet"])[1]
-        out.append(f'  {source} -> {target} [label={_dot_string(_wrap(text))}, color="{colour}", fontcolor="{colour}"];')
+        out.append(f'  {source} -> {target} [label={dot_string(_wrap(text))}, color="{colour}", fontcolor="{colour}"];')
     for node in bet.made:
         out.append(f'  {node} -> {bet.start} [style=dashed, color="#777777", fontcolor="#555555", '
                    f'label="made", constraint=false];')
@@ -437,26 +427,17 @@ def _dot_bet(bet: BetPart) -> list:
 # --------------------------------------------------------------------------- Mermaid
 
 
-def _mermaid_text(text: str) -> str:
-    """Text inside a quoted Mermaid label: its markup characters as Mermaid's entity codes."""
-    text = printable(text)
-    for ch, code in (("&", "#amp;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;"), ("|", "#124;"),
-                     ("`", "#96;")):
-        text = text.replace(ch, code)
-    return text
-
-
 def _mermaid_lines(head: str, lines) -> str:
-    return "<br/>".join([f"<b>{_mermaid_text(head)}</b>"] + [_mermaid_text(x) for x in lines if x])
+    return "<br/>".join([f"<b>{mermaid(head)}</b>"] + [mermaid(x) for x in lines if x])
 
 
 def to_mermaid(diagram: Diagram) -> str:
     view = diagram.view
-    out = ["---", f"title: {json.dumps(printable(diagram.title()), ensure_ascii=False)}", "---", "flowchart TB"]
+    out = ["---", f"title: {mermaid_title(diagram.title())}", "---", "flowchart TB"]
     if any(e.source == "start" for e in view.edges):
         out.append("  start((start))")
     for phase in view.phases:
-        title = phase if phase.isidentifier() else f'"{_mermaid_text(phase)}"'
+        title = phase if phase.isidentifier() else f'"{mermaid(phase)}"'  # a phase's name is a word
         out.append(f"  subgraph phase_{_ident(phase)} [{title}]")
         for node in view.nodes.values():
             if node.phase != phase:
@@ -471,19 +452,19 @@ def to_mermaid(diagram: Diagram) -> str:
                 out.append(f'    {node.id}["{label}"]')
         out.append("  end")
     for stub, phase, way in view.stubs():
-        out.append(f'  {stub}>"{_mermaid_text(("to " if way == "to" else "from ") + phase)}"]')
+        out.append(f'  {stub}>"{mermaid(("to " if way == "to" else "from ") + phase)}"]')
     for e in view.edges:
         text = diagram.edge_text(e)
         arrow = "==>" if e.kind == "choice" else "-->"
-        out.append(f'  {e.source} {arrow}|"{_mermaid_text(text)}"| {e.target}' if text else f"  {e.source} {arrow} {e.target}")
+        out.append(f'  {e.source} {arrow}|"{mermaid(text)}"| {e.target}' if text else f"  {e.source} {arrow} {e.target}")
     for bet in diagram.bets:
         b = bet.bet
-        out.append(f'  subgraph bet_{_ident(bet.name)} ["{_mermaid_text(f"bet {bet.name}: {b.backer} against {b.layer}")}"]')
+        out.append(f'  subgraph bet_{_ident(bet.name)} ["{mermaid(f"bet {bet.name}: {b.backer} against {b.layer}")}"]')
         for node, (kind, lines) in bet.nodes.items():
             out.append(f'    {node}["{_mermaid_lines(lines[0], lines[1:])}"]')
         out.append("  end")
         for source, target, text in bet.edges:
-            out.append(f'  {source} -->|"{_mermaid_text(text)}"| {target}')
+            out.append(f'  {source} -->|"{mermaid(text)}"| {target}')
         for node in bet.made:
             out.append(f'  {node} -.->|"made"| {bet.start}')
     for kind in ("win", "lose", "push", THROW, CHOICE):

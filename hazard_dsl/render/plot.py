@@ -51,6 +51,7 @@ def _pyplot():
     plt.rcParams.update({
         "svg.hashsalt": "hazard-dsl",  # the same ids every run
         "svg.fonttype": "none",  # text stays text: searchable, and editable for a paper
+        "text.parse_math": False,  # a ruleset's name is text: "$" is a dollar, never mathtext (escape.py)
         "font.size": 9,
         "axes.titlesize": 10.5,
         "axes.titleweight": "bold",

@@ -17,12 +17,13 @@ one or two A4 or Letter pages.
 
 from __future__ import annotations
 
-import html
 import textwrap
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine
 from ..solve.markov import ONE, ZERO, Solver
+from . import escape
+from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
 from .terminal import printable
 from .transitions import RESULT_WORDS, View, key_text, phase_rows
@@ -503,44 +504,37 @@ def _text(blocks, colour: bool) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _md(text: str) -> str:
-    text = printable(text)
-    for ch in ("\\", "*", "_", "`", "[", "]", "<", ">", "|"):
-        text = text.replace(ch, "\\" + ch)
-    return text
-
-
 def _markdown(blocks) -> str:
     out: list = []
     for block in blocks:
         kind = block[0]
         if kind == "h1":
-            out += [f"# {_md(block[1])}", ""]
+            out += [f"# {markdown(block[1])}", ""]
         elif kind == "h2":
-            out += [f"## {_md(block[1])}", ""]
+            out += [f"## {markdown(block[1])}", ""]
         elif kind == "h3":
-            out += [f"### {_md(block[1])}", ""]
+            out += [f"### {markdown(block[1])}", ""]
         elif kind == "p":
-            out += [_md(block[1]), ""]
+            out += [markdown_block(block[1]), ""]
         elif kind == "small":
-            out += [f"*{_md(block[1])}*", ""]
+            out += [f"*{markdown(block[1])}*", ""]
         elif kind == "table":
             t = block[1]
-            out += [f"**{_md(t.title)}**", ""]
-            out.append("| " + " | ".join(_md(c) for c in t.columns) + " |")
+            out += [f"**{markdown(t.title)}**", ""]
+            out.append("| " + " | ".join(markdown(c) for c in t.columns) + " |")
             out.append("|" + "|".join("---:" if (t.align and t.align[k] == "right") else "---"
                                       for k in range(len(t.columns))) + "|")
             for row in t.rows:
-                out.append("| " + " | ".join(_md(cell).replace("\n", "<br>") for cell in row) + " |")
+                out.append("| " + " | ".join(markdown(cell) for cell in row) + " |")
             if t.caption:
-                out += ["", f"*{_md(t.caption)}*"]
+                out += ["", f"*{markdown(t.caption)}*"]
             out.append("")
         elif kind in ("items", "throws"):
             sep = " — " if kind == "throws" else ": "
-            out += [f"- **{_md(term)}**{sep}{_md(text)}" if term else f"- {_md(text)}" for term, text, _ in block[1]]
+            out += [f"- **{markdown(term)}**{sep}{markdown(text)}" if term else f"- {markdown(text)}" for term, text, _ in block[1]]
             out.append("")
         elif kind == "list":
-            out += [f"{k}. {_md(text)}" for k, (_, text, _) in enumerate(block[1], 1)]
+            out += [f"{k}. {markdown(text)}" for k, (_, text, _) in enumerate(block[1], 1)]
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -571,32 +565,28 @@ footer { margin-top: 1em; font-size: 8pt; color: #555; border-top: 1px solid #aa
 """.strip()
 
 
-def _e(text) -> str:
-    return html.escape(printable(text), quote=True)
-
-
 def _html_page(data: dict, blocks) -> str:
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{_e(data['title'])} — rule sheet</title>", f"<style>\n{CSS}\n</style>", "</head>", "<body>"]
+           f"<title>{escape.html(data['title'])} — rule sheet</title>", f"<style>\n{CSS}\n</style>", "</head>", "<body>"]
     for block in blocks:
         kind = block[0]
         if kind == "h1":
-            out.append(f"<h1>{_e(block[1])}</h1>")
+            out.append(f"<h1>{escape.html(block[1])}</h1>")
         elif kind in ("h2", "h3"):
-            out.append(f"<{kind}>{_e(block[1])}</{kind}>")
+            out.append(f"<{kind}>{escape.html(block[1])}</{kind}>")
         elif kind == "p":
-            out.append(f"<p>{_e(block[1])}</p>")
+            out.append(f"<p>{escape.html(block[1])}</p>")
         elif kind == "small":
             if block is blocks[-1]:
-                out.append(f"<footer>{_e(block[1])}</footer>")
+                out.append(f"<footer>{escape.html(block[1])}</footer>")
             else:
-                out.append(f'<p class="small">{_e(block[1])}</p>')
+                out.append(f'<p class="small">{escape.html(block[1])}</p>')
         elif kind == "table":
             t, classes = block[1], block[2]
-            out.append(f"<table><caption>{_e(t.title)}</caption>")
+            out.append(f"<table><caption>{escape.html(t.title)}</caption>")
             out.append("<thead><tr>" + "".join(
-                f'<th{" class=num" if t.align and t.align[k] == "right" else ""}>{_e(c)}</th>'
+                f'<th{" class=num" if t.align and t.align[k] == "right" else ""}>{escape.html(c)}</th>'
                 for k, c in enumerate(t.columns)) + "</tr></thead><tbody>")
             for row in t.rows:
                 cells = []
@@ -608,20 +598,20 @@ def _html_page(data: dict, blocks) -> str:
                         names.append("num")
                     attr = f' class="{" ".join(names)}"' if names else ""
                     tag = "th" if k == 0 and classes else "td"
-                    cells.append(f"<{tag}{attr}>{_e(cell)}</{tag}>")
+                    cells.append(f"<{tag}{attr}>{escape.html(cell)}</{tag}>")
                 out.append("<tr>" + "".join(cells) + "</tr>")
             out.append("</tbody></table>")
             if t.caption:
-                out.append(f'<p class="caption">{_e(t.caption)}</p>')
+                out.append(f'<p class="caption">{escape.html(t.caption)}</p>')
         elif kind in ("items", "throws"):
             sep = " — " if kind == "throws" else ": "
             out.append('<ul class="items">')
             for term, text, result in block[1]:
                 cls = f' class="{result}"' if result else ""
-                out.append(f"<li{cls}>" + (f"<b>{_e(term)}</b>{sep}" if term else "") + f"{_e(text)}</li>")
+                out.append(f"<li{cls}>" + (f"<b>{escape.html(term)}</b>{sep}" if term else "") + f"{escape.html(text)}</li>")
             out.append("</ul>")
         elif kind == "list":
-            out.append("<ol>" + "".join(f"<li>{_e(text)}</li>" for _, text, _ in block[1]) + "</ol>")
+            out.append("<ol>" + "".join(f"<li>{escape.html(text)}</li>" for _, text, _ in block[1]) + "</ol>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
 

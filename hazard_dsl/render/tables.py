@@ -1,5 +1,6 @@
 """One small table type, rendered four ways: a terminal table (rich), Markdown, CSV, or kept as
-data for JSON. Reports build `Table`s; only this module knows the formats."""
+data for JSON. Reports build `Table`s; only this module knows the formats, and every cell, title
+and caption is written through that format's escaper (escape.py)."""
 
 from __future__ import annotations
 
@@ -147,35 +148,35 @@ def _text(tables, header, colour: bool = False) -> str:
 
 
 def _markdown(tables, header) -> str:
-    from .terminal import printable
+    from .escape import markdown, markdown_block
 
     out = []
     if header:
-        out.append(printable(header).replace("\n", "  \n"))
+        out.append(markdown_block(header))
         out.append("")
     for table in tables:
-        out.append(f"**{printable(table.title)}**")
+        out.append(f"**{markdown(table.title)}**")
         out.append("")
-        out.append("| " + " | ".join(printable(c).replace("|", "\\|") for c in table.columns) + " |")
+        out.append("| " + " | ".join(markdown(c) for c in table.columns) + " |")
         out.append("|" + "|".join("---" if k == 0 else "---:" for k in range(len(table.columns))) + "|")
         for row in table.rows:
-            out.append("| " + " | ".join(printable(cell).replace("|", "\\|").replace("\n", "<br>") for cell in row) + " |")
+            out.append("| " + " | ".join(markdown(cell) for cell in row) + " |")
         if table.caption:
             out.append("")
-            out.append(printable(table.caption))
+            out.append(markdown_block(table.caption))
         out.append("")
     return "\n".join(out)
 
 
 def _csv(tables) -> str:
-    from .terminal import printable
+    from .escape import csv_cell
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     for number, table in enumerate(tables):
         if number:
             writer.writerow([])
-        writer.writerow(["table", *map(printable, table.columns)])
+        writer.writerow(["table", *map(csv_cell, table.columns)])
         for row in table.rows:
-            writer.writerow([printable(table.title), *map(printable, row)])
+            writer.writerow([csv_cell(table.title), *map(csv_cell, row)])
     return buffer.getvalue()
