@@ -179,7 +179,9 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
             done(result)
 
     if scheduler is not None:
-        return _on_cluster(plan, chunks, scheduler, finished, results)
+        from .cluster import on_cluster
+
+        return on_cluster(plan, chunks, scheduler, finished, results)
     if workers <= 1 or plan.chunk_count() == 1:
         try:
             for index, count in chunks:
@@ -215,30 +217,5 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
 
 
 class ClusterError(RuntimeError):
-    """The Dask extra is missing, or the scheduler cannot be reached."""
-
-
-def _on_cluster(plan: Plan, chunks, scheduler, finished, results) -> dict:
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'hazard-dsl[cluster]'") from None
-    try:
-        client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="5s",
-                                                                         set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"--scheduler {scheduler}: cannot reach it ({exc})") from None
-    own = client is not scheduler
-    try:
-        shared = client.scatter(plan, broadcast=True)
-        futures = [client.submit(play_chunk, shared, index, count, pure=False) for index, count in chunks]
-        try:
-            for future in as_completed(futures):
-                finished(future.result())
-        except KeyboardInterrupt:
-            client.cancel(futures)
-            raise Interrupted(results) from None
-        return results
-    finally:
-        if own:
-            client.close()
+    """The Dask extra is missing, the scheduler's address is wrong, or the scheduler cannot be
+    reached or fails: one line for the user, never a traceback."""
