@@ -1037,8 +1037,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it")
     p.add_argument("--workers", type=int, default=None, metavar="K",
                    help="worker processes (default: the cores available)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run the chunks on this Dask scheduler (needs hazard-dsl[cluster])")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the chunks on this Dask scheduler, as `dask scheduler` prints its address (needs "
+                        "hazard-dsl[cluster], and hazard-dsl on the workers)")
     p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
                                                   "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
     add_table(p.add_argument_group("sessions at the table"), "a stake, for flat and cautious (default 1)",

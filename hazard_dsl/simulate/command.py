@@ -112,6 +112,7 @@ def sessions(machine, players, sessions: int = DEFAULT_SESSIONS, seed: int = 0, 
 
 def main(args, load, build_machine, UsageError) -> int:
     """`hazard-dsl simulate RULESET …` (the CLI's helpers are passed in: no import cycle)."""
+    from ..render.terminal import printable
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
     from .run import ClusterError, available_cores
@@ -131,6 +132,14 @@ def main(args, load, build_machine, UsageError) -> int:
         raise UsageError("--workers must be between 1 and 1024")
     if getattr(args, "log", None) is not None:
         raise UsageError("--log writes the events of one session (run or play); simulate reports figures")
+    if args.scheduler is not None:  # before any work: a wrong address is told at once
+        from .cluster import scheduler_address
+
+        try:
+            scheduler_address(args.scheduler)
+        except ClusterError as exc:
+            print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+            return 1
     ruleset = load(args.ruleset)
     table_mode = args.players is not None
     if not table_mode:
@@ -166,8 +175,8 @@ def main(args, load, build_machine, UsageError) -> int:
     try:
         with bar:
             report, complete = execute(context, workers, args.scheduler, bar.advance if bar else None)
-    except ClusterError as exc:
-        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+    except ClusterError as exc:  # the address, the scheduler or the workers: one line, no traceback
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 1
     _print(report, fmt, context)
     if plot is not None and report.get("games"):

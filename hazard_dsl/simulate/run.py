@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
+from itertools import islice
 
 import numpy as np
 
@@ -34,16 +36,18 @@ class Plan:
     per_chunk: int = 0
     lanes: int = LANES
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """(index, how many) for every chunk, in order."""
-        size = self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
-        out, done, i = [], 0, 0
-        while done < self.total:
-            n = min(size, self.total - done)
-            out.append((i, n))
-            done += n
-            i += 1
-        return out
+    def chunk_size(self) -> int:
+        return self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
+
+    def chunk_count(self) -> int:
+        return -(-self.total // self.chunk_size())
+
+    def chunks(self) -> Iterator[tuple[int, int]]:
+        """(index, how many) for every chunk, in order, made as they are asked for: the chunks of
+        10**13 games are five million, and are never all held at once."""
+        size = self.chunk_size()
+        for i in range(self.chunk_count()):
+            yield i, min(size, self.total - i * size)
 
 
 @record
@@ -175,8 +179,10 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
             done(result)
 
     if scheduler is not None:
-        return _on_cluster(plan, chunks, scheduler, finished, results)
-    if workers <= 1 or len(chunks) == 1:
+        from .cluster import on_cluster
+
+        return on_cluster(plan, chunks, scheduler, finished, results)
+    if workers <= 1 or plan.chunk_count() == 1:
         try:
             for index, count in chunks:
                 finished(play_chunk(plan, index, count))
@@ -187,16 +193,17 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context(method),
+    pool = ProcessPoolExecutor(max_workers=min(workers, plan.chunk_count()),
+                               mp_context=multiprocessing.get_context(method),
                                initializer=_start_worker, initargs=(plan,))
     try:
         pending = set()
-        queue = list(chunks)
         # a few chunks ahead of each worker, not all at once: memory stays flat for any N
-        while queue or pending:
-            while queue and len(pending) < 2 * workers:
-                index, count = queue.pop(0)
+        while True:
+            for index, count in islice(chunks, max(0, 2 * workers - len(pending))):
                 pending.add(pool.submit(_in_worker, index, count))
+            if not pending:
+                break
             ready, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in ready:
                 finished(future.result())
@@ -210,30 +217,5 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
 
 
 class ClusterError(RuntimeError):
-    """The Dask extra is missing, or the scheduler cannot be reached."""
-
-
-def _on_cluster(plan: Plan, chunks, scheduler, finished, results) -> dict:
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'hazard-dsl[cluster]'") from None
-    try:
-        client = scheduler if isinstance(scheduler, Client) else Client(scheduler, timeout="5s",
-                                                                         set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterError(f"--scheduler {scheduler}: cannot reach it ({exc})") from None
-    own = client is not scheduler
-    try:
-        shared = client.scatter(plan, broadcast=True)
-        futures = [client.submit(play_chunk, shared, index, count, pure=False) for index, count in chunks]
-        try:
-            for future in as_completed(futures):
-                finished(future.result())
-        except KeyboardInterrupt:
-            client.cancel(futures)
-            raise Interrupted(results) from None
-        return results
-    finally:
-        if own:
-            client.close()
+    """The Dask extra is missing, the scheduler's address is wrong, or the scheduler cannot be
+    reached or fails: one line for the user, never a traceback."""
