@@ -433,7 +433,7 @@ def cmd_play(args) -> int:
 
     from .play.dice import RandomDice, TapeEnded
     from .play.log import Script, read_log, replayed
-    from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal
+    from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
     from .render.session import SessionNarrator
     from .render.terminal import printable
 
@@ -473,7 +473,12 @@ def cmd_play(args) -> int:
     def ask(prompt: str) -> str:
         talk.write(printable(prompt))
         talk.flush()
-        answer = input()
+        try:
+            answer = read_answer(sys.stdin)
+        except UnreadableAnswer:
+            if not typed:
+                print(file=talk)
+            raise
         if not typed:  # answers from a file or a pipe: show them, as a terminal would have
             print(printable(answer[:80]), file=talk)
         return answer
