@@ -28,6 +28,8 @@ GRAPH_FORMATS = ("dot", "mermaid", "svg", "png", "json")
 SHEET_FORMATS = ("text", "markdown", "html", "json")
 
 
+FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -153,6 +155,8 @@ def cmd_run(args) -> int:
     for flag in ("rounds", "purse", "strategy", "stake", "log"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
+    if args.force:
+        raise UsageError("--force lets --log write over an existing file; it is for a session at the table")
     # only the bets ordered are played (a name that is no bet is refused with the orders)
     ordered = [name for name in (text.partition("=")[0].strip() for text in args.bet) if name in ruleset.bets]
     machine = build_machine(ruleset, args.option, ordered)
@@ -330,7 +334,7 @@ def _run_session(args, ruleset, fmt) -> int:
     seed, dice = _seed_and_dice(args)
     machine, session, _, _ = _table(ruleset, args.option, settings, seed, dice)
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
-    log = _open_log(args.log) if args.log else None
+    log = _new_log(args)
     _tell(((e, True) for e in session.events()), SessionNarrator(machine), fmt, log, header)
     if fmt != "json" and args.dice is None:
         from .render.terminal import fit, printable
@@ -348,12 +352,10 @@ def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=
         for event, _ in events:
             if event["event"] == "session" and header:
                 event.update(header)
-            line = json.dumps(event)
             if log is not None:
-                log.write(line + "\n")
-                log.flush()  # a session killed at any moment leaves a log valid up to its last event
+                log.write(event)  # at once: a session killed at any moment leaves a log valid up to here
             if fmt == "json":
-                say(line)
+                say(json.dumps(event))
             else:
                 text = narrator.text(event)
                 if text is not None:
@@ -432,7 +434,7 @@ def cmd_play(args) -> int:
     import os
 
     from .play.dice import RandomDice, TapeEnded
-    from .play.log import Script, read_log, replayed
+    from .play.log import LogWriter, Script, read_log, replayed
     from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
     from .render.session import SessionNarrator
     from .render.terminal import printable
@@ -440,8 +442,8 @@ def cmd_play(args) -> int:
     if args.resume:
         if args.ruleset is not None or args.players is not None:
             raise UsageError("play --resume FILE takes the ruleset and players from the log; give neither")
-        if args.log is not None:
-            raise UsageError("a resumed session goes on in its own log; --log is for a new session")
+        if args.log is not None or args.force:
+            raise UsageError("a resumed session goes on in its own log; --log and --force are for a new session")
         log = read_log(args.resume)
         ruleset, options, settings, seed = _from_header(log)
         if seed is None and args.dice is None:
@@ -504,11 +506,11 @@ def cmd_play(args) -> int:
         with open(log.path, "rb") as handle:
             data = handle.read()
         os.truncate(log.path, data.rfind(b"\n") + 1)
-        out = open(log.path, "a", encoding="utf-8")
+        out = LogWriter(log.path, os.open(log.path, os.O_WRONLY | os.O_APPEND))
     else:
         session.decider, session.dice = terminal, live_dice
         events = ((e, False) for e in session.events())
-        out = _open_log(args.log) if args.log else None
+        out = _new_log(args)
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
     print(printable(fit(HELP)), file=talk)
     resumed = False
@@ -524,8 +526,7 @@ def cmd_play(args) -> int:
             if event["event"] == "session":
                 event.update(header)
             if out is not None:
-                out.write(json.dumps(event) + "\n")
-                out.flush()
+                out.write(event)
             if fmt == "json":
                 print(json.dumps(event), flush=True)
             else:
@@ -554,11 +555,23 @@ def _purses(session) -> str:
     return ", ".join(f"{s.name} {money(s.purse)} {session.unit}s" for s in session.seats)
 
 
-def _open_log(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+def _new_log(args):
+    """The log of a new session (--log), or None: never written over an existing file unless
+    --force, never over a rule file of the game (play.log.create_log)."""
+    if args.force and args.log is None:
+        raise UsageError("--force lets --log write over an existing file; give --log FILE too")
+    if args.log is None:
+        return None
+    if not args.log.strip():
+        raise UsageError("--log needs a file name (it is empty)")
+    from .parse.files import builtin_dir, resolve
+    from .parse.reader import rule_files
+    from .play.log import create_log
+
+    played = resolve(args.ruleset)
+    protected = ([str(played)] + rule_files(played) if played is not None else []) + \
+        [str(p) for p in builtin_dir().glob("*.yaml")]
+    return create_log(args.log, args.force, protected)
 
 
 def replay_command(args, seed: int) -> str:
@@ -931,10 +944,12 @@ def build_parser() -> argparse.ArgumentParser:
                                 "cautious (flat, but sit out when the purse holds less than three stakes)"
                            if strategy else argparse.SUPPRESS)
         group.add_argument("--log", default=None, metavar="FILE",
-                           help="write the session to FILE as JSON Lines, one event per line as it happens")
+                           help="write the session to FILE as JSON Lines, one event per line as it happens "
+                                "(a new file: an existing one is refused unless --force)")
 
-    add_table(p.add_argument_group("a session at the table (the dice pass, purses, stakes)"),
-              "a stake, for flat and cautious (default 1)", strategy=True)
+    table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
+    add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
+    table.add_argument("--force", action="store_true", help=FORCE_HELP)
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
 
@@ -944,6 +959,7 @@ def build_parser() -> argparse.ArgumentParser:
                                         "are thrown on Enter (or come from --dice). ? at any question for help.")
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
     add_table(p, "the stake offered by Enter (default 1)", strategy=False)
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
     p.add_argument("--resume", default=None, metavar="FILE", help="go on with the session logged in FILE")

@@ -5,11 +5,16 @@ with the log as its script — the logged throws are the dice, the logged stakes
 passes are the people's decisions — and compares every event the engine makes with the logged
 one. A log of other rules (its `rules` hash), a damaged line, or an event the rules would not
 have made is refused, naming the line.
+
+A new log never destroys data (`create_log`): it is not written over an existing file unless the
+user says so (`--force`), never over a rule file of the game, even then, and it is locked
+(`fcntl.flock`) while a session writes it, so that a second session cannot append to it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from ..records import record
 
@@ -19,7 +24,8 @@ HEADER_KEYS = ("event", "file", "rules", "players", "purse", "stake", "strategy"
 
 
 class LogError(ValueError):
-    """A log that cannot be replayed; the message names the file and line."""
+    """A log that cannot be replayed, or written where it would destroy data; the message names
+    the file (and line)."""
 
 
 class LogEnded(Exception):
@@ -75,6 +81,107 @@ def read_log(path: str) -> Log:
         if key not in header:
             raise LogError(f"{path}:1: the session event lacks {key!r}; not a log written by hazard-dsl --log")
     return Log(path, header, events, cut_short)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class LogWriter:
+    """A new log, open and locked for one session (`create_log`)."""
+
+    def __init__(self, path: str, fd: int):
+        self.path, self.fd = path, fd
+
+    def write(self, event: dict) -> None:
+        """Append one event, at once: a session killed at any moment leaves a log valid up to
+        its last event."""
+        data = (json.dumps(event) + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError as exc:
+            raise LogError(f"{self.path}: cannot write the log: {exc.strerror or exc}") from None
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # the lock goes with the descriptor
+            self.fd = -1
+
+
+def _lock(fd: int, path: str) -> None:
+    """Hold the log for this session alone (released when the descriptor is closed); another
+    session holding it is refused, not waited for."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock on this platform: nothing to hold
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise LogError(f"{path}: another session is writing this log (it is locked); "
+                       f"wait until it ends, or log to another file") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot lock it: {exc.strerror or exc}") from None
+
+
+def create_log(path: str, force: bool = False, rule_files=()) -> LogWriter:
+    """A new log at `path`, locked for this session. An existing file is refused unless `force`;
+    a rule file (`rule_files`: the file played and every file it extends) always is."""
+    import stat
+
+    if not path:
+        raise LogError("--log: the name of the log is empty; give a file name")
+    protected = []
+    for name in rule_files:
+        try:
+            protected.append(os.stat(name))
+        except OSError:
+            pass
+
+    def is_rule_file(info) -> bool:
+        return any(info.st_dev == p.st_dev and info.st_ino == p.st_ino for p in protected)
+
+    def rule_file_refused() -> LogError:
+        return LogError(f"--log {path}: that is a rule file (the one played, a file it extends, or a built-in ruleset); a log is never written "
+                        f"over a rule file, not even with --force: give the log a name of its own")
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+    if info is not None and is_rule_file(info):
+        raise rule_file_refused()
+    exists = LogError(f"--log {path}: the file exists, and a log is not written over a file: give a fresh name, "
+                      f"or --force to write over it")
+    if info is not None and not force:
+        raise exists
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if force else os.O_EXCL)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except FileExistsError:  # made meanwhile by someone else
+        raise exists from None
+    except OSError as exc:
+        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if is_rule_file(info):  # a link made meanwhile
+            raise rule_file_refused()
+        if not stat.S_ISREG(info.st_mode):
+            raise LogError(f"--log {path}: not a regular file; a log is written to a file of its own")
+        _lock(fd, path)
+        if force:
+            os.ftruncate(fd, 0)  # only now that it is ours alone
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError):
+            raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+        raise
+    return LogWriter(path, fd)
+
+
+# --------------------------------------------------------------------------- replaying
 
 
 class Script:
