@@ -28,6 +28,8 @@ GRAPH_FORMATS = ("dot", "mermaid", "svg", "png", "json")
 SHEET_FORMATS = ("text", "markdown", "html", "json")
 
 
+FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -153,6 +155,8 @@ def cmd_run(args) -> int:
     for flag in ("rounds", "purse", "strategy", "stake", "log"):
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
+    if args.force:
+        raise UsageError("--force lets --log write over an existing file; it is for a session at the table")
     # only the bets ordered are played (a name that is no bet is refused with the orders)
     ordered = [name for name in (text.partition("=")[0].strip() for text in args.bet) if name in ruleset.bets]
     machine = build_machine(ruleset, args.option, ordered)
@@ -298,7 +302,7 @@ def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None)
     from fractions import Fraction
 
     from .play.game import Chooser
-    from .play.session import Decider, Session
+    from .play.session import Decider
     from .solve.markov import PolicyError, Solver
 
     table = ruleset.table
@@ -311,12 +315,19 @@ def _table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None)
         raise UsageError(str(exc)) from None
     strategy = Decider(Fraction(settings["stake"]), settings["strategy"],
                        Chooser(solver, np.random.default_rng([seed, 1])))
+    return machine, _sit(machine, settings, decider or strategy, dice), strategy, solver
+
+
+def _sit(machine, settings: dict, decider, dice):
+    """A new session engine of `machine` with these settings, deciders and dice."""
+    from fractions import Fraction
+
+    from .play.session import Session
+
     try:
-        session = Session(machine, settings["players"], Fraction(settings["purse"]), decider or strategy, dice,
-                          settings["rounds"])
+        return Session(machine, settings["players"], Fraction(settings["purse"]), decider, dice, settings["rounds"])
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    return machine, session, strategy, solver
 
 
 def _run_session(args, ruleset, fmt) -> int:
@@ -330,7 +341,7 @@ def _run_session(args, ruleset, fmt) -> int:
     seed, dice = _seed_and_dice(args)
     machine, session, _, _ = _table(ruleset, args.option, settings, seed, dice)
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
-    log = _open_log(args.log) if args.log else None
+    log = _new_log(args)
     _tell(((e, True) for e in session.events()), SessionNarrator(machine), fmt, log, header)
     if fmt != "json" and args.dice is None:
         from .render.terminal import fit, printable
@@ -348,12 +359,10 @@ def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=
         for event, _ in events:
             if event["event"] == "session" and header:
                 event.update(header)
-            line = json.dumps(event)
             if log is not None:
-                log.write(line + "\n")
-                log.flush()  # a session killed at any moment leaves a log valid up to its last event
+                log.write(event)  # at once: a session killed at any moment leaves a log valid up to here
             if fmt == "json":
-                say(line)
+                say(json.dumps(event))
             else:
                 text = narrator.text(event)
                 if text is not None:
@@ -365,10 +374,13 @@ def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=
     return last
 
 
-def _from_header(log):
-    """The ruleset, options and settings a log was written with, each checked."""
+def _from_header(log, named: str | None):
+    """The ruleset, options and settings a log was written with, each checked. The rules are a
+    built-in ruleset the header names, or the rule file the user names (`named`); the header's
+    file name is never opened, and the rules must have the header's hash."""
+    from .parse.cache import read_ruleset
     from .parse.numbers import exact_amount
-    from .play.log import LogError
+    from .play.log import LogError, rules_file
     from .play.session import STRATEGIES
 
     h, where = log.header, f"{log.path}:1"
@@ -386,124 +398,156 @@ def _from_header(log):
             ok = False
     if not ok:
         raise LogError(f"{where}: the session event is damaged (its settings are not what --log writes)")
-    try:
-        ruleset = load(h["file"])
-    except UsageError as exc:
-        raise LogError(f"{where}: the log's rules cannot be read: {exc}") from None
+    if named is not None:
+        ruleset, shown = load(named), named  # the user's own choice: its problems are shown as for any command
+    else:
+        try:
+            ruleset, shown = read_ruleset(rules_file(log)), f"the built-in ruleset {h['file']}"
+        except RulesetError:
+            raise LogError(f"{where}: the built-in ruleset {h['file']} does not check; run hazard-dsl check "
+                           f"{h['file']}") from None
     if ruleset.rules_digest != h["rules"]:
-        raise LogError(f"{where}: the log was written with other rules than {h['file']} holds now (another "
-                       f"version of the rule file); it cannot be replayed against them")
+        hint = "" if named is not None else (f"; if it was played with a rule file of that name, name the file: "
+                                             f"hazard-dsl replay {log.path} RULESET")
+        raise LogError(f"{where}: the log was written with other rules than {shown} holds now (another version of "
+                       f"the rule file, or another file); it cannot be replayed against them{hint}")
     options = [f"{k}={v}" for k, v in h["options"].items()]
     settings = {k: h[k] for k in ("file", "players", "purse", "stake", "strategy", "rounds", "policy")}
     settings["purse"], settings["stake"] = (str(exact_amount(h[k], percent=False)) for k in ("purse", "stake"))
     return ruleset, options, settings, h.get("seed")
 
 
+def _check_log(log, named, seed: int | None, dice):
+    """The whole log replayed against its rules before anything is printed or changed
+    (LogFile.check); returns the machine, the settings and the strategy and solver to go on with."""
+    from .play.log import LogError
+
+    ruleset, options, settings, logged_seed = _from_header(log, named)
+    seed = seed if seed is not None else (logged_seed or 0)
+    try:
+        machine, _, strategy, solver = _table(ruleset, options, settings, seed, dice)
+        log.check(lambda script: _sit(machine, settings, script, script))
+    except UsageError as exc:
+        raise LogError(f"{log.path}:1: {exc}") from None
+    return machine, settings, strategy, solver
+
+
 def cmd_replay(args) -> int:
-    from .play.log import Script, read_log, replayed
+    from .play.log import Script, open_log, replayed
     from .render.session import SessionNarrator
     from .render.terminal import printable
 
     fmt = _format(args)
     if fmt not in ("text", "json"):
         raise UsageError(f"replay prints a narration (text) or the events as JSON lines (json), not {fmt}")
-    log = read_log(args.log)
-    ruleset, options, settings, seed = _from_header(log)
-    script = Script(log)
-    try:
-        machine, session, _, _ = _table(ruleset, options, settings, seed or 0, script, decider=script)
-    except UsageError as exc:
-        from .play.log import LogError
-
-        raise LogError(f"{log.path}:1: {exc}") from None
-    last = _tell(replayed(session, script), SessionNarrator(machine), fmt)
-    if log.cut_short:
-        print(f"hazard-dsl: note: {log.path}: its last line was cut off (the session stopped while writing it); "
-              f"replayed up to line {len(log.events)}", file=sys.stderr)
+    with open_log(args.log) as log:
+        machine, settings, _, _ = _check_log(log, args.rules, None, None)
+        script = Script(log)  # the log again, as far as it was checked
+        session = _sit(machine, settings, script, script)
+        last = _tell(replayed(session, script), SessionNarrator(machine), fmt)
+        if log.reading.tail:
+            print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
+                  f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
     if fmt != "json" and (last is None or last["event"] != "end"):
         purses = ", ".join(f"{s.name} {s.purse}" for s in session.seats)
+        rules = f"{args.rules} " if args.rules is not None else ""
         print(printable(f"\nThe log ends here, before the session ended. Purses: {purses}. "
-                        f"hazard-dsl play --resume {log.path} goes on from here."))
+                        f"hazard-dsl play {rules}--resume {log.path} goes on from here."))
     return 0
 
 
 def cmd_play(args) -> int:
     """Several people at one keyboard; or, with --resume, the session of a log, going on."""
-    import os
-
-    from .play.dice import RandomDice, TapeEnded
-    from .play.log import Script, read_log, replayed
-    from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal
-    from .render.session import SessionNarrator
+    from .play.dice import RandomDice
+    from .play.log import open_to_resume
     from .render.terminal import printable
 
-    if args.resume:
-        if args.ruleset is not None or args.players is not None:
-            raise UsageError("play --resume FILE takes the ruleset and players from the log; give neither")
-        if args.log is not None:
-            raise UsageError("a resumed session goes on in its own log; --log is for a new session")
-        log = read_log(args.resume)
-        ruleset, options, settings, seed = _from_header(log)
-        if seed is None and args.dice is None:
-            raise UsageError(f"{log.path}: this session's dice came from --dice; give the same --dice to resume it")
-        if args.seed is not None:
-            raise UsageError("play --resume takes the seed from the log; give no --seed")
-        seed = seed if seed is not None else 0
-    else:
-        if args.ruleset is None or args.players is None:
-            raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
-        log = None
-        ruleset = load(args.ruleset)
-        options = args.option
-        settings = _table_settings(args, ruleset)
-        seed, _ = _seed_and_dice(args)
-    if args.dice is not None:
-        _, dice = _seed_and_dice(args)
-    else:
-        dice = RandomDice(seed)
-    machine, session, strategy, solver = _table(ruleset, options, settings, seed, dice)
-
-    typed = sys.stdin.isatty()
     fmt = _format(args)
     if fmt not in ("text", "json"):
         raise UsageError(f"play tells the session (text) or prints its events as JSON lines (json), not {fmt}")
+    log = None
+    try:
+        if args.resume is not None:
+            if args.players is not None:
+                raise UsageError("play --resume FILE takes the players from the log; give no --players")
+            if args.log is not None or args.force:
+                raise UsageError("a resumed session goes on in its own log; --log and --force are for a new session")
+            if args.seed is not None:
+                raise UsageError("play --resume takes the seed from the log; give no --seed")
+            if args.dice is not None:
+                _, dice = _seed_and_dice(args)
+            log = open_to_resume(args.resume)  # locked from here: no other session appends to it
+            seed = log.header.get("seed")
+            if seed is None and args.dice is None:
+                raise UsageError(f"{log.path}: this session's dice came from --dice; give the same --dice to "
+                                 f"resume it")
+            seed = seed if isinstance(seed, int) else 0
+            if args.dice is None:
+                dice = RandomDice(seed)
+            # the whole log is replayed before anything is changed (a refused log is left as it was)
+            machine, settings, strategy, solver = _check_log(log, args.ruleset, seed, dice)
+            if log.ended:
+                print(printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): "
+                                f"there is nothing to resume. hazard-dsl replay {log.path} tells it again."),
+                      file=sys.stderr if fmt == "json" else sys.stdout)
+                return 0
+            session = _sit(machine, settings, strategy, dice)
+        else:
+            if args.ruleset is None or args.players is None:
+                raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
+            ruleset = load(args.ruleset)
+            settings = _table_settings(args, ruleset)
+            seed, dice = _seed_and_dice(args)
+            machine, session, strategy, solver = _table(ruleset, args.option, settings, seed, dice)
+        return _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice)
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice) -> int:
+    from .play.dice import TapeEnded
+    from .play.log import Script, replayed
+    from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
+    from .render.session import SessionNarrator
+    from .render.terminal import fit, printable
+
+    typed = sys.stdin.isatty()
     # with --json the events go to standard output and the questions to standard error
     talk = sys.stderr if fmt == "json" else sys.stdout
 
     def ask(prompt: str) -> str:
         talk.write(printable(prompt))
         talk.flush()
-        answer = input()
+        try:
+            answer = read_answer(sys.stdin)
+        except UnreadableAnswer:
+            if not typed:
+                print(file=talk)
+            raise
         if not typed:  # answers from a file or a pipe: show them, as a terminal would have
             print(printable(answer[:80]), file=talk)
         return answer
-
-    from .render.terminal import fit
 
     terminal = Terminal(machine, solver, ask, lambda text: print(printable(fit(text)), file=talk), strategy)
     terminal.session = session
     live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
     narrator = SessionNarrator(machine)
-    out = None
     if log is not None:
-        throws = sum(e["event"] == "throw" for e in log.events)
         try:
-            for _ in range(throws):  # the dice go on from where the log left them
+            for _ in range(log.throws):  # the dice go on from where the log left them
                 dice.throw()
         except TapeEnded:
-            raise UsageError(f"--dice has fewer throws than the {throws} the log has made") from None
+            raise UsageError(f"--dice has fewer throws than the {log.throws} the log has made") from None
+        log.drop_cut_line()  # a line cut off mid-way is dropped, now that the rest is known good
         script = Script(log, terminal, live_dice)
         session.decider, session.dice = script, script
         events = replayed(session, script)
-        # a line cut off mid-way is dropped; the session goes on in the same file
-        with open(log.path, "rb") as handle:
-            data = handle.read()
-        os.truncate(log.path, data.rfind(b"\n") + 1)
-        out = open(log.path, "a", encoding="utf-8")
+        out = log  # the session goes on in the same file
     else:
         session.decider, session.dice = terminal, live_dice
         events = ((e, False) for e in session.events())
-        out = _open_log(args.log) if args.log else None
+        out = _new_log(args)
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
     print(printable(fit(HELP)), file=talk)
     resumed = False
@@ -519,8 +563,7 @@ def cmd_play(args) -> int:
             if event["event"] == "session":
                 event.update(header)
             if out is not None:
-                out.write(json.dumps(event) + "\n")
-                out.flush()
+                out.write(event)
             if fmt == "json":
                 print(json.dumps(event), flush=True)
             else:
@@ -539,7 +582,7 @@ def cmd_play(args) -> int:
         print(printable(f"\nInterrupted: the session stops here. Purses: {_purses(session)}."), file=talk)
         return 130
     finally:
-        if out is not None:
+        if out is not None and out is not log:
             out.close()
 
 
@@ -549,11 +592,23 @@ def _purses(session) -> str:
     return ", ".join(f"{s.name} {money(s.purse)} {session.unit}s" for s in session.seats)
 
 
-def _open_log(path: str):
-    try:
-        return open(path, "w", encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+def _new_log(args):
+    """The log of a new session (--log), or None: never written over an existing file unless
+    --force, never over a rule file of the game (play.log.create_log)."""
+    if args.force and args.log is None:
+        raise UsageError("--force lets --log write over an existing file; give --log FILE too")
+    if args.log is None:
+        return None
+    if not args.log.strip():
+        raise UsageError("--log needs a file name (it is empty)")
+    from .parse.files import builtin_dir, resolve
+    from .parse.reader import rule_files
+    from .play.log import create_log
+
+    played = resolve(args.ruleset)
+    protected = ([str(played)] + rule_files(played) if played is not None else []) + \
+        [str(p) for p in builtin_dir().glob("*.yaml")]
+    return create_log(args.log, args.force, protected)
 
 
 def replay_command(args, seed: int) -> str:
@@ -926,10 +981,12 @@ def build_parser() -> argparse.ArgumentParser:
                                 "cautious (flat, but sit out when the purse holds less than three stakes)"
                            if strategy else argparse.SUPPRESS)
         group.add_argument("--log", default=None, metavar="FILE",
-                           help="write the session to FILE as JSON Lines, one event per line as it happens")
+                           help="write the session to FILE as JSON Lines, one event per line as it happens "
+                                "(a new file: an existing one is refused unless --force)")
 
-    add_table(p.add_argument_group("a session at the table (the dice pass, purses, stakes)"),
-              "a stake, for flat and cautious (default 1)", strategy=True)
+    table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
+    add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
+    table.add_argument("--force", action="store_true", help=FORCE_HELP)
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=cmd_run)
 
@@ -939,9 +996,11 @@ def build_parser() -> argparse.ArgumentParser:
                                         "are thrown on Enter (or come from --dice). ? at any question for help.")
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
     add_table(p, "the stake offered by Enter (default 1)", strategy=False)
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
-    p.add_argument("--resume", default=None, metavar="FILE", help="go on with the session logged in FILE")
+    p.add_argument("--resume", default=None, metavar="FILE",
+                   help="go on with the session logged in FILE (give RULESET too if it is not a built-in one)")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: the events as JSON lines on standard output, the questions on standard error")
     p.add_argument("--json", action="store_true", help="short for --format json")
@@ -950,9 +1009,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("replay", help="narrate a session again from its log, checking it against the rules",
                             description="Narrate a session logged with --log again. Every event is checked "
-                                        "against the rules: a damaged log, a log of other rules, or an event "
-                                        "the rules would not make is refused, naming the line.")
+                                        "against the rules first: a damaged log, a log of other rules, an event "
+                                        "the rules would not make, or a line after the session's end is refused, "
+                                        "naming the line. The rules are the built-in ruleset the log names, or "
+                                        "the RULESET given; the log's hash of the rules must match (the file "
+                                        "name in a log is never opened).")
     p.add_argument("log", metavar="FILE")
+    p.add_argument("rules", metavar="RULESET", nargs="?", default=None,
+                   help="the rule file the session was played with (needed unless it is a built-in ruleset)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.set_defaults(func=cmd_replay)

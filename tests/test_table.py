@@ -305,9 +305,9 @@ def test_a_log_of_an_edited_rule_file_is_refused(tmp_path):
     rules.write_text("extends: cotton\nname: Mine\n")
     log = tmp_path / "mine.log"
     assert cli("run", str(rules), "--players", "Ann,Ben", "--seed", "1", "--log", str(log)).returncode == 0
-    assert cli("replay", str(log)).returncode == 0
+    assert cli("replay", str(log), str(rules)).returncode == 0
     rules.write_text("extends: cotton\nname: Mine, edited\n")
-    result = cli("replay", str(log))
+    result = cli("replay", str(log), str(rules))
     assert result.returncode == 1 and "other rules" in result.stderr
 
 

@@ -298,6 +298,17 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     return check_names(ruleset, root)
 
 
+def rule_files(path: str | Path) -> list[str]:
+    """The real paths of a rule file and of every file it extends, as far as they can be read:
+    the files a session log must never be written over."""
+    files: list = []
+    try:
+        _load_chain(Path(path), Diagnostics(), files)
+    except RulesetError:
+        pass
+    return [real for _, real, _, _ in files]
+
+
 def _rules_digest(files: list) -> str:
     """A hash of the text of the rule file and every file it extends: what a session log records,
     so that a log is never replayed against other rules (a renamed or moved file is the same)."""

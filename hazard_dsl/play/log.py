@@ -3,98 +3,373 @@
 A log is trusted only as far as the rules agree with it. Replaying runs the session engine again
 with the log as its script — the logged throws are the dice, the logged stakes, covers, calls and
 passes are the people's decisions — and compares every event the engine makes with the logged
-one. A log of other rules (its `rules` hash), a damaged line, or an event the rules would not
-have made is refused, naming the line.
+one. A log of other rules (its `rules` hash), a damaged line, an event the rules would not have
+made, or anything after the session's end is refused, naming the line.
+
+A log is a person's data, so it is never destroyed:
+
+- a new log is never written over an existing file unless the user says so (`--force`), and
+  never over a rule file of the game, even then (`create_log`);
+- a log being written is locked (`fcntl.flock`), so that a second session cannot append to it;
+- a log is read line by line (each at most `MAX_LINE_BYTES`), never whole, so that its size
+  costs time, not memory; and `play --resume` checks the whole log before it changes anything
+  (the line a kill cut off is dropped only once everything before it has been replayed);
+- the header's `file` is never opened: the rules a log is replayed against are a built-in
+  ruleset the header names, or the rule file the user names (`rules_file`); either way their
+  hash must be the header's `rules`.
 """
 
 from __future__ import annotations
 
 import json
+import os
 
 from ..records import record
 
-MAX_LOG_BYTES = 200_000_000
-MAX_LOG_EVENTS = 2_000_000
+MAX_LINE_BYTES = 1_000_000  # one event; the longest a session writes (fifty purses) is a few kilobytes
+_CHUNK = 1 << 16  # read this much at a time
 HEADER_KEYS = ("event", "file", "rules", "players", "purse", "stake", "strategy", "rounds", "policy", "options")
 
 
 class LogError(ValueError):
-    """A log that cannot be replayed; the message names the file and line."""
+    """A log that cannot be replayed, or written where it would destroy data; the message names
+    the file (and line)."""
 
 
 class LogEnded(Exception):
     """The engine asked for a decision past the end of the log, with nobody live to answer."""
 
 
+# --------------------------------------------------------------------------- reading
+
+
 @record
-class Log:
-    path: str
-    header: dict
-    events: list  # every event, the header first
-    cut_short: bool = False  # the last line was cut off mid-way (the session was killed writing it)
+class Reading:
+    """What reading a log to its end found: its complete lines, the offset just after the last
+    of them, and the bytes of a line cut off after it (a session killed while writing it)."""
+
+    lines: int
+    end: int
+    tail: int
 
 
-def read_log(path: str) -> Log:
-    import os
+class _Lines:
+    """The complete lines of an open log, read with `os.pread` from the start (up to `stop`),
+    one piece at a time: memory is bounded by MAX_LINE_BYTES whatever the log's size. Once the
+    iteration ends, `reading` says where it ended."""
+
+    def __init__(self, fd: int, path: str, stop: int | None = None):
+        self.fd, self.path, self.stop = fd, path, stop
+        self.reading: Reading | None = None
+
+    def __iter__(self):
+        fd, stop = self.fd, self.stop
+        offset = 0  # of the first byte of `buffer` in the file
+        number = 0
+        buffer = b""
+        while True:
+            want = _CHUNK if stop is None else min(_CHUNK, stop - offset - len(buffer))
+            try:
+                chunk = os.pread(fd, want, offset + len(buffer)) if want > 0 else b""
+            except OSError as exc:
+                raise LogError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+            if not chunk:
+                self.reading = Reading(number, offset, len(buffer))
+                return
+            buffer += chunk
+            start = 0
+            while True:
+                k = buffer.find(b"\n", start)
+                if k < 0:
+                    break
+                number += 1
+                if k - start > MAX_LINE_BYTES:
+                    raise _too_long(self.path, number)
+                yield number, buffer[start:k]
+                start = k + 1
+            offset += start
+            buffer = buffer[start:]
+            if len(buffer) > MAX_LINE_BYTES:
+                raise _too_long(self.path, number + 1)
+
+
+def _too_long(path: str, number: int) -> LogError:
+    return LogError(f"{path}:{number}: this line is longer than {MAX_LINE_BYTES:,} bytes; "
+                    f"not a session event (the log is damaged)")
+
+
+def _event(path: str, number: int, line: bytes) -> dict:
+    try:
+        event = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise LogError(f"{path}:{number}: this line is not a JSON event (the log is damaged)") from None
+    if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        raise LogError(f"{path}:{number}: this line is not a session event (no \"event\")")
+    return event
+
+
+class LogFile:
+    """An open session log. Opened to read (`open_log`), to resume (`open_to_resume`: locked,
+    read and then appended to) or new (`create_log`: locked, written). Read line by line, never
+    whole; `check` replays it all against the rules before anything is printed or changed."""
+
+    def __init__(self, path: str, fd: int, writable: bool = False):
+        self.path, self.fd, self.writable = path, fd, writable
+        self.header: dict | None = None
+        self.reading: Reading | None = None  # set by `check`: the log as checked
+        self.throws = 0  # throws in the log, once checked
+        self.ended = False  # whether the log holds the session's end
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # the lock goes with the descriptor
+            self.fd = -1
+
+    # ---------------------------------------------------------------- reading
+
+    def events(self):
+        """(line number, event) for each complete line, in order; a damaged line raises
+        LogError naming it. Once the log has been checked, only what was checked is read."""
+        return _Events(self)
+
+    def _read_header(self) -> None:
+        events = iter(self.events())
+        first = next(events, None)
+        if first is None:
+            raise LogError(f"{self.path}: empty: no session was logged here")
+        header = first[1]
+        if header.get("event") != "session":
+            raise LogError(f"{self.path}:1: a session log begins with its \"session\" event")
+        for key in HEADER_KEYS:
+            if key not in header:
+                raise LogError(f"{self.path}:1: the session event lacks {key!r}; not a log written by hazard-dsl --log")
+        self.header = header
+
+    def check(self, new_session) -> None:
+        """Replay the whole log against the rules, reading it line by line, and print nothing:
+        raises LogError at the first line that is damaged, that the rules would not have made,
+        or that comes after the session's end. `new_session(script)` is the session engine of
+        the log's rules with `script` as its decider and dice. Afterwards `reading` says how far
+        the log was read; later readings (`events`) stop there."""
+        script = Script(self)
+        for event, _ in replayed(new_session(script), script):
+            self.throws += event["event"] == "throw"
+            self.ended = event["event"] == "end"
+        self.reading = script.reading
+
+    # ---------------------------------------------------------------- writing
+
+    def drop_cut_line(self) -> None:
+        """Cut off a last line left incomplete by a kill, so the session goes on after the last
+        whole event. Only after `check`, and only on a log opened to resume."""
+        assert self.writable and self.reading is not None, "a log is cut only once checked and locked"
+        if self.reading.tail:
+            try:
+                os.ftruncate(self.fd, self.reading.end)
+            except OSError as exc:
+                raise LogError(f"{self.path}: cannot write it: {exc.strerror or exc}") from None
+
+    def write(self, event: dict) -> None:
+        """Append one event, at once: a session killed at any moment leaves a log valid up to
+        its last event."""
+        data = (json.dumps(event) + "\n").encode("utf-8")
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError as exc:
+            raise LogError(f"{self.path}: cannot write the log: {exc.strerror or exc}") from None
+
+
+class _Events:
+    def __init__(self, log: LogFile):
+        self.log = log
+        self.lines = _Lines(log.fd, log.path, log.reading.end if log.reading is not None else None)
+
+    @property
+    def reading(self) -> Reading | None:
+        return self.lines.reading
+
+    def __iter__(self):
+        path = self.log.path
+        for number, line in self.lines:
+            yield number, _event(path, number, line)
+
+
+def _open(path: str, flags: int, what: str) -> int:
+    """A descriptor of a regular file; never blocks (a FIFO named as a log is refused, not waited on)."""
     import stat
 
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise LogError(f"{path}: not a log file (a regular file written by --log)")
-        if info.st_size > MAX_LOG_BYTES:
-            raise LogError(f"{path}: larger than {MAX_LOG_BYTES:,} bytes; not a session log")
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_LOG_BYTES + 1)
+        fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise LogError(f"{path}: cannot read it: {exc.strerror or exc}") from None
-    lines = data.split(b"\n")
-    cut_short = False
-    if lines and lines[-1] == b"":
-        lines.pop()
-    elif lines:  # no newline at the end: the last event was being written when the session stopped
-        lines.pop()
-        cut_short = True
-    if len(lines) > MAX_LOG_EVENTS:
-        raise LogError(f"{path}: more than {MAX_LOG_EVENTS:,} events; not a session log")
-    events = []
-    for number, line in enumerate(lines, 1):
+        raise LogError(f"{path}: cannot {what} it: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise LogError(f"{path}: not a log file (a regular file written by --log)")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _lock(fd: int, path: str) -> None:
+    """Hold the log for this session alone (released when the descriptor is closed); another
+    session holding it is refused, not waited for."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock on this platform: nothing to hold
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise LogError(f"{path}: another session is writing this log (it is locked); "
+                       f"wait until it ends, or log to another file") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot lock it: {exc.strerror or exc}") from None
+
+
+def open_log(path: str) -> LogFile:
+    """A log to read (`replay`): its header read and checked for the keys --log writes."""
+    log = LogFile(path, _open(path, os.O_RDONLY, "read"))
+    try:
+        log._read_header()
+    except BaseException:
+        log.close()
+        raise
+    return log
+
+
+def open_to_resume(path: str) -> LogFile:
+    """A log to go on with (`play --resume`): locked for this session, its header read. Nothing
+    is changed until it has been checked (`LogFile.check`)."""
+    log = LogFile(path, _open(path, os.O_RDWR | os.O_APPEND, "write"), writable=True)
+    try:
+        _lock(log.fd, path)
+        log._read_header()
+    except BaseException:
+        log.close()
+        raise
+    return log
+
+
+def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
+    """A new log at `path`, locked for this session. An existing file is refused unless `force`;
+    a rule file (`rule_files`: the file played and every file it extends) always is."""
+    import stat
+
+    if not path:
+        raise LogError("--log: the name of the log is empty; give a file name")
+    protected = []
+    for name in rule_files:
         try:
-            event = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            raise LogError(f"{path}:{number}: this line is not a JSON event (the log is damaged)") from None
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
-            raise LogError(f"{path}:{number}: this line is not a session event (no \"event\")")
-        events.append(event)
-    if not events:
-        raise LogError(f"{path}: empty: no session was logged here")
-    header = events[0]
-    if header.get("event") != "session":
-        raise LogError(f"{path}:1: a session log begins with its \"session\" event")
-    for key in HEADER_KEYS:
-        if key not in header:
-            raise LogError(f"{path}:1: the session event lacks {key!r}; not a log written by hazard-dsl --log")
-    return Log(path, header, events, cut_short)
+            protected.append(os.stat(name))
+        except OSError:
+            pass
+
+    def is_rule_file(info) -> bool:
+        return any(info.st_dev == p.st_dev and info.st_ino == p.st_ino for p in protected)
+
+    def rule_file_refused() -> LogError:
+        return LogError(f"--log {path}: that is a rule file (the one played, a file it extends, or a built-in ruleset); a log is never written "
+                        f"over a rule file, not even with --force: give the log a name of its own")
+
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+    if info is not None and is_rule_file(info):
+        raise rule_file_refused()
+    exists = LogError(f"--log {path}: the file exists, and a log is not written over a file: give a fresh name, "
+                      f"or --force to write over it")
+    if info is not None and not force:
+        raise exists
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if force else os.O_EXCL)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except FileExistsError:  # made meanwhile by someone else
+        raise exists from None
+    except OSError as exc:
+        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if is_rule_file(info):  # a link made meanwhile
+            raise rule_file_refused()
+        if not stat.S_ISREG(info.st_mode):
+            raise LogError(f"--log {path}: not a regular file; a log is written to a file of its own")
+        _lock(fd, path)
+        if force:
+            os.ftruncate(fd, 0)  # only now that it is ours alone
+    except BaseException as exc:
+        os.close(fd)
+        if isinstance(exc, OSError):
+            raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+        raise
+    return LogFile(path, fd, writable=True)
+
+
+def rules_file(log: LogFile):
+    """The built-in rule file the header of `log` names, as a path. The header's `file` is never
+    opened as a path: it chooses only among the built-in rulesets, and a log of any other rule
+    file is refused here, asking the user to name that file. The caller compares the rules' hash
+    with the header's either way."""
+    from pathlib import Path
+
+    from ..parse.files import builtin_dir, builtin_names
+
+    file = log.header["file"]
+    if isinstance(file, str) and file in builtin_names():
+        return Path(builtin_dir()) / f"{file}.yaml"
+    shown = repr(file[:80]) if isinstance(file, str) else json.dumps(file)[:80]
+    raise LogError(f"{log.path}:1: this session was played with the rule file {shown}, and a log never opens the "
+                   f"file its header names: name the rule file to check the log against (hazard-dsl replay "
+                   f"{log.path} RULESET, or hazard-dsl play RULESET --resume {log.path})")
+
+
+# --------------------------------------------------------------------------- replaying
 
 
 class Script:
-    """The decisions and dice of a logged session, handed to the engine in order; past the end of
-    the log, the `live` decider and dice take over (`play --resume`)."""
+    """The decisions and dice of a logged session, handed to the engine in order, read from the
+    log one event ahead; past the end of the log, the `live` decider and dice take over
+    (`play --resume`). The dice the engine asks for are those of the event it is about to make
+    (a throw, or a cast where dice land off): the engine makes that event next."""
 
-    def __init__(self, log: Log, live_decider=None, live_dice=None):
+    def __init__(self, log: LogFile, live_decider=None, live_dice=None):
         self.log = log
-        self.position = 0  # the index of the event the engine is about to make
         self.live = live_decider
         self.live_dice = live_dice
-        self.throws = [(line, e.get("dice")) for line, e in enumerate(log.events, 1) if e["event"] == "throw"]
-        self.thrown = 0
-        # where dice land off, the casts that made each throw (both dice, or one recast alone)
-        self.casts = [(line, e) for line, e in enumerate(log.events, 1) if e["event"] == "cast"]
-        self.cast_count = 0
+        self._events = log.events()
+        self._stream = iter(self._events)
+        self.position = 0  # the index of the event the engine is about to make
+        self._next = None  # (line, event) at `position`, or None past the end
+        self._read()
+
+    def _read(self) -> None:
+        self._next = next(self._stream, None)
+
+    @property
+    def line(self) -> int:
+        """The line number of the event at `position` (the line after the last, past the end)."""
+        return self.position + 1
+
+    @property
+    def reading(self) -> Reading | None:
+        return self._events.reading
 
     def next_event(self) -> dict | None:
-        events = self.log.events
-        return events[self.position] if self.position < len(events) else None
+        return self._next[1] if self._next is not None else None
+
+    def advance(self) -> None:
+        self.position += 1
+        self._read()
 
     def _live(self):
         if self.live is None:
@@ -103,7 +378,7 @@ class Script:
 
     @property
     def scripted(self) -> bool:
-        return self.position < len(self.log.events)
+        return self._next is not None
 
     # --- the Decider's questions
     def stake(self, setter, caster, session):
@@ -136,45 +411,44 @@ class Script:
         return 0  # the comparison of events will say what is wrong
 
     # --- the dice
-    def throw(self):
-        if self.thrown < len(self.throws):
-            line, d = self.throws[self.thrown]
-            self.thrown += 1
-            if (not isinstance(d, list) or len(d) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
-                                                                 and 1 <= x <= 6 for x in d)):
-                raise LogError(f"{self.log.path}:{line}: the dice of this throw must be two faces from 1 to 6")
-            return d[0], d[1]
-        if self.live_dice is None:
-            from .dice import TapeEnded
+    def _logged(self, kind: str, what: str) -> dict:
+        e = self.next_event()
+        if e["event"] != kind:
+            raise LogError(f"{self.log.path}:{self.line}: the log contradicts the rules: the rules {what} here, but "
+                           f"the log has a {json.dumps(e['event'])[:40]} event")
+        return e
 
-            raise TapeEnded
-        return self.live_dice.throw()
+    def throw(self):
+        if not self.scripted:
+            return self._live_dice().throw()
+        d = self._logged("throw", "throw the dice").get("dice")
+        if (not isinstance(d, list) or len(d) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
+                                                             and 1 <= x <= 6 for x in d)):
+            raise LogError(f"{self.log.path}:{self.line}: the dice of this throw must be two faces from 1 to 6")
+        return d[0], d[1]
 
     def cast(self, chance):
         """Both dice cast where they may land off: the logged cast, then the live dice."""
-        if self.cast_count < len(self.casts):
-            line, e = self.casts[self.cast_count]
-            self.cast_count += 1
-            d = e.get("dice")
-            if (not isinstance(d, list) or len(d) != 2 or not all(
-                    x is None or (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6) for x in d)):
-                raise LogError(f"{self.log.path}:{line}: this cast must be of both dice: two faces from 1 to 6, "
-                               f"null for a die off")
-            return d[0], d[1]
-        return self._live_dice().cast(chance)
+        if not self.scripted:
+            return self._live_dice().cast(chance)
+        d = self._logged("cast", "cast both dice").get("dice")
+        if (not isinstance(d, list) or len(d) != 2 or not all(
+                x is None or (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6) for x in d)):
+            raise LogError(f"{self.log.path}:{self.line}: this cast must be of both dice: two faces from 1 to 6, "
+                           f"null for a die off")
+        return d[0], d[1]
 
     def cast_die(self, die: int, chance):
         """One die recast alone: the logged cast, then the live dice."""
-        if self.cast_count < len(self.casts):
-            line, e = self.casts[self.cast_count]
-            self.cast_count += 1
-            face = e.get("face", 0)
-            if e.get("die") != die or not (face is None or (isinstance(face, int) and not isinstance(face, bool)
-                                                             and 1 <= face <= 6)):
-                raise LogError(f"{self.log.path}:{line}: this cast must be die {die} recast alone: a face from 1 to "
-                               f"6, or null if it lands off again")
-            return face
-        return self._live_dice().cast_die(die, chance)
+        if not self.scripted:
+            return self._live_dice().cast_die(die, chance)
+        e = self._logged("cast", f"recast die {die} alone")
+        face = e.get("face", 0)
+        if e.get("die") != die or not (face is None or (isinstance(face, int) and not isinstance(face, bool)
+                                                         and 1 <= face <= 6)):
+            raise LogError(f"{self.log.path}:{self.line}: this cast must be die {die} recast alone: a face from 1 "
+                           f"to 6, or null if it lands off again")
+        return face
 
     def _live_dice(self):
         if self.live_dice is None:
@@ -204,13 +478,22 @@ def differs(made: dict, logged: dict) -> str | None:
 def replayed(session, script: Script):
     """The session's events, each checked against the log while the log lasts; then, if the
     script has live deciders, the session goes on live. Raises LogError at the first event the
-    rules would not have made."""
+    rules would not have made, and at anything logged after the session's end."""
     log = script.log
     events = session.events()
     while True:
         try:
             made = next(events)
-        except (StopIteration, LogEnded):
+        except StopIteration:
+            if script.scripted:
+                raise LogError(f"{log.path}:{script.line}: a line after the session's end (line {script.line - 1} "
+                               f"ended it); a log ends with its session") from None
+            reading = script.reading
+            if reading is not None and reading.tail:
+                raise LogError(f"{log.path}:{reading.lines + 1}: a line after the session's end (line "
+                               f"{reading.lines} ended it); a log ends with its session") from None
+            return
+        except LogEnded:
             return
         logged = script.next_event()
         if logged is not None:
@@ -220,8 +503,8 @@ def replayed(session, script: Script):
             else:
                 wrong = differs(made, logged)
             if wrong:
-                raise LogError(f"{log.path}:{script.position + 1}: the log contradicts the rules: {wrong}")
+                raise LogError(f"{log.path}:{script.line}: the log contradicts the rules: {wrong}")
         elif script.live is None:
             return
         yield made, logged is not None
-        script.position += 1
+        script.advance()

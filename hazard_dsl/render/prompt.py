@@ -16,11 +16,48 @@ from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
         "from here, purses for every purse, quit to end the session.")
-MAX_ANSWER = 200  # characters of an answer read; more is no answer
+MAX_ANSWER = 200  # characters of an answer used; more is no answer
+MAX_ANSWER_BYTES = 4096  # bytes of one line of input read; a longer line is refused, never held whole
 
 
 class SessionOver(Exception):
     """The people ended the session (quit, end of input)."""
+
+
+class UnreadableAnswer(ValueError):
+    """A line of input that is no answer: too long, or not text in the input's encoding. The
+    question is asked again."""
+
+
+def read_answer(stdin) -> str:
+    """One line of input, without its line break, read as bytes at most MAX_ANSWER_BYTES at a
+    time (a line of any length costs no more memory than that) and decoded strictly: raises
+    UnreadableAnswer for a longer line (read to its end and dropped) or for bytes that are not
+    text in the input's encoding, EOFError at the end of input."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None:  # a text stream with no bytes under it (a test's StringIO)
+        line = stdin.readline(MAX_ANSWER_BYTES + 1)
+        data = None
+    else:
+        data = raw.readline(MAX_ANSWER_BYTES + 1)
+        line = data
+    if not line:
+        raise EOFError
+    if len(line) > MAX_ANSWER_BYTES and not line.endswith(b"\n" if data is not None else "\n"):
+        while True:  # the rest of the line, in pieces, dropped
+            more = (raw or stdin).readline(1 << 16)
+            if not more or more.endswith(b"\n" if data is not None else "\n"):
+                break
+        raise UnreadableAnswer(f"That line is too long to be an answer (more than {MAX_ANSWER_BYTES:,} bytes); "
+                               f"answer again, or ? for help.")
+    if data is not None:
+        encoding = getattr(stdin, "encoding", None) or "utf-8"
+        try:
+            line = data.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            raise UnreadableAnswer(f"That answer is not readable text (bytes that are not {encoding}); "
+                                   f"answer again, or ? for help.") from None
+    return line.rstrip("\r\n")
 
 
 def chance_words(p: Fraction) -> str:
@@ -61,6 +98,9 @@ class Terminal(Decider):
                 answer = self.ask_line(prompt)
             except EOFError:
                 raise SessionOver("the input ended") from None
+            except UnreadableAnswer as exc:
+                self.say(str(exc))
+                continue
             answer = answer.strip()[:MAX_ANSWER]
             word = answer.lower()
             if word in ("?", "h", "help"):
