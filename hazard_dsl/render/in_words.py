@@ -32,10 +32,12 @@ def _options_read(e) -> list[str]:
 
 
 def value(e, options: dict):
-    """The value of an expression that reads only options (and numbers), or None."""
+    """The value of an expression that reads only options (and numbers), or None. The ways of a
+    total stay words ("the ways of throwing 7"): they say where a payout comes from."""
     from ..compile.evaluate import EvaluationError, closure
 
-    if any(isinstance(x, ex.Name) for x in ex.walk(e)):
+    if any(isinstance(x, ex.Name) or (isinstance(x, ex.Call) and x.function in ("ways", "weight"))
+           for x in ex.walk(e)):
         return None
     try:
         return closure(e, ())({}, None, options)
