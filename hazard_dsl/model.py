@@ -121,7 +121,7 @@ class Passing:
     (compile.passing) and read by hands, sessions and their analysis.
 
     `losses_in_a_row` is a number (0: losses alone never pass the dice) or an expression over
-    the options, so that an open question of the sources can be an option."""
+    the options, so that a question the sources leave open can be an option."""
 
     losses_in_a_row: object  # int | None | an expression (syntax tree) giving an int
     after_labels: tuple
@@ -160,8 +160,9 @@ OFF_FACTS = {"off": "int", "shown": "int", "phase": "str"}
 @record(frozen=True)
 class Cocked:
     """`cocked:` in a rule file: each die lands off — cocked against something, or wild off the
-    table — with a chance of its own, and the rules say what is then thrown again (seed text 004:
-    both dice if both are off; if one is, the caster recasts it alone or both together)."""
+    table — with a chance of its own, and the rules say what is then thrown again (the "History
+    of Hazard & Craps" sheet: both dice if both are off; if one is, the caster recasts it alone
+    or both together)."""
 
     chances: Mapping  # option value (or "" for one chance) -> Fraction; a value not named: never off
     by_option: str | None
@@ -266,7 +267,7 @@ class Ruleset:
     file: str
     year: int | str | None
     description: str | None
-    sources: tuple
+    sources: tuple  # what this file cites itself (not what a file it extends cites)
     notes: tuple
     extends: str | None
     variables: Mapping[str, Variable]
@@ -288,6 +289,12 @@ class Ruleset:
     rules_digest: str = field(default="", repr=False, compare=False)
     dice: DiceSpec | None = None  # loaded dice; None: two fair dice
     cocked: Cocked | None = None  # dice that land off and are recast; None: they always land flat
+    # `extends`: the name of the ruleset this one is built on ("Hazard (Cotton, 1674)"); and,
+    # when this file has no `sources:` of its own, the sources it rests on and whose they are,
+    # kept apart so that nothing presents another file's sources as this one's
+    built_on: str | None = None
+    inherited_sources: tuple = ()
+    inherited_from: str | None = None
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

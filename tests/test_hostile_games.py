@@ -94,7 +94,8 @@ def test_a_counter_trapped_in_a_loop_is_found_in_linear_time(write_ruleset):
 
 def test_many_options_nothing_reads_cost_nothing(write_ruleset, capsys):
     options = "".join(f"  o{i}:\n    values: [{', '.join(map(str, range(100)))}]\n" for i in range(20))
-    path = write_ruleset(f"name: many options\nextends: craps\noptions:\n{options}")
+    path = write_ruleset(f"name: many options\nextends: craps\nsources: [{{title: a test, author: the tests}}]\n"
+                         f"options:\n{options}")
     assert _timed(check_file, path) == []
     assert _timed(main, ["analyse", str(path), "--json"]) == 0
     by_option = json.loads(capsys.readouterr().out)["by_option"]

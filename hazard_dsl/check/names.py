@@ -199,6 +199,7 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     _check_money(ruleset, types, diags, game_variables)
     _check_cocked(ruleset, types, diags, game_variables)
     _inherited_bets(ruleset, diags)
+    _own_sources(ruleset, root, diags)
     warnings = tuple(d for d in diags.items if not d.is_error)
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
@@ -333,6 +334,19 @@ def _inherited_bets(ruleset, diags) -> None:
                                   f"phase {where!r}, which this file changes: its rule at line {rule.position.line} "
                                   f"was written for the game it came from", changed[where].position,
                                   "redefine the bet here, or make it decide on `result` so that it follows this game")
+
+
+def _own_sources(ruleset, root, diags) -> None:
+    """Warn where a file built with `extends` cites nothing of its own: what it changes is its
+    author's, and the parent's sources do not vouch for it (they are shown as the parent's)."""
+    if ruleset.built_on is None or ruleset.sources:
+        return
+    where = root.key_position("extends") if root is not None and root.get("extends") is not None else None
+    inherited = (f", whose sources are those of {ruleset.inherited_from}"
+                 if ruleset.inherited_from not in (None, ruleset.built_on) else "")
+    diags.warning(f"this ruleset cites no source of its own: it is built on {ruleset.built_on}{inherited}", where,
+                  "add `sources:` for what this file changes (title, author, year, page; the address of a web "
+                  "page), or say in a source's note that the change is your own")
 
 
 def _phases_named(e) -> set:

@@ -243,8 +243,8 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
 
     name = r.text(root.get("name"), "name", 200) if root.get("name") else None
     year = None
-    if root.get("year") is not None:
-        node = root.get("year")
+    node = root.get("year")
+    if node is not None and not (isinstance(node, YScalar) and node.value is None):  # `year: null`: undated
         year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) else r.text(node, "year")
     description = r.text(root.get("description"), "description")
     sources = _sources(r, root.get("sources"))
@@ -270,6 +270,9 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         start = next(iter(phases))
 
     extends = chain[-1].get("extends")
+    built_on, inherited, inherited_from = _built_on(chain, sources)
+    if inherited:
+        sources = []
     diags.extend(r.diags.items)
     diags.raise_if_errors()
     ruleset = Ruleset(
@@ -294,6 +297,9 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         rules_digest=_rules_digest(files),
         dice=dice,
         cocked=cocked,
+        built_on=built_on,
+        inherited_sources=tuple(inherited),
+        inherited_from=inherited_from,
     )
     return check_names(ruleset, root)
 
@@ -307,6 +313,27 @@ def rule_files(path: str | Path) -> list[str]:
     except RulesetError:
         pass
     return [real for _, real, _, _ in files]
+
+
+def _built_on(chain: list[YMap], sources: list) -> tuple[str | None, list, str | None]:
+    """For a file that extends another: the name of the ruleset it is built on, and — when it
+    has no `sources:` of its own — the sources it merely inherits, with the name of the ruleset
+    that cites them. A derived file must not present its parent's sources as its own."""
+    if len(chain) < 2:
+        return None, [], None
+
+    def name_of(layers) -> str | None:
+        for layer in reversed(layers):
+            node = layer.get("name")
+            if isinstance(node, YScalar) and isinstance(node.value, str):
+                return node.value
+        return None
+
+    built_on = name_of(chain[:-1])
+    if chain[-1].get("sources") is not None or not sources:
+        return built_on, [], None
+    citing = max(k for k, layer in enumerate(chain[:-1]) if layer.get("sources") is not None)
+    return built_on, sources, name_of(chain[:citing + 1])
 
 
 def _rules_digest(files: list) -> str:

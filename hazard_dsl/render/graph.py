@@ -201,8 +201,13 @@ class Diagram:
                          f"as best for the chooser (face by face: hazard-dsl analyse).")
         sources = source_line(self.ruleset)
         file = self.ruleset.file.replace("\\", "/").rsplit("/", 1)[-1]
-        lines.append(f"Source: {sources} — drawn by hazard-dsl from {file}" if sources
-                     else f"Drawn by hazard-dsl from {file}")
+        if self.ruleset.extends and not self.ruleset.sources:
+            # a derived file that cites nothing: say what it is built on, not its parent's sources
+            lines.append(f"Built on {self.ruleset.built_on or self.ruleset.extends}; no source of its own — "
+                         f"drawn by hazard-dsl from {file}")
+        else:
+            lines.append(f"Source: {sources} — drawn by hazard-dsl from {file}" if sources
+                         else f"Drawn by hazard-dsl from {file}")
         return lines
 
     # data -----------------------------------------------------------------------

@@ -5,8 +5,9 @@ Nothing on the sheet is copied from the rule file's tables, because a rule file 
 table of nicks, outs and chances is *derived* — for each value of the variable a phase's throw
 states differ in (the main), the throws that end the game with each label, that are thrown
 again, or that move the game on (set the chance) — so it can never carry a misprint the rules
-do not (seed text 004's "7 outs 6"). The words are the file's: phase descriptions, labels and
-what the narrator says, the names of throws and faces, options, sources and notes. Figures are
+do not (the "History of Hazard & Craps" sheet's "7 outs 6"). The words are the file's: phase
+descriptions, labels and what the narrator says, the names of throws and faces, options,
+sources and notes; an expression is said in words (`in_words`). Figures are
 exact (`solve.analysis`): the caster's chance per main, each bet's payout and edge, each fee's
 cost.
 
@@ -17,12 +18,13 @@ one or two A4 or Letter pages.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine
 from ..solve.markov import ONE, ZERO, Solver
-from . import escape
+from . import escape, in_words
 from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
 from .terminal import printable
@@ -84,6 +86,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     out: dict = {
         "title": ruleset.name, "year": ruleset.year, "file": ruleset.file, "caster": ruleset.words.caster,
         "description": _words(ruleset.description),
+        "built_on": ruleset.built_on if ruleset.extends else None,
         "options": [{"option": o.name, "value": machine.options.get(o.name),
                      "means": _words(o.value_notes.get(machine.options.get(o.name))),
                      "about": _words(o.description),
@@ -141,6 +144,11 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     out["terms"] = _terms(machine)
     out["sources"] = [{k: getattr(s, k) for k in ("title", "author", "year", "page", "url", "note")}
                       for s in ruleset.sources]
+    # a derived ruleset that cites nothing itself: its parent's sources, as its parent's
+    out["inherited_sources"] = ({"from": ruleset.inherited_from,
+                                 "sources": [{k: getattr(s, k) for k in ("title", "author", "year", "page", "url",
+                                                                         "note")} for s in ruleset.inherited_sources]}
+                                if ruleset.inherited_sources else None)
     out["notes"] = [_words(n) for n in ruleset.notes]
     out["written_by"] = f"hazard-dsl {__version__}"
     return out
@@ -253,7 +261,8 @@ def _bets(machine, analysis) -> list:
         phases = sorted({machine.states[g].phase for g in compiled.made}, key=lambda p: list(ruleset.phases).index(p)
                         if p in ruleset.phases else 0) if compiled is not None else []
         entry = {"bet": name, "backer": bet.backer, "layer": bet.layer, "description": _words(bet.description),
-                 "pays_rule": _words(bet.pays_text) or None, "backs": bet.backs, "made_in": phases,
+                 "pays_rule": in_words.payout(bet.pays, machine.options) if bet.pays is not None else None,
+                 "backs": bet.backs, "made_in": phases,
                  "offered": f is not None}
         if f is not None:
             entry.update({"pays": pays_text(bet, f), "edge": exact(f.edge), "win": exact(f.win),
@@ -328,6 +337,9 @@ def _blocks(data: dict) -> list:
     that each format writes in its own way."""
     caster = data["caster"]
     blocks: list = [("h1", data["title"])]
+    if data.get("built_on"):
+        own = "" if data["sources"] else "; it cites no source of its own"
+        blocks.append(("small", f"Built on {data['built_on']}{own}."))
     if data.get("description"):
         blocks.append(("p", data["description"]))
     if data["options"]:
@@ -438,10 +450,16 @@ def _blocks(data: dict) -> list:
         blocks.append(("items", items))
     blocks.append(("h2", "Terms"))
     blocks.append(("items", [(t["term"], t["means"], "") for t in data["terms"]]))
-    if data["sources"]:
+    inherited = data.get("inherited_sources")
+    if data["sources"] or inherited:
         blocks.append(("h2", "Sources"))
         items = []
-        for s in data["sources"]:
+        if not data["sources"]:
+            whose = inherited["from"] or data["built_on"]
+            blocks.append(("small", f"This ruleset cites no source of its own. It is built on {data['built_on']}"
+                                    + (", which cites:" if whose == data["built_on"]
+                                       else f"; the sources below are those of {whose}:")))
+        for s in data["sources"] or inherited["sources"]:
             text = f"{s['author']}, {s['title']}" if s["author"] else s["title"]
             if s["year"]:
                 text += f" ({s['year']})"
@@ -476,6 +494,23 @@ def render(data: dict, fmt: str, colour: bool = False) -> str:
     return _text(blocks, colour)
 
 
+_PAGE = re.compile(r"\b(pp?\.) (?=[\d~])")
+
+
+class _Wrapper(textwrap.TextWrapper):
+    """Wraps at spaces, and inside a web address only after a "/" (a slash ends the line, the
+    rest follows on the next): what a reader can still copy."""
+
+    def _split(self, text):
+        chunks = []
+        for chunk in super()._split(text):
+            if "://" in chunk and len(chunk) > self.width // 2:
+                chunks += [piece for piece in re.split(r"(?<=/)", chunk) if piece]
+            else:
+                chunks.append(chunk)
+        return chunks
+
+
 def _text(blocks, colour: bool) -> str:
     from .tables import render as render_tables
     from .terminal import fit, width
@@ -498,8 +533,11 @@ def _text(blocks, colour: bool) -> str:
             for term, text, _ in block[1]:
                 sep = " — " if kind == "throws" else ": "
                 line = f"  {term}{sep}{text}" if term else f"  • {text}"
-                out.append("\n".join(textwrap.wrap(printable(line), columns, subsequent_indent="      ",
-                                                   break_on_hyphens=False)) or line)
+                # a page reference stays with its number ("pp. 168-173"); an address too long for
+                # the line breaks after a "/" (_Wrapper), not anywhere
+                line = _PAGE.sub("\\1\u00a0", printable(line))
+                wrapper = _Wrapper(columns, subsequent_indent="      ", break_on_hyphens=False)
+                out.append("\n".join(wrapper.wrap(line)).replace("\u00a0", " ") or line)
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

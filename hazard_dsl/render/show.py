@@ -7,7 +7,20 @@ of it is text from the rule file: the table renderer prints it literally."""
 from __future__ import annotations
 
 from ..model import Ruleset
+from . import in_words
 from .tables import Table, exact
+
+
+def _source_json(source) -> dict:
+    return {k: getattr(source, k) for k in ("title", "author", "year", "page", "url", "note")}
+
+
+def pages(page) -> str:
+    """"p. 117", "pp. 168-173", or the page as written when it says more ("vol. 13, p. 117")."""
+    page = str(page)
+    if not (page[:1].isdigit() or page[:1] == "~"):
+        return page
+    return f"{'pp.' if '-' in page or '–' in page else 'p.'} {page}"
 
 
 def _source(source) -> str:
@@ -17,24 +30,45 @@ def _source(source) -> str:
     if source.year:
         parts.append(str(source.year))
     if source.page:
-        parts.append(f"p. {source.page}")
+        parts.append(pages(source.page))
     text = ", ".join(parts)
     if source.note:
-        text += f" — {source.note}"
+        text += f" — {' '.join(source.note.split())}"
+    if source.url:
+        text += f" <{source.url}>"
     return text
+
+
+def built_on(ruleset: Ruleset) -> str | None:
+    """"Built on Hazard (Cotton, 1674)" for a ruleset made with `extends`, saying when it cites
+    nothing of its own (the sources shown are then its parent's, and said to be)."""
+    if not ruleset.extends:
+        return None
+    text = f"Built on {ruleset.built_on or ruleset.extends}"
+    if not ruleset.sources:
+        text += "; it cites no source of its own"
+    return text
+
+
+def inherited_title(ruleset: Ruleset) -> str:
+    """The heading over the sources a derived ruleset only inherits."""
+    whose = ruleset.inherited_from or ruleset.built_on
+    if whose == ruleset.built_on:
+        return f"Sources of {whose}, which this ruleset is built on (it cites none of its own)"
+    return f"Sources of {whose}, which {ruleset.built_on} is built on (this ruleset cites none of its own)"
 
 
 def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     """The header (name, file, description) and the tables of `show`."""
     head = [f"{ruleset.name} — {ruleset.file}"]
     if ruleset.extends:
-        head.append(f"extends: {ruleset.extends}")
+        head.append(f"{built_on(ruleset)} (extends: {ruleset.extends})")
     if ruleset.description:
         head.append(" ".join(ruleset.description.split()))
     tables: list[Table] = []
-    if ruleset.sources:
-        t = Table("Sources", ["#", "source"])
-        for k, source in enumerate(ruleset.sources, 1):
+    if ruleset.sources or ruleset.inherited_sources:
+        t = Table("Sources" if ruleset.sources else inherited_title(ruleset), ["#", "source"])
+        for k, source in enumerate(ruleset.sources or ruleset.inherited_sources, 1):
             t.add(k, _source(source))
         tables.append(t)
     if ruleset.notes:
@@ -67,7 +101,7 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     if ruleset.bets:
         t = Table(f"Bets (in {ruleset.money_unit}s)", ["bet", "backer : layer", "pays", "what it is"])
         for bet in ruleset.bets.values():
-            pays = bet.pays_text or "by its rules"
+            pays = _pays(ruleset, bet)
             if bet.commission is not None and bet.commission.rate:
                 pays += f", {exact(bet.commission.rate * 100)}% commission of the {bet.commission.of}"
             extra = []
@@ -104,18 +138,8 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
             t.add("what is recast", " ".join((c.description or "both dice, whenever a die is off").split()))
         tables.append(t)
     if ruleset.passing is not None:
-        p = ruleset.passing
-        rules = []
-        if isinstance(p.losses_in_a_row, int) and p.losses_in_a_row:
-            rules.append(f"after {p.losses_in_a_row} losses in a row")
-        elif p.losses_in_a_row is not None and not isinstance(p.losses_in_a_row, int):
-            rules.append(f"after ({p.losses_text}) losses in a row")
-        if p.after_labels:
-            rules.append("after " + ", ".join(p.after_labels))
-        if p.voluntary_after_win:
-            rules.append("the caster may pass after a win")
         t = Table("How the dice pass", ["when", "note"])
-        t.add("; ".join(rules) or "—", p.description or "")
+        t.add(passing_said(ruleset) or "—", ruleset.passing.description or "")
         tables.append(t)
     money = ruleset.table
     t = Table("The table's money", ["rule", "at this table"])
@@ -129,13 +153,49 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     return "\n".join(head), tables
 
 
+def passing_said(ruleset: Ruleset) -> str:
+    """When the dice pass, in words, for every value of the options the rule reads."""
+    p = ruleset.passing
+    rules = []
+    if isinstance(p.losses_in_a_row, int) and p.losses_in_a_row:
+        rules.append(in_words.losses(p.losses_in_a_row))
+    elif p.losses_in_a_row is not None and not isinstance(p.losses_in_a_row, int):
+        rules.append(_said_by_options(ruleset, p.losses_in_a_row, lambda options: in_words.losses(
+            in_words.value(p.losses_in_a_row, options)) if options is not None
+            else f"after {in_words.expression(p.losses_in_a_row)} losses in a row"))
+    if p.after_labels:
+        rules.append("after a game ending " + " or ".join(p.after_labels))
+    if p.voluntary_after_win:
+        rules.append("the caster may pass after a win")
+    return "; ".join(rules)
+
+
+def _said_by_options(ruleset: Ruleset, e, say) -> str:
+    """`say` for each setting of the options `e` reads: "after every loss (passing=after_loss);
+    after 3 losses in a row (passing=three_losses)"."""
+    said = in_words.by_options(e, ruleset, say)
+    if len(said) == 1:
+        return said[0][0]
+    return "; ".join(f"{text} ({in_words.setting(group, ruleset)})" for text, group in said)
+
+
+def _pays(ruleset: Ruleset, bet) -> str:
+    if bet.pays is None:
+        return "by its rules"
+    return _said_by_options(ruleset, bet.pays, lambda options: in_words.payout(bet.pays, options))
+
+
 def show_json(ruleset: Ruleset) -> dict:
     """The same, as data."""
     return {
         "name": ruleset.name, "file": ruleset.file, "year": ruleset.year, "extends": ruleset.extends,
+        "built_on": ruleset.built_on,
         "description": ruleset.description,
-        "sources": [{k: getattr(s, k) for k in ("title", "author", "year", "page", "url", "note")}
-                    for s in ruleset.sources],
+        "sources": [_source_json(s) for s in ruleset.sources],
+        # a derived ruleset without sources of its own: those of the ruleset it rests on, as that one's
+        "inherited_sources": ({"from": ruleset.inherited_from, "sources": [_source_json(s) for s in
+                                                                          ruleset.inherited_sources]}
+                              if ruleset.inherited_sources else None),
         "notes": list(ruleset.notes),
         "options": {o.name: {"default": o.default, "description": o.description,
                              "values": {str(v): o.value_notes.get(v) for v in o.values}}
@@ -144,7 +204,8 @@ def show_json(ruleset: Ruleset) -> dict:
         "variables": {v.name: {"range": [v.low, v.high], "initial": v.initial, "description": v.description}
                       for v in ruleset.variables.values()},
         "money_unit": ruleset.money_unit,
-        "bets": {b.name: {"backer": b.backer, "layer": b.layer, "pays": b.pays_text, "backs": b.backs,
+        "bets": {b.name: {"backer": b.backer, "layer": b.layer, "pays": b.pays_text,
+                          "pays_in_words": _pays(ruleset, b), "backs": b.backs,
                           "game": "own" if b.own_game else "table", "description": b.description,
                           "commission": ({"rate": exact(b.commission.rate), "of": b.commission.of}
                                          if b.commission is not None else None)}
@@ -165,5 +226,6 @@ def show_json(ruleset: Ruleset) -> dict:
                                          ruleset.passing.losses_in_a_row is None else ruleset.passing.losses_text),
                      "after_labels": list(ruleset.passing.after_labels),
                      "voluntary_after_win": ruleset.passing.voluntary_after_win,
+                     "in_words": passing_said(ruleset),
                      "description": ruleset.passing.description} if ruleset.passing else None),
     }
