@@ -265,6 +265,14 @@ def _parse(scalar: YScalar, start: str, what: str):
         else:
             message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(exc.accepts or exc.expected)}"
             offset = token.start_pos or 0
+            if token.type == "NAME" and offset and text[offset - 1] in "0123456789":  # 0x1f, 0b101, 1_000, 7e3
+                start = offset
+                while start and text[start - 1] in "0123456789":
+                    start -= 1
+                written = text[start:offset] + str(token)
+                message = (f"a number in the {what} is written in decimal digits 0-9, not "
+                           f"{written if len(written) <= 16 else written[:12] + '…'}")
+                offset = start
         raise RulesetError([Diagnostic(message, scalar.position_at(offset))]) from None
     except UnexpectedInput as exc:  # pragma: no cover - the three above are exhaustive in Lark 1.x
         raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None

@@ -16,9 +16,11 @@ import yaml
 from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
 from ..records import field, record
 from .files import MAX_BYTES
+from .numbers import MAX_YAML_DIGITS, yaml_int_digits
 
 MAX_NODES = 50_000
 
+_INT = "tag:yaml.org,2002:int"
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -155,6 +157,13 @@ class _Loader:
             raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
         position = self.pos(node.start_mark)
         if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT and yaml_int_digits(node.value) > MAX_YAML_DIGITS:
+                # not converted at all: 0x + 5,000 digits is a Python int that str() refuses
+                # (the 4,300-digit limit), and 1:2:3:… of a megabyte takes minutes to build
+                shown = node.value if len(node.value) <= 16 else node.value[:12] + "…"
+                raise RulesetError([Diagnostic(
+                    f"the number {shown} has more than {MAX_YAML_DIGITS} digits; no rule needs one so large",
+                    position, hint="quote it if it is text")])
             try:
                 value = self.constructor.construct_object(node)
             except Exception:  # e.g. a malformed !!int: keep the text
