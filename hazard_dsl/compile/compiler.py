@@ -18,6 +18,7 @@ from ..records import field, record, replace
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
+from ..parse.numbers import whole_number
 from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 
@@ -70,11 +71,10 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
             raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
         option = ruleset.options.get(name)
         if option is not None and option.type == "int":
-            try:
-                chosen[name] = int(value)
+            number = whole_number(value)  # ASCII digits: int() would take "٣" for 3
+            if number is not None:
+                chosen[name] = number
                 continue
-            except ValueError:
-                pass
         chosen[name] = value
     return resolve_options(ruleset, chosen)
 

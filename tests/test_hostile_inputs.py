@@ -1,0 +1,203 @@
+"""Hostile inputs, tried from outside as a user would (`python -m hazard_dsl …` in a subprocess):
+each ends in a clear `error:` — with the file's line and column, the source line and a caret
+when the problem is in a rule file — or in success; never a traceback, never exit 70, and in
+bounded time (issue 20, part 5).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+TIMEOUT = 120  # seconds for one command: generous for CI on two cores; each takes about a second
+USAGE = 2  # argparse's exit status for a bad flag, and ours for a UsageError
+
+
+def hazard(*argv, cwd: Path | None = None, timeout: int = TIMEOUT) -> subprocess.CompletedProcess:
+    env = dict(os.environ, HAZARD_DSL_NO_CACHE="1", PYTHONIOENCODING="utf-8")
+    env.pop("HAZARD_DSL_DEBUG", None)
+    return subprocess.run([sys.executable, "-m", "hazard_dsl", *argv], cwd=cwd, capture_output=True, text=True,
+                          encoding="utf-8", env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def assert_clean(result: subprocess.CompletedProcess, code: int) -> None:
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
+    assert "internal error" not in result.stderr, result.stderr
+    assert result.returncode == code, f"exit {result.returncode}\n{result.stderr}"
+
+
+def assert_refused_at(result: subprocess.CompletedProcess, path: Path, line: int, column: int, message: str) -> None:
+    """Exit 1, and `file:line:col: error: …message…` followed by the source line and a caret
+    under the column (the columns here are all short of where a long line is cut)."""
+    assert_clean(result, 1)
+    where = f"{path.name}:{line}:{column}: error: "
+    lines = result.stderr.splitlines()
+    found = [k for k, text in enumerate(lines) if text.startswith(where) and message in text]
+    assert found, f"expected {where}…{message}…\n{result.stderr}"
+    quoted, caret = lines[found[0] + 1:found[0] + 3]
+    assert quoted == "    " + path.read_text(encoding="utf-8").splitlines()[line - 1][:200], result.stderr
+    assert caret == " " * (4 + column - 1) + "^", result.stderr
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path / name
+
+
+# --------------------------------------------------------------------------- 1. big integers
+
+
+BIG = {  # a YAML integer of thousands of digits, in each way YAML 1.1 writes one
+    "hex": "0x" + "f" * 5000,  # Python builds it, and then cannot print it (the 4,300-digit limit)
+    "binary": "0b" + "1" * 20000,
+    "octal": "0" + "7" * 6000,
+    "decimal": "9" * 5000,  # int() refuses it with an error of its own
+    "underscores": "_".join(["1"] * 3000),
+    "base 60": ":".join(["1"] + ["59"] * 3000),
+}
+
+
+CASES = [(base, where) for base in BIG for where in ("option value", "initial value", "range end")]
+
+
+def _big_file(folder: Path, base: str, where: str) -> Path:
+    number = BIG[base]
+    text = {
+        "option value": f"name: big\nextends: craps\noptions:\n  field_12:\n    values: [2, {number}]\n",
+        "initial value": f"name: big\nextends: cotton\nvariables:\n  n:\n    range: 0..3\n    initial: {number}\n",
+        "range end": f"name: big\nextends: cotton\nvariables:\n  n: [0, {number}]\n",
+    }[where]
+    return write(folder, f"{base}-{where}.yaml".replace(" ", "_"), text)
+
+
+@pytest.fixture(scope="module")
+def big_checked(tmp_path_factory):
+    """`check` on every file of CASES, a few at a time."""
+    folder = tmp_path_factory.mktemp("big")
+    paths = [_big_file(folder, base, where) for base, where in CASES]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(zip(CASES, zip(paths, pool.map(lambda p: hazard("check", p.name, cwd=folder), paths))))
+
+
+@pytest.mark.parametrize("base, where", CASES, ids=[f"{b}-{w}" for b, w in CASES])
+def test_an_integer_of_thousands_of_digits_is_refused_with_its_position(big_checked, base, where):
+    path, result = big_checked[base, where]
+    line, column = {"option value": (5, 17), "initial value": (6, 14), "range end": (4, 10)}[where]
+    assert_refused_at(result, path, line, column, "digits; no rule needs one so large")
+
+
+@pytest.mark.parametrize("command", [["analyse"], ["show"], ["rules"], ["run", "--seed", "1"]])
+def test_every_command_refuses_a_huge_hex_option_value(tmp_path, command):
+    path = _big_file(tmp_path, "hex", "option value")
+    assert_refused_at(hazard(command[0], path.name, *command[1:], cwd=tmp_path), path, 5, 17, "no rule needs one")
+
+
+def test_a_range_of_thousands_of_digits_is_refused_with_its_position(tmp_path):
+    name = write(tmp_path, "range.yaml", f"name: big\nextends: cotton\nvariables:\n  n: 0..{'9' * 5000}\n")
+    assert_refused_at(hazard("check", name.name, cwd=tmp_path), name, 4, 6, "a range's ends are whole numbers")
+
+
+def test_numbers_in_expressions_are_decimal_and_bounded(tmp_path):
+    for number, message in (("0x7", "written in decimal digits 0-9, not 0x7"), ("1_000", "not 1_000"),
+                            ("1234567890", "is too large (at most 9 digits)")):
+        name = write(tmp_path, "expr.yaml", "name: e\nphases:\n  roll:\n"
+                                            f"    - when: total == {number}\n      do: win\n    - otherwise: lose\n")
+        assert_refused_at(hazard("check", name.name, cwd=tmp_path), name, 4, 22, message)
+
+
+def test_a_big_option_value_that_python_can_print_is_still_bounded(tmp_path):
+    name = write(tmp_path, "o.yaml", "name: o\nextends: craps\noptions:\n  field_12:\n    values: [2, 0xffffffffffff]\n")
+    assert_refused_at(hazard("check", name.name, cwd=tmp_path), name, 5, 17, "an option value is a whole number from")
+
+
+def test_moderate_integers_in_any_base_are_read_exactly(tmp_path):
+    # 0x2 is 2, 0b10 is 2 and 03 is 3 (YAML 1.1 octal): the option's values are the numbers written
+    name = write(tmp_path, "ok.yaml", "name: o\nextends: craps\noptions:\n  field_12:\n    default: 0x2\n"
+                                      "    values: [0b10, 03]\n")
+    result = hazard("analyse", name.name, "--option", "field_12=3", "--json", cwd=tmp_path)
+    assert_clean(result, 0)
+    assert '"field_12": 3' in result.stdout
+
+
+# --------------------------------------------------------------------------- 2. a commission that reads the game
+
+
+@pytest.mark.parametrize("paid, message", [
+    ('if point == 4 then "on_win" else "up_front"', "not 'point', a variable of the game"),
+    ('if total == 4 then "on_win" else "up_front"', "not 'total', a fact of the throw"),
+    ('if phase == "come_out" then "on_win" else "up_front"', "not 'phase', a fact of the game"),
+])
+def test_a_commission_paid_that_reads_the_game_is_refused_at_check(tmp_path, paid, message):
+    name = write(tmp_path, "vig.yaml", "name: vig\nextends: craps\nbets:\n  buy_4:\n"
+                                       f"    commission: {{rate: 5%, of: bet, paid: '{paid}'}}\n")
+    for command in (["check"], ["run", "--seed", "1"], ["analyse"]):
+        result = hazard(command[0], name.name, *command[1:], cwd=tmp_path)
+        assert_refused_at(result, name, 5, 47, message)
+
+
+def test_a_commission_paid_by_option_is_still_accepted(tmp_path):
+    name = write(tmp_path, "vig.yaml", "name: vig\nextends: craps\nbets:\n  buy_4:\n"
+                                       "    commission: {rate: 5%, of: bet, paid: option.vig}\n")
+    assert_clean(hazard("check", name.name, cwd=tmp_path), 0)
+    result = hazard("analyse", name.name, "--option", "vig=up_front", "--bet", "buy_4=20", "--json", cwd=tmp_path)
+    assert_clean(result, 0)
+
+
+# --------------------------------------------------------------------------- 3. Unicode digits in flags
+
+UNICODE_DIGITS = ["²", "٣", "３", "৩", "𝟑"]  # superscript, Arabic-Indic, fullwidth, Bengali, mathematical
+
+
+FLAGS = [  # every flag that takes a number; {d} is where the digit goes
+    ["run", "craps", "--seed", "1", "--bet", "pass=1@{d}"],
+    ["run", "craps", "--seed", "1", "--bet", "pass={d}"],
+    ["run", "craps", "--seed", "1", "--bet", "pass=1", "--bet", "odds={d}x"],
+    ["run", "craps", "--seed", "1", "--bet", "pass=1", "--bankroll", "1{d}"],
+    ["run", "cotton", "--games", "{d}"],
+    ["run", "cotton", "--seed", "{d}"],
+    ["run", "cotton", "--dice", "{d}-4"],
+    ["run", "cotton", "--players", "Ann,Ben", "--rounds", "{d}"],
+    ["run", "cotton", "--players", "Ann,Ben", "--purse", "2{d}"],
+    ["run", "cotton", "--players", "Ann,Ben", "--stake", "{d}"],
+    ["simulate", "cotton", "--games", "1{d}"],
+    ["simulate", "cotton", "--games", "1000", "--seed", "{d}"],
+    ["simulate", "cotton", "--games", "1000", "--workers", "{d}"],
+    ["analyse", "craps", "--option", "field_12={d}"],
+    ["analyse", "craps", "--bet", "pass={d}"],
+    ["analyse", "cotton", "--bankroll", "1{d}", "--goal", "20", "--stake", "1"],
+    ["analyse", "cotton", "--bankroll", "10", "--goal", "2{d}", "--stake", "1"],
+    ["analyse", "cotton", "--bankroll", "10", "--goal", "20", "--stake", "{d}"],
+    ["compare", "craps:field_12={d}", "craps"],
+    ["play", "cotton", "--players", "Ann,Ben", "--seed", "{d}"],
+    ["play", "cotton", "--players", "Ann,Ben", "--rounds", "{d}"],
+]
+# each flag with each kind of digit would be 100 runs: each takes the next kind in turn, and the
+# issue's own case (a superscript in --bet @THROW) is first
+DIGIT_CASES = [(tuple(argv), UNICODE_DIGITS[k % len(UNICODE_DIGITS)]) for k, argv in enumerate(FLAGS)]
+
+
+@pytest.fixture(scope="module")
+def flag_results():
+    argvs = [[a.replace("{d}", digit) for a in argv] for argv, digit in DIGIT_CASES]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return dict(zip(DIGIT_CASES, pool.map(lambda argv: hazard(*argv), argvs)))
+
+
+@pytest.mark.parametrize("argv, digit", DIGIT_CASES,
+                         ids=[" ".join([argv[0]] + [a for a in argv if "{d}" in a]) for argv, _ in DIGIT_CASES])
+def test_a_unicode_digit_in_a_flag_is_refused(flag_results, argv, digit):
+    result = flag_results[argv, digit]
+    assert_clean(result, USAGE)
+    (line,) = [text for text in result.stderr.splitlines() if "error:" in text]
+    assert digit in line, result.stderr
+
+
+def test_ascii_digits_in_the_same_flags_are_accepted():
+    assert_clean(hazard("run", "craps", "--seed", "1", "--bet", "pass=1@3", "--games", "2"), 0)
+    assert_clean(hazard("analyse", "craps", "--option", "field_12=3", "--json"), 0)
