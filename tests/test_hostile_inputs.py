@@ -201,3 +201,35 @@ def test_a_unicode_digit_in_a_flag_is_refused(flag_results, argv, digit):
 def test_ascii_digits_in_the_same_flags_are_accepted():
     assert_clean(hazard("run", "craps", "--seed", "1", "--bet", "pass=1@3", "--games", "2"), 0)
     assert_clean(hazard("analyse", "craps", "--option", "field_12=3", "--json"), 0)
+
+
+# --------------------------------------------------------------------------- 4. long chains, deep nesting
+
+
+def _chain_file(folder: Path, terms: int) -> Path:
+    chain = " and ".join(["total != 13"] * terms)
+    return write(folder, f"chain{terms}.yaml", f"name: a long chain\nphases:\n  roll:\n    - when: {chain} and total == 7\n"
+                                               "      do: win\n    - otherwise: lose\n")
+
+
+def test_the_issues_chain_of_121_ands_is_no_nesting(tmp_path):
+    path = _chain_file(tmp_path, 121)
+    assert_clean(hazard("check", path.name, cwd=tmp_path), 0)
+
+
+@pytest.mark.parametrize("command", [["check"], ["analyse", "--json"], ["run", "--seed", "3"],
+                                     ["simulate", "--games", "2000", "--seed", "3", "--workers", "1"]])
+def test_a_chain_of_five_thousand_terms_is_read_checked_and_played(tmp_path, command):
+    path = _chain_file(tmp_path, 5000)
+    result = hazard(command[0], path.name, *command[1:], cwd=tmp_path)
+    assert_clean(result, 0)
+    if command[0] == "analyse":
+        assert '"win": "1/6"' in result.stdout
+
+
+def test_real_nesting_past_sixty_levels_is_refused_with_its_position(tmp_path):
+    path = write(tmp_path, "deep.yaml", "name: deep\nphases:\n  roll:\n    - when: "
+                 + "total == 7 and (" * 61 + "true" + ")" * 61 + "\n      do: win\n    - otherwise: lose\n")
+    result = hazard("check", path.name, cwd=tmp_path)
+    assert_clean(result, 1)
+    assert re.search(r"deep\.yaml:4:\d+: error: the condition is nested too deeply", result.stderr), result.stderr

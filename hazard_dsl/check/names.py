@@ -123,6 +123,11 @@ class _Types:
             self.expect(e.left, "int", throws, f"each side of {e.op!r}")
             self.expect(e.right, "int", throws, f"each side of {e.op!r}")
             return "int"
+        if isinstance(e, ex.Chain):  # a + b - c …: flat, so checked in a loop
+            self.expect(e.first, "int", throws, f"each side of {e.steps[0].op!r}")
+            for step in e.steps:
+                self.expect(step.operand, "int", throws, f"each side of {step.op!r}")
+            return "int"
         if isinstance(e, ex.Member):
             self.expect(e.element, "int", throws, "the left of 'in'")
             self.collection(e.collection, throws)

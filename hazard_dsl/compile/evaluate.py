@@ -64,6 +64,18 @@ def _bounded(value: int, position) -> int:
     return value
 
 
+def _arithmetic(op: str, a: int, b: int, position) -> int:
+    if op == "+":
+        return _bounded(a + b, position)
+    if op == "-":
+        return _bounded(a - b, position)
+    if op == "*":
+        return _bounded(a * b, position)
+    if b == 0:
+        raise EvaluationError("division by zero", position)
+    return a // b if op == "//" else a % b
+
+
 # --------------------------------------------------------------------------- closures
 #
 # The compiler evaluates the same few expressions hundreds of thousands of times while it
@@ -147,20 +159,18 @@ def closure(e, variables):
         if op in _COMPARE:
             compare = _COMPARE[op]
             return lambda v, d, o: compare(left(v, d, o), right(v, d, o))
+        return lambda v, d, o: _arithmetic(op, left(v, d, o), right(v, d, o), position)
+    if isinstance(e, ex.Chain):  # a + b - c …, left to right in a loop: a chain may be thousands long
+        first = closure(e.first, variables)
+        steps = tuple((step.op, closure(step.operand, variables), step.position) for step in e.steps)
 
-        def arithmetic(v, d, o):
-            a, b = left(v, d, o), right(v, d, o)
-            if op == "+":
-                return _bounded(a + b, position)
-            if op == "-":
-                return _bounded(a - b, position)
-            if op == "*":
-                return _bounded(a * b, position)
-            if b == 0:
-                raise EvaluationError("division by zero", position)
-            return a // b if op == "//" else a % b
+        def chain(v, d, o):
+            value = first(v, d, o)
+            for op, operand, position in steps:
+                value = _arithmetic(op, value, operand(v, d, o), position)
+            return value
 
-        return arithmetic
+        return chain
     if isinstance(e, ex.Member):
         element = closure(e.element, variables)
         negated = e.negated
