@@ -218,3 +218,16 @@ def test_any_yaml_integer_is_read_exactly_or_refused_with_a_position(base, digit
         assert diagnostics == [] and read_ruleset(path).options["field_12"].values == (2, value)
     elif where == "initial":
         assert diagnostics == [] and read_ruleset(path).variables["n"].initial == value
+
+
+def test_libyaml_gets_long_flat_files_but_never_deep_ones():
+    from hazard_dsl.parse import yaml_nodes
+
+    rules = "".join(f"    - when: n == {i} and total == 7\n      do: win\n" for i in range(8000))
+    flat = f"name: long\nvariables:\n  n: 0..7999\nphases:\n  roll:\n{rules}    - otherwise: lose\n"
+    assert yaml_nodes._compose_fast(flat) is not None  # 24,000 `-` and `:`, but 6 levels deep
+    for deep in ("x: " + "- " * 6000 + "a\n",  # one line
+                 "".join(" " * k + f"k{k}:\n" for k in range(2600)) + " " * 2600 + "v\n",  # a staircase
+                 "x: " + "[" * 5001 + "]" * 5001 + "\n"):
+        assert yaml_nodes._nesting_bound(deep) > yaml_nodes.MAX_FAST_NESTING
+        assert yaml_nodes._compose_fast(deep) is None
