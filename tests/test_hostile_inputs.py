@@ -233,3 +233,91 @@ def test_real_nesting_past_sixty_levels_is_refused_with_its_position(tmp_path):
     result = hazard("check", path.name, cwd=tmp_path)
     assert_clean(result, 1)
     assert re.search(r"deep\.yaml:4:\d+: error: the condition is nested too deeply", result.stderr), result.stderr
+
+
+# --------------------------------------------------------------------------- 5. big rule files
+# Each shape is a file of a few hundred kilobytes; each command takes a few seconds here. The
+# subprocess's timeout is the bound (generous for CI on two cores); a hang fails the test.
+
+
+def _table(n_values: int, guard: str) -> str:
+    """A counter of n_values values and eight rules for each: `guard` says how each rule names
+    its value ({i})."""
+    lines = []
+    for i in range(n_values):
+        lines += [f"    - when: {guard.format(i=i)} and total == {t}\n      do: set n = {(i + t) % n_values}; throw again\n"
+                  for t in (3, 4, 5, 6, 8, 9, 10)]
+        lines.append(f"    - when: {guard.format(i=i)} and total == 7\n      do: win\n")
+    return (f"name: a table\nvariables:\n  n: 0..{n_values - 1}\nphases:\n  roll:\n" + "".join(lines)
+            + "    - when: total == 2\n      do: lose\n    - otherwise: throw again\n")
+
+
+def _phases(count: int) -> str:
+    out = ["name: many phases\nphases:\n"]
+    for i in range(count):
+        after = f"p{(i + 1) % count}"
+        out.append(f"  p{i}:\n" + "".join(f"    - when: total == {t}\n      do: goto {after}\n" for t in (3, 4, 5, 6, 8, 9))
+                   + "    - when: total == 2\n      do: lose\n    - otherwise: win\n")
+    return "".join(out)
+
+
+def _options(count: int) -> str:
+    options = "".join(f"  o{k}:\n    values: [0, 1, 2, 3, 4, 5]\n" for k in range(count))
+    reads = " + ".join(f"option.o{k}" for k in range(count))
+    return (f"name: options that multiply\noptions:\n{options}phases:\n  roll:\n"
+            f"    - when: total == 7 and {reads} >= 0\n      do: win\n    - when: total == 2\n      do: lose\n"
+            "    - otherwise: throw again\n")
+
+
+def _bets(count: int) -> str:
+    bets = "".join(f"  c{i}:\n    backer: player\n    layer: bank\n    pays: 1 to 1\n    variables:\n      k: 0..99\n"
+                   "    rules:\n      - when: total == 7\n        do: lose\n      - when: k == 99\n        do: win\n"
+                   "      - otherwise: set k = k + 1; throw again\n" for i in range(count))
+    return f"name: many bets\nextends: craps\nbets:\n{bets}"
+
+
+def _fee(top: int) -> str:
+    return (f"name: a long fee\nextends: hoyle\nfees:\n  box:\n    amount: 1\n    variables:\n      mains: 0..{top}\n"
+            f"    rules:\n      - when: result == \"win\" and mains == {top}\n        do: set mains = 0; pay box\n"
+            "      - when: result == \"win\"\n        do: set mains = mains + 1\n      - otherwise: set mains = 0\n")
+
+
+BIG_FILES = {  # name: (text, command, exit status, what stderr says, or None for success)
+    "table": (_table(1000, "n == {i}"), ["check"], 0, None),
+    "table, bounds": (_table(1000, "n >= {i} and n <= {i}"), ["run", "--seed", "1", "--games", "5"], 0, None),
+    "table, unreadable guards": (_table(1000, "n + 0 == {i}"), ["check"], 1,
+                                 (5, 3, "tries more than 2,000,000 conditions")),
+    "phases": (_phases(1000), ["check"], 0, None),
+    "options": (_options(12), ["check"], 0, None),
+    "bets": (_bets(1500), ["check"], 1, (None, 3, "the bets have more than 100,000 states with the game in all")),
+    "bets, analysed": (_bets(1500), ["analyse"], 1, (None, 3, "the bets have more than 100,000 states")),
+    "fee": (_fee(999), ["analyse"], 1, (4, 3, "fee 'box' has more than 100 states")),
+}
+
+
+@pytest.fixture(scope="module")
+def big_results(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("large")
+    paths = {name: write(folder, name.replace(",", "").replace(" ", "_") + ".yaml", text)
+             for name, (text, _, _, _) in BIG_FILES.items()}
+
+    def run(name):
+        return hazard(BIG_FILES[name][1][0], paths[name].name, *BIG_FILES[name][1][1:], cwd=folder)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return {name: (paths[name], result) for name, result in zip(BIG_FILES, pool.map(run, BIG_FILES))}
+
+
+@pytest.mark.parametrize("name", BIG_FILES)
+def test_a_big_rule_file_is_handled_in_bounded_time(big_results, name):
+    path, result = big_results[name]
+    _, _, code, said = BIG_FILES[name]
+    assert_clean(result, code)
+    if said is None:
+        return
+    line, column, message = said
+    if line is None:  # a bet past the limit: its place depends on the order bets are compiled
+        assert re.search(rf"{re.escape(path.name)}:\d+:{column}: error: .*{re.escape(message)}", result.stderr), \
+            result.stderr
+    else:
+        assert_refused_at(result, path, line, column, message)

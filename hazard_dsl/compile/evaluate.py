@@ -174,7 +174,7 @@ def closure(e, variables):
     if isinstance(e, ex.Member):
         element = closure(e.element, variables)
         negated = e.negated
-        constant = _constant_set(e.collection)
+        constant = constant_set(e.collection)
         if constant is not None:
             return lambda v, d, o: (element(v, d, o) in constant) != negated
         members = collection_closure(e.collection, variables)
@@ -217,7 +217,7 @@ def collection_closure(e, variables):
     return build
 
 
-def _constant_set(e) -> frozenset | None:
+def constant_set(e) -> frozenset | None:
     """A set written with numbers only (the usual case) becomes a frozenset once."""
     def number(x):
         return x.value if isinstance(x, ex.Number) else None
@@ -229,7 +229,7 @@ def _constant_set(e) -> frozenset | None:
         return frozenset(range(low, high + 1))
     values: set = set()
     for item in e.items:
-        part = _constant_set(item) if isinstance(item, ex.Range) else (
+        part = constant_set(item) if isinstance(item, ex.Range) else (
             {item.value} if isinstance(item, ex.Number) else None)
         if part is None:
             return None
