@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hazard_dsl.check import check_file
@@ -189,6 +189,9 @@ def _yaml_integer(base: str, digits: int, underscores: bool) -> tuple[str, int]:
     return base + body, value
 
 
+@example(base="0", digits=64, underscores=False, where="option")  # 0 + 64 octal digits: the largest allowed
+@example(base="0", digits=65, underscores=True, where="year")
+@example(base="0x", digits=64, underscores=True, where="year")
 @given(base=st.sampled_from(["0x", "0b", "0", ""]), digits=st.one_of(st.integers(1, 70), st.integers(4000, 30_000)),
        underscores=st.booleans(), where=st.sampled_from(["option", "initial", "range", "year"]))
 def test_any_yaml_integer_is_read_exactly_or_refused_with_a_position(base, digits, underscores, where,

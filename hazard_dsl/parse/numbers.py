@@ -65,9 +65,12 @@ def spells_whole(text: str) -> bool:
 
 
 def yaml_int_digits(text: str) -> int:
-    """How many digits a YAML 1.1 integer is written with (`-0x_ff` has 2, `1:30:00` has 5):
-    the size that decides whether it is sensible to convert it at all."""
+    """How many digits a YAML 1.1 integer is written with (`-0x_ff` has 2, `0755` has 3,
+    `1:30:00` has 5): the size that decides whether it is sensible to convert it at all.
+    Leading zeros count (beyond the `0` of an octal number): int() refuses 5,000 of them too."""
     text = text.strip().lstrip("+-").replace("_", "").replace(":", "")
     if text[:2].lower() in ("0x", "0o", "0b"):
         text = text[2:]
+    elif len(text) > 1 and text[0] == "0":  # 0755: octal
+        text = text[1:]
     return len(text)
