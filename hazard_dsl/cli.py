@@ -875,6 +875,18 @@ def cmd_simulate(args) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _whole_number(text: str) -> int:
+    """A flag's whole number (--games, --seed, --rounds, --workers), in ASCII digits: int()
+    would also take ٣, ３, 1_000 and spaces, and fail on 5,000 digits."""
+    from .parse.numbers import MAX_WHOLE_DIGITS, whole_number
+
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text[:30]!r} is not a whole number (digits 0-9, at most "
+                                         f"{MAX_WHOLE_DIGITS})")
+    return value
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with "did you mean" for a mistyped command."""
 
@@ -957,9 +969,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser("run", help="play games and narrate them",
                             description="Play games and narrate them in the period's words, then summarise.")
     p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--games", type=int, default=None, metavar="N",
+    p.add_argument("--games", type=_whole_number, default=None, metavar="N",
                    help="games to play (default 3; with --dice, as many as the throws allow)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice: same seed, same games")
+    p.add_argument("--seed", type=_whole_number, default=None, metavar="S", help="seed for the dice: same seed, same games")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the narration; json: one JSON object per line for each throw")
@@ -972,7 +984,7 @@ def build_parser() -> argparse.ArgumentParser:
         """The settings of a session at the table, alike for run and play."""
         group.add_argument("--players", metavar="Ann,Ben,Cat",
                            help="these players in order round the table, the first casting first")
-        group.add_argument("--rounds", type=int, default=None, metavar="N",
+        group.add_argument("--rounds", type=_whole_number, default=None, metavar="N",
                            help="times the box goes round the table (default 1)")
         group.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
         group.add_argument("--stake", default=None, metavar="AMOUNT", help=stake_help)
@@ -997,7 +1009,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
     add_table(p, "the stake offered by Enter (default 1)", strategy=False)
     p.add_argument("--force", action="store_true", help=FORCE_HELP)
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed for the dice")
+    p.add_argument("--seed", type=_whole_number, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
     p.add_argument("--resume", default=None, metavar="FILE",
                    help="go on with the session logged in FILE (give RULESET too if it is not a built-in one)")
@@ -1094,12 +1106,12 @@ def build_parser() -> argparse.ArgumentParser:
                                         "z-score; with --players, sessions at the table and each seat's purse. "
                                         "The same seed gives the same numbers whatever --workers.")
     p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--games", type=int, default=None, metavar="N",
+    p.add_argument("--games", type=_whole_number, default=None, metavar="N",
                    help="games to simulate (default 1000000); with --players, sessions (default 1000)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed: same seed, same numbers")
+    p.add_argument("--seed", type=_whole_number, default=None, metavar="S", help="seed: same seed, same numbers")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
                    help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it")
-    p.add_argument("--workers", type=int, default=None, metavar="K",
+    p.add_argument("--workers", type=_whole_number, default=None, metavar="K",
                    help="worker processes (default: the cores available)")
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="run the chunks on this Dask scheduler, as `dask scheduler` prints its address (needs "

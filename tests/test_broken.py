@@ -305,7 +305,9 @@ bets = st.dictionaries(
                   "commission": st.fixed_dictionaries(
                       {"rate": st.sampled_from(["5%", "1/20", "x", "-5%", 3])},
                       optional={"of": st.sampled_from(["bet", "win", "stake"]),
-                                "paid": st.sampled_from(["on_win", "up_front", "option.vig", "sideways", "total"])}),
+                                "paid": st.sampled_from(["on_win", "up_front", "option.vig", "sideways", "total", "point",
+                                                                 "if main == 5 then \"on_win\" else \"up_front\"",
+                                                                 "\"sometimes\"", "phase"])}),
                   "multiples": st.dictionaries(st.sampled_from(["3-4-5x", "2x"]),
                                                st.sampled_from(["3", "0", "-1", "point", "total", "x"]), max_size=2)}),
            yamlish),

@@ -36,3 +36,29 @@ def test_division_by_zero_is_a_diagnostic_not_a_crash():
 def test_values_are_bounded():
     with pytest.raises(EvaluationError):
         value("999999999 * 999999999 * 999999999")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10 - 3 - 2", 5), ("100 // 7 % 3 * 2", 4), ("2 * 3 * 4 - 1 - 1", 22), ("main - 1 + main - 1", 10),
+    ("1 < 2 and 2 < 3 and 3 < 2 or 1 == 1", True), ("total == 7 and main == 6 and die1 == 3 and die2 == 4", True),
+])
+def test_chains_are_computed_left_to_right(text, expected):
+    assert value(text) == expected == eval(text.replace("total", "7").replace("main", "6").replace("die1", "3")
+                                           .replace("die2", "4"))
+
+
+def test_a_chain_of_five_thousand_terms_is_evaluated_without_recursion():
+    import sys
+
+    assert sys.getrecursionlimit() < 5000  # else the test would prove nothing
+    assert value(" + ".join(["1"] * 5000) + " - " + " - ".join(["1"] * 4999)) == 1
+    assert value(" and ".join(["total != 13"] * 5000)) is True
+    assert value(" or ".join(["total == 13"] * 5000)) is False
+    assert value(" * ".join(["1"] * 5000) + " * total") == 7
+
+
+def test_a_chain_stops_at_the_first_value_out_of_bounds():
+    with pytest.raises(EvaluationError) as caught:
+        value(" * ".join(["1000"] * 6))
+    # 1000**4 is the bound itself; the fourth `*` passes it ("x: " comes before the text)
+    assert caught.value.position.column == len("x: 1000 * 1000 * 1000 * 1000 ") + 1

@@ -101,3 +101,31 @@ def test_keywords_are_reserved_as_names(write_ruleset):
     path = write_ruleset("name: x\nvariables:\n  win: 0..1\nphases:\n  p:\n    - otherwise: win nick\n")
     (d,) = [d for d in check_file(path) if d.is_error]
     assert (d.position.line, d.position.column) == (3, 3) and "reserved" in d.message
+
+
+def test_a_chain_of_and_is_a_balanced_tree_in_order():
+    """`a and b and c and d` is ((a and b) and (c and d)): the same value, evaluated left to
+    right, at a depth of log2 n rather than n."""
+    tree = expr(" and ".join(f"total != {n}" for n in range(2, 10)))
+    assert isinstance(tree, ex.Binary) and tree.op == "and"
+    assert tree.left.op == tree.right.op == "and" and tree.left.left.op == "and"
+    leaves = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if node.op == "and":
+            stack += [node.right, node.left]
+        else:
+            leaves.append(node.right.value)
+    assert leaves == list(range(2, 10))
+    assert (tree.position.column, tree.right.position.column) == (4, 4 + len("total != 2 and ") * 4)  # after "x: "
+
+
+def test_a_chain_of_arithmetic_is_flat_and_keeps_its_operators():
+    tree = expr("main + 1 - 2 + 3")
+    assert isinstance(tree, ex.Chain) and tree.first.name == "main"
+    assert [(s.op, s.operand.value, s.position.column) for s in tree.steps] == [("+", 1, 9), ("-", 2, 13), ("+", 3, 17)]
+    assert isinstance(expr("main + 1"), ex.Binary)  # two operands stay a Binary
+    product = expr("total * 2 // 3 % 4 + 1")
+    assert isinstance(product, ex.Binary) and product.op == "+" and isinstance(product.left, ex.Chain)
+    assert [s.op for s in product.left.steps] == ["*", "//", "%"]

@@ -17,17 +17,21 @@ def test_readme_commands_and_ci_agree():
 
 def test_readme_states_the_limits_the_code_enforces():
     """One number in one place: the README's limits are the code's constants."""
-    from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, MAX_STATES
+    from hazard_dsl.compile.bets import MAX_BET_NODES, MAX_BET_NODES_TOTAL, MAX_FEE_STATES, MAX_FEE_STATES_TOTAL
+    from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, MAX_RULE_TESTS, MAX_STATES
     from hazard_dsl.diagnostics import MAX_DIAGNOSTICS
     from hazard_dsl.parse.expressions import MAX_EXPRESSION_CHARS, MAX_INT_DIGITS, MAX_NESTING
-    from hazard_dsl.parse.numbers import MAX_DIGITS
+    from hazard_dsl.parse.numbers import MAX_DIGITS, MAX_YAML_DIGITS
     from hazard_dsl.parse.yaml_nodes import MAX_BYTES, MAX_NODES
 
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     for phrase in (f"{MAX_BYTES:,} bytes", f"{MAX_NODES:,} YAML nodes", f"{MAX_EXPRESSION_CHARS:,} characters",
                    f"{MAX_NESTING} levels of nesting", f"{MAX_INT_DIGITS} digits in expressions",
                    f"{MAX_DIGITS} in amounts", f"{MAX_STATES:,} states", f"{MAX_ALTERNATIVES:,} choice alternatives",
-                   f"{MAX_DIAGNOSTICS} problems are listed"):
+                   f"{MAX_DIAGNOSTICS} problems are listed", f"{MAX_RULE_TESTS:,} conditions tried",
+                   f"bets of at most {MAX_BET_NODES:,} states with the game each and {MAX_BET_NODES_TOTAL:,} states "
+                   f"in all", f"fees of at most {MAX_FEE_STATES} states each and {MAX_FEE_STATES_TOTAL:,} states in all",
+                   f"YAML integers of at most {MAX_YAML_DIGITS} digits"):
         assert phrase in readme, phrase
 
 

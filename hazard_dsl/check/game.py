@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import itertools
 
-from ..compile.compiler import explore
+from ..compile.compiler import MAX_RULE_TESTS, explore
 from ..compile.soundness import machine_problems
 from ..diagnostics import NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
 
 MAX_OPTION_COMBINATIONS = 64
 MAX_STATES_CHECKED = 100_000  # over all option combinations, so a large game cannot take minutes
+MAX_TESTS_CHECKED = 2 * MAX_RULE_TESTS  # conditions tried over all option combinations, likewise
 
 
 MAX_EXPLORATIONS = 200  # option combinations explored by check, at most
@@ -56,16 +57,25 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     fired, entered = set(), set()
     seen = set()
     combinations = option_combinations(ruleset)  # the defaults come first
-    explored = 0
+    explored = tried = 0
     default_machine = None
     machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
     for number, options in enumerate(combinations):
-        if explored > MAX_STATES_CHECKED or number >= MAX_EXPLORATIONS:
+        # the defaults are explored as any command would; the other combinations with what is left
+        budget = MAX_RULE_TESTS if number == 0 else min(MAX_RULE_TESTS, MAX_TESTS_CHECKED - tried)
+        large = explored > MAX_STATES_CHECKED or budget <= 0
+        if large or number >= MAX_EXPLORATIONS:
             diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
-                          f"({'the game is large' if explored > MAX_STATES_CHECKED else 'there are many'})")
+                          f"({'the game is large' if large else 'there are many'})")
             break
         suffix = _with(options, defaults)
-        result = explore(ruleset, options)
+        result = explore(ruleset, options, budget)
+        tried += result.tests
+        if number and result.too_large and result.tests > budget and budget < MAX_RULE_TESTS:
+            # out of check's budget, not of the game's own: the others are not checked
+            diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
+                          f"(the game is large)")
+            break
         if number == 0:
             default_machine = result.machine
         machines[_key(options)] = result.machine
@@ -131,15 +141,22 @@ def _check_fees(ruleset: Ruleset, machine) -> list[Diagnostic]:
     """Compile each fee against the game: its rules run from every state its counters reach,
     after every way a game can end, so a counter set outside its range, a division by zero,
     are found here, not at the table."""
-    from ..compile.bets import compile_fee
+    from ..compile.bets import compile_fee, count_fee_states
     from ..diagnostics import RulesetError
 
     out: list[Diagnostic] = []
+    states = 0
     for fee in ruleset.fees.values():
         try:
-            compile_fee(machine, fee)
+            compiled = compile_fee(machine, fee)
         except RulesetError as exc:
             out += exc.diagnostics
+            continue
+        try:
+            states = count_fee_states(states, compiled)
+        except RulesetError as exc:  # the rest would take as long to say the same
+            out += exc.diagnostics
+            break
     return out
 
 
@@ -150,7 +167,7 @@ def _key(options: dict) -> tuple:
 def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagnostic]:
     """Play every bet out against the game (defaults, then one option changed at a time): a
     throw no bet rule handles, a bet that can never be made, rules that never fire."""
-    from ..compile.bets import compile_bet
+    from ..compile.bets import TooManyBetNodes, compile_bet, count_bet_nodes
     from ..compile.compiler import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
     from ..diagnostics import RulesetError
@@ -188,10 +205,12 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagno
         solver.set_policy("uniform")
         compiled: dict = {}
         table = BetTable(machine, solver, compiled)
+        nodes = 0
         for name in names:
             bet = ruleset.bets[name]
             try:
                 compiled[name] = compile_bet(machine, bet)
+                nodes = count_bet_nodes(nodes, compiled[name])
                 fired[name] |= compiled[name].fired
                 # played out against the game, not solved: what can go wrong is in the chain itself
                 # (a bet never decided) or where it is made (never made; a commission it cannot pay)
@@ -204,6 +223,8 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagno
                     if (d.position, d.message) not in reported:
                         reported.add((d.position, d.message))
                         out.error(d.message + suffix, d.position or bet.position, d.hint)
+                if isinstance(exc, TooManyBetNodes):  # the rest would take as long to say the same
+                    return out.items
             except BetError as exc:
                 if (bet.position, str(exc)) not in reported:
                     reported.add((bet.position, str(exc)))

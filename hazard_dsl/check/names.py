@@ -123,6 +123,11 @@ class _Types:
             self.expect(e.left, "int", throws, f"each side of {e.op!r}")
             self.expect(e.right, "int", throws, f"each side of {e.op!r}")
             return "int"
+        if isinstance(e, ex.Chain):  # a + b - c …: flat, so checked in a loop
+            self.expect(e.first, "int", throws, f"each side of {e.steps[0].op!r}")
+            for step in e.steps:
+                self.expect(step.operand, "int", throws, f"each side of {step.op!r}")
+            return "int"
         if isinstance(e, ex.Member):
             self.expect(e.element, "int", throws, "the left of 'in'")
             self.collection(e.collection, throws)
@@ -243,7 +248,7 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
         if bet.pays is not None:
             _check_payout(types, bet.pays, in_play)
         if bet.commission is not None:
-            types.expect(bet.commission.paid, "str", Context(False, game_variables), "commission paid:")
+            _check_commission_paid(bet, types, diags, game_variables)
         for expression in bet.multiples.values():
             types.expect(expression, "int", Context(False, game_variables), "a multiple")
         labels: dict = {}
@@ -260,6 +265,38 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
             if rule.condition is not None:
                 types.expect(rule.condition, "bool", context, "a condition")
             _check_actions(ruleset, phase, rule, types, diags, {}, context, {}, fee.variables, game=False, fee=fee)
+
+
+PAID = ("on_win", "up_front")
+
+
+def _check_commission_paid(bet, types, diags, game_variables) -> None:
+    """A commission's `paid:` is one rule for every bet of its kind, settled when the bet is
+    compiled (`compile.bets`: the solver, the simulator and the table read one word per bet):
+    it may depend on the options (`paid: option.vig`), never on the game as it stands."""
+    paid = bet.commission.paid
+    reads_game = False
+    for x in ex.walk(paid):
+        if not isinstance(x, ex.Name):
+            continue
+        if x.name in game_variables or x.name in bet.variables:
+            what = f"a variable of the {'game' if x.name in game_variables else 'bet'}"
+        elif x.name in DICE_FACTS:
+            what = "a fact of the throw"
+        elif x.name in BET_FACTS:
+            what = "a fact of the game"
+        else:
+            continue
+        reads_game = True
+        diags.error(f"bet {bet.name!r}: commission paid: is the same whenever the bet is made, so it may read the "
+                    f"options but not {x.name!r}, {what}", x.position,
+                    "write on_win, up_front, or an expression of the options (paid: option.vig)")
+    if reads_game:
+        return
+    types.expect(paid, "str", Context(False, frozenset()), "commission paid:")
+    if isinstance(paid, ex.String) and paid.value not in PAID:
+        diags.error(f"bet {bet.name!r}: commission paid: is on_win or up_front, not {paid.value!r}"
+                    f"{did_you_mean(paid.value, PAID)}", paid.position)
 
 
 def _check_cocked(ruleset, types, diags, game_variables) -> None:

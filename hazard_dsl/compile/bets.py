@@ -26,7 +26,15 @@ from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
 MAX_BET_NODES = 50_000  # (game state, bet state) pairs a bet may reach: each holds a row of 36 throws
-MAX_FEE_STATES = 1000  # a fee's counters, over every way games can end
+# ... and all the bets compiled with one game, together (a few seconds' work): a rule file of
+# 1,500 bets with counters of their own took a minute and half a gigabyte. The shipped rulesets
+# need a few hundred.
+MAX_BET_NODES_TOTAL = 100_000
+# A fee's counters, over every way games can end: `analyse` solves the fee's chain exactly, with
+# work that grows as the cube of its states (100 take a second or two; 1,000 took hours). Real
+# fees count to 3 or so (Hoyle's box: three mains in succession).
+MAX_FEE_STATES = 100
+MAX_FEE_STATES_TOTAL = 1_000  # all the fees of a rule file together
 
 
 @record(frozen=True)
@@ -353,6 +361,34 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
     multiples = {(name, g): bm.multiple(name, states[g]) for name in bet.multiples for g in made}
     return CompiledBet(bet, tuple(bet_states), tuple(decisions), made, moves, pays, multiples,
                        bm.commission_paid(), frozenset(bm.fired))
+
+
+class TooManyBetNodes(RulesetError):
+    """The bets compiled with one game are too large together: no use compiling more."""
+
+
+def count_bet_nodes(total: int, compiled: CompiledBet) -> int:
+    """`total` (game state, bet state) pairs compiled so far, with this bet's added; a
+    TooManyBetNodes naming the bet that goes past MAX_BET_NODES_TOTAL."""
+    total += len(compiled.moves)
+    if total > MAX_BET_NODES_TOTAL:
+        raise TooManyBetNodes([Diagnostic(
+            f"the bets have more than {MAX_BET_NODES_TOTAL:,} states with the game in all (bet {compiled.name!r} "
+            f"goes past it); hazard-dsl refuses rule files this large", compiled.bet.position,
+            hint="fewer bets, or smaller ranges for their variables")])
+    return total
+
+
+def count_fee_states(total: int, compiled: "CompiledFee") -> int:
+    """`total` fee states compiled so far, with this fee's added; a RulesetError naming the fee
+    that goes past MAX_FEE_STATES_TOTAL."""
+    total += len({state for state, _, _ in compiled.moves})
+    if total > MAX_FEE_STATES_TOTAL:
+        raise RulesetError([Diagnostic(
+            f"the fees have more than {MAX_FEE_STATES_TOTAL:,} states in all (fee {compiled.fee.name!r} goes past "
+            f"it); hazard-dsl refuses rule files this large", compiled.fee.position,
+            hint="fewer fees, or smaller ranges for their counters")])
+    return total
 
 
 class _Finals:

@@ -18,12 +18,18 @@ from ..records import field, record, replace
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
+from ..parse.numbers import whole_number
 from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
+from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
+# Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
+# 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
+# table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
+MAX_RULE_TESTS = 2_000_000
 
 
 class _Refused(Exception):
@@ -37,6 +43,7 @@ class Exploration:
     entered: set = field(default_factory=set)  # phase names
     unhandled: dict = field(default_factory=dict)  # phase -> [(values, dice)]
     too_large: bool = False  # refused for its size: no point exploring other option values
+    tests: int = 0  # conditions tried: the work the exploration took
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
 
 
@@ -70,18 +77,18 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
             raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
         option = ruleset.options.get(name)
         if option is not None and option.type == "int":
-            try:
-                chosen[name] = int(value)
+            number = whole_number(value)  # ASCII digits: int() would take "٣" for 3
+            if number is not None:
+                chosen[name] = number
                 continue
-            except ValueError:
-                pass
         chosen[name] = value
     return resolve_options(ruleset, chosen)
 
 
 class _Compiler:
-    def __init__(self, ruleset: Ruleset, options: dict):
+    def __init__(self, ruleset: Ruleset, options: dict, max_tests: int = MAX_RULE_TESTS):
         self.ruleset = ruleset
+        self.max_tests = max_tests
         self.options = options
         self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
         self.scope = Scope.of(ruleset.variables, self.dice.by_total())
@@ -92,7 +99,7 @@ class _Compiler:
         self.result = Exploration()
         self.diags = self.result.diagnostics
         self._closures: dict = {}
-        self._tests: dict = {}  # phase -> ((condition closure or None, rule), …)
+        self._tests: dict = {}  # phase -> RuleIndex of ((condition closure or None, rule), …)
         self.alternatives = 0
         # Phases whose rules read only the total are evaluated once per total, not per face.
         self.by_total = {name: not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
@@ -157,19 +164,36 @@ class _Compiler:
 
     # --- running rules
     def first_rule(self, phase_name: str, values: dict, dice) -> Rule | None:
-        tests = self._tests.get(phase_name)
-        if tests is None:  # each phase's conditions as closures, made once: this is the hot loop
-            tests = self._tests[phase_name] = tuple(
+        index = self._tests.get(phase_name)
+        if index is None:  # each phase's conditions as closures, made once: this is the hot loop
+            index = self._tests[phase_name] = RuleIndex(tuple(
                 (None if rule.condition is None else self.fn(rule.condition), rule)
-                for rule in self.ruleset.phases[phase_name].rules)
+                for rule in self.ruleset.phases[phase_name].rules), self.variables)
+        tests = index.tests_for(values)
         options = self.options
+        tried = 0
         try:
             for test, rule in tests:
+                tried += 1
                 if test is None or test(values, dice, options):
                     return rule
         except EvaluationError as exc:
             self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
+        finally:
+            self.result.tests += tried
+            if self.result.tests > self.max_tests:
+                self._too_much_work(phase_name)
         return None
+
+    def _too_much_work(self, phase_name: str):
+        rules = max(len(p.rules) for p in self.ruleset.phases.values())
+        self.result.too_large = True
+        self.fail(f"exploring the game tries more than {self.max_tests:,} conditions ({len(self.states):,} states so "
+                  f"far, phases of up to {rules:,} rules); hazard-dsl refuses games this large",
+                  self.ruleset.phases[phase_name].position,
+                  "where a phase has many rules for the values of a variable, begin each condition with the "
+                  "value it is for (`when: n == 3 and total == 7`): only those rules are tried; or use fewer "
+                  "rules, or smaller ranges")
 
     def run(self, rule: Rule, start: int, values: dict, dice, events: list, passed: set | None = None) -> Step:
         """Run a rule's actions from action `start`, following `goto`s through phases without a
@@ -396,9 +420,10 @@ def _dice_text(dice) -> str:
     return f", on the throw {dice[0]}-{dice[1]}" if dice else ""
 
 
-def explore(ruleset: Ruleset, options: dict | None = None) -> Exploration:
-    """Explore the game for these option values (defaults where not given)."""
-    return _Compiler(ruleset, resolve_options(ruleset, options)).explore()
+def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_RULE_TESTS) -> Exploration:
+    """Explore the game for these option values (defaults where not given), trying at most
+    `max_tests` conditions."""
+    return _Compiler(ruleset, resolve_options(ruleset, options), max_tests).explore()
 
 
 def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) -> Machine:
@@ -413,7 +438,7 @@ def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) ->
 
 
 def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
-    from .bets import compile_bet, compile_fee
+    from .bets import compile_bet, compile_fee, count_bet_nodes, count_fee_states
     from .soundness import machine_problems
 
     result = _Compiler(ruleset, options).explore()
@@ -426,8 +451,12 @@ def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
     machine = result.machine
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
     machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options))
+    nodes = 0
     for name in (ruleset.bets if bets is None else bets):
         machine.bets[name] = compile_bet(machine, ruleset.bets[name])
+        nodes = count_bet_nodes(nodes, machine.bets[name])
+    states = 0
     for name, fee in ruleset.fees.items():
         machine.fees[name] = compile_fee(machine, fee)
+        states = count_fee_states(states, machine.fees[name])
     return machine

@@ -64,6 +64,18 @@ def _bounded(value: int, position) -> int:
     return value
 
 
+def _arithmetic(op: str, a: int, b: int, position) -> int:
+    if op == "+":
+        return _bounded(a + b, position)
+    if op == "-":
+        return _bounded(a - b, position)
+    if op == "*":
+        return _bounded(a * b, position)
+    if b == 0:
+        raise EvaluationError("division by zero", position)
+    return a // b if op == "//" else a % b
+
+
 # --------------------------------------------------------------------------- closures
 #
 # The compiler evaluates the same few expressions hundreds of thousands of times while it
@@ -147,24 +159,22 @@ def closure(e, variables):
         if op in _COMPARE:
             compare = _COMPARE[op]
             return lambda v, d, o: compare(left(v, d, o), right(v, d, o))
+        return lambda v, d, o: _arithmetic(op, left(v, d, o), right(v, d, o), position)
+    if isinstance(e, ex.Chain):  # a + b - c …, left to right in a loop: a chain may be thousands long
+        first = closure(e.first, variables)
+        steps = tuple((step.op, closure(step.operand, variables), step.position) for step in e.steps)
 
-        def arithmetic(v, d, o):
-            a, b = left(v, d, o), right(v, d, o)
-            if op == "+":
-                return _bounded(a + b, position)
-            if op == "-":
-                return _bounded(a - b, position)
-            if op == "*":
-                return _bounded(a * b, position)
-            if b == 0:
-                raise EvaluationError("division by zero", position)
-            return a // b if op == "//" else a % b
+        def chain(v, d, o):
+            value = first(v, d, o)
+            for op, operand, position in steps:
+                value = _arithmetic(op, value, operand(v, d, o), position)
+            return value
 
-        return arithmetic
+        return chain
     if isinstance(e, ex.Member):
         element = closure(e.element, variables)
         negated = e.negated
-        constant = _constant_set(e.collection)
+        constant = constant_set(e.collection)
         if constant is not None:
             return lambda v, d, o: (element(v, d, o) in constant) != negated
         members = collection_closure(e.collection, variables)
@@ -207,7 +217,7 @@ def collection_closure(e, variables):
     return build
 
 
-def _constant_set(e) -> frozenset | None:
+def constant_set(e) -> frozenset | None:
     """A set written with numbers only (the usual case) becomes a frozenset once."""
     def number(x):
         return x.value if isinstance(x, ex.Number) else None
@@ -219,7 +229,7 @@ def _constant_set(e) -> frozenset | None:
         return frozenset(range(low, high + 1))
     values: set = set()
     for item in e.items:
-        part = _constant_set(item) if isinstance(item, ex.Range) else (
+        part = constant_set(item) if isinstance(item, ex.Range) else (
             {item.value} if isinstance(item, ex.Number) else None)
         if part is None:
             return None

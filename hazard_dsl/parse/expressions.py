@@ -16,13 +16,18 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..diagnostics import Diagnostic, Position, RulesetError
 from .files import grammar_path
-from .syntax import (Assign, Binary, Boolean, Call, Choose, Conditional, End, Goto, Member, Name, Number, OptionRef,
-                     Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
+from .syntax import (Assign, Binary, Boolean, Call, Chain, ChainStep, Choose, Conditional, End, Goto, Member, Name,
+                     Number, OptionRef, Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
 
-MAX_EXPRESSION_CHARS = 2000
+# A condition may be long (a chain of 5,000 `and`s is read, checked and compiled in a second or
+# so): this bound only keeps one scalar from holding the whole of a megabyte file.
+MAX_EXPRESSION_CHARS = 100_000
 MAX_INT_DIGITS = 9
-MAX_NESTING = 60  # levels of brackets and operators: no rule needs more, and every later stage recurses
+# Levels of nesting — brackets, `not`, signs, if/then/else — not the length of a chain (`a and b
+# and c …` is one level): no rule needs more, and the later stages recurse into nesting.
+MAX_NESTING = 60
+MAX_CACHED_CHARS = 200  # the texts worth remembering are the short ones every rule file repeats
 
 
 # --------------------------------------------------------------------------- parsing
@@ -168,17 +173,29 @@ class _Build(Transformer):
         return Unary("not", children[0], self.at(meta))
 
     @v_args(meta=True)
-    def or_(self, meta, children):
-        return Binary("or", children[0], children[1], self.at(meta))
+    def or_expr(self, meta, children):
+        return _balanced("or", children, self.at(meta))
 
     @v_args(meta=True)
-    def and_(self, meta, children):
-        return Binary("and", children[0], children[1], self.at(meta))
+    def and_expr(self, meta, children):
+        return _balanced("and", children, self.at(meta))
 
     @v_args(meta=True)
-    def arith(self, meta, children):
-        left, op, right = children
-        return Binary(str(op), left, right, self.at(op))
+    def sum(self, meta, children):
+        return self._arithmetic(meta, children)
+
+    @v_args(meta=True)
+    def product(self, meta, children):
+        return self._arithmetic(meta, children)
+
+    def _arithmetic(self, meta, children):
+        """operand (op operand)+: a Binary for two operands, a flat Chain for more."""
+        first, rest = children[0], children[1:]
+        steps = tuple(ChainStep(str(op), operand, self.at(op)) for op, operand in zip(rest[::2], rest[1::2]))
+        if len(steps) == 1:
+            (step,) = steps
+            return Binary(step.op, first, step.operand, step.position)
+        return Chain(first, steps, self.at(meta))
 
     @v_args(meta=True)
     def compare(self, meta, children):
@@ -254,6 +271,26 @@ class _Build(Transformer):
         return Recast(tuple(str(w) for w in ways), str(role) if role else None, self.at(meta))
 
 
+def _balanced(op: str, operands: list, position: Position):
+    """`a and b and c and d` as ((a and b) and (c and d)): `and` and `or` are associative, and
+    Python's own `and` in the evaluator keeps the order and the short cut, so a chain of 5,000
+    is a tree log2(5,000) = 13 deep. `position` is where the whole chain starts; each inner
+    node starts where its first operand does."""
+    if len(operands) == 1:
+        return operands[0]
+    middle = len(operands) // 2
+    left = _balanced(op, operands[:middle], position)
+    right = _balanced(op, operands[middle:], _start(operands[middle]))
+    return Binary(op, left, right, position)
+
+
+def _start(node) -> Position:
+    """Where an operand begins: a comparison's or a sum's own position is its operator's."""
+    while isinstance(node, Binary) and node.op not in ("and", "or"):
+        node = node.left
+    return node.position
+
+
 class _NodeError(Exception):
     def __init__(self, message: str, position: Position):
         super().__init__(message)
@@ -265,9 +302,10 @@ def _parse(scalar: YScalar, start: str, what: str):
     if not text.strip():
         raise RulesetError([Diagnostic(f"empty {what}", scalar.position)])
     if len(text) > MAX_EXPRESSION_CHARS:
-        raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS} characters", scalar.position)])
+        raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS:,} characters",
+                                       scalar.position)])
     try:
-        tree = _tree(text, start)
+        tree = _tree(text, start) if len(text) <= MAX_CACHED_CHARS else _parser().parse(text, start=start)
     except UnexpectedCharacters as exc:
         raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
                                        scalar.position_at(exc.pos_in_stream))]) from None
@@ -282,6 +320,14 @@ def _parse(scalar: YScalar, start: str, what: str):
         else:
             message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(exc.accepts or exc.expected)}"
             offset = token.start_pos or 0
+            if token.type == "NAME" and offset and text[offset - 1] in "0123456789":  # 0x1f, 0b101, 1_000, 7e3
+                start = offset
+                while start and text[start - 1] in "0123456789":
+                    start -= 1
+                written = text[start:offset] + str(token)
+                message = (f"a number in the {what} is written in decimal digits 0-9, not "
+                           f"{written if len(written) <= 16 else written[:12] + '…'}")
+                offset = start
         raise RulesetError([Diagnostic(message, scalar.position_at(offset))]) from None
     except UnexpectedInput as exc:  # pragma: no cover - the three above are exhaustive in Lark 1.x
         raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
@@ -290,7 +336,7 @@ def _parse(scalar: YScalar, start: str, what: str):
     deepest = _deepest(tree)
     if deepest is not None:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply (more than {MAX_NESTING} levels of "
-                                       f"brackets and operators)", scalar.position_at(deepest))])
+                                       f"brackets, `not`, signs or if … then … else)", scalar.position_at(deepest))])
     try:
         return _Build(scalar).transform(tree)
     except VisitError as exc:

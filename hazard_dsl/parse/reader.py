@@ -22,10 +22,11 @@ from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHO
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 from .files import NotRegular, TooLarge, builtin_names, display as _display, read_regular, resolve
-from .numbers import MAX_DIGITS, exact_amount
+from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
 MAX_EXTENDS_DEPTH = 16
+MAX_WHOLE = 10**9  # a whole number in a rule file: a variable's range and initial value, an option's value
 MAX_NARRATION_CHARS = 500
 KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
             "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for",
@@ -75,7 +76,7 @@ class _Reader:
 
     def integer(self, node, what: str) -> int | None:
         if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            if abs(node.value) > 10**9:
+            if abs(node.value) > MAX_WHOLE:
                 self.diags.error(f"{what} is too large", node.position)
                 return None
             return node.value
@@ -519,12 +520,15 @@ MAX_DIE_DENOMINATOR = 1_000_000
 def _range(r: _Reader, node, what: str) -> tuple[int | None, int | None]:
     if isinstance(node, YScalar) and isinstance(node.value, str) and ".." in node.value:
         low, _, high = node.value.partition("..")
-        try:
-            lo, hi = int(low), int(high)
-        except ValueError:
-            lo = hi = None
-        if lo is not None and lo <= hi and max(abs(lo), abs(hi)) <= 10**9:
+        # ASCII digits only: int() would read `٠..٥` as 0..5, and fail on 5,000 digits
+        lo, hi = whole_number(low, MAX_WHOLE_DIGITS), whole_number(high, MAX_WHOLE_DIGITS)
+        large = lo is None or hi is None or max(abs(lo), abs(hi)) > MAX_WHOLE
+        if not large and lo <= hi:
             return lo, hi
+        if large and spells_whole(low) and spells_whole(high):  # digits, too many of them
+            r.diags.error(f"{what}: a range's ends are whole numbers from -{MAX_WHOLE:,} to {MAX_WHOLE:,}",
+                          node.position)
+            return None, None
     if isinstance(node, YSeq) and len(node.items) == 2:
         lo, hi = (r.integer(n, what) for n in node.items)
         if lo is not None and hi is not None and lo <= hi:
@@ -595,6 +599,10 @@ def _options(r: _Reader, node) -> dict[str, Option]:
             v = item.value if isinstance(item, YScalar) else None
             if isinstance(v, bool) or not isinstance(v, (int, str)) or (isinstance(v, str) and not v.strip()):
                 r.diags.error("an option value must be a word or a whole number", item.position)
+                continue
+            if isinstance(v, int) and abs(v) > MAX_WHOLE:
+                r.diags.error(f"an option value is a whole number from -{MAX_WHOLE:,} to {MAX_WHOLE:,}",
+                              item.position)
                 continue
             if v in values:
                 r.diags.error(f"option {name!r} lists {v!r} twice", item.position)

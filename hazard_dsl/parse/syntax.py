@@ -72,6 +72,28 @@ class Binary:
 
 
 @record(frozen=True)
+class ChainStep:
+    """One operator of a `Chain` and the operand after it."""
+
+    op: str  # "+" "-" | "*" "//" "%"
+    operand: object
+    position: Position  # the operator's
+
+
+@record(frozen=True)
+class Chain:
+    """Three operands or more joined by arithmetic of one precedence, computed left to right:
+    `a + b - c` is (a + b) - c. Kept flat (a sum of 5,000 terms is a tuple of 4,999 steps, not
+    a tree 5,000 deep, which every recursive walk — and pickle — would choke on); two operands
+    are a `Binary`. A chain of `and` or of `or` is a balanced tree of `Binary`s instead (the
+    same value, in the same order of evaluation, at a depth of log2 n)."""
+
+    first: object
+    steps: tuple  # (ChainStep, …)
+    position: Position  # the first operand's start
+
+
+@record(frozen=True)
 class Member:
     element: object
     collection: object  # SetLiteral or Range

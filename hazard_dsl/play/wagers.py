@@ -14,6 +14,7 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import END, Machine, State, outcome_index
 from ..diagnostics import did_you_mean
+from ..parse.numbers import whole_number
 from ..records import record
 from ..solve.bets import BetError, parse_amount
 
@@ -33,9 +34,9 @@ class Order:
             raise BetError(f"--bet takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
         at_throw = None
         if at:
-            if not when.strip().isdigit() or len(when.strip()) > 9 or int(when) < 1:
+            at_throw = whole_number(when, 9)  # ASCII digits: "²".isdigit() is true, and int("²") fails
+            if at_throw is None or at_throw < 1:
                 raise BetError(f"--bet {text}: @THROW must be a throw number, 1 or more")
-            at_throw = int(when)
         return cls(name.strip(), amount.strip(), at_throw)
 
     @classmethod
