@@ -571,8 +571,8 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
                 if text is not None:
                     print(printable(text))
             if event["event"] in ("throw", "choice"):
-                before, terminal.state = event["state"], machine.states[event["to"]]
-                if terminal.state.kind != "end" and event["to"] != before:
+                # where the game stands now (session.state) is the throw's or the choice's target
+                if session.state.kind != "end" and event["to"] != event["state"]:
                     print(printable(fit(f"       {terminal.odds()}")), file=talk)
         return 0
     except SessionOver:
