@@ -1,16 +1,20 @@
 """`play` keeps its context (issue 21, item 8): `odds` answers for where the game stands (at a
-choice: each value's chance)."""
+choice: each value's chance); its logs go by default to a data folder, named by the ruleset
+and the time, never over another."""
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 import sys
+import time
 from fractions import Fraction
 
 import pytest
 
+from hazard_dsl.play.log import LogError, create_session_log, log_name, sessions_folder
 from hazard_dsl.render.prompt import chance_words
 from hazard_dsl.solve.markov import ONE, ZERO, Solver
 
@@ -46,3 +50,37 @@ def test_odds_at_choose_the_main_give_each_mains_chance(ruleset, options):
     assert best == [7]  # seven is the best main: 244 times in 495
     assert win[start.alternatives[2][1].target] == Fraction(244, 495)
     assert "7: wins 244 times in 495 (49.29%), the best" in result.stdout
+
+
+# ------------------------------------------------------------------ the default log
+
+
+def test_default_log_names_never_write_over_a_log(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    when = time.mktime((2025, 3, 1, 14, 22, 33, 0, 0, -1))
+    assert log_name("cotton", when) == "cotton-2025-03-01-142233.jsonl"
+    assert log_name("rules/My Rules.yaml", when) == "My-Rules-2025-03-01-142233.jsonl"
+    made = []
+    for _ in range(3):
+        log = create_session_log("cotton", when=when)
+        log.write({"event": "session"})
+        log.close()
+        made.append(os.path.basename(log.path))
+    assert made == ["cotton-2025-03-01-142233.jsonl", "cotton-2025-03-01-142233-2.jsonl",
+                    "cotton-2025-03-01-142233-3.jsonl"]
+    for name in made:  # each written once, none over another
+        assert (tmp_path / "hazard-dsl" / "sessions" / name).read_text() == '{"event": "session"}\n'
+
+
+def test_the_data_folder_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert sessions_folder() == str(tmp_path / "data" / "hazard-dsl" / "sessions")
+    assert stat.S_IMODE((tmp_path / "data").stat().st_mode) == 0o700  # every folder made is private
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")  # ignored, as the XDG specification says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert sessions_folder() == str(tmp_path / "home" / ".local" / "share" / "hazard-dsl" / "sessions")
+    assert not os.path.exists("relative")
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file"))
+    with pytest.raises(LogError, match="no data folder for session logs"):
+        sessions_folder()
