@@ -470,8 +470,12 @@ def cmd_play(args) -> int:
         if args.resume is not None:
             if args.players is not None:
                 raise UsageError("play --resume FILE takes the players from the log; give no --players")
-            if args.log is not None or args.force:
-                raise UsageError("a resumed session goes on in its own log; --log and --force are for a new session")
+            if args.log is not None or args.force or args.no_log:
+                raise UsageError("a resumed session goes on in its own log; --log, --no-log and --force are for "
+                                 "a new session")
+            if args.rounds is not None:
+                raise UsageError("play --resume takes the length of the session (--rounds) from the log; "
+                                 "give no --rounds")
             if args.seed is not None:
                 raise UsageError("play --resume takes the seed from the log; give no --seed")
             if args.dice is not None:
@@ -509,6 +513,8 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
     from .play.dice import TapeEnded
     from .play.log import Script, replayed
     from .render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
+    from .render.recap import (logged_to, resume_command, resuming, session_length, where_the_table_stands,
+                               with_command)
     from .render.session import SessionNarrator
     from .render.terminal import fit, printable
 
@@ -516,7 +522,24 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
     # with --json the events go to standard output and the questions to standard error
     talk = sys.stderr if fmt == "json" else sys.stdout
 
+    def say(text: str) -> None:
+        print(printable(fit(text)), file=talk)
+
+    def stopped(command: str | None) -> None:
+        print(printable(with_command("Resume it with:", command) if command
+                        else fit("It was not logged, so it cannot be resumed.")), file=talk)
+
+    recapped = log is None  # a resumed session first tells where the table stands, once
+
+    def recap() -> None:
+        nonlocal recapped
+        if not recapped:
+            recapped = True
+            print(printable(resuming(log.path)), file=talk)
+            say(where_the_table_stands(session))
+
     def ask(prompt: str) -> str:
+        recap()  # before the first question of a resumed session
         talk.write(printable(prompt))
         talk.flush()
         try:
@@ -529,7 +552,7 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
             print(printable(answer[:80]), file=talk)
         return answer
 
-    terminal = Terminal(machine, solver, ask, lambda text: print(printable(fit(text)), file=talk), strategy)
+    terminal = Terminal(machine, solver, ask, say, strategy)
     terminal.session = session
     live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
     narrator = SessionNarrator(machine)
@@ -547,19 +570,22 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
     else:
         session.decider, session.dice = terminal, live_dice
         events = ((e, False) for e in session.events())
-        out = _new_log(args)
+        out, unlogged = _play_log(args)
     header = dict(settings, version=__version__, seed=seed if args.dice is None else None)
-    print(printable(fit(HELP)), file=talk)
-    resumed = False
+    say(HELP)
+    say(session_length(settings["rounds"], settings["players"], resumed=log is not None))
+    command = None
+    if out is not None:
+        command = resume_command(os.path.abspath(out.path), _own_rules(args.ruleset), args.dice, fmt == "json")
+        if log is None:  # a resumed session names its log in the recap
+            print(printable(logged_to(os.path.abspath(out.path), command)), file=talk)
+    else:
+        say(f"This session is not logged ({unlogged}), so it cannot be resumed.")
     try:
         for event, was_logged in events:
             if was_logged:
                 continue
-            if log is not None and not resumed:
-                resumed = True
-                print(printable(f"Resuming {log.path} after game {session.game}: "
-                                f"{session.seats[session.caster].name} holds the box. Purses: {_purses(session)}."),
-                      file=talk)
+            recap()  # a resumed session: where the table stands, before anything new
             if event["event"] == "session":
                 event.update(header)
             if out is not None:
@@ -571,15 +597,17 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
                 if text is not None:
                     print(printable(text))
             if event["event"] in ("throw", "choice"):
-                before, terminal.state = event["state"], machine.states[event["to"]]
-                if terminal.state.kind != "end" and event["to"] != before:
+                # where the game stands now (session.state) is the throw's or the choice's target
+                if session.state.kind != "end" and event["to"] != event["state"]:
                     print(printable(fit(f"       {terminal.odds()}")), file=talk)
         return 0
     except SessionOver:
         print(printable(f"\nThe session stops here. Purses: {_purses(session)}."), file=talk)
+        stopped(command)
         return 0
     except KeyboardInterrupt:
         print(printable(f"\nInterrupted: the session stops here. Purses: {_purses(session)}."), file=talk)
+        stopped(command)
         return 130
     finally:
         if out is not None and out is not log:
@@ -601,14 +629,55 @@ def _new_log(args):
         return None
     if not args.log.strip():
         raise UsageError("--log needs a file name (it is empty)")
-    from .parse.files import builtin_dir, resolve
-    from .parse.reader import rule_files
     from .play.log import create_log
 
-    played = resolve(args.ruleset)
-    protected = ([str(played)] + rule_files(played) if played is not None else []) + \
+    return create_log(args.log, args.force, _protected(args.ruleset))
+
+
+def _protected(ruleset: str) -> list[str]:
+    """The files a log is never written over: the rule file played, every file it extends, and
+    the built-in rulesets."""
+    from .parse.files import builtin_dir, resolve
+    from .parse.reader import rule_files
+
+    played = resolve(ruleset)
+    return ([str(played)] + rule_files(played) if played is not None else []) + \
         [str(p) for p in builtin_dir().glob("*.yaml")]
-    return create_log(args.log, args.force, protected)
+
+
+def _play_log(args):
+    """The log of a new `play` session and, where there is none, why: --log FILE (as for run),
+    none with --no-log, else a new file in the data folder named by the ruleset and the time
+    (play.log.create_session_log); where no data folder can be made the session goes on unlogged."""
+    from .play.log import LogError, create_session_log
+
+    if args.no_log:
+        if args.log is not None or args.force:
+            raise UsageError("--no-log plays without a log; give no --log or --force with it")
+        return None, "--no-log"
+    if args.log is not None or args.force:
+        return _new_log(args), None
+    try:
+        return create_session_log(args.ruleset, _protected(args.ruleset)), None
+    except LogError as exc:
+        return None, f"{exc}; --log FILE logs it to a file of your choosing"
+
+
+def _own_rules(ruleset: str | None) -> str | None:
+    """The rule file to name when resuming a session of `ruleset` (absolute), or None where the
+    log's own header finds the rules: a built-in ruleset played by its name (play.log.rules_file
+    reads no other; `rulesets/cotton.yaml`, a path, is named like any rule file)."""
+    from .parse.files import builtin_dir, builtin_names, resolve
+
+    played = resolve(ruleset) if ruleset is not None else None
+    if played is None:
+        return None
+    try:
+        if ruleset in builtin_names() and played.resolve() == (builtin_dir() / f"{ruleset}.yaml").resolve():
+            return None
+    except OSError:
+        pass
+    return os.path.abspath(played)
 
 
 def replay_command(args, seed: int) -> str:
@@ -1009,6 +1078,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
     add_table(p, "the stake offered by Enter (default 1)", strategy=False)
     p.add_argument("--force", action="store_true", help=FORCE_HELP)
+    p.add_argument("--no-log", action="store_true",
+                   help="play without a log (by default each session is logged to "
+                        "$XDG_DATA_HOME/hazard-dsl/sessions, or ~/.local/share/hazard-dsl/sessions, to resume it)")
     p.add_argument("--seed", type=_whole_number, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
     p.add_argument("--resume", default=None, metavar="FILE",

@@ -28,6 +28,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 _CACHE = tempfile.mkdtemp(prefix="hazard-dsl-tests-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
+# The logs `play` writes by default (play.log.sessions_folder) go to a data folder of the tests'
+# own, never the user's; a test that reads them points XDG_DATA_HOME at its tmp_path.
+_DATA = tempfile.mkdtemp(prefix="hazard-dsl-tests-data-")
+os.environ["XDG_DATA_HOME"] = _DATA
+atexit.register(shutil.rmtree, _DATA, True)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"

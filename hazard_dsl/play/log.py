@@ -36,6 +36,10 @@ class LogError(ValueError):
     the file (and line)."""
 
 
+class LogExists(LogError):
+    """A new log named where a file already is (and no --force)."""
+
+
 class LogEnded(Exception):
     """The engine asked for a decision past the end of the log, with nobody live to answer."""
 
@@ -287,7 +291,7 @@ def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
         raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
     if info is not None and is_rule_file(info):
         raise rule_file_refused()
-    exists = LogError(f"--log {path}: the file exists, and a log is not written over a file: give a fresh name, "
+    exists = LogExists(f"--log {path}: the file exists, and a log is not written over a file: give a fresh name, "
                       f"or --force to write over it")
     if info is not None and not force:
         raise exists
@@ -313,6 +317,73 @@ def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
             raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
         raise
     return LogFile(path, fd, writable=True)
+
+
+def sessions_folder() -> str:
+    """The folder of the logs `play` writes by default: ``$XDG_DATA_HOME/hazard-dsl/sessions``
+    when XDG_DATA_HOME is an absolute path (the XDG specification ignores a relative one), else
+    ``~/.local/share/hazard-dsl/sessions``. Every folder of it that is missing is made private
+    (0700): a log holds who played and for what. Raises LogError saying why there is none."""
+    root = os.environ.get("XDG_DATA_HOME") or ""
+    if not os.path.isabs(root):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise LogError("no data folder for session logs: there is no home folder (set XDG_DATA_HOME)")
+        root = os.path.join(home, ".local", "share")
+    folder = os.path.join(root, "hazard-dsl", "sessions")
+    missing = []
+    here = folder
+    while not os.path.isdir(here):
+        missing.append(here)
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    try:
+        for path in reversed(missing):  # os.makedirs gives its mode to the last folder alone
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                if not os.path.isdir(path):
+                    raise
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
+    except OSError as exc:
+        raise LogError(f"no data folder for session logs: cannot make or write {folder}: "
+                       f"{exc.strerror or exc}") from None
+    return folder
+
+
+def log_name(ruleset: str, when: float | None = None) -> str:
+    """A log's file name from the ruleset played (a built-in name, or a rule file's name without
+    its folder and .yaml) and the local time: ``cotton-2025-03-01-142233.jsonl``."""
+    import re
+    import time
+
+    stem = os.path.basename(ruleset.rstrip("/\\")) or "session"
+    for ending in (".yaml", ".yml"):
+        if stem.lower().endswith(ending) and len(stem) > len(ending):
+            stem = stem[:-len(ending)]
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-")[:40] or "session"
+    return f"{stem}-{time.strftime('%Y-%m-%d-%H%M%S', time.localtime(when))}.jsonl"
+
+
+def create_session_log(ruleset: str, rule_files=(), when: float | None = None) -> LogFile:
+    """A new log in `sessions_folder()`, named by the ruleset and the time (`log_name`), locked
+    as `create_log` makes it. A name already taken is never written over: ``-2``, ``-3``… is
+    added until one is free. Raises LogError where no folder can be made or written."""
+    folder = sessions_folder()
+    name = log_name(ruleset, when)
+    base, ending = name[:-len(".jsonl")], ".jsonl"
+    for number in range(1, 1000):
+        path = os.path.join(folder, name if number == 1 else f"{base}-{number}{ending}")
+        try:
+            return create_log(path, False, rule_files)
+        except LogExists:
+            continue  # taken (perhaps just now, by another session): the next suffix
+        except LogError as exc:  # no --log was given: the message names the file alone
+            raise LogError(str(exc).removeprefix("--log ")) from None
+    raise LogError(f"{folder}: a thousand logs named {base}…: give the log a name (--log FILE)")
 
 
 def rules_file(log: LogFile):

@@ -102,6 +102,11 @@ class Session:
         self.caster = 0  # index of the seat holding the box
         self.passes = 0
         self.game = 0
+        # where the game stands: the machine's state the next throw or choice is made from (an
+        # end state once a game is over; None before the first): what a front end's `odds` and
+        # a resumed session's recap read
+        self.state = None
+        self.game_caster = None  # the name of who casts game number `game` (or cast it, once over)
         self.throws = 0
         self.bank = Fraction(0)  # what the bank has won (a bank table)
         self.box = Fraction(0)  # fees paid to the box
@@ -111,6 +116,11 @@ class Session:
 
     def seat(self, name: str) -> Seat:
         return next(s for s in self.seats if s.name == name)
+
+    @property
+    def round(self) -> int:
+        """The round of the table the box is in: 1 until every player has held it once, and so on."""
+        return self.passes // len(self.seats) + 1
 
     def purses(self) -> dict:
         return {s.name: exact(s.purse) for s in self.seats}
@@ -265,8 +275,9 @@ class Session:
     def _game(self, caster: Seat):
         machine = self.machine
         states = machine.states
+        state = self.state = states[machine.start.target]
+        self.game_caster = caster.name
         yield dict(event="game", game=self.game, caster=caster.name)
-        state = states[machine.start.target]
         stakes = None
         number = 0
         while True:
@@ -281,6 +292,7 @@ class Session:
             number += 1
             self.throws += 1
             step = state.steps[outcome_index(d1, d2)]
+            self.state = states[step.target]
             yield dict(event="throw", game=self.game, throw=number, caster=caster.name, dice=[d1, d2],
                        phase=state.phase, state=state.index, to=step.target)
             # the bet is decided against where the throw, and any choice it leads to, leave the game
@@ -323,7 +335,9 @@ class Session:
         or is over; returns that state."""
         states = self.machine.states
         while state.kind == CHOICE:
+            self.state = state
             value, step = state.alternatives[self.decider.choose(state, self)]
+            self.state = states[step.target]
             yield dict(event="choice", game=self.game, caster=caster.name, chooser=state.chooser,
                        variable=state.variable, value=value, state=state.index, to=step.target)
             state = states[step.target]

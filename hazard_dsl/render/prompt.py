@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import END
+from ..compile.machine import CHOICE, END, maximises
 from ..parse.numbers import exact_amount
 from ..play.session import Decider, Seat
 from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
-        "from here, purses for every purse, quit to end the session.")
+        "from here (at a choice, with each value), purses for every purse, quit to end the session.")
 MAX_ANSWER = 200  # characters of an answer used; more is no answer
 MAX_ANSWER_BYTES = 4096  # bytes of one line of input read; a longer line is refused, never held whole
 
@@ -85,9 +85,11 @@ class Terminal(Decider):
         self.machine = machine
         self.ask_line = ask
         self.say = say
+        # the exact solver on the compiled machine, under the table's policy: the caster's chance
+        # of winning, and of losing (a choice is best for whoever makes it by win less lose)
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
-        self.state = None  # where the game stands, for `odds`
-        self.session = None
+        self.lose = solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
+        self.session = None  # its `state` is where the game stands, for `odds`
 
     # ------------------------------------------------------------------ asking
 
@@ -130,12 +132,33 @@ class Terminal(Decider):
         return "\n".join(line for line in lines if line)
 
     def odds(self) -> str:
-        state = self.state
-        caster = self.session.seats[self.session.caster].name if self.session is not None else "the caster"
+        """The caster's exact chance from where the game stands (the session's state, so a resumed
+        session's too); at a choice, his chance with each value that may be chosen; between games,
+        a new game's."""
+        session = self.session
+        caster = session.seats[session.caster].name if session is not None else "the caster"
+        state = session.state if session is not None else None
         if state is None or state.kind == END:
-            state = self.machine.states[self.machine.start.target]
-            return f"A new game: {caster} wins {chance_words(self.win[state.index])}."
+            start = self.machine.states[self.machine.start.target]
+            if start.kind == CHOICE:
+                return f"A new game: {self.choices(start, caster)}"
+            return f"A new game: {caster} wins {chance_words(self.win[start.index])}."
+        if state.kind == CHOICE:
+            return self.choices(state, caster)
         return f"From here {caster} wins {chance_words(self.win[state.index])}."
+
+    def choices(self, state, caster: str) -> str:
+        """At a choice state: the caster's chance with each value, the chooser's best marked (the
+        caster's side takes the most won less lost, an adversary the least)."""
+        targets = [(value, step.target) for value, step in state.alternatives]
+        worth = [self.win[t] - self.lose[t] for _, t in targets]
+        best = max(worth) if maximises(state.chooser) else min(worth)
+        whose = "the best" if maximises(state.chooser) else f"the {state.chooser}'s best"
+        lines = [f"{caster}'s chance with each {state.variable}:"]
+        for (value, target), w in zip(targets, worth):
+            mark = f", {whose}" if w == best and len(set(worth)) > 1 else ""
+            lines.append(f"  {value}: wins {chance_words(self.win[target])}{mark}")
+        return "\n".join(lines)
 
     def yes(self, prompt: str, session) -> bool:
         while True:
