@@ -236,12 +236,11 @@ def _height(table: Table, keys: list[int], widths: dict, headings: dict, shorten
 def _widths(table: Table, keys: list[int], columns: int, own_short: bool):
     """The widths and headings of a layout, or None; `own_short`: the table's short headings
     (every one that is shorter) from the start, as one set; else only when needed."""
-    from .terminal import cells, least
+    from .terminal import least
 
     headings = {k: table.columns[k] for k in keys}
     body = {k: [row[k] for row in table.rows if k < len(row)] for k in keys}
     cell_least = {k: max([least(c) for c in body[k]] + [1]) for k in keys}
-    cell_most = {k: max([cells(line) for c in body[k] for line in c.split("\n")] + [1]) for k in keys}
     room = columns + 1 - GAP * len(keys)
 
     def need(k):

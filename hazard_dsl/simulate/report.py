@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..render.tables import Table, both, exact as exact_text, number_and, percent
+from ..render.tables import Table, both, exact as exact_text, number_and
 
 QUANTILES = (("min", 0.0), ("5%", 0.05), ("25%", 0.25), ("median", 0.5), ("75%", 0.75), ("95%", 0.95),
              ("max", 1.0))
