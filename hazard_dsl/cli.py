@@ -142,7 +142,7 @@ def cmd_list(args) -> int:
 def cmd_run(args) -> int:
     from .play.game import Chooser, TapeRanOut, play
     from .render.narrate import Narrator, Tally
-    from .render.terminal import printable
+    from .render.terminal import fit, printable, said_with_command
     from .solve.markov import PolicyError, Solver
     import numpy as np
 
@@ -189,7 +189,7 @@ def cmd_run(args) -> int:
     out = sys.stdout
     as_json = fmt == "json"
     if not as_json:
-        print(printable(f"{ruleset.name} — {options_line(machine)}"), file=out)
+        print(fit(printable(f"{ruleset.name} — {options_line(machine)}")), file=out)
     current_game = 0
     for record in play(machine, dice, chooser, games, wagers):
         tally.add(record)
@@ -206,10 +206,10 @@ def cmd_run(args) -> int:
         if record.game != current_game:
             current_game = record.game
             print(f"\nGame {record.game}", file=out)
-        print(printable(narrator.text(record)), file=out)
+        print(fit(printable(narrator.text(record))), file=out)
     if not as_json:
         label_results = {s.label: s.result for s in machine.end_states()}
-        print("\n" + printable(tally.summary(label_results, ruleset.words.caster)), file=out)
+        print("\n" + fit(printable(tally.summary(label_results, ruleset.words.caster))), file=out)
         if wagers is not None:
             from .play.wagers import money
 
@@ -217,9 +217,10 @@ def cmd_run(args) -> int:
             line = f"Money: net {sign}{money(abs(wagers.net))} {ruleset.money_unit}s"
             if wagers.bankroll is not None:
                 line += f"; bankroll {money(wagers.bankroll)}"
-            print(printable(line + "."), file=out)
+            print(fit(printable(line + ".")), file=out)
         if args.dice is None:
-            print(printable(f"Seed {seed}: {replay_command(args, seed)} plays these games again."), file=out)
+            print(printable(said_with_command(f"Seed {seed}:", replay_command(args, seed), "plays these games again.")),
+                  file=out)
     return 0
 
 
@@ -346,13 +347,13 @@ def _run_session(args, ruleset, fmt) -> int:
     if fmt != "json" and args.dice is None:
         from .render.terminal import fit, printable
 
-        print(printable(fit(f"Seed {seed}: the same command with --seed {seed} plays this session again.")))
+        print(fit(printable(f"Seed {seed}: the same command with --seed {seed} plays this session again.")))
     return 0
 
 
 def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=print) -> dict | None:
     """Print (and log) a session's events as they come; returns the last one."""
-    from .render.terminal import printable
+    from .render.terminal import fit, printable
 
     last = None
     try:
@@ -366,7 +367,7 @@ def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=
             else:
                 text = narrator.text(event)
                 if text is not None:
-                    say(printable(text))
+                    say(fit(printable(text)))
             last = event
     finally:
         if log is not None:
@@ -435,7 +436,7 @@ def _check_log(log, named, seed: int | None, dice):
 def cmd_replay(args) -> int:
     from .play.log import Script, open_log, replayed
     from .render.session import SessionNarrator
-    from .render.terminal import printable
+    from .render.terminal import fit, printable
 
     fmt = _format(args)
     if fmt not in ("text", "json"):
@@ -451,8 +452,8 @@ def cmd_replay(args) -> int:
     if fmt != "json" and (last is None or last["event"] != "end"):
         purses = ", ".join(f"{s.name} {s.purse}" for s in session.seats)
         rules = f"{args.rules} " if args.rules is not None else ""
-        print(printable(f"\nThe log ends here, before the session ended. Purses: {purses}. "
-                        f"hazard-dsl play {rules}--resume {log.path} goes on from here."))
+        print(fit(printable(f"\nThe log ends here, before the session ended. Purses: {purses}. "
+                            f"hazard-dsl play {rules}--resume {log.path} goes on from here.")))
     return 0
 
 
@@ -595,7 +596,7 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
             else:
                 text = narrator.text(event)
                 if text is not None:
-                    print(printable(text))
+                    print(fit(printable(text)))
             if event["event"] in ("throw", "choice"):
                 # where the game stands now (session.state) is the throw's or the choice's target
                 if session.state.kind != "end" and event["to"] != event["state"]:
@@ -834,13 +835,11 @@ def cmd_compare(args) -> int:
                             for other_name, other in machines[1:]],
         }, indent=2))
         return 0
-    from .render.terminal import width
-
-    tables = compare_tables(entries, width() if fmt == "text" else None)
+    tables = compare_tables(entries)
     base_name, base = machines[0]
     unmatched = []
-    for other_name, other in machines[1:]:
-        diff = rule_differences(base_name, base, other_name, other)
+    for number, (other_name, other) in enumerate(machines[1:], 2):
+        diff = rule_differences(base_name, base, other_name, other, number)
         if diff is None:
             unmatched.append(other_name)
         else:

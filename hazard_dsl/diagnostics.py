@@ -124,10 +124,17 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
     an escape sequence in a file is shown, not obeyed; the caret stays under its character."""
     from .render.terminal import printable
 
+    from .render.terminal import wrap
+
     red, yellow, bold, reset = ("\033[31m", "\033[33m", "\033[1m", "\033[0m") if colour else ("",) * 4
     tint = red if diagnostic.is_error else yellow
     where = f"{printable(diagnostic.position)}: " if diagnostic.position else "hazard-dsl: "
-    out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset} {printable(diagnostic.message)}"]
+    # the message wraps to the terminal under its first line (the position and severity lead it, whole)
+    head = f"{where}{diagnostic.severity}:"
+    lines = wrap(f"{head} {printable(diagnostic.message)}", more="    ")
+    if not lines[0].startswith(head):  # a path longer than the line: the message under it
+        lines = [head, *wrap(printable(diagnostic.message), indent="    ")]
+    out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset}{lines[0][len(head):]}", *lines[1:]]
     if diagnostic.position is not None:
         text = sources.line(diagnostic.position)
         if text is not None:
@@ -141,7 +148,7 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
             out.append(f"    {shown}")
             out.append(f"    {' ' * max(0, col - 1)}{tint}^{reset}")
     if diagnostic.hint:
-        out.append(f"    hint: {printable(diagnostic.hint)}")
+        out += wrap(f"hint: {printable(diagnostic.hint)}", indent="    ", more="      ")
     return "\n".join(out)
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine, maximises
 from ..solve.analysis import Analysis
-from .tables import Table, approximate, both, decimal, exact, percent, shown
+from .tables import Cell, Table, approximate, both, decimal, exact, number_and, percent, shown, with_decimal
 
 
 # --------------------------------------------------------------------------- JSON contract
@@ -135,22 +135,23 @@ def session_tables(a: Analysis) -> list[Table]:
 
 def _odds(lose: Fraction, win: Fraction, compact: bool = False, approximate_only: bool = False) -> str:
     """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961);
-    `compact` for a narrow column (7295:6961)."""
+    `compact` for a narrow column (7295:6961). In CSV, the ratio as one exact number (2053/1979)."""
     if not win or not lose:
         return "—"
     ratio = Fraction(lose) / Fraction(win)
     if approximate_only and ratio.numerator.bit_length() + ratio.denominator.bit_length() > 24:
-        return f"{float(ratio):.4f} : 1"
+        return number_and(f"{float(ratio):.4f}:1", exact(ratio))
     if ratio.numerator.bit_length() + ratio.denominator.bit_length() > 80:  # no whole numbers a person reads
-        return f"≈ {approximate(ratio)} : 1"
+        return number_and(f"≈ {approximate(ratio)} : 1", exact(ratio))
     if compact:
-        return f"{ratio.numerator}:{ratio.denominator}"
-    return f"{ratio.numerator:,} : {ratio.denominator:,}"
+        return number_and(f"{ratio.numerator}:{ratio.denominator}", exact(ratio))
+    return number_and(f"{ratio.numerator:,} : {ratio.denominator:,}", exact(ratio))
 
 
-def _throws_percentiles(a: Analysis) -> str:
-    beyond = f"more than {len(a.throws) - 1}"
-    return " / ".join(beyond if n is None else str(n) for n in (a.median_throws, a.high_percentile_throws))
+def _throws(n: int | None, a: Analysis) -> str:
+    """A number of throws from the distribution (the median, the 99th percentile), or "more than N"
+    when it lies beyond what was computed."""
+    return f"more than {len(a.throws) - 1}" if n is None else str(n)
 
 
 def options_text(options: dict) -> str:
@@ -180,7 +181,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     summary.add("edge", shown(f.edge), edge_percent(f.edge))
     summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
     summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
-    summary.add("median / 99th percentile of throws per game", _throws_percentiles(a), "")
+    summary.add("median throws per game", _throws(a.median_throws, a), "")
+    summary.add("99th percentile of throws per game", _throws(a.high_percentile_throws, a), "")
     summary.caption = EDGE_MEANS
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
@@ -193,7 +195,9 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
             t = Table(f"Choices: the {info['chooser']} chooses {variable}",
                       [variable, "caster wins", "win %", "edge", "edge %"])
             for value, (w, e) in info["values"].items():
-                mark = f"{value} (best)" if value == info["best"] else str(value)
+                # in CSV the value alone, and "yes" in a column of its own
+                mark = Cell(f"{value} (best)", [("", str(value)), (" best", "yes")]) if value == info["best"] \
+                    else str(value)
                 t.add(mark, shown(w), percent(w), shown(e), edge_percent(e))
             best = "highest" if maximises(info["chooser"]) else "lowest"
             t.caption = f"best: what the {info['chooser']} chooses, the {best} chance for the caster."
@@ -317,6 +321,7 @@ def bet_tables(a: Analysis) -> list[Table]:
             notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
                          f"holds); games that end before are not staked, so its edge is not the game's.")
     t.caption = "\n".join(notes)
+    t.narrow = t.without(["edge"], "Exact edges: --format json.")
     tables = [t]
     for name, f in a.bets.items():
         if len(set(f.pays.values())) > 1:
@@ -429,21 +434,18 @@ def by_table(a: Analysis) -> Table:
 
 
 def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = None) -> list[Table]:
-    """The rulesets side by side. When the exact fractions would not fit `columns` (the
-    terminal's width), the cells give percentages and the options that differ, and the caption
-    says where the exact figures are."""
+    """The rulesets side by side, with exact fractions; for a terminal too narrow for them
+    (tables.render chooses), a `narrow` form in percentages, the options that differ and the
+    long names under the table, whose caption says where the exact figures are. (`columns` is
+    no longer used: the renderer knows the width.)"""
+    table = _side_by_side(entries, compact=False)
+    table.narrow = _side_by_side(entries, compact=True)
+    return [table]
+
+
+def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
     names = [name for name, _ in entries]
-    t = Table("Side by side", ["", *names])
-    exact_rows = [
-        ("win", lambda a: both(a.figures.win)),
-        ("lose", lambda a: both(a.figures.lose)),
-        ("push", lambda a: both(a.figures.push)),
-        ("edge", lambda a: f"{shown(a.figures.edge)} ({edge_percent(a.figures.edge)})"),
-        ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
-        ("expected throws", lambda a: f"{shown(a.figures.expected_throws)} ({decimal(a.figures.expected_throws)})"),
-    ]
-    widest = max(len(cell(a)) for _, cell in exact_rows for _, a in entries)
-    compact = columns is not None and 26 + (widest + 2) * len(entries) > columns
+    t = Table("Side by side", ["", *names], short=short_names(names))
     if compact:
         keys = list(dict.fromkeys(k for _, a in entries for k in a.options))
         differ = [k for k in keys if len({str(a.options.get(k)) for _, a in entries}) > 1]
@@ -452,15 +454,23 @@ def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = No
             ("lose %", lambda a: percent(a.figures.lose)),
             ("push %", lambda a: percent(a.figures.push)),
             ("edge %", lambda a: edge_percent(a.figures.edge)),
-            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win, approximate_only=True)),
+            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win, True, approximate_only=True)),
             ("expected throws", lambda a: decimal(a.figures.expected_throws)),
-            ("median / 99th pct throws", _throws_percentiles),
-            ("options" if not differ else "options that differ",
-             lambda a: ", ".join(f"{k}={a.options[k]}" for k in differ if k in a.options) or "the same"),
+            ("median throws", lambda a: _throws(a.median_throws, a)),
+            ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
         ]
     else:
-        rows = exact_rows + [("median / 99th pct throws", _throws_percentiles),
-                             ("options", lambda a: options_text(a.options))]
+        rows = [
+            ("win", lambda a: both(a.figures.win)),
+            ("lose", lambda a: both(a.figures.lose)),
+            ("push", lambda a: both(a.figures.push)),
+            ("edge", lambda a: both(a.figures.edge, EDGE_DIGITS)),
+            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
+            ("expected throws", lambda a: with_decimal(a.figures.expected_throws)),
+            ("median throws", lambda a: _throws(a.median_throws, a)),
+            ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
+            ("options", lambda a: options_text(a.options)),
+        ]
     for title, cell in rows:
         t.add(title, *(cell(a) for _, a in entries))
     loaded = [(name, a.dice) for name, a in entries if a.dice is not None and not a.dice.fair]
@@ -483,6 +493,10 @@ def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = No
     if compact:
         notes.append("Percentages, to fit the terminal: the exact fractions are in --format json (or a wider "
                      "terminal).")
+        said = [f"{name}: {', '.join(f'{k}={a.options[k]}' for k in differ if k in a.options)}"
+                for name, a in entries if any(k in a.options for k in differ)]
+        if said:
+            notes.append("Options that differ: " + "; ".join(said) + ".")
     bets: list[str] = []
     for _, a in entries:
         bets += [name for name in a.bets if name not in bets]
@@ -492,11 +506,25 @@ def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = No
     for _, a in entries:
         fees += [name for name in a.fees if name not in fees]
     for name in fees:
-        t.add(f"fee {name}: cost per game", *(f"{decimal(a.fees[name].cost_per_game)} {_unit(a)}s" if name in a.fees
+        t.add(f"fee {name}: cost per game", *(number_and(f"{decimal(a.fees[name].cost_per_game)} {_unit(a)}s",
+                                                         decimal(a.fees[name].cost_per_game)) if name in a.fees
                                              else "—" for _, a in entries))
     notes.append(EDGE_MEANS)
     t.caption = "\n".join(notes)
-    return [t]
+    return t
+
+
+def short_names(names: list[str]) -> dict:
+    """Short headings for the long names of variants, for a narrow terminal: the ruleset's own
+    name and the variant's number ("french (2)" for french:not_a_nick=void, the second)."""
+    from pathlib import PurePath
+
+    out = {}
+    for k, name in enumerate(names, 1):
+        if len(name) > 10:
+            base = name.split(":")[0] if ":" in name and not PurePath(name).suffix == ".yaml" else name
+            out[name] = f"{PurePath(base).stem or base}\u00a0({k})"  # one unit: never "tavern" / "(3)"
+    return out
 
 
 def dice_text(dice) -> str:
@@ -617,12 +645,16 @@ def _throw_order(throw: str):
     return (int(throw), 0) if throw.isdigit() else (sum(map(int, throw.split("-"))), int(throw.split("-")[0]))
 
 
-def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine) -> Table | None:
-    """The table of `differences`: which throws do something different in which state."""
+def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine,
+                     number: int | None = None) -> Table | None:
+    """The table of `differences`: which throws do something different in which state (`number`:
+    the other's place among the variants compared, for its short heading)."""
     rows = differences(base, other)
     if rows is None:
         return None
-    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name])
+    short = short_names([base_name] + ([""] * (number - 2) if number else []) + [other_name])
+    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name],
+              short=short)
     for row in rows:
         t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
     if not t.rows:

@@ -19,7 +19,6 @@ one or two A4 or Letter pages.
 from __future__ import annotations
 
 import re
-import textwrap
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine
@@ -497,23 +496,9 @@ def render(data: dict, fmt: str, colour: bool = False) -> str:
 _PAGE = re.compile(r"\b(pp?\.) (?=[\d~])")
 
 
-class _Wrapper(textwrap.TextWrapper):
-    """Wraps at spaces, and inside a web address only after a "/" (a slash ends the line, the
-    rest follows on the next): what a reader can still copy."""
-
-    def _split(self, text):
-        chunks = []
-        for chunk in super()._split(text):
-            if "://" in chunk and len(chunk) > self.width // 2:
-                chunks += [piece for piece in re.split(r"(?<=/)", chunk) if piece]
-            else:
-                chunks.append(chunk)
-        return chunks
-
-
 def _text(blocks, colour: bool) -> str:
     from .tables import render as render_tables
-    from .terminal import fit, width
+    from .terminal import fit, width, wrap
 
     columns = width()
     out: list = []
@@ -534,10 +519,11 @@ def _text(blocks, colour: bool) -> str:
                 sep = " — " if kind == "throws" else ": "
                 line = f"  {term}{sep}{text}" if term else f"  • {text}"
                 # a page reference stays with its number ("pp. 168-173"); an address too long for
-                # the line breaks after a "/" (_Wrapper), not anywhere
+                # the line breaks after a "/", not anywhere; a number is never split (terminal.wrap)
                 line = _PAGE.sub("\\1\u00a0", printable(line))
-                wrapper = _Wrapper(columns, subsequent_indent="      ", break_on_hyphens=False)
-                out.append("\n".join(wrapper.wrap(line)).replace("\u00a0", " ") or line)
+                body = line.lstrip(" ")
+                out.append("\n".join(wrap(body, columns, line[:len(line) - len(body)], "      "))
+                           .replace("\u00a0", " ") or line)
             out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 

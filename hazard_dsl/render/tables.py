@@ -40,10 +40,10 @@ LONG_FRACTION = 40  # characters: longer exact fractions are abbreviated in tabl
 
 
 def shown(value: Fraction | int) -> str:
-    """A fraction for a table: exact when short, else `≈ 0.4908 (exact in --json)`."""
+    """A fraction for a table: exact when short, else `≈ 0.4908 (exact in --json)` (exact in CSV)."""
     value = Fraction(value)
     if value.numerator.bit_length() + value.denominator.bit_length() > 3.33 * LONG_FRACTION:
-        return f"≈ {approximate(value)} (exact in --json)"
+        return Cell(f"≈ {approximate(value)} (exact in --json)", [("", exact(value))])
     return exact(value)
 
 
@@ -60,29 +60,69 @@ def approximate(value: Fraction) -> str:
 
 
 def percent(value: Fraction, digits: int = 2) -> str:
-    """Exact rounding (half to even) of a probability to a percentage for people."""
+    """Exact rounding (half to even) of a probability to a percentage for people ("49.08%"; in CSV
+    the number alone, under a heading that says %)."""
     rounded = round(Fraction(value) * 100, digits)
-    return f"{float(rounded):.{digits}f}%"
+    number = f"{float(rounded):.{digits}f}"
+    return Cell(f"{number}%", [("", number)])
 
 
 def decimal(value: Fraction, digits: int = 4) -> str:
     return f"{float(round(Fraction(value), digits)):.{digits}f}"
 
 
-def both(value: Fraction) -> str:
-    return f"{shown(value)} ({percent(value)})"
+def both(value: Fraction, digits: int = 2) -> str:
+    """`1979/4032 (49.08%)`; in CSV two cells, the fraction and (in a column NAME %) the percentage."""
+    pct = percent(value, digits)
+    return Cell(f"{shown(value)} ({pct})", [("", exact(value)), (" %", pct.data[0][1])])
+
+
+def with_decimal(value: Fraction, digits: int = 4) -> str:
+    """`870713/166320 (5.2352)`; in CSV the fraction alone."""
+    return Cell(f"{shown(value)} ({decimal(value, digits)})", [("", exact(value))])
+
+
+def number_and(text: str, number) -> str:
+    """A cell that says more than its number (`0.7169 shillings`, `1,000 sessions`): the text for
+    people, the number alone in CSV."""
+    return Cell(text, [("", str(number))])
+
+
+class Cell(str):
+    """A cell's text for people, with what CSV writes of it: `data`, pairs of (suffix, number) —
+    `1979/4032 (49.08%)` is ("", "1979/4032") and ("_percent", "49.08"), each in a column of its
+    own (the column's name and the suffix), so that every CSV cell is a number or text."""
+
+    def __new__(cls, text: str, data=()):
+        cell = super().__new__(cls, text)
+        cell.data = tuple(data)
+        return cell
 
 
 @record
 class Table:
+    """A table for people and for data. `short` gives a shorter heading for a column, used (with a
+    legend under the table) when the full ones do not fit the terminal; `narrow` is the table to
+    show instead when this one does not fit (percentages for exact fractions, say), its caption
+    saying what it leaves out and where to find it."""
+
     title: str
     columns: list
     rows: list = field(default_factory=list)
     caption: str | None = None
     align: list | None = None  # "left"/"right" per column
+    short: dict | None = None
+    narrow: "Table | None" = None
 
     def add(self, *cells) -> None:
-        self.rows.append([str(c) for c in cells])
+        self.rows.append([c if isinstance(c, Cell) else str(c) for c in cells])
+
+    def without(self, columns, note: str) -> "Table":
+        """This table without the named columns, `note` (where to find them) added to its caption."""
+        keep = [k for k, c in enumerate(self.columns) if c not in columns]
+        return Table(self.title, [self.columns[k] for k in keep], [[row[k] for k in keep] for row in self.rows],
+                     "\n".join(filter(None, [self.caption, note])),
+                     [self.align[k] for k in keep] if self.align else None, self.short, self.narrow)
 
 
 def render(tables: list[Table], fmt: str, header: str | None = None, colour: bool = False) -> str:
@@ -94,57 +134,282 @@ def render(tables: list[Table], fmt: str, header: str | None = None, colour: boo
     return _text(tables, header, colour)
 
 
-def _text(tables, header, colour: bool = False) -> str:
-    """Tables as wide as the terminal (COLUMNS, else the terminal, else 80), long cells folded
-    within their column, no trailing blanks; text from the rule file shown literally."""
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table as RichTable
-    from rich.text import Text
+# --------------------------------------------------------------------------- text
 
-    from .terminal import printable, width
+GAP = 2  # what rich adds per column: a blank edge each side and two spaces between columns
+
+
+def _text(tables, header, colour: bool = False) -> str:
+    """Tables as wide as the terminal (COLUMNS, else the terminal, else 80) and never wider, no
+    trailing blanks, text from the rule file shown literally. Nothing is cut or dropped: a cell
+    wraps only between words and never inside a number (terminal.wrap); a table that does not fit
+    gets short headings with a legend; else it is shown in parts (its first column, which names
+    the rows, repeated in each), or its `narrow` form if that takes fewer parts; else one row at a
+    time. Titles and captions wrap as prose; a note under the table says what was done."""
+    from rich.console import Console
+
+    from .terminal import width
 
     columns = width()
-    console = Console(width=columns, highlight=False, soft_wrap=False, emoji=False, markup=False,
+    # one column more than the text may take: rich's blank right edge, which is stripped
+    console = Console(width=columns + 1, highlight=False, soft_wrap=False, emoji=False, markup=False,
                       color_system="standard" if colour else None, force_terminal=colour, no_color=not colour)
     with console.capture() as capture:
         if header:
-            console.print(Text(printable(header)), overflow="fold")
+            _prose(console, header, columns)
         for table in tables:
-            t = RichTable(title=Text(printable(table.title), style="bold" if colour else ""),
-                          caption=Text(printable(table.caption)) if table.caption else None,
-                          box=box.SIMPLE_HEAD, title_justify="left", caption_justify="left",
-                          header_style="bold" if colour else "", pad_edge=False, collapse_padding=True)
-            # Numbers are never folded when the cells fit side by side (headers wrap instead);
-            # otherwise the first column, which names the row, is kept whole at least.
-            widest = [max([len(line) for row in table.rows if k < len(row) for line in row[k].split("\n")] + [1])
-                      for k in range(len(table.columns))]
-            headed = [max(w, len(str(c))) for w, c in zip(widest, table.columns)]
-            # what rich adds: a blank edge each side and two spaces between columns: 2 per column
-            natural = sum(headed) + 2 * len(headed) <= columns
-            cells_fit = sum(widest) + 2 * len(widest) <= columns and max(widest) <= 30
-            sizes = list(widest)
-            if cells_fit and not natural:  # widen columns whose header words would break, while room lasts
-                spare = columns - (sum(widest) + 2 * len(widest))
-                for k, column in enumerate(table.columns):
-                    word = max((len(w) for w in str(column).split()), default=0)
-                    extra = min(spare, max(0, word - sizes[k]))
-                    sizes[k] += extra
-                    spare -= extra
-            for k, column in enumerate(table.columns):
-                justify = (table.align[k] if table.align else ("left" if k == 0 else "right"))
-                if natural:
-                    fixed, least = None, None
-                elif cells_fit:  # every column as wide as its widest cell (or header word); headers wrap
-                    fixed, least = sizes[k], None
-                else:
-                    fixed, least = None, (min(widest[0], 24, columns // 3) if k == 0 else None)
-                t.add_column(Text(printable(column)), justify=justify, overflow="fold", min_width=least, width=fixed)
-            for row in table.rows:
-                t.add_row(*(Text(printable(cell)) for cell in row))
-            console.print(t)
-    lines = [line.rstrip() for line in capture.get().splitlines()]
+            _table(console, table, columns, colour)
+    import re
+
+    # no trailing blanks, coloured or not (rich pads a styled cell before its closing code)
+    lines = [re.sub(r"\s+((?:\x1b\[[0-9;]*m)*)$", r"\1", line) for line in capture.get().splitlines()]
     return "\n".join(lines).strip("\n") + "\n"
+
+
+def _prose(console, text: str, columns: int, style: str = "", indent: str = "") -> None:
+    from rich.text import Text
+
+    from .terminal import printable, wrap
+
+    for line in wrap(printable(text), columns, indent):
+        console.print(Text(line, style=style), overflow="ignore", crop=False)
+
+
+def _table(console, table: Table, columns: int, colour: bool) -> None:
+    from .terminal import printable
+
+    table = Table(printable(table.title), [printable(c) for c in table.columns],
+                  [[printable(cell).strip() for cell in row] for row in table.rows],
+                  printable(table.caption) if table.caption else None, table.align,
+                  {printable(k): printable(v) for k, v in (table.short or {}).items()}, table.narrow)
+    parts = _pieces(table, columns)
+    if table.narrow is not None and len(parts or range(999)) > 1:  # the narrow form, if it takes fewer parts
+        narrow = _pieces(table.narrow, columns)
+        if len(narrow or range(999)) < len(parts or range(999)):
+            return _table(console, table.narrow, columns, colour)
+    legend: dict = {}
+    for _, (_, shortened, _) in parts or []:
+        legend.update(shortened)
+    before = ["Short headings: " + "; ".join(f"{short} = {full}" for short, full in legend.items()) + "."] \
+        if legend else []
+    after = []
+    if parts is None:  # not even one column beside the names of the rows: one row at a time
+        _prose(console, table.title, columns, "bold" if colour else "")
+        if _records(console, table, columns, colour):
+            after.append(f"One row at a time, to fit {columns} columns: --format markdown, or a wider terminal "
+                         f"(COLUMNS), shows it as a table.")
+        console.print()
+    else:
+        for number, (keys, (widths, _, headings)) in enumerate(parts, 1):
+            title = table.title if len(parts) == 1 else f"{table.title} (part {number} of {len(parts)})"
+            _prose(console, title, columns, "bold" if colour else "")
+            _draw(console, table, list(keys), widths, headings, colour)
+        if len(parts) > 1:
+            after.append(f"In {len(parts)} parts, to fit {columns} columns: --format markdown, or a wider "
+                         f"terminal (COLUMNS), shows it as one table.")
+    caption = "\n".join(filter(None, [*before, table.caption, *after]))
+    if caption:  # under the table's blank last line, and a blank line before what follows
+        _prose(console, caption, columns)
+        console.print()
+
+
+def _layout(table: Table, keys, columns: int):
+    """The widths of the columns `keys` of `table` within `columns`, with the headings shortened
+    where needed or where that lets fewer cells wrap: (widths, {short: full}, headings), or None
+    when no layout keeps every number and word of its cells whole."""
+    keys = list(keys)
+    plain = _widths(table, keys, columns, False)
+    short = _widths(table, keys, columns, True) if table.short else None
+    if plain is None or short is not None and _height(table, keys, *short) < _height(table, keys, *plain):
+        plain = short
+    return None if plain is None else (plain[0], plain[2], plain[1])
+
+
+def _height(table: Table, keys: list[int], widths: dict, headings: dict, shortened: dict) -> int:
+    """The lines a layout takes (its headings and rows)."""
+    from .terminal import wrap
+
+    return (max(len(wrap(headings[k], widths[k])) for k in keys)
+            + sum(max(len(wrap(row[k], widths[k])) if k < len(row) else 1 for k in keys) for row in table.rows))
+
+
+def _widths(table: Table, keys: list[int], columns: int, own_short: bool):
+    """The widths and headings of a layout, or None; `own_short`: the table's short headings
+    (every one that is shorter) from the start, as one set; else only when needed."""
+    from .terminal import least
+
+    headings = {k: table.columns[k] for k in keys}
+    body = {k: [row[k] for row in table.rows if k < len(row)] for k in keys}
+    cell_least = {k: max([least(c) for c in body[k]] + [1]) for k in keys}
+    room = columns + 1 - GAP * len(keys)
+
+    def need(k):
+        return max(cell_least[k], least(headings[k]))
+
+    shortened = {}
+
+    def shorten(k, short):
+        if short and least(short) < least(headings[k]) and short not in shortened:
+            headings[k] = short
+            shortened[short] = table.columns[k]
+
+    if own_short or sum(map(need, keys)) > room:  # the table's own short headings, all of them, alike
+        for k in keys:
+            if least(headings[k]) > cell_least[k]:
+                shorten(k, (table.short or {}).get(table.columns[k]))
+    if sum(map(need, keys)) > room:  # then the longest headings, each as short as its cells allow
+        for k in sorted(keys, key=lambda k: cell_least[k] - least(headings[k])):
+            if sum(map(need, keys)) <= room or least(headings[k]) <= cell_least[k]:
+                break
+            shorten(k, _abbreviation(headings[k], cell_least[k]))
+    if sum(map(need, keys)) > room:
+        return None
+    widths = {k: need(k) for k in keys}
+    _spread(widths, room - sum(widths.values()), [[headings[k] for k in keys]] +
+            [[row[k] if k < len(row) else "" for k in keys] for row in table.rows], keys)
+    return widths, headings, shortened
+
+
+def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) -> None:
+    """Share the room to spare among the columns so that the table takes as few lines as it can:
+    each time to the column whose widening saves the most lines for the room it takes (looking
+    as far ahead as the next line saved); what is left, to the first column (the names of the
+    rows) and then the others, up to the width of their longest line."""
+    from .terminal import cells, units
+
+    # each cell as the widths of its units, line by line, for counting its lines at any width
+    shapes = [[[[cells(u) for u in units(line)] for line in cell.split("\n")] for cell in row] for row in rows]
+    most = {k: max(max((sum(u) + len(u) - 1 for line in row[i] for u in [line] if u), default=0)
+                   for row in shapes) for i, k in enumerate(keys)}
+
+    def count(shape, width):
+        total = 0
+        for line in shape:
+            used = -1
+            total += 1
+            for u in line:
+                if used < 0:
+                    used = u
+                elif used + 1 + u > width:
+                    total += 1
+                    used = u
+                else:
+                    used += 1 + u
+        return total
+
+    lines = [[count(shape, widths[k]) for shape, k in zip(row, keys)] for row in shapes]
+    # first the lines of the table (a row is as tall as its tallest cell), then, where no column
+    # alone can save one (two cells of a row that both wrap), the lines of the cells themselves
+    for by_row in (True, False):
+        while spare > 0:
+            best = None
+            for i, k in enumerate(keys):
+                if widths[k] >= most[k]:
+                    continue
+                others = [max([n for j, n in enumerate(row) if j != i] + [1]) if by_row else 0 for row in lines]
+                now = sum(max(o, row[i]) for o, row in zip(others, lines))
+                for step in range(1, min(spare, most[k] - widths[k]) + 1):
+                    counts = [count(row[i], widths[k] + step) for row in shapes]
+                    saved = now - sum(max(o, n) for o, n in zip(others, counts))
+                    if saved > 0:
+                        if best is None or saved / step > best[0]:
+                            best = (saved / step, k, i, step, counts)
+                        break
+            if best is None:
+                break
+            _, k, i, step, counts = best
+            widths[k] += step
+            spare -= step
+            for row, n in zip(lines, counts):
+                row[i] = n
+    for k in sorted(keys, key=lambda k: k != keys[0]):  # no line to save: room to read
+        extra = min(spare, max(0, most[k] - widths[k]))
+        widths[k] += extra
+        spare -= extra
+
+
+def _abbreviation(heading: str, room: int) -> str | None:
+    """A heading cut to `room` columns, each part of a compound name kept ("chance_loss" →
+    "ch_lo"), or None when that is not possible."""
+    import re
+
+    words = heading.split(" ")
+    longest = max(words, key=len)
+    parts = re.split(r"([_:|=.()-])", longest)
+    for keep in range(max(map(len, parts)), 0, -1):
+        short = "".join(p if re.fullmatch(r"[_:|=.()-]", p) else p[:keep] for p in parts)
+        if len(short) <= max(room, 3):
+            candidate = " ".join(short if w is longest else w for w in words)
+            return candidate if candidate != heading else None
+    return None
+
+
+def _pieces(table: Table, columns: int):
+    """The table whole, as [(its columns, layout)], or in parts (`_parts`), or None."""
+    layout = _layout(table, range(len(table.columns)), columns)
+    return [(range(len(table.columns)), layout)] if layout is not None else _parts(table, columns)
+
+
+def _parts(table: Table, columns: int):
+    """The table cut into parts side by side no more: each the first column and as many of the
+    others as fit; None when not even one fits beside the first."""
+    parts = []
+    group: list[int] = [0]
+    for k in range(1, len(table.columns)):
+        if _layout(table, group + [k], columns) is not None:
+            group.append(k)
+            continue
+        if len(group) == 1 or _layout(table, [0, k], columns) is None:
+            return None
+        parts.append(group)
+        group = [0, k]
+    parts.append(group)
+    return [(keys, _layout(table, keys, columns)) for keys in parts]
+
+
+def _draw(console, table: Table, keys: list[int], widths: dict, headings: dict, colour: bool) -> None:
+    from rich import box
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from .terminal import wrap
+
+    t = RichTable(box=box.SIMPLE_HEAD, header_style="bold" if colour else "", pad_edge=False,
+                  collapse_padding=True)
+    for k in keys:
+        justify = table.align[k] if table.align else ("left" if k == 0 else "right")
+        t.add_column(Text("\n".join(wrap(headings[k], widths[k]))), justify=justify, width=widths[k], no_wrap=True)
+    for row in table.rows:
+        t.add_row(*(Text("\n".join(wrap(row[k], widths[k])) if k < len(row) else "") for k in keys))
+    console.print(t, overflow="ignore", crop=False)
+
+
+def _records(console, table: Table, columns: int, colour: bool) -> bool:
+    """Each row as a block: its name, then each other column's heading and value, wrapped; a
+    table of two columns as a list under its headings (a value beside its row's name, as in the
+    table). Returns whether the layout needs saying (it does not look like the table)."""
+    from rich.text import Text
+
+    from .terminal import wrap
+
+    def say(lines, style=""):
+        for line in lines:
+            console.print(Text(line, style=style), overflow="ignore", crop=False)
+
+    pair = len(table.columns) == 2 and all(len(row[0]) <= 6 and "\n" not in row[0] for row in table.rows)
+    if pair:
+        key = max([len(row[0]) for row in table.rows] + [len(table.columns[0])])
+        console.print()
+        say([f" {table.columns[0]:<{key}}  {table.columns[1]}".rstrip()], "bold" if colour else "")
+        say([" " + "─" * (columns - 1)])
+        for row in table.rows:
+            say(wrap(row[1], columns, f" {row[0]:<{key}}  ", " " * (key + 3)))
+        return False
+    for row in table.rows:
+        say(wrap(row[0], columns, " ", "   "))
+        for k in range(1, len(row)):
+            say(wrap(f"{table.columns[k]}: {row[k]}", columns, "    ", "      "))
+    return True
 
 
 def _markdown(tables, header) -> str:
@@ -169,14 +434,37 @@ def _markdown(tables, header) -> str:
 
 
 def _csv(tables) -> str:
+    """One CSV table for the whole output: a header row once, `table` (the title of the table a
+    row comes from) and then every column of every table, by name (a name met again is the same
+    column; the unnamed first column is `figure`); a cell that is a number and more (a fraction
+    and its percentage, a number and its unit) is written as its numbers, each in its column
+    (`NAME` and `NAME %`); "—" (none) is an empty cell; text goes through `csv_cell`."""
     from .escape import csv_cell
 
+    header: list[str] = []
+    records = []
+    for table in tables:
+        names = []
+        for k, name in enumerate(table.columns):
+            name = str(name).strip() or ("figure" if k == 0 else f"column {k + 1}")
+            while name in names:
+                name += " (2)"
+            names.append(name)
+        for k, name in enumerate(names):
+            suffixes = [""] + [suffix for row in table.rows if k < len(row) and isinstance(row[k], Cell)
+                               for suffix, _ in row[k].data if suffix]
+            for suffix in dict.fromkeys(suffixes):
+                if name + suffix not in header:
+                    header.append(name + suffix)
+        for row in table.rows:
+            record = {}
+            for name, cell in zip(names, row):
+                for suffix, value in (cell.data if isinstance(cell, Cell) and cell.data else [("", cell)]):
+                    record[name + suffix] = "" if str(value).strip() == "—" else str(value)
+            records.append((table.title, record))
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    for number, table in enumerate(tables):
-        if number:
-            writer.writerow([])
-        writer.writerow(["table", *map(csv_cell, table.columns)])
-        for row in table.rows:
-            writer.writerow([csv_cell(table.title), *map(csv_cell, row)])
+    writer.writerow(["table", *map(csv_cell, header)])
+    for title, record in records:
+        writer.writerow([csv_cell(title), *(csv_cell(record.get(name, "")) for name in header)])
     return buffer.getvalue()

@@ -112,7 +112,7 @@ def sessions(machine, players, sessions: int = DEFAULT_SESSIONS, seed: int = 0, 
 
 def main(args, load, build_machine, UsageError) -> int:
     """`hazard-dsl simulate RULESET …` (the CLI's helpers are passed in: no import cycle)."""
-    from ..render.terminal import printable
+    from ..render.terminal import fit, printable
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
     from .run import ClusterError, available_cores
@@ -185,7 +185,7 @@ def main(args, load, build_machine, UsageError) -> int:
         print("hazard-dsl: interrupted: these are the results of the chunks finished before Ctrl-C.", file=sys.stderr)
         return 130
     if args.seed is None and fmt == "text":
-        print(f"Seed {seed}: the same command with --seed {seed} gives the same numbers, whatever --workers.")
+        print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers, whatever --workers."))
     return 0
 
 

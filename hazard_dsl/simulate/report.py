@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..render.tables import Table, exact as exact_text, percent
+from ..render.tables import Table, both, exact as exact_text, number_and
 
 QUANTILES = (("min", 0.0), ("5%", 0.05), ("25%", 0.25), ("median", 0.5), ("75%", 0.75), ("95%", 0.95),
              ("max", 1.0))
@@ -200,8 +200,12 @@ def _purses(histogram: dict, sessions: int, scale: int) -> dict:
 # --------------------------------------------------------------------------- tables for people
 
 
-def _pct(x) -> str:
-    return "" if x is None else f"{100 * x:.4f}%"
+def _pct(x, short: bool = False) -> str:
+    """A share as a percentage for people ("49.0823%"; `short`: "0%" for 0.0000%); in CSV the number alone."""
+    if x is None:
+        return ""
+    text = f"{100 * x:.4f}%"
+    return number_and(text.replace("0000%", "%") if short else text, f"{100 * x:.4f}")
 
 
 def _zs(z) -> str:
@@ -211,10 +215,7 @@ def _zs(z) -> str:
 def _exact_pct(text) -> str:
     if text is None:
         return "—"
-    value = Fraction(text)
-    from ..render.tables import shown
-
-    return f"{shown(value)} ({percent(value, 4)})"
+    return both(Fraction(text), 4)
 
 
 def games_tables(report: dict) -> tuple[str, list]:
@@ -258,22 +259,24 @@ def games_tables(report: dict) -> tuple[str, list]:
         for name, f in rows:
             e = f["net_per_unit"]
             exact_value = Fraction(e["exact"]) if e["exact"] is not None else None
-            b.add(name, f["amount"], f"{f['made']:,}", _signed_pct(e["value"]), _pct(e["stderr"]),
-                  "—" if exact_value is None else f"{_signed_pct(float(exact_value))}", _zs(e["z"]))
+            b.add(name, f["amount"], number_and(f"{f['made']:,}", f["made"]), _signed_pct(e["value"]),
+              _pct(e["stderr"]), "—" if exact_value is None else _signed_pct(float(exact_value)), _zs(e["z"]))
         b.caption = "net per unit staked = −edge: what a bettor gets back per unit of money staked, net."
         tables.append(b)
     speed = Table("Speed", ["what", "value"])
-    speed.add("time", f"{report['seconds']:.2f} s")
+    speed.add("time", number_and(f"{report['seconds']:.2f} s", f"{report['seconds']:.2f}"))
     if report["games_per_second"]:
-        speed.add("games per second", f"{report['games_per_second']:,.0f}")
-        speed.add("throws per second", f"{report['throws_per_second']:,.0f} (all tables: {report['throws_made']:,} "
-                                        f"throws)")
+        speed.add("games per second", number_and(f"{report['games_per_second']:,.0f}",
+                                                 f"{report['games_per_second']:.0f}"))
+        speed.add("throws per second", number_and(f"{report['throws_per_second']:,.0f}",
+                                                  f"{report['throws_per_second']:.0f}"))
+        speed.add("throws made (all tables)", number_and(f"{report['throws_made']:,}", report["throws_made"]))
     tables.append(speed)
     return header, tables
 
 
 def _signed_pct(x) -> str:
-    return "" if x is None else f"{100 * x:+.4f}%"
+    return "" if x is None else number_and(f"{100 * x:+.4f}%", f"{100 * x:+.4f}")
 
 
 def sessions_tables(report: dict) -> tuple[str, list]:
@@ -289,18 +292,20 @@ def sessions_tables(report: dict) -> tuple[str, list]:
         q = s["quantiles"]
         t.add(name, f"{s['mean']['value']:.3f}", f"{s['mean']['stderr']:.3f}",
               *(q[k] for k in ("min", "5%", "25%", "median", "75%", "95%", "max")),
-              _pct(s["ruined"]["rate"]).replace("0000%", "%"))
+              _pct(s["ruined"]["rate"], short=True))
     t.caption = ("ruined: the share of sessions that left the seat with nothing. No exact figure exists for a "
                  "whole session at the table; each game is drawn from the exact chances of how a game ends.")
     o = Table("The sessions", ["what", "value"])
     o.add("games per session (mean)", f"{report['games_per_session']:.3f}")
     for why, n in report["ended"].items():
-        o.add(f"ended: {why}", f"{n:,} sessions")
+        o.add(f"ended: {why}", number_and(f"{n:,} sessions", n))
     o.add(f"bank's net per session ({unit}s)", f"{float(Fraction(report['bank_per_session'])):.4f}")
     o.add(f"paid to the box per session ({unit}s)", f"{float(Fraction(report['box_per_session'])):.4f}")
     o.add("money conserved", "yes, exactly" if report["money_conserved"] else "NO (please report it)")
     if report["rounded"]:
-        o.add("amounts rounded down", f"{report['rounded']:,} (finer than the minor unit, {report['minor_unit']} "
-                                      f"{unit})")
-    o.add("time", f"{report['seconds']:.2f} s ({report['games_per_second'] or 0:,.0f} games per second)")
+        o.add("amounts rounded down", number_and(f"{report['rounded']:,} (finer than the minor unit, "
+                                                 f"{report['minor_unit']} {unit})", report["rounded"]))
+    o.add("time", number_and(f"{report['seconds']:.2f} s", f"{report['seconds']:.2f}"))
+    o.add("games per second", number_and(f"{report['games_per_second'] or 0:,.0f}",
+                                         f"{report['games_per_second'] or 0:.0f}"))
     return header, [t, o]
