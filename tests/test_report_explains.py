@@ -26,7 +26,8 @@ def test_the_field_says_what_it_really_pays():
     _, rows = _bet_rows(_tables("craps", field_12=3))
     assert rows["field"]["pays"] == "1 to 1, 2 to 1, 3 to 1"
     assert rows["place_6"]["pays"] == "7 to 6"
-    assert rows["buy_4"]["pays"] == "2 to 1 less 5%"
+    assert rows["buy_4"]["pays"] == "2 to 1 less 5% of bet"
+    assert rows["lay_4"]["pays"] == "1 to 2 less 5% of win"
     assert rows["odds"]["pays"] == "varies (below)"
 
 

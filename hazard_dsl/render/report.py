@@ -235,8 +235,8 @@ def recast_table(a: Analysis) -> Table:
              "every time. A die recast alone keeps the other's face; both dice off are always recast together."]
     if r["win_if_both"] is not None:
         gain = a.figures.win - r["win_if_both"]
-        lines.append(f"With these recasts the caster wins {percent(a.figures.win)}% of games, against "
-                     f"{percent(r['win_if_both'])}% if the dice are always taken up together: the choice is worth "
+        lines.append(f"With these recasts the caster wins {percent(a.figures.win)} of games, against "
+                     f"{percent(r['win_if_both'])} if the dice are always taken up together: the choice is worth "
                      f"{decimal(gain * 100)} points.")
     lines.append(f"Casts of the dice per game, recasts included: {decimal(r['casts_per_game'])} "
                  f"(throws that stand: {decimal(a.figures.expected_throws)}).")
@@ -251,7 +251,7 @@ def _one_in(chance: Fraction) -> str:
 def _alone_text(alone: dict, faces) -> str:
     """"cater, cinque, sice" (the same whichever die is off), or each die's faces apart."""
     def words(chances: dict) -> str:
-        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)}% of the time)")
+        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)} of the time)")
                          for f, p in sorted(chances.items())) or "never"
 
     if not alone:
@@ -284,7 +284,8 @@ def pays_text(bet, f) -> str:
     else:
         text = "never wins"
     if bet.commission is not None and bet.commission.rate:
-        text += f" less {percent(bet.commission.rate, 0)}"
+        # "of bet" or "of win": one marker never stands for two kinds of commission
+        text += f" less {percent(bet.commission.rate, 0)} of {bet.commission.of}"
     return text
 
 
@@ -308,7 +309,8 @@ def bet_tables(a: Analysis) -> list[Table]:
     commissions = sorted({(percent(b.commission.rate, 0), b.commission.of) for b in ruleset.bets.values()
                           if b.commission is not None and b.commission.rate})
     for rate, of in commissions:
-        notes.append(f"less {rate}: a commission of {rate} of the {of}.")
+        notes.append(f"less {rate} of {of}: a commission of {rate} of "
+                     f"{'the amount bet' if of == 'bet' else 'what the bet wins'}.")
     if a.never_made:
         notes.append(f"Not offered under these options (their made: condition never holds): "
                      f"{', '.join(a.never_made)}.")
@@ -395,6 +397,15 @@ def _pays_table(a: Analysis, name: str, f) -> Table:
                   [f"{machine.variables[row_var]} \\ {machine.variables[col_var]}", *map(str, cols)])
         for r in rows:
             t.add(r, *(ratio(grid[(r, c)]) if (r, c) in grid else "—" for c in cols))
+        return t
+    if len(varying) == 1 and len({s.phase for s in states.values()}) == 1:
+        # by the one variable that varies ("point"), not "point with point = 4": a phase and a
+        # variable may share a name
+        (k,) = varying
+        t = Table(f"What {name} pays, by {machine.variables[k]}", [machine.variables[k], "pays"])
+        for g, net in sorted(f.pays.items(), key=lambda gn: states[gn[0]].values[k]):
+            t.add(states[g].values[k], ratio(net))
+        t.align = ["right", "right"]
         return t
     t = Table(f"What {name} pays", ["where", "pays"])
     for g, net in f.pays.items():

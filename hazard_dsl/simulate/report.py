@@ -204,6 +204,15 @@ def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.4f}%"
 
 
+def _share(x) -> str:
+    """A share of sessions for people: "3.00%", "0.50%"; "<0.01%" for a few in very many, never "0.%"."""
+    if x is None:
+        return ""
+    if 0 < x < 0.00005:
+        return "<0.01%"
+    return f"{100 * x:.2f}%"
+
+
 def _zs(z) -> str:
     return "" if z is None else f"{z:+.2f}"
 
@@ -289,7 +298,7 @@ def sessions_tables(report: dict) -> tuple[str, list]:
         q = s["quantiles"]
         t.add(name, f"{s['mean']['value']:.3f}", f"{s['mean']['stderr']:.3f}",
               *(q[k] for k in ("min", "5%", "25%", "median", "75%", "95%", "max")),
-              _pct(s["ruined"]["rate"]).replace("0000%", "%"))
+              _share(s["ruined"]["rate"]))
     t.caption = ("ruined: the share of sessions that left the seat with nothing. No exact figure exists for a "
                  "whole session at the table; each game is drawn from the exact chances of how a game ends.")
     o = Table("The sessions", ["what", "value"])
