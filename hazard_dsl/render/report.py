@@ -122,7 +122,7 @@ def session_tables(a: Analysis) -> list[Table]:
         tables.append(t)
     if a.ruin is not None:
         r = a.ruin
-        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.unit}s, staking {exact(r.stake)} a game",
+        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
                   ["", "exact", "%"])
         t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
         t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
@@ -261,8 +261,9 @@ def _alone_text(alone: dict, faces) -> str:
     return "; ".join(f"{'first' if die == 1 else 'second'} die off: {words(alone.get(die, {}))}" for die in (1, 2))
 
 
-def _unit(a: Analysis) -> str:
-    return a.bet_table.machine.ruleset.money_unit if a.bet_table is not None else "unit"
+def _units(a: Analysis) -> str:
+    """The money unit's plural ("shillings", "pence")."""
+    return a.bet_table.machine.ruleset.money_units if a.bet_table is not None else "units"
 
 
 def ratio(net: Fraction) -> str:
@@ -327,8 +328,7 @@ def bet_tables(a: Analysis) -> list[Table]:
 
 
 def fee_table(a: Analysis) -> Table:
-    unit = _unit(a)
-    t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (% of games)",
+    t = Table(f"Fees (in {_units(a)})", ["fee", "payer → payee", "amount", "falls due (% of games)",
                                      "cost per game"])
     for name, fee in a.fees.items():
         t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), percent(fee.due_per_game),
@@ -351,8 +351,7 @@ def money_tables(a: Analysis) -> list[Table]:
         tables.append(t)
     if a.combination is not None:
         c = a.combination
-        unit = _unit(a)
-        t = Table(f"These bets together (in {unit}s)", ["bets", "expected staked", "expected net", "edge", "edge %"])
+        t = Table(f"These bets together (in {_units(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
         t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), shown(c.staked), shown(c.net), shown(c.edge),
               edge_percent(c.edge))
         tables.append(t)
@@ -503,7 +502,7 @@ def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = No
     for _, a in entries:
         fees += [name for name in a.fees if name not in fees]
     for name in fees:
-        t.add(f"fee {name}: cost per game", *(f"{decimal(a.fees[name].cost_per_game)} {_unit(a)}s" if name in a.fees
+        t.add(f"fee {name}: cost per game", *(f"{decimal(a.fees[name].cost_per_game)} {_units(a)}" if name in a.fees
                                              else "—" for _, a in entries))
     notes.append(EDGE_MEANS)
     t.caption = "\n".join(notes)

@@ -125,7 +125,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     out["passing"] = _passing(machine)
     table = ruleset.table
     out["money"] = {
-        "unit": ruleset.money_unit,
+        "unit": ruleset.money_unit, "units": ruleset.money_units,
         "stakes": ("a bank answers every stake" if table.against == "bank"
                    else "each setter stakes against the caster, who answers him"),
         "when_short": ("a caster who cannot cover every stake forfeits the dice (hard play)"
@@ -229,20 +229,9 @@ def _passing(machine) -> str | None:
     if passing is None and rules is None:
         return None
     parts = []
-    if passing is not None:
-        ends = {s.label for s in machine.end_states()}
-        rule = []
-        if passing.losses_in_a_row == 1:
-            rule.append("after every loss")
-        elif passing.losses_in_a_row:
-            rule.append(f"after {passing.losses_in_a_row} losses in a row")
-        labels = [label for label in passing.after_labels if label in ends]  # only endings these rules can reach
-        if labels:
-            rule.append("after a game ending " + " or ".join(labels))
-        said = "The dice pass " + " or ".join(rule) if rule else "The dice never pass"
-        if passing.voluntary_after_win:
-            said += "; the caster may also pass them after a win"
-        parts.append(said + ".")
+    if passing is not None:  # from the compiled table: only endings these rules can reach
+        said = passing.says()
+        parts.append(said[:1].upper() + said[1:] + ".")
     if rules is not None and rules.description:
         parts.append(_words(rules.description))
     return " ".join(parts) or None
@@ -393,16 +382,17 @@ def _blocks(data: dict) -> list:
     blocks.append(("h2", "At the table"))
     money = data["money"]
     items = [("stakes", f"{money['stakes'][:1].upper() + money['stakes'][1:]}; {money['when_short']}; "
-                        f"{money['stake']} (in {money['unit']}s).", "")]
+                        f"{money['stake']} (in {money['units']}).", "")]
     if data.get("passing"):
         items.append(("passing the dice", data["passing"], ""))
     for fee in data["fees"]:
-        text = f"{exact(Fraction(fee['amount']))} {money['unit']}s, {fee['payer']} to {fee['payee']}"
+        text = (f"{exact(Fraction(fee['amount']))} {money['unit'] if Fraction(fee['amount']) == 1 else money['units']}, "
+                f"{fee['payer']} to {fee['payee']}")
         if fee["description"]:
             text += f": {fee['description']}"
         if fee.get("cost_per_game") is not None:
             text += (f" (due in {percent(Fraction(fee['due_per_game']))} of games; "
-                     f"{float(Fraction(fee['cost_per_game'])):.4f} {money['unit']}s a game on average)")
+                     f"{float(Fraction(fee['cost_per_game'])):.4f} {money['units']} a game on average)")
         items.append((f"fee: {fee['fee']}", text + ".", ""))
     blocks.append(("items", items))
     if data["bets"]:

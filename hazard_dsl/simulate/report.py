@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..model import plural
 from ..render.tables import Table, exact as exact_text, percent
 
 QUANTILES = (("min", 0.0), ("5%", 0.05), ("25%", 0.25), ("median", 0.5), ("75%", 0.75), ("95%", 0.95),
@@ -157,6 +158,7 @@ def sessions_report(context, results: dict, seconds: float, complete: bool) -> d
         "strategy": setup.strategy,
         "rounds": setup.rounds,
         "unit": context.machine.ruleset.money_unit,
+        "units": context.machine.ruleset.money_units,
         "seats": seats,
         "games": games,
         "games_per_session": games / sessions if sessions else None,
@@ -287,12 +289,13 @@ def _signed_pct(x) -> str:
 
 def sessions_tables(report: dict) -> tuple[str, list]:
     unit = report["unit"]
+    units = report.get("units") or plural(unit)  # a report written before units were kept
     header = (f"{report['ruleset']} — {report['sessions']:,} sessions of {report['rounds']} round"
               f"{'s' * (report['rounds'] != 1)} at the table (seed {report['seed']}): {', '.join(report['players'])}, "
-              f"{report['purse']} {unit}s each, strategy {report['strategy']}, stake {report['stake']}.")
+              f"{report['purse']} {units} each, strategy {report['strategy']}, stake {report['stake']}.")
     if not report["complete"]:
         header += f" Interrupted: {report['sessions']:,} of {report['requested']:,} sessions."
-    t = Table(f"Each seat's purse at the end ({unit}s)",
+    t = Table(f"Each seat's purse at the end ({units})",
               ["seat", "mean", "± s.e.", "min", "5%", "25%", "median", "75%", "95%", "max", "ruined"])
     for name, s in report["seats"].items():
         q = s["quantiles"]
@@ -305,8 +308,8 @@ def sessions_tables(report: dict) -> tuple[str, list]:
     o.add("games per session (mean)", f"{report['games_per_session']:.3f}")
     for why, n in report["ended"].items():
         o.add(f"ended: {why}", f"{n:,} sessions")
-    o.add(f"bank's net per session ({unit}s)", f"{float(Fraction(report['bank_per_session'])):.4f}")
-    o.add(f"paid to the box per session ({unit}s)", f"{float(Fraction(report['box_per_session'])):.4f}")
+    o.add(f"bank's net per session ({units})", f"{float(Fraction(report['bank_per_session'])):.4f}")
+    o.add(f"paid to the box per session ({units})", f"{float(Fraction(report['box_per_session'])):.4f}")
     o.add("money conserved", "yes, exactly" if report["money_conserved"] else "NO (please report it)")
     if report["rounded"]:
         o.add("amounts rounded down", f"{report['rounded']:,} (finer than the minor unit, {report['minor_unit']} "
