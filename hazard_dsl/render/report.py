@@ -341,7 +341,11 @@ def fee_table(a: Analysis) -> Table:
 def money_tables(a: Analysis) -> list[Table]:
     """Each option's effect on the game, the bets made together, and each option's effect on the bets."""
     tables = []
+    same = []  # options under which every value plays the same game here: one line, not a table
     for option, values in a.game_by_option.items():
+        if len({tuple(sorted(f.items())) for f in values.values()}) <= 1:
+            same.append(option)
+            continue
         t = Table(f"Option {option}: the caster's game under each value", [option, "win %", "lose %", "edge %",
                                                                            "throws"])
         for value, f in values.items():
@@ -349,6 +353,13 @@ def money_tables(a: Analysis) -> list[Table]:
             t.add(mark, percent(f["win"]), percent(f["lose"]), edge_percent(f["edge"]), decimal(f["expected_throws"]))
         t.caption = "The other options as above. Exact fractions: --format json."
         tables.append(t)
+    if same:
+        line = (f"The caster's game is the same under every value of {', '.join(same)} here (the other options "
+                f"as above).")
+        if tables:
+            tables[-1].caption += "\n" + line
+        else:
+            tables.append(Table("Options", ["note"], [[line]]))
     if a.combination is not None:
         c = a.combination
         t = Table(f"These bets together (in {_units(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
