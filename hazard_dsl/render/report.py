@@ -95,6 +95,10 @@ def analysis_json(a: Analysis) -> dict:
         out["ruin"] = {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
                        "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
                        "unit": r.unit}
+    if a.stake is not None:
+        bet = a.bets[a.stake["bet"]]
+        out["stake"] = {"bet": a.stake["bet"], "edge": exact(bet.edge), "made_per_game": exact(a.stake["made_per_game"]),
+                        "unmade": {label: exact(p) for label, p in a.stake["unmade"].items()}}
     if a.choices:
         out["choices"] = {}
         for variable, info in a.choices.items():
@@ -171,17 +175,45 @@ def edge_percent(value: Fraction) -> str:
     return percent(value, EDGE_DIGITS)
 
 
+# how a game that ends before any stake is counted in the game's own figures, by its result
+UNSTAKED_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}
+
+
+def unstaked(a: Analysis) -> str:
+    """The endings that come before any stake, and how the game's figures count them:
+    "no_main as a push" (the history sheet), "bad_main as a loss" (Cotton, first_throw=lose)."""
+    return ", ".join(f"{label} as {UNSTAKED_COUNTED.get(a.label_results.get(label), 'it ends')}"
+                     for label in a.stake["unmade"])
+
+
 def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     f = a.figures
     summary = Table("The caster's game (probabilities per game)", ["", "exact", "%"])
     summary.add("win", shown(f.win), percent(f.win))
     summary.add("lose", shown(f.lose), percent(f.lose))
     summary.add("push", shown(f.push), percent(f.push))
-    summary.add("edge", shown(f.edge), edge_percent(f.edge))
+    if a.stake is None:
+        summary.add("edge", shown(f.edge), edge_percent(f.edge))
+    else:
+        # some games end before any stake is laid: the edge that money meets is the stake's, per
+        # stake laid; the game's own edge counts those games too, and says how
+        stake = a.bets[a.stake["bet"]]
+        unmade = sum(a.stake["unmade"].values(), Fraction(0))
+        summary.add(f"edge of the {a.stake['bet']} (per {a.stake['bet']} laid)", shown(stake.edge),
+                    edge_percent(stake.edge))
+        summary.add(f"games ending before any {a.stake['bet']} ({', '.join(a.stake['unmade'])})", shown(unmade),
+                    percent(unmade))
+        summary.add(f"edge per game ({unstaked(a)})", shown(f.edge), edge_percent(f.edge))
     summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
     summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
     summary.add("median / 99th percentile of throws per game", _throws_percentiles(a), "")
     summary.caption = EDGE_MEANS
+    if a.stake is not None:
+        name = a.stake["bet"]
+        summary.caption += (f"\nA {name} is laid in {percent(a.stake['made_per_game'])} of games; the others end "
+                            f"{' or '.join(a.stake['unmade'])} before any {name} is laid, so no money changes hands. "
+                            f"The edge is the {name}'s, per {name} laid (the bet {name} below); the edge per game "
+                            f"counts every game at even money, {unstaked(a)}.")
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
         labels.add(label, a.label_results.get(label, ""), shown(p), percent(p))
@@ -316,9 +348,10 @@ def bet_tables(a: Analysis) -> list[Table]:
         notes.append(f"Not offered under these options (their made: condition never holds): "
                      f"{', '.join(a.never_made)}.")
     for name, f in a.bets.items():
-        if f.made_per_game < 1:
-            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
-                         f"holds); games that end before are not staked, so its edge is not the game's.")
+        if f.made_per_game < 1 and not (a.stake is not None and a.stake["bet"] == name):  # the stake: said above
+            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (those that reach a throw "
+                         f"where its made: condition holds); games that end before are not staked, so its edge "
+                         f"is not the game's.")
     t.caption = "\n".join(notes)
     tables = [t]
     for name, f in a.bets.items():

@@ -116,6 +116,12 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
         out["chosen"] = any(s.kind == CHOICE for s in machine.states)
         out["odds"] = {"win": exact(f.win), "lose": exact(f.lose), "push": exact(f.push), "edge": exact(f.edge),
                        "expected_throws": exact(f.expected_throws)}
+        if analysis.stake is not None:  # some games end before any stake: the stake's own figures lead
+            bet = analysis.bets[analysis.stake["bet"]]
+            out["odds"]["stake"] = {"bet": analysis.stake["bet"], "win": exact(bet.win), "edge": exact(bet.edge),
+                                    "made_per_game": exact(analysis.stake["made_per_game"]),
+                                    "unmade": [{"label": label, "result": results.get(label), "chance": exact(p)}
+                                               for label, p in analysis.stake["unmade"].items()]}
     out["dice"] = None
     if not machine.dice.fair:
         from .report import dice_text
@@ -311,6 +317,9 @@ def _terms(machine) -> list:
 # --------------------------------------------------------------------------- rendering
 
 
+_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}  # a game without a stake, in the game's figures
+
+
 def _both(value: Fraction) -> str:
     """"1979/4032 (49.08%)", or the percentage alone when the fraction is too long to read."""
     text = shown(value)
@@ -369,11 +378,26 @@ def _blocks(data: dict) -> list:
     if data.get("odds"):
         o = data["odds"]
         win, lose, edge = (Fraction(o[k]) for k in ("win", "lose", "edge"))
-        text = ((f"With the best choices, {caster}" if data.get("chosen") else caster[:1].upper() + caster[1:])
-                + f" wins {_both(win)} of games and loses {_both(lose)}"
-                + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
-                + f"; the edge against him at even money is {percent(edge, 3)}. "
-                  f"A game takes {float(Fraction(o['expected_throws'])):.2f} throws on average.")
+        who = (f"with the best choices, {caster}" if data.get("chosen") else caster)
+        stake = o.get("stake")
+        if stake is None:
+            text = (who[:1].upper() + who[1:] + f" wins {_both(win)} of games and loses {_both(lose)}"
+                    + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
+                    + f"; the edge against him at even money is {percent(edge, 3)}. ")
+        else:
+            # games that end before any stake is laid move no money: the stake's edge is the one
+            # the table meets; the game's, over every game, says how it counts the others
+            name = stake["bet"]
+            ends = " or ".join(u["label"] for u in stake["unmade"])
+            counted = ", ".join(f"{u['label']} as {_COUNTED.get(u['result'], 'it ends')}" for u in stake["unmade"])
+            text = (f"A {name} is laid in {_both(Fraction(stake['made_per_game']))} of games; the others end {ends} "
+                    f"before any {name} is laid, and no money changes hands. Where a {name} is laid, {who} wins "
+                    f"{_both(Fraction(stake['win']))}; the edge against him at even money is "
+                    f"{percent(Fraction(stake['edge']), 3)} of the {name}. Counting every game, {counted}, he wins "
+                    f"{_both(win)} and loses {_both(lose)}"
+                    + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
+                    + f": an edge of {percent(edge, 3)} a game. ")
+        text += f"A game takes {float(Fraction(o['expected_throws'])):.2f} throws on average."
         blocks.append(("p", text))
     if data.get("dice"):
         blocks.append(("p", f"The dice are loaded: {data['dice']} (each face's chance)."))
