@@ -28,7 +28,7 @@ from . import escape, in_words
 from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
 from .terminal import printable
-from .transitions import RESULT_WORDS, View, key_text, phase_rows
+from .transitions import RESULT_WORDS, View, key_text, phase_rows, phase_said
 from .words import fill
 
 FORMATS = ("text", "markdown", "html", "json")
@@ -95,8 +95,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
         "phases": [],
     }
     for phase in view.phases:
-        entry = {"phase": phase, "description": _words(ruleset.phases[phase].description
-                                                       if phase in ruleset.phases else "")}
+        entry = {"phase": phase, "description": phase_said(machine, phase, view)}
         throws = [n for n in view.nodes.values() if n.phase == phase and n.kind == THROW]
         choices = [n for n in view.nodes.values() if n.phase == phase and n.kind == CHOICE]
         for node in choices:
