@@ -45,7 +45,8 @@ class SessionNarrator:
             return f"Game {e['game']}: {e['caster']} casts."
         if kind == "stake":
             if e["layer"] == "bank":
-                return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {e['caster']}."
+                on = f"{e['caster']}'s own cast" if e["player"] == e["caster"] else e["caster"]
+                return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {on}."
             return f"       {e['player']} sets {self.amount(e['amount'])}; {e['caster']} covers it."
         if kind == "refuse":
             if e.get("declined"):  # the caster's own choice: said once, not "refuses …: declines it"
