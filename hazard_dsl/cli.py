@@ -214,7 +214,8 @@ def cmd_run(args) -> int:
             from .play.wagers import money
 
             sign = "+" if wagers.net >= 0 else "−"
-            line = f"Money: net {sign}{money(abs(wagers.net))} {ruleset.money_unit}s"
+            line = f"Money: net {sign}{money(abs(wagers.net))} " \
+                f"{ruleset.money_unit if abs(wagers.net) == 1 else ruleset.money_units}"
             if wagers.bankroll is not None:
                 line += f"; bankroll {money(wagers.bankroll)}"
             print(fit(printable(line + ".")), file=out)
@@ -616,9 +617,9 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
 
 
 def _purses(session) -> str:
-    from .play.wagers import money
+    from .render.words import money_amount
 
-    return ", ".join(f"{s.name} {money(s.purse)} {session.unit}s" for s in session.seats)
+    return ", ".join(f"{s.name} {money_amount(session.machine.ruleset, s.purse)}" for s in session.seats)
 
 
 def _new_log(args):

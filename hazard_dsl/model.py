@@ -38,6 +38,16 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "ten", "eleven", "twelve")
 
 
+def plural(word: str) -> str:
+    """An English noun made plural by rule, for a unit whose file gives no plural of its own:
+    shilling → shillings, penny → pennies (a file says `units: pence`), cross → crosses."""
+    if word[-1:] == "y" and word[-2:-1].lower() not in ("", *"aeiou"):
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
 @record(frozen=True)
 class Source:
     title: str
@@ -189,6 +199,7 @@ class Table:
     when_short: str = "refuse"  # the caster refuses stakes he cannot cover; or forfeits the dice (hard play)
     stake: str | None = None  # the bet a setter's stake is laid on (None: even money on the game)
     position: Position | None = None
+    units: str | None = None  # the unit's plural when the file gives it (`units: pence`); else by rule
 
 
 @record(frozen=True)
@@ -303,6 +314,11 @@ class Ruleset:
         if self.bets:
             parts.append(f"{len(self.bets)} bets")
         return f"<Ruleset {self.name!r} ({self.file}): {'; '.join(parts)}>"
+
+    @property
+    def money_units(self) -> str:
+        """The money unit's plural ("shillings", "pence"): the file's `units:`, else by rule."""
+        return self.table.units or plural(self.money_unit)
 
     def default_options(self) -> dict:
         return {name: option.default for name, option in self.options.items()}

@@ -26,7 +26,8 @@ def test_the_field_says_what_it_really_pays():
     _, rows = _bet_rows(_tables("craps", field_12=3))
     assert rows["field"]["pays"] == "1 to 1, 2 to 1, 3 to 1"
     assert rows["place_6"]["pays"] == "7 to 6"
-    assert rows["buy_4"]["pays"] == "2 to 1 less 5%"
+    assert rows["buy_4"]["pays"] == "2 to 1 less 5% of bet"
+    assert rows["lay_4"]["pays"] == "1 to 2 less 5% of win"
     assert rows["odds"]["pays"] == "varies (below)"
 
 
@@ -50,9 +51,13 @@ def test_the_edge_is_defined_once():
 
 
 def test_a_bet_made_in_fewer_games_says_why_its_edge_differs():
-    bets, rows = _bet_rows(_tables("cotton", first_throw="lose"))
+    tables = _tables("cotton", first_throw="lose")
+    bets, rows = _bet_rows(tables)
     assert rows["stake"]["edge %"] == "1.835%"
-    assert "stake is made only in 66.67% of games" in bets.caption
+    summary = next(t for title, t in tables.items() if title.startswith("The caster's game"))
+    assert "A stake is laid in 66.67% of games" in summary.caption
+    assert "stake is made only" not in bets.caption  # said once, above
+    assert "come is made only in 66.67% of games" in _bet_rows(_tables("craps"))[0].caption
 
 
 def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):

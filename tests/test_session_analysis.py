@@ -137,5 +137,5 @@ def test_python_api_hand_ruin_session():
     assert r.reach_goal + r.ruin == 1
     events = cotton.session(["Ann", "Ben", "Cat"], seed=1)
     assert events[0]["event"] == "session" and events[-1]["event"] == "end"
-    assert cotton.show()["money"] == {"unit": "shilling", "against": "setters", "when_short": "refuse",
-                                      "stake": "stake"}
+    assert cotton.show()["money"] == {"unit": "shilling", "units": "shillings", "against": "setters",
+                                      "when_short": "refuse", "stake": "stake"}

@@ -31,14 +31,29 @@ class CompiledPassing:
         return any(passes for _, passes in self.moves.values())
 
     def says(self) -> str:
-        """The rule in a few words, for people."""
+        """The rule in a few words, for people — only about endings these rules can reach (no
+        "after a game ending no_main" where no game can end so), and, when it takes more than
+        one loss, which losses count ("any loss counts: chance_loss or out")."""
+        from ..model import NUMBER_WORDS
+
+        reached = list(dict.fromkeys(label for _, _, label in self.moves))
         parts = []
-        if self.losses_in_a_row == 1:
+        n = self.losses_in_a_row
+        if n == 1:
             parts.append("after every loss")
-        elif self.losses_in_a_row:
-            parts.append(f"after {self.losses_in_a_row} losses in a row")
-        if self.after_labels:
-            parts.append("after a game ending " + " or ".join(self.after_labels))
+        elif n:
+            counted = [label for label in reached if self.moves.get((0, "lose", label), (0, True)) == (1, False)]
+            count = f"after {NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} losses in a row"
+            if counted:
+                kinds = counted[0] if len(counted) == 1 else ", ".join(counted[:-1]) + " or " + counted[-1]
+                count += f" (any loss counts: {kinds}; a win starts the count again"
+                pushes = [label for label in reached if (0, "push", label) in self.moves
+                          and label not in self.after_labels]
+                count += ", a push leaves it as it is)" if pushes else ")"
+            parts.append(count)
+        after = [label for label in self.after_labels if label in reached]
+        if after:
+            parts.append("after a game ending " + " or ".join(after))
         text = "the dice pass " + " or ".join(parts) if parts else "the dice never pass"
         if self.voluntary_after_win:
             text += "; the caster may also pass them after a win"

@@ -804,7 +804,7 @@ def _money(r: _Reader, node) -> Table:
     m = r.mapping(node, "money")
     if m is None:
         return Table()
-    r.keys(m, ("unit", "against", "when_short", "stake"), "money")
+    r.keys(m, ("unit", "units", "against", "when_short", "stake"), "money")
     choices = {}
     for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse")):
         given = r.text(m.get(key), key, 40) if m.get(key) is not None else None
@@ -815,7 +815,7 @@ def _money(r: _Reader, node) -> Table:
         choices[key] = given or default
     stake = r.word(m.get("stake"), "money: stake (a bet)") if m.get("stake") is not None else None
     return Table(r.text(m.get("unit"), "unit", 40) or "unit", choices["against"], choices["when_short"], stake,
-                 (m.get("stake") or m).position)
+                 (m.get("stake") or m).position, units=r.text(m.get("units"), "units (the unit's plural)", 40))
 
 
 def _fraction(r: _Reader, node, what: str, low: Fraction | None = None, high: Fraction | None = None,

@@ -195,7 +195,8 @@ class Session:
                     why = f"the game ended {label}"
                 else:
                     n = self.passing.losses_in_a_row
-                    why = "he lost" if n == 1 else f"he lost {n} games in a row"
+                    # the player by name: a person at the table is not "he" unless the rules say so
+                    why = f"{caster.name} lost" if n == 1 else f"{caster.name} lost {n} games in a row"
                 yield from self._pass(why)
                 hand_state = self.passing.start
             elif (result == "win" and self.passing.voluntary_after_win
@@ -246,10 +247,10 @@ class Session:
             if need > caster.purse:
                 if self.when_short == "forfeit":
                     yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
-                               why=f"{caster.name} cannot match it ({exact(caster.purse)} in his purse)")
+                               why=f"{caster.name} cannot match it ({exact(caster.purse)} in the purse)")
                     return "forfeit"
                 yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
-                           why=f"{caster.name} cannot cover it ({exact(caster.purse)} in his purse)")
+                           why=f"{caster.name} cannot cover it ({exact(caster.purse)} in the purse)")
                 continue
             if not self.decider.cover(caster, setter, amount, self):
                 yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),

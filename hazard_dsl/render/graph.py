@@ -169,8 +169,9 @@ class Diagram:
         return f"{edge.throws} — {tail}" if tail else edge.throws
 
     def phase_words(self, phase: str) -> str:
-        entry = self.ruleset.phases.get(phase)
-        return " ".join(entry.description.split()) if entry is not None and entry.description else ""
+        from .transitions import phase_said
+
+        return phase_said(self.machine, phase, self.view)
 
     def title(self) -> str:
         return self.ruleset.name

@@ -112,7 +112,8 @@ class Narrator:
         elif kind == "push":
             text = f"{name} {amount} is a push ({e['label']}): the stake comes back"
         else:
-            text = f"{amount} {unit}s paid to {e['payee']} ({name} fee)"
+            text = f"{amount} {unit if Fraction(e['amount']) == 1 else self.ruleset.money_units} paid to " \
+                f"{e['payee']} ({name} fee)"
         return f"       $ {text}{tail}"
 
     def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:

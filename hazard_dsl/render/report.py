@@ -95,6 +95,10 @@ def analysis_json(a: Analysis) -> dict:
         out["ruin"] = {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
                        "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
                        "unit": r.unit}
+    if a.stake is not None:
+        bet = a.bets[a.stake["bet"]]
+        out["stake"] = {"bet": a.stake["bet"], "edge": exact(bet.edge), "made_per_game": exact(a.stake["made_per_game"]),
+                        "unmade": {label: exact(p) for label, p in a.stake["unmade"].items()}}
     if a.choices:
         out["choices"] = {}
         for variable, info in a.choices.items():
@@ -122,7 +126,7 @@ def session_tables(a: Analysis) -> list[Table]:
         tables.append(t)
     if a.ruin is not None:
         r = a.ruin
-        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.unit}s, staking {exact(r.stake)} a game",
+        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
                   ["", "exact", "%"])
         t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
         t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
@@ -172,18 +176,46 @@ def edge_percent(value: Fraction) -> str:
     return percent(value, EDGE_DIGITS)
 
 
+# how a game that ends before any stake is counted in the game's own figures, by its result
+UNSTAKED_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}
+
+
+def unstaked(a: Analysis) -> str:
+    """The endings that come before any stake, and how the game's figures count them:
+    "no_main as a push" (the history sheet), "bad_main as a loss" (Cotton, first_throw=lose)."""
+    return ", ".join(f"{label} as {UNSTAKED_COUNTED.get(a.label_results.get(label), 'it ends')}"
+                     for label in a.stake["unmade"])
+
+
 def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     f = a.figures
     summary = Table("The caster's game (probabilities per game)", ["", "exact", "%"])
     summary.add("win", shown(f.win), percent(f.win))
     summary.add("lose", shown(f.lose), percent(f.lose))
     summary.add("push", shown(f.push), percent(f.push))
-    summary.add("edge", shown(f.edge), edge_percent(f.edge))
+    if a.stake is None:
+        summary.add("edge", shown(f.edge), edge_percent(f.edge))
+    else:
+        # some games end before any stake is laid: the edge that money meets is the stake's, per
+        # stake laid; the game's own edge counts those games too, and says how
+        stake = a.bets[a.stake["bet"]]
+        unmade = sum(a.stake["unmade"].values(), Fraction(0))
+        summary.add(f"edge of the {a.stake['bet']} (per {a.stake['bet']} laid)", shown(stake.edge),
+                    edge_percent(stake.edge))
+        summary.add(f"games ending before any {a.stake['bet']} ({', '.join(a.stake['unmade'])})", shown(unmade),
+                    percent(unmade))
+        summary.add(f"edge per game ({unstaked(a)})", shown(f.edge), edge_percent(f.edge))
     summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
     summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
     summary.add("median throws per game", _throws(a.median_throws, a), "")
     summary.add("99th percentile of throws per game", _throws(a.high_percentile_throws, a), "")
     summary.caption = EDGE_MEANS
+    if a.stake is not None:
+        name = a.stake["bet"]
+        summary.caption += (f"\nA {name} is laid in {percent(a.stake['made_per_game'])} of games; the others end "
+                            f"{' or '.join(a.stake['unmade'])} before any {name} is laid, so no money changes hands. "
+                            f"The edge is the {name}'s, per {name} laid (the bet {name} below); the edge per game "
+                            f"counts every game at even money, {unstaked(a)}.")
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
         labels.add(label, a.label_results.get(label, ""), shown(p), percent(p))
@@ -239,8 +271,8 @@ def recast_table(a: Analysis) -> Table:
              "every time. A die recast alone keeps the other's face; both dice off are always recast together."]
     if r["win_if_both"] is not None:
         gain = a.figures.win - r["win_if_both"]
-        lines.append(f"With these recasts the caster wins {percent(a.figures.win)}% of games, against "
-                     f"{percent(r['win_if_both'])}% if the dice are always taken up together: the choice is worth "
+        lines.append(f"With these recasts the caster wins {percent(a.figures.win)} of games, against "
+                     f"{percent(r['win_if_both'])} if the dice are always taken up together: the choice is worth "
                      f"{decimal(gain * 100)} points.")
     lines.append(f"Casts of the dice per game, recasts included: {decimal(r['casts_per_game'])} "
                  f"(throws that stand: {decimal(a.figures.expected_throws)}).")
@@ -255,7 +287,7 @@ def _one_in(chance: Fraction) -> str:
 def _alone_text(alone: dict, faces) -> str:
     """"cater, cinque, sice" (the same whichever die is off), or each die's faces apart."""
     def words(chances: dict) -> str:
-        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)}% of the time)")
+        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)} of the time)")
                          for f, p in sorted(chances.items())) or "never"
 
     if not alone:
@@ -265,8 +297,9 @@ def _alone_text(alone: dict, faces) -> str:
     return "; ".join(f"{'first' if die == 1 else 'second'} die off: {words(alone.get(die, {}))}" for die in (1, 2))
 
 
-def _unit(a: Analysis) -> str:
-    return a.bet_table.machine.ruleset.money_unit if a.bet_table is not None else "unit"
+def _units(a: Analysis) -> str:
+    """The money unit's plural ("shillings", "pence")."""
+    return a.bet_table.machine.ruleset.money_units if a.bet_table is not None else "units"
 
 
 def ratio(net: Fraction) -> str:
@@ -288,7 +321,8 @@ def pays_text(bet, f) -> str:
     else:
         text = "never wins"
     if bet.commission is not None and bet.commission.rate:
-        text += f" less {percent(bet.commission.rate, 0)}"
+        # "of bet" or "of win": one marker never stands for two kinds of commission
+        text += f" less {percent(bet.commission.rate, 0)} of {bet.commission.of}"
     return text
 
 
@@ -312,14 +346,16 @@ def bet_tables(a: Analysis) -> list[Table]:
     commissions = sorted({(percent(b.commission.rate, 0), b.commission.of) for b in ruleset.bets.values()
                           if b.commission is not None and b.commission.rate})
     for rate, of in commissions:
-        notes.append(f"less {rate}: a commission of {rate} of the {of}.")
+        notes.append(f"less {rate} of {of}: a commission of {rate} of "
+                     f"{'the amount bet' if of == 'bet' else 'what the bet wins'}.")
     if a.never_made:
         notes.append(f"Not offered under these options (their made: condition never holds): "
                      f"{', '.join(a.never_made)}.")
     for name, f in a.bets.items():
-        if f.made_per_game < 1:
-            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (when its made: condition "
-                         f"holds); games that end before are not staked, so its edge is not the game's.")
+        if f.made_per_game < 1 and not (a.stake is not None and a.stake["bet"] == name):  # the stake: said above
+            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (those that reach a throw "
+                         f"where its made: condition holds); games that end before are not staked, so its edge "
+                         f"is not the game's.")
     t.caption = "\n".join(notes)
     t.narrow = t.without(["edge"], "Exact edges: --format json.")
     tables = [t]
@@ -330,8 +366,7 @@ def bet_tables(a: Analysis) -> list[Table]:
 
 
 def fee_table(a: Analysis) -> Table:
-    unit = _unit(a)
-    t = Table(f"Fees (in {unit}s)", ["fee", "payer → payee", "amount", "falls due (% of games)",
+    t = Table(f"Fees (in {_units(a)})", ["fee", "payer → payee", "amount", "falls due (% of games)",
                                      "cost per game"])
     for name, fee in a.fees.items():
         t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), percent(fee.due_per_game),
@@ -344,7 +379,11 @@ def fee_table(a: Analysis) -> Table:
 def money_tables(a: Analysis) -> list[Table]:
     """Each option's effect on the game, the bets made together, and each option's effect on the bets."""
     tables = []
+    same = []  # options under which every value plays the same game here: one line, not a table
     for option, values in a.game_by_option.items():
+        if len({tuple(sorted(f.items())) for f in values.values()}) <= 1:
+            same.append(option)
+            continue
         t = Table(f"Option {option}: the caster's game under each value", [option, "win %", "lose %", "edge %",
                                                                            "throws"])
         for value, f in values.items():
@@ -352,10 +391,16 @@ def money_tables(a: Analysis) -> list[Table]:
             t.add(mark, percent(f["win"]), percent(f["lose"]), edge_percent(f["edge"]), decimal(f["expected_throws"]))
         t.caption = "The other options as above. Exact fractions: --format json."
         tables.append(t)
+    if same:
+        line = (f"The caster's game is the same under every value of {', '.join(same)} here (the other options "
+                f"as above).")
+        if tables:
+            tables[-1].caption += "\n" + line
+        else:
+            tables.append(Table("Options", ["note"], [[line]]))
     if a.combination is not None:
         c = a.combination
-        unit = _unit(a)
-        t = Table(f"These bets together (in {unit}s)", ["bets", "expected staked", "expected net", "edge", "edge %"])
+        t = Table(f"These bets together (in {_units(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
         t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), shown(c.staked), shown(c.net), shown(c.edge),
               edge_percent(c.edge))
         tables.append(t)
@@ -400,6 +445,15 @@ def _pays_table(a: Analysis, name: str, f) -> Table:
                   [f"{machine.variables[row_var]} \\ {machine.variables[col_var]}", *map(str, cols)])
         for r in rows:
             t.add(r, *(ratio(grid[(r, c)]) if (r, c) in grid else "—" for c in cols))
+        return t
+    if len(varying) == 1 and len({s.phase for s in states.values()}) == 1:
+        # by the one variable that varies ("point"), not "point with point = 4": a phase and a
+        # variable may share a name
+        (k,) = varying
+        t = Table(f"What {name} pays, by {machine.variables[k]}", [machine.variables[k], "pays"])
+        for g, net in sorted(f.pays.items(), key=lambda gn: states[gn[0]].values[k]):
+            t.add(states[g].values[k], ratio(net))
+        t.align = ["right", "right"]
         return t
     t = Table(f"What {name} pays", ["where", "pays"])
     for g, net in f.pays.items():
@@ -506,7 +560,7 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
     for _, a in entries:
         fees += [name for name in a.fees if name not in fees]
     for name in fees:
-        t.add(f"fee {name}: cost per game", *(number_and(f"{decimal(a.fees[name].cost_per_game)} {_unit(a)}s",
+        t.add(f"fee {name}: cost per game", *(number_and(f"{decimal(a.fees[name].cost_per_game)} {_units(a)}",
                                                          decimal(a.fees[name].cost_per_game)) if name in a.fees
                                              else "—" for _, a in entries))
     notes.append(EDGE_MEANS)

@@ -27,7 +27,7 @@ from . import escape, in_words
 from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
 from .terminal import printable
-from .transitions import RESULT_WORDS, View, key_text, phase_rows
+from .transitions import RESULT_WORDS, View, key_text, phase_rows, phase_said
 from .words import fill
 
 FORMATS = ("text", "markdown", "html", "json")
@@ -94,8 +94,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
         "phases": [],
     }
     for phase in view.phases:
-        entry = {"phase": phase, "description": _words(ruleset.phases[phase].description
-                                                       if phase in ruleset.phases else "")}
+        entry = {"phase": phase, "description": phase_said(machine, phase, view)}
         throws = [n for n in view.nodes.values() if n.phase == phase and n.kind == THROW]
         choices = [n for n in view.nodes.values() if n.phase == phase and n.kind == CHOICE]
         for node in choices:
@@ -115,6 +114,12 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
         out["chosen"] = any(s.kind == CHOICE for s in machine.states)
         out["odds"] = {"win": exact(f.win), "lose": exact(f.lose), "push": exact(f.push), "edge": exact(f.edge),
                        "expected_throws": exact(f.expected_throws)}
+        if analysis.stake is not None:  # some games end before any stake: the stake's own figures lead
+            bet = analysis.bets[analysis.stake["bet"]]
+            out["odds"]["stake"] = {"bet": analysis.stake["bet"], "win": exact(bet.win), "edge": exact(bet.edge),
+                                    "made_per_game": exact(analysis.stake["made_per_game"]),
+                                    "unmade": [{"label": label, "result": results.get(label), "chance": exact(p)}
+                                               for label, p in analysis.stake["unmade"].items()]}
     out["dice"] = None
     if not machine.dice.fair:
         from .report import dice_text
@@ -124,7 +129,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     out["passing"] = _passing(machine)
     table = ruleset.table
     out["money"] = {
-        "unit": ruleset.money_unit,
+        "unit": ruleset.money_unit, "units": ruleset.money_units,
         "stakes": ("a bank answers every stake" if table.against == "bank"
                    else "each setter stakes against the caster, who answers him"),
         "when_short": ("a caster who cannot cover every stake forfeits the dice (hard play)"
@@ -228,20 +233,9 @@ def _passing(machine) -> str | None:
     if passing is None and rules is None:
         return None
     parts = []
-    if passing is not None:
-        ends = {s.label for s in machine.end_states()}
-        rule = []
-        if passing.losses_in_a_row == 1:
-            rule.append("after every loss")
-        elif passing.losses_in_a_row:
-            rule.append(f"after {passing.losses_in_a_row} losses in a row")
-        labels = [label for label in passing.after_labels if label in ends]  # only endings these rules can reach
-        if labels:
-            rule.append("after a game ending " + " or ".join(labels))
-        said = "The dice pass " + " or ".join(rule) if rule else "The dice never pass"
-        if passing.voluntary_after_win:
-            said += "; the caster may also pass them after a win"
-        parts.append(said + ".")
+    if passing is not None:  # from the compiled table: only endings these rules can reach
+        said = passing.says()
+        parts.append(said[:1].upper() + said[1:] + ".")
     if rules is not None and rules.description:
         parts.append(_words(rules.description))
     return " ".join(parts) or None
@@ -321,6 +315,9 @@ def _terms(machine) -> list:
 # --------------------------------------------------------------------------- rendering
 
 
+_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}  # a game without a stake, in the game's figures
+
+
 def _both(value: Fraction) -> str:
     """"1979/4032 (49.08%)", or the percentage alone when the fraction is too long to read."""
     text = shown(value)
@@ -379,11 +376,26 @@ def _blocks(data: dict) -> list:
     if data.get("odds"):
         o = data["odds"]
         win, lose, edge = (Fraction(o[k]) for k in ("win", "lose", "edge"))
-        text = ((f"With the best choices, {caster}" if data.get("chosen") else caster[:1].upper() + caster[1:])
-                + f" wins {_both(win)} of games and loses {_both(lose)}"
-                + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
-                + f"; the edge against him at even money is {percent(edge, 3)}. "
-                  f"A game takes {float(Fraction(o['expected_throws'])):.2f} throws on average.")
+        who = (f"with the best choices, {caster}" if data.get("chosen") else caster)
+        stake = o.get("stake")
+        if stake is None:
+            text = (who[:1].upper() + who[1:] + f" wins {_both(win)} of games and loses {_both(lose)}"
+                    + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
+                    + f"; the edge against him at even money is {percent(edge, 3)}. ")
+        else:
+            # games that end before any stake is laid move no money: the stake's edge is the one
+            # the table meets; the game's, over every game, says how it counts the others
+            name = stake["bet"]
+            ends = " or ".join(u["label"] for u in stake["unmade"])
+            counted = ", ".join(f"{u['label']} as {_COUNTED.get(u['result'], 'it ends')}" for u in stake["unmade"])
+            text = (f"A {name} is laid in {_both(Fraction(stake['made_per_game']))} of games; the others end {ends} "
+                    f"before any {name} is laid, and no money changes hands. Where a {name} is laid, {who} wins "
+                    f"{_both(Fraction(stake['win']))}; the edge against him at even money is "
+                    f"{percent(Fraction(stake['edge']), 3)} of the {name}. Counting every game, {counted}, he wins "
+                    f"{_both(win)} and loses {_both(lose)}"
+                    + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
+                    + f": an edge of {percent(edge, 3)} a game. ")
+        text += f"A game takes {float(Fraction(o['expected_throws'])):.2f} throws on average."
         blocks.append(("p", text))
     if data.get("dice"):
         blocks.append(("p", f"The dice are loaded: {data['dice']} (each face's chance)."))
@@ -392,16 +404,17 @@ def _blocks(data: dict) -> list:
     blocks.append(("h2", "At the table"))
     money = data["money"]
     items = [("stakes", f"{money['stakes'][:1].upper() + money['stakes'][1:]}; {money['when_short']}; "
-                        f"{money['stake']} (in {money['unit']}s).", "")]
+                        f"{money['stake']} (in {money['units']}).", "")]
     if data.get("passing"):
         items.append(("passing the dice", data["passing"], ""))
     for fee in data["fees"]:
-        text = f"{exact(Fraction(fee['amount']))} {money['unit']}s, {fee['payer']} to {fee['payee']}"
+        text = (f"{exact(Fraction(fee['amount']))} {money['unit'] if Fraction(fee['amount']) == 1 else money['units']}, "
+                f"{fee['payer']} to {fee['payee']}")
         if fee["description"]:
             text += f": {fee['description']}"
         if fee.get("cost_per_game") is not None:
             text += (f" (due in {percent(Fraction(fee['due_per_game']))} of games; "
-                     f"{float(Fraction(fee['cost_per_game'])):.4f} {money['unit']}s a game on average)")
+                     f"{float(Fraction(fee['cost_per_game'])):.4f} {money['units']} a game on average)")
         items.append((f"fee: {fee['fee']}", text + ".", ""))
     blocks.append(("items", items))
     if data["bets"]:

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from ..compile.machine import Machine, outcome_index
 from ..play.game import ChoiceMade, Thrown
-from ..play.wagers import money
+from .words import money_amount
 from ..records import replace
 from .narrate import Narrator, cast_text
 from .terminal import fit
@@ -23,8 +23,7 @@ class SessionNarrator:
         self.unit = machine.ruleset.money_unit
 
     def amount(self, text: str) -> str:
-        value = Fraction(text)
-        return f"{money(value)} {self.unit}{'' if value == 1 else 's'}"
+        return money_amount(self.machine.ruleset, Fraction(text))
 
     def text(self, e: dict) -> str | None:
         """The event in words, fitted to the terminal (None for an event the throw's line has told)."""
@@ -46,9 +45,12 @@ class SessionNarrator:
             return f"Game {e['game']}: {e['caster']} casts."
         if kind == "stake":
             if e["layer"] == "bank":
-                return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {e['caster']}."
+                on = f"{e['caster']}'s own cast" if e["player"] == e["caster"] else e["caster"]
+                return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {on}."
             return f"       {e['player']} sets {self.amount(e['amount'])}; {e['caster']} covers it."
         if kind == "refuse":
+            if e.get("declined"):  # the caster's own choice: said once, not "refuses …: declines it"
+                return f"       {e['caster']} declines {e['player']}'s {self.amount(e['amount'])}."
             return f"       {e['caster']} refuses {e['player']}'s {self.amount(e['amount'])}: {e['why']}."
         if kind == "choice":
             state = states[e["state"]]

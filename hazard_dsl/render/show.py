@@ -99,7 +99,7 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
             t.add(v.name, v.bounds(), v.initial, v.description or "")
         tables.append(t)
     if ruleset.bets:
-        t = Table(f"Bets (in {ruleset.money_unit}s)", ["bet", "backer : layer", "pays", "what it is"])
+        t = Table(f"Bets (in {ruleset.money_units})", ["bet", "backer : layer", "pays", "what it is"])
         for bet in ruleset.bets.values():
             pays = _pays(ruleset, bet)
             if bet.commission is not None and bet.commission.rate:
@@ -114,7 +114,7 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         t.caption = "Each bet's exact edge: hazard-dsl analyse."
         tables.append(t)
     if ruleset.fees:
-        t = Table(f"Fees (in {ruleset.money_unit}s)", ["fee", "payer → payee", "amount", "what it is"])
+        t = Table(f"Fees (in {ruleset.money_units})", ["fee", "payer → payee", "amount", "what it is"])
         for fee in ruleset.fees.values():
             t.add(fee.name, f"{fee.payer} → {fee.payee}", exact(fee.amount), fee.description or "")
         tables.append(t)
@@ -219,7 +219,7 @@ def show_json(ruleset: Ruleset) -> dict:
         "cocked": ({"by_option": ruleset.cocked.by_option,
                     "chances": {key: exact(p) for key, p in ruleset.cocked.chances.items()},
                     "description": ruleset.cocked.description} if ruleset.cocked else None),
-        "money": {"unit": ruleset.table.unit, "against": ruleset.table.against,
+        "money": {"unit": ruleset.table.unit, "units": ruleset.money_units, "against": ruleset.table.against,
                   "when_short": ruleset.table.when_short, "stake": ruleset.table.stake},
         "passing": ({"losses_in_a_row": (ruleset.passing.losses_in_a_row
                                          if isinstance(ruleset.passing.losses_in_a_row, int) or

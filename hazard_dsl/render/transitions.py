@@ -19,6 +19,7 @@ A throw is its total when every way of throwing that total does the same, else i
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine
@@ -451,5 +452,59 @@ def label_results(machine: Machine) -> dict:
     return out
 
 
-__all__ = ["Node", "Edge", "View", "throw_keys", "keys_text", "key_text", "phase_rows", "chance_text",
+__all__ = ["Node", "Edge", "View", "phase_said", "throw_keys", "keys_text", "key_text", "phase_rows", "chance_text",
            "label_results", "RESULT_WORDS"]
+
+
+# --------------------------------------------------------------------------- a phase in words
+
+
+def phase_said(machine: Machine, phase: str, view: "View | None" = None) -> str:
+    """What a phase is, for its heading: the file's description, unless the phase's rules read an
+    option — then one description cannot be right for every value (Cotton's "throws until a main
+    of 5 to 9 comes up" is wrong where a bad first throw loses the turn), and the phase is said
+    from the compiled machine when it has a plain shape: "the caster throws until 5–9 comes up;
+    that throw is the main", or "one throw for the main; outside 5–9 the caster loses the turn"."""
+    from ..compile.evaluate import options_read
+
+    ruleset = machine.ruleset
+    written = " ".join((ruleset.phases[phase].description or "").split()) if phase in ruleset.phases else ""
+    if phase in ruleset.phases and not options_read(tuple(ruleset.phases[phase].rules)):
+        return written
+    if view is None or view.unfold or not view.names:  # said with names ("the main"), over folded nodes
+        view = View(machine, unfold=False, names=True)
+    return _derived_phase(machine, view, phase) or written
+
+
+_SETS = re.compile(r"the throw is (the \w+)")
+
+
+def _derived_phase(machine: Machine, view: View, phase: str) -> str | None:
+    """A phase of one throw node said from its transitions, when it sets one variable and
+    otherwise throws again or ends one way; None for any other shape."""
+    nodes = [n for n in view.nodes.values() if n.phase == phase and n.kind == THROW]
+    if len(nodes) != 1:
+        return None
+    node = nodes[0]
+    edges = [e for e in view.edges if e.source == node.id]
+    again = [e for e in edges if e.target == node.id]
+    moves = [e for e in edges if e.target != node.id and view.nodes[e.target].kind != END]
+    ends = [e for e in edges if view.nodes[e.target].kind == END]
+    if len(moves) != 1 or not _SETS.fullmatch(moves[0].does):
+        return None
+    caster = machine.ruleset.words.caster
+    variable = _SETS.fullmatch(moves[0].does).group(1)
+    throws = moves[0].throws
+    if again and not ends:
+        return f"{caster} throws until {throws} comes up; that throw is {variable}"
+    if ends and not again and len({(view.nodes[e.target].result, view.nodes[e.target].label) for e in ends}) == 1:
+        end = view.nodes[ends[0].target]
+        passes = machine.passing is not None and end.label in machine.passing.after_labels
+        ending = {"win": f"{caster} wins", "lose": f"{caster} loses",
+                  "push": f"{caster} loses the turn" if passes else "no one wins"}.get(end.result)
+        if ending is None:
+            return None
+        plain = not any(word in throws for word in ("if", "the", "other"))  # "5–9", not "the main; 12 if …"
+        other = f"outside {throws}" if plain else "any other throw:"
+        return f"one throw for {variable}; {other} {ending}"
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import NUMBER_WORDS
+from ..model import NUMBER_WORDS, plural
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(word|Word))?\}")
 
@@ -37,3 +37,19 @@ def fill(template: str, values: dict) -> str:
         return str(value)
 
     return _FIELD.sub(one, template)
+
+
+def amount(value, unit: str, units: str | None = None) -> str:
+    """Money in the rule file's unit: "1 shilling", "2 pence", "1/2 penny" — the unit for one,
+    its plural (`units`, else made by rule) for any other amount."""
+    from fractions import Fraction
+
+    from ..play.wagers import money
+
+    value = Fraction(value)
+    return f"{money(value)} {unit if abs(value) == 1 else units or plural(unit)}"
+
+
+def money_amount(ruleset, value) -> str:
+    """`amount` in a ruleset's money unit."""
+    return amount(value, ruleset.money_unit, ruleset.money_units)

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..model import plural
 from ..render.tables import Table, both, exact as exact_text, number_and
 
 QUANTILES = (("min", 0.0), ("5%", 0.05), ("25%", 0.25), ("median", 0.5), ("75%", 0.75), ("95%", 0.95),
@@ -157,6 +158,7 @@ def sessions_report(context, results: dict, seconds: float, complete: bool) -> d
         "strategy": setup.strategy,
         "rounds": setup.rounds,
         "unit": context.machine.ruleset.money_unit,
+        "units": context.machine.ruleset.money_units,
         "seats": seats,
         "games": games,
         "games_per_session": games / sessions if sessions else None,
@@ -206,6 +208,15 @@ def _pct(x, short: bool = False) -> str:
         return ""
     text = f"{100 * x:.4f}%"
     return number_and(text.replace("0000%", "%") if short else text, f"{100 * x:.4f}")
+
+
+def _share(x) -> str:
+    """A share of sessions for people: "3.00%", "0.50%"; "<0.01%" for a few in very many, never "0.%"."""
+    if x is None:
+        return ""
+    if 0 < x < 0.00005:
+        return number_and("<0.01%", f"{100 * x:.4f}")
+    return number_and(f"{100 * x:.2f}%", f"{100 * x:.4f}")
 
 
 def _zs(z) -> str:
@@ -281,26 +292,27 @@ def _signed_pct(x) -> str:
 
 def sessions_tables(report: dict) -> tuple[str, list]:
     unit = report["unit"]
+    units = report.get("units") or plural(unit)  # a report written before units were kept
     header = (f"{report['ruleset']} — {report['sessions']:,} sessions of {report['rounds']} round"
               f"{'s' * (report['rounds'] != 1)} at the table (seed {report['seed']}): {', '.join(report['players'])}, "
-              f"{report['purse']} {unit}s each, strategy {report['strategy']}, stake {report['stake']}.")
+              f"{report['purse']} {units} each, strategy {report['strategy']}, stake {report['stake']}.")
     if not report["complete"]:
         header += f" Interrupted: {report['sessions']:,} of {report['requested']:,} sessions."
-    t = Table(f"Each seat's purse at the end ({unit}s)",
+    t = Table(f"Each seat's purse at the end ({units})",
               ["seat", "mean", "± s.e.", "min", "5%", "25%", "median", "75%", "95%", "max", "ruined"])
     for name, s in report["seats"].items():
         q = s["quantiles"]
         t.add(name, f"{s['mean']['value']:.3f}", f"{s['mean']['stderr']:.3f}",
               *(q[k] for k in ("min", "5%", "25%", "median", "75%", "95%", "max")),
-              _pct(s["ruined"]["rate"], short=True))
+              _share(s["ruined"]["rate"]))
     t.caption = ("ruined: the share of sessions that left the seat with nothing. No exact figure exists for a "
                  "whole session at the table; each game is drawn from the exact chances of how a game ends.")
     o = Table("The sessions", ["what", "value"])
     o.add("games per session (mean)", f"{report['games_per_session']:.3f}")
     for why, n in report["ended"].items():
         o.add(f"ended: {why}", number_and(f"{n:,} sessions", n))
-    o.add(f"bank's net per session ({unit}s)", f"{float(Fraction(report['bank_per_session'])):.4f}")
-    o.add(f"paid to the box per session ({unit}s)", f"{float(Fraction(report['box_per_session'])):.4f}")
+    o.add(f"bank's net per session ({units})", f"{float(Fraction(report['bank_per_session'])):.4f}")
+    o.add(f"paid to the box per session ({units})", f"{float(Fraction(report['box_per_session'])):.4f}")
     o.add("money conserved", "yes, exactly" if report["money_conserved"] else "NO (please report it)")
     if report["rounded"]:
         o.add("amounts rounded down", number_and(f"{report['rounded']:,} (finer than the minor unit, "

@@ -59,6 +59,10 @@ class Analysis:
     game_by_option: dict = field(default_factory=dict)  # option -> value -> the game's figures (api)
     ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
     recast: dict | None = None  # dice that land off: the recasts chosen and what they are worth (_recast)
+    # the table's stake bet (`money: stake`) when some games end before it can be laid (a turn
+    # lost on the first throw): {"bet", "made_per_game", "unmade": {label: chance per game}}.
+    # Its edge, per stake laid, is then the headline; the game's edge counts the others too.
+    stake: dict | None = None
 
     def __repr__(self) -> str:
         f = self.figures
@@ -111,6 +115,10 @@ def analyse(machine: Machine, policy: str = "optimal", by: str | None = None) ->
             else:  # not offered under these options (its made: never holds): no figures, not an error
                 analysis.never_made.append(name)
         analysis.fees = {name: table.fee(name, figures.labels, label_results) for name in machine.fees}
+        stake = machine.ruleset.table.stake
+        if stake in analysis.bets and analysis.bets[stake].made_per_game < 1:
+            analysis.stake = {"bet": stake, "made_per_game": analysis.bets[stake].made_per_game,
+                              "unmade": table.unmade_endings(table.bet(stake))}
     return analysis
 
 

@@ -360,18 +360,35 @@ class BetTable:
     def made_per_game(self, cb: CompiledBet) -> Fraction:
         """The chance that a game, from its start, reaches a throw at which the bet may be made
         (1 for a bet made any time; less for Cotton's stake, laid once the main is set)."""
-        made = cb.made
         if cb.bet.made is None:
             return ONE
+        return self._before_made(cb).get("made", ZERO)
+
+    def unmade_endings(self, cb: CompiledBet) -> dict:
+        """{label: chance per game} of the games that end before the bet may be made (the
+        history sheet's no_main, a turn lost before any stake): what its edge leaves out."""
+        if cb.bet.made is None:
+            return {}
+        return {key[1]: p for key, p in self._before_made(cb).items() if isinstance(key, tuple) and p}
+
+    def _before_made(self, cb: CompiledBet) -> dict:
+        """Where a game goes first from its start: "made" (a throw at which the bet may be
+        made) or ("end", label), with their chances."""
+        made = cb.made
+
+        def key_of(final):
+            state = self.states[final]
+            return ("end", state.label) if state.kind == END else ("made" if final in made else final)
+
         rows: dict = {}
-        queue = [g for g in self.restart if g not in made]
+        queue = [g for g in self.restart if key_of(g) == g]
         seen = set(queue)
         while queue:
             g = queue.pop()
             row: dict = {}
             for target, p1 in self.solver.throw_rows[g].items():
                 for final, p in self.resolve(target).items():
-                    key = "ended" if self.states[final].kind == END else ("made" if final in made else final)
+                    key = key_of(final)
                     row[key] = row.get(key, ZERO) + p1 * p
                     if key == final and final not in seen:
                         seen.add(final)
@@ -379,11 +396,11 @@ class BetTable:
             rows[g] = row
         start: dict = {}
         for g, p in self.restart.items():
-            key = "made" if g in made else g
+            key = key_of(g)
             start[key] = start.get(key, ZERO) + p
         if not rows:
-            return start.get("made", ZERO)
-        return Chain(rows).forward(start).get("made", ZERO)
+            return start
+        return {k: p for k, p in Chain(rows).forward(start).items() if not isinstance(k, int)}
 
     def unit_values(self, cb: CompiledBet, places) -> dict:
         """(expected net, expected stake) per unit bet, made in each game state of `places`."""

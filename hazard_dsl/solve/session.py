@@ -107,6 +107,7 @@ class Ruin:
     ruin: Fraction
     games: Fraction  # expected games until one or the other
     unit: str = "unit"
+    units: str = "units"  # the unit's plural (the file's `units:`, "pence"), for people
 
 
 
@@ -144,7 +145,8 @@ def ruin(machine: Machine, bankroll: Fraction, goal: Fraction, stake: Fraction, 
         raise SessionError("this session is too long to solve exactly; use a larger stake, or `hazard-dsl "
                            "simulate`") from None
     reach = visits.get("goal", ZERO)
-    return Ruin(bankroll, goal, stake, reach, ONE - reach, visits.total(rows), machine.ruleset.money_unit)
+    return Ruin(bankroll, goal, stake, reach, ONE - reach, visits.total(rows), machine.ruleset.money_unit,
+                machine.ruleset.money_units)
 
 
 __all__ = ["GameEndings", "Hand", "Ruin", "SessionError", "game_endings", "hand", "ruin"]
