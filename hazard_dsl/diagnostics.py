@@ -118,7 +118,8 @@ class SourceTexts:
 SOURCES = SourceTexts()
 
 
-def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool = False) -> str:
+def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool = False,
+           wrapped: bool = False) -> str:
     """``file:line:col: severity: message``, the source line and a caret under the column.
     Text from the rule file (in the message and the quoted line) is made printable first, so
     an escape sequence in a file is shown, not obeyed; the caret stays under its character."""
@@ -129,11 +130,16 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
     red, yellow, bold, reset = ("\033[31m", "\033[33m", "\033[1m", "\033[0m") if colour else ("",) * 4
     tint = red if diagnostic.is_error else yellow
     where = f"{printable(diagnostic.position)}: " if diagnostic.position else "hazard-dsl: "
-    # the message wraps to the terminal under its first line (the position and severity lead it, whole)
     head = f"{where}{diagnostic.severity}:"
-    lines = wrap(f"{head} {printable(diagnostic.message)}", more="    ")
-    if not lines[0].startswith(head):  # a path longer than the line: the message under it
-        lines = [head, *wrap(printable(diagnostic.message), indent="    ")]
+    if wrapped:
+        # for a person at a terminal: the message wraps between words under its first line
+        lines = wrap(f"{head} {printable(diagnostic.message)}", more="    ")
+        if not lines[0].startswith(head):  # a path longer than the line: the message under it
+            lines = [head, *wrap(printable(diagnostic.message), indent="    ")]
+    else:
+        # into a pipe or a file, `file:line:col: error: message` stays one line, as compilers
+        # print it: editors' quickfix lists, grep and CI annotations read a diagnostic by line
+        lines = [f"{head} {printable(diagnostic.message)}"]
     out = [f"{bold}{where}{reset}{tint}{diagnostic.severity}:{reset}{lines[0][len(head):]}", *lines[1:]]
     if diagnostic.position is not None:
         text = sources.line(diagnostic.position)
@@ -157,5 +163,9 @@ def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None) -> None:
 
     stream = stream if stream is not None else sys.stderr
     colour = colour_wanted(stream)
+    try:
+        wrapped = stream.isatty()
+    except (AttributeError, ValueError):
+        wrapped = False
     for d in diagnostics:
-        print(render(d, colour=colour), file=stream)
+        print(render(d, colour=colour, wrapped=wrapped), file=stream)

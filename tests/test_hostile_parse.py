@@ -21,7 +21,9 @@ def _check(path):
     diagnostics = check_file(path)
     assert time.monotonic() - start < SECONDS, path
     assert all(isinstance(d, Diagnostic) for d in diagnostics)
-    return [d for d in diagnostics if d.severity != NOTE]  # "checked once these are fixed" notes aside
+    # "checked once these are fixed" notes aside, and the warning that a file built with extends
+    # cites no source of its own (these generated files are not meant to)
+    return [d for d in diagnostics if d.severity != NOTE and "cites no source of its own" not in d.message]
 
 
 GAME = "phases:\n  roll:\n    - when: total == 7\n      do: win\n    - otherwise: lose\n"

@@ -212,11 +212,17 @@ def in_order(sentence: str, words: list[str]) -> bool:
     return True
 
 
+DIAGNOSTIC = re.compile(r"^(\S+:\d+:\d+|hazard-dsl): (error|warning|note): ")
+
+
 def over_wide(text: str, columns: int, data) -> list[str]:
     """The lines longer than the terminal, but for a piece of a web address that is longer than a
-    whole line by itself: an address is broken only after a "/", never cut inside a piece."""
+    whole line by itself (an address is broken only after a "/", never cut inside a piece), and
+    a diagnostic's first line, which stays whole when it is not written to a terminal (one line
+    per diagnostic, as compilers print it, for editors and grep; tests/test_width.py's
+    test_a_diagnostic_wraps_at_a_terminal checks the terminal's case)."""
     urls = [value for _, value in leaves(data) if isinstance(value, str) and "://" in value] if data else []
-    return [line for line in text.splitlines() if len(line) > columns
+    return [line for line in text.splitlines() if len(line) > columns and not DIAGNOSTIC.match(line)
             and not (len(line.split()) == 1 and any(line.strip().strip("<>") in url for url in urls))]
 
 
@@ -260,3 +266,16 @@ def test_the_check_cannot_pass_with_a_number_split_or_a_column_dropped():
     assert missing_figures("win 2.64%  lose 33.3", data, ["win", "lose"]) == ["lose = 1/3"]
     assert missing_figures("win 4451/168560 (2.64%), lose 1/3", data, ["win", "lose"]) == []
     assert over_wide("x" * 61, 60, None) and not over_wide("x" * 60, 60, None)
+
+
+def test_a_diagnostic_wraps_at_a_terminal(monkeypatch):
+    """At a terminal the message wraps between words; into a pipe it stays one line."""
+    from hazard_dsl.diagnostics import Diagnostic, Position, render
+
+    monkeypatch.setenv("COLUMNS", "60")
+    message = "no rule handles the throw 5-6 when main = 5, chance = 0; 6-6 when main = 5, chance = 0"
+    d = Diagnostic(message, Position("docs/examples/tavern-1.yaml", 12, 7), hint="add a rule for it, or an "
+                   "`otherwise:` that says what every other throw does in this phase of the game")
+    wrapped = render(d, wrapped=True).splitlines()
+    assert max(map(len, wrapped)) <= 60 and " ".join(w.strip() for w in wrapped).count("chance = 0;") == 1
+    assert render(d).splitlines()[0] == f"docs/examples/tavern-1.yaml:12:7: error: {message}"
