@@ -23,6 +23,7 @@ from hazard_dsl.render.prompt import chance_words
 from hazard_dsl.solve.markov import ONE, ZERO, Solver
 
 from .conftest import ROOT, machine
+from .ptys import press_ctrl_c
 
 
 def cli(*argv, stdin="", data=None, env=None):
@@ -84,35 +85,7 @@ def _interrupted_in_a_pseudo_terminal(argv: list[str], env: dict, stop_after: by
         if len(prompt.findall(out)) > answered and prompt.search(out[-40:]):
             answered += 1
             os.write(fd, b"\n")
-    # Ctrl-C at the prompt; pressed again, as a person would, if CPython's readline missed it
-    # (a SIGINT between writing the prompt and waiting for input; see test_table's pty test)
-    time.sleep(0.5)
-    os.write(fd, b"\x03")
-    pressed = time.time()
-    status = None
-    while time.time() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                out += os.read(fd, 4096)
-            except OSError:
-                pass
-        if time.time() - pressed > 5:
-            os.write(fd, b"\x03")
-            pressed = time.time()
-    else:  # never a hung test run: the child is ended and the assertions fail
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-    try:
-        while select.select([fd], [], [], 0.2)[0]:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            out += chunk
-    except OSError:
-        pass
+    out, status = press_ctrl_c(fd, pid, out, deadline)
     return os.WEXITSTATUS(status), out
 
 

@@ -23,6 +23,8 @@ from hazard_dsl.play.game import Chooser
 from hazard_dsl.play.session import Decider, Session
 from hazard_dsl.solve.markov import Solver
 
+from .ptys import press_ctrl_c
+
 ROOT = Path(__file__).resolve().parent.parent
 # Cotton's game, enough throws for a session of three players once round the table
 TAPE = ("3-4 5-6 2-2 6-1 1-2 3-5 4-4 1-1 2-5 6-6 3-3 4-2 1-3 5-5 2-6 6-4 3-1 5-2 4-3 1-2 2-2 6-6 5-1 3-4 "
@@ -183,7 +185,6 @@ def test_play_ends_cleanly_at_end_of_input_and_on_quit():
 def test_play_ctrl_c_in_a_pseudo_terminal():
     import pty
     import select
-    import signal
     import time
 
     pid, fd = pty.fork()
@@ -196,36 +197,7 @@ def test_play_ctrl_c_in_a_pseudo_terminal():
     while b"press Enter" not in out and time.time() < deadline:
         if select.select([fd], [], [], 1)[0]:
             out += os.read(fd, 4096)
-    # Ctrl-C at the prompt. CPython's readline can miss a SIGINT that lands between writing the
-    # prompt and waiting for input (the wait then goes on until a key), so the test waits a
-    # moment first, and presses Ctrl-C again, as a person would, if nothing happens.
-    time.sleep(0.5)
-    os.write(fd, b"\x03")
-    pressed = time.time()
-    status = None
-    while time.time() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                out += os.read(fd, 4096)
-            except OSError:
-                pass
-        if time.time() - pressed > 5:
-            os.write(fd, b"\x03")
-            pressed = time.time()
-    else:  # never a hung test run: the child is ended and the assertion below fails
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-    try:
-        while select.select([fd], [], [], 0.2)[0]:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            out += chunk
-    except OSError:
-        pass
+    out, status = press_ctrl_c(fd, pid, out, deadline)
     assert os.WEXITSTATUS(status) == 130, out
     assert b"Interrupted: the session stops here. Purses: Ann 20 shillings" in out
     assert b"Traceback" not in out
