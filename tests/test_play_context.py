@@ -63,7 +63,6 @@ def _interrupted_in_a_pseudo_terminal(argv: list[str], env: dict, stop_after: by
     output holds `stop_after` and a throw's prompt after it; then Ctrl-C. (Exit status, output.)"""
     import pty
     import select
-    import signal
 
     prompt = re.compile(rb"press Enter |\(Enter for [^)\n]*\) |\[Y/n\] ")
     pid, fd = pty.fork()
