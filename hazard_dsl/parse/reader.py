@@ -110,7 +110,8 @@ class _Reader:
 
         for name in template_names(text):
             if name not in allowed_names:
-                self.diags.error(f"{what} uses {{{name}}}, which is not known here", node.position,
+                self.diags.error(f"{what} uses {{{name}}}, which is not known here"
+                                 f"{did_you_mean(name, allowed_names)}", node.position,
                                  f"known: {', '.join(sorted(allowed_names))}")
         return text
 
@@ -170,11 +171,24 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
                 raise RulesetError(diags.items)
             found = resolve(parent.value, resolved.parent)
             if found is None:
-                diags.error(f"extends: no ruleset named {parent.value!r}", parent.position,
+                diags.error(f"extends: no ruleset named {parent.value!r}"
+                            f"{did_you_mean(parent.value, _rulesets_near(resolved))}", parent.position,
                             f"built-in rulesets: {', '.join(builtin_names())}")
                 raise RulesetError(diags.items)
             current, via = found, (parent.position, parent.value)
     return list(reversed(chain))
+
+
+def _rulesets_near(path: Path) -> list[str]:
+    """What the `extends:` of the file `path` could name: the built-in rulesets and the rule files
+    beside it (by name with and without its extension), not the file itself."""
+    names = list(builtin_names())
+    try:
+        beside = sorted(p for p in path.parent.glob("*.y*ml") if p.name != path.name)[:500]
+        names += [p.stem for p in beside] + [p.name for p in beside]
+    except OSError:
+        pass
+    return names
 
 
 def _may_extend(path: Path) -> bool:
@@ -615,7 +629,8 @@ def _options(r: _Reader, node) -> dict[str, Option]:
             d = spec.get("default")
             dv = d.value if isinstance(d, YScalar) else None
             if dv not in values:
-                r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}",
+                r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}"
+                              f"{did_you_mean(d.text, values) if isinstance(d, YScalar) else ''}",
                               d.position, f"values: {', '.join(map(str, values))}")
             else:
                 default = dv
