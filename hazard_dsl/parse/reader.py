@@ -50,7 +50,13 @@ class _Reader:
     def mapping(self, node, what: str) -> YMap | None:
         if isinstance(node, YMap):
             return node
-        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None)
+        hint = None
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            # `otherwise throw again`, `variables main 0..12`: a key whose colon is missing
+            first, _, rest = node.value.strip().partition(" ")
+            if first.isidentifier() and rest:
+                hint = f"a key is followed by a colon: `{first}: {rest.strip()}`"
+        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint)
         return None
 
     def keys(self, node: YMap, allowed, what: str, required=()) -> None:

@@ -44,6 +44,61 @@ def _plain(message: str) -> str:
     return message
 
 
+def _indent(line: str) -> int:
+    """The column (1-based) of a line's first character that is not a space."""
+    return len(line) - len(line.lstrip(" ")) + 1
+
+
+def _open_quote(lines: "_Lines", last: int):
+    """(line, column, quote) of the first value on lines 1..last that opens a quote it does not
+    close on its line, or None."""
+    for number in range(1, last + 1):
+        line = lines.get(number)
+        m = re.match(r"""^\s*(?:-\s+)*(?:[^\s:#'"][^:#]*?:\s+)?(?P<q>["'])""", line)
+        if not m or line.lstrip().startswith("#"):
+            continue
+        q, start = m["q"], m.end() - 1
+        rest = line[start + 1:]
+        if q == '"':
+            closed = re.search(r'(?<!\\)"', rest.replace("\\\\", "")) is not None
+        else:
+            closed = "'" in rest.replace("''", "")
+        if not closed:
+            return number, start + 1, q
+    return None
+
+
+def _nearest_level(lines: "_Lines", number: int, column: int, previous_key: int):
+    """(column, key or None for a `- `, line) of the block level above line `number` nearest to
+    `column`: the columns at which the lines above open their blocks. On a tie the outer level,
+    unless the inner one is the key of the line just above (`do:` between `- ` and `when:`)."""
+    levels = []
+    limit = 10 ** 9
+    n = number - 1
+    while n >= 1 and limit > 1:
+        line = lines.get(n)
+        if line.strip() and not line.lstrip().startswith("#"):
+            found = _key(line)
+            here = []
+            if found:
+                if found[2] is not None:
+                    here.append((found[2], None, n))
+                here.append((found[0], found[1], n))
+            else:
+                here.append((_indent(line), None, n))
+            if here[0][0] < limit:
+                levels += [h for h in here if h[0] < limit]
+                limit = here[0][0]
+        n -= 1
+    levels = [lv for lv in levels if lv[0] != column]
+    if not levels:
+        return None
+    best = min(abs(lv[0] - column) for lv in levels)
+    near = [lv for lv in levels if abs(lv[0] - column) == best]
+    inner = [lv for lv in near if lv[0] == previous_key and lv[2] == number - 1 or lv[0] == previous_key and lv[1]]
+    return max(near, key=lambda lv: lv[0]) if inner and len(near) > 1 and inner[0][0] > column else min(near, key=lambda lv: lv[0])
+
+
 class _Lines:
     def __init__(self, text: str):
         self.lines = text.split("\n")
@@ -53,6 +108,16 @@ class _Lines:
         if 1 <= number <= len(self.lines):
             return self.lines[number - 1].rstrip("\r")
         return ""
+
+    def next(self, number: int) -> tuple[int, str]:
+        """The nearest line after `number` that holds something other than a comment."""
+        n = number + 1
+        while n <= len(self.lines):
+            line = self.get(n)
+            if line.strip() and not line.lstrip().startswith("#"):
+                return n, line
+            n += 1
+        return 0, ""
 
     def previous(self, number: int) -> tuple[int, str]:
         """The nearest line before `number` that holds something other than a comment."""
@@ -98,6 +163,22 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
         return Diagnostic("a tab cannot start a value here", position,
                           hint="use spaces instead of the tab, or quote the value")
 
+    # --- a quote left open on an earlier line: YAML read on to the next quote, lines below
+    if pmark is not None and "quoted scalar" not in context:
+        opened = _open_quote(lines, pmark.line)
+        if opened is not None and opened[0] < pmark.line + 1:
+            number, column, quote = opened
+            return Diagnostic(f"the quote {quote} opened here is not closed on its line", at(number, column),
+                              hint=f"end the value with {quote} on the same line, or write it without quotes "
+                                   f"(YAML read on to line {pmark.line + 1})")
+    if "found '<scalar>'" in problem and pmark is not None:
+        before = lines.get(pmark.line + 1)[:pmark.column].rstrip()
+        if before.endswith(('"', "'")):
+            return Diagnostic("text follows the closing quote of this value", position,
+                              hint=f"put the whole value inside the quotes (a {before[-1]} inside it is written "
+                                   f"{before[-1] * 2 if before[-1] == chr(39) else chr(92) + chr(34)}), "
+                                   f"or write it without quotes")
+
     # --- an unclosed quote
     if "quoted scalar" in context and cmark is not None:
         quote = lines.get(cmark.line + 1)[cmark.column:cmark.column + 1] or '"'
@@ -138,10 +219,10 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                               hint=f'quote the value: `{mine[1]}: "{value}"`')
         previous_number, previous = lines.previous(number)
         theirs = _key(previous)
-        if previous and theirs is None and ":" not in previous and not previous.strip().startswith("-"):
-            word = re.match(r"(\s*)(\S+)", previous)
+        if previous and theirs is None and ":" not in previous:
+            word = re.match(r"(\s*(?:-\s+)*)(\S+)", previous)
             rest = previous[word.end(2):].strip()
-            return Diagnostic(f"`{previous.strip()}` has no colon after its key", at(previous_number, word.end(2) + 1),
+            return Diagnostic(f"`{previous[word.end(1):].strip()}` has no colon after its key", at(previous_number, word.end(2) + 1),
                               hint=f"write `{word[2]}: {rest}`" if rest else f"write `{word[2]}:`")
         if mine and theirs and mine[0] > theirs[0]:
             return Diagnostic(
@@ -154,7 +235,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                               hint="line it up with the keys of its mapping, or quote the value if the colon is part of a text")
 
     # --- a key or item at a column the block above does not expect
-    if problem.startswith("expected <block end>") and pmark is not None:
+    if (problem.startswith("expected <block end>") or problem.startswith("expected '<document start>'")) \
+            and pmark is not None:
         number = pmark.line + 1
         line = lines.get(number)
         mine = _key(line)
@@ -176,19 +258,46 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                     f"or start a new list item with `- `", at(number, column),
                     hint=f"a rule is a list item: `- when: …` with its `do:` under `when:`; indent `{key}:` to "
                          f"column {theirs[0]}, or write `- {key}: …` for a new item")
-            if column < theirs[0]:
+            target = _nearest_level(lines, number, column, theirs[0])
+            if target is not None:
+                level, name, line_number = target
+                what = f"`{name}:`" if name else "the `- `"
                 return Diagnostic(
-                    f"`{key}:` is indented less than `{theirs[1]}:` on line {previous_number}; "
+                    f"`{key}:` is indented {'less' if column < level else 'more'} than {what} on line {line_number}; "
                     f"keys of one mapping must line up", at(number, column),
-                    hint=f"start `{key}:` in column {theirs[0]}, under `{theirs[1]}:`")
+                    hint=f"start `{key}:` in column {level}, under {what}")
             if column > theirs[0]:
                 return Diagnostic(
                     f"`{key}:` is indented more than `{theirs[1]}:` on line {previous_number}; "
                     f"keys of one mapping must line up", at(number, column),
                     hint=f"start `{key}:` in column {theirs[0]}, under `{theirs[1]}:`")
         if mine and mine[2] is not None:
+            dash = mine[2]
+            # the key the list belongs to: the nearest line above indented less than this `- `
+            n = number - 1
+            while n >= 1 and (not lines.get(n).strip() or lines.get(n).lstrip().startswith("#")
+                              or _indent(lines.get(n)) >= dash):
+                n -= 1
+            first_number, first = lines.next(n) if n >= 1 else (0, "")
+            parent = lines.get(n) if n >= 1 else ""
+            opens = bool(re.search(r":\s*(#.*)?$", parent))
+            below = _key(first) if first_number and first_number < number and opens else None
+            if below and below[2] is None and below[0] > dash:
+                return Diagnostic(
+                    f"a rule is a list item: write `- {below[1]}: …`", at(first_number, below[0]),
+                    hint=f"line {number} starts a list item in column {dash}, so each item under line {n} starts "
+                         f"with `- ` in that column")
+            for m in range(number - 1, 0, -1):
+                other = _key(lines.get(m))
+                if other and other[2] is not None and other[2] != dash and abs(other[2] - dash) <= 3:
+                    return Diagnostic(
+                        f"this `- ` is in column {dash}, the one of line {m} in column {other[2]}; "
+                        f"the items of one list line up", at(number, dash),
+                        hint=f"start it in column {other[2]}")
+                if other and other[2] == dash:
+                    break
             return Diagnostic(
-                f"this list item `- ` is not lined up with the list it belongs to", at(number, mine[2]),
+                "this list item `- ` is not lined up with the list it belongs to", at(number, dash),
                 hint="the items of one list start with `- ` in the same column")
 
     if "did not find expected key" in problem and pmark is not None:
