@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from fractions import Fraction
 
-from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError, did_you_mean
+from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
 from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
@@ -46,6 +46,9 @@ FEE_KEYS = ("description", "payer", "payee", "amount", "variables", "rules")
 class _Reader:
     def __init__(self) -> None:
         self.diags = Diagnostics()
+
+    def errors(self) -> int:
+        return sum(d.is_error for d in self.diags.items)
 
     def mapping(self, node, what: str) -> YMap | None:
         if isinstance(node, YMap):
@@ -268,19 +271,28 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     if node is not None and not (isinstance(node, YScalar) and node.value is None):  # `year: null`: undated
         year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) else r.text(node, "year")
     description = r.text(root.get("description"), "description")
+    failed: set = set()  # the sections that had errors: what the names check can trust without them
+
+    def counted(section: str, read):
+        before = r.errors()
+        value = read()
+        if r.errors() > before:
+            failed.add(section)
+        return value
+
     sources = _sources(r, root.get("sources"))
     notes = _notes(r, root.get("notes"))
-    dice = _dice(r, root.get("dice"))
-    variables = _variables(r, root.get("variables"))
-    options = _options(r, root.get("options"))
-    labels = _labels(r, root.get("labels"), variables)
-    words = _words(r, root.get("words"))
-    phases = _phases(r, root.get("phases"), variables)
-    cocked = _cocked(r, root.get("cocked"), variables)
-    passing = _passing(r, root.get("passing"))
-    table = _money(r, root.get("money"))
-    bets = _bets(r, root.get("bets"), variables)
-    fees = _fees(r, root.get("fees"))
+    dice = counted("dice", lambda: _dice(r, root.get("dice")))
+    variables = counted("variables", lambda: _variables(r, root.get("variables")))
+    options = counted("options", lambda: _options(r, root.get("options")))
+    labels = counted("labels", lambda: _labels(r, root.get("labels"), variables))
+    words = counted("words", lambda: _words(r, root.get("words")))
+    phases = counted("phases", lambda: _phases(r, root.get("phases"), variables))
+    cocked = counted("cocked", lambda: _cocked(r, root.get("cocked"), variables))
+    passing = counted("passing", lambda: _passing(r, root.get("passing")))
+    table = counted("money", lambda: _money(r, root.get("money")))
+    bets = counted("bets", lambda: _bets(r, root.get("bets"), variables))
+    fees = counted("fees", lambda: _fees(r, root.get("fees")))
     start = None
     if root.get("start") is not None:
         start = r.word(root.get("start"), "start")
@@ -295,34 +307,64 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     if inherited:
         sources = []
     diags.extend(r.diags.items)
-    diags.raise_if_errors()
-    ruleset = Ruleset(
-        name=name or "",
-        file=_display(path),
-        year=year,
-        description=description,
-        sources=tuple(sources),
-        notes=tuple(notes),
-        extends=extends.text if isinstance(extends, YScalar) and extends.value else None,
-        variables=MappingProxyType(variables),
-        options=MappingProxyType(options),
-        labels=MappingProxyType(labels),
-        phases=MappingProxyType(phases or {}),
-        start=start or "",
-        words=words,
-        passing=passing,
-        bets=MappingProxyType(bets),
-        fees=MappingProxyType(fees),
-        money_unit=table.unit,
-        table=table,
-        rules_digest=_rules_digest(files),
-        dice=dice,
-        cocked=cocked,
-        built_on=built_on,
-        inherited_sources=tuple(inherited),
-        inherited_from=inherited_from,
-    )
-    return check_names(ruleset, root)
+
+    def build() -> Ruleset:
+        return Ruleset(
+            name=name or "",
+            file=_display(path),
+            year=year,
+            description=description,
+            sources=tuple(sources),
+            notes=tuple(notes),
+            extends=extends.text if isinstance(extends, YScalar) and extends.value else None,
+            variables=MappingProxyType(variables),
+            options=MappingProxyType(options),
+            labels=MappingProxyType(labels),
+            phases=MappingProxyType(phases or {}),
+            start=start or "",
+            words=words,
+            passing=passing,
+            bets=MappingProxyType(bets),
+            fees=MappingProxyType(fees),
+            money_unit=table.unit,
+            table=table,
+            rules_digest=_rules_digest(files),
+            dice=dice,
+            cocked=cocked,
+            built_on=built_on,
+            inherited_sources=tuple(inherited),
+            inherited_from=inherited_from,
+        )
+
+    if any(d.is_error for d in diags.items):
+        # One bad rule does not hide the rest: the names and types of every other part are
+        # checked in the same run, unless a section they depend on (the variables, the options,
+        # the dice, the labels) is itself in error and would make every use of it look wrong.
+        names_checked = bool(phases) and not failed & _NAMES_DEPEND_ON
+        if names_checked:
+            try:
+                check_names(build(), root)
+            except RulesetError as exc:
+                seen = set(diags.items)
+                diags.extend(d for d in exc.diagnostics
+                             if d.is_error and d.position is not None and d not in seen and not _follows_from(d, failed))
+            except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
+                names_checked = False
+        error = RulesetError(diags.items)
+        error.names_checked = names_checked
+        raise error
+    return check_names(build(), root)
+
+
+_NAMES_DEPEND_ON = {"dice", "variables", "options", "labels", "words", "money"}
+
+
+def _follows_from(d: Diagnostic, failed: set) -> bool:
+    """Whether a names check's error may only follow from parts dropped for their own errors:
+    the labels the game ends with come from its rules, a stake or `backs:` names a bet."""
+    if failed & {"phases", "cocked"} and "label" in d.message:
+        return True
+    return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
 
 
 def rule_files(path: str | Path) -> list[str]:
