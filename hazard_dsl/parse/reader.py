@@ -10,6 +10,8 @@ problems found are raised together; names and types are checked next, in
 
 from __future__ import annotations
 
+import re
+
 import difflib
 from pathlib import Path
 from types import MappingProxyType
@@ -340,14 +342,20 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         # One bad rule does not hide the rest: the names and types of every other part are
         # checked in the same run, unless a section they depend on (the variables, the options,
         # the dice, the labels) is itself in error and would make every use of it look wrong.
-        names_checked = bool(phases) and not failed & _NAMES_DEPEND_ON
+        names_checked = (bool(phases) and not failed & _NAMES_DEPEND_ON
+                         and all(isinstance(root.get(s), YMap) for s in failed & _DECLARING))
+        # a variable, option or label read with an error is left out: uses of its name are not errors of their own
+        kept = {"variables": variables, "options": options, "labels": labels}
+        dropped = {name for section in failed & _DECLARING for name in _declared(root.get(section))
+                   if name not in (kept[section] or {})}
         if names_checked:
             try:
                 check_names(build(), root)
             except RulesetError as exc:
                 seen = set(diags.items)
                 diags.extend(d for d in exc.diagnostics
-                             if d.is_error and d.position is not None and d not in seen and not _follows_from(d, failed))
+                             if d.is_error and d.position is not None and d not in seen
+                             and not _follows_from(d, failed, dropped))
             except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
                 names_checked = False
         error = RulesetError(diags.items)
@@ -356,12 +364,20 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     return check_names(build(), root)
 
 
-_NAMES_DEPEND_ON = {"dice", "variables", "options", "labels", "words", "money"}
+_NAMES_DEPEND_ON = {"dice", "words", "money"}
+_DECLARING = {"variables", "options", "labels"}
 
 
-def _follows_from(d: Diagnostic, failed: set) -> bool:
+def _declared(node) -> set[str]:
+    return set(node.entries) if isinstance(node, YMap) else set()
+
+
+def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
     """Whether a names check's error may only follow from parts dropped for their own errors:
-    the labels the game ends with come from its rules, a stake or `backs:` names a bet."""
+    a variable, option or label declared with an error, the labels the game ends with (from its
+    rules), a stake or `backs:` naming a bet."""
+    if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
+        return True
     if failed & {"phases", "cocked"} and "label" in d.message:
         return True
     return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
