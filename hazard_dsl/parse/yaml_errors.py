@@ -140,6 +140,15 @@ def _key(line: str):
     return column, m["key"].strip(), dash
 
 
+def _misaligned(key: str, column: int, other: str, level: int, line: int, position: Position) -> Diagnostic:
+    """`do:` must line up with `when:` on line 7: it is 1 column further right."""
+    off = abs(column - level)
+    side = "right" if column > level else "left"
+    return Diagnostic(f"`{key}:` must line up with {other} on line {line}; it is {off} column{'s' if off > 1 else ''} "
+                      f"further {side}", position,
+                      hint=f"start `{key}:` in column {level}, under {other}: the keys of one mapping line up")
+
+
 def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
     """A diagnostic for a YAML syntax error, in layout terms, with a hint where one helps."""
     lines = _Lines(text)
@@ -225,10 +234,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             return Diagnostic(f"`{previous[word.end(1):].strip()}` has no colon after its key", at(previous_number, word.end(2) + 1),
                               hint=f"write `{word[2]}: {rest}`" if rest else f"write `{word[2]}:`")
         if mine and theirs and mine[0] > theirs[0]:
-            return Diagnostic(
-                f"`{mine[1]}:` is indented more than `{theirs[1]}:` on line {previous_number}; "
-                f"keys of one mapping must line up", at(number, mine[0]),
-                hint=f"start `{mine[1]}:` in column {theirs[0]}, under `{theirs[1]}:`")
+            return _misaligned(mine[1], mine[0], f"`{theirs[1]}:`", theirs[0], previous_number, at(number, mine[0]))
         if mine:
             return Diagnostic(f"`{mine[1]}:` cannot start a key here: the line above does not open a mapping",
                               at(number, mine[0]),
@@ -262,15 +268,9 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             if target is not None:
                 level, name, line_number = target
                 what = f"`{name}:`" if name else "the `- `"
-                return Diagnostic(
-                    f"`{key}:` is indented {'less' if column < level else 'more'} than {what} on line {line_number}; "
-                    f"keys of one mapping must line up", at(number, column),
-                    hint=f"start `{key}:` in column {level}, under {what}")
+                return _misaligned(key, column, what, level, line_number, at(number, column))
             if column > theirs[0]:
-                return Diagnostic(
-                    f"`{key}:` is indented more than `{theirs[1]}:` on line {previous_number}; "
-                    f"keys of one mapping must line up", at(number, column),
-                    hint=f"start `{key}:` in column {theirs[0]}, under `{theirs[1]}:`")
+                return _misaligned(key, column, f"`{theirs[1]}:`", theirs[0], previous_number, at(number, column))
         if mine and mine[2] is not None:
             dash = mine[2]
             # the key the list belongs to: the nearest line above indented less than this `- `
