@@ -329,3 +329,106 @@ def test_fuzz_bets_and_fees(document, tmp_path_factory):
     path = tmp_path_factory.mktemp("money") / "fuzz.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
     _check_never_raises(path)
+
+
+# --------------------------------------------------------------------------- the author's words
+
+# What PyYAML and Lark call things: an author never wrote them and should never read them.
+YAML_WORDS = ("<block end>", "<block mapping start>", "<block sequence start>", "<scalar>", "<stream end>",
+              "found '?'", "while scanning", "while parsing", "simple key", "mapping values are not allowed")
+
+
+def _lark_words() -> set[str]:
+    from hazard_dsl.parse.expressions import _parser
+
+    return {t.name for t in _parser().terminals} | {"$END"}
+
+
+def _foreign_words(diagnostics, lark_words) -> list[str]:
+    found = []
+    for d in diagnostics:
+        text = f"{d.message} {d.hint or ''}"
+        found += [w for w in YAML_WORDS if w in text]
+        found += [w for w in lark_words if re.search(rf"(?<![\w$]){re.escape(w)}(?!\w)", text)]
+    return found
+
+
+def test_no_message_of_the_corpus_uses_a_parser_s_words():
+    lark_words = _lark_words()
+    for path in FILES:
+        diagnostics = check_file(path)
+        assert not _foreign_words(diagnostics, lark_words), f"{path.name}:\n{shown(diagnostics)}"
+
+
+GOOD = """\
+name: A good rule file
+variables:
+  main: 0..12
+options:
+  first:
+    values: [thrown, called]
+phases:
+  set_main:
+    rules:
+      - when: total in 5..9
+        do: set main = total; goto chance
+        say: "a main"
+      - otherwise: throw again
+  chance:
+    rules:
+      - when: total == main and option.first == "thrown"
+        do: win nick
+      - when: total in {2, 3}
+        do: lose out
+      - otherwise: throw again
+"""
+
+
+def _mutations(text: str):
+    """Every line of a good file spoilt the ways authors spoil them: indented one more or one less,
+    the colon dropped, the `- ` dropped, a tab for the indentation, a quote or a bracket left open,
+    a colon in a value, `==` written `=`."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        variants = {" " + line, line[1:] if line.startswith(" ") else None, line.replace(": ", " ", 1),
+                    line.replace("- ", "  ", 1), "\t" + line.lstrip(" "), line + ' "open', line.replace(": ", ": [", 1),
+                    line + ": more", line.replace("==", "=", 1), line.replace(": ", ': "', 1)}
+        for variant in variants - {None, line}:
+            yield i + 1, "\n".join(lines[:i] + [variant] + lines[i + 1:])
+
+
+def test_a_spoilt_line_is_told_in_the_author_s_words(tmp_path: Path):
+    from hazard_dsl.check import check_file as check
+
+    path = tmp_path / "spoilt.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    assert not [d for d in check(path) if d.is_error], shown(check(path))
+    lark_words = _lark_words()
+    for number, text in _mutations(GOOD):
+        path.write_text(text, encoding="utf-8")
+        diagnostics = check(path)
+        foreign = _foreign_words(diagnostics, lark_words)
+        assert not foreign, f"line {number} spoilt:\n{text}\n{shown(diagnostics)}\n{foreign}"
+        for d in diagnostics:
+            assert len(re.findall(r"`[^`]*`|'[^']*'", d.message.split("expected", 1)[-1])) <= 8, d.message
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("total = 7", "unexpected '=' in condition: to compare, write `==`"),
+    ("total == 7 total", "expected `and`, `or` or the end of the condition"),
+    ("total in {2, 3", "expected `}`, `,` or `..`"),
+    ("total ==", "expected a value (a number, a name or a quoted word)"),
+    ("(total == 7", "expected `)`"),
+])
+def test_a_condition_s_syntax_error_names_a_few_things_in_words(text, expected):
+    from hazard_dsl.parse.expressions import parse_expression
+    from hazard_dsl.parse.yaml_nodes import YScalar
+    from hazard_dsl.diagnostics import Position, RulesetError
+
+    with pytest.raises(RulesetError) as caught:
+        parse_expression(YScalar(text, text, Position("f.yaml", 1, 1)), "condition")
+    (d,) = caught.value.diagnostics
+    assert expected in d.message
+    assert not _foreign_words([d], _lark_words())

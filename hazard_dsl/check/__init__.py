@@ -18,6 +18,9 @@ def check_file(path: str | Path) -> list[Diagnostic]:
     except RulesetError as exc:
         # The game can only be explored once every rule reads: say so, rather than let
         # "2 errors" look like all there is.
+        if getattr(exc, "names_checked", False):  # the names and types of every other part were checked
+            return exc.diagnostics + [_later("the checks of the game itself (every throw handled, every game able "
+                                             "to end, the bets played out)")]
         return exc.diagnostics + [_later("the later checks (names and types, then the game itself: every throw "
                                          "handled, every game able to end, the bets played out)")]
     except RecursionError:

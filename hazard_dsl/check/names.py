@@ -169,14 +169,16 @@ class _Types:
         if isinstance(ref, ex.OptionRef):
             option = self.ruleset.options.get(ref.name)
             if option is not None and literal.value not in option.values:
-                self.diags.error(f"option {ref.name!r} has no value {literal.value!r}", literal.position,
+                self.diags.error(f"option {ref.name!r} has no value {literal.value!r}"
+                                 f"{did_you_mean(literal.value, option.values)}", literal.position,
                                  f"its values: {', '.join(map(str, option.values))}")
             return
         if isinstance(ref, ex.Name) and ref.name in BET_FACTS and isinstance(literal, ex.String):
             known = {"phase": list(self.ruleset.phases), "result": list(GAME_RESULTS),
                      "label": sorted(self.labels) + [""]}[ref.name]
             if literal.value not in known:
-                self.diags.error(f"the game has no {ref.name} {literal.value!r}", literal.position,
+                self.diags.error(f"the game has no {ref.name} {literal.value!r}"
+                                 f"{did_you_mean(literal.value, [k for k in known if k])}", literal.position,
                                  f"{ref.name}s: {', '.join(repr(k) for k in known)}")
 
 
@@ -209,7 +211,9 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
             if label and label not in results_of_label:
-                diags.error(f"passing: no rule ends a game with the label {label!r}", ruleset.passing.position)
+                diags.error(f"passing: no rule ends a game with the label {label!r}"
+                            f"{did_you_mean(label, results_of_label)}", ruleset.passing.position,
+                            f"labels that end a game: {', '.join(sorted(results_of_label))}" if results_of_label else None)
         losses = ruleset.passing.losses_in_a_row
         if losses is not None and not isinstance(losses, int):  # an expression: over the options only
             types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")

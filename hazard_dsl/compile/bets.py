@@ -238,8 +238,9 @@ class BetMachine:
                 elif isinstance(action, ex.ThrowAgain):
                     break
             return BetState(phase_name, tuple(own[v] for v in self.own))
+        thrown = f"of total {dice[0] + dice[1]}" if self.by_total else f"{dice[0]}-{dice[1]}"  # faces only if read
         raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: no rule of {phase_name!r} handles the throw "
-                                       f"{dice[0]}-{dice[1]} in game phase {values['phase']!r}", phase.position,
+                                       f"{thrown} in game phase {values['phase']!r}", phase.position,
                                        hint="add an `otherwise: throw again`")])
 
 

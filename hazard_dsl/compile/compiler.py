@@ -42,6 +42,7 @@ class Exploration:
     fired: set = field(default_factory=set)  # (phase, rule index)
     entered: set = field(default_factory=set)  # phase names
     unhandled: dict = field(default_factory=dict)  # phase -> [(values, dice)]
+    thrown: dict = field(default_factory=dict)  # phase -> [values of each throw state of it]
     too_large: bool = False  # refused for its size: no point exploring other option values
     tests: int = 0  # conditions tried: the work the exploration took
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
@@ -282,6 +283,7 @@ class _Compiler:
                 spec = self.states[number]
                 if spec["kind"] == THROW:
                     values = dict(zip(self.variables, spec["values"]))
+                    self.result.thrown.setdefault(spec["phase"], []).append(values)
                     if self.by_total[spec["phase"]]:
                         # the first throw of each total stands for the others (2-5 for 5-2 …)
                         first: dict = {}

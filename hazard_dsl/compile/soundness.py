@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..diagnostics import ERROR, Diagnostic
 from ..model import Ruleset
-from .machine import CHOICE, END, THROW
+from .evaluate import uses_single_faces
+from .machine import CHOICE, END, OUTCOMES, THROW
 
 MAX_EXAMPLES = 3
 
@@ -19,12 +20,7 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
     out: list[Diagnostic] = []
     machine = result.machine
     for phase, cases in result.unhandled.items():
-        examples = []
-        for values, dice in cases[:MAX_EXAMPLES]:
-            shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-            examples.append(f"{dice[0]}-{dice[1]}" + (f" when {shown}" if shown else ""))
-        more = f" and {len(cases) - MAX_EXAMPLES} more" if len(cases) > MAX_EXAMPLES else ""
-        out.append(Diagnostic(f"no rule of phase {phase!r} handles the throw {'; '.join(examples)}{more}{suffix}",
+        out.append(Diagnostic(f"no rule of phase {phase!r} handles {_unhandled(ruleset, phase, cases, result)}{suffix}",
                               ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`"))
     if machine is None or result.unhandled:
         return out
@@ -46,6 +42,66 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
                               + ("" if result.machine.dice.fair else
                                  " (with these dice some throws never come: see dice: in the rule file)")))
     return out
+
+
+def _unhandled(ruleset: Ruleset, phase: str, cases: list, result) -> str:
+    """The throws no rule of `phase` handles, as an author thinks of them: by total (by the faces
+    only where the phase's rules read them), and the variables' values only where they matter —
+    where some states of the phase leave other throws unhandled than the rest do."""
+    by_faces = any(uses_single_faces(r.condition) or uses_single_faces(r.actions) for r in ruleset.phases[phase].rules)
+    visited = result.thrown.get(phase) or [values for values, _ in cases]
+    names = [n for n in (visited[0] if visited else {}) if len({v[n] for v in visited}) > 1]  # those that vary
+    missing: dict = {}  # the varying variables' values -> the throws left unhandled there
+    for values in visited:
+        missing.setdefault(tuple(values[n] for n in names), set())
+    for values, dice in cases:
+        missing.setdefault(tuple(values[n] for n in names), set()).add(tuple(dice))
+    groups: dict = {}  # a set of throws -> the values where exactly these are left
+    for key, throws in missing.items():
+        if throws:
+            groups.setdefault(frozenset(throws), []).append(key)
+    everywhere = len(groups) == 1 and all(missing.values())
+    parts = []
+    for throws, keys in list(groups.items())[:MAX_EXAMPLES]:
+        text = _throws(throws, by_faces)
+        if names and not everywhere:
+            text += " when " + _values(names, keys)
+        parts.append(text)
+    more = f"; and {len(groups) - MAX_EXAMPLES} more cases" if len(groups) > MAX_EXAMPLES else ""
+    return "; ".join(parts) + more
+
+
+def _throws(throws, by_faces: bool) -> str:
+    """`the throws of totals 11 and 12`, or with faces `the throws 3-3, 4-4 and of total 11`."""
+    totals = sorted({a + b for a, b in throws})
+    whole = [t for t in totals if all((a, b) in throws for a, b in OUTCOMES if a + b == t)]
+    faces = sorted((a, b) for a, b in throws if a + b not in whole) if by_faces else []
+    if not by_faces:
+        whole = totals
+    of_totals = f"total{'s' if len(whole) > 1 else ''} " + _and([str(t) for t in whole]) if whole else ""
+    if not faces:
+        return f"the throw{'s' if len(whole) > 1 else ''} of {of_totals}"
+    shown = [f"{a}-{b}" for a, b in faces]
+    if not whole:
+        return f"the throw{'s' if len(faces) > 1 else ''} " + _and(shown)
+    return f"the throws {', '.join(shown)} and those of {of_totals}"
+
+
+def _values(names: list, keys: list) -> str:
+    if len(names) == 1:
+        shown = sorted({k[0] for k in keys}, key=lambda v: (str(type(v)), v))
+        if len(shown) == 1:
+            return f"{names[0]} = {shown[0]}"
+        if len(shown) > 6:
+            return f"{names[0]} is {', '.join(map(str, shown[:5]))} or {len(shown) - 5} other values"
+        return f"{names[0]} is {_and(list(map(str, shown)), 'or')}"
+    shown = [", ".join(f"{n} = {v}" for n, v in zip(names, k)) for k in keys[:MAX_EXAMPLES]]
+    rest = f" or {len(keys) - MAX_EXAMPLES} other states" if len(keys) > MAX_EXAMPLES else ""
+    return " or ".join(shown) + rest
+
+
+def _and(words: list, last: str = "and") -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def _trapped(machine) -> set[int]:

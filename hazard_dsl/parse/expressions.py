@@ -82,30 +82,61 @@ def _build(grammar: str) -> Lark:
     return Lark(grammar, **_LARK_OPTIONS)
 
 
-_TOKEN_WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted word", "COMPARE": "a comparison",
-    "ADD": "'+' or '-'", "MUL": "'*', '//' or '%'", "LPAR": "'('", "RPAR": "')'",
-    "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','", "SEMICOLON": "';'", "EQUAL": "'='",
-    "MINUS": "'-'", "DOT": "'.'", "__ANON_0": "'..'", "$END": "the end",
+# What the parser expected, told in a few words: Lark lists every terminal that could come next
+# (eleven of them after `total`); an author wants to hear "a comparison, `and`, `or` or the end".
+_VALUE_STARTS = {"NAME", "INT", "STRING", "TRUE", "FALSE", "OPTION", "IF", "LBRACE"}
+_ACTIONS = {"WIN", "LOSE", "PUSH", "PAY", "THROW", "SET", "GOTO", "CHOOSE", "RECAST"}
+_SINGLE = {  # (priority: lower is told first, words)
+    "RPAR": (0, "`)`"), "RBRACE": (0, "`}`"), "COMMA": (1, "`,`"), "EQUAL": (2, "`=`"),
+    "THEN": (2, "`then`"), "ELSE": (2, "`else`"), "AGAIN": (2, "`again`"), "FROM": (2, "`from`"),
+    "BY": (6, "`by`"), "TO": (2, "`to`"), "FOR": (2, "`for`"), "DOT": (2, "`.`"), "__ANON_0": (5, "`..`"),
+    "SEMICOLON": (8, "`;` and another action"), "PAYS": (7, "`pays`"),
 }
+MAX_ALTERNATIVES = 4
 
 
-def _describe_expected(expected) -> str:
-    words = []
-    # punctuation first: a missing ';' or ')' is the likeliest fix
-    for name in sorted(expected, key=lambda n: (n not in _TOKEN_WORDS or n in ("NAME", "INT", "STRING"), n)):
-        word = _TOKEN_WORDS.get(name)
-        if word is None:
+def _describe_expected(expected, what: str = "expression") -> str:
+    """The terminals Lark expected, grouped into at most MAX_ALTERNATIVES phrases an author knows."""
+    expected = set(expected)
+    told: list[tuple[int, str]] = []
+    value = expected & _VALUE_STARTS
+    if value:
+        if value == {"NAME"}:
+            told.append((3, "a name"))
+        elif value & {"NAME", "INT"}:
+            told.append((3, "a value (a number, a name or a quoted word)"))
+        else:
+            told.extend((3, f"`{_parser().get_terminal(n).pattern.value}`") for n in sorted(value))
+    elif "LPAR" in expected and not expected & {"COMPARE", "AND", "OR", "$END", "MUL"}:
+        told.append((0, "`(`"))
+    if "NOT" in expected and value:
+        told.append((4, "`not`"))
+    closing = expected & {"RPAR", "RBRACE", "COMMA"}  # inside brackets: their close is the likely want
+    if expected & {"COMPARE", "IN"} and not closing:
+        told.append((5, "a comparison (`==`, `!=`, `<`, `in` …)"))
+    if not closing:
+        told.extend((6, f"`{w.lower()}`") for w in ("AND", "OR") if w in expected)
+    if expected & _ACTIONS:
+        told.append((3, "an action (`win`, `lose`, `push`, `set`, `goto`, `throw again`, `choose` …)"))
+    for name in expected:
+        if name in _SINGLE:
+            told.append(_SINGLE[name])
+    if "$END" in expected:
+        told.append((9, f"the end of the {what}"))
+    if not told and expected & {"ADD", "MUL"}:
+        told.append((7, "`+`, `-`, `*`, `//` or `%`"))
+    if not told:  # a terminal this table does not know: its literal text, never its name
+        for name in sorted(expected):
             try:
                 pattern = _parser().get_terminal(name).pattern
-                word = repr(pattern.value) if pattern.type == "str" else name.lower()
             except KeyError:
-                word = name.lower()
-        if word not in words:
-            words.append(word)
-    if len(words) > 10:
-        words = words[:10] + ["…"]
-    return ", ".join(words)
+                continue
+            if pattern.type == "str":
+                told.append((4, f"`{pattern.value}`"))
+    words = [w for _, w in sorted(set(told))][:MAX_ALTERNATIVES]
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 class _Build(Transformer):
@@ -291,6 +322,10 @@ def _start(node) -> Position:
     return node.position
 
 
+def _ends(what: str) -> str:
+    return "end" if what.endswith("s") else "ends"
+
+
 class _NodeError(Exception):
     def __init__(self, message: str, position: Position):
         super().__init__(message)
@@ -310,16 +345,24 @@ def _parse(scalar: YScalar, start: str, what: str):
         raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
                                        scalar.position_at(exc.pos_in_stream))]) from None
     except UnexpectedEOF as exc:
-        raise RulesetError([Diagnostic(f"the {what} ends too soon; expected {_describe_expected(exc.expected)}",
+        raise RulesetError([Diagnostic(f"the {what} {_ends(what)} too soon; expected {_describe_expected(exc.expected, what)}",
                                        scalar.position_at(len(text)))]) from None
     except UnexpectedToken as exc:
         token = exc.token
+        accepts = exc.accepts or exc.expected
+        hint = None
         if token.type == "$END":
-            message = f"the {what} ends too soon; expected {_describe_expected(exc.accepts or exc.expected)}"
+            message = f"the {what} {_ends(what)} too soon; expected {_describe_expected(accepts, what)}"
             offset = len(text)
-        else:
-            message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(exc.accepts or exc.expected)}"
+        elif token.type == "EQUAL" and "COMPARE" in accepts:
+            message = f"unexpected '=' in {what}: to compare, write `==`"
+            hint = f"`=` sets a variable (`set main = total`); `==` asks whether two values are equal"
             offset = token.start_pos or 0
+        else:
+            message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(accepts, what)}"
+            offset = token.start_pos or 0
+            if token.type == "COMPARE" and str(token) == "==" and "EQUAL" in accepts:
+                hint = "`set` takes one `=`: `set main = total`"
             if token.type == "NAME" and offset and text[offset - 1] in "0123456789":  # 0x1f, 0b101, 1_000, 7e3
                 start = offset
                 while start and text[start - 1] in "0123456789":
@@ -328,7 +371,7 @@ def _parse(scalar: YScalar, start: str, what: str):
                 message = (f"a number in the {what} is written in decimal digits 0-9, not "
                            f"{written if len(written) <= 16 else written[:12] + '…'}")
                 offset = start
-        raise RulesetError([Diagnostic(message, scalar.position_at(offset))]) from None
+        raise RulesetError([Diagnostic(message, scalar.position_at(offset), hint=hint)]) from None
     except UnexpectedInput as exc:  # pragma: no cover - the three above are exhaustive in Lark 1.x
         raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
     except RecursionError:

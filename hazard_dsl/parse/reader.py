@@ -10,13 +10,15 @@ problems found are raised together; names and types are checked next, in
 
 from __future__ import annotations
 
+import re
+
 import difflib
 from pathlib import Path
 from types import MappingProxyType
 
 from fractions import Fraction
 
-from ..diagnostics import SOURCES, Diagnostics, Position, RulesetError, did_you_mean
+from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
 from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
@@ -47,10 +49,19 @@ class _Reader:
     def __init__(self) -> None:
         self.diags = Diagnostics()
 
+    def errors(self) -> int:
+        return sum(d.is_error for d in self.diags.items)
+
     def mapping(self, node, what: str) -> YMap | None:
         if isinstance(node, YMap):
             return node
-        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None)
+        hint = None
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            # `otherwise throw again`, `variables main 0..12`: a key whose colon is missing
+            first, _, rest = node.value.strip().partition(" ")
+            if first.isidentifier() and rest:
+                hint = f"a key is followed by a colon: `{first}: {rest.strip()}`"
+        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint)
         return None
 
     def keys(self, node: YMap, allowed, what: str, required=()) -> None:
@@ -110,7 +121,8 @@ class _Reader:
 
         for name in template_names(text):
             if name not in allowed_names:
-                self.diags.error(f"{what} uses {{{name}}}, which is not known here", node.position,
+                self.diags.error(f"{what} uses {{{name}}}, which is not known here"
+                                 f"{did_you_mean(name, allowed_names)}", node.position,
                                  f"known: {', '.join(sorted(allowed_names))}")
         return text
 
@@ -170,11 +182,24 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
                 raise RulesetError(diags.items)
             found = resolve(parent.value, resolved.parent)
             if found is None:
-                diags.error(f"extends: no ruleset named {parent.value!r}", parent.position,
+                diags.error(f"extends: no ruleset named {parent.value!r}"
+                            f"{did_you_mean(parent.value, _rulesets_near(resolved))}", parent.position,
                             f"built-in rulesets: {', '.join(builtin_names())}")
                 raise RulesetError(diags.items)
             current, via = found, (parent.position, parent.value)
     return list(reversed(chain))
+
+
+def _rulesets_near(path: Path) -> list[str]:
+    """What the `extends:` of the file `path` could name: the built-in rulesets and the rule files
+    beside it (by name with and without its extension), not the file itself."""
+    names = list(builtin_names())
+    try:
+        beside = sorted(p for p in path.parent.glob("*.y*ml") if p.name != path.name)[:500]
+        names += [p.stem for p in beside] + [p.name for p in beside]
+    except OSError:
+        pass
+    return names
 
 
 def _may_extend(path: Path) -> bool:
@@ -248,19 +273,28 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     if node is not None and not (isinstance(node, YScalar) and node.value is None):  # `year: null`: undated
         year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) else r.text(node, "year")
     description = r.text(root.get("description"), "description")
+    failed: set = set()  # the sections that had errors: what the names check can trust without them
+
+    def counted(section: str, read):
+        before = r.errors()
+        value = read()
+        if r.errors() > before:
+            failed.add(section)
+        return value
+
     sources = _sources(r, root.get("sources"))
     notes = _notes(r, root.get("notes"))
-    dice = _dice(r, root.get("dice"))
-    variables = _variables(r, root.get("variables"))
-    options = _options(r, root.get("options"))
-    labels = _labels(r, root.get("labels"), variables)
-    words = _words(r, root.get("words"))
-    phases = _phases(r, root.get("phases"), variables)
-    cocked = _cocked(r, root.get("cocked"), variables)
-    passing = _passing(r, root.get("passing"))
-    table = _money(r, root.get("money"))
-    bets = _bets(r, root.get("bets"), variables)
-    fees = _fees(r, root.get("fees"))
+    dice = counted("dice", lambda: _dice(r, root.get("dice")))
+    variables = counted("variables", lambda: _variables(r, root.get("variables")))
+    options = counted("options", lambda: _options(r, root.get("options")))
+    labels = counted("labels", lambda: _labels(r, root.get("labels"), variables))
+    words = counted("words", lambda: _words(r, root.get("words")))
+    phases = counted("phases", lambda: _phases(r, root.get("phases"), variables))
+    cocked = counted("cocked", lambda: _cocked(r, root.get("cocked"), variables))
+    passing = counted("passing", lambda: _passing(r, root.get("passing")))
+    table = counted("money", lambda: _money(r, root.get("money")))
+    bets = counted("bets", lambda: _bets(r, root.get("bets"), variables))
+    fees = counted("fees", lambda: _fees(r, root.get("fees")))
     start = None
     if root.get("start") is not None:
         start = r.word(root.get("start"), "start")
@@ -275,34 +309,78 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     if inherited:
         sources = []
     diags.extend(r.diags.items)
-    diags.raise_if_errors()
-    ruleset = Ruleset(
-        name=name or "",
-        file=_display(path),
-        year=year,
-        description=description,
-        sources=tuple(sources),
-        notes=tuple(notes),
-        extends=extends.text if isinstance(extends, YScalar) and extends.value else None,
-        variables=MappingProxyType(variables),
-        options=MappingProxyType(options),
-        labels=MappingProxyType(labels),
-        phases=MappingProxyType(phases or {}),
-        start=start or "",
-        words=words,
-        passing=passing,
-        bets=MappingProxyType(bets),
-        fees=MappingProxyType(fees),
-        money_unit=table.unit,
-        table=table,
-        rules_digest=_rules_digest(files),
-        dice=dice,
-        cocked=cocked,
-        built_on=built_on,
-        inherited_sources=tuple(inherited),
-        inherited_from=inherited_from,
-    )
-    return check_names(ruleset, root)
+
+    def build() -> Ruleset:
+        return Ruleset(
+            name=name or "",
+            file=_display(path),
+            year=year,
+            description=description,
+            sources=tuple(sources),
+            notes=tuple(notes),
+            extends=extends.text if isinstance(extends, YScalar) and extends.value else None,
+            variables=MappingProxyType(variables),
+            options=MappingProxyType(options),
+            labels=MappingProxyType(labels),
+            phases=MappingProxyType(phases or {}),
+            start=start or "",
+            words=words,
+            passing=passing,
+            bets=MappingProxyType(bets),
+            fees=MappingProxyType(fees),
+            money_unit=table.unit,
+            table=table,
+            rules_digest=_rules_digest(files),
+            dice=dice,
+            cocked=cocked,
+            built_on=built_on,
+            inherited_sources=tuple(inherited),
+            inherited_from=inherited_from,
+        )
+
+    if any(d.is_error for d in diags.items):
+        # One bad rule does not hide the rest: the names and types of every other part are
+        # checked in the same run, unless a section they depend on (the variables, the options,
+        # the dice, the labels) is itself in error and would make every use of it look wrong.
+        names_checked = (bool(phases) and not failed & _NAMES_DEPEND_ON
+                         and all(isinstance(root.get(s), YMap) for s in failed & _DECLARING))
+        # a variable, option or label read with an error is left out: uses of its name are not errors of their own
+        kept = {"variables": variables, "options": options, "labels": labels}
+        dropped = {name for section in failed & _DECLARING for name in _declared(root.get(section))
+                   if name not in (kept[section] or {})}
+        if names_checked:
+            try:
+                check_names(build(), root)
+            except RulesetError as exc:
+                seen = set(diags.items)
+                diags.extend(d for d in exc.diagnostics
+                             if d.is_error and d.position is not None and d not in seen
+                             and not _follows_from(d, failed, dropped))
+            except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
+                names_checked = False
+        error = RulesetError(diags.items)
+        error.names_checked = names_checked
+        raise error
+    return check_names(build(), root)
+
+
+_NAMES_DEPEND_ON = {"dice", "words", "money"}
+_DECLARING = {"variables", "options", "labels"}
+
+
+def _declared(node) -> set[str]:
+    return set(node.entries) if isinstance(node, YMap) else set()
+
+
+def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
+    """Whether a names check's error may only follow from parts dropped for their own errors:
+    a variable, option or label declared with an error, the labels the game ends with (from its
+    rules), a stake or `backs:` naming a bet."""
+    if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
+        return True
+    if failed & {"phases", "cocked"} and "label" in d.message:
+        return True
+    return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
 
 
 def rule_files(path: str | Path) -> list[str]:
@@ -615,7 +693,8 @@ def _options(r: _Reader, node) -> dict[str, Option]:
             d = spec.get("default")
             dv = d.value if isinstance(d, YScalar) else None
             if dv not in values:
-                r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}",
+                r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}"
+                              f"{did_you_mean(d.text, values) if isinstance(d, YScalar) else ''}",
                               d.position, f"values: {', '.join(map(str, values))}")
             else:
                 default = dv

@@ -17,6 +17,7 @@ from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
 from ..records import field, record
 from .files import MAX_BYTES
 from .numbers import MAX_YAML_DIGITS, yaml_int_digits
+from .yaml_errors import explain
 
 MAX_NODES = 50_000
 
@@ -187,7 +188,9 @@ class _Loader:
                 continue
             name = key.text
             if name in entries:
-                problems.append(Diagnostic(f"duplicate key {name!r} (first at line {entries[name][0].position.line})", key.position))
+                problems.append(Diagnostic(
+                    f"duplicate key {name!r} (first at line {entries[name][0].position.line})", key.position,
+                    hint="a rule is a list item: start the next rule with `- when: …`" if name in ("when", "otherwise") else None))
                 continue
             entries[name] = (key, self.convert(value_node, depth + 1))
         if problems:
@@ -302,12 +305,7 @@ def _compose(text: str, file: str):
         raise RulesetError([Diagnostic(f"the file has more than {MAX_NODES} YAML nodes", Position(
             file, exc.mark.line + 1, exc.mark.column + 1))]) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
-        message = exc.problem or exc.context or "invalid YAML"
-        if exc.context and exc.problem:
-            message = f"{exc.problem} ({exc.context})"
-        raise RulesetError([Diagnostic(f"YAML syntax: {message}", position)]) from None
+        raise RulesetError([explain(exc, text, file)]) from None
     except yaml.YAMLError as exc:  # e.g. several documents, reader errors on control characters
         mark = getattr(exc, "problem_mark", None)
         position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)

@@ -1,0 +1,317 @@
+"""PyYAML's syntax errors told in the words of a rule file's layout.
+
+PyYAML reports what its parser expected (`expected <block end>, but found '?'`, `mapping values
+are not allowed here`): true, but in the words of its own tokens. An author thinks in lines and
+columns: a key that does not line up with the one above it, a rule that lacks its `- `, a colon
+inside a value. `explain` reads the error's problem and context, their marks and the lines of
+the file around them, and says which of those it is, with a hint; what it cannot place it still
+tells without PyYAML's token names.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from ..diagnostics import Diagnostic, Position
+
+# A line's key: optional `- ` markers, then a plain word followed by `:` and a space or the end.
+_KEY = re.compile(r"^(?P<indent> *)(?P<dashes>(?:- +)*)(?P<key>[^\s:#'\"{}\[\],&*!|>%@`-][^:#]*?)\s*:(?:\s|$)")
+
+# PyYAML's token names, should a message fall through to the generic case.
+_TOKENS = {
+    "<block end>": "the end of the indented block",
+    "<block mapping start>": "a key indented differently",
+    "<block sequence start>": "a list indented differently",
+    "<block collection start>": "an indented block",
+    "<document start>": "the start of a document",
+    "<document end>": "the end of a document",
+    "<stream end>": "the end of the file",
+    "<scalar>": "a value",
+    "'?'": "a key",
+    "'-'": "a list item `- `",
+    "'<block end>'": "the end of the indented block",
+}
+
+INTERNAL_WORDS = ("<block end>", "<block mapping start>", "<scalar>", "<stream end>", "found '?'",
+                  "while scanning", "while parsing", "simple key")
+
+
+def _plain(message: str) -> str:
+    for token, words in _TOKENS.items():
+        message = message.replace(f"'{token}'", words).replace(token, words)
+    return message
+
+
+def _indent(line: str) -> int:
+    """The column (1-based) of a line's first character that is not a space."""
+    return len(line) - len(line.lstrip(" ")) + 1
+
+
+def _open_quote(lines: "_Lines", last: int):
+    """(line, column, quote) of the first value on lines 1..last that opens a quote it does not
+    close on its line, or None."""
+    for number in range(1, last + 1):
+        line = lines.get(number)
+        m = re.match(r"""^\s*(?:-\s+)*(?:[^\s:#'"][^:#]*?:\s+)?(?P<q>["'])""", line)
+        if not m or line.lstrip().startswith("#"):
+            continue
+        q, start = m["q"], m.end() - 1
+        rest = line[start + 1:]
+        if q == '"':
+            closed = re.search(r'(?<!\\)"', rest.replace("\\\\", "")) is not None
+        else:
+            closed = "'" in rest.replace("''", "")
+        if not closed:
+            return number, start + 1, q
+    return None
+
+
+def _nearest_level(lines: "_Lines", number: int, column: int, previous_key: int):
+    """(column, key or None for a `- `, line) of the block level above line `number` nearest to
+    `column`: the columns at which the lines above open their blocks. On a tie the outer level,
+    unless the inner one is the key of the line just above (`do:` between `- ` and `when:`)."""
+    levels = []
+    limit = 10 ** 9
+    n = number - 1
+    while n >= 1 and limit > 1:
+        line = lines.get(n)
+        if line.strip() and not line.lstrip().startswith("#"):
+            found = _key(line)
+            here = []
+            if found:
+                if found[2] is not None:
+                    here.append((found[2], None, n))
+                here.append((found[0], found[1], n))
+            else:
+                here.append((_indent(line), None, n))
+            if here[0][0] < limit:
+                levels += [h for h in here if h[0] < limit]
+                limit = here[0][0]
+        n -= 1
+    levels = [lv for lv in levels if lv[0] != column]
+    if not levels:
+        return None
+    best = min(abs(lv[0] - column) for lv in levels)
+    near = [lv for lv in levels if abs(lv[0] - column) == best]
+    inner = [lv for lv in near if lv[0] == previous_key and lv[2] == number - 1 or lv[0] == previous_key and lv[1]]
+    return max(near, key=lambda lv: lv[0]) if inner and len(near) > 1 and inner[0][0] > column else min(near, key=lambda lv: lv[0])
+
+
+class _Lines:
+    def __init__(self, text: str):
+        self.lines = text.split("\n")
+
+    def get(self, number: int) -> str:
+        """Line `number` (1-based) without its line ending, or ''."""
+        if 1 <= number <= len(self.lines):
+            return self.lines[number - 1].rstrip("\r")
+        return ""
+
+    def next(self, number: int) -> tuple[int, str]:
+        """The nearest line after `number` that holds something other than a comment."""
+        n = number + 1
+        while n <= len(self.lines):
+            line = self.get(n)
+            if line.strip() and not line.lstrip().startswith("#"):
+                return n, line
+            n += 1
+        return 0, ""
+
+    def previous(self, number: int) -> tuple[int, str]:
+        """The nearest line before `number` that holds something other than a comment."""
+        n = number - 1
+        while n >= 1:
+            line = self.get(n)
+            if line.strip() and not line.lstrip().startswith("#"):
+                return n, line
+            n -= 1
+        return 0, ""
+
+
+def _key(line: str):
+    """(column of the key, 1-based; the key; column of the first `- ` or None) of a line, or None."""
+    m = _KEY.match(line)
+    if not m:
+        return None
+    column = len(m["indent"]) + len(m["dashes"]) + 1
+    dash = len(m["indent"]) + 1 if m["dashes"] else None
+    return column, m["key"].strip(), dash
+
+
+def _misaligned(key: str, column: int, other: str, level: int, line: int, position: Position) -> Diagnostic:
+    """`do:` must line up with `when:` on line 7: it is 1 column further right."""
+    off = abs(column - level)
+    side = "right" if column > level else "left"
+    return Diagnostic(f"`{key}:` must line up with {other} on line {line}; it is {off} column{'s' if off > 1 else ''} "
+                      f"further {side}", position,
+                      hint=f"start `{key}:` in column {level}, under {other}: the keys of one mapping line up")
+
+
+def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
+    """A diagnostic for a YAML syntax error, in layout terms, with a hint where one helps."""
+    lines = _Lines(text)
+    problem = exc.problem or ""
+    context = exc.context or ""
+    pmark, cmark = exc.problem_mark, exc.context_mark
+    mark = pmark or cmark
+
+    def at(line: int, column: int) -> Position:
+        return Position(file, max(line, 1), max(column, 1))
+
+    position = at(mark.line + 1, mark.column + 1) if mark else at(1, 1)
+    here = lines.get(mark.line + 1) if mark else ""
+
+    # --- a tab
+    if "'\\t'" in problem and pmark is not None:
+        line = lines.get(pmark.line + 1)
+        if not line[:pmark.column].strip():
+            return Diagnostic("a tab is used for indentation; YAML indents with spaces only", position,
+                              hint="replace the tab with spaces, lining the key up with the keys beside it")
+        return Diagnostic("a tab cannot start a value here", position,
+                          hint="use spaces instead of the tab, or quote the value")
+
+    # --- a quote left open on an earlier line: YAML read on to the next quote, lines below
+    if pmark is not None and "quoted scalar" not in context:
+        opened = _open_quote(lines, pmark.line)
+        if opened is not None and opened[0] < pmark.line + 1:
+            number, column, quote = opened
+            return Diagnostic(f"the quote {quote} opened here is not closed on its line", at(number, column),
+                              hint=f"end the value with {quote} on the same line, or write it without quotes "
+                                   f"(YAML read on to line {pmark.line + 1})")
+    if "found '<scalar>'" in problem and pmark is not None:
+        before = lines.get(pmark.line + 1)[:pmark.column].rstrip()
+        if before.endswith(('"', "'")):
+            return Diagnostic("text follows the closing quote of this value", position,
+                              hint=f"put the whole value inside the quotes (a {before[-1]} inside it is written "
+                                   f"{before[-1] * 2 if before[-1] == chr(39) else chr(92) + chr(34)}), "
+                                   f"or write it without quotes")
+
+    # --- an unclosed quote
+    if "quoted scalar" in context and cmark is not None:
+        quote = lines.get(cmark.line + 1)[cmark.column:cmark.column + 1] or '"'
+        return Diagnostic(f"the quote {quote} opened here is never closed", at(cmark.line + 1, cmark.column + 1),
+                          hint=f"end the value with {quote} on the same line, or write it without quotes")
+
+    # --- an unclosed bracket or brace
+    if ("flow sequence" in context or "flow mapping" in context) and cmark is not None:
+        opener = "[" if "sequence" in context else "{"
+        closer = "]" if opener == "[" else "}"
+        if "found ':'" in problem or "got ':'" in problem:
+            tail = f"; line {pmark.line + 1} is read as still inside it" if pmark else ""
+        else:
+            tail = ""
+        return Diagnostic(f"the `{opener}` opened here is never closed{tail}", at(cmark.line + 1, cmark.column + 1),
+                          hint=f"close it with `{closer}` (items are separated by `, `), or quote the value if the "
+                               f"`{opener}` is part of a text")
+
+    # --- `key value` with no colon
+    if "could not find expected ':'" in problem and cmark is not None:
+        line = lines.get(cmark.line + 1)
+        word = re.match(r"\s*(?:-\s+)*(\S+)", line)
+        if word:
+            end = word.end(1)
+            return Diagnostic(f"`{line.strip()}` has no colon after its key", at(cmark.line + 1, end + 1),
+                              hint=f"write `{word[1]}: {line[end:].strip()}`".rstrip(": `") + "`")
+
+    # --- a colon where none may be: a colon in a value, a key too deep, a key line without colon above
+    if problem.startswith("mapping values are not allowed") and pmark is not None:
+        number = pmark.line + 1
+        line = lines.get(number)
+        mine = _key(line)
+        before = line[:pmark.column]
+        if mine and mine[0] - 1 < pmark.column and ": " in before[mine[0] - 1:] + " ":
+            # an earlier `key:` on the same line: the colon is inside that key's value
+            value = line[line.index(":", mine[0] - 1) + 1:].strip()
+            return Diagnostic(f"the value of `{mine[1]}:` holds `: `, which YAML reads as another key", position,
+                              hint=f'quote the value: `{mine[1]}: "{value}"`')
+        previous_number, previous = lines.previous(number)
+        theirs = _key(previous)
+        if previous and theirs is None and ":" not in previous:
+            word = re.match(r"(\s*(?:-\s+)*)(\S+)", previous)
+            rest = previous[word.end(2):].strip()
+            return Diagnostic(f"`{previous[word.end(1):].strip()}` has no colon after its key", at(previous_number, word.end(2) + 1),
+                              hint=f"write `{word[2]}: {rest}`" if rest else f"write `{word[2]}:`")
+        if mine and theirs and mine[0] > theirs[0]:
+            return _misaligned(mine[1], mine[0], f"`{theirs[1]}:`", theirs[0], previous_number, at(number, mine[0]))
+        if mine:
+            return Diagnostic(f"`{mine[1]}:` cannot start a key here: the line above does not open a mapping",
+                              at(number, mine[0]),
+                              hint="line it up with the keys of its mapping, or quote the value if the colon is part of a text")
+
+    # --- a key or item at a column the block above does not expect
+    if (problem.startswith("expected <block end>") or problem.startswith("expected '<document start>'")) \
+            and pmark is not None:
+        number = pmark.line + 1
+        line = lines.get(number)
+        mine = _key(line)
+        previous_number, previous = lines.previous(number)
+        theirs = _key(previous)
+        opener = _key(lines.get(cmark.line + 1)) if cmark is not None else None
+        if mine and mine[2] is None and opener and opener[2] == mine[0] and theirs and theirs[2] is None:
+            # a key in the column of the list's `- `, after the item's other keys: a new rule without its dash
+            return Diagnostic(
+                f"a rule is a list item: write `- {mine[1]}: …`", at(number, mine[0]),
+                hint=f"each rule starts with `- ` in column {opener[2]}, like the one on line {cmark.line + 1}; "
+                     f"a key of the rule above lines up with `{theirs[1]}:` (column {theirs[0]}) instead")
+        if mine and theirs and mine[2] is None:
+            column, key, _ = mine
+            if theirs[2] is not None and column == theirs[2]:
+                # the key stands where the `- ` of the rule above stands
+                return Diagnostic(
+                    f"`{key}:` must line up with `{theirs[1]}:` on line {previous_number} (column {theirs[0]}), "
+                    f"or start a new list item with `- `", at(number, column),
+                    hint=f"a rule is a list item: `- when: …` with its `do:` under `when:`; indent `{key}:` to "
+                         f"column {theirs[0]}, or write `- {key}: …` for a new item")
+            target = _nearest_level(lines, number, column, theirs[0])
+            if target is not None:
+                level, name, line_number = target
+                what = f"`{name}:`" if name else "the `- `"
+                return _misaligned(key, column, what, level, line_number, at(number, column))
+            if column > theirs[0]:
+                return _misaligned(key, column, f"`{theirs[1]}:`", theirs[0], previous_number, at(number, column))
+        if mine and mine[2] is not None:
+            dash = mine[2]
+            # the key the list belongs to: the nearest line above indented less than this `- `
+            n = number - 1
+            while n >= 1 and (not lines.get(n).strip() or lines.get(n).lstrip().startswith("#")
+                              or _indent(lines.get(n)) >= dash):
+                n -= 1
+            first_number, first = lines.next(n) if n >= 1 else (0, "")
+            parent = lines.get(n) if n >= 1 else ""
+            opens = bool(re.search(r":\s*(#.*)?$", parent))
+            below = _key(first) if first_number and first_number < number and opens else None
+            if below and below[2] is None and below[0] > dash:
+                return Diagnostic(
+                    f"a rule is a list item: write `- {below[1]}: …`", at(first_number, below[0]),
+                    hint=f"line {number} starts a list item in column {dash}, so each item under line {n} starts "
+                         f"with `- ` in that column")
+            for m in range(number - 1, 0, -1):
+                other = _key(lines.get(m))
+                if other and other[2] is not None and other[2] != dash and abs(other[2] - dash) <= 3:
+                    return Diagnostic(
+                        f"this `- ` is in column {dash}, the one of line {m} in column {other[2]}; "
+                        f"the items of one list line up", at(number, dash),
+                        hint=f"start it in column {other[2]}")
+                if other and other[2] == dash:
+                    break
+            return Diagnostic(
+                "this list item `- ` is not lined up with the list it belongs to", at(number, dash),
+                hint="the items of one list start with `- ` in the same column")
+
+    if "did not find expected key" in problem and pmark is not None:
+        return Diagnostic("this line is not lined up with the keys above it", position,
+                          hint="the keys of one mapping start in the same column; a list item starts with `- `")
+    if "did not find expected '-' indicator" in problem and pmark is not None:
+        return Diagnostic("this line is not lined up with the list items above it", position,
+                          hint="each item of a list starts with `- ` in the same column")
+
+    if "found another document" in problem:
+        return Diagnostic("a rule file holds one YAML document; this `---` starts a second", position,
+                          hint="remove the `---` line, or put the second document in a file of its own")
+
+    message = _plain(problem or context or "invalid YAML")
+    if context and problem and not context.startswith("while "):
+        message = f"{_plain(problem)} ({_plain(context)})"
+    return Diagnostic(f"YAML syntax: {message}", position)
