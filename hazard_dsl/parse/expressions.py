@@ -356,7 +356,7 @@ def _parse(scalar: YScalar, start: str, what: str):
             offset = len(text)
         elif token.type == "EQUAL" and "COMPARE" in accepts:
             message = f"unexpected '=' in {what}: to compare, write `==`"
-            hint = f"`=` sets a variable (`set main = total`); `==` asks whether two values are equal"
+            hint = "`=` sets a variable (`set main = total`); `==` asks whether two values are equal"
             offset = token.start_pos or 0
         else:
             message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(accepts, what)}"

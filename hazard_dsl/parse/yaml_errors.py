@@ -161,7 +161,6 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
         return Position(file, max(line, 1), max(column, 1))
 
     position = at(mark.line + 1, mark.column + 1) if mark else at(1, 1)
-    here = lines.get(mark.line + 1) if mark else ""
 
     # --- a tab
     if "'\\t'" in problem and pmark is not None:
