@@ -525,6 +525,19 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
             ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
             ("options", lambda a: options_text(a.options)),
         ]
+    if any(a.stake is not None for _, a in entries):
+        # Some variant ends games before any stake is laid (a turn lost on the first throw): its
+        # game's edge counts those games as pushes, so the edge money meets is the stake's, per
+        # stake laid. Where the stake is laid in every game the two are one figure.
+        def stake_edge(a: Analysis):
+            return a.bets[a.stake["bet"]].edge if a.stake is not None else a.figures.edge
+
+        at = next(k for k, (title, _) in enumerate(rows) if title.startswith("edge"))
+        title, cell = rows[at]
+        rows[at] = (title.replace("edge", "edge per game", 1), cell)
+        rows.insert(at, ("edge per stake laid",
+                         (lambda a: edge_percent(stake_edge(a))) if compact
+                         else (lambda a: both(stake_edge(a), EDGE_DIGITS))))
     for title, cell in rows:
         t.add(title, *(cell(a) for _, a in entries))
     loaded = [(name, a.dice) for name, a in entries if a.dice is not None and not a.dice.fair]
@@ -542,6 +555,11 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
               *((percent if compact else both)(a.figures.labels[label]) if label in a.figures.labels else "—"
                 for _, a in entries))
     notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
+    if any(a.stake is not None for _, a in entries):
+        notes.append("edge per stake laid: the stake's edge where some games end before any stake is laid ("
+                     + "; ".join(f"{name}: {', '.join(a.stake['unmade'])}" for name, a in entries
+                                 if a.stake is not None)
+                     + "); the edge per game counts those games as pushes.")
     for name, dice in loaded:
         notes.append(f"Dice of {name}: {dice_text(dice)} (each face's chance).")
     if compact:

@@ -164,10 +164,59 @@ def passing_said(ruleset: Ruleset) -> str:
             in_words.value(p.losses_in_a_row, options)) if options is not None
             else f"after {in_words.expression(p.losses_in_a_row)} losses in a row"))
     if p.after_labels:
-        rules.append("after a game ending " + " or ".join(p.after_labels))
+        endings = [f"{label} ({' or '.join(settings)})" if settings else label
+                   for label, settings in _endings_reached(ruleset, p.after_labels)]
+        if endings:
+            rules.append("after a game ending " + " or ".join(endings))
     if p.voluntary_after_win:
         rules.append("the caster may pass after a win")
     return "; ".join(rules)
+
+
+MAX_SETTINGS_EXPLORED = 64  # option combinations compiled to say which endings can happen
+
+
+def _endings_reached(ruleset: Ruleset, labels) -> list[tuple[str, list[str]]]:
+    """Of these labels, those a game can end with, each with the fewest option settings it needs
+    (none when it happens under the defaults; "a=x, b=y" when it needs two): read from the
+    compiled machines, so that a sheet never speaks of an ending that cannot happen (Cotton's
+    `no_main` needs first_throw=lose_turn; Chicken's, a thrown main as well). Where the
+    options combine in too many ways to explore, a label is listed as it is written."""
+    from itertools import product
+
+    from ..compile.compiler import compile_ruleset, resolve_options
+    from ..compile.evaluate import game_options
+    from ..diagnostics import RulesetError
+
+    def reached(options: dict) -> set:
+        try:
+            return {state.label for state in compile_ruleset(ruleset, options, bets=()).end_states()}
+        except RulesetError:
+            return set()
+
+    default = reached({})
+    if not set(labels) - default:
+        return [(label, []) for label in labels]
+    names = sorted(game_options(ruleset))
+    combos = 1
+    for name in names:
+        combos *= len(ruleset.options[name].values)
+    if combos > MAX_SETTINGS_EXPLORED:
+        return [(label, []) for label in labels]
+    defaults = resolve_options(ruleset, {})
+    found: dict = {}  # label -> the settings (away from the defaults) under which it happens
+    for values in product(*(ruleset.options[name].values for name in names)):
+        away = tuple((n, v) for n, v in zip(names, values) if str(defaults.get(n)) != str(v))
+        for label in reached(dict(zip(names, values))):
+            found.setdefault(label, []).append(away)
+    out = []
+    for label in labels:
+        if label in default:
+            out.append((label, []))
+        elif found.get(label):
+            fewest = min(len(a) for a in found[label])
+            out.append((label, [", ".join(f"{n}={v}" for n, v in a) for a in found[label] if len(a) == fewest]))
+    return out
 
 
 def _said_by_options(ruleset: Ruleset, e, say) -> str:
