@@ -321,3 +321,22 @@ def test_a_big_rule_file_is_handled_in_bounded_time(big_results, name):
             result.stderr
     else:
         assert_refused_at(result, path, line, column, message)
+
+
+# --------------------------------------------------------------------------- names the system refuses
+
+# Found by mutating the corpus: a description run into the `extends:` line made a name longer
+# than the file system allows, and Path.is_file raised (exit 70).
+@pytest.mark.parametrize("name", ["x" * 5000, '"a\\0b"'], ids=["too long", "NUL"])
+def test_an_extends_name_the_system_refuses_is_an_error_with_its_position(name, tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text(f"name: r\nextends: {name}\nphases:\n  p:\n    - otherwise: win\n")
+    result = hazard("check", str(path), cwd=tmp_path)
+    assert_clean(result, 1)
+    assert f"{path.name}:2:10: error: extends: no ruleset named" in result.stderr.replace(str(tmp_path) + "/", "")
+
+
+@pytest.mark.parametrize("command", ["analyse", "show", "run", "check"])
+def test_a_ruleset_argument_the_system_refuses_is_an_error(command, tmp_path):
+    result = hazard(command, "x" * 5000, cwd=tmp_path)
+    assert result.returncode in (1, 2) and "error:" in result.stderr and "Traceback" not in result.stderr

@@ -70,9 +70,19 @@ def resolve(name: str, relative_to: Path | None = None) -> Path | None:
     if "/" not in name and "\\" not in name:
         candidates.append(builtin_dir() / f"{name}.yaml")
     for candidate in candidates:
-        if candidate.is_file():
+        if is_file(candidate):
             return candidate
     return None
+
+
+def is_file(path: Path) -> bool:
+    """Whether `path` is a file, False for any name the system refuses (too long, a NUL byte):
+    `Path.is_file` raises on those, and a name in a rule file or on the command line can be
+    anything."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def display(path: Path) -> str:

@@ -23,7 +23,7 @@ from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHO
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
-from .files import NotRegular, TooLarge, builtin_names, display as _display, read_regular, resolve
+from .files import NotRegular, TooLarge, builtin_names, display as _display, is_file, read_regular, resolve
 from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
@@ -204,7 +204,7 @@ def _rulesets_near(path: Path) -> list[str]:
 
 def _may_extend(path: Path) -> bool:
     """A built-in ruleset, or a regular file named *.yaml / *.yml."""
-    return path.suffix.lower() in (".yaml", ".yml") and path.is_file()
+    return path.suffix.lower() in (".yaml", ".yml") and is_file(path)
 
 
 def _read(path: Path, display: str, where: Position, diags: Diagnostics) -> str:
