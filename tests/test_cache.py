@@ -367,45 +367,37 @@ def test_a_relative_cache_home_is_ignored(tmp_path, monkeypatch):
     assert (tmp_path / "home" / ".cache" / "hazard-dsl" / "rulesets").is_dir()
 
 
-def test_any_damage_to_any_entry_never_reaches_the_figures(tmp_path_factory):
+def test_any_damage_to_any_entry_never_reaches_the_figures(tmp_path_factory, monkeypatch):
     """Property: overwrite, cut or extend any kept entry at any place; the figures printed are
     still the file's own (the damaged entry is rebuilt)."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
     home = tmp_path_factory.mktemp("damage")
-    saved = {name: os.environ.get(name) for name in ("XDG_CACHE_HOME", "HAZARD_DSL_NO_CACHE")}
-    os.environ["XDG_CACHE_HOME"] = str(home)
-    os.environ.pop("HAZARD_DSL_NO_CACHE", None)
-    try:
-        truth = analyse(compile_ruleset(read_uncached(RULESETS / "petty.yaml"))).win
-        analyse(compile_ruleset(cache.read_ruleset(RULESETS / "petty.yaml")))
-        pristine = {p: p.read_bytes() for p in (home / "hazard-dsl").glob("*/*.entry")}
-        entries = sorted(pristine)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv("HAZARD_DSL_NO_CACHE", raising=False)
+    truth = analyse(compile_ruleset(read_uncached(RULESETS / "petty.yaml"))).win
+    analyse(compile_ruleset(cache.read_ruleset(RULESETS / "petty.yaml")))
+    pristine = {p: p.read_bytes() for p in (home / "hazard-dsl").glob("*/*.entry")}
+    entries = sorted(pristine)
 
-        @settings(max_examples=60)
-        @given(st.sampled_from(entries), st.floats(0, 1), st.binary(min_size=0, max_size=8),
-               st.sampled_from(["overwrite", "cut", "extend"]))
-        def damaged(entry, where, junk, how):
-            for path, data in pristine.items():
-                path.write_bytes(data)
-            data = pristine[entry]
-            at = int(where * (len(data) - 1))
-            if how == "overwrite":
-                if not junk or junk == data[at:at + len(junk)]:
-                    return
-                data = data[:at] + junk + data[at + len(junk):]
-            elif how == "cut":
-                data = data[:at]
-            else:
-                data = data + (junk or b"\0")
-            entry.write_bytes(data)
-            assert analyse(compile_ruleset(cache.read_ruleset(RULESETS / "petty.yaml"))).win == truth
+    @settings(max_examples=60)
+    @given(st.sampled_from(entries), st.floats(0, 1), st.binary(min_size=0, max_size=8),
+           st.sampled_from(["overwrite", "cut", "extend"]))
+    def damaged(entry, where, junk, how):
+        for path, data in pristine.items():
+            path.write_bytes(data)
+        data = pristine[entry]
+        at = int(where * (len(data) - 1))
+        if how == "overwrite":
+            if not junk or junk == data[at:at + len(junk)]:
+                return
+            data = data[:at] + junk + data[at + len(junk):]
+        elif how == "cut":
+            data = data[:at]
+        else:
+            data = data + (junk or b"\0")
+        entry.write_bytes(data)
+        assert analyse(compile_ruleset(cache.read_ruleset(RULESETS / "petty.yaml"))).win == truth
 
-        damaged()
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    damaged()
