@@ -371,24 +371,24 @@ class TooManyBetNodes(RulesetError):
 def count_bet_nodes(total: int, compiled: CompiledBet) -> int:
     """`total` (game state, bet state) pairs compiled so far, with this bet's added; a
     TooManyBetNodes naming the bet that goes past MAX_BET_NODES_TOTAL."""
-    total += len(compiled.moves)
-    if total > MAX_BET_NODES_TOTAL:
-        raise TooManyBetNodes([Diagnostic(
-            f"the bets have more than {MAX_BET_NODES_TOTAL:,} states with the game in all (bet {compiled.name!r} "
-            f"goes past it); hazard-dsl refuses rule files this large", compiled.bet.position,
-            hint="fewer bets, or smaller ranges for their variables")])
-    return total
+    return _counted(total + len(compiled.moves), MAX_BET_NODES_TOTAL, TooManyBetNodes,
+                    f"the bets have more than {MAX_BET_NODES_TOTAL:,} states with the game in all (bet "
+                    f"{compiled.name!r} goes past it)", compiled.bet.position,
+                    "fewer bets, or smaller ranges for their variables")
 
 
 def count_fee_states(total: int, compiled: "CompiledFee") -> int:
     """`total` fee states compiled so far, with this fee's added; a RulesetError naming the fee
     that goes past MAX_FEE_STATES_TOTAL."""
-    total += len({state for state, _, _ in compiled.moves})
-    if total > MAX_FEE_STATES_TOTAL:
-        raise RulesetError([Diagnostic(
-            f"the fees have more than {MAX_FEE_STATES_TOTAL:,} states in all (fee {compiled.fee.name!r} goes past "
-            f"it); hazard-dsl refuses rule files this large", compiled.fee.position,
-            hint="fewer fees, or smaller ranges for their counters")])
+    return _counted(total + len({state for state, _, _ in compiled.moves}), MAX_FEE_STATES_TOTAL, RulesetError,
+                    f"the fees have more than {MAX_FEE_STATES_TOTAL:,} states in all (fee {compiled.fee.name!r} "
+                    f"goes past it)", compiled.fee.position, "fewer fees, or smaller ranges for their counters")
+
+
+def _counted(total: int, limit: int, error, what: str, position, hint: str) -> int:
+    """`total`, or `error` saying that `what` goes past the bound on rule files this large."""
+    if total > limit:
+        raise error([Diagnostic(f"{what}; hazard-dsl refuses rule files this large", position, hint=hint)])
     return total
 
 
