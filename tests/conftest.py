@@ -21,6 +21,10 @@ settings.register_profile("fixed", derandomize=True, max_examples=150, deadline=
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("explore", derandomize=False, max_examples=3000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# `--hypothesis-seed N` only takes effect where examples are random: this profile is for trying a
+# few seeds by hand (HYPOTHESIS_PROFILE=seeded pytest --hypothesis-seed=N), shorter than explore
+settings.register_profile("seeded", derandomize=False, max_examples=300, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 # The tests (and the commands they run) keep what they read and compile in a cache folder of

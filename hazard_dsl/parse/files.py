@@ -22,14 +22,17 @@ class TooLarge(OSError):
     """The file is larger than the bound it was read with."""
 
 
-def read_regular(path: Path | str, max_bytes: int) -> bytes:
+def read_regular(path: Path | str, max_bytes: int, follow_links: bool = True) -> bytes:
     """The bytes of a regular file of at most `max_bytes`. The file is opened without waiting
     (a FIFO opened for reading would wait for a writer) and checked after opening, on what was
     opened: a file swapped for a FIFO between a check and an open cannot make a command hang.
-    Raises NotRegular, TooLarge or OSError."""
+    `follow_links=False` refuses a symbolic link too. Raises NotRegular, TooLarge or OSError."""
     import stat
 
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags)
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import tempfile
 
 MAGIC = b"hazard-dsl cache 3\n"
@@ -28,29 +27,14 @@ _DIGEST = 32  # bytes of SHA-256
 
 def read_entry(path: str, key: str, max_bytes: int) -> bytes | None:
     """The payload kept at `path` under `key`, or None when anything about it is unexpected."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    from .files import read_regular
+
     try:
-        descriptor = os.open(path, flags)
-    except OSError:
+        data = read_regular(path, max_bytes + len(MAGIC) + _DIGEST + 8 + len(key.encode("utf-8")),
+                            follow_links=False)
+    except OSError:  # missing, not a regular file, a link, too large
         return None
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes + len(MAGIC) + _DIGEST + 8 + len(key):
-            return None
-        chunks = []
-        remaining = info.st_size + 1  # one byte more: a file that grew while being read is refused below
-        while remaining > 0:
-            chunk = os.read(descriptor, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(descriptor)
-    if len(data) != info.st_size or not data.startswith(MAGIC):
+    if not data.startswith(MAGIC):
         return None
     body = data[len(MAGIC) + _DIGEST:]
     if hashlib.sha256(body).digest() != data[len(MAGIC):len(MAGIC) + _DIGEST]:
