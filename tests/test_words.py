@@ -244,3 +244,15 @@ def test_the_craps_legend_gives_each_marker_one_meaning(capsys, monkeypatch):
     markers = [line.split(":")[0] for line in legend]
     assert markers == ["less 5% of bet", "less 5% of win"]
     assert "point with point" not in text
+
+
+def test_compare_gives_the_stakes_edge_beside_the_games_where_some_games_carry_no_stake(capsys, monkeypatch):
+    """The history sheet ends a third of its games before any stake: compare's headline row is
+    the stake's edge per stake laid (37/2016, as Cotton's), and the per-game edge is named so."""
+    monkeypatch.setenv("COLUMNS", "200")
+    rows = {line.split("  ")[0].strip(): line.split() for line in
+            printed(capsys, "compare", "cotton", "history_sheet").splitlines() if line.strip()}
+    assert rows["edge per stake laid"][-4:] == ["37/2016", "(1.835%)", "37/2016", "(1.835%)"]
+    assert rows["edge per game"][-4:] == ["37/2016", "(1.835%)", "37/3024", "(1.224%)"]
+    plain = printed(capsys, "compare", "cotton", "petty")  # every game staked: one edge, as before
+    assert "edge per stake laid" not in plain and "\n edge " in plain

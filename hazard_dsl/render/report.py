@@ -535,7 +535,7 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
         at = next(k for k, (title, _) in enumerate(rows) if title.startswith("edge"))
         title, cell = rows[at]
         rows[at] = (title.replace("edge", "edge per game", 1), cell)
-        rows.insert(at, ("edge per stake laid",
+        rows.insert(at, ("edge per stake laid %" if compact else "edge per stake laid",
                          (lambda a: edge_percent(stake_edge(a))) if compact
                          else (lambda a: both(stake_edge(a), EDGE_DIGITS))))
     for title, cell in rows:
