@@ -452,9 +452,10 @@ def cmd_replay(args) -> int:
                   f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
     if fmt != "json" and (last is None or last["event"] != "end"):
         purses = ", ".join(f"{s.name} {s.purse}" for s in session.seats)
-        rules = f"{args.rules} " if args.rules is not None else ""
+        from .render.recap import resume_command
+
         print(fit(printable(f"\nThe log ends here, before the session ended. Purses: {purses}. "
-                            f"hazard-dsl play {rules}--resume {log.path} goes on from here.")))
+                            f"{resume_command(log.path, args.rules)} goes on from here.")))
     return 0
 
 

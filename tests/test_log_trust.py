@@ -356,3 +356,17 @@ def test_the_readme_states_the_bounds_the_code_enforces():
     assert f"at most {MAX_LINE_BYTES:,} bytes a line" in readme
     assert f"a line of more than {MAX_ANSWER_BYTES:,} bytes, is asked again" in readme
     assert "`hazard-dsl replay FILE [RULESET]`" in readme and "never opened" in readme
+
+
+def test_text_after_the_last_line_that_no_kill_left_is_not_cut_off(tmp_path):
+    """A kill leaves the start of an event (a JSON object) after the last line, and resume drops
+    it; anything else there was written by something else, and resume refuses rather than cut."""
+    full = tmp_path / "full.log"
+    assert play_cotton("--log", str(full)).returncode == 0
+    lines = full.read_bytes().splitlines(keepends=True)
+    kept = tmp_path / "notes.log"
+    data = b"".join(lines[:40]) + b"my own notes, not an event"
+    kept.write_bytes(data)
+    result = cli("play", "--resume", str(kept), "--dice", TAPE, stdin="\n" * 200)
+    one_error(result, "notes.log:41:", "not an event")
+    assert kept.read_bytes() == data

@@ -53,6 +53,13 @@ def _suggest(name: str, known) -> str | None:
     return f"did you mean {close[0]!r}?" if close else None
 
 
+def _close(word, known) -> str:
+    """" (did you mean 'x'?)" from `_suggest`'s budget: said for every reference to a value or a
+    label, so a file of thousands of them must not cost thousands of full comparisons each."""
+    said = _suggest(str(word), [str(k) for k in known])
+    return f" ({said})" if said else ""
+
+
 class _Types:
     def __init__(self, ruleset: Ruleset, diags: Diagnostics):
         self.ruleset = ruleset
@@ -170,7 +177,7 @@ class _Types:
             option = self.ruleset.options.get(ref.name)
             if option is not None and literal.value not in option.values:
                 self.diags.error(f"option {ref.name!r} has no value {literal.value!r}"
-                                 f"{did_you_mean(literal.value, option.values)}", literal.position,
+                                 f"{_close(literal.value, option.values)}", literal.position,
                                  f"its values: {', '.join(map(str, option.values))}")
             return
         if isinstance(ref, ex.Name) and ref.name in BET_FACTS and isinstance(literal, ex.String):
@@ -178,7 +185,7 @@ class _Types:
                      "label": sorted(self.labels) + [""]}[ref.name]
             if literal.value not in known:
                 self.diags.error(f"the game has no {ref.name} {literal.value!r}"
-                                 f"{did_you_mean(literal.value, [k for k in known if k])}", literal.position,
+                                 f"{_close(literal.value, [k for k in known if k])}", literal.position,
                                  f"{ref.name}s: {', '.join(repr(k) for k in known)}")
 
 

@@ -34,9 +34,6 @@ _TOKENS = {
     "'<block end>'": "the end of the indented block",
 }
 
-INTERNAL_WORDS = ("<block end>", "<block mapping start>", "<scalar>", "<stream end>", "found '?'",
-                  "while scanning", "while parsing", "simple key")
-
 
 def _plain(message: str) -> str:
     for token, words in _TOKENS.items():

@@ -174,6 +174,16 @@ class LogFile:
         whole event. Only after `check`, and only on a log opened to resume."""
         assert self.writable and self.reading is not None, "a log is cut only once checked and locked"
         if self.reading.tail:
+            # what a kill leaves is the start of one event as the writer writes it (a JSON object);
+            # anything else after the last line was put there by something else, and is not ours
+            # to destroy
+            try:
+                first = os.pread(self.fd, 1, self.reading.end)
+            except OSError as exc:
+                raise LogError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+            if first != b"{":
+                raise LogError(f"{self.path}:{self.reading.lines + 1}: the log ends in text that is not an event "
+                               f"cut off by a kill; it is left as it is: remove that line to resume")
             try:
                 os.ftruncate(self.fd, self.reading.end)
             except OSError as exc:

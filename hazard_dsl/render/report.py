@@ -556,10 +556,9 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
                 for _, a in entries))
     notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
     if any(a.stake is not None for _, a in entries):
-        notes.append("edge per stake laid: the stake's edge where some games end before any stake is laid ("
-                     + "; ".join(f"{name}: {', '.join(a.stake['unmade'])}" for name, a in entries
-                                 if a.stake is not None)
-                     + "); the edge per game counts those games as pushes.")
+        notes.append("edge per stake laid: the stake's edge where some games end before any stake is laid; the "
+                     "edge per game counts those games too (" + "; ".join(f"{name}: {unstaked(a)}" for name, a in entries
+                                                                         if a.stake is not None) + ").")
     for name, dice in loaded:
         notes.append(f"Dice of {name}: {dice_text(dice)} (each face's chance).")
     if compact:

@@ -207,7 +207,7 @@ def _endings_reached(ruleset: Ruleset, labels) -> list[tuple[str, list[str]]]:
     found: dict = {}  # label -> the settings (away from the defaults) under which it happens
     for values in product(*(ruleset.options[name].values for name in names)):
         away = tuple((n, v) for n, v in zip(names, values) if str(defaults.get(n)) != str(v))
-        for label in reached(dict(zip(names, values))):
+        for label in (default if not away else reached(dict(zip(names, values)))):
             found.setdefault(label, []).append(away)
     out = []
     for label in labels:

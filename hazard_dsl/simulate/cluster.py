@@ -320,9 +320,7 @@ def _play_there(plan, chunks, client, name, finished, results):
         while live:
             try:
                 future, result = next(flowing)
-            except KeyboardInterrupt:
-                raise
-            except Exception as exc:  # a chunk failed there: the workers' own error, named
+            except Exception as exc:  # a chunk failed there (Ctrl-C is no Exception: it goes on up): the workers' own error, named
                 raise ClusterError(f"--scheduler {name}: a chunk failed on the cluster ({_said(exc)}); the "
                                    f"workers need hazard-dsl installed, the same version as here") from None
             live.discard(future)

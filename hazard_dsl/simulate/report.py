@@ -202,12 +202,11 @@ def _purses(histogram: dict, sessions: int, scale: int) -> dict:
 # --------------------------------------------------------------------------- tables for people
 
 
-def _pct(x, short: bool = False) -> str:
-    """A share as a percentage for people ("49.0823%"; `short`: "0%" for 0.0000%); in CSV the number alone."""
+def _pct(x) -> str:
+    """A share as a percentage for people ("49.0823%"); in CSV the number alone."""
     if x is None:
         return ""
-    text = f"{100 * x:.4f}%"
-    return number_and(text.replace("0000%", "%") if short else text, f"{100 * x:.4f}")
+    return number_and(f"{100 * x:.4f}%", f"{100 * x:.4f}")
 
 
 def _share(x) -> str:
