@@ -352,10 +352,8 @@ def _run_session(args, ruleset, fmt) -> int:
     return 0
 
 
-def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=print) -> dict | None:
+def _tell(events, narrator, fmt: str, log=None, header: dict | None = None) -> dict | None:
     """Print (and log) a session's events as they come; returns the last one."""
-    from .render.terminal import fit, printable
-
     last = None
     try:
         for event, _ in events:
@@ -364,11 +362,11 @@ def _tell(events, narrator, fmt: str, log=None, header: dict | None = None, say=
             if log is not None:
                 log.write(event)  # at once: a session killed at any moment leaves a log valid up to here
             if fmt == "json":
-                say(json.dumps(event))
+                print(json.dumps(event))
             else:
-                text = narrator.text(event)
+                text = narrator.text(event)  # printable and fitted already
                 if text is not None:
-                    say(fit(printable(text)))
+                    print(text)
             last = event
     finally:
         if log is not None:
@@ -596,9 +594,9 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
             if fmt == "json":
                 print(json.dumps(event), flush=True)
             else:
-                text = narrator.text(event)
+                text = narrator.text(event)  # printable and fitted already
                 if text is not None:
-                    print(fit(printable(text)))
+                    print(text)
             if event["event"] in ("throw", "choice"):
                 # where the game stands now (session.state) is the throw's or the choice's target
                 if session.state.kind != "end" and event["to"] != event["state"]:

@@ -188,6 +188,7 @@ class Cocked:
 # Who stakes against the caster, and what he does when his purse cannot answer every stake.
 AGAINST = ("setters", "bank")
 WHEN_SHORT = ("refuse", "forfeit")
+COMMISSION_PAID = ("on_win", "up_front")  # when a commission is paid: with the win, or when the bet is made
 
 
 @record(frozen=True)

@@ -12,7 +12,7 @@ import difflib
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, did_you_mean
-from ..model import BET_FACTS, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
+from ..model import BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
 from ..parse import syntax as ex
 
 
@@ -278,7 +278,6 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
             _check_actions(ruleset, phase, rule, types, diags, {}, context, {}, fee.variables, game=False, fee=fee)
 
 
-PAID = ("on_win", "up_front")
 
 
 def _check_commission_paid(bet, types, diags, game_variables) -> None:
@@ -305,9 +304,9 @@ def _check_commission_paid(bet, types, diags, game_variables) -> None:
     if reads_game:
         return
     types.expect(paid, "str", Context(False, frozenset()), "commission paid:")
-    if isinstance(paid, ex.String) and paid.value not in PAID:
+    if isinstance(paid, ex.String) and paid.value not in COMMISSION_PAID:
         diags.error(f"bet {bet.name!r}: commission paid: is on_win or up_front, not {paid.value!r}"
-                    f"{did_you_mean(paid.value, PAID)}", paid.position)
+                    f"{did_you_mean(paid.value, COMMISSION_PAID)}", paid.position)
 
 
 def _check_cocked(ruleset, types, diags, game_variables) -> None:

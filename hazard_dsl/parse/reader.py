@@ -19,7 +19,7 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
-from ..model import (AGAINST, BET_FACTS, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
+from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
@@ -1014,7 +1014,7 @@ def _commission(r: _Reader, node) -> Commission | None:
     paid_node = m.get("paid")
     paid = ex.String("on_win", m.position)
     if paid_node is not None:
-        if isinstance(paid_node, YScalar) and paid_node.text in ("on_win", "up_front"):
+        if isinstance(paid_node, YScalar) and paid_node.text in COMMISSION_PAID:
             paid = ex.String(paid_node.text, paid_node.position)
         else:
             paid = _expression(r, paid_node, "commission's paid:")

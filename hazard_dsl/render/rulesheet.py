@@ -315,7 +315,6 @@ def _terms(machine) -> list:
 # --------------------------------------------------------------------------- rendering
 
 
-_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}  # a game without a stake, in the game's figures
 
 
 def _both(value: Fraction) -> str:
@@ -385,9 +384,11 @@ def _blocks(data: dict) -> list:
         else:
             # games that end before any stake is laid move no money: the stake's edge is the one
             # the table meets; the game's, over every game, says how it counts the others
+            from .report import UNSTAKED_COUNTED
+
             name = stake["bet"]
             ends = " or ".join(u["label"] for u in stake["unmade"])
-            counted = ", ".join(f"{u['label']} as {_COUNTED.get(u['result'], 'it ends')}" for u in stake["unmade"])
+            counted = ", ".join(f"{u['label']} as {UNSTAKED_COUNTED.get(u['result'], 'it ends')}" for u in stake["unmade"])
             text = (f"A {name} is laid in {_both(Fraction(stake['made_per_game']))} of games; the others end {ends} "
                     f"before any {name} is laid, and no money changes hands. Where a {name} is laid, {who} wins "
                     f"{_both(Fraction(stake['win']))}; the edge against him at even money is "

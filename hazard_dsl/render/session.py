@@ -13,7 +13,7 @@ from ..play.game import ChoiceMade, Thrown
 from .words import money_amount
 from ..records import replace
 from .narrate import Narrator, cast_text
-from .terminal import fit
+from .terminal import fit, printable
 
 
 class SessionNarrator:
@@ -26,9 +26,10 @@ class SessionNarrator:
         return money_amount(self.machine.ruleset, Fraction(text))
 
     def text(self, e: dict) -> str | None:
-        """The event in words, fitted to the terminal (None for an event the throw's line has told)."""
+        """The event in words, printable (rule text's control characters shown) and fitted to the
+        terminal; None for an event the throw's line has told."""
         said = self._text(e)
-        return None if said is None else fit(said)
+        return None if said is None else fit(printable(said))
 
     def _text(self, e: dict) -> str | None:
         kind = e["event"]

@@ -18,6 +18,7 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import CHOICE, END, Machine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
+from ..model import COMMISSION_PAID
 from ..parse.numbers import exact_amount
 from ..records import field, record
 from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver
@@ -296,7 +297,7 @@ class BetTable:
         paid = cb.commission_paid
         if paid is None:
             return ZERO
-        if paid not in ("on_win", "up_front"):
+        if paid not in COMMISSION_PAID:
             raise BetError(f"bet {cb.name!r}: commission paid must be on_win or up_front, not {paid!r}")
         if paid == "on_win":
             return ZERO
