@@ -19,19 +19,29 @@ MAX_DIGITS = 15  # in each part: whole, decimals, denominator
 MAX_WHOLE_DIGITS = 20  # a whole number on the command line: a seed is below 2**64 (20 digits)
 MAX_YAML_DIGITS = 64  # a YAML integer in a rule file, in any base (`0x…`, `0b…`, `1_000`)
 
-_AMOUNT = re.compile(rf"([+-]?)(\d{{1,{MAX_DIGITS}}})(?:\.(\d{{1,{MAX_DIGITS}}}))?(?:/(\d{{1,{MAX_DIGITS}}}))?")
+MAX_EXACT_DIGITS = 64  # in each part of an exact amount a program wrote (a purse after commissions)
 
 
-def exact_amount(text: str, percent: bool = True) -> Fraction | None:
+def _pattern(digits: int):
+    return re.compile(rf"([+-]?)(\d{{1,{digits}}})(?:\.(\d{{1,{digits}}}))?(?:/(\d{{1,{digits}}}))?")
+
+
+_AMOUNT = _pattern(MAX_DIGITS)
+_EXACT = _pattern(MAX_EXACT_DIGITS)
+
+
+def exact_amount(text: str, percent: bool = True, written: bool = False) -> Fraction | None:
     """The exact value of `text`, or None if it is not a plain amount. `5%` is 1/20 when
-    `percent` allows it. ASCII digits only (a superscript ² is no digit here)."""
+    `percent` allows it. ASCII digits only (a superscript ² is no digit here). An amount a
+    program `written` (a log's, an action's: a purse after commissions may be 758400665310189/
+    1250000000000000) may have up to MAX_EXACT_DIGITS digits in each part; a person's, MAX_DIGITS."""
     text = text.strip()
     scale = Fraction(1)
     if percent and text.endswith("%"):
         text, scale = text[:-1].strip(), Fraction(1, 100)
     if not text.isascii():
         return None
-    match = _AMOUNT.fullmatch(text)
+    match = (_EXACT if written else _AMOUNT).fullmatch(text)
     if match is None:
         return None
     sign, whole, decimals, denominator = match.groups()
@@ -74,3 +84,9 @@ def yaml_int_digits(text: str) -> int:
     elif len(text) > 1 and text[0] == "0":  # 0755: octal
         text = text[1:]
     return len(text)
+
+
+def exact_money(value) -> str:
+    """An amount as events, logs and JSON write it, exactly: "3", "5/2"."""
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

@@ -20,6 +20,8 @@ the cast that left a die off; otherwise the player (or the policy) picks.
 
 from __future__ import annotations
 
+from ..records import record
+
 MAX_CASTS = 10_000  # casts for one throw: dice that land off this often are no dice (a tape's loop)
 
 
@@ -27,34 +29,67 @@ class CastingError(ValueError):
     """The dice (a tape, a log) cannot make a throw here: the message says why."""
 
 
+@record(frozen=True)
+class Need:
+    """What a throw needs next from outside the rules: dice (`throw`: both dice where they never
+    land off; `cast`: both where they may; `cast_die`: die `die` recast alone) or a pick among
+    the alternatives of a recast choice `node` (`choose`). Sent back into `casting`: the faces
+    (a pair, or one face; None for a die off) or the index of the alternative."""
+
+    what: str
+    die: int | None = None
+    node: object = None
+
+
 def throw_at(machine, state, dice, choose) -> tuple[tuple[int, int], tuple]:
-    """The throw that stands at throw state `state`, and the casts and recasts on the way."""
+    """The throw that stands at throw state `state`, and the casts and recasts on the way:
+    `casting` with its needs met by `dice` and `choose` (a tape may script a recast itself)."""
     events: list = []
-    casts = casting(machine, state, dice, choose)
+    casts = casting(machine, state)
+    answer = None
     while True:
         try:
-            events.append(next(casts))
+            item = casts.send(answer)
         except StopIteration as done:
             return done.value, tuple(events)
+        answer = None
+        if isinstance(item, Need):
+            answer = meet(item, dice, choose, machine)
+        else:
+            events.append(item)
 
 
-def casting(machine, state, dice, choose):
+def meet(need: Need, dice, choose, machine):
+    """A need met from `dice` (a throw, a cast of both, a die alone) or `choose` (a recast's
+    pick, unless the dice — a tape's `off` / `both` — script it)."""
+    if need.what == "throw":
+        return dice.throw()
+    chance = machine.recast.chance
+    if need.what == "cast":
+        return dice.cast(chance)
+    if need.what == "cast_die":
+        return dice.cast_die(need.die, chance)
+    scripted = dice.recast(need.node) if hasattr(dice, "recast") else None
+    return choose(need.node) if scripted is None else scripted
+
+
+def casting(machine, state):
     """Yields each cast and recast as it happens, and returns the throw that stands at throw
-    state `state`. `dice` throws (`throw()`), casts dice that may land off (`cast(chance)`) and
-    recasts one die (`cast_die(die, chance)`); `choose(node)` picks an alternative of a recast
-    choice — after the events before it have been yielded, so a log can script it."""
+    state `state`. What it needs from outside — the faces of each cast, a player's pick at a
+    recast choice — it yields as a `Need` and is sent back (`throw_at` and `meet` answer from
+    dice; the table asks the people): a pick is asked after the events before it have been
+    yielded, so a log can script it."""
     recast = machine.recast
     if recast is None:
-        return dice.throw()
+        return (yield Need("throw"))
     # imported here, not above: the CLI imports this module for its error at start-up
     from ..compile.machine import CHOICE, Recast
 
-    chance = recast.chance
     landed = recast.landed[state.index]
     here = state.index
     for _ in range(MAX_CASTS):
         if here == state.index:
-            d1, d2 = dice.cast(chance)
+            d1, d2 = yield Need("cast")
             yield {"cast": "both", "dice": [d1, d2]}
             if d1 is not None and d2 is not None:
                 return d1, d2
@@ -70,12 +105,11 @@ def casting(machine, state, dice, choose):
             continue
         node = machine.node(here)
         if node.kind == CHOICE:
-            scripted = dice.recast(node) if hasattr(dice, "recast") else None  # a tape's `off` / `both`
-            value, step = node.alternatives[choose(node) if scripted is None else scripted]
+            value, step = node.alternatives[(yield Need("choose", node=node))]
             yield {"recast": value, "die": node.die, "shown": node.shown, "chooser": node.chooser}
             here = step.target
             continue
-        face = dice.cast_die(node.die, chance)
+        face = yield Need("cast_die", die=node.die)
         yield {"cast": "die", "die": node.die, "face": face}
         if face is not None:
             return (face, node.shown) if node.die == 1 else (node.shown, face)

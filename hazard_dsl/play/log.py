@@ -544,7 +544,7 @@ def _amount(text):
 
     from ..parse.numbers import exact_amount
 
-    value = exact_amount(str(text), percent=False) if isinstance(text, (str, int)) else None
+    value = exact_amount(str(text), percent=False, written=True) if isinstance(text, (str, int)) else None
     return value if value is not None and value >= 0 else Fraction(0)
 
 

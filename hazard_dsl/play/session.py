@@ -21,9 +21,10 @@ from typing import Iterator
 from ..compile.machine import CHOICE, END, Machine, outcome_index
 from ..compile.passing import compile_passing
 from ..records import field, record
-from .casting import casting
+from ..parse.numbers import exact_money as exact
+from .actions import Question
+from .casting import Need, casting, meet
 from .dice import TapeEnded
-from .wagers import exact_money as exact
 
 MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothing runs for ever
 STRATEGIES = ("flat", "fraction", "cautious")
@@ -143,11 +144,54 @@ class Session:
 
     # ------------------------------------------------------------------ the session
 
+    def run(self):
+        """The session as a generator: yields each event (a dict, naming the caster at that
+        moment) and each `Question` the table waits on, to which the action answering it (checked
+        by play.actions.check) is sent back. play.table.Table drives it; so does `events`."""
+        run = self._events()
+        answer = None
+        while True:
+            try:
+                item = run.send(answer)
+            except StopIteration:
+                return
+            if isinstance(item, Question):
+                answer = yield item
+            else:
+                answer = None
+                item.setdefault("caster", self.seats[self.caster].name)
+                yield item
+
     def events(self) -> Iterator[dict]:
-        """Every event of the session, in order; each names the caster at that moment."""
-        for event in self._events():
-            event.setdefault("caster", self.seats[self.caster].name)
-            yield event
+        """Every event of the session, in order, with `decider` answering every question and
+        `dice` throwing (as `run` and replay drive it)."""
+        run = self.run()
+        answer = None
+        while True:
+            try:
+                item = run.send(answer)
+            except StopIteration:
+                return
+            answer = self._decide(item) if isinstance(item, Question) else None
+            if answer is None:
+                yield item
+
+    def _decide(self, question: Question) -> dict:
+        """The decider's answer to a question, as an action."""
+        ask, decider = question.ask, self.decider
+        if ask == "throw":
+            return {"action": "throw"}
+        if ask == "choose":
+            return {"action": "choose", "value": question.facts["values"][decider.choose(question.node, self)]}
+        if ask == "keep":
+            return {"action": "keep" if decider.keep_after_win(self.seats[self.caster], self) else "pass"}
+        setter = self.seat(question.player if ask == "stake" else question.facts["setter"])
+        caster = self.seats[self.caster]
+        if ask == "cover":
+            return {"action": "cover" if decider.cover(caster, setter, Fraction(question.facts["amount"]), self)
+                    else "refuse"}
+        most = Fraction(question.facts["most"])
+        return {"action": "stake", "amount": max(Fraction(0), min(decider.stake(setter, caster, self), most))}
 
     def _events(self) -> Iterator[dict]:
         ruleset = self.machine.ruleset
@@ -199,10 +243,11 @@ class Session:
                     why = f"{caster.name} lost" if n == 1 else f"{caster.name} lost {n} games in a row"
                 yield from self._pass(why)
                 hand_state = self.passing.start
-            elif (result == "win" and self.passing.voluntary_after_win
-                  and not self.decider.keep_after_win(caster, self)):
-                yield from self._pass(f"{caster.name} chooses to pass the dice after a win", voluntary=True)
-                hand_state = self.passing.start
+            elif result == "win" and self.passing.voluntary_after_win:
+                action = yield Question("keep", caster.name)
+                if action["action"] == "pass":
+                    yield from self._pass(f"{caster.name} chooses to pass the dice after a win", voluntary=True)
+                    hand_state = self.passing.start
         yield dict(event="end", why=ended, games=self.game, throws=self.throws, purses=self.purses(),
                    bank=exact(self.bank), box=exact(self.box))
 
@@ -236,7 +281,11 @@ class Session:
                 continue
             # a setter lays the stake times the payout: he stakes no more than his purse can pay
             limit = setter.purse if self.against == "bank" else setter.purse / per_unit
-            amount = min(self.decider.stake(setter, caster, self), limit)
+            why = "the purse" if limit == setter.purse else f"what the purse can pay at {exact(per_unit)} to 1"
+            action = yield Question("stake", setter.name, dict(
+                caster=caster.name, layer="bank" if self.against == "bank" else "caster", purse=exact(setter.purse),
+                least="0", most=exact(limit), why_most=why))
+            amount = Fraction(action["amount"])
             if amount <= 0:
                 continue
             if self.against == "bank":
@@ -252,7 +301,9 @@ class Session:
                 yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
                            why=f"{caster.name} cannot cover it ({exact(caster.purse)} in the purse)")
                 continue
-            if not self.decider.cover(caster, setter, amount, self):
+            action = yield Question("cover", caster.name, dict(setter=setter.name, amount=exact(amount),
+                                                              purse=exact(caster.purse), answered=exact(answered)))
+            if action["action"] == "refuse":
                 yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
                            why=f"{caster.name} declines it", declined=True)
                 continue
@@ -318,18 +369,58 @@ class Session:
         return result, label
 
     def _cast(self, state, caster: Seat):
-        """The throw that stands, with each cast and recast as an event where dice land off."""
-        casts = casting(self.machine, state, self.dice, lambda node: self.decider.choose(node, self))
+        """The throw that stands, with each cast and recast as an event where dice land off; each
+        cast is the caster's throw (an action: the table's dice, or the dice it gives), each pick
+        of what is recast a choice."""
+        casts = casting(self.machine, state)
+        answer = None
         while True:
             try:
-                cast = next(casts)
+                item = casts.send(answer)
             except StopIteration as done:
                 return done.value
-            if "cast" in cast:
-                yield dict(event="cast", game=self.game, caster=caster.name, **cast)
-            else:  # what is thrown again: the off die alone or both (the decider's pick, or the rules')
-                value = cast.pop("recast")
-                yield dict(event="recast", game=self.game, caster=caster.name, value=value, **cast)
+            answer = None
+            if isinstance(item, Need):
+                answer = yield from self._need(item, caster)
+            elif "cast" in item:
+                yield dict(event="cast", game=self.game, caster=caster.name, **item)
+            else:  # what is thrown again: the off die alone or both (the chooser's pick, or the rules')
+                value = item.pop("recast")
+                yield dict(event="recast", game=self.game, caster=caster.name, value=value, **item)
+
+    def _need(self, need: Need, caster: Seat):
+        """A cast's dice, from the caster's throw; or a recast's pick, from its chooser (unless the
+        table's dice, a tape, script it)."""
+        if need.what == "choose":
+            scripted = self.dice.recast(need.node) if hasattr(self.dice, "recast") else None
+            if scripted is not None:
+                return scripted
+            return (yield from self._ask_choice(need.node, caster))
+        facts = dict(cast="die" if need.what == "cast_die" else "both", die=need.die,
+                     may_land_off=need.what != "throw")
+        action = yield Question("throw", caster.name, facts)
+        given = action.get("dice")
+        if given is None:  # the table's own dice
+            return meet(need, self.dice, None, self.machine)
+        return given[0] if need.what == "cast_die" else tuple(given)
+
+    def _ask_choice(self, state, caster: Seat):
+        """The index of the alternative of choice state `state` that its chooser picks."""
+        values = [value for value, _ in state.alternatives]
+        facts = dict(role=state.chooser, variable=state.variable, values=values, state=state.index)
+        if state.variable == "recast" and state.die is not None:
+            facts.update(die=state.die, shown=state.shown)
+        action = yield Question("choose", self._chooser_name(state.chooser, caster), facts, state)
+        return values.index(action["value"])
+
+    def _chooser_name(self, role: str | None, caster: Seat) -> str | None:
+        """The seat that makes a choice of `role`: the caster (or, at craps, the player) himself;
+        a setter or fader, the first player to the caster's left; the bank, nobody at the table."""
+        if role in ("caster", "player") or role is None:
+            return caster.name
+        if role in ("setter", "fader") and len(self.seats) > 1:
+            return self.seats[(self.caster + 1) % len(self.seats)].name
+        return None
 
     def _choices(self, state, caster: Seat):
         """The choices from `state` on, each asked of the decider, until the game needs the dice
@@ -337,7 +428,7 @@ class Session:
         states = self.machine.states
         while state.kind == CHOICE:
             self.state = state
-            value, step = state.alternatives[self.decider.choose(state, self)]
+            value, step = state.alternatives[(yield from self._ask_choice(state, caster))]
             self.state = states[step.target]
             yield dict(event="choice", game=self.game, caster=caster.name, chooser=state.chooser,
                        variable=state.variable, value=value, state=state.index, to=step.target)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import END, Machine, State, outcome_index
 from ..diagnostics import did_you_mean
-from ..parse.numbers import whole_number
+from ..parse.numbers import exact_money, whole_number
 from ..records import record
 from ..solve.bets import BetError, parse_amount
 
@@ -69,11 +69,6 @@ def money(value: Fraction) -> str:
         sign, cents = ("-" if cents < 0 else ""), abs(cents.numerator)
         return f"{sign}{cents // 100}.{cents % 100:02d}"
     return f"{value.numerator}/{value.denominator}"
-
-
-def exact_money(value: Fraction) -> str:
-    value = Fraction(value)
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 class Wagers:

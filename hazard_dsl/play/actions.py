@@ -1,0 +1,166 @@
+"""What the table waits for, and what a person at it may do: questions and actions as data.
+
+The session engine (play.session) stops at every point where someone at the table decides —
+a setter's stake, the caster's cover, a call of the main, keeping the dice after a win, the
+throw itself, the recast of a die that landed off — and yields a `Question`. A front end answers
+with an action: a plain dict, ready for JSON, checked here against the question before it
+touches the table (`check`): an action that is not legal now is refused with a reason
+(`IllegalAction`) and changes nothing.
+
+The schema (every value is JSON; amounts are exact, written as strings such as "3" or "5/2"):
+
+=========  ===================================================  ==================================
+question   asked of                                             its actions
+=========  ===================================================  ==================================
+stake      a setter (with a bank, every player) before a game    {"action": "stake", "amount": A}
+                                                                 with least <= A <= most; "0": none
+cover      the caster, for one setter's stake                    {"action": "cover"} or
+                                                                 {"action": "refuse"}
+keep       the caster, after a win, where the rules let him      {"action": "keep"} or
+           pass the dice                                         {"action": "pass"}
+choose     whoever the rules name (`chooser`): the main called,  {"action": "choose", "value": V}
+           a die off recast alone or both (variable "recast")   with V one of `values`
+throw      the caster, whenever the dice are thrown (`cast`:     {"action": "throw"}: the table's
+           "both", or "die" with `die` 1 or 2 recast alone)      dice; or with "dice": [d1, d2]
+                                                                 ([face] for a die alone; null
+                                                                 for a die off, where dice may
+                                                                 land off)
+=========  ===================================================  ==================================
+
+Every action may name its `player`; the table refuses one named for someone other than the
+player asked. Random dice, dice scripted for a replay and a remote player's throw are all the
+same action: a throw without dice is thrown by the table's own dice (seeded, or a tape).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..parse.numbers import exact_amount, exact_money
+from ..records import field, record
+
+QUESTIONS = ("stake", "cover", "keep", "choose", "throw")
+ACTIONS = {"stake": ("stake",), "cover": ("cover", "refuse"), "keep": ("keep", "pass"), "choose": ("choose",),
+           "throw": ("throw",)}
+MAX_ACTION_TEXT = 200  # characters of a value or amount looked at; more is no action
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now: the message says why. The table is unchanged."""
+
+
+@record(frozen=True)
+class Question:
+    """What the table waits for: who must act (`player`, a seat's name; None where the rules'
+    chooser is nobody at the table, such as the bank) and what he is asked. `facts` are the
+    question's own data (the bounds of a stake, the values of a choice…), plain JSON; `node` is
+    the machine's choice state behind a `choose` (for a strategy's policy), never serialised."""
+
+    ask: str
+    player: str | None
+    facts: dict = field(default_factory=dict)
+    node: object = field(default=None, repr=False, compare=False)
+
+    def actions(self) -> list[dict]:
+        """The legal actions, as data: each one a front end may send (a stake's amount is a
+        range, given as its bounds)."""
+        if self.ask == "stake":
+            return [{"action": "stake", "amount": {"least": self.facts["least"], "most": self.facts["most"]}}]
+        if self.ask == "choose":
+            return [{"action": "choose", "value": value} for value in self.facts["values"]]
+        if self.ask == "throw":
+            return [{"action": "throw"}, {"action": "throw", "dice": "given"}]
+        return [{"action": name} for name in ACTIONS[self.ask]]
+
+    def to_json(self) -> dict:
+        return dict(ask=self.ask, player=self.player, **self.facts, actions=self.actions())
+
+
+def check(question: Question, action) -> dict:
+    """The action made legal and exact (amounts as exact strings, dice as lists), or
+    IllegalAction saying why it is not an answer to `question`."""
+    if not isinstance(action, dict):
+        raise IllegalAction("an action is a JSON object such as {\"action\": \"throw\"}")
+    name = action.get("action")
+    if not isinstance(name, str) or name not in ACTIONS[question.ask]:
+        wanted = " or ".join(repr(a) for a in ACTIONS[question.ask])
+        raise IllegalAction(f"the table waits for {question.player or 'the rules'} to {_doing(question)}: "
+                            f"the action is {wanted}, not {_shown(name)}")
+    player = action.get("player", question.player)
+    if player != question.player:
+        raise IllegalAction(f"it is {question.player or 'nobody at the table'}'s turn to {_doing(question)}, "
+                            f"not {_shown(player)}'s")
+    extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]))
+    if extra:
+        raise IllegalAction(f"{name} takes no {extra[0]!r}")
+    made = {"action": name}
+    if question.player is not None:
+        made["player"] = question.player
+    if name == "stake":
+        made["amount"] = exact_money(_amount(question, action.get("amount")))
+    elif name == "choose":
+        made["value"] = _value(question, action.get("value", _NOTHING))
+    elif name == "throw" and "dice" in action:
+        made["dice"] = _dice(question, action["dice"])
+    return made
+
+
+_NOTHING = object()
+_FIELDS = {"stake": ("amount",), "cover": (), "refuse": (), "keep": (), "pass": (), "choose": ("value",),
+           "throw": ("dice",)}
+
+
+def _doing(question: Question) -> str:
+    f = question.facts
+    return {"stake": "stake", "cover": f"cover or refuse {f.get('setter')}'s stake", "keep": "keep or pass the dice",
+            "choose": f"choose {f.get('variable')}", "throw": "throw"}[question.ask]
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _amount(question: Question, amount) -> Fraction:
+    if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction)):
+        raise IllegalAction("a stake's amount is a number or an exact amount as text, such as 2, \"1.50\" or "
+                            "\"5/2\"")
+    if isinstance(amount, Fraction):
+        value = amount
+    else:
+        text = str(amount)
+        value = exact_amount(text, percent=False, written=True) if len(text) <= MAX_ACTION_TEXT else None
+        if value is None:
+            raise IllegalAction(f"{_shown(amount)} is not an amount; write one such as 2, \"1.50\" or \"5/2\"")
+    least, most = Fraction(question.facts["least"]), Fraction(question.facts["most"])
+    if value < least:
+        raise IllegalAction(f"a stake is at least {exact_money(least)} (0: no stake this game)")
+    if value > most:
+        raise IllegalAction(f"{question.player} can stake at most {exact_money(most)} here "
+                            f"({question.facts.get('why_most', 'the purse')})")
+    return value
+
+
+def _value(question: Question, value):
+    values = question.facts["values"]
+    for v in values:
+        if value == v and type(value) is type(v):  # 7 is not "7", nor True 1
+            return v
+    shown = ", ".join(map(str, values))
+    raise IllegalAction(f"{question.facts['variable']} is one of {shown}, not {_shown(value) if value is not _NOTHING else 'nothing'}")
+
+
+def _dice(question: Question, dice) -> list:
+    alone = question.facts.get("cast") == "die"
+    off = question.facts.get("may_land_off", False)
+    count = 1 if alone else 2
+    if not isinstance(dice, list) or len(dice) != count:
+        raise IllegalAction(f"dice are {'[face]: the one die recast alone' if alone else '[die1, die2]'}, "
+                            f"each a face from 1 to 6" + (" or null for a die off" if off else ""))
+    for face in dice:
+        if face is None and off:
+            continue
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise IllegalAction(f"a die shows a face from 1 to 6, not {_shown(face)}"
+                                + ("" if off else " (these dice never land off)" if face is None else ""))
+    return list(dice)

@@ -1,0 +1,60 @@
+"""How players at the table decide when nobody is asked: functions from the table's question
+(play.actions.Question) to an action.
+
+* ``flat`` stakes the same amount every game (or the purse, if less);
+* ``fraction`` stakes a tenth of the purse, in whole units where it can be;
+* ``cautious`` stakes flat, but sits out when the purse holds less than three stakes.
+
+All three cover every stake they can, keep the dice after a win, throw with the table's dice
+and make the rules' choices (a main called, a die recast) under the table's policy.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .actions import Question
+
+STRATEGIES = ("flat", "fraction", "cautious")
+
+
+def strategy(name: str = "flat", stake=1, chooser=None):
+    """The strategy `name` staking `stake` (flat and cautious), with `chooser` (play.game.Chooser)
+    making the rules' choices: a function from a question to an action."""
+    if name not in STRATEGIES:
+        from ..diagnostics import did_you_mean
+
+        raise ValueError(f"a strategy is one of {', '.join(STRATEGIES)}, not {name!r}{did_you_mean(name, STRATEGIES)}")
+    size = Fraction(stake)
+    if size <= 0:
+        raise ValueError(f"a strategy's stake must be more than 0, not {stake}")
+
+    def decide(question: Question) -> dict:
+        ask = question.ask
+        if ask == "stake":
+            return {"action": "stake", "amount": stake_of(name, size, question)}
+        if ask == "cover":
+            return {"action": "cover"}
+        if ask == "keep":
+            return {"action": "keep"}
+        if ask == "throw":
+            return {"action": "throw"}
+        if chooser is None:
+            raise ValueError("this strategy has no policy to choose by (give it a chooser)")
+        return {"action": "choose", "value": question.facts["values"][chooser.pick(question.node)]}
+
+    decide.__name__ = decide.__qualname__ = name
+    return decide
+
+
+def stake_of(name: str, size: Fraction, question: Question) -> Fraction:
+    """What strategy `name` stakes at a stake question, within its bounds."""
+    purse, most = Fraction(question.facts["purse"]), Fraction(question.facts["most"])
+    if name == "fraction":  # a tenth of the purse, in whole units where it can be
+        amount = purse / 10
+        amount = Fraction(int(amount)) if amount >= 1 else amount
+    else:
+        amount = size
+    if name == "cautious" and purse < 3 * amount:
+        return Fraction(0)  # a cautious player sits out when he could not stake three times more
+    return max(Fraction(0), min(amount, purse, most))

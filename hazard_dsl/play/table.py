@@ -1,0 +1,184 @@
+"""The table as a state machine that any front end drives.
+
+A `Table` is one session (play.session) held between actions: it says what it waits for
+(`waiting`, a play.actions.Question: who must act, and the legal actions with their bounds),
+applies one action at a time (`apply`), and returns the events that action causes — a throw,
+a settlement, the box passing. It knows no terminal, no argument parser, no browser: `play` at
+a keyboard, `run --players` under strategies, a replay of a log, a web table and a test are all
+drivers that read `waiting` and call `apply`.
+
+    >>> from hazard_dsl.play.table import Table                        # doctest: +SKIP
+    >>> table = Table(machine, ["Ann", "Ben", "Cat"], purse=20, seed=1)
+    >>> table.waiting.to_json()["ask"]                                  # Ben sets his stake first
+    'stake'
+    >>> table.apply({"action": "stake", "amount": 2})                   # the events it caused
+
+An action that is not legal now is refused with `IllegalAction` and changes nothing. Its record
+(`log`) is the list of actions and events in order, plain JSON: replaying the actions on a new
+table of the same settings makes the same events (`replay`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .actions import IllegalAction, Question, check
+from .session import Session
+
+__all__ = ["Table", "IllegalAction", "Question"]
+
+
+class Table:
+    def __init__(self, machine, players: list[str], purse=20, dice=None, rounds: int | None = 1, seed: int = 0,
+                 policy: str = "optimal", games: int | None = None):
+        """A new session of `machine` (compiled with its table's stake bet) for `players` in order
+        round the table, each with `purse`; `dice` are the table's own (a play.dice RandomDice or
+        DiceTape; by default seeded random dice loaded as the rules say); `rounds` times round
+        the table (None: until the money or `games` runs out)."""
+        if dice is None:
+            from .dice import RandomDice
+
+            dice = RandomDice(seed, dice=machine.dice)
+        self.machine = machine
+        self.seed = seed
+        self.policy = policy
+        self.session = Session(machine, list(players), Fraction(purse), None, dice, rounds, games)
+        self._run = self.session.run()
+        self.events: list[dict] = []  # every event so far
+        self.log: list[dict] = []  # actions and events, in the order they happened
+        self.waiting: Question | None = None
+        self._chooser = None
+        self._go(None)
+
+    # ------------------------------------------------------------------ where it stands
+
+    @property
+    def over(self) -> bool:
+        return self.waiting is None
+
+    def legal_actions(self) -> list[dict]:
+        """The actions a front end may send now (none once the session is over)."""
+        return self.waiting.actions() if self.waiting is not None else []
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.name for seat in self.session.seats]
+
+    @property
+    def purses(self) -> dict:
+        """Each player's purse, exactly."""
+        return {seat.name: seat.purse for seat in self.session.seats}
+
+    @property
+    def caster(self) -> str:
+        return self.session.seats[self.session.caster].name
+
+    def to_json(self) -> dict:
+        """Where the table stands, as data: what it waits for, the purses, the caster, the game."""
+        from ..parse.numbers import exact_money
+
+        session = self.session
+        return {"waiting": self.waiting.to_json() if self.waiting is not None else None,
+                "over": self.over, "caster": self.caster, "game": session.game, "round": session.round,
+                "throws": session.throws, "purses": {k: exact_money(v) for k, v in self.purses.items()},
+                "bank": exact_money(session.bank), "box": exact_money(session.box)}
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: dict) -> list[dict]:
+        """Apply one action (checked against `waiting`: IllegalAction if it is not legal now, and
+        the table is unchanged) and return the events it caused, in order."""
+        if self.waiting is None:
+            raise IllegalAction("the session is over: it waits for nothing")
+        made = check(self.waiting, action)
+        before = len(self.events)
+        entry = dict(made)
+        self.log.append(entry)
+        try:
+            self._go(made)
+        except BaseException:
+            self.waiting = None  # the dice (a tape) could not make the throw: the session cannot go on
+            raise
+        caused = self.events[before:]
+        if made["action"] == "throw" and "dice" not in made:
+            entry["dice"] = _thrown(caused)  # the log says what the table's dice threw
+        return caused
+
+    def _go(self, answer) -> None:
+        """Run the session on from `answer` to its next question (or its end), keeping the events."""
+        run = self._run
+        while True:
+            try:
+                item = run.send(answer)
+            except StopIteration:
+                self.waiting = None
+                return
+            answer = None
+            if isinstance(item, Question):
+                self.waiting = item
+                return
+            self.events.append(item)
+            self.log.append(item)
+
+    # ------------------------------------------------------------------ strategies
+
+    @property
+    def chooser(self):
+        """Makes the rules' choices under the table's policy (solved once, when first wanted)."""
+        if self._chooser is None:
+            import numpy as np
+
+            from ..solve.markov import Solver
+            from .game import Chooser
+
+            solver = Solver(self.machine)
+            solver.set_policy(self.policy)
+            # mixed choices draw from a stream of their own, so the dice are the same whatever the policy
+            self._chooser = Chooser(solver, np.random.default_rng([self.seed, 1]))
+        return self._chooser
+
+    def strategy(self, name: str = "flat", stake=1):
+        """A strategy (play.strategies) for this table: a function from its question to an action."""
+        from .strategies import strategy
+
+        return strategy(name, stake, self.chooser)
+
+    def play(self, strategy=None, until=None) -> list[dict]:
+        """Apply `strategy`'s action (a function from the question to an action; default flat
+        stakes of 1) until the session is over, or until `until(question)` is true; returns the
+        events."""
+        strategy = strategy if strategy is not None else self.strategy()
+        before = len(self.events)
+        while self.waiting is not None and not (until is not None and until(self.waiting)):
+            self.apply(strategy(self.waiting))
+        return self.events[before:]
+
+
+def _thrown(events: list[dict]):
+    """The dice an action threw: those of the first cast or throw it caused."""
+    for event in events:
+        if event["event"] == "cast":
+            return list(event["dice"]) if event["cast"] == "both" else [event["face"]]
+        if event["event"] == "throw":
+            return list(event["dice"])
+    return None
+
+
+def replay(table: Table, entries) -> Table:
+    """Apply the actions among `entries` (a table's `log`: actions and events) to `table`, and
+    check that it makes the logged events: raises IllegalAction at the first action that is not
+    legal there, and ValueError at the first event that differs."""
+    from .log import differs
+
+    made_events = iter(table.events)
+    for number, entry in enumerate(entries, 1):
+        if "action" in entry:
+            made_events = iter(table.apply(entry))
+            continue
+        made = next(made_events, None)
+        if made is None:
+            raise ValueError(f"entry {number}: the log has an event the actions did not make")
+        wrong = differs(made, entry)
+        if wrong:
+            raise ValueError(f"entry {number}: {wrong}")
+    return table
