@@ -142,6 +142,27 @@ class LogFile:
         LogError naming it. Once the log has been checked, only what was checked is read."""
         return _Events(self)
 
+    def entries(self):
+        """(line number, entry) for each complete line: events and the actions written before
+        the events they caused (play.table); read as `events` reads."""
+        return _Events(self, _entry)
+
+    def check_on(self, table) -> list:
+        """Replay the whole log on `table` (a new table of the log's settings: `replaying`) and
+        print nothing; afterwards `reading` says how far the log was read, `throws` how many
+        throws it holds and `ended` whether it holds the session's end. Returns the events the
+        table made that the log lacks (a kill between an action and its events)."""
+        run = replaying(self, table)
+        while True:
+            try:
+                _, event = next(run)
+            except StopIteration as done:
+                unlogged, self.reading = done.value
+                break
+            self.throws += event["event"] == "throw"
+            self.ended = event["event"] == "end"
+        return unlogged
+
     def _read_header(self) -> None:
         events = iter(self.events())
         first = next(events, None)
@@ -201,8 +222,9 @@ class LogFile:
 
 
 class _Events:
-    def __init__(self, log: LogFile):
+    def __init__(self, log: LogFile, parse=None):
         self.log = log
+        self.parse = parse or _event
         self.lines = _Lines(log.fd, log.path, log.reading.end if log.reading is not None else None)
 
     @property
@@ -212,7 +234,7 @@ class _Events:
     def __iter__(self):
         path = self.log.path
         for number, line in self.lines:
-            yield number, _event(path, number, line)
+            yield number, self.parse(path, number, line)
 
 
 def _open(path: str, flags: int, what: str) -> int:
@@ -589,3 +611,102 @@ def replayed(session, script: Script):
             return
         yield made, logged is not None
         script.advance()
+
+
+# --------------------------------------------------------------------------- replaying on the table
+
+
+def _entry(path: str, number: int, line: bytes) -> dict:
+    """One line of a log: an event (`"event"`) or an action (`"action"`, written before the
+    events it caused)."""
+    try:
+        entry = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise LogError(f"{path}:{number}: this line is not a JSON event (the log is damaged)") from None
+    if not isinstance(entry, dict) or not (isinstance(entry.get("event"), str) or
+                                           (isinstance(entry.get("action"), str) and "event" not in entry)):
+        raise LogError(f"{path}:{number}: this line is neither a session event nor an action (no \"event\")")
+    return entry
+
+
+def implied_action(question, event: dict, where: str) -> dict:
+    """The action a log of events alone (as logs were first written) implies at `question`: what
+    the next logged `event` shows the player did. A throw's dice are the logged dice; a stake's
+    amount the logged amount (none where the next event is another's); a cover unless the event
+    says the caster declined; the dice kept unless passed by choice; the value chosen."""
+    ask = question.ask
+    kind = event["event"]
+    if ask == "throw":
+        if kind not in ("throw", "cast"):
+            raise LogError(f"{where}: the log contradicts the rules: the rules throw the dice here, but the log has "
+                           f"a {json.dumps(kind)[:40]} event")
+        if kind == "cast" and question.facts.get("cast") == "die":
+            return {"action": "throw", "dice": [event.get("face", 0)]}
+        return {"action": "throw", "dice": event.get("dice")}
+    if ask == "stake":
+        mine = kind in ("stake", "refuse") and event.get("player") == question.player
+        return {"action": "stake", "amount": event.get("amount") if mine else "0"}
+    if ask == "cover":
+        declined = kind == "refuse" and event.get("player") == question.facts["setter"] and event.get("declined")
+        return {"action": "refuse" if declined else "cover"}
+    if ask == "keep":
+        return {"action": "pass" if kind == "pass" and event.get("voluntary") else "keep"}
+    values = question.facts["values"]
+    value = event.get("value") if kind in ("choice", "recast") else None
+    return {"action": "choose", "value": value if value in values else values[0]}  # a wrong one: the events differ
+
+
+def replaying(log: "LogFile", table):
+    """The log's actions applied to `table` (a new play.table.Table of the log's settings) — or,
+    in a log of events alone, the actions its events imply — and every event the table makes
+    compared with the logged one. Yields (line number, event) for each event made and logged;
+    returns (as StopIteration.value) the events the last action made that the log does not have
+    (a session killed between writing an action and its events) and the log's `Reading`. Raises LogError at the first
+    line that is damaged, an action the rules do not allow there, an event the rules would not
+    have made, or anything after the session's end."""
+    from collections import deque
+
+    from .actions import IllegalAction
+
+    path = log.path
+    made = deque(table.opening)  # the events made and not yet compared: first, the opening ones
+    entries = log.entries()
+    for number, entry in entries:
+        where = f"{path}:{number}"
+        if "action" in entry and "event" not in entry:
+            if made:
+                raise LogError(f"{where}: the log contradicts the rules: the rules make a {made[0]['event']} event "
+                               f"here, but the log has an action")
+            if table.over:
+                raise _after_end(path, number)
+            try:
+                made.extend(table.apply(entry))
+            except IllegalAction as exc:
+                raise LogError(f"{where}: the log contradicts the rules: an action they do not allow here: "
+                               f"{exc}") from None
+            continue
+        while not made:
+            if table.over:
+                raise _after_end(path, number)
+            try:
+                made.extend(table.apply(implied_action(table.waiting, entry, where)))
+            except IllegalAction as exc:
+                raise LogError(f"{where}: the log contradicts the rules: {exc}") from None
+        event = made.popleft()
+        if event["event"] == "session":
+            wrong = differs({k: event[k] for k in ("players", "purses", "options")},
+                            {k: entry.get(k) for k in ("players", "purses", "options")})
+        else:
+            wrong = differs(event, entry)
+        if wrong:
+            raise LogError(f"{where}: the log contradicts the rules: {wrong}")
+        yield number, event
+    reading = entries.reading
+    if table.over and not made and reading is not None and reading.tail:
+        raise _after_end(path, reading.lines + 1)
+    return list(made), reading
+
+
+def _after_end(path: str, number: int) -> LogError:
+    return LogError(f"{path}:{number}: a line after the session's end (line {number - 1} ended it); a log ends "
+                    f"with its session")

@@ -30,11 +30,13 @@ __all__ = ["Table", "IllegalAction", "Question"]
 
 class Table:
     def __init__(self, machine, players: list[str], purse=20, dice=None, rounds: int | None = 1, seed: int = 0,
-                 policy: str = "optimal", games: int | None = None):
+                 policy: str = "optimal", games: int | None = None, history: bool = True):
         """A new session of `machine` (compiled with its table's stake bet) for `players` in order
         round the table, each with `purse`; `dice` are the table's own (a play.dice RandomDice or
         DiceTape; by default seeded random dice loaded as the rules say); `rounds` times round
-        the table (None: until the money or `games` runs out)."""
+        the table (None: until the money or `games` runs out). With `history` false the table
+        keeps no `events` and `log` of its own (a driver that writes them out as they come: a long
+        session costs no memory); `opening` keeps the events made before the first question."""
         if dice is None:
             from .dice import RandomDice
 
@@ -44,11 +46,16 @@ class Table:
         self.policy = policy
         self.session = Session(machine, list(players), Fraction(purse), None, dice, rounds, games)
         self._run = self.session.run()
+        self.history = history
         self.events: list[dict] = []  # every event so far
         self.log: list[dict] = []  # actions and events, in the order they happened
         self.waiting: Question | None = None
         self._chooser = None
-        self._go(None)
+        self.last_action: dict | None = None  # the last action applied, as the log writes it
+        self.opening = self._go(None)
+        if history:
+            self.events.extend(self.opening)
+            self.log.extend(self.opening)
 
     # ------------------------------------------------------------------ where it stands
 
@@ -91,34 +98,36 @@ class Table:
         if self.waiting is None:
             raise IllegalAction("the session is over: it waits for nothing")
         made = check(self.waiting, action)
-        before = len(self.events)
-        entry = dict(made)
-        self.log.append(entry)
         try:
-            self._go(made)
+            caused = self._go(made)
         except BaseException:
             self.waiting = None  # the dice (a tape) could not make the throw: the session cannot go on
             raise
-        caused = self.events[before:]
         if made["action"] == "throw" and "dice" not in made:
-            entry["dice"] = _thrown(caused)  # the log says what the table's dice threw
+            made["dice"] = _thrown(caused)  # the log says what the table's dice threw
+        self.last_action = made
+        if self.history:
+            self.log.append(made)
+            self.log.extend(caused)
+            self.events.extend(caused)
         return caused
 
-    def _go(self, answer) -> None:
-        """Run the session on from `answer` to its next question (or its end), keeping the events."""
+    def _go(self, answer) -> list[dict]:
+        """Run the session on from `answer` to its next question (or its end); the events made."""
         run = self._run
+        made = []
         while True:
             try:
                 item = run.send(answer)
             except StopIteration:
                 self.waiting = None
-                return
+                break
             answer = None
             if isinstance(item, Question):
                 self.waiting = item
-                return
-            self.events.append(item)
-            self.log.append(item)
+                break
+            made.append(item)
+        return made
 
     # ------------------------------------------------------------------ strategies
 
@@ -148,10 +157,10 @@ class Table:
         stakes of 1) until the session is over, or until `until(question)` is true; returns the
         events."""
         strategy = strategy if strategy is not None else self.strategy()
-        before = len(self.events)
+        made = []
         while self.waiting is not None and not (until is not None and until(self.waiting)):
-            self.apply(strategy(self.waiting))
-        return self.events[before:]
+            made += self.apply(strategy(self.waiting))
+        return made
 
 
 def _thrown(events: list[dict]):
