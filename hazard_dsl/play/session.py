@@ -30,6 +30,10 @@ MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothin
 STRATEGIES = ("flat", "fraction", "cautious")
 
 
+class DiceBehind(Exception):
+    """The table's dice (a tape) ran out while following a log's throws (Session.follow_dice)."""
+
+
 @record
 class Seat:
     name: str
@@ -112,6 +116,9 @@ class Session:
         self.bank = Fraction(0)  # what the bank has won (a bank table)
         self.box = Fraction(0)  # fees paid to the box
         self.unit = machine.ruleset.money_unit
+        # while a log is replayed to resume it, the table's own dice throw beside every logged
+        # throw, so that they go on after it as they would have had the session not stopped
+        self.follow_dice = False
 
     # ------------------------------------------------------------------ helpers
 
@@ -402,6 +409,11 @@ class Session:
         given = action.get("dice")
         if given is None:  # the table's own dice
             return meet(need, self.dice, None, self.machine)
+        if self.follow_dice:  # a log replayed to resume it: the table's dice go on where the log left them
+            try:
+                meet(need, self.dice, None, self.machine)
+            except TapeEnded:
+                raise DiceBehind(f"the dice have fewer throws than the log has made (game {self.game})") from None
         return given[0] if need.what == "cast_die" else tuple(given)
 
     def _ask_choice(self, state, caster: Seat):

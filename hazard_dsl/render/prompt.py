@@ -1,6 +1,6 @@
 """Play at one terminal: the people at the table answer the session engine's questions.
 
-This is one front end over the engine's events and questions (play.session.Decider); a web
+This is one front end over the table's questions and events (play.table.Table); a web
 table would be another. Every prompt takes `?` (help), `rules`, `odds`, `purses` and `quit`
 besides its own answer; bad input gets a short message and the question again.
 """
@@ -11,7 +11,6 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, maximises
 from ..parse.numbers import exact_amount
-from ..play.session import Decider, Seat
 from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
@@ -74,26 +73,33 @@ def chance_words(p: Fraction) -> str:
     return f"about {float(p):.2%} of the time"
 
 
-class Terminal(Decider):
-    """Asks the people at the keyboard. `ask(prompt) -> str` reads a line (EOFError at the end of
-    input); `say(text)` prints."""
+class Terminal:
+    """Answers the table's questions (play.actions.Question) by asking the people at the keyboard:
+    a function from a question to an action, like a strategy. `ask(prompt) -> str` reads a line
+    (EOFError at the end of input); `say(text)` prints. `table` (play.table.Table) is where the
+    game stands, for `odds` and `purses`; `stake_size` is the stake Enter offers; with
+    `dice_on_enter` false the table's dice (a tape) throw without a question."""
 
-    def __init__(self, machine, solver, ask, say, fallback: Decider):
-        super().__init__(fallback.stake_size, fallback.strategy, fallback.chooser)
+    def __init__(self, machine, solver, ask, say, stake_size=Fraction(1), table=None, dice_on_enter: bool = True):
         from ..solve.markov import ONE, ZERO
 
         self.machine = machine
         self.ask_line = ask
         self.say = say
+        self.stake_size = Fraction(stake_size)
+        self.table = table
+        self.dice_on_enter = dice_on_enter
         # the exact solver on the compiled machine, under the table's policy: the caster's chance
         # of winning, and of losing (a choice is best for whoever makes it by win less lose)
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
         self.lose = solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
-        self.session = None  # its `state` is where the game stands, for `odds`
+
+    def __call__(self, question) -> dict:
+        return getattr(self, f"_{question.ask}")(question)
 
     # ------------------------------------------------------------------ asking
 
-    def ask(self, prompt: str, session) -> str:
+    def ask(self, prompt: str) -> str:
         """One answer, after any number of help, rules, odds and purses requests."""
         while True:
             try:
@@ -112,7 +118,7 @@ class Terminal(Decider):
             elif word == "odds":
                 self.say(self.odds())
             elif word == "purses":
-                self.say(", ".join(f"{s.name} {money(s.purse)}" for s in session.seats))
+                self.say(", ".join(f"{name} {money(purse)}" for name, purse in self.table.purses.items()))
             elif word in ("quit", "exit", "q"):
                 raise SessionOver("quit")
             else:
@@ -135,7 +141,7 @@ class Terminal(Decider):
         """The caster's exact chance from where the game stands (the session's state, so a resumed
         session's too); at a choice, his chance with each value that may be chosen; between games,
         a new game's."""
-        session = self.session
+        session = self.table.session if self.table is not None else None
         caster = session.seats[session.caster].name if session is not None else "the caster"
         state = session.state if session is not None else None
         if state is None or state.kind == END:
@@ -160,78 +166,69 @@ class Terminal(Decider):
             lines.append(f"  {value}: wins {chance_words(self.win[target])}{mark}")
         return "\n".join(lines)
 
-    def yes(self, prompt: str, session) -> bool:
+    def yes(self, prompt: str) -> bool:
         while True:
-            answer = self.ask(prompt, session).lower()
+            answer = self.ask(prompt).lower()
             if answer in ("", "y", "yes"):
                 return True
             if answer in ("n", "no"):
                 return False
             self.say("Answer y or n (Enter for yes), or ? for help.")
 
-    # ------------------------------------------------------------------ the Decider's questions
+    # ------------------------------------------------------------------ the table's questions
 
-    def stake(self, setter: Seat, caster: Seat, session) -> Fraction:
-        default = min(self.stake_size, setter.purse)
-        against = "with the bank on" if session.against == "bank" else "against"
-        prompt = (f"{setter.name}, your stake {against} {caster.name}? (Enter for {money(default)}, 0 for none; "
-                  f"purse {money(setter.purse)}) ")
+    def _stake(self, question) -> dict:
+        f = question.facts
+        purse, most = Fraction(f["purse"]), Fraction(f["most"])
+        default = min(self.stake_size, most)
+        against = "with the bank on" if f["layer"] == "bank" else "against"
+        prompt = (f"{question.player}, your stake {against} {f['caster']}? (Enter for {money(default)}, 0 for none; "
+                  f"purse {money(purse)}) ")
         while True:
-            answer = self.ask(prompt, session)
+            answer = self.ask(prompt)
             if answer == "":
-                return default
+                return {"action": "stake", "amount": default}
             amount = exact_amount(answer, percent=False)
             if amount is None or amount < 0:
                 self.say("A stake is an amount such as 2 or 1.50 (0 for none), or ? for help.")
-            elif amount > setter.purse:
-                self.say(f"{setter.name} has only {money(setter.purse)}.")
+            elif amount > purse:
+                self.say(f"{question.player} has only {money(purse)}.")
+            elif amount > most:
+                self.say(f"{question.player} can stake at most {money(most)} here ({f['why_most']}).")
             else:
-                return amount
+                return {"action": "stake", "amount": amount}
 
-    def cover(self, caster: Seat, setter: Seat, amount: Fraction, session) -> bool:
-        return self.yes(f"{caster.name}, do you cover {setter.name}'s {money(amount)}? [Y/n] ", session)
+    def _cover(self, question) -> dict:
+        f = question.facts
+        yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
+        return {"action": "cover" if yes else "refuse"}
 
-    def keep_after_win(self, caster: Seat, session) -> bool:
-        return self.yes(f"{caster.name}, you won: keep the dice? [Y/n] ", session)
+    def _keep(self, question) -> dict:
+        return {"action": "keep" if self.yes(f"{question.player}, you won: keep the dice? [Y/n] ") else "pass"}
 
-    def choose(self, state, session) -> int:
-        values = [value for value, _ in state.alternatives]
+    def _choose(self, question) -> dict:
+        f = question.facts
+        values = f["values"]
         shown = ", ".join(map(str, values))
-        who = session.seats[session.caster].name if state.chooser == "caster" else f"the {state.chooser}"
-        question = f"{who}, choose {state.variable} ({shown})? "
-        if state.variable == "recast" and state.die is not None:  # a die landed off (play.casting)
-            face = self.machine.ruleset.words.faces[state.shown - 1]
-            question = (f"{who}, the {'first' if state.die == 1 else 'second'} die is off and the other shows "
-                        f"{face}: recast the off die alone, or both? ({shown}) ")
+        who = question.player if f["role"] == "caster" else f"the {f['role']}"
+        prompt = f"{who}, choose {f['variable']} ({shown})? "
+        if f["variable"] == "recast" and "die" in f:  # a die landed off (play.casting)
+            face = self.machine.ruleset.words.faces[f["shown"] - 1]
+            prompt = (f"{who}, the {'first' if f['die'] == 1 else 'second'} die is off and the other shows "
+                      f"{face}: recast the off die alone, or both? ({shown}) ")
         while True:
-            answer = self.ask(question, session)
-            match = [k for k, v in enumerate(values) if str(v) == answer]
+            answer = self.ask(prompt)
+            match = [v for v in values if str(v) == answer]
             if match:
-                return match[0]
+                return {"action": "choose", "value": match[0]}
             self.say(f"Choose one of {shown}, or ? for help.")
 
-
-class DiceOnEnter:
-    """The dice thrown when the caster presses Enter."""
-
-    def __init__(self, dice, terminal: Terminal):
-        self.dice = dice
-        self.terminal = terminal
-
-    def _enter(self, what: str) -> None:
-        session = self.terminal.session
-        caster = session.seats[session.caster].name
-        while self.terminal.ask(f"{caster} {what}: press Enter ", session) != "":
-            self.terminal.say("Press Enter to throw, or ? for help.")
-
-    def throw(self):
-        self._enter("throws")
-        return self.dice.throw()
-
-    def cast(self, chance):
-        self._enter("throws")
-        return self.dice.cast(chance)
-
-    def cast_die(self, die: int, chance):
-        self._enter(f"recasts the {'first' if die == 1 else 'second'} die alone")
-        return self.dice.cast_die(die, chance)
+    def _throw(self, question) -> dict:
+        """The dice thrown when the caster presses Enter (or at once, from a tape)."""
+        if self.dice_on_enter:
+            f = question.facts
+            what = "throws" if f["cast"] == "both" else \
+                f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
+            while self.ask(f"{question.player} {what}: press Enter ") != "":
+                self.say("Press Enter to throw, or ? for help.")
+        return {"action": "throw"}
