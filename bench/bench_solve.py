@@ -21,7 +21,7 @@ from hazard_dsl.compile.machine import END
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 from hazard_dsl.solve.bets import BetTable
-from hazard_dsl.solve.markov import Solver, _gauss
+from hazard_dsl.solve.markov import Solver, gauss
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 
@@ -40,7 +40,7 @@ def baseline_win(machine) -> Fraction:
             if t in where:
                 matrix[where[t]][k] -= p
     matrix[where[machine.start.target]][n] = Fraction(1)
-    visits = _gauss(matrix)
+    visits = gauss(matrix)
     win = Fraction(0)
     for s, k in where.items():
         for t, p in solver.row(s).items():

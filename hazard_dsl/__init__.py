@@ -9,7 +9,7 @@ compare them.
 `import hazard_dsl` stays cheap (no NumPy, no rich).
 """
 
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["load", "Variant", "RulesetError", "__version__"]
 

@@ -24,7 +24,8 @@ import pytest
 
 from hazard_dsl.cli import main
 from hazard_dsl.simulate.command import execute, prepare_games
-from hazard_dsl.simulate.run import GAMES_PER_CHUNK, ClusterError, Plan, play
+from hazard_dsl.simulate.chunks import GAMES_PER_CHUNK, ClusterError, Plan
+from hazard_dsl.simulate.run import play
 from tests.conftest import ROOT, machine
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (pip install 'hazard-dsl[cluster]') "

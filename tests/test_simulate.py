@@ -138,7 +138,7 @@ def test_a_dask_client_gives_the_same_numbers():
     command's path (an address, a real scheduler and workers) is tests/test_dask_real.py."""
     distributed = pytest.importorskip("dask.distributed", reason="the cluster extra (pip install "
                                                                  "'hazard-dsl[cluster]') is not installed")
-    from hazard_dsl.simulate.run import ClusterError
+    from hazard_dsl.simulate.chunks import ClusterError
 
     m = machine("cotton")
     local = execute(prepare_games(m, 60_000, 9, per_chunk=20_000), 1)[0]
@@ -220,7 +220,7 @@ def test_an_unreachable_scheduler_is_an_error(capsys):
 
 
 def test_ctrl_c_prints_what_is_done_and_exits_130(capsys, monkeypatch):
-    from hazard_dsl.simulate import run
+    from hazard_dsl.simulate import chunks, run
 
     real = run.play_chunk
     calls = []
@@ -232,7 +232,7 @@ def test_ctrl_c_prints_what_is_done_and_exits_130(capsys, monkeypatch):
         return real(plan, index, count)
 
     monkeypatch.setattr(run, "play_chunk", interrupted)
-    monkeypatch.setattr(run, "GAMES_PER_CHUNK", 10_000)
+    monkeypatch.setattr(chunks, "GAMES_PER_CHUNK", 10_000)
     assert main(["simulate", "cotton", "--games", "50000", "--seed", "1", "--workers", "1", "--json"]) == 130
     captured = capsys.readouterr()
     out = json.loads(captured.out)
@@ -242,7 +242,7 @@ def test_ctrl_c_prints_what_is_done_and_exits_130(capsys, monkeypatch):
 
 def test_the_readme_states_the_engines_constants():
     from hazard_dsl.simulate.engine import LANES, MAX_BLOCK
-    from hazard_dsl.simulate.run import GAMES_PER_CHUNK
+    from hazard_dsl.simulate.chunks import GAMES_PER_CHUNK
     from tests.conftest import ROOT
 
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())

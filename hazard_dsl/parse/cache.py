@@ -42,6 +42,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from ..diagnostics import SOURCES
+from ..version import __version__
 from .files import MAX_BYTES, cache_folder, read_regular, resolve
 from .store import read_entry, write_entry
 
@@ -160,8 +161,6 @@ def _code() -> str:
     every module of the package and of the grammar. A change to any of them (an upgrade, an edit
     in a working copy) is a new key, so nothing built by other code is ever used."""
     if not _CODE:
-        from .. import __version__
-
         package = Path(__file__).resolve().parent.parent
         modules = sorted(package.glob("*.py")) + sorted(package.glob("*/*.py"))
         parts = [__version__, sys.version]

@@ -14,6 +14,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from ..version import __version__
+
 EXTENSIONS = {".png": "png", ".svg": "svg"}
 INSTALL = "pip install 'hazard-dsl[plot]'"
 
@@ -79,12 +81,6 @@ def _save(fig, path: str, footer: str) -> None:
     metadata = {"Date": None, "Creator": "hazard-dsl"} if fmt == "svg" else {"Software": "hazard-dsl"}
     fig.savefig(path, format=fmt, dpi=200, metadata=metadata)
     plt.close(fig)
-
-
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
 
 
 def _files(names) -> str:
@@ -185,7 +181,7 @@ def compare_chart(entries, path: str, labels=None, rulesets=()) -> None:
     files = _files(a.file for a in analyses)
     cited = sources_line(rulesets)
     _save(fig, path, (f"Sources: {cited}. " if cited else "") +
-          f"Exact figures (absorbing-chain solution) by hazard-dsl {_version()} from the rule files {files}; each "
+          f"Exact figures (absorbing-chain solution) by hazard-dsl {__version__} from the rule files {files}; each "
           f"file cites its sources and pages (hazard-dsl show NAME). Choices made as optimal for the chooser.")
 
 
@@ -265,7 +261,7 @@ def analysis_chart(analysis, path: str) -> None:
         ax.set_title(f"By {a.by_variable}", loc="left")
         ax.legend(fontsize=8, frameon=False, loc="upper left", ncols=2)
     options = ", ".join(f"{k}={v}" for k, v in a.options.items()) or "none"
-    _save(fig, path, f"Exact distribution (no simulation) by hazard-dsl {_version()} from {_files([a.file])}; "
+    _save(fig, path, f"Exact distribution (no simulation) by hazard-dsl {__version__} from {_files([a.file])}; "
                      f"options: {options}; choices: {a.policy}. Mean {mean:.4f} throws a game.")
 
 
@@ -310,7 +306,7 @@ def simulation_chart(simulated, exact, path: str, title: str = "", source: str =
     ax.set_ylabel("% of games")
     ax.set_title("How many throws a game takes", loc="left")
     ax.legend(fontsize=8, frameon=False)
-    _save(fig, path, source or f"Simulated and exact distributions by hazard-dsl {_version()}.")
+    _save(fig, path, source or f"Simulated and exact distributions by hazard-dsl {__version__}.")
 
 
 __all__ = ["PlotError", "check_target", "compare_chart", "analysis_chart", "simulation_chart", "INSTALL"]

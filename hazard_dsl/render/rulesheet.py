@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine
 from ..solve.markov import ONE, ZERO, Solver
+from ..version import __version__
 from . import escape, in_words
 from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
@@ -71,8 +72,6 @@ def _heading(key, machine: Machine) -> tuple[str, str]:
 
 def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
     """The rule sheet as data: every table derived from the machine, every word from the rules."""
-    from .. import __version__
-
     ruleset = machine.ruleset
     solver = Solver(machine)
     solver.set_policy(analysis.policy if analysis is not None else policy)

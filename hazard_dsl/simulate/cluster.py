@@ -35,7 +35,7 @@ import time
 from contextlib import contextmanager
 from itertools import islice
 
-from .run import ChunkResult, ClusterError, Interrupted, play_chunk
+from .chunks import ChunkResult, ClusterError, Interrupted, play_chunk
 
 CONNECT_SECONDS = 5.0  # to reach a scheduler: name lookup, connection, greeting; and again for the client
 GREETING_BYTES = 1 << 16  # a scheduler's greeting is about 60 bytes; more is not one

@@ -1,143 +1,18 @@
-"""A simulation run: its chunks, their seeds, and where they are played (here, in worker
-processes, or on a Dask cluster).
-
-A run of N games (or sessions) is cut into chunks of a fixed size that depends on N alone.
-Chunk i draws from `SeedSequence(seed, spawn_key=(i,))` — the i-th child that
-`SeedSequence(seed).spawn(...)` would give — and its results are whole-number counts, merged
-by addition. So the same seed gives the same numbers whatever the number of workers, and on a
-cluster too; the order in which chunks finish changes nothing.
+"""A simulation run: where its chunks are played (here, in worker processes, or on a Dask
+cluster). What a chunk is, its seed and how results merge are in `chunks`; the same seed gives
+the same numbers wherever the chunks are played.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from itertools import islice
 
-import numpy as np
+from .chunks import ChunkResult, ClusterError, Interrupted, Plan, Totals, play_chunk
 
-from ..records import field, record
-from .engine import LANES, generator, run_chunk
-
-GAMES_PER_CHUNK = 1 << 21  # about 10 million throws: a tenth of a second, and a progress step
-SESSIONS_PER_CHUNK = 1 << 11
-
-
-@record
-class Plan:
-    """What a run plays, as plain data (NumPy arrays and records): it pickles as it is."""
-
-    kind: str  # "games" | "sessions"
-    total: int  # games, or sessions
-    seed: int
-    tables: tuple = ()  # games: the game's table, then one per group of bets
-    setup: object = None  # sessions: simulate.sessions.Setup
-    per_chunk: int = 0
-    lanes: int = LANES
-
-    def chunk_size(self) -> int:
-        return self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
-
-    def chunk_count(self) -> int:
-        return -(-self.total // self.chunk_size())
-
-    def chunks(self) -> Iterator[tuple[int, int]]:
-        """(index, how many) for every chunk, in order, made as they are asked for: the chunks of
-        10**13 games are five million, and are never all held at once."""
-        size = self.chunk_size()
-        for i in range(self.chunk_count()):
-            yield i, min(size, self.total - i * size)
-
-
-@record
-class ChunkResult:
-    index: int
-    count: int  # games or sessions played in the chunk
-    counts: list = field(default_factory=list)  # games: per table, visits to each row
-    throws: list = field(default_factory=list)  # games: per table, throws made
-    sessions: object = None  # sessions: the chunk summarised (see `summarise`)
-
-
-@record
-class Totals:
-    """Chunks merged as they finish: sums of whole numbers, so the order they finish in changes
-    nothing, and memory does not grow with the number of chunks."""
-
-    chunks: int = 0
-    count: int = 0
-    counts: list = field(default_factory=list)
-    throws: list = field(default_factory=list)
-    sessions: dict | None = None
-
-    def add(self, result: ChunkResult) -> None:
-        self.chunks += 1
-        self.count += result.count
-        if result.sessions is not None:
-            self.sessions = merge_sessions(self.sessions, result.sessions)
-            return
-        if not self.counts:
-            self.counts = [c.copy() for c in result.counts]
-            self.throws = list(result.throws)
-            return
-        for k, c in enumerate(result.counts):
-            self.counts[k] += c
-            self.throws[k] += result.throws[k]
-
-
-def merge_sessions(a: dict | None, b: dict) -> dict:
-    if a is None:
-        return {k: ([dict(seat) for seat in v] if k == "seats" else list(v) if k == "why" else v)
-                for k, v in b.items()}
-    for j, seat in enumerate(b["seats"]):
-        for value, n in seat.items():
-            a["seats"][j][value] = a["seats"][j].get(value, 0) + n
-    for key in ("bank", "box", "games", "rounded", "unbalanced"):
-        a[key] += b[key]
-    a["why"] = [x + y for x, y in zip(a["why"], b["why"])]
-    return a
-
-
-def seed_of(plan: Plan, index: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(plan.seed, spawn_key=(index,))
-
-
-def play_chunk(plan: Plan, index: int, count: int) -> ChunkResult:
-    """One chunk, from its own seed: each table (the game's, each group's) from a child of it."""
-    seed = seed_of(plan, index)
-    if plan.kind == "sessions":
-        from .sessions import play_sessions
-
-        played = play_sessions(plan.setup, count, generator(seed))
-        return ChunkResult(index, count, sessions=summarise(played, plan.setup))
-    result = ChunkResult(index, count)
-    for table, child in zip(plan.tables, seed.spawn(len(plan.tables))):
-        counts, throws = run_chunk(table, count, generator(child), plan.lanes)
-        result.counts.append(counts)
-        result.throws.append(throws)
-    return result
-
-
-def summarise(played, setup) -> dict:
-    """A chunk of sessions as counts (merged by addition): each seat's purses as {value: sessions}."""
-    purses = played.purses
-    seats = []
-    for j in range(setup.seats):
-        values, n = np.unique(purses[:, j], return_counts=True)
-        seats.append(dict(zip(values.tolist(), n.tolist())))
-    money = purses.sum(axis=1) + played.bank + played.box
-    return {
-        "seats": seats,
-        "bank": int(played.bank.sum()),
-        "box": int(played.box.sum()),
-        "games": int(played.games.sum()),
-        "why": np.bincount(played.why, minlength=4).tolist(),
-        "rounded": played.rounded,
-        "unbalanced": int(np.count_nonzero(money != setup.seats * setup.purse)),
-    }
-
-
-# --------------------------------------------------------------------------- where chunks run
+# `simulate.command` takes these from here (ClusterError, Interrupted, Plan); their home is `chunks`
+__all__ = ["ClusterError", "Interrupted", "Plan", "available_cores", "play"]
 
 _PLAN: Plan | None = None
 
@@ -157,14 +32,6 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
-
-
-class Interrupted(Exception):
-    """Ctrl-C during a run: `results` holds the chunks finished before it."""
-
-    def __init__(self, results: "Totals"):
-        super().__init__("interrupted")
-        self.results = results
 
 
 def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) -> Totals:
@@ -214,8 +81,3 @@ def play(plan: Plan, workers: int = 1, scheduler: str | None = None, done=None) 
         raise Interrupted(results) from None
     pool.shutdown()
     return results
-
-
-class ClusterError(RuntimeError):
-    """The Dask extra is missing, the scheduler's address is wrong, or the scheduler cannot be
-    reached or fails: one line for the user, never a traceback."""

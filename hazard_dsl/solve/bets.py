@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, RulesetError, did_you_mean
 from ..model import COMMISSION_PAID
 from ..parse.numbers import exact_amount
 from ..records import field, record
-from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver
+from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver, gauss
 
 class BetError(ValueError):
     pass
@@ -519,8 +519,6 @@ def parse_money(text: str, what: str) -> Fraction:
 
 def _stationary(transitions: dict) -> dict:
     """The long-run share of games in each state of a small chain (exact)."""
-    from .markov import _gauss
-
     nodes = list(transitions)
     index = {f: k for k, f in enumerate(nodes)}
     n = len(nodes)
@@ -532,7 +530,7 @@ def _stationary(transitions: dict) -> dict:
     for k in range(n):
         matrix[k][k] -= ONE
     matrix[n - 1] = [ONE] * n + [ONE]
-    return dict(zip(nodes, _gauss(matrix)))
+    return dict(zip(nodes, gauss(matrix)))
 
 
 def _moves_key(moves: dict) -> tuple:

@@ -880,8 +880,10 @@ class Solver:
         return self.chain.forward({self.machine.start.target: ONE})
 
 
-def _gauss(matrix: list[list[Fraction]]) -> list[Fraction]:
-    """Solve an augmented square system exactly (Gauss-Jordan with pivot search)."""
+def gauss(matrix: list[list[Fraction]]) -> list[Fraction]:
+    """Solve an augmented square system exactly (Gauss-Jordan with pivot search), in place. For a
+    small dense system whose matrix is no M-matrix (a bet's long-run shares, solve.bets): the
+    chain's own solves use `sparse_solve`, which needs no pivots and bounds its work."""
     size = len(matrix)
     for col in range(size):
         pivot = next((r for r in range(col, size) if matrix[r][col] != 0), None)
