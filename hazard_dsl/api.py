@@ -1,21 +1,32 @@
 """The Python API, for notebooks and scripts: the same pipeline the command runs.
 
     >>> import hazard_dsl
-    >>> cotton = hazard_dsl.load("cotton")                 # a built-in name or a path
+    >>> cotton = hazard_dsl.load("cotton")                  # a built-in name or a path
     >>> cotton.analyse().win
     Fraction(1979, 4032)
     >>> hazard_dsl.load("cotton", main="called").analyse().choices["main"]["best"]
     7
-    >>> [r.dice for r in cotton.run(games=1, seed=1)]     # play records, as `run` narrates them
-    >>> cotton.compare("petty")                           # {"rulesets": …, "differences": …}
-    >>> cotton.simulate(games=10**6, seed=1)["win"]       # {"rate", "stderr", "exact", "z"}
+    >>> craps = hazard_dsl.load("craps")
+    >>> craps.analyse(bets={"pass": 10, "odds": "3-4-5x"}).combination.edge
+    Fraction(7, 1870)
+    >>> records = cotton.run(games=1, seed=1)               # play records, as `run` narrates them
+    >>> cotton.simulate(games=10_000, seed=1).win.exact      # each estimate beside its exact value
+    Fraction(1979, 4032)
 
-Problems in a rule file raise `hazard_dsl.RulesetError`, whose `str()` lists each problem as
-``file:line:col: message``; a bad option raises `ValueError` with "did you mean".
+`load` runs every check `hazard-dsl check` runs (`check.check_ruleset`): a rule file with an
+error raises `hazard_dsl.RulesetError`, whose `.diagnostics` are check's and whose `str()` lists
+each problem as ``file:line:col: message``; warnings are kept as `Variant.warnings`.
+`load_text` does the same for a rule file held in a string. A mistake in an argument (an
+option, a bet, an amount) raises `ValueError` in Python's terms, with "did you mean".
+
+Results are objects (`hazard_dsl.results`): attributes, `.to_json()` (what `--json` prints), and
+a table in a notebook (`_repr_html_`, `_repr_markdown_`) or from `print()`.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -23,12 +34,59 @@ from pathlib import Path
 from .diagnostics import RulesetError
 
 
-class Variant:
-    """A ruleset with chosen option values, compiled once: what `load` returns."""
+def _simulator():
+    """The simulator's entry points (`games`, `sessions`, `DEFAULT_GAMES`, `DEFAULT_SESSIONS`,
+    `MAX_GAMES`): imported here only, so that where they live is said once."""
+    from .simulate import command
 
-    def __init__(self, ruleset, options: dict):
+    return command
+
+
+def _in_python_terms(method):
+    """A method whose errors from the engine, written for the command line (`--bet pass=x: …`,
+    `--dice: …`, `--policy foo: …`), are said in Python's terms (`bets['pass'] = 'x': …`,
+    `dice: …`, `policy='foo': …`). The arguments are checked first where it can be done
+    (`_orders`, `_money`): this is the net under that."""
+
+    @functools.wraps(method)
+    def wrapped(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except ValueError as exc:
+            said = str(exc)
+            if "--" not in said:
+                raise
+            reworded = python_terms(said)
+            try:
+                error = type(exc)(reworded)
+            except Exception:  # noqa: BLE001 - an error class that takes other arguments
+                error = ValueError(reworded)
+            raise error from None
+
+    return wrapped
+
+
+_KEYWORD = {"bet": "bets", "phase": "phases", "option": "options", "unfold": "unfold=True"}
+
+
+def python_terms(message: str) -> str:
+    """A message written for the command line in the API's words: `--bet pass=x` is
+    `bets['pass'] = 'x'`, `--bet pass` is `bets['pass']`, `--policy foo:` is `policy='foo':`,
+    any other `--flag` the keyword of the same name."""
+    message = re.sub(r"--bet (\w+)=([^\s:;,]+)", lambda m: f"bets[{m[1]!r}] = {m[2]!r}", message)
+    message = re.sub(r"--bet (\w+)", lambda m: f"bets[{m[1]!r}]", message)
+    message = re.sub(r"--(\w+) ([^\s:;,]+):", lambda m: f"{_KEYWORD.get(m[1], m[1])}={m[2]!r}:", message)
+    return re.sub(r"--(\w+)", lambda m: _KEYWORD.get(m[1], m[1]), message)
+
+
+class Variant:
+    """A ruleset with chosen option values, checked (`warnings`: what `check` warned of) and
+    compiled once: what `load` and `load_text` return."""
+
+    def __init__(self, ruleset, options: dict, warnings=()):
         self.ruleset = ruleset
         self._chosen = dict(options)
+        self.warnings = list(warnings)  # Diagnostic values: check's warnings, which do not stop a load
 
     def __repr__(self) -> str:
         chosen = ", ".join(f"{k}={v!r}" for k, v in self._chosen.items())
@@ -43,10 +101,11 @@ class Variant:
     @property
     def options(self) -> dict:
         """Every option's value in force (the defaults, with those chosen)."""
-        return dict(self.machine.options)
+        return _resolve_options(self.ruleset, self._chosen)
 
     @property
     def bets(self) -> list[str]:
+        """The names of the ruleset's bets: the keys `bets={…}` takes."""
         return list(self.ruleset.bets)
 
     @cached_property
@@ -63,36 +122,94 @@ class Variant:
         return show_json(self.ruleset)
 
     def with_options(self, **options) -> "Variant":
-        """The same ruleset with other option values."""
-        return load(self.ruleset.file, **dict(self._chosen, **options))
+        """The same ruleset with other option values (the file is not read again).
+
+            >>> hazard_dsl.load("cotton").with_options(main="called").options["main"]
+            'called'
+        """
+        chosen = dict(self._chosen, **options)
+        _resolve_options(self.ruleset, chosen)
+        return Variant(self.ruleset, chosen, self.warnings)
+
+    # ------------------------------------------------------------------ the rule sheet and the diagram
+
+    @_in_python_terms
+    def rules(self, format: str = "text", policy: str = "optimal") -> str:  # noqa: A002 - the CLI's word
+        """The rule sheet (`hazard-dsl rules`), written from the compiled machine and the file's
+        words: `format` is "text", "markdown", "html" (a page to print) or "json".
+
+            >>> print(hazard_dsl.load("petty").rules("markdown"))  # doctest: +ELLIPSIS
+            # Petty Hazard...
+        """
+        from .render.rulesheet import FORMATS, rule_sheet
+
+        _one_of("format", format, FORMATS)
+        return rule_sheet(self.machine, format, policy)
+
+    @_in_python_terms
+    def graph(self, format: str = "dot", unfold: bool = False, phases=(), bets=()):  # noqa: A002
+        """The compiled machine drawn (`hazard-dsl graph`): `format` "dot", "mermaid" or "json"
+        (text), "svg" (text) or "png" (bytes) — those two need Graphviz's `dot`. `unfold=True`
+        draws every state; `phases=["chance"]` only those phases; `bets=["pass"]` each bet's
+        own machine beside the game.
+
+            >>> print(hazard_dsl.load("petty").graph("mermaid"))  # doctest: +ELLIPSIS
+            ---
+            title: "Petty Hazard...
+        """
+        from .render.graph import FORMATS, GraphvizMissing, draw
+
+        _one_of("format", format, FORMATS)
+        phases, bets = _names("phases", phases), _names("bets", bets)
+        known = list(self.ruleset.phases)
+        for phase in phases:
+            _one_of("phases", phase, known, f"{self.name} has no phase {phase!r}")
+        for bet in bets:
+            _one_of("bets", bet, self.bets, f"{self.name} has no bet {bet!r}")
+        try:
+            data = draw(self.machine, format, unfold, phases, bets)
+        except GraphvizMissing:
+            raise GraphvizMissing(f"format={format!r} needs Graphviz's `dot` program, which is not installed (or "
+                                  f"not on PATH): install Graphviz (https://graphviz.org/download/), or draw "
+                                  f"format='dot' or format='mermaid', which need nothing else") from None
+        return data if format == "png" else data.decode("utf-8")
 
     # ------------------------------------------------------------------ figures
 
+    @_in_python_terms
     def analyse(self, policy: str = "optimal", by: str | None = None, bets: dict | None = None):
-        """Exact figures (`hazard_dsl.solve.analysis.Analysis`): `.win`, `.edge`, `.figures`
-        (every label, expected throws), `.choices`, `.bets` (each bet's exact edge), `.fees`;
-        `by="main"` splits them by a variable's final value; `bets={"pass": 10, "odds": "3-4-5x"}`
-        adds the edge of those bets made together as `.combination`."""
+        """Exact figures (`hazard_dsl.Analysis`): `.win`, `.edge`, `.figures` (every label,
+        expected throws), `.choices`, `.bets` (each bet's exact edge), `.fees`; `by="main"`
+        splits them by a variable's final value; `bets={"pass": 10, "odds": "3-4-5x"}` adds the
+        edge of those bets made together as `.combination`."""
+        from .results import Analysis
         from .solve.analysis import analyse
 
-        analysis = analyse(self.machine, policy, by)
-        if bets:
-            if analysis.bet_table is None:
-                raise ValueError(f"{self.name} declares no bets")
-            analysis.combination = analysis.bet_table.combination([(k, str(v)) for k, v in bets.items()])
+        if by is not None and by not in self.machine.variables:
+            from .diagnostics import did_you_mean
+
+            raise ValueError(f"by={by!r}: {self.name} has no variable {by!r}{did_you_mean(by, self.machine.variables)}"
+                             f" (variables: {', '.join(self.machine.variables) or 'none'})")
+        orders = _orders(self.ruleset, bets)
+        analysis = Analysis.of(analyse(self.machine, policy, by))
+        if orders:
+            _made(self.machine, orders)
+            analysis.combination = analysis.bet_table.combination([(name, amount) for name, amount, _ in orders])
         return analysis
 
-    def run(self, games: int = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,
-            bankroll: Fraction | int | str | None = None, policy: str = "optimal") -> list:
+    @_in_python_terms
+    def run(self, games: int | None = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,
+            bankroll=None, policy: str = "optimal") -> list:
         """Play games and return their records (`ChoiceMade`, `Thrown`…, as `hazard-dsl run`
         narrates them). `seed` makes them reproducible; `dice="3-4 6-6"` replays given throws
-        (then `games=None` plays as many as they allow); `bets={"pass": 10}` keeps bets up."""
+        (then `games=None` plays as many as they allow); `bets={"pass": 10}` keeps bets up
+        (standing: made again after each is decided; an amount "5@3" makes the bet once, before
+        throw 3), `bankroll=100` follows a purse."""
         import numpy as np
 
         from .play.dice import DiceTape, RandomDice
         from .play.game import Chooser, play
         from .play.wagers import Order, Wagers
-        from .solve.bets import parse_money
         from .solve.markov import Solver
 
         source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=self.machine.dice)
@@ -100,25 +217,35 @@ class Variant:
         solver.set_policy(policy)
         chooser = Chooser(solver, np.random.default_rng([seed or 0, 1]))
         wagers = None
-        if bets or bankroll is not None:
-            money = parse_money(str(bankroll), "bankroll") if bankroll is not None else None
-            wagers = Wagers(self.machine, [Order.parse(f"{k}={v}") for k, v in (bets or {}).items()], money)
+        orders = _orders(self.ruleset, bets, once=True)
+        if orders or bankroll is not None:
+            _made(self.machine, orders)
+            money = _money(bankroll, "bankroll") if bankroll is not None else None
+            wagers = Wagers(self.machine, [Order(name, amount, at) for name, amount, at in orders], money)
         return list(play(self.machine, source, chooser, games, wagers))
 
+    @_in_python_terms
     def hand(self, policy: str = "optimal"):
-        """The caster's hand, until the dice pass (`analyse --hand`): `.games`, `.throws`, `.wins`,
-        `.net` per hand, exact."""
+        """The caster's hand, until the dice pass (`analyse --hand`; `hazard_dsl.Hand`): `.games`,
+        `.throws`, `.wins`, `.net` per hand, exact."""
+        from .results import Hand
         from .solve.session import hand
 
-        return hand(self.machine, policy)
+        return Hand.of(hand(self.machine, policy))
 
+    @_in_python_terms
     def ruin(self, bankroll, goal, stake=1, policy: str = "optimal"):
         """A caster staking `stake` at even money every game from `bankroll` until the purse
-        reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`): `.reach_goal`,
-        `.ruin`, `.games`, exact."""
+        reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`; `hazard_dsl.Ruin`):
+        `.reach_goal`, `.ruin`, `.games`, exact. Amounts as for bets: 10, "12.50", Fraction(21, 2)."""
+        from .results import Ruin
         from .solve.session import ruin
 
-        return ruin(self.machine, Fraction(bankroll), Fraction(goal), Fraction(stake), policy)
+        bankroll, goal, stake = _money(bankroll, "bankroll"), _money(goal, "goal"), _money(stake, "stake")
+        if not stake <= bankroll < goal:
+            raise ValueError(f"bankroll must be at least the stake ({stake}) and less than the goal ({goal}), "
+                             f"not {bankroll}")
+        return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy))
 
     def session(self, players, purse=20, stake=1, strategy: str = "flat", rounds: int = 1, seed: int = 0,
                 dice: str | None = None, policy: str = "optimal") -> list[dict]:
@@ -139,35 +266,63 @@ class Variant:
         source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=machine.dice)
         return list(Session(machine, list(players), Fraction(purse), decider, source, rounds).events())
 
-    def simulate(self, games: int = 1_000_000, seed: int = 0, bets=(), players=None, purse=20, stake=1,
-                 strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1) -> dict:
-        """Monte Carlo on the compiled tables (`hazard-dsl simulate --json`): win / lose / push and
-        each label with its standard error, exact value and z-score, throws per game,
-        `bets=["pass=10", "odds=3-4-5x"]` each bet's net per unit staked; with `players`, that
-        many sessions at the table (`games` counts them) and each seat's purse at the end."""
-        from .compile.compiler import compile_ruleset
-        from .simulate import command
+    @_in_python_terms
+    def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
+                 stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1):
+        """Monte Carlo on the compiled tables (`hazard-dsl simulate`), each figure beside its exact
+        value: a `hazard_dsl.Simulation` of `games` games (default 1,000,000) with win / lose /
+        push and each label as an `Estimate` (`.rate`, `.stderr`, `.exact`, `.z`), throws per
+        game, and with `bets={"pass": 10, "odds": "3-4-5x"}` each bet's net per unit staked.
+        With `players=["Ann", "Ben"]`: a `hazard_dsl.TableSimulation` of `games` sessions at the
+        table (default 1,000), each seat's purse at the end (`purse`, `stake`, `strategy`,
+        `rounds` as for `session`). The same `seed` gives the same numbers, whatever `workers`.
 
+        (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
+        DeprecationWarning.)"""
+        from .compile.compiler import compile_ruleset
+        from .results import Simulation, TableSimulation
+
+        simulator = _simulator()
+        _whole("seed", seed, 0, 2 ** 64 - 1)
+        _whole("workers", workers, 1, 1024)
         if players is not None:
+            if bets:
+                raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
+                                 "players")
+            count = simulator.DEFAULT_SESSIONS if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
+            settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
             table = self.ruleset.table
             machine = compile_ruleset(self.ruleset, self._chosen, [table.stake] if table.stake else [])
-            return command.sessions(machine, list(players), games, seed, purse, stake, strategy, rounds, policy,
-                                    workers)
-        names = [text.partition("=")[0].strip() for text in bets]
-        machine = compile_ruleset(self.ruleset, self._chosen, [n for n in names if n in self.ruleset.bets])
-        return command.games(machine, games, seed, policy, list(bets), workers)
+            if machine.passing is None or not machine.passing.ever_passes:
+                raise ValueError(f"{self.name}: the dice never pass (no passing: rule that can apply), so a round of "
+                                 f"the table never ends")
+            return TableSimulation(simulator.sessions(machine, settings["players"], count, seed, settings["purse"],
+                                                      settings["stake"], settings["strategy"], settings["rounds"],
+                                                      policy, workers))
+        count = simulator.DEFAULT_GAMES if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
+        orders = _orders(self.ruleset, _old_bets(bets))
+        machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders])
+        _made(machine, orders)
+        return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers))
 
-    def compare(self, *others, policy: str = "optimal") -> dict:
-        """This variant beside others (variants, names or paths): each one's figures and the
-        throws that do something different, as `hazard-dsl compare --json` gives them."""
-        from .render.report import analysis_json, differences
+    def compare(self, *others, policy: str = "optimal"):
+        """This variant beside others (variants, names or paths): a `hazard_dsl.Comparison` of
+        each one's figures (`.analyses`) and the throws that do something different
+        (`.differences`); `.to_json()` is what `hazard-dsl compare --json` prints."""
+        from .render.report import differences
+        from .results import Comparison
 
         variants = [self] + [o if isinstance(o, Variant) else load(o) for o in others]
-        return {
-            "rulesets": [dict(analysis_json(v.analyse(policy)), name=v.name) for v in variants],
-            "differences": [{"base": self.name, "other": v.name, "rows": differences(self.machine, v.machine)}
-                            for v in variants[1:]],
-        }
+        analyses = [v.analyse(policy) for v in variants]
+        return Comparison([_label(v) for v in variants], variants, analyses,
+                          [{"base": self.name, "other": v.name, "rows": differences(self.machine, v.machine)}
+                           for v in variants[1:]])
+
+
+def _label(variant: Variant) -> str:
+    """A variant's name with the options chosen for it, to tell two of one ruleset apart."""
+    chosen = ", ".join(f"{k}={v}" for k, v in variant._chosen.items())
+    return f"{variant.name} ({chosen})" if chosen else variant.name
 
 
 MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
@@ -254,25 +409,255 @@ def _game_by_option(ruleset, options: dict, policy: str) -> dict:
     return out
 
 
-def load(name_or_path: str | Path, **options) -> Variant:
+def load(name_or_path: str | Path, /, **options) -> Variant:
     """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
-    keywords (`main="called"`). Raises `RulesetError` for a rule file with problems and
-    `ValueError` for an unknown ruleset, option or value."""
-    from .compile.compiler import OptionError, resolve_options
+    keywords (`main="called"`), checked as `hazard-dsl check` checks it. Raises `RulesetError`
+    listing every problem check finds, when any is an error (its warnings are the variant's
+    `.warnings`), and `ValueError` for an unknown ruleset, option or value.
+
+        >>> hazard_dsl.load("petty")
+        <Variant 'Petty Hazard (Barker, 2003)'>
+    """
+    from .check import check_ruleset
     from .diagnostics import did_you_mean
-    from .parse.cache import read_ruleset
     from .parse.files import builtin_names, resolve
 
     path = resolve(str(name_or_path))
     if path is None:
         raise ValueError(f"no ruleset file or built-in ruleset named {str(name_or_path)!r}"
                          f"{did_you_mean(name_or_path, builtin_names())}")
-    ruleset = read_ruleset(path)
+    return _checked(*check_ruleset(path), options)
+
+
+def load_text(text: str, /, name: str = "<text>", **options) -> Variant:
+    """A rule file held in a string, checked as `load` checks a file; `name` is what its
+    messages call it (`my-variant:4:13: undefined name 'totl'`). Its `extends:` names a built-in
+    ruleset only (a string has no folder of its own to find files beside; load a file by its
+    path to extend another file). Option values as keywords, as for `load` (an option called
+    `name` is given by `.with_options`).
+
+        >>> petty = hazard_dsl.load_text("name: Mine\\nextends: petty\\n", name="mine")
+        >>> petty.analyse().win
+        Fraction(5629, 11088)
+    """
+    from .check import check_ruleset
+
+    if not isinstance(text, str):
+        raise TypeError(f"load_text takes the rule file's text as a str, not {type(text).__name__}"
+                        + (" (decode it: text.decode('utf-8'))" if isinstance(text, (bytes, bytearray)) else ""))
+    if not isinstance(name, str) or not name.strip() or not name.isprintable():
+        raise ValueError(f"name={name!r}: the text's name is printable text, such as 'my-variant'")
+    return _checked(*check_ruleset(text=text.removeprefix("\ufeff"), name=name), options)
+
+
+def _checked(ruleset, found: list, options: dict) -> Variant:
+    """The variant, when check found no error; else `RulesetError` with all it found."""
+    if ruleset is None or any(d.is_error for d in found):
+        raise RulesetError(found)
+    _resolve_options(ruleset, options)
+    return Variant(ruleset, options, [d for d in found if not d.is_error])
+
+
+def _resolve_options(ruleset, options: dict) -> dict:
+    from .compile.compiler import OptionError, resolve_options
+
     try:
-        resolve_options(ruleset, options)
+        return resolve_options(ruleset, options)
     except OptionError as exc:
         raise ValueError(str(exc)) from None
-    return Variant(ruleset, options)
 
 
-__all__ = ["RulesetError", "Variant", "load"]
+# --------------------------------------------------------------------------- arguments, checked in Python's terms
+
+AMOUNTS = "an amount of money more than 0: 10, Fraction(25, 2), Decimal('12.50') or a string '12.50' or '25/2'"
+
+
+def _money_text(value, what: str) -> str:
+    """The text of an amount given in Python (int, Fraction, Decimal, str), for the engine's
+    exact reader; a float or a bool is refused (money is exact here: 0.1 is not a tenth)."""
+    from decimal import Decimal
+    from numbers import Integral
+
+    if isinstance(value, bool) or isinstance(value, float):
+        raise ValueError(f"{what}: {value!r} is a {type(value).__name__}; money is exact here, so give "
+                         f"{AMOUNTS}")
+    if isinstance(value, Integral):
+        return str(int(value))
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
+        return format(value, "f")
+    if isinstance(value, str):
+        return value.strip()
+    raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
+
+
+def _money(value, what: str) -> Fraction:
+    """An amount of money (bankroll, goal, stake, purse), exact and more than 0."""
+    from .parse.numbers import exact_amount
+
+    amount = exact_amount(_money_text(value, what), percent=False)
+    if amount is None or amount <= 0:
+        raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
+    return amount
+
+
+def _orders(ruleset, bets, once: bool = False) -> list[tuple[str, str, int | None]]:
+    """`bets={"pass": 10, "odds": "3-4-5x"}` as (bet, amount as text, throw or None) orders,
+    each checked in Python's terms, a bet after the one it backs (whatever the dict's order).
+    `once` (run): an amount "5@3" makes the bet once, before throw 3."""
+    from collections.abc import Mapping
+
+    from .diagnostics import did_you_mean
+    from .parse.numbers import whole_number
+    from .solve.bets import BetError, parse_amount
+
+    if bets is None or (isinstance(bets, Mapping) and not bets):
+        return []
+    if not isinstance(bets, Mapping):
+        raise TypeError(f"bets is a dict of bet names and amounts, such as {{'pass': 10, 'odds': '3-4-5x'}}, "
+                        f"not a {type(bets).__name__}")
+    if not ruleset.bets:
+        raise ValueError(f"bets: {ruleset.name} declares no bets")
+    known = ", ".join(ruleset.bets)
+    orders: dict = {}
+    for name, amount in bets.items():
+        if name not in ruleset.bets:
+            raise ValueError(f"bets: {name!r} is not a bet of {ruleset.name}{did_you_mean(name, ruleset.bets)} "
+                             f"(its bets: {known})")
+        bet = ruleset.bets[name]
+        what = f"bets[{name!r}]"
+        text = _money_text(amount, what)
+        at = None
+        if "@" in text:
+            text, _, when = text.partition("@")
+            at = whole_number(when.strip(), 9)
+            if not once:
+                raise ValueError(f"{what}: {amount!r} makes the bet once, before a throw: that is for run(); "
+                                 f"give {AMOUNTS}")
+            if at is None or at < 1:
+                raise ValueError(f"{what}: {amount!r}: after @ comes the throw before which the bet is made, 1 or "
+                                 f"more")
+            text = text.strip()
+        try:
+            parse_amount(bet, text)
+        except BetError:
+            if bet.backs is None and (text.endswith("x") or text in bet.multiples):
+                raise ValueError(f"{what}: {amount!r} is a multiple, but {name!r} backs no other bet: give "
+                                 f"{AMOUNTS}") from None
+            multiples = f" or one it names ({', '.join(bet.multiples)})" if bet.multiples else ""
+            also = (f"; or, since it backs {bet.backs!r}, a multiple of that bet: '2x'{multiples}"
+                    if bet.backs is not None else "")
+            raise ValueError(f"{what}: {amount!r} is not an amount for this bet: give {AMOUNTS}{also}") from None
+        orders[name] = (name, text, at)
+    for name, _, _ in orders.values():
+        backs = ruleset.bets[name].backs
+        if backs is not None and backs not in orders:
+            raise ValueError(f"bets: {name!r} backs {backs!r}, which is not among the bets: add {backs!r} too "
+                             "(a bet that backs another is made behind it)")
+    placed: list = []
+
+    def place(name: str, trail: tuple) -> None:
+        if name in placed or name in trail:
+            return
+        backs = ruleset.bets[name].backs
+        if backs is not None:
+            place(backs, trail + (name,))
+        placed.append(name)
+
+    for name in orders:
+        place(name, ())
+    return [orders[name] for name in placed]
+
+
+def _made(machine, orders) -> None:
+    """Each ordered bet can be made under these options (its `made:` holds somewhere)."""
+    for name, _, _ in orders:
+        compiled = machine.bets.get(name)
+        if compiled is not None and not compiled.made:
+            options = ", ".join(f"{k}={v}" for k, v in machine.options.items()) or "none"
+            raise ValueError(f"bets: {name!r} can never be made in this game: its made: condition never holds "
+                             f"(options: {options})")
+
+
+def _old_bets(bets):
+    """simulate's old `bets=["pass=10", "odds=3-4-5x"]`, as the dict every method takes (with a
+    DeprecationWarning); anything else as it is, for `_orders` to check."""
+    if not isinstance(bets, (list, tuple)):
+        return bets
+    if not bets:
+        return None
+    import warnings
+
+    warnings.warn("simulate(bets=[\"NAME=AMOUNT\", …]) is the old form; give a dict, as analyse and run take it: "
+                  "bets={\"pass\": 10, \"odds\": \"3-4-5x\"}", DeprecationWarning, stacklevel=4)
+    out: dict = {}
+    for text in bets:
+        name, sep, amount = str(text).partition("=")
+        if not sep or not name.strip() or not amount.strip():
+            raise ValueError(f"bets: {text!r} is not NAME=AMOUNT; give a dict instead, such as {{'pass': 10}}")
+        if name.strip() in out:
+            raise ValueError(f"bets: {name.strip()!r} is given twice; give each bet once")
+        out[name.strip()] = amount.strip()
+    return out
+
+
+def _whole(what: str, value, least: int, most: int) -> int:
+    from numbers import Integral
+
+    if isinstance(value, bool) or not isinstance(value, Integral) or not least <= value <= most:
+        raise ValueError(f"{what} is a whole number from {least:,} to {most:,}, not {value!r}")
+    return int(value)
+
+
+def _one_of(what: str, value, known, missing: str | None = None) -> None:
+    """`value` is one of `known`, or ValueError: "format='x' is not one of …", or `what` then
+    the `missing` sentence and the names it could be."""
+    from .diagnostics import did_you_mean
+
+    if value not in known:
+        if missing is None:
+            raise ValueError(f"{what}={value!r} is not one of {', '.join(map(str, known))}"
+                             f"{did_you_mean(value, known)}")
+        raise ValueError(f"{what}: {missing}{did_you_mean(value, known)} ({what}: {', '.join(known) or 'none'})")
+
+
+def _names(what: str, names) -> list[str]:
+    """A list of names (phases, bets); one name alone is taken as a list of one."""
+    if isinstance(names, str):
+        return [names]
+    names = list(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{what} is a list of names, such as ['pass'], not one holding {name!r}")
+    return names
+
+
+def _table_settings(ruleset, players, purse, stake, strategy: str, rounds: int) -> dict:
+    """A session's settings (simulate with players), checked as the command checks them."""
+    from .play.session import STRATEGIES
+
+    if isinstance(players, str) or not hasattr(players, "__iter__"):
+        raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
+    names = list(players)
+    least = 1 if ruleset.table.against == "bank" else 2
+    if len(names) < least:
+        raise ValueError(f"players: {ruleset.name} needs {least} player{'s' * (least > 1)} or more, such as "
+                         f"['Ann', 'Ben']")
+    if len(names) > 50:
+        raise ValueError("players: at most 50 players at one table")
+    for name in names:
+        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() \
+                or name in ("bank", "box"):
+            raise ValueError(f"players: {name!r} cannot be a player's name (printable text, at most 40 "
+                             f"characters, not 'bank' or 'box')")
+    if len(set(names)) != len(names):
+        raise ValueError("players: each player needs a name of his own")
+    _one_of("strategy", strategy, STRATEGIES)
+    return {"players": names, "purse": _money(purse, "purse"), "stake": _money(stake, "stake"),
+            "strategy": strategy, "rounds": _whole("rounds", rounds, 1, 10_000)}
+
+
+__all__ = ["RulesetError", "Variant", "load", "load_text"]

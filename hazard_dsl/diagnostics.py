@@ -59,11 +59,15 @@ MAX_DIAGNOSTICS = 200  # per file: past this many, a reader learns nothing more 
 
 
 class RulesetError(Exception):
-    """Raised with every diagnostic a stage found; warnings may ride along. Past
-    MAX_DIAGNOSTICS they are counted, not listed."""
+    """Raised with every diagnostic a stage found (`.diagnostics`, sorted by position; a note
+    with no position, such as "the later checks run once these errors are fixed", comes last);
+    warnings may ride along. `str()` is one line for each, ``file:line:col: message``, with
+    ``warning:`` or ``note:`` before the message of those that are not errors and the hint, if
+    any, on a line of its own; text from the file is shown, never obeyed (control characters as
+    escapes). Past MAX_DIAGNOSTICS they are counted, not listed."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
-        found = sorted(diagnostics, key=Diagnostic.sort_key)
+        found = sorted(diagnostics, key=lambda d: (d.position is None and d.severity == NOTE, d.sort_key()))
         if len(found) > MAX_DIAGNOSTICS:
             rest = found[MAX_DIAGNOSTICS:]
             errors = sum(d.is_error for d in rest)
@@ -71,8 +75,15 @@ class RulesetError(Exception):
                 f"… and {len(rest)} more problems ({errors} errors) not shown", None,
                 ERROR if errors else WARNING)]
         self.diagnostics = found
-        super().__init__("\n".join(str(d.position) + ": " + d.message if d.position else d.message
-                                    for d in self.diagnostics))
+        super().__init__("\n".join(_line(d) for d in self.diagnostics))
+
+
+def _line(d: Diagnostic) -> str:
+    from .render.terminal import printable
+
+    said = d.message if d.is_error else f"{d.severity}: {d.message}"
+    line = f"{d.position}: {said}" if d.position else said
+    return printable(line) + (f"\n    hint: {printable(d.hint)}" if d.hint else "")
 
 
 @record

@@ -43,7 +43,7 @@ from types import MappingProxyType
 
 from ..diagnostics import SOURCES
 from ..version import __version__
-from .files import MAX_BYTES, cache_folder, read_regular, resolve
+from .files import MAX_BYTES, builtin_file, cache_folder, read_regular, resolve
 from .store import read_entry, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
@@ -80,6 +80,30 @@ def read_ruleset(path: str | Path):
     # file asked for): what is kept under it, the machines, changes when a parent file does.
     ruleset = replace(ruleset, digest=_hash(key, *(f"{real}:{digest}" for _, real, _, digest in kept_files)))
     _store(entry, key, {"files": kept_files, "ruleset": ruleset})
+    return ruleset
+
+
+def read_text(text: str, name: str):
+    """The checked Ruleset of a rule file held in a string (`hazard_dsl.load_text`), shown as
+    `name` in messages; from the cache when the same text under the same name was read before
+    and the built-in rulesets it extends are unchanged. Raises RulesetError as `read_ruleset`.
+    The key holds neither a path nor the working folder: such a text is found by no path, and
+    extends only built-in rulesets (`reader._load_chain`)."""
+    from ..records import replace
+    from .reader import read_ruleset as read
+
+    folder = _folder("rulesets")
+    key = _hash(str(FORMAT), _code(), "text", name, _digest(text))
+    entry = os.path.join(folder, key + SUFFIX) if folder else None
+    kept = _load(entry, key, _is_kept_ruleset) if entry else None
+    if kept is not None and kept["files"][0][3] == _digest(text) and _unchanged(kept["files"], text):
+        return kept["ruleset"]
+    files: list = []
+    ruleset = read(Path(name), files, text=text, named=name)
+    kept_files = [(named, real, display, _digest(t)) for named, real, display, t in files]
+    ruleset = replace(ruleset, digest=_hash(key, *(f"{real}:{digest}" for _, real, _, digest in kept_files)))
+    if entry:
+        _store(entry, key, {"files": kept_files, "ruleset": ruleset})
     return ruleset
 
 
@@ -186,7 +210,8 @@ def _unchanged(files: list, text: str) -> bool:
     text; if so, their texts are registered for messages to quote."""
     texts = [text]
     for (named, real, _display, digest), (_, parent, _, _) in zip(files[1:], files):
-        found = resolve(named, Path(parent).parent)
+        # a text held in a string (no real path) extends only a built-in ruleset
+        found = builtin_file(named) if parent is None else resolve(named, Path(parent).parent)
         if found is None or str(found.resolve()) != real:
             return False
         extended = _text(found)

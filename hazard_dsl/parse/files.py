@@ -65,6 +65,16 @@ def builtin_names() -> list[str]:
     return sorted(p.stem for p in builtin_dir().glob("*.yaml"))
 
 
+def builtin_file(name: str) -> Path | None:
+    """The built-in ruleset of this name (`cotton`, or `cotton.yaml`), or None."""
+    if "/" in name or "\\" in name or name in ("", ".", ".."):
+        return None
+    for candidate in (builtin_dir() / name, builtin_dir() / f"{name}.yaml"):
+        if candidate.suffix == ".yaml" and is_file(candidate):
+            return candidate
+    return None
+
+
 def resolve(name: str, relative_to: Path | None = None) -> Path | None:
     """A path, a name beside `relative_to`, or a built-in ruleset name."""
     candidates = [Path(name)]

@@ -23,7 +23,8 @@ from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
-from .files import NotRegular, TooLarge, builtin_names, display as _display, is_file, read_regular, resolve
+from .files import (NotRegular, TooLarge, builtin_file, builtin_names, display as _display, is_file, read_regular,
+                    resolve)
 from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
@@ -130,26 +131,31 @@ class _Reader:
 # --------------------------------------------------------------------------- loading with extends
 
 
-def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None) -> list[YMap]:
+def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None,
+                named: str | None = None) -> list[YMap]:
     """The file and every file it extends, most basic first. `files`, when given, receives
     (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
     for each file read, for the reading cache to check later. `text`, when given, is the file's
-    own text, already read: it is parsed rather than the file read again."""
+    own text, already read: it is parsed rather than the file read again. `named`: the text is
+    no file at all but a rule file held in a string (`hazard_dsl.load_text`), shown by that name
+    in messages, with no real path; its `extends:` names a built-in ruleset only, since a text has
+    no folder of its own to be beside (and the working folder is not one to trust)."""
     chain: list[YMap] = []
-    seen: list[Path] = []
+    seen: list[Path | None] = []
     current: Path | None = path
     via: tuple[Position, str] | None = None
     while current is not None:
-        resolved = current.resolve()
-        if resolved in seen:
-            cycle = " → ".join(_display(p) for p in seen + [resolved])
+        in_text = via is None and named is not None
+        resolved = None if in_text else current.resolve()
+        if resolved is not None and resolved in seen:
+            cycle = " → ".join(named if p is None else _display(p) for p in seen + [resolved])
             diags.error(f"extends goes round in a cycle: {cycle}", via[0] if via else None)
             raise RulesetError(diags.items)
         if len(seen) >= MAX_EXTENDS_DEPTH:
             diags.error(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep", via[0] if via else None)
             raise RulesetError(diags.items)
         seen.append(resolved)
-        display = _display(current)
+        display = named if in_text else _display(current)
         where = via[0] if via else Position(display, 1, 1)
         if via is not None and not _may_extend(resolved):
             # a file named by `extends` must be a rule file: nothing else is read, let alone quoted
@@ -157,7 +163,7 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
             raise RulesetError(diags.items)
         text = _read(current, display, where, diags) if via is not None or text is None else text
         if files is not None:
-            files.append((via[1] if via else None, str(resolved), display, text))
+            files.append((via[1] if via else None, None if resolved is None else str(resolved), display, text))
         # The text of a file reached through `extends` is quoted in messages only once it is
         # known to be a rule file (a mapping with name: or phases:).
         root = load_yaml(text, display, register=via is None)
@@ -180,11 +186,15 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
             if not isinstance(parent, YScalar) or not isinstance(parent.value, str):
                 diags.error("extends must name a ruleset file or a built-in ruleset", parent.position)
                 raise RulesetError(diags.items)
-            found = resolve(parent.value, resolved.parent)
+            found = builtin_file(parent.value) if in_text else resolve(parent.value, resolved.parent)
             if found is None:
-                diags.error(f"extends: no ruleset named {parent.value!r}"
-                            f"{did_you_mean(parent.value, _rulesets_near(resolved))}", parent.position,
-                            f"built-in rulesets: {', '.join(builtin_names())}")
+                near = builtin_names() if in_text else _rulesets_near(resolved)
+                hint = f"built-in rulesets: {', '.join(builtin_names())}"
+                if in_text:
+                    hint += " (a rule file given as text extends a built-in ruleset; to extend a file, load " \
+                            "a rule file beside it by its path)"
+                diags.error(f"extends: no {'built-in ' if in_text else ''}ruleset named {parent.value!r}"
+                            f"{did_you_mean(parent.value, near)}", parent.position, hint)
                 raise RulesetError(diags.items)
             current, via = found, (parent.position, parent.value)
     return list(reversed(chain))
@@ -254,15 +264,19 @@ def _merge(chain: list[YMap]) -> YMap:
 # --------------------------------------------------------------------------- the sections
 
 
-def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None) -> Ruleset:
+def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
+                 named: str | None = None) -> Ruleset:
     """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
-    (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)"""
+    (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
+    `named` with `text`: a rule file held in a string, not a file (`_load_chain`)."""
     from ..check.names import check_names
 
+    if named is not None and text is None:
+        raise TypeError("a ruleset named as text needs its text")
     path = Path(path)
     diags = Diagnostics()
     files = [] if files is None else files
-    chain = _load_chain(path, diags, files, text)
+    chain = _load_chain(path, diags, files, text, named)
     root = _merge(chain)
     r = _Reader()
     r.keys(root, TOP_KEYS, "a ruleset", required=("name", "phases"))
@@ -313,7 +327,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     def build() -> Ruleset:
         return Ruleset(
             name=name or "",
-            file=_display(path),
+            file=named if named is not None else _display(path),
             year=year,
             description=description,
             sources=tuple(sources),

@@ -87,14 +87,9 @@ def analysis_json(a: Analysis) -> dict:
                         for row in r["states"]],
         }
     if a.hand is not None:
-        h = a.hand
-        out["hand"] = {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net),
-                       "wins": exact(h.wins), "passing": h.rule}
+        out["hand"] = hand_json(a.hand)
     if a.ruin is not None:
-        r = a.ruin
-        out["ruin"] = {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
-                       "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
-                       "unit": r.unit}
+        out["ruin"] = ruin_json(a.ruin)
     if a.stake is not None:
         bet = a.bets[a.stake["bet"]]
         out["stake"] = {"bet": a.stake["bet"], "edge": exact(bet.edge), "made_per_game": exact(a.stake["made_per_game"]),
@@ -108,33 +103,48 @@ def analysis_json(a: Analysis) -> dict:
     return out
 
 
+def hand_json(h) -> dict:
+    """A hand (solve.session.Hand) as `analyse --hand --json` gives it."""
+    return {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net), "wins": exact(h.wins),
+            "passing": h.rule}
+
+
+def ruin_json(r) -> dict:
+    """A session to ruin or goal (solve.session.Ruin) as `analyse --bankroll … --json` gives it."""
+    return {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
+            "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games), "unit": r.unit}
+
+
 # --------------------------------------------------------------------------- analyse
 
 
 def session_tables(a: Analysis) -> list[Table]:
     """The hand (until the dice pass) and the session to ruin or goal, when asked for."""
-    tables = []
-    if a.hand is not None:
-        h = a.hand
-        t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
-        t.add("expected games", shown(h.games), decimal(h.games))
-        t.add("expected throws", shown(h.throws), decimal(h.throws))
-        t.add("expected games won", shown(h.wins), decimal(h.wins))
-        t.add("caster's expected net, in stakes", shown(h.net), decimal(h.net))
-        t.caption = (f"{h.rule[0].upper()}{h.rule[1:]}. Net: staking 1 at even money on every game of the hand "
-                     f"(+1 a win, −1 a loss).")
-        tables.append(t)
-    if a.ruin is not None:
-        r = a.ruin
-        t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
-                  ["", "exact", "%"])
-        t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
-        t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
-        t.add("expected games", shown(r.games), decimal(r.games))
-        t.caption = ("The caster casts every game and stakes at even money on it; a push changes nothing. "
-                     "Ruined: the purse is below one stake.")
-        tables.append(t)
-    return tables
+    return ([hand_table(a.hand)] if a.hand is not None else []) + ([ruin_table(a.ruin)] if a.ruin is not None else [])
+
+
+def hand_table(h) -> Table:
+    """The caster's hand (solve.session.Hand), until the dice pass."""
+    t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
+    t.add("expected games", shown(h.games), decimal(h.games))
+    t.add("expected throws", shown(h.throws), decimal(h.throws))
+    t.add("expected games won", shown(h.wins), decimal(h.wins))
+    t.add("caster's expected net, in stakes", shown(h.net), decimal(h.net))
+    t.caption = (f"{h.rule[0].upper()}{h.rule[1:]}. Net: staking 1 at even money on every game of the hand "
+                 f"(+1 a win, −1 a loss).")
+    return t
+
+
+def ruin_table(r) -> Table:
+    """A session to ruin or goal (solve.session.Ruin)."""
+    t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
+              ["", "exact", "%"])
+    t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
+    t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
+    t.add("expected games", shown(r.games), decimal(r.games))
+    t.caption = ("The caster casts every game and stakes at even money on it; a push changes nothing. "
+                 "Ruined: the purse is below one stake.")
+    return t
 
 
 def _odds(lose: Fraction, win: Fraction, compact: bool = False, approximate_only: bool = False) -> str:

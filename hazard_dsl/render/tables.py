@@ -129,6 +129,8 @@ def render(tables: list[Table], fmt: str, header: str | None = None, colour: boo
     """The tables in a format; `colour` (text only) when printing to a terminal that wants it."""
     if fmt == "markdown":
         return _markdown(tables, header)
+    if fmt == "html":
+        return _html(tables, header)
     if fmt == "csv":
         return _csv(tables)
     return _text(tables, header, colour)
@@ -431,6 +433,40 @@ def _markdown(tables, header) -> str:
             out.append(markdown_block(table.caption))
         out.append("")
     return "\n".join(out)
+
+
+def _html(tables, header) -> str:
+    """An HTML fragment (what a notebook shows for a result: `hazard_dsl.results`): the header
+    and each table with its title and caption, every piece of text through `escape.html`, so a
+    rule file's `<script>` is shown as typed. Columns after the first are right-aligned, as in
+    Markdown."""
+    from .escape import html
+
+    def lines(text: str) -> str:
+        return "<br>".join(html(line) for line in str(text).split("\n"))
+
+    out = ['<div class="hazard-dsl">']
+    if header:
+        out.append(f"<p>{lines(header)}</p>")
+    for table in tables:
+        right = [k > 0 for k in range(len(table.columns))]
+        if table.align:
+            right = [a == "right" for a in table.align]
+        aligned = {True: ' style="text-align: right"', False: ""}
+        out.append("<table>")
+        out.append(f'<caption style="text-align: left"><strong>{lines(table.title)}</strong></caption>')
+        out.append("<thead><tr>" + "".join(f"<th{aligned[r]}>{lines(c)}</th>" for c, r in zip(table.columns, right))
+                   + "</tr></thead>")
+        out.append("<tbody>")
+        for row in table.rows:
+            out.append("<tr>" + "".join(f"<td{aligned[r]}>{lines(cell)}</td>"
+                                        for cell, r in zip(row, right + [False] * len(row))) + "</tr>")
+        out.append("</tbody>")
+        out.append("</table>")
+        if table.caption:
+            out.append(f"<p><small>{lines(table.caption)}</small></p>")
+    out.append("</div>")
+    return "\n".join(out) + "\n"
 
 
 def _csv(tables) -> str:

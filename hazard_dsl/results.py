@@ -1,0 +1,322 @@
+"""What the Python API returns (`hazard_dsl.api`): results as objects with attributes,
+`.to_json()` (the dict `--json` prints), and tables for people in every form — `print()` gives
+the command line's text, a notebook shows `_repr_html_` (or `_repr_markdown_`).
+
+The engine's own results (`solve.analysis.Analysis`, `solve.session.Hand` and `Ruin`) know
+nothing of printing: the solver does not import the renderers (parse → check → compile → solve →
+render → the API). The classes here, at the API's level, are thin subclasses of them that add
+the displays; every attribute of the engine's result is there as it was. A simulation's report is
+a dict in the engine (`simulate.report`): `Simulation` and `TableSimulation` read it into
+attributes, an `Estimate` for each figure estimated.
+
+Text from a rule file reaches these displays escaped as the command line escapes it
+(`render.escape`, through `render.tables.render`): a ruleset named `<script>` is shown as typed,
+in HTML and Markdown alike, and a `|` in a label cannot open a table cell.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from fractions import Fraction
+
+from .records import field, fields, record
+from .solve.analysis import Analysis as _Analysis
+from .solve.session import Hand as _Hand, Ruin as _Ruin
+
+
+class _Shown:
+    """The displays every result shares, made from `_tables()`: (a header or None, the
+    `render.tables.Table`s the command line prints)."""
+
+    def _tables(self) -> tuple:
+        raise NotImplementedError
+
+    def _render(self, fmt: str) -> str:
+        from .render.tables import render
+
+        header, tables = self._tables()
+        return render(tables, fmt, header)
+
+    def __str__(self) -> str:
+        return self._render("text")
+
+    def _repr_markdown_(self) -> str:
+        return self._render("markdown")
+
+    def _repr_html_(self) -> str:
+        return self._render("html")
+
+    def to_json(self) -> dict:
+        """The result as `--json` prints it: fractions as exact strings, ready for json.dumps."""
+        raise NotImplementedError
+
+
+class _Report(_Shown):
+    """A result read from a report dict; `result["key"]`, the old way to read it, still works
+    (with a DeprecationWarning)."""
+
+    _report: dict
+
+    def to_json(self) -> dict:
+        return copy.deepcopy(self._report)
+
+    def __getitem__(self, key: str):
+        warnings.warn(f"{type(self).__name__}[{key!r}] is the old way to read a result: use its attributes, or "
+                      f".to_json()[{key!r}]", DeprecationWarning, stacklevel=2)
+        return self.to_json()[key]
+
+
+def _fraction(text) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+# --------------------------------------------------------------------------- exact results
+
+
+class Analysis(_Shown, _Analysis):
+    """Exact figures of a game (`Variant.analyse`): `.win`, `.edge`, `.figures` (`.lose`,
+    `.push`, `.labels`, `.expected_throws`), `.throws` (the chance of each number of throws),
+    `.choices`, `.bets`, `.fees`, `.combination`, and the rest of `solve.analysis.Analysis`."""
+
+    @classmethod
+    def of(cls, analysis: _Analysis) -> "Analysis":
+        return cls(**{name: getattr(analysis, name) for name in fields(analysis)})
+
+    def to_json(self) -> dict:
+        from .render.report import analysis_json
+
+        return analysis_json(self)
+
+    def _tables(self) -> tuple:
+        from .render.report import analysis_header, analysis_tables
+
+        return analysis_header(self), analysis_tables(self)
+
+
+class Hand(_Shown, _Hand):
+    """The caster's hand, until the dice pass (`Variant.hand`): `.games`, `.throws`, `.wins`,
+    `.net` (staking 1 a game at even money) per hand, exact; `.rule`, when the dice pass."""
+
+    @classmethod
+    def of(cls, hand: _Hand) -> "Hand":
+        return cls(**{name: getattr(hand, name) for name in fields(hand)})
+
+    def to_json(self) -> dict:
+        from .render.report import hand_json
+
+        return hand_json(self)
+
+    def _tables(self) -> tuple:
+        from .render.report import hand_table
+
+        return None, [hand_table(self)]
+
+
+class Ruin(_Shown, _Ruin):
+    """From a bankroll to a goal or ruin, staking at even money (`Variant.ruin`): `.reach_goal`,
+    `.ruin`, `.games` (expected), exact."""
+
+    @classmethod
+    def of(cls, ruin: _Ruin) -> "Ruin":
+        return cls(**{name: getattr(ruin, name) for name in fields(ruin)})
+
+    def to_json(self) -> dict:
+        from .render.report import ruin_json
+
+        return ruin_json(self)
+
+    def _tables(self) -> tuple:
+        from .render.report import ruin_table
+
+        return None, [ruin_table(self)]
+
+
+class Comparison(_Report):
+    """Variants side by side (`Variant.compare`): `.variants`, `.analyses` (an `Analysis` each,
+    in the same order), `.labels` (each one's name, with the options chosen for it), and
+    `.differences`: for each variant after the first, {"base", "other", "rows"}, the throws
+    that do something different in which state (rows None: their states do not match)."""
+
+    def __init__(self, labels: list, variants: list, analyses: list, differences: list):
+        self.labels = list(labels)
+        self.variants = list(variants)
+        self.analyses = list(analyses)
+        self.differences = list(differences)
+
+    @property
+    def _report(self) -> dict:
+        from .render.report import analysis_json
+
+        return {"rulesets": [dict(analysis_json(a), name=v.name) for v, a in zip(self.variants, self.analyses)],
+                "differences": self.differences}
+
+    def __repr__(self) -> str:
+        return f"<Comparison of {', '.join(map(repr, self.labels))}>"
+
+    def _tables(self) -> tuple:
+        from .render.report import compare_tables, rule_differences
+
+        tables = compare_tables(list(zip(self.labels, self.analyses)))
+        base_label, base = self.labels[0], self.variants[0].machine
+        unmatched = []
+        for number, (label, variant) in enumerate(zip(self.labels[1:], self.variants[1:]), 2):
+            table = rule_differences(base_label, base, label, variant.machine, number)
+            if table is None:
+                unmatched.append(label)
+            else:
+                tables.append(table)
+        header = None
+        if unmatched:
+            header = (f"No throw-by-throw comparison with {base_label} for {', '.join(unmatched)}: their states "
+                      f"(phases and variables) do not match {base_label}'s.")
+        return header, tables
+
+
+# --------------------------------------------------------------------------- simulated results
+
+
+@record(frozen=True, repr=False)
+class Estimate:
+    """A figure estimated by simulation: `.value` (a rate, a mean; also `.rate`), its standard
+    error `.stderr`, the exact figure `.exact` (a Fraction, or None where there is none) and the
+    z-score `.z`, (value − exact) / stderr."""
+
+    value: float | None
+    stderr: float | None
+    exact: Fraction | None = None
+    z: float | None = None
+
+    @property
+    def rate(self) -> float | None:
+        return self.value
+
+    @classmethod
+    def of(cls, data: dict) -> "Estimate":
+        return cls(data.get("rate", data.get("value")), data.get("stderr"), _fraction(data.get("exact")),
+                   data.get("z"))
+
+    def __repr__(self) -> str:
+        if self.value is None:
+            return "Estimate(none)"
+        said = f"{self.value:.6g}" + (f" ± {self.stderr:.2g}" if self.stderr is not None else "")
+        if self.exact is not None:
+            said += f", exact {self.exact}" + (f", z {self.z:+.2f}" if self.z is not None else "")
+        return f"Estimate({said})"
+
+
+@record(frozen=True)
+class Throws:
+    """Throws per game, simulated: `.mean` (an Estimate), `.distribution` ({n: the share of
+    games that took n throws, an Estimate}) and `.beyond` (games of `beyond_from` throws or more)."""
+
+    mean: Estimate | None
+    distribution: dict
+    beyond: Estimate | None
+    beyond_from: int | None
+
+
+@record(frozen=True)
+class BetEstimate:
+    """A bet simulated: the `amount` ordered, how many were `made`, the money `staked`, and its
+    net per unit staked (`net_per_unit`, an Estimate; the exact one is −edge)."""
+
+    amount: str
+    made: int
+    staked: Fraction
+    net_per_unit: Estimate
+
+
+class Simulation(_Report):
+    """Games simulated (`Variant.simulate`), each figure beside its exact value: `.win`, `.lose`,
+    `.push` and `.labels[label]` (Estimates of their chance per game; `.label_results` says
+    which result each label is), `.throws`, `.bets[name]` and `.all_bets` (BetEstimates),
+    `.games`, `.seed`, `.complete`; `.to_json()` is `hazard-dsl simulate --json`."""
+
+    def __init__(self, report: dict):
+        self._report = report
+        self.ruleset = report["ruleset"]
+        self.options = dict(report["options"])
+        self.policy = report["policy"]
+        self.games = report["games"]
+        self.requested = report["requested"]
+        self.complete = report["complete"]
+        self.seed = report["seed"]
+        self.workers = report["workers"]
+        self.win, self.lose, self.push = (Estimate.of(report[r]) for r in ("win", "lose", "push"))
+        self.labels = {label: Estimate.of(data) for label, data in report["labels"].items()}
+        self.label_results = {label: data.get("result") for label, data in report["labels"].items()}
+        throws = report["throws"]
+        beyond = throws.get("beyond")
+        self.throws = Throws(Estimate.of(throws["mean"]) if throws.get("mean") else None,
+                             {row["throws"]: Estimate.of(row) for row in throws.get("distribution", [])},
+                             Estimate.of(beyond) if beyond else None, beyond["from"] if beyond else None)
+        self.bets = {name: BetEstimate(data["amount"], data["made"], Fraction(data["staked"]),
+                                       Estimate.of(data["net_per_unit"])) for name, data in report["bets"].items()}
+        together = report.get("all_bets")
+        self.all_bets = None if together is None else BetEstimate("", together["made"], Fraction(together["staked"]),
+                                                                  Estimate.of(together["net_per_unit"]))
+        self.seconds = report["seconds"]
+
+    def __repr__(self) -> str:
+        w = self.win
+        said = f"win {w.value:.4%} ± {w.stderr:.4%}" if w.value is not None and w.stderr is not None else "no games"
+        if w.exact is not None and w.z is not None:
+            said += f" (exact {w.exact}, z {w.z:+.2f})"
+        return f"<Simulation {self.ruleset!r}: {self.games:,} games, {said}>"
+
+    def _tables(self) -> tuple:
+        from .simulate.report import games_tables
+
+        return games_tables(self._report)
+
+
+@record(frozen=True)
+class Seat:
+    """A seat's purse at the end of the sessions simulated: `.mean` (an Estimate, no exact
+    value), `.sd`, `.quantiles` ({"min", "5%", …, "max": a Fraction}), `.ruined` (the share of
+    sessions that left it with nothing, an Estimate) and `.distribution` ({purse: sessions})."""
+
+    mean: Estimate
+    sd: float | None
+    quantiles: dict
+    ruined: Estimate
+    distribution: dict = field(repr=False)
+
+
+class TableSimulation(_Report):
+    """Sessions at the table simulated (`Variant.simulate(players=…)`): `.seats[name]` (a Seat
+    each), `.sessions`, `.players`, `.purse`, `.stake`, `.strategy`, `.rounds`,
+    `.games_per_session`, `.ended` ({why: sessions}), `.bank_per_session` and
+    `.box_per_session` (Fractions), `.money_conserved`; `.to_json()` is `simulate --players
+    … --json`."""
+
+    def __init__(self, report: dict):
+        self._report = report
+        for key in ("ruleset", "policy", "sessions", "requested", "complete", "seed", "workers", "strategy",
+                    "rounds", "unit", "units", "games", "games_per_session", "money_conserved", "rounded", "seconds"):
+            setattr(self, key, report.get(key))
+        self.options = dict(report["options"])
+        self.players = list(report["players"])
+        self.purse, self.stake = Fraction(report["purse"]), Fraction(report["stake"])
+        self.ended = dict(report["ended"])
+        self.bank_per_session = Fraction(report["bank_per_session"])
+        self.box_per_session = Fraction(report["box_per_session"])
+        self.minor_unit = Fraction(report["minor_unit"])
+        self.seats = {name: Seat(Estimate.of(s["mean"]), s["sd"], {k: Fraction(v) for k, v in s["quantiles"].items()},
+                                 Estimate.of(s["ruined"]),
+                                 {Fraction(row["purse"]): row["sessions"] for row in s["distribution"]})
+                      for name, s in report["seats"].items()}
+
+    def __repr__(self) -> str:
+        return (f"<TableSimulation {self.ruleset!r}: {self.sessions:,} sessions of {', '.join(self.players)}, "
+                f"{self.games_per_session or 0:.2f} games a session>")
+
+    def _tables(self) -> tuple:
+        from .simulate.report import sessions_tables
+
+        return sessions_tables(self._report)
+
+
+__all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "Hand", "Ruin", "Seat", "Simulation",
+           "TableSimulation", "Throws"]
