@@ -55,8 +55,8 @@ def case_floor() -> dict:
 
 
 def _engine(name: str, games: int, bets=(), workers: int = 1) -> dict:
-    from hazard_dsl.cli import build_machine, load
-    from hazard_dsl.simulate.command import execute, prepare_games
+    from hazard_dsl.commands.loading import build_machine, load
+    from hazard_dsl.simulate.simulation import execute, prepare_games
 
     ruleset = load(name)
     machine = build_machine(ruleset, [], [b.partition("=")[0] for b in bets])

@@ -37,9 +37,9 @@ from .diagnostics import RulesetError
 def _simulator():
     """The simulator's entry points (`games`, `sessions`, `DEFAULT_GAMES`, `DEFAULT_SESSIONS`,
     `MAX_GAMES`): imported here only, so that where they live is said once."""
-    from .simulate import command
+    from .commands import simulate
 
-    return command
+    return simulate
 
 
 def _in_python_terms(method):
@@ -325,91 +325,7 @@ def _label(variant: Variant) -> str:
     return f"{variant.name} ({chosen})" if chosen else variant.name
 
 
-MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
-
-
-def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,
-                   table=None) -> tuple[dict, list]:
-    """Each bet's edge with one option changed at a time: how the house earns under each.
-
-    Only what can change is recomputed: an option the game's rules do not read changes only
-    the bets whose own expressions read it, so only those are compiled and solved again; the
-    others keep their edge under `options` (given in `at_options` as {bet: edge} when already
-    known). Such bets are solved on `table` (the BetTable of the game under `options` and
-    `policy`, when given): the game is the same, and a bet whose moves are unchanged (only
-    its payout or commission differs) is not solved again. Returns the table of edges and the
-    options left out because the work would be too large."""
-    from .compile.compiler import compile_ruleset
-    from .compile.evaluate import bet_options, game_options
-    from .solve.analysis import bet_edges, edges_on
-
-    in_game = game_options(ruleset)
-    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
-    base = dict(at_options) if at_options is not None else bet_edges(compile_ruleset(ruleset, options), policy)
-    out: dict = {}
-    skipped: list = []
-    spent = 0
-    for name, option in ruleset.options.items():
-        changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
-        others = [v for v in option.values if v != options.get(name)]
-        if changed and spent + len(changed) * len(others) > MAX_OPTION_BET_ANALYSES:
-            skipped.append(name)
-            continue
-        out[name] = {}
-        for value in option.values:
-            if value == options.get(name) or not changed:
-                out[name][value] = dict(base)
-                continue
-            spent += len(changed)
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
-            # the game is the same when it does not read the option: solve on its table
-            edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
-                bet_edges(machine, policy)
-            out[name][value] = dict(base, **edges)
-    return out, skipped
-
-
-MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
-
-
-def game_by_option(ruleset, options: dict, policy: str) -> dict:
-    """The caster's game (win, lose, push, edge, expected throws) under each value of each option
-    the game itself reads — its rules or its dice — the others held at `options`. Options that
-    change only bets or the table are left to the bets' table. Kept in the cache with the
-    ruleset's machines: `analyse` is run again and again on an unchanged file."""
-    from .parse.cache import kept
-
-    what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
-    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy),
-                lambda table: isinstance(table, dict))
-
-
-def _game_by_option(ruleset, options: dict, policy: str) -> dict:
-    from .compile.compiler import compile_ruleset
-    from .compile.evaluate import game_options
-    from .solve.markov import policy_for
-    from .solve.session import game_endings
-
-    out: dict = {}
-    spent = 0
-    for name in ruleset.options:
-        if name not in game_options(ruleset):
-            continue
-        out[name] = {}
-        for value in ruleset.options[name].values:
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=())
-            spent += len(machine.states)
-            if spent > MAX_OPTION_GAME_STATES:
-                out.pop(name)
-                return out
-            game = game_endings(machine, policy_for(machine, policy))
-            win, lose = game.chance("win"), game.chance("lose")
-            out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
-                                "expected_throws": game.throws}
-    return out
-
-
-def load(name_or_path: str | Path, /, **options) -> Variant:
+def load(name_or_path: str | Path, **options) -> Variant:
     """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
     keywords (`main="called"`), checked as `hazard-dsl check` checks it. Raises `RulesetError`
     listing every problem check finds, when any is an error (its warnings are the variant's

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hazard_dsl.api import bets_by_option
+from hazard_dsl.commands.analyse import bets_by_option
 from hazard_dsl.check import check_file
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.diagnostics import RulesetError

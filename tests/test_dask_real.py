@@ -23,7 +23,7 @@ from itertools import islice
 import pytest
 
 from hazard_dsl.cli import main
-from hazard_dsl.simulate.command import execute, prepare_games
+from hazard_dsl.simulate.simulation import execute, prepare_games
 from hazard_dsl.simulate.chunks import GAMES_PER_CHUNK, ClusterError, Plan
 from hazard_dsl.simulate.run import play
 from tests.conftest import ROOT, machine
@@ -262,7 +262,7 @@ def test_bad_addresses_are_one_error_line_before_any_work(text, message, capsys,
     def no_rules(*args):
         raise AssertionError("the rule file is read after the address is checked")
 
-    monkeypatch.setattr("hazard_dsl.cli.load", no_rules)
+    monkeypatch.setattr("hazard_dsl.commands.loading.load", no_rules)
     assert main(["simulate", "cotton", "--scheduler", text]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("hazard-dsl: error: --scheduler ") and message in err

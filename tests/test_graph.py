@@ -11,7 +11,8 @@ import subprocess
 
 import pytest
 
-from hazard_dsl.cli import GRAPH_FORMATS, main
+from hazard_dsl.cli import main
+from hazard_dsl.cli.parser import GRAPH_FORMATS
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.render import graph as graph_module

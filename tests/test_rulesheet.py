@@ -11,7 +11,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from hazard_dsl.cli import SHEET_FORMATS, main
+from hazard_dsl.cli import main
+from hazard_dsl.cli.parser import SHEET_FORMATS
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.render.rulesheet import FORMATS, render, rule_sheet, sheet

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hazard_dsl.parse.reader import read_ruleset
-from hazard_dsl.simulate.command import execute, prepare_games
+from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import RULESETS, SHIPPED, machine
 
 GAMES = 100_000

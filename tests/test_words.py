@@ -215,7 +215,7 @@ def test_where_every_game_carries_a_stake_the_edge_is_one_row():
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_no_option_table_has_all_rows_equal(name):
-    from hazard_dsl.api import game_by_option
+    from hazard_dsl.commands.analyse import game_by_option
 
     m = machine(name)
     a = analyse(m)

@@ -252,3 +252,16 @@ class Tally:
         if self.unfinished:
             out += " One game was left unfinished."
         return out
+
+
+def money_summary(wagers, ruleset) -> str:
+    """What the bets of a run of games came to, for the summary: the net won or lost in the
+    ruleset's money, and the bankroll left when there was one."""
+    from ..play.wagers import money
+
+    net = wagers.net
+    sign = "+" if net >= 0 else "−"
+    line = f"Money: net {sign}{money(abs(net))} {ruleset.money_unit if abs(net) == 1 else ruleset.money_units}"
+    if wagers.bankroll is not None:
+        line += f"; bankroll {money(wagers.bankroll)}"
+    return line + "."

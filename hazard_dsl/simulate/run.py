@@ -9,10 +9,7 @@ import os
 import signal
 from itertools import islice
 
-from .chunks import ChunkResult, ClusterError, Interrupted, Plan, Totals, play_chunk
-
-# `simulate.command` takes these from here (ClusterError, Interrupted, Plan); their home is `chunks`
-__all__ = ["ClusterError", "Interrupted", "Plan", "available_cores", "play"]
+from .chunks import ChunkResult, Interrupted, Plan, Totals, play_chunk
 
 _PLAN: Plan | None = None
 

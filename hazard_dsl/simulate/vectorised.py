@@ -3,7 +3,7 @@
 `simulate(machine, games, generator)` plays `games` games on the machine's lane table and
 returns the counts of each result and label and the number of games of each length. The
 command (`hazard-dsl simulate`) runs the same engine in chunks, in worker processes, with
-bets and sessions; see `simulate.command`.
+bets and sessions; see `simulate.simulation`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,81 @@
+"""The `hazard-dsl` command: argument parsing over the application layer (hazard_dsl.commands),
+and rendering of what it returns. One module per command (check, listing, show, run, play,
+replay, analyse, compare, graph, rules, simulate), the parser in `parser.py`, what they share in
+writing output in `output.py`.
+
+Every failure a user can cause ends in a message and a non-zero exit, never a traceback:
+rule-file problems as ``file:line:col: error: …`` (exit 1), bad arguments as
+``hazard-dsl: error: …`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..commands.errors import CommandError, SettingError
+from ..diagnostics import RulesetError, print_diagnostics
+from ..play.casting import CastingError
+from ..play.log import LogError
+from . import analyse, check, compare, graph, listing, play, replay, rules, run, show, simulate
+from .output import silence_stdout
+from .parser import UsageError, build_parser
+
+HANDLERS = {"check": check.command, "list": listing.command, "show": show.command, "run": run.command,
+            "play": play.command, "replay": replay.command, "analyse": analyse.command, "compare": compare.command,
+            "graph": graph.command, "rules": rules.command, "simulate": simulate.command}
+
+
+def main(argv=None) -> int:
+    from ..render.terminal import ensure_encodable, printable
+
+    ensure_encodable()
+    parser = build_parser(HANDLERS)
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args)
+        sys.stdout.flush()  # a full disk is found here, not at exit
+        return code
+    except RulesetError as exc:
+        print_diagnostics(exc.diagnostics)
+        return 1
+    except SettingError as exc:  # under the flag that gives the setting: --purse, --no-log
+        print(f"hazard-dsl: error: {printable(exc.said_as('--' + exc.setting.replace('_', '-')))}", file=sys.stderr)
+        return 2
+    except (UsageError, CommandError) as exc:
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        return 2
+    except LogError as exc:  # a session log that cannot be trusted: refused, naming the line
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    except CastingError as exc:  # scripted dice that cannot make the cast the rules want here
+        sys.stdout.flush()
+        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `hazard-dsl run … | head`
+        silence_stdout()
+        return 0
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:  # writing the output failed (ENOSPC, EIO…)
+            silence_stdout()
+            print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"hazard-dsl: error: {printable(exc.strerror or exc)}"
+              + (f": {printable(exc.filename)}" if exc.filename else ""), file=sys.stderr)
+        return 1
+    except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
+        from ..solve.bets import BetError
+
+        if isinstance(exc, BetError):  # a bet the ruleset makes impossible, found while solving
+            print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+            return 1
+        if os.environ.get("HAZARD_DSL_DEBUG"):
+            raise
+        print(f"hazard-dsl: internal error: {type(exc).__name__}: {exc} "
+              f"(please report it; HAZARD_DSL_DEBUG=1 shows details)", file=sys.stderr)
+        return 70
+
+
+__all__ = ["main"]

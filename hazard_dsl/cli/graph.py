@@ -1,0 +1,34 @@
+"""`hazard-dsl graph RULESET`: the compiled machine drawn (commands.graph): DOT, Mermaid, SVG,
+PNG or JSON, to standard output or a file."""
+
+from __future__ import annotations
+
+import sys
+
+from ..commands.graph import graph, machine_to_draw
+from .output import output_format
+from .parser import UsageError
+
+
+def command(args) -> int:
+    from ..render.graph import GraphvizMissing
+
+    fmt = output_format(args)
+    machine = machine_to_draw(args.ruleset, args.option, args.bet)
+    if fmt == "png" and not args.output and sys.stdout.isatty():
+        raise UsageError("a PNG is not for the terminal: give --output FILE.png (or redirect the output)")
+    try:
+        data = graph(machine, fmt, args.unfold, args.phase, args.bet)
+    except GraphvizMissing as exc:
+        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+        return 1
+    if args.output:
+        with open(args.output, "wb") as handle:
+            handle.write(data)
+        print(f"hazard-dsl: wrote {args.output}", file=sys.stderr)
+    elif fmt == "png":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+    else:
+        sys.stdout.write(data.decode("utf-8"))
+    return 0

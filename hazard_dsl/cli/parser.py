@@ -1,0 +1,281 @@
+"""The arguments of `hazard-dsl` and its commands (argparse), with "did you mean" for a mistyped
+command or choice. Each command's work is found by its name in the handlers `build_parser` is
+given (cli/__init__.py), so that this module imports none of them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..version import __version__
+from .output import silence_stdout
+
+
+class UsageError(Exception):
+    """A bad command-line argument: reported as `hazard-dsl: error: …`, exit 2."""
+
+
+# the formats of graph and rules, here so that building the parser imports neither module
+# (tests/test_graph.py and tests/test_rulesheet.py check that they agree)
+GRAPH_FORMATS = ("dot", "mermaid", "svg", "png", "json")
+SHEET_FORMATS = ("text", "markdown", "html", "json")
+
+
+FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
+
+
+def whole_number_argument(text: str) -> int:
+    """A flag's whole number (--games, --seed, --rounds, --workers), in ASCII digits: int()
+    would also take ٣, ３, 1_000 and spaces, and fail on 5,000 digits."""
+    from ..parse.numbers import MAX_WHOLE_DIGITS, whole_number
+
+    value = whole_number(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text[:30]!r} is not a whole number (digits 0-9, at most "
+                                         f"{MAX_WHOLE_DIGITS})")
+    return value
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for a mistyped command."""
+
+    def error(self, message: str):
+        import re
+
+        match = re.search(r"(?:argument (\S+): )?invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if match:
+            from ..diagnostics import did_you_mean
+
+            where, word = match.group(1), match.group(2)
+            choices = re.findall(r"'([^']*)'", match.group(3))
+            if where in (None, "COMMAND"):
+                message = f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}"
+            else:
+                message = f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}"
+        super().error(message)
+
+    def _print_message(self, message, file=None):
+        """Help and usage written and flushed here, so that a full disk is an error (exit 1) and
+        a closed pipe is not (exit 0), as for every other output."""
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+            file.flush()
+        except BrokenPipeError:
+            silence_stdout()
+            raise SystemExit(0) from None
+        except OSError as exc:
+            silence_stdout()
+            print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            raise SystemExit(1) from None
+
+
+def build_parser(handlers: dict) -> argparse.ArgumentParser:
+    """The parser of every command; `handlers` maps each command's name to the function that
+    runs it (args -> exit status), set as `args.func`."""
+    from ..render.tables import FORMATS
+
+    parser = Parser(
+        prog="hazard-dsl",
+        description="Describe variants of the dice game Hazard (and craps) as rule files; check, play, "
+                    "analyse exactly and compare them.",
+        epilog="A RULESET is a path to a rule file or the name of a built-in one (hazard-dsl list).",
+    )
+    parser.add_argument("-V", "--version", action="version", version=f"hazard-dsl {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    commands.required = True
+
+    p = commands.add_parser("check", help="check rule files and report every problem",
+                            description="Check rule files: YAML, keys, expressions, names and types, and the "
+                                        "game itself (every throw handled, every rule able to fire, every game "
+                                        "able to end). Exit 0 when all are valid, 1 otherwise.")
+    def add_format(p, formats=FORMATS):
+        p.add_argument("--format", choices=formats, default="text")
+        p.add_argument("--json", action="store_true", help="short for --format json")
+
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing for valid files")
+    add_format(p)
+    p.set_defaults(func=handlers["check"])
+
+    p = commands.add_parser("list", help="list the built-in rulesets", description="List the built-in rulesets.")
+    add_format(p)
+    p.set_defaults(func=handlers["list"])
+
+    p = commands.add_parser("show", help="what a ruleset is: sources, notes, options, bets and fees",
+                            description="Describe a ruleset before its figures: its description, sources, notes, "
+                                        "options, labels, variables, bets, fees and how the dice pass.")
+    p.add_argument("ruleset", metavar="RULESET")
+    add_format(p)
+    p.set_defaults(func=handlers["show"])
+
+    def add_options(p, policy_help):
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                       help="choose a value for one of the ruleset's options (repeatable)")
+        p.add_argument("--policy", default="optimal", metavar="optimal|uniform|VALUE",
+                       help=policy_help)
+
+    p = commands.add_parser("run", help="play games and narrate them",
+                            description="Play games and narrate them in the period's words, then summarise.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--games", type=whole_number_argument, default=None, metavar="N",
+                   help="games to play (default 3; with --dice, as many as the throws allow)")
+    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed for the dice: same seed, same games")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text: the narration; json: one JSON object per line for each throw")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT[@THROW]",
+                   help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
+    p.add_argument("--bankroll", default=None, metavar="AMOUNT",
+                   help="start with this much money; bets it cannot cover are refused")
+    def add_table(group, stake_help: str, strategy: bool):
+        """The settings of a session at the table, alike for run and play."""
+        group.add_argument("--players", metavar="Ann,Ben,Cat",
+                           help="these players in order round the table, the first casting first")
+        group.add_argument("--rounds", type=whole_number_argument, default=None, metavar="N",
+                           help="times the box goes round the table (default 1)")
+        group.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
+        group.add_argument("--stake", default=None, metavar="AMOUNT", help=stake_help)
+        group.add_argument("--strategy", default=None, metavar="|".join(("flat", "fraction", "cautious")),
+                           help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
+                                "cautious (flat, but sit out when the purse holds less than three stakes)"
+                           if strategy else argparse.SUPPRESS)
+        group.add_argument("--log", default=None, metavar="FILE",
+                           help="write the session to FILE as JSON Lines, one event per line as it happens "
+                                "(a new file: an existing one is refused unless --force)")
+
+    table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
+    add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
+    table.add_argument("--force", action="store_true", help=FORCE_HELP)
+    add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
+    p.set_defaults(func=handlers["run"])
+
+    p = commands.add_parser("play", help="play at this terminal: several people, one keyboard",
+                            description="Sit down at the table: the people named by --players take turns "
+                                        "with the box, stake, cover and call mains at this keyboard; the dice "
+                                        "are thrown on Enter (or come from --dice). ? at any question for help.")
+    p.add_argument("ruleset", metavar="RULESET", nargs="?")
+    add_table(p, "the stake offered by Enter (default 1)", strategy=False)
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
+    p.add_argument("--no-log", action="store_true",
+                   help="play without a log (by default each session is logged to "
+                        "$XDG_DATA_HOME/hazard-dsl/sessions, or ~/.local/share/hazard-dsl/sessions, to resume it)")
+    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed for the dice")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
+    p.add_argument("--resume", default=None, metavar="FILE",
+                   help="go on with the session logged in FILE (give RULESET too if it is not a built-in one)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: the events as JSON lines on standard output, the questions on standard error")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how the computer chooses where nobody is asked (default: optimal)")
+    p.set_defaults(func=handlers["play"])
+
+    p = commands.add_parser("replay", help="narrate a session again from its log, checking it against the rules",
+                            description="Narrate a session logged with --log again. Every event is checked "
+                                        "against the rules first: a damaged log, a log of other rules, an event "
+                                        "the rules would not make, or a line after the session's end is refused, "
+                                        "naming the line. The rules are the built-in ruleset the log names, or "
+                                        "the RULESET given; the log's hash of the rules must match (the file "
+                                        "name in a log is never opened).")
+    p.add_argument("log", metavar="FILE")
+    p.add_argument("rules", metavar="RULESET", nargs="?", default=None,
+                   help="the rule file the session was played with (needed unless it is a built-in ruleset)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    p.set_defaults(func=handlers["replay"])
+
+    p = commands.add_parser("analyse", aliases=["analyze"], help="exact probabilities, edge and game length",
+                            description="Solve the game exactly: the caster's chances, every label, the edge, "
+                                        "the number of throws, and the value of each choice.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
+    p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
+                   help="analyse these bets made together (repeatable): --bet pass=10 --bet odds=3-4-5x")
+    p.add_argument("--no-options", action="store_true",
+                   help="skip the table of each bet's edge under every option value")
+    p.add_argument("--hand", action="store_true",
+                   help="also the caster's hand: expected games and throws until the dice pass, and his net")
+    p.add_argument("--bankroll", metavar="B", help="with --goal and --stake: the chance that a caster staking S "
+                                                   "at even money every game reaches G before he cannot stake")
+    p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
+    p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll)")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "
+                                                  "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot])")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
+    p.set_defaults(func=handlers["analyse"])
+
+    p = commands.add_parser("compare", help="rulesets side by side, and how their rules differ",
+                            description="Put rulesets side by side. Give options to one of them as "
+                                        "RULESET:NAME=VALUE[,NAME=VALUE], e.g. cotton:main=called.")
+    p.add_argument("rulesets", nargs="+", metavar="RULESET[:NAME=VALUE,…]")
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    p.add_argument("--plot", metavar="FILE", help="also chart each variant's chance and edge, and the edges of "
+                                                  "the bets they share, to FILE.png or FILE.svg (needs "
+                                                  "hazard-dsl[plot])")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value")
+    p.set_defaults(func=handlers["compare"])
+
+    p = commands.add_parser("graph", help="draw the compiled machine (DOT, Mermaid, SVG, PNG)",
+                            description="Draw the compiled machine: phases as clusters, transitions labelled by "
+                                        "the throws that take them and their chance, ends coloured by result and "
+                                        "named by label, choices by who chooses. States that differ only in a "
+                                        "variable's value are one node with the value as a parameter (main m) "
+                                        "unless --unfold. svg and png need Graphviz's dot program.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--format", choices=GRAPH_FORMATS, default="dot")  # render.graph.FORMATS
+    p.add_argument("--json", action="store_true", help="short for --format json (the nodes and edges as data)")
+    p.add_argument("--unfold", action="store_true", help="one node per state, every value spelled out")
+    p.add_argument("--phase", action="append", default=[], metavar="PHASE",
+                   help="draw only this phase (repeatable, or PHASE,PHASE); arrows to the rest end in stubs")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME",
+                   help="draw this bet beside the game (repeatable); bets are not drawn otherwise")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="choose a value for one of the ruleset's options (repeatable)")
+    p.set_defaults(func=handlers["graph"])
+
+    p = commands.add_parser("rules", help="the rule sheet, to print: tables of nicks and outs, bets, sources",
+                            description="Write the rule sheet of a ruleset from its compiled machine and its "
+                                        "words: how the main is set, for each main the throws that nick, throw "
+                                        "out or make a chance, the chance, passing, fees, each bet's payout and "
+                                        "exact edge, the options in force and the sources. --format html prints "
+                                        "on one or two pages.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--format", choices=SHEET_FORMATS, default="text")  # render.rulesheet.FORMATS
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made for the figures: optimal (default), uniform, or a value")
+    p.set_defaults(func=handlers["rules"])
+
+    p = commands.add_parser("simulate", help="Monte Carlo of games, bets and sessions, beside the exact figures",
+                            description="Simulate many games (vectorised, in worker processes or on a Dask "
+                                        "cluster): win, lose, push and each label with standard errors, throws "
+                                        "per game, bets' net per unit staked, each beside its exact value and "
+                                        "z-score; with --players, sessions at the table and each seat's purse. "
+                                        "The same seed gives the same numbers whatever --workers.")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--games", type=whole_number_argument, default=None, metavar="N",
+                   help="games to simulate (default 1000000); with --players, sessions (default 1000)")
+    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed: same seed, same numbers")
+    p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
+                   help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it")
+    p.add_argument("--workers", type=whole_number_argument, default=None, metavar="K",
+                   help="worker processes (default: the cores available)")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the chunks on this Dask scheduler, as `dask scheduler` prints its address (needs "
+                        "hazard-dsl[cluster], and hazard-dsl on the workers)")
+    p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
+                                                  "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
+    add_table(p.add_argument_group("sessions at the table"), "a stake, for flat and cautious (default 1)",
+              strategy=True)
+    p.add_argument("--format", choices=FORMATS, default="text")
+    p.add_argument("--json", action="store_true", help="short for --format json")
+    add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
+    p.set_defaults(func=handlers["simulate"])
+    return parser

@@ -1,0 +1,156 @@
+"""`hazard-dsl play RULESET --players …`: several people at one keyboard (render.prompt), or,
+with --resume FILE, the session of a log going on (commands.sessions)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ..commands import sessions
+from ..commands.dice import seed_and_dice
+from ..commands.loading import load
+from .output import output_format
+from .parser import UsageError
+from .run import table_settings
+
+
+def command(args) -> int:
+    """Several people at one keyboard; or, with --resume, the session of a log, going on."""
+    from ..play.log import open_to_resume
+    from ..render.terminal import printable
+
+    fmt = output_format(args)
+    if fmt not in ("text", "json"):
+        raise UsageError(f"play tells the session (text) or prints its events as JSON lines (json), not {fmt}")
+    log = None
+    try:
+        if args.resume is not None:
+            if args.players is not None:
+                raise UsageError("play --resume FILE takes the players from the log; give no --players")
+            if args.log is not None or args.force or args.no_log:
+                raise UsageError("a resumed session goes on in its own log; --log, --no-log and --force are for "
+                                 "a new session")
+            if args.rounds is not None:
+                raise UsageError("play --resume takes the length of the session (--rounds) from the log; "
+                                 "give no --rounds")
+            if args.seed is not None:
+                raise UsageError("play --resume takes the seed from the log; give no --seed")
+            tape = seed_and_dice(None, args.dice)[1] if args.dice is not None else None
+            log = open_to_resume(args.resume)  # locked from here: no other session appends to it
+            seed, dice = sessions.resumed_dice(log, tape)
+            # the whole log is replayed before anything is changed (a refused log is left as it was)
+            machine, settings, strategy, solver = sessions.check_log(log, args.ruleset, seed, dice)
+            if log.ended:
+                print(printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): "
+                                f"there is nothing to resume. hazard-dsl replay {log.path} tells it again."),
+                      file=sys.stderr if fmt == "json" else sys.stdout)
+                return 0
+            session = sessions.sit(machine, settings, strategy, dice)
+        else:
+            if args.ruleset is None or args.players is None:
+                raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
+            ruleset = load(args.ruleset)
+            settings = table_settings(args, ruleset)
+            seed, dice = seed_and_dice(args.seed, args.dice)
+            machine, session, strategy, solver = sessions.table(ruleset, args.option, settings, seed, dice)
+        return _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice)
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice) -> int:
+    from ..render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
+    from ..render.recap import (logged_to, resume_command, resuming, session_length, where_the_table_stands,
+                                with_command)
+    from ..render.session import SessionNarrator
+    from ..render.terminal import fit, printable
+
+    typed = sys.stdin.isatty()
+    # with --json the events go to standard output and the questions to standard error
+    talk = sys.stderr if fmt == "json" else sys.stdout
+
+    def say(text: str) -> None:
+        print(printable(fit(text)), file=talk)
+
+    def stopped(command: str | None) -> None:
+        print(printable(with_command("Resume it with:", command) if command
+                        else fit("It was not logged, so it cannot be resumed.")), file=talk)
+
+    recapped = log is None  # a resumed session first tells where the table stands, once
+
+    def recap() -> None:
+        nonlocal recapped
+        if not recapped:
+            recapped = True
+            print(printable(resuming(log.path)), file=talk)
+            say(where_the_table_stands(session))
+
+    def ask(prompt: str) -> str:
+        recap()  # before the first question of a resumed session
+        talk.write(printable(prompt))
+        talk.flush()
+        try:
+            answer = read_answer(sys.stdin)
+        except UnreadableAnswer:
+            if not typed:
+                print(file=talk)
+            raise
+        if not typed:  # answers from a file or a pipe: show them, as a terminal would have
+            print(printable(answer[:80]), file=talk)
+        return answer
+
+    terminal = Terminal(machine, solver, ask, say, strategy)
+    terminal.session = session
+    live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
+    narrator = SessionNarrator(machine)
+    if log is not None:
+        sessions.go_on_from(log, dice)
+        events = sessions.resumed_events(session, log, terminal, live_dice)
+        out = log  # the session goes on in the same file
+    else:
+        events = sessions.new_events(session, terminal, live_dice)
+        out, unlogged = sessions.play_log(args.ruleset, args.log, args.force, args.no_log)
+    header = sessions.log_header(settings, seed if args.dice is None else None)
+    say(HELP)
+    say(session_length(settings["rounds"], settings["players"], resumed=log is not None))
+    command = None
+    if out is not None:
+        command = resume_command(os.path.abspath(out.path), sessions.own_rules(args.ruleset), args.dice,
+                                 fmt == "json")
+        if log is None:  # a resumed session names its log in the recap
+            print(printable(logged_to(os.path.abspath(out.path), command)), file=talk)
+    else:
+        say(f"This session is not logged ({unlogged}), so it cannot be resumed.")
+    try:
+        for event, was_logged in events:
+            if was_logged:
+                continue
+            recap()  # a resumed session: where the table stands, before anything new
+            if event["event"] == "session":
+                event.update(header)
+            if out is not None:
+                out.write(event)
+            if fmt == "json":
+                print(json.dumps(event), flush=True)
+            else:
+                text = narrator.text(event)  # printable and fitted already
+                if text is not None:
+                    print(text)
+            if event["event"] in ("throw", "choice"):
+                # where the game stands now (session.state) is the throw's or the choice's target
+                if session.state.kind != "end" and event["to"] != event["state"]:
+                    print(printable(fit(f"       {terminal.odds()}")), file=talk)
+        return 0
+    except SessionOver:
+        print(printable(f"\nThe session stops here. Purses: {sessions.purses(session)}."), file=talk)
+        stopped(command)
+        return 0
+    except KeyboardInterrupt:
+        print(printable(f"\nInterrupted: the session stops here. Purses: {sessions.purses(session)}."), file=talk)
+        stopped(command)
+        return 130
+    finally:
+        if out is not None and out is not log:
+            out.close()

@@ -1,0 +1,33 @@
+"""`hazard-dsl replay FILE [RULESET]`: a logged session told again, every event checked against
+the rules first (commands.sessions.replay)."""
+
+from __future__ import annotations
+
+import sys
+
+from ..commands import sessions
+from .output import output_format, tell
+from .parser import UsageError
+
+
+def command(args) -> int:
+    from ..play.log import open_log
+    from ..render.session import SessionNarrator
+    from ..render.terminal import fit, printable
+
+    fmt = output_format(args)
+    if fmt not in ("text", "json"):
+        raise UsageError(f"replay prints a narration (text) or the events as JSON lines (json), not {fmt}")
+    with open_log(args.log) as log:
+        machine, session, events = sessions.replay(log, args.rules)
+        last = tell(sessions.logged(events), SessionNarrator(machine), fmt)
+        if log.reading.tail:
+            print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
+                  f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
+    if fmt != "json" and (last is None or last["event"] != "end"):
+        from ..render.recap import resume_command
+
+        print(fit(printable(f"\nThe log ends here, before the session ended. Purses: "
+                            f"{sessions.purses(session, in_words=False)}. "
+                            f"{resume_command(log.path, args.rules)} goes on from here.")))
+    return 0

@@ -1,0 +1,22 @@
+"""`hazard-dsl show RULESET`: what a ruleset is, before its figures (render.show)."""
+
+from __future__ import annotations
+
+import json
+
+from ..commands.loading import load
+from .output import colour, output_format
+
+
+def command(args) -> int:
+    from ..render.show import show_json, show_tables
+    from ..render.tables import render
+
+    ruleset = load(args.ruleset)
+    fmt = output_format(args)
+    if fmt == "json":
+        print(json.dumps(show_json(ruleset), indent=2))
+        return 0
+    header, tables = show_tables(ruleset)
+    print(render(tables, fmt, header, colour()), end="")
+    return 0

@@ -1,0 +1,158 @@
+"""`analyse`: the exact figures of a ruleset, and what the command adds to them — the caster's
+hand, a caster's chance of reaching a goal, bets made together, and the table of each option's
+effect on the game and on each bet."""
+
+from __future__ import annotations
+
+from .errors import CommandError, SettingError
+from .loading import build_machine, load
+
+MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
+MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
+
+
+def check_session_settings(bankroll, goal, stake) -> None:
+    """A caster's chance of reaching the goal needs all three of bankroll, goal and stake."""
+    given = [a is not None for a in (bankroll, goal, stake)]
+    if any(given) and not all(given):
+        raise SettingError("bankroll", ", --goal and --stake go together: the chance of reaching the goal before "
+                                       "the purse can no longer stake")
+
+
+def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None = None, *, bets=(),
+            hand: bool = False, bankroll: str | None = None, goal: str | None = None, stake: str | None = None,
+            by_option: bool = True):
+    """The `solve.analysis.Analysis` of ruleset `name` with these options under `policy` (split
+    by the final value of the variable `by`), with, as asked: `.hand` (the caster's hand until
+    the dice pass), `.ruin` (bankroll, goal and stake, as texts of money, all three or none),
+    `.combination` (`bets`, texts NAME=AMOUNT, made together), and, unless `by_option` is false,
+    `.game_by_option` and `.by_option` (each option's effect on the game and on each bet)."""
+    from ..solve.analysis import analyse
+    from ..solve.bets import BetError, parse_money
+    from ..solve.markov import PolicyError
+
+    check_session_settings(bankroll, goal, stake)
+    machine = build_machine(load(name), list(option_texts))
+    try:
+        analysis = analyse(machine, policy, by)
+    except PolicyError as exc:
+        raise CommandError(str(exc)) from None
+    except KeyError as exc:
+        raise CommandError(exc.args[0]) from None
+
+    if hand or bankroll is not None:
+        from ..solve.session import SessionError, game_endings, hand as caster_hand, ruin
+
+        try:
+            game = game_endings(machine, policy)
+            if hand:
+                analysis.hand = caster_hand(machine, policy, game)
+            if bankroll is not None:
+                analysis.ruin = ruin(machine, parse_money(bankroll, "--bankroll"), parse_money(goal, "--goal"),
+                                     parse_money(stake, "--stake"), policy, game)
+        except (SessionError, BetError) as exc:
+            raise CommandError(str(exc)) from None
+
+    try:
+        if bets:
+            if analysis.bet_table is None:
+                raise CommandError(f"{analysis.ruleset} declares no bets")
+            from ..play.wagers import Order
+
+            orders = [Order.parse_for_analysis(text) for text in bets]
+            analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
+        if machine.ruleset.options and by_option:
+            try:
+                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy)
+            except PolicyError:
+                analysis.game_by_option = {}
+        ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
+        if ruleset is not None and ruleset.bets and ruleset.options and by_option:
+            from ..parse.cache import kept
+
+            # kept between runs like the machines: the same file, options and policy give the same table
+            what = ("bets_by_option", policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
+            analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
+                ruleset, analysis.options, policy, {name: f.edge for name, f in analysis.bets.items()},
+                analysis.bet_table), lambda table: isinstance(table, tuple) and len(table) == 2)
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+    return analysis
+
+
+def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,
+                   table=None) -> tuple[dict, list]:
+    """Each bet's edge with one option changed at a time: how the house earns under each.
+
+    Only what can change is recomputed: an option the game's rules do not read changes only
+    the bets whose own expressions read it, so only those are compiled and solved again; the
+    others keep their edge under `options` (given in `at_options` as {bet: edge} when already
+    known). Such bets are solved on `table` (the BetTable of the game under `options` and
+    `policy`, when given): the game is the same, and a bet whose moves are unchanged (only
+    its payout or commission differs) is not solved again. Returns the table of edges and the
+    options left out because the work would be too large."""
+    from ..compile.compiler import compile_ruleset
+    from ..compile.evaluate import bet_options, game_options
+    from ..solve.analysis import bet_edges, edges_on
+
+    in_game = game_options(ruleset)
+    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
+    base = dict(at_options) if at_options is not None else bet_edges(compile_ruleset(ruleset, options), policy)
+    out: dict = {}
+    skipped: list = []
+    spent = 0
+    for name, option in ruleset.options.items():
+        changed = list(ruleset.bets) if name in in_game else [b for b in ruleset.bets if name in reads[b]]
+        others = [v for v in option.values if v != options.get(name)]
+        if changed and spent + len(changed) * len(others) > MAX_OPTION_BET_ANALYSES:
+            skipped.append(name)
+            continue
+        out[name] = {}
+        for value in option.values:
+            if value == options.get(name) or not changed:
+                out[name][value] = dict(base)
+                continue
+            spent += len(changed)
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
+            # the game is the same when it does not read the option: solve on its table
+            edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
+                bet_edges(machine, policy)
+            out[name][value] = dict(base, **edges)
+    return out, skipped
+
+
+def game_by_option(ruleset, options: dict, policy: str) -> dict:
+    """The caster's game (win, lose, push, edge, expected throws) under each value of each option
+    the game itself reads — its rules or its dice — the others held at `options`. Options that
+    change only bets or the table are left to the bets' table. Kept in the cache with the
+    ruleset's machines: `analyse` is run again and again on an unchanged file."""
+    from ..parse.cache import kept
+
+    what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy),
+                lambda table: isinstance(table, dict))
+
+
+def _game_by_option(ruleset, options: dict, policy: str) -> dict:
+    from ..compile.compiler import compile_ruleset
+    from ..compile.evaluate import game_options
+    from ..solve.markov import policy_for
+    from ..solve.session import game_endings
+
+    out: dict = {}
+    spent = 0
+    for name in ruleset.options:
+        if name not in game_options(ruleset):
+            continue
+        out[name] = {}
+        for value in ruleset.options[name].values:
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=())
+            spent += len(machine.states)
+            if spent > MAX_OPTION_GAME_STATES:
+                out.pop(name)
+                return out
+            game = game_endings(machine, policy_for(machine, policy))
+            win, lose = game.chance("win"), game.chance("lose")
+            out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
+                                "expected_throws": game.throws}
+    return out

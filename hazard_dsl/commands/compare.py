@@ -1,0 +1,24 @@
+"""`compare`: rulesets side by side, each variant compiled and analysed."""
+
+from __future__ import annotations
+
+from .errors import CommandError
+from .loading import build_machine, load, split_variant
+
+
+def compare(variants, option_texts=(), policy: str = "optimal") -> tuple[list, list]:
+    """Each variant (`RULESET[:NAME=VALUE,…]`) compiled with `option_texts` and its own options,
+    and analysed under `policy`; returns [(text, Analysis)] and [(text, Machine)], in order."""
+    from ..solve.analysis import analyse
+    from ..solve.markov import PolicyError, policy_for
+
+    entries, machines = [], []
+    for text in variants:
+        name, options = split_variant(text)
+        machine = build_machine(load(name), list(option_texts) + options)
+        try:
+            entries.append((text, analyse(machine, policy_for(machine, policy))))
+        except PolicyError as exc:
+            raise CommandError(str(exc)) from None
+        machines.append((text, machine))
+    return entries, machines

@@ -1,0 +1,33 @@
+"""`graph`: the compiled machine drawn (render.graph) as DOT, Mermaid, SVG, PNG or JSON."""
+
+from __future__ import annotations
+
+from .errors import CommandError, SettingError
+from .loading import build_machine, load
+
+
+def machine_to_draw(name: str, option_texts=(), bets=()):
+    """The machine of ruleset `name` with the options given and the bets to draw beside the
+    game; a bet the ruleset does not have is refused with "did you mean"."""
+    ruleset = load(name)
+    for bet in bets:
+        if bet not in ruleset.bets:
+            from ..diagnostics import did_you_mean
+
+            raise SettingError("bet", f"{bet}: {ruleset.name} has no bet {bet!r}{did_you_mean(bet, ruleset.bets)}"
+                               + (f" (bets: {', '.join(ruleset.bets)})" if ruleset.bets else " (it declares no bets)"))
+    return build_machine(ruleset, list(option_texts), list(bets))
+
+
+def graph(machine, fmt: str = "dot", unfold: bool = False, phases=(), bets=()) -> bytes:
+    """The drawing of `machine` in `fmt`, as bytes. `render.graph.GraphvizMissing` (svg and png
+    need Graphviz's dot) is left to the caller; any other reason it cannot be drawn is a
+    CommandError."""
+    from ..render.graph import GraphError, GraphvizMissing, draw
+
+    try:
+        return draw(machine, fmt, unfold, phases, bets)
+    except GraphvizMissing:
+        raise
+    except GraphError as exc:
+        raise CommandError(str(exc)) from None

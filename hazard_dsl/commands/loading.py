@@ -1,0 +1,46 @@
+"""A ruleset by name or path, and its machine compiled with the options given as texts."""
+
+from __future__ import annotations
+
+from .errors import CommandError
+
+
+def load(name: str):
+    """The ruleset of a rule file (a path) or a built-in ruleset (a name), read and checked;
+    an unknown name is refused with "did you mean" and the built-ins' names."""
+    from ..parse.cache import read_ruleset
+    from ..parse.files import builtin_names, resolve
+
+    path = resolve(name)
+    if path is None:
+        from ..diagnostics import did_you_mean
+
+        raise CommandError(f"no ruleset file or built-in ruleset named {name!r}{did_you_mean(name, builtin_names())} "
+                           f"(built-ins: {', '.join(builtin_names())})")
+    return read_ruleset(path)
+
+
+def build_machine(ruleset, option_texts, bets=None):
+    """The compiled machine, with the options given as `NAME=VALUE` texts and the named bets
+    (None: all) compiled too."""
+    from ..compile.compiler import OptionError, compile_ruleset, parse_option_assignments
+
+    try:
+        options = parse_option_assignments(ruleset, option_texts)
+    except OptionError as exc:
+        raise CommandError(str(exc)) from None
+    return compile_ruleset(ruleset, options, bets)
+
+
+def split_variant(text: str) -> tuple[str, list[str]]:
+    """`cotton:main=called,first_throw=lose` → ("cotton", ["main=called", "first_throw=lose"]);
+    a path that exists is a path, colon or not."""
+    from ..parse.files import resolve
+
+    if resolve(text) is not None or ":" not in text:
+        return text, []
+    name, _, options = text.rpartition(":")
+    if "=" not in options:
+        return text, []
+    return name, [o for o in options.split(",") if o.strip()]
+

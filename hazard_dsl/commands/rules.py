@@ -1,0 +1,18 @@
+"""`rules`: the rule sheet (render.rulesheet) as text, Markdown, HTML or JSON."""
+
+from __future__ import annotations
+
+from .errors import CommandError
+from .loading import build_machine, load
+
+
+def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "optimal", colour: bool = False) -> str:
+    """The rule sheet of ruleset `name` with these options, its figures under `policy`."""
+    from ..render.rulesheet import rule_sheet
+    from ..solve.markov import PolicyError
+
+    machine = build_machine(load(name), list(option_texts))
+    try:
+        return rule_sheet(machine, fmt, policy, colour)
+    except PolicyError as exc:
+        raise CommandError(str(exc)) from None

@@ -1,0 +1,311 @@
+"""Sessions at the table: started from a ruleset and settings, told as they go, logged, and
+checked, replayed and resumed from their logs.
+
+A session's settings are a dict with the keys of a log's header (file, players, purse, stake,
+strategy, rounds, policy), so that a new session and a resumed one are set up alike; `table`
+turns them into the machine and the session engine (play.session.Session).
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+
+from ..version import __version__
+from ..diagnostics import RulesetError
+from .dice import load_dice
+from .errors import CommandError, SettingError
+from .loading import build_machine, load
+
+MAX_PLAYERS = 50
+MAX_NAME = 40
+MAX_ROUNDS = 10_000
+
+
+def player_names(text: str, least: int = 2) -> list[str]:
+    """The players' names from `Ann,Ben,Cat`, in order round the table: at least `least`, each
+    his own, printable and short, and neither the bank nor the box."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if len(names) < least:
+        raise SettingError("players", "takes two names or more, separated by commas: --players Ann,Ben,Cat"
+                           if least > 1 else "takes one name or more, separated by commas")
+    if len(names) > MAX_PLAYERS:
+        raise SettingError("players", f": at most {MAX_PLAYERS} players at one table")
+    if len(set(names)) != len(names):
+        raise SettingError("players", ": each player needs a name of his own")
+    for name in names:
+        if len(name) > MAX_NAME or not name.isprintable() or name in ("bank", "box"):
+            raise SettingError("players", f": {name[:MAX_NAME]!r} cannot be a player's name (printable, at most "
+                                          f"{MAX_NAME} characters, not 'bank' or 'box')")
+    return names
+
+
+def table_settings(ruleset, file: str, *, players: str, purse: str | None = None, stake: str | None = None,
+                   strategy: str | None = None, rounds: int | None = None, policy: str = "optimal") -> dict:
+    """What shapes a session of `ruleset` (read from `file`), checked, with clear errors: the
+    players as text (`Ann,Ben,Cat`; one is enough against a bank), the purse each starts with
+    and the stake as texts of money (default 20 and 1), the strategy (default flat) and the
+    rounds (default 1). Returns the settings a log's header holds."""
+    from ..play.session import STRATEGIES
+    from ..solve.bets import BetError, parse_money
+
+    names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
+    rounds = 1 if rounds is None else rounds
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise SettingError("rounds", f"must be between 1 and {MAX_ROUNDS}")
+    strategy = strategy or "flat"
+    if strategy not in STRATEGIES:
+        from ..diagnostics import did_you_mean
+
+        raise SettingError("strategy", f"is one of {', '.join(STRATEGIES)}, not {strategy!r}"
+                                       f"{did_you_mean(strategy, STRATEGIES)}")
+    try:
+        purse_amount = parse_money(purse or "20", "--purse")
+        stake_amount = parse_money(stake or "1", "--stake")
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+    if purse_amount <= 0 or stake_amount <= 0:
+        raise CommandError("--purse and --stake must be more than 0")
+    return dict(file=file, players=names, purse=str(purse_amount), stake=str(stake_amount), strategy=strategy,
+                rounds=rounds, policy=policy)
+
+
+
+def table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None):
+    """The machine and the session engine for these settings (a log's header has the same keys):
+    returns the machine, the session, the strategy the computer stakes and chooses by, and the
+    solver it chooses with. The session is decided by `decider`, or else by that strategy."""
+    import numpy as np
+
+    from ..play.game import Chooser
+    from ..play.session import Decider
+    from ..solve.markov import PolicyError, Solver
+
+    stake = ruleset.table.stake
+    machine = build_machine(ruleset, option_texts, [stake] if stake else [])
+    load_dice(dice, machine)
+    solver = Solver(machine)
+    try:
+        solver.set_policy(settings["policy"])
+    except PolicyError as exc:
+        raise CommandError(str(exc)) from None
+    # Mixed choices draw from their own stream, so that dice given as a tape replay the same.
+    strategy = Decider(Fraction(settings["stake"]), settings["strategy"],
+                       Chooser(solver, np.random.default_rng([seed, 1])))
+    return machine, sit(machine, settings, decider or strategy, dice), strategy, solver
+
+
+def sit(machine, settings: dict, decider, dice):
+    """A new session engine of `machine` with these settings, deciders and dice."""
+    from ..play.session import Session
+
+    try:
+        return Session(machine, settings["players"], Fraction(settings["purse"]), decider, dice, settings["rounds"])
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def log_header(settings: dict, seed: int | None) -> dict:
+    """What a log's session event holds beyond the engine's: the settings, the version that wrote
+    it and the seed of its dice (None: the dice were a tape, given again to resume)."""
+    return dict(settings, version=__version__, seed=seed)
+
+
+def logged(events, log=None, header: dict | None = None):
+    """A session's events as they come, the session event with `header` added, each written to
+    `log` (if any) before it is passed on; the log is closed at the end, or when the caller
+    stops early."""
+    try:
+        for event, _ in events:
+            if event["event"] == "session" and header:
+                event.update(header)
+            if log is not None:
+                log.write(event)  # at once: a session killed at any moment leaves a log valid up to here
+            yield event
+    finally:
+        if log is not None:
+            log.close()
+
+
+# --------------------------------------------------------------------------- logs
+
+
+def from_header(log, named: str | None):
+    """The ruleset, options and settings a log was written with, each checked, and its seed. The
+    rules are a built-in ruleset the header names, or the rule file the user names (`named`);
+    the header's file name is never opened, and the rules must have the header's hash."""
+    from ..parse.cache import read_ruleset
+    from ..parse.numbers import exact_amount
+    from ..play.log import LogError, rules_file
+    from ..play.session import STRATEGIES
+
+    h, where = log.header, f"{log.path}:1"
+    ok = (isinstance(h["file"], str) and isinstance(h["rules"], str) and isinstance(h["options"], dict)
+          and isinstance(h["players"], list) and h["players"] and all(isinstance(p, str) for p in h["players"])
+          and h["strategy"] in STRATEGIES and isinstance(h["rounds"], int) and not isinstance(h["rounds"], bool)
+          and 1 <= h["rounds"] <= MAX_ROUNDS and isinstance(h["policy"], str)
+          and all(isinstance(h[k], str) and (exact_amount(h[k], percent=False) or 0) > 0 for k in ("purse", "stake"))
+          and (h.get("seed") is None or isinstance(h.get("seed"), int) and 0 <= h["seed"] < 2**64))
+    if ok:
+        try:
+            player_names(",".join(h["players"]), 1)
+            ok = all("," not in p and p == p.strip() for p in h["players"])
+        except CommandError:
+            ok = False
+    if not ok:
+        raise LogError(f"{where}: the session event is damaged (its settings are not what --log writes)")
+    if named is not None:
+        ruleset, shown = load(named), named  # the user's own choice: its problems are shown as for any command
+    else:
+        try:
+            ruleset, shown = read_ruleset(rules_file(log)), f"the built-in ruleset {h['file']}"
+        except RulesetError:
+            raise LogError(f"{where}: the built-in ruleset {h['file']} does not check; run hazard-dsl check "
+                           f"{h['file']}") from None
+    if ruleset.rules_digest != h["rules"]:
+        hint = "" if named is not None else (f"; if it was played with a rule file of that name, name the file: "
+                                             f"hazard-dsl replay {log.path} RULESET")
+        raise LogError(f"{where}: the log was written with other rules than {shown} holds now (another version of "
+                       f"the rule file, or another file); it cannot be replayed against them{hint}")
+    options = [f"{k}={v}" for k, v in h["options"].items()]
+    settings = {k: h[k] for k in ("file", "players", "purse", "stake", "strategy", "rounds", "policy")}
+    settings["purse"], settings["stake"] = (str(exact_amount(h[k], percent=False)) for k in ("purse", "stake"))
+    return ruleset, options, settings, h.get("seed")
+
+
+def check_log(log, named: str | None, seed: int | None, dice):
+    """The whole log replayed against its rules before anything is printed or changed
+    (LogFile.check); returns the machine, the settings and the strategy and solver to go on with."""
+    from ..play.log import LogError
+
+    ruleset, options, settings, logged_seed = from_header(log, named)
+    seed = seed if seed is not None else (logged_seed or 0)
+    try:
+        machine, _, strategy, solver = table(ruleset, options, settings, seed, dice)
+        log.check(lambda script: sit(machine, settings, script, script))
+    except CommandError as exc:
+        raise LogError(f"{log.path}:1: {exc}") from None
+    return machine, settings, strategy, solver
+
+
+def replay(log, named: str | None):
+    """A logged session told again: the log checked whole first (`check_log`), then its events
+    replayed from it. Returns the machine, the session and its events, each as (event, logged)."""
+    from ..play.log import Script, replayed
+
+    machine, settings, _, _ = check_log(log, named, None, None)
+    script = Script(log)  # the log again, as far as it was checked
+    session = sit(machine, settings, script, script)
+    return machine, session, replayed(session, script)
+
+
+def resumed_dice(log, tape=None):
+    """The seed and the dice to resume the session of `log` with: its own seed's random dice, or
+    `tape` (play.dice.DiceTape), which a session played with a tape needs again."""
+    from ..play.dice import RandomDice
+
+    seed = log.header.get("seed")
+    if seed is None and tape is None:
+        raise CommandError(f"{log.path}: this session's dice came from --dice; give the same --dice to resume it")
+    seed = seed if isinstance(seed, int) else 0
+    return seed, tape if tape is not None else RandomDice(seed)
+
+
+def go_on_from(log, dice) -> None:
+    """Ready to go on with the session of `log`: `dice` thrown on past the throws the log has
+    made, and a line cut off mid-way dropped, now that the rest is known good."""
+    from ..play.dice import TapeEnded
+
+    try:
+        for _ in range(log.throws):  # the dice go on from where the log left them
+            dice.throw()
+    except TapeEnded:
+        raise SettingError("dice", f"has fewer throws than the {log.throws} the log has made") from None
+    log.drop_cut_line()
+
+
+def new_events(session, decider, dice):
+    """The events of a new session, decided by `decider` with `dice`, each as (event, False)."""
+    session.decider, session.dice = decider, dice
+    return ((e, False) for e in session.events())
+
+
+def resumed_events(session, log, decider, dice):
+    """The events of a resumed session: those of its log, marked as logged, then new ones,
+    decided by `decider` with `dice`."""
+    from ..play.log import Script, replayed
+
+    script = Script(log, decider, dice)
+    session.decider, session.dice = script, script
+    return replayed(session, script)
+
+
+def new_log(path: str | None, force: bool, ruleset: str):
+    """The log of a new session of `ruleset` (a name or a path) to write to `path`, or None:
+    never written over an existing file unless `force`, never over a rule file of the game
+    (play.log.create_log)."""
+    if force and path is None:
+        raise SettingError("force", "lets --log write over an existing file; give --log FILE too")
+    if path is None:
+        return None
+    if not path.strip():
+        raise SettingError("log", "needs a file name (it is empty)")
+    from ..play.log import create_log
+
+    return create_log(path, force, protected(ruleset))
+
+
+def protected(ruleset: str) -> list[str]:
+    """The files a log is never written over: the rule file played, every file it extends, and
+    the built-in rulesets."""
+    from ..parse.files import builtin_dir, resolve
+    from ..parse.reader import rule_files
+
+    played = resolve(ruleset)
+    return ([str(played)] + rule_files(played) if played is not None else []) + \
+        [str(p) for p in builtin_dir().glob("*.yaml")]
+
+
+def play_log(ruleset: str, path: str | None, force: bool, no_log: bool):
+    """The log of a new `play` session and, where there is none, why: `path` (as for run), none
+    with `no_log`, else a new file in the data folder named by the ruleset and the time
+    (play.log.create_session_log); where no data folder can be made the session goes on unlogged."""
+    from ..play.log import LogError, create_session_log
+
+    if no_log:
+        if path is not None or force:
+            raise SettingError("no_log", "plays without a log; give no --log or --force with it")
+        return None, "--no-log"
+    if path is not None or force:
+        return new_log(path, force, ruleset), None
+    try:
+        return create_session_log(ruleset, protected(ruleset)), None
+    except LogError as exc:
+        return None, f"{exc}; --log FILE logs it to a file of your choosing"
+
+
+def own_rules(ruleset: str | None) -> str | None:
+    """The rule file to name when resuming a session of `ruleset` (absolute), or None where the
+    log's own header finds the rules: a built-in ruleset played by its name (play.log.rules_file
+    reads no other; `rulesets/cotton.yaml`, a path, is named like any rule file)."""
+    from ..parse.files import builtin_dir, builtin_names, resolve
+
+    played = resolve(ruleset) if ruleset is not None else None
+    if played is None:
+        return None
+    try:
+        if ruleset in builtin_names() and played.resolve() == (builtin_dir() / f"{ruleset}.yaml").resolve():
+            return None
+    except OSError:
+        pass
+    return os.path.abspath(played)
+
+
+def purses(session, in_words: bool = True) -> str:
+    """Each player's purse, in order round the table: `Ann 21 crowns, Ben 19 crowns` in the
+    ruleset's words, or the bare amounts."""
+    if not in_words:
+        return ", ".join(f"{s.name} {s.purse}" for s in session.seats)
+    from ..render.words import money_amount
+
+    return ", ".join(f"{s.name} {money_amount(session.machine.ruleset, s.purse)}" for s in session.seats)

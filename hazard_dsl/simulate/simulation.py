@@ -1,0 +1,89 @@
+"""A simulation of games, bets or sessions: prepared (the compiled tables it runs on, and the
+exact figures its report sets beside the estimates), then executed in chunks (simulate.run).
+
+`commands.simulate` checks a command's settings and calls these; so does the Python API.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from ..records import field, record
+
+
+@record
+class Context:
+    """A simulation ready to run: the plan, and what its report needs."""
+
+    machine: object
+    policy: str
+    plan: object  # run.Plan
+    analysis: object = None  # solve.analysis.Analysis (games)
+    tables: tuple = ()
+    groups: list = field(default_factory=list)
+    bet_table: object = None
+    setup: object = None  # sessions.Setup
+    players: tuple = ()
+    purse: Fraction = Fraction(0)
+    stake: Fraction = Fraction(0)
+    workers: int = 1
+
+
+def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=(), lanes: int | None = None,
+                  per_chunk: int | None = None) -> Context:
+    """The tables of the game (and of each group of bets) and their exact figures."""
+    from ..solve.analysis import analyse
+    from ..solve.bets import BetTable
+    from ..solve.markov import Solver
+    from .bets import group_table, groups_of
+    from .engine import LANES
+    from .chunks import Plan
+    from .tables import game_table, throws_of
+
+    analysis = analyse(machine, policy)
+    solver = Solver(machine)
+    solver.set_policy(policy)
+    mean = float(analysis.figures.expected_throws)
+    throws = throws_of(machine, solver)
+    tables = [game_table(machine, solver, mean, throws=throws)]
+    groups, bet_table = [], None
+    if bets:
+        bet_table = analysis.bet_table or BetTable(machine, solver)
+        groups = groups_of(bet_table, list(bets))
+        tables += [group_table(machine, throws, group, mean) for group in groups]
+    plan = Plan("games", games, seed, tuple(tables), per_chunk=per_chunk or 0, lanes=lanes or LANES)
+    return Context(machine, policy, plan, analysis, tuple(tables), groups, bet_table)
+
+
+def prepare_sessions(machine, sessions: int, seed: int, players, purse=20, stake=1, strategy: str = "flat",
+                     rounds: int = 1, policy: str = "optimal", per_chunk: int | None = None) -> Context:
+    from ..solve.markov import Solver
+    from .chunks import Plan
+    from .sessions import setup
+
+    solver = Solver(machine)
+    solver.set_policy(policy)
+    s = setup(machine, solver, len(players), Fraction(purse), Fraction(stake), strategy, rounds)
+    plan = Plan("sessions", sessions, seed, setup=s, per_chunk=per_chunk or 0)
+    return Context(machine, policy, plan, setup=s, players=tuple(players), purse=Fraction(purse),
+                   stake=Fraction(stake))
+
+
+def execute(context: Context, workers: int = 1, scheduler=None, progress=None) -> tuple[dict, bool]:
+    """Run every chunk; returns (the report, whether it ran to the end). Ctrl-C stops it with
+    the chunks done so far."""
+    from .report import games_report, sessions_report
+    from .chunks import Interrupted
+    from .run import play
+
+    context.workers = 1 if scheduler is not None else workers
+    begun = time.perf_counter()
+    complete = True
+    try:
+        results = play(context.plan, workers, scheduler, progress)
+    except Interrupted as stop:
+        results, complete = stop.results, False
+    seconds = time.perf_counter() - begun
+    make = sessions_report if context.plan.kind == "sessions" else games_report
+    return make(context, results, seconds, complete), complete
