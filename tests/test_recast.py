@@ -266,14 +266,14 @@ def test_a_session_with_cocked_dice_is_logged_and_replayed(tmp_path):
     result = cli("run", "history_sheet", "--option", "cocked=one_in_six", "--players", "Ann,Ben,Cat", "--seed", "4",
                  "--rounds", "2", "--log", str(log))
     assert result.returncode == 0, result.stderr
-    events = [json.loads(line) for line in log.read_text().splitlines()]
-    kinds = {e["event"] for e in events}
+    events = [json.loads(line) for line in log.read_text().splitlines()]  # the actions, and the events
+    kinds = {e.get("event") for e in events}
     assert {"cast", "recast", "throw"} <= kinds
     assert "lands off" in result.stdout
     replay = cli("replay", str(log))
     assert replay.returncode == 0, replay.stderr
     # a cast changed in the log: refused, naming the line
-    k = next(i for i, e in enumerate(events) if e["event"] == "cast" and None in e.get("dice", [1]))
+    k = next(i for i, e in enumerate(events) if e.get("event") == "cast" and None in e.get("dice", [1]))
     tampered = list(events)
     tampered[k] = dict(events[k], dice=[7, None])
     bad = tmp_path / "bad.log"
@@ -281,6 +281,14 @@ def test_a_session_with_cocked_dice_is_logged_and_replayed(tmp_path):
     refused = cli("replay", str(bad))
     assert refused.returncode == 1 and f"bad.log:{k + 1}:" in refused.stderr
     assert "Traceback" not in refused.stderr
+    # the throw that made it changed: an action the rules do not allow, refused naming its line
+    assert events[k - 1] == {"action": "throw", "player": events[k]["caster"], "dice": events[k]["dice"]}
+    tampered = list(events)
+    tampered[k - 1] = dict(events[k - 1], dice=[7, None])
+    bad.write_text("\n".join(json.dumps(e) for e in tampered) + "\n")
+    refused = cli("replay", str(bad))
+    assert refused.returncode == 1 and f"bad.log:{k}: the log contradicts the rules: an action they do not allow " \
+        f"here: a die shows a face from 1 to 6, not 7" in refused.stderr, refused.stderr
 
 
 def test_play_asks_the_caster_what_to_recast():

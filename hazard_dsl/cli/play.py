@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from fractions import Fraction
 
 from ..commands import sessions
 from ..commands.dice import seed_and_dice
@@ -40,28 +41,32 @@ def command(args) -> int:
             log = open_to_resume(args.resume)  # locked from here: no other session appends to it
             seed, dice = sessions.resumed_dice(log, tape)
             # the whole log is replayed before anything is changed (a refused log is left as it was)
-            machine, settings, strategy, solver = sessions.check_log(log, args.ruleset, seed, dice)
+            table, settings, unlogged = sessions.resumed(log, args.ruleset, seed, dice)
             if log.ended:
                 print(printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): "
                                 f"there is nothing to resume. hazard-dsl replay {log.path} tells it again."),
                       file=sys.stderr if fmt == "json" else sys.stdout)
                 return 0
-            session = sessions.sit(machine, settings, strategy, dice)
         else:
             if args.ruleset is None or args.players is None:
                 raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
             ruleset = load(args.ruleset)
             settings = table_settings(args, ruleset)
             seed, dice = seed_and_dice(args.seed, args.dice)
-            machine, session, strategy, solver = sessions.table(ruleset, args.option, settings, seed, dice)
-        return _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice)
+            table = sessions.table(ruleset, args.option, settings, seed, dice)
+            unlogged = None
+        return _play(args, fmt, log, table, settings, seed, unlogged)
     finally:
         if log is not None:
             log.close()
 
 
-def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, dice) -> int:
-    from ..render.prompt import HELP, DiceOnEnter, SessionOver, Terminal, UnreadableAnswer, read_answer
+def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
+    """The people at the keyboard answer the table's questions (render.prompt.Terminal); each
+    action and the events it causes are logged and told as they come. `log`: the log of a
+    resumed session (its table stands where the log ends; `unlogged`: events its last action
+    made that the log lacked, written to it now and told after the recap)."""
+    from ..render.prompt import HELP, SessionOver, Terminal, UnreadableAnswer, read_answer
     from ..render.recap import (logged_to, resume_command, resuming, session_length, where_the_table_stands,
                                 with_command)
     from ..render.session import SessionNarrator
@@ -85,7 +90,7 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
         if not recapped:
             recapped = True
             print(printable(resuming(log.path)), file=talk)
-            say(where_the_table_stands(session))
+            say(where_the_table_stands(table.session))
 
     def ask(prompt: str) -> str:
         recap()  # before the first question of a resumed session
@@ -101,18 +106,16 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
             print(printable(answer[:80]), file=talk)
         return answer
 
-    terminal = Terminal(machine, solver, ask, say, strategy)
-    terminal.session = session
-    live_dice = dice if args.dice is not None else DiceOnEnter(dice, terminal)
+    machine = table.machine
+    # the dice are thrown on Enter, unless they come from a tape
+    terminal = Terminal(machine, table.chooser.solver, ask, say, Fraction(settings["stake"]), table,
+                        dice_on_enter=args.dice is None)
     narrator = SessionNarrator(machine)
+    header = sessions.log_header(settings, seed if args.dice is None else None)
     if log is not None:
-        sessions.go_on_from(log, dice)
-        events = sessions.resumed_events(session, log, terminal, live_dice)
         out = log  # the session goes on in the same file
     else:
-        events = sessions.new_events(session, terminal, live_dice)
-        out, unlogged = sessions.play_log(args.ruleset, args.log, args.force, args.no_log)
-    header = sessions.log_header(settings, seed if args.dice is None else None)
+        out, not_logged = sessions.play_log(args.ruleset, args.log, args.force, args.no_log)
     say(HELP)
     say(session_length(settings["rounds"], settings["players"], resumed=log is not None))
     command = None
@@ -122,16 +125,18 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
         if log is None:  # a resumed session names its log in the recap
             print(printable(logged_to(os.path.abspath(out.path), command)), file=talk)
     else:
-        say(f"This session is not logged ({unlogged}), so it cannot be resumed.")
-    try:
-        for event, was_logged in events:
-            if was_logged:
-                continue
+        say(f"This session is not logged ({not_logged}), so it cannot be resumed.")
+
+    def events():
+        if log is None:
+            yield from sessions.opening(table, out, header)
+        else:
             recap()  # a resumed session: where the table stands, before anything new
-            if event["event"] == "session":
-                event.update(header)
-            if out is not None:
-                out.write(event)
+            yield from unlogged
+        yield from sessions.played(table, terminal, out)
+
+    try:
+        for event in events():
             if fmt == "json":
                 print(json.dumps(event), flush=True)
             else:
@@ -139,16 +144,17 @@ def _play(args, fmt, log, machine, session, strategy, solver, settings, seed, di
                 if text is not None:
                     print(text)
             if event["event"] in ("throw", "choice"):
-                # where the game stands now (session.state) is the throw's or the choice's target
-                if session.state.kind != "end" and event["to"] != event["state"]:
-                    print(printable(fit(f"       {terminal.odds()}")), file=talk)
+                # where the game stands now: the throw's or the choice's target
+                now = machine.states[event["to"]]
+                if now.kind != "end" and event["to"] != event["state"]:
+                    print(printable(fit(f"       {terminal.odds(now)}")), file=talk)
         return 0
     except SessionOver:
-        print(printable(f"\nThe session stops here. Purses: {sessions.purses(session)}."), file=talk)
+        print(printable(f"\nThe session stops here. Purses: {sessions.purses(table.session)}."), file=talk)
         stopped(command)
         return 0
     except KeyboardInterrupt:
-        print(printable(f"\nInterrupted: the session stops here. Purses: {sessions.purses(session)}."), file=talk)
+        print(printable(f"\nInterrupted: the session stops here. Purses: {sessions.purses(table.session)}."), file=talk)
         stopped(command)
         return 130
     finally:

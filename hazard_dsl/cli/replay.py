@@ -19,8 +19,8 @@ def command(args) -> int:
     if fmt not in ("text", "json"):
         raise UsageError(f"replay prints a narration (text) or the events as JSON lines (json), not {fmt}")
     with open_log(args.log) as log:
-        machine, session, events = sessions.replay(log, args.rules)
-        last = tell(sessions.logged(events), SessionNarrator(machine), fmt)
+        table, events = sessions.replay(log, args.rules)
+        last = tell((event for _, event in events), SessionNarrator(table.machine), fmt)
         if log.reading.tail:
             print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
                   f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
@@ -28,6 +28,6 @@ def command(args) -> int:
         from ..render.recap import resume_command
 
         print(fit(printable(f"\nThe log ends here, before the session ended. Purses: "
-                            f"{sessions.purses(session, in_words=False)}. "
+                            f"{sessions.purses(table.session, in_words=False)}. "
                             f"{resume_command(log.path, args.rules)} goes on from here.")))
     return 0

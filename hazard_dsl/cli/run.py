@@ -76,10 +76,11 @@ def _session(args, ruleset, fmt) -> int:
                          "--bet, --bankroll and --games are for games without players")
     settings = table_settings(args, ruleset)
     seed, dice = seed_and_dice(args.seed, args.dice)
-    machine, session, _, _ = sessions.table(ruleset, args.option, settings, seed, dice)
+    table = sessions.table(ruleset, args.option, settings, seed, dice)
     header = sessions.log_header(settings, seed if args.dice is None else None)
     log = sessions.new_log(args.log, args.force, args.ruleset)
-    tell(sessions.logged(((e, True) for e in session.events()), log, header), SessionNarrator(machine), fmt)
+    events = sessions.session_events(table, sessions.strategy(table, settings), log, header)
+    tell(events, SessionNarrator(table.machine), fmt)
     if fmt != "json" and args.dice is None:
         from ..render.terminal import fit, printable
 

@@ -71,38 +71,31 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
 
 
 
-def table(ruleset, option_texts, settings: dict, seed: int, dice, decider=None):
-    """The machine and the session engine for these settings (a log's header has the same keys):
-    returns the machine, the session, the strategy the computer stakes and chooses by, and the
-    solver it chooses with. The session is decided by `decider`, or else by that strategy."""
-    import numpy as np
-
-    from ..play.game import Chooser
-    from ..play.session import Decider
-    from ..solve.markov import PolicyError, Solver
+def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool = False):
+    """A new table (play.table.Table) for these settings (a log's header has the same keys), its
+    dice `dice` (a tape, or seeded random dice) and its choices made under the settings' policy
+    (checked here: a policy the rules cannot follow is refused before anything is played).
+    With `history` false it keeps nothing the driver writes out as it goes."""
+    from ..play.table import Table
+    from ..solve.markov import PolicyError
 
     stake = ruleset.table.stake
     machine = build_machine(ruleset, option_texts, [stake] if stake else [])
     load_dice(dice, machine)
-    solver = Solver(machine)
     try:
-        solver.set_policy(settings["policy"])
+        table = Table(machine, settings["players"], Fraction(settings["purse"]), dice, settings["rounds"], seed,
+                      settings["policy"], history=history)
+        table.chooser  # the policy solved now: its errors before the first throw
     except PolicyError as exc:
         raise CommandError(str(exc)) from None
-    # Mixed choices draw from their own stream, so that dice given as a tape replay the same.
-    strategy = Decider(Fraction(settings["stake"]), settings["strategy"],
-                       Chooser(solver, np.random.default_rng([seed, 1])))
-    return machine, sit(machine, settings, decider or strategy, dice), strategy, solver
-
-
-def sit(machine, settings: dict, decider, dice):
-    """A new session engine of `machine` with these settings, deciders and dice."""
-    from ..play.session import Session
-
-    try:
-        return Session(machine, settings["players"], Fraction(settings["purse"]), decider, dice, settings["rounds"])
-    except ValueError as exc:
+    except ValueError as exc:  # a table the rules cannot hold (too few players, dice that never pass)
         raise CommandError(str(exc)) from None
+    return table
+
+
+def strategy(table, settings: dict):
+    """The settings' strategy at `table`: what the computer stakes and chooses for the players."""
+    return table.strategy(settings["strategy"], Fraction(settings["stake"]))
 
 
 def log_header(settings: dict, seed: int | None) -> dict:
@@ -111,17 +104,38 @@ def log_header(settings: dict, seed: int | None) -> dict:
     return dict(settings, version=__version__, seed=seed)
 
 
-def logged(events, log=None, header: dict | None = None):
-    """A session's events as they come, the session event with `header` added, each written to
-    `log` (if any) before it is passed on; the log is closed at the end, or when the caller
-    stops early."""
+def opening(table, log=None, header: dict | None = None) -> list[dict]:
+    """The events a new session makes before its first question, the session event with
+    `header` added, each written to `log` (if any)."""
+    for event in table.opening:
+        if event["event"] == "session" and header:
+            event.update(header)
+        if log is not None:
+            log.write(event)
+    return table.opening
+
+
+def played(table, answer, log=None):
+    """The session at `table` going on to its end: each question answered by `answer` (a
+    strategy, or the people at a terminal), the action applied and written to `log` with the
+    events it caused — at once, so that a session killed at any moment leaves a log valid up to
+    there — and the events yielded as they come. Stopped by the caller (a person quits), the
+    table is where the last action left it."""
+    while not table.over:
+        events = table.apply(answer(table.waiting))
+        if log is not None:
+            log.write(table.last_action)
+            for event in events:
+                log.write(event)
+        yield from events
+
+
+def session_events(table, answer, log=None, header: dict | None = None):
+    """A new session from its opening to its end (`opening`, then `played`); the log is closed
+    at the end, or when the caller stops early."""
     try:
-        for event, _ in events:
-            if event["event"] == "session" and header:
-                event.update(header)
-            if log is not None:
-                log.write(event)  # at once: a session killed at any moment leaves a log valid up to here
-            yield event
+        yield from opening(table, log, header)
+        yield from played(table, answer, log)
     finally:
         if log is not None:
             log.close()
@@ -173,30 +187,40 @@ def from_header(log, named: str | None):
     return ruleset, options, settings, h.get("seed")
 
 
-def check_log(log, named: str | None, seed: int | None, dice):
-    """The whole log replayed against its rules before anything is printed or changed
-    (LogFile.check); returns the machine, the settings and the strategy and solver to go on with."""
+def check_log(log, named: str | None, seed: int | None, dice, follow_dice: bool = False):
+    """The log's rules and settings (`from_header`), and a table of them with the whole log
+    replayed on it before anything is printed or changed (LogFile.check_on): where the session
+    stands at the log's end. With `follow_dice` the table's own dice throw beside the logged
+    throws, so that a resumed session goes on with the dice it would have had. Returns the
+    table, the settings and the events the last logged action made that the log lacks."""
     from ..play.log import LogError
+    from ..play.session import DiceBehind
 
     ruleset, options, settings, logged_seed = from_header(log, named)
     seed = seed if seed is not None else (logged_seed or 0)
     try:
-        machine, _, strategy, solver = table(ruleset, options, settings, seed, dice)
-        log.check(lambda script: sit(machine, settings, script, script))
+        replayed = table(ruleset, options, settings, seed, dice)
     except CommandError as exc:
         raise LogError(f"{log.path}:1: {exc}") from None
-    return machine, settings, strategy, solver
+    replayed.session.follow_dice = follow_dice
+    try:
+        unlogged = log.check_on(replayed)
+    except DiceBehind:
+        raise SettingError("dice", "has fewer throws than the log has made") from None
+    replayed.session.follow_dice = False
+    return replayed, settings, unlogged
 
 
 def replay(log, named: str | None):
-    """A logged session told again: the log checked whole first (`check_log`), then its events
-    replayed from it. Returns the machine, the session and its events, each as (event, logged)."""
-    from ..play.log import Script, replayed
+    """A logged session told again: the log checked whole first (`check_log`), then replayed on
+    a new table. Returns that table and its events, each as (line, event), checked again as
+    they come."""
+    from ..play.log import replaying
 
-    machine, settings, _, _ = check_log(log, named, None, None)
-    script = Script(log)  # the log again, as far as it was checked
-    session = sit(machine, settings, script, script)
-    return machine, session, replayed(session, script)
+    checked, settings, _ = check_log(log, named, None, None)
+    ruleset = checked.machine.ruleset
+    again = table(ruleset, [f"{k}={v}" for k, v in checked.machine.options.items()], settings, checked.seed, None)
+    return again, replaying(log, again)
 
 
 def resumed_dice(log, tape=None):
@@ -211,33 +235,16 @@ def resumed_dice(log, tape=None):
     return seed, tape if tape is not None else RandomDice(seed)
 
 
-def go_on_from(log, dice) -> None:
-    """Ready to go on with the session of `log`: `dice` thrown on past the throws the log has
-    made, and a line cut off mid-way dropped, now that the rest is known good."""
-    from ..play.dice import TapeEnded
-
-    try:
-        for _ in range(log.throws):  # the dice go on from where the log left them
-            dice.throw()
-    except TapeEnded:
-        raise SettingError("dice", f"has fewer throws than the {log.throws} the log has made") from None
-    log.drop_cut_line()
-
-
-def new_events(session, decider, dice):
-    """The events of a new session, decided by `decider` with `dice`, each as (event, False)."""
-    session.decider, session.dice = decider, dice
-    return ((e, False) for e in session.events())
-
-
-def resumed_events(session, log, decider, dice):
-    """The events of a resumed session: those of its log, marked as logged, then new ones,
-    decided by `decider` with `dice`."""
-    from ..play.log import Script, replayed
-
-    script = Script(log, decider, dice)
-    session.decider, session.dice = script, script
-    return replayed(session, script)
+def resumed(log, named: str | None, seed: int, dice):
+    """The session of `log`, checked whole and ready to go on (`check_log`, its dice following the
+    log's): returns the table, the settings, and the events the log lacks (written to it now). A
+    line a kill cut off mid-way is dropped, now that the rest is known good."""
+    go_on, settings, unlogged = check_log(log, named, seed, dice, follow_dice=True)
+    if not log.ended:
+        log.drop_cut_line()
+        for event in unlogged:
+            log.write(event)
+    return go_on, settings, unlogged
 
 
 def new_log(path: str | None, force: bool, ruleset: str):
@@ -303,7 +310,7 @@ def own_rules(ruleset: str | None) -> str | None:
 
 def purses(session, in_words: bool = True) -> str:
     """Each player's purse, in order round the table: `Ann 21 crowns, Ben 19 crowns` in the
-    ruleset's words, or the bare amounts."""
+    ruleset's words, or the bare amounts (`session`: a table's play.session.Session)."""
     if not in_words:
         return ", ".join(f"{s.name} {s.purse}" for s in session.seats)
     from ..render.words import money_amount

@@ -137,13 +137,14 @@ class Terminal:
                         else " and refuses the rest."))
         return "\n".join(line for line in lines if line)
 
-    def odds(self) -> str:
-        """The caster's exact chance from where the game stands (the session's state, so a resumed
-        session's too); at a choice, his chance with each value that may be chosen; between games,
-        a new game's."""
+    def odds(self, state=None) -> str:
+        """The caster's exact chance from where the game stands (`state`, else the table's, so a
+        resumed session's too); at a choice, his chance with each value that may be chosen;
+        between games, a new game's."""
         session = self.table.session if self.table is not None else None
         caster = session.seats[session.caster].name if session is not None else "the caster"
-        state = session.state if session is not None else None
+        if state is None:
+            state = session.state if session is not None else None
         if state is None or state.kind == END:
             start = self.machine.states[self.machine.start.target]
             if start.kind == CHOICE:
