@@ -247,24 +247,44 @@ class Variant:
                              f"not {bankroll}")
         return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy))
 
+    @_in_python_terms
+    def table(self, players, purse=20, rounds: int = 1, seed: int = 0, dice: str | None = None,
+              policy: str = "optimal"):
+        """A session at the table as a state machine (`hazard_dsl.play.table.Table`, docs/table.md):
+        `players` in order round the table, each with `purse`; the box goes round `rounds` times.
+        `.waiting` is what it waits for (who must act, the legal actions), `.apply(action)` takes
+        one action and returns the events it caused, `.play(strategy)` goes on to the end, and
+        `.log` is the actions and events. Its dice are seeded by `seed`, or a tape (`dice="3-4
+        6-6"`); a throw may also give its own dice."""
+        from .commands.dice import load_dice
+        from .play.dice import DiceTape
+        from .play.table import Table
+
+        settings = _table_settings(self.ruleset, players, purse, 1, "flat", rounds)
+        _whole("seed", seed, 0, 2 ** 64 - 1)
+        machine = self._table_machine()
+        tape = DiceTape.parse(dice) if dice is not None else None
+        if tape is not None:
+            load_dice(tape, machine)
+        table = Table(machine, settings["players"], settings["purse"], tape, settings["rounds"], seed, policy)
+        table.chooser  # the policy solved now: an unknown one is refused here, not at the first choice
+        return table
+
     def session(self, players, purse=20, stake=1, strategy: str = "flat", rounds: int = 1, seed: int = 0,
                 dice: str | None = None, policy: str = "optimal") -> list[dict]:
-        """A session at the table (`run --players`): its events, as `--json` prints them."""
-        import numpy as np
+        """A whole session at the table under a strategy (`run --players`): its events, as `--json`
+        prints them. The same as `table(...)` played to the end by `table.strategy(strategy, stake)`."""
+        _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
+        table = self.table(players, purse, rounds, seed, dice, policy)
+        table.play(table.strategy(strategy, _money(stake, "stake")))
+        return table.events
 
+    def _table_machine(self):
+        """The machine of a session at the table: the game with its table's stake bet."""
         from .compile.compiler import compile_ruleset
-        from .play.dice import DiceTape, RandomDice
-        from .play.game import Chooser
-        from .play.session import Decider, Session
-        from .solve.markov import Solver
 
-        table = self.ruleset.table
-        machine = compile_ruleset(self.ruleset, self._chosen, [table.stake] if table.stake else [])
-        solver = Solver(machine)
-        solver.set_policy(policy)
-        decider = Decider(Fraction(stake), strategy, Chooser(solver, np.random.default_rng([seed, 1])))
-        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=machine.dice)
-        return list(Session(machine, list(players), Fraction(purse), decider, source, rounds).events())
+        stake = self.ruleset.table.stake
+        return compile_ruleset(self.ruleset, self._chosen, [stake] if stake else [])
 
     @_in_python_terms
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
@@ -291,8 +311,7 @@ class Variant:
                                  "players")
             count = simulator.DEFAULT_SESSIONS if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
             settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
-            table = self.ruleset.table
-            machine = compile_ruleset(self.ruleset, self._chosen, [table.stake] if table.stake else [])
+            machine = self._table_machine()
             if machine.passing is None or not machine.passing.ever_passes:
                 raise ValueError(f"{self.name}: the dice never pass (no passing: rule that can apply), so a round of "
                                  f"the table never ends")
@@ -553,24 +572,13 @@ def _names(what: str, names) -> list[str]:
 
 def _table_settings(ruleset, players, purse, stake, strategy: str, rounds: int) -> dict:
     """A session's settings (simulate with players), checked as the command checks them."""
-    from .play.session import STRATEGIES
+    from .play.strategies import STRATEGIES
+
+    from .commands.sessions import checked_players
 
     if isinstance(players, str) or not hasattr(players, "__iter__"):
         raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
-    names = list(players)
-    least = 1 if ruleset.table.against == "bank" else 2
-    if len(names) < least:
-        raise ValueError(f"players: {ruleset.name} needs {least} player{'s' * (least > 1)} or more, such as "
-                         f"['Ann', 'Ben']")
-    if len(names) > 50:
-        raise ValueError("players: at most 50 players at one table")
-    for name in names:
-        if not isinstance(name, str) or not name.strip() or len(name) > 40 or not name.isprintable() \
-                or name in ("bank", "box"):
-            raise ValueError(f"players: {name!r} cannot be a player's name (printable text, at most 40 "
-                             f"characters, not 'bank' or 'box')")
-    if len(set(names)) != len(names):
-        raise ValueError("players: each player needs a name of his own")
+    names = checked_players(list(players), 1 if ruleset.table.against == "bank" else 2)
     _one_of("strategy", strategy, STRATEGIES)
     return {"players": names, "purse": _money(purse, "purse"), "stake": _money(stake, "stake"),
             "strategy": strategy, "rounds": _whole("rounds", rounds, 1, 10_000)}

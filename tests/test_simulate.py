@@ -16,7 +16,7 @@ from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.parse.reader import read_ruleset
 from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.game import Chooser, Thrown, play
-from hazard_dsl.play.session import Decider, Session
+from hazard_dsl.play.table import Table
 from hazard_dsl.simulate import sessions as table
 from hazard_dsl.simulate.simulation import execute, prepare_games, prepare_sessions
 from hazard_dsl.simulate.engine import replay
@@ -72,8 +72,8 @@ def test_sessions_follow_the_session_engine_throw_for_throw(name, strategy):
     setup = table.setup(m, solver, len(players), Fraction(20), Fraction(2), strategy, 3)
     for seed in range(6):
         throws = _tape(seed, 4000)
-        decider = Decider(Fraction(2), strategy, Chooser(solver))
-        end = list(Session(m, players, Fraction(20), decider, DiceTape(throws), 3).events())[-1]
+        at_table = Table(m, players, Fraction(20), DiceTape(throws), 3)
+        end = at_table.play(at_table.strategy(strategy, Fraction(2)))[-1]
         assert end["event"] == "end" and "tape" not in end["why"]
         games = table.categories_on_tape(m, solver, bet, [6 * (a - 1) + (b - 1) for a, b in throws])
         played = table.play_sessions(setup, 1, categories=[[setup.categories.index(c) for c in games]])

@@ -10,7 +10,6 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,9 +18,7 @@ from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.parse.cache import read_ruleset
 from hazard_dsl.play.dice import DiceTape, RandomDice
-from hazard_dsl.play.game import Chooser
-from hazard_dsl.play.session import Decider, Session
-from hazard_dsl.solve.markov import Solver
+from hazard_dsl.play.table import Table
 
 from .ptys import press_ctrl_c
 
@@ -97,11 +94,9 @@ def test_hard_play_forfeits_the_dice(tmp_path):
     rules.write_text("extends: cotton\nname: Hard play\nmoney:\n  unit: shilling\n  when_short: forfeit\n"
                      "  stake: stake\n")
     machine = compile_ruleset(read_ruleset(rules), None, ["stake"])
-    solver = Solver(machine)
-    solver.set_policy("optimal")
-    session = Session(machine, ["Ann", "Ben", "Cat"], Fraction(1), Decider(Fraction(1), "flat",
-                      Chooser(solver, np.random.default_rng(0))), RandomDice(3), rounds=1)
-    events = list(session.events())
+    table = Table(machine, ["Ann", "Ben", "Cat"], Fraction(1), RandomDice(3), rounds=1)
+    table.play(table.strategy("flat", 1))
+    events = table.events
     forfeits = [e for e in events if e["event"] == "pass" and "forfeits" in e["why"]]
     assert forfeits  # a purse of 1 cannot match two stakes of 1
 
@@ -114,15 +109,14 @@ def test_hard_play_forfeits_the_dice(tmp_path):
        strategy=st.sampled_from(["flat", "fraction", "cautious"]), players=st.integers(2, 4))
 def test_purses_never_go_negative_and_money_is_conserved(seed, name, purse, stake, strategy, players):
     machine = MACHINES[name]
-    solver = Solver(machine)
-    solver.set_policy("optimal")
     names = [f"P{k}" for k in range(players)]
-    session = Session(machine, names, Fraction(purse), Decider(Fraction(stake), strategy,
-                      Chooser(solver, np.random.default_rng(seed))), RandomDice(seed), rounds=2)
+    table = Table(machine, names, Fraction(purse), RandomDice(seed), rounds=2, seed=seed)
+    session, strategy = table.session, table.strategy(strategy, Fraction(stake))
     total = purse * players
-    for event in session.events():
-        assert all(s.purse >= 0 for s in session.seats), event
-        assert sum(s.purse for s in session.seats) + session.bank + session.box == total, event
+    while not table.over:
+        events = table.apply(strategy(table.waiting))
+        assert all(s.purse >= 0 for s in session.seats), events
+        assert sum(s.purse for s in session.seats) + session.bank + session.box == total, events
     assert session.game <= 100_000
 
 
@@ -289,9 +283,9 @@ def test_session_engine_knows_nothing_of_the_terminal():
     source = (ROOT / "hazard_dsl" / "play" / "session.py").read_text()
     for word in ("print(", "input(", "sys.stdout", "render"):
         assert word not in source
-    session = Session(MACHINES["cotton"], ["A", "B"], Fraction(3), Decider(Fraction(1), "flat", None),
-                      DiceTape.parse("3-4 6-1 1-2"), rounds=1)
-    kinds = [e["event"] for e in session.events()]
+    table = Table(MACHINES["cotton"], ["A", "B"], Fraction(3), DiceTape.parse("3-4 6-1 1-2"), rounds=1)
+    table.play()
+    kinds = [e["event"] for e in table.events]
     assert kinds[0] == "session" and kinds[-1] == "end"
 
 
@@ -380,9 +374,11 @@ def test_a_table_where_nobody_can_cast_ends():
     ends once the box has gone round with no game played, not at the games' bound."""
     machine = MACHINES["cotton"]
     from hazard_dsl.records import replace
-    from hazard_dsl.model import Table
+    from hazard_dsl.model import Table as TableRules
 
-    hard = replace(machine, ruleset=replace(machine.ruleset, table=Table("shilling", "setters", "forfeit", "stake")))
-    session = Session(hard, ["A", "B", "C"], Fraction(1, 2), Decider(Fraction(1), "flat", None), RandomDice(1))
-    events = list(session.events())
+    rules = TableRules("shilling", "setters", "forfeit", "stake")
+    hard = replace(machine, ruleset=replace(machine.ruleset, table=rules))
+    table = Table(hard, ["A", "B", "C"], Fraction(1, 2), RandomDice(1), rounds=None)
+    table.play()
+    events = table.events
     assert events[-1]["why"] == "no caster could answer the stakes" and len(events) < 200

@@ -41,7 +41,7 @@ def seed_and_dice(seed: int | None = None, tape: str | None = None):
 def load_dice(dice, machine) -> None:
     """Random dice throw as the rules load them; a tape is refused where it casts what these
     dice cannot (a die off where dice never land off)."""
-    if not hasattr(dice, "load"):  # a log's script: its casts are checked as they are read
+    if dice is None:  # the table's own seeded dice, loaded by the table
         return
     try:
         dice.load(machine.dice, machine.recast)

@@ -23,21 +23,30 @@ MAX_ROUNDS = 10_000
 
 
 def player_names(text: str, least: int = 2) -> list[str]:
-    """The players' names from `Ann,Ben,Cat`, in order round the table: at least `least`, each
-    his own, printable and short, and neither the bank nor the box."""
+    """The players' names from `Ann,Ben,Cat`, in order round the table (`checked_players`)."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if len(names) < least:
         raise SettingError("players", "takes two names or more, separated by commas: --players Ann,Ben,Cat"
                            if least > 1 else "takes one name or more, separated by commas")
+    return checked_players(names, least)
+
+
+def checked_players(names: list, least: int = 2) -> list[str]:
+    """The players in order round the table: at least `least`, at most MAX_PLAYERS, each his
+    own, printable and short, and neither the bank nor the box."""
+    if len(names) < least:
+        raise SettingError("players", f": this table needs {least} player{'s' * (least > 1)} or more")
     if len(names) > MAX_PLAYERS:
         raise SettingError("players", f": at most {MAX_PLAYERS} players at one table")
+    for name in names:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME or not name.isprintable() \
+                or name in ("bank", "box"):
+            shown = name[:MAX_NAME] if isinstance(name, str) else name
+            raise SettingError("players", f": {shown!r} cannot be a player's name (printable, at most "
+                                          f"{MAX_NAME} characters, not 'bank' or 'box')")
     if len(set(names)) != len(names):
         raise SettingError("players", ": each player needs a name of his own")
-    for name in names:
-        if len(name) > MAX_NAME or not name.isprintable() or name in ("bank", "box"):
-            raise SettingError("players", f": {name[:MAX_NAME]!r} cannot be a player's name (printable, at most "
-                                          f"{MAX_NAME} characters, not 'bank' or 'box')")
-    return names
+    return list(names)
 
 
 def table_settings(ruleset, file: str, *, players: str, purse: str | None = None, stake: str | None = None,
@@ -46,7 +55,7 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
     players as text (`Ann,Ben,Cat`; one is enough against a bank), the purse each starts with
     and the stake as texts of money (default 20 and 1), the strategy (default flat) and the
     rounds (default 1). Returns the settings a log's header holds."""
-    from ..play.session import STRATEGIES
+    from ..play.strategies import STRATEGIES
     from ..solve.bets import BetError, parse_money
 
     names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
@@ -151,7 +160,7 @@ def from_header(log, named: str | None):
     from ..parse.cache import read_ruleset
     from ..parse.numbers import exact_amount
     from ..play.log import LogError, rules_file
-    from ..play.session import STRATEGIES
+    from ..play.strategies import STRATEGIES
 
     h, where = log.header, f"{log.path}:1"
     ok = (isinstance(h["file"], str) and isinstance(h["rules"], str) and isinstance(h["options"], dict)

@@ -1,10 +1,12 @@
 """Session logs: JSON Lines written as the session happens, read back to replay or resume it.
 
-A log is trusted only as far as the rules agree with it. Replaying runs the session engine again
-with the log as its script — the logged throws are the dice, the logged stakes, covers, calls and
-passes are the people's decisions — and compares every event the engine makes with the logged
-one. A log of other rules (its `rules` hash), a damaged line, an event the rules would not have
-made, or anything after the session's end is refused, naming the line.
+A log is the table's record (play.table): the `session` event with its settings, then each
+action in turn followed by the events it caused. It is trusted only as far as the rules agree
+with it. Replaying applies the logged actions to a new table of the same settings (a log of
+events alone, as first written, by the actions its events imply) and compares every event the
+table makes with the logged one (`replaying`). A log of other rules (its `rules` hash), a
+damaged line, an action the rules do not allow, an event they would not have made, or anything
+after the session's end is refused, naming the line.
 
 A log is a person's data, so it is never destroyed:
 
@@ -38,10 +40,6 @@ class LogError(ValueError):
 
 class LogExists(LogError):
     """A new log named where a file already is (and no --force)."""
-
-
-class LogEnded(Exception):
-    """The engine asked for a decision past the end of the log, with nobody live to answer."""
 
 
 # --------------------------------------------------------------------------- reading
@@ -175,18 +173,6 @@ class LogFile:
             if key not in header:
                 raise LogError(f"{self.path}:1: the session event lacks {key!r}; not a log written by hazard-dsl --log")
         self.header = header
-
-    def check(self, new_session) -> None:
-        """Replay the whole log against the rules, reading it line by line, and print nothing:
-        raises LogError at the first line that is damaged, that the rules would not have made,
-        or that comes after the session's end. `new_session(script)` is the session engine of
-        the log's rules with `script` as its decider and dice. Afterwards `reading` says how far
-        the log was read; later readings (`events`) stop there."""
-        script = Script(self)
-        for event, _ in replayed(new_session(script), script):
-            self.throws += event["event"] == "throw"
-            self.ended = event["event"] == "end"
-        self.reading = script.reading
 
     # ---------------------------------------------------------------- writing
 
@@ -439,178 +425,12 @@ def rules_file(log: LogFile):
 # --------------------------------------------------------------------------- replaying
 
 
-class Script:
-    """The decisions and dice of a logged session, handed to the engine in order, read from the
-    log one event ahead; past the end of the log, the `live` decider and dice take over
-    (`play --resume`). The dice the engine asks for are those of the event it is about to make
-    (a throw, or a cast where dice land off): the engine makes that event next."""
-
-    def __init__(self, log: LogFile, live_decider=None, live_dice=None):
-        self.log = log
-        self.live = live_decider
-        self.live_dice = live_dice
-        self._events = log.events()
-        self._stream = iter(self._events)
-        self.position = 0  # the index of the event the engine is about to make
-        self._next = None  # (line, event) at `position`, or None past the end
-        self._read()
-
-    def _read(self) -> None:
-        self._next = next(self._stream, None)
-
-    @property
-    def line(self) -> int:
-        """The line number of the event at `position` (the line after the last, past the end)."""
-        return self.position + 1
-
-    @property
-    def reading(self) -> Reading | None:
-        return self._events.reading
-
-    def next_event(self) -> dict | None:
-        return self._next[1] if self._next is not None else None
-
-    def advance(self) -> None:
-        self.position += 1
-        self._read()
-
-    def _live(self):
-        if self.live is None:
-            raise LogEnded
-        return self.live
-
-    @property
-    def scripted(self) -> bool:
-        return self._next is not None
-
-    # --- the Decider's questions
-    def stake(self, setter, caster, session):
-        if not self.scripted:
-            return self._live().stake(setter, caster, session)
-        e = self.next_event()
-        if e["event"] in ("stake", "refuse") and e.get("player") == setter.name:
-            return _amount(e.get("amount"))
-        return 0
-
-    def cover(self, caster, setter, amount, session) -> bool:
-        if not self.scripted:
-            return self._live().cover(caster, setter, amount, session)
-        e = self.next_event()
-        return not (e["event"] == "refuse" and e.get("player") == setter.name and e.get("declined"))
-
-    def keep_after_win(self, caster, session) -> bool:
-        if not self.scripted:
-            return self._live().keep_after_win(caster, session)
-        e = self.next_event()
-        return not (e["event"] == "pass" and e.get("voluntary"))
-
-    def choose(self, state, session) -> int:
-        if not self.scripted:
-            return self._live().choose(state, session)
-        e = self.next_event()
-        values = [value for value, _ in state.alternatives]
-        if e["event"] in ("choice", "recast") and e.get("value") in values:
-            return values.index(e["value"])
-        return 0  # the comparison of events will say what is wrong
-
-    # --- the dice
-    def _logged(self, kind: str, what: str) -> dict:
-        e = self.next_event()
-        if e["event"] != kind:
-            raise LogError(f"{self.log.path}:{self.line}: the log contradicts the rules: the rules {what} here, but "
-                           f"the log has a {json.dumps(e['event'])[:40]} event")
-        return e
-
-    def throw(self):
-        if not self.scripted:
-            return self._live_dice().throw()
-        d = self._logged("throw", "throw the dice").get("dice")
-        if (not isinstance(d, list) or len(d) != 2 or not all(isinstance(x, int) and not isinstance(x, bool)
-                                                             and 1 <= x <= 6 for x in d)):
-            raise LogError(f"{self.log.path}:{self.line}: the dice of this throw must be two faces from 1 to 6")
-        return d[0], d[1]
-
-    def cast(self, chance):
-        """Both dice cast where they may land off: the logged cast, then the live dice."""
-        if not self.scripted:
-            return self._live_dice().cast(chance)
-        d = self._logged("cast", "cast both dice").get("dice")
-        if (not isinstance(d, list) or len(d) != 2 or not all(
-                x is None or (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6) for x in d)):
-            raise LogError(f"{self.log.path}:{self.line}: this cast must be of both dice: two faces from 1 to 6, "
-                           f"null for a die off")
-        return d[0], d[1]
-
-    def cast_die(self, die: int, chance):
-        """One die recast alone: the logged cast, then the live dice."""
-        if not self.scripted:
-            return self._live_dice().cast_die(die, chance)
-        e = self._logged("cast", f"recast die {die} alone")
-        face = e.get("face", 0)
-        if e.get("die") != die or not (face is None or (isinstance(face, int) and not isinstance(face, bool)
-                                                         and 1 <= face <= 6)):
-            raise LogError(f"{self.log.path}:{self.line}: this cast must be die {die} recast alone: a face from 1 "
-                           f"to 6, or null if it lands off again")
-        return face
-
-    def _live_dice(self):
-        if self.live_dice is None:
-            from .dice import TapeEnded
-
-            raise TapeEnded
-        return self.live_dice
-
-
-def _amount(text):
-    from fractions import Fraction
-
-    from ..parse.numbers import exact_amount
-
-    value = exact_amount(str(text), percent=False, written=True) if isinstance(text, (str, int)) else None
-    return value if value is not None and value >= 0 else Fraction(0)
-
-
 def differs(made: dict, logged: dict) -> str | None:
     """What differs between the event the rules make and the logged one, or None."""
     for key in sorted(set(made) | set(logged)):
         if made.get(key) != logged.get(key):
             return f"{key} is {json.dumps(logged.get(key))} in the log, but the rules make it {json.dumps(made.get(key))}"
     return None
-
-
-def replayed(session, script: Script):
-    """The session's events, each checked against the log while the log lasts; then, if the
-    script has live deciders, the session goes on live. Raises LogError at the first event the
-    rules would not have made, and at anything logged after the session's end."""
-    log = script.log
-    events = session.events()
-    while True:
-        try:
-            made = next(events)
-        except StopIteration:
-            if script.scripted:
-                raise LogError(f"{log.path}:{script.line}: a line after the session's end (line {script.line - 1} "
-                               f"ended it); a log ends with its session") from None
-            reading = script.reading
-            if reading is not None and reading.tail:
-                raise LogError(f"{log.path}:{reading.lines + 1}: a line after the session's end (line "
-                               f"{reading.lines} ended it); a log ends with its session") from None
-            return
-        except LogEnded:
-            return
-        logged = script.next_event()
-        if logged is not None:
-            if made["event"] == "session":
-                wrong = differs({k: made[k] for k in ("players", "purses", "options")},
-                                {k: logged.get(k) for k in ("players", "purses", "options")})
-            else:
-                wrong = differs(made, logged)
-            if wrong:
-                raise LogError(f"{log.path}:{script.line}: the log contradicts the rules: {wrong}")
-        elif script.live is None:
-            return
-        yield made, logged is not None
-        script.advance()
 
 
 # --------------------------------------------------------------------------- replaying on the table

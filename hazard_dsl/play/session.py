@@ -1,12 +1,13 @@
 """A session at the table: players with purses, the box passing, stakes laid, covered and settled.
 
-The engine is a generator of events (plain dicts, ready for JSON), driven by the compiled
-machine and its tables: the game's states, the stake bet's table (`money: stake`), the passing
-table and the fees. It asks a `Decider` for everything a person decides — what a setter stakes,
-whether the caster covers it, whether he keeps the dice after a win, what he calls where the
-rules let him choose — and the `dice` for throws. It knows nothing of terminals: `run` drives it
-with strategies, `play` with people at a keyboard, `replay` with a log, and a web table could
-with its own Decider.
+The engine is a generator (`Session.run`) of events (plain dicts, ready for JSON), driven by the
+compiled machine and its tables: the game's states, the stake bet's table (`money: stake`), the
+passing table and the fees. Everything a person decides — what a setter stakes, whether the
+caster covers it, whether he keeps the dice after a win, what he calls where the rules let him
+choose, the throw itself — it yields as a question (play.actions.Question) and is sent the
+action that answers it. It knows nothing of terminals: play.table.Table holds it between
+actions, and `run` (strategies), `play` (people at a keyboard), `replay` (a log) and a web table
+are drivers of that.
 
 Money is exact and conserved: every settlement moves an amount from one purse (or the bank, or
 to the box) to another; no purse goes below zero, because a setter stakes at most his purse and
@@ -20,14 +21,13 @@ from typing import Iterator
 
 from ..compile.machine import CHOICE, END, Machine, outcome_index
 from ..compile.passing import compile_passing
-from ..records import field, record
 from ..parse.numbers import exact_money as exact
+from ..records import field, record
 from .actions import Question
 from .casting import Need, casting, meet
 from .dice import TapeEnded
 
 MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothing runs for ever
-STRATEGIES = ("flat", "fraction", "cautious")
 
 
 class DiceBehind(Exception):
@@ -40,39 +40,6 @@ class Seat:
     purse: Fraction
 
 
-class Decider:
-    """What the people at the table decide. The defaults are the `run` strategies'."""
-
-    def __init__(self, stake: Fraction = Fraction(1), strategy: str = "flat", chooser=None):
-        if strategy not in STRATEGIES:
-            raise ValueError(f"--strategy is one of {', '.join(STRATEGIES)}, not {strategy!r}")
-        self.stake_size = Fraction(stake)
-        self.strategy = strategy
-        self.chooser = chooser
-
-    def stake(self, setter: Seat, caster: Seat, session: "Session") -> Fraction:
-        """What `setter` puts down against (or, with a bank, on) the caster this game; 0: nothing."""
-        if self.strategy == "fraction":  # a tenth of the purse, in whole units where it can be
-            amount = setter.purse / 10
-            amount = Fraction(int(amount)) if amount >= 1 else amount
-        else:
-            amount = self.stake_size
-        if self.strategy == "cautious" and setter.purse < 3 * amount:
-            return Fraction(0)  # a cautious player sits out when he could not stake three times more
-        return min(amount, setter.purse)
-
-    def cover(self, caster: Seat, setter: Seat, amount: Fraction, session: "Session") -> bool:
-        """Whether the caster answers this stake (he can cover it: the engine has checked)."""
-        return True
-
-    def keep_after_win(self, caster: Seat, session: "Session") -> bool:
-        return True
-
-    def choose(self, state, session: "Session") -> int:
-        """Which alternative of a choice state (the caster's call of a main, say)."""
-        return self.chooser.pick(state)
-
-
 @record
 class _Stakes:
     state: int  # the stake bet's state in its table (0 with no bet: even money on the game)
@@ -80,8 +47,8 @@ class _Stakes:
 
 
 class Session:
-    def __init__(self, machine: Machine, players: list[str], purse: Fraction, decider: Decider, dice,
-                 rounds: int | None = None, games: int | None = None):
+    def __init__(self, machine: Machine, players: list[str], purse: Fraction, dice, rounds: int | None = None,
+                 games: int | None = None):
         if len(players) < (1 if machine.ruleset.table.against == "bank" else 2):
             raise ValueError("a table where the setters stake against the caster needs two players or more "
                              "(--players Ann,Ben)")
@@ -90,7 +57,6 @@ class Session:
                              f"round of the table never ends; add passing: to the rule file")
         self.machine = machine
         self.seats = [Seat(name, Fraction(purse)) for name in players]
-        self.decider = decider
         self.dice = dice
         self.rounds = rounds
         self.max_games = min(games or MAX_SESSION_GAMES, MAX_SESSION_GAMES)
@@ -154,7 +120,7 @@ class Session:
     def run(self):
         """The session as a generator: yields each event (a dict, naming the caster at that
         moment) and each `Question` the table waits on, to which the action answering it (checked
-        by play.actions.check) is sent back. play.table.Table drives it; so does `events`."""
+        by play.actions.check) is sent back. play.table.Table drives it."""
         run = self._events()
         answer = None
         while True:
@@ -168,37 +134,6 @@ class Session:
                 answer = None
                 item.setdefault("caster", self.seats[self.caster].name)
                 yield item
-
-    def events(self) -> Iterator[dict]:
-        """Every event of the session, in order, with `decider` answering every question and
-        `dice` throwing (as `run` and replay drive it)."""
-        run = self.run()
-        answer = None
-        while True:
-            try:
-                item = run.send(answer)
-            except StopIteration:
-                return
-            answer = self._decide(item) if isinstance(item, Question) else None
-            if answer is None:
-                yield item
-
-    def _decide(self, question: Question) -> dict:
-        """The decider's answer to a question, as an action."""
-        ask, decider = question.ask, self.decider
-        if ask == "throw":
-            return {"action": "throw"}
-        if ask == "choose":
-            return {"action": "choose", "value": question.facts["values"][decider.choose(question.node, self)]}
-        if ask == "keep":
-            return {"action": "keep" if decider.keep_after_win(self.seats[self.caster], self) else "pass"}
-        setter = self.seat(question.player if ask == "stake" else question.facts["setter"])
-        caster = self.seats[self.caster]
-        if ask == "cover":
-            return {"action": "cover" if decider.cover(caster, setter, Fraction(question.facts["amount"]), self)
-                    else "refuse"}
-        most = Fraction(question.facts["most"])
-        return {"action": "stake", "amount": max(Fraction(0), min(decider.stake(setter, caster, self), most))}
 
     def _events(self) -> Iterator[dict]:
         ruleset = self.machine.ruleset

@@ -44,7 +44,7 @@ class Table:
         self.machine = machine
         self.seed = seed
         self.policy = policy
-        self.session = Session(machine, list(players), Fraction(purse), None, dice, rounds, games)
+        self.session = Session(machine, list(players), Fraction(purse), dice, rounds, games)
         self._run = self.session.run()
         self.history = history
         self.events: list[dict] = []  # every event so far
