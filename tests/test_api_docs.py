@@ -34,3 +34,11 @@ def test_the_docstrings_run(module, at_the_root):
                              verbose=False)
     assert result.attempted >= 1
     assert result.failed == 0, f"{result.failed} examples of {module.__name__}'s docstrings fail"
+
+
+def test_the_table_page_runs(at_the_root):
+    """docs/table.md: the questions, actions and events of a session, as a front end sees them."""
+    result = doctest.testfile(str(ROOT / "docs" / "table.md"), module_relative=False, optionflags=FLAGS,
+                              raise_on_error=False, report=True, verbose=False)
+    assert result.attempted >= 10, "the examples of docs/table.md were not found"
+    assert result.failed == 0, f"{result.failed} of the examples of docs/table.md fail (see the output above)"

@@ -4,6 +4,8 @@ drives it — no terminal, no argument parser."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -30,34 +32,57 @@ def machine_of(name: str, **options):
     return compile_ruleset(ruleset, options, [stake] if stake else [])
 
 
-def test_a_whole_cotton_session_by_actions_alone():
-    """Three players once round Cotton's table. Every question is answered by writing the action
-    out: the setters stake 2 (Cat 1), Ann refuses Cat's stake once, every throw gives its dice."""
+def cotton_by_actions() -> Table:
+    """Three players once round Cotton's table, every question answered by an action written out."""
     table = Table(machine_of("cotton"), ["Ann", "Ben", "Cat"], purse=20)
     throws = iter(TAPE.split())
     refused = False
-    asked = []
     while not table.over:
         q = table.waiting.to_json()
-        asked.append(q["ask"])
         if q["ask"] == "stake":
             table.apply({"action": "stake", "player": q["player"], "amount": "1" if q["player"] == "Cat" else 2})
         elif q["ask"] == "cover":
             refuse = q["setter"] == "Cat" and not refused
             refused |= refuse
             table.apply({"action": "refuse" if refuse else "cover", "player": q["player"]})
-        elif q["ask"] == "keep":  # Cotton lets a caster who has won pass the dice: he keeps them
+        elif q["ask"] == "keep":
             table.apply({"action": "keep"})
         else:
-            assert q["ask"] == "throw" and q["player"] == table.caster
             d1, d2 = next(throws).split("-")
             table.apply({"action": "throw", "dice": [int(d1), int(d2)]})
+    return table
+
+
+def test_the_same_session_played_at_the_keyboard_logs_the_same(tmp_path):
+    """`play` over standard input is one more driver of the table: the same answers give the same
+    log, action for action and event for event (its session event adds the settings)."""
+    table = cotton_by_actions()
+    words = {"cover": "y", "refuse": "n", "keep": "y", "pass": "n"}
+    answers = [str(e.get("amount", e.get("value", ""))) if e["action"] in ("stake", "choose") else words[e["action"]]
+               for e in table.log if "action" in e and e["action"] != "throw"]  # the tape throws by itself
+    log = tmp_path / "kept.log"
+    result = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "cotton", "--players", "Ann,Ben,Cat",
+                             "--purse", "20", "--dice", TAPE, "--log", str(log)], input="\n".join(answers) + "\n",
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    header = logged[0]
+    assert {k: header[k] for k in table.log[0]} == table.log[0]
+    assert header["players"] == ["Ann", "Ben", "Cat"] and header["purse"] == "20" and header["seed"] is None
+    assert logged[1:] == table.log[1:]
+
+
+def test_a_whole_cotton_session_by_actions_alone():
+    """Three players once round Cotton's table. Every question is answered by writing the action
+    out: the setters stake 2 (Cat 1), Ann refuses Cat's stake once, every throw gives its dice."""
+    table = cotton_by_actions()
+    asked = [e["action"] for e in table.log if "action" in e]
     events = table.events
     kinds = [e["event"] for e in events]
     assert kinds[0] == "session" and kinds[-1] == "end"
     assert events[-1]["why"] == "1 round of the table"
     assert [e["to"] for e in events if e["event"] == "pass"] == ["Ben", "Cat", "Ann"]
-    assert set(asked) == {"stake", "cover", "throw", "keep"}
+    assert set(asked) == {"stake", "cover", "refuse", "throw", "keep"}
     declined = [e for e in events if e["event"] == "refuse"]
     assert len(declined) == 1 and declined[0]["player"] == "Cat" and declined[0]["declined"]
     # the purses: the settlements alone account for them, and nothing is made or lost

@@ -224,11 +224,15 @@ def replay(log, named: str | None):
     """A logged session told again: the log checked whole first (`check_log`), then replayed on
     a new table. Returns that table and its events, each as (line, event), checked again as
     they come."""
+    from ..play.dice import DiceTape
     from ..play.log import replaying
 
-    checked, settings, _ = check_log(log, named, None, None)
+    # the logged throws are the dice; a throw logged without dice is one a tape could not make,
+    # and an empty tape makes none
+    checked, settings, _ = check_log(log, named, None, DiceTape([]))
     ruleset = checked.machine.ruleset
-    again = table(ruleset, [f"{k}={v}" for k, v in checked.machine.options.items()], settings, checked.seed, None)
+    again = table(ruleset, [f"{k}={v}" for k, v in checked.machine.options.items()], settings, checked.seed,
+                  DiceTape([]))
     return again, replaying(log, again)
 
 

@@ -104,7 +104,9 @@ class Table:
             self.waiting = None  # the dice (a tape) could not make the throw: the session cannot go on
             raise
         if made["action"] == "throw" and "dice" not in made:
-            made["dice"] = _thrown(caused)  # the log says what the table's dice threw
+            thrown = _thrown(caused)
+            if thrown is not None:  # the log says what the table's dice threw (none: a tape ran out)
+                made["dice"] = thrown
         self.last_action = made
         if self.history:
             self.log.append(made)
@@ -174,20 +176,31 @@ def _thrown(events: list[dict]):
 
 
 def replay(table: Table, entries) -> Table:
-    """Apply the actions among `entries` (a table's `log`: actions and events) to `table`, and
-    check that it makes the logged events: raises IllegalAction at the first action that is not
-    legal there, and ValueError at the first event that differs."""
+    """Apply the actions among `entries` (a table's `log`: actions and events) to `table`, a new
+    table of the same settings and dice, and check that it makes the logged events: raises
+    IllegalAction at the first action that is not legal there, and ValueError at the first
+    event that differs. The table's own dice throw beside every throw the log gives, so that a
+    throw the log leaves to them (or a tape that ran out) comes out as it did."""
+    from collections import deque
+
     from .log import differs
 
-    made_events = iter(table.events)
-    for number, entry in enumerate(entries, 1):
-        if "action" in entry:
-            made_events = iter(table.apply(entry))
-            continue
-        made = next(made_events, None)
-        if made is None:
-            raise ValueError(f"entry {number}: the log has an event the actions did not make")
-        wrong = differs(made, entry)
-        if wrong:
-            raise ValueError(f"entry {number}: {wrong}")
+    made = deque(table.opening)
+    table.session.follow_dice = True
+    try:
+        for number, entry in enumerate(entries, 1):
+            if "action" in entry and "event" not in entry:
+                if made:
+                    raise ValueError(f"entry {number}: an action, where the table made a {made[0]['event']} event")
+                made.extend(table.apply(entry))
+                continue
+            if not made:
+                raise ValueError(f"entry {number}: an event that no action made")
+            wrong = differs(made.popleft(), entry)
+            if wrong:
+                raise ValueError(f"entry {number}: {wrong}")
+        if made:
+            raise ValueError(f"the entries end before the {made[0]['event']} event the last action made")
+    finally:
+        table.session.follow_dice = False
     return table
