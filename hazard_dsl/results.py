@@ -155,22 +155,9 @@ class Comparison(_Report):
         return f"<Comparison of {', '.join(map(repr, self.labels))}>"
 
     def _tables(self) -> tuple:
-        from .render.report import compare_tables, rule_differences
+        from .render.report import comparison
 
-        tables = compare_tables(list(zip(self.labels, self.analyses)))
-        base_label, base = self.labels[0], self.variants[0].machine
-        unmatched = []
-        for number, (label, variant) in enumerate(zip(self.labels[1:], self.variants[1:]), 2):
-            table = rule_differences(base_label, base, label, variant.machine, number)
-            if table is None:
-                unmatched.append(label)
-            else:
-                tables.append(table)
-        header = None
-        if unmatched:
-            header = (f"No throw-by-throw comparison with {base_label} for {', '.join(unmatched)}: their states "
-                      f"(phases and variables) do not match {base_label}'s.")
-        return header, tables
+        return comparison(list(zip(self.labels, self.analyses)), [v.machine for v in self.variants])
 
 
 # --------------------------------------------------------------------------- simulated results

@@ -11,7 +11,7 @@ from .output import colour, draw_chart, output_format
 
 
 def command(args) -> int:
-    from ..render.report import analysis_json, compare_tables, rule_differences
+    from ..render.report import analysis_json, comparison
     from ..render.tables import render
 
     check_chart_file(args.plot)
@@ -31,18 +31,6 @@ def command(args) -> int:
                             for other_name, other in machines[1:]],
         }, indent=2))
         return 0
-    tables = compare_tables(entries)
-    base_name, base = machines[0]
-    unmatched = []
-    for number, (other_name, other) in enumerate(machines[1:], 2):
-        diff = rule_differences(base_name, base, other_name, other, number)
-        if diff is None:
-            unmatched.append(other_name)
-        else:
-            tables.append(diff)
-    header = None
-    if unmatched:
-        header = (f"No throw-by-throw comparison with {base_name} for {', '.join(unmatched)}: "
-                  f"their states (phases and variables) do not match {base_name}'s.")
+    header, tables = comparison(entries, [machine for _, machine in machines])
     print(render(tables, fmt, header, colour()), end="")
     return 0

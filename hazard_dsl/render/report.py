@@ -726,6 +726,27 @@ def _throw_order(throw: str):
     return (int(throw), 0) if throw.isdigit() else (sum(map(int, throw.split("-"))), int(throw.split("-")[0]))
 
 
+def comparison(labelled: list, machines: list) -> tuple:
+    """What `compare` prints, and a notebook shows, for variants side by side: their figures
+    (`labelled`: (label, Analysis) for each) and, for each after the first, the throws that do
+    something different from the first (`machines` in the same order). Returns the header (the
+    variants whose states do not match the first's, if any) and the tables."""
+    tables = compare_tables(labelled)
+    base_label, base = labelled[0][0], machines[0]
+    unmatched = []
+    for number, ((label, _), machine) in enumerate(zip(labelled[1:], machines[1:]), 2):
+        table = rule_differences(base_label, base, label, machine, number)
+        if table is None:
+            unmatched.append(label)
+        else:
+            tables.append(table)
+    header = None
+    if unmatched:
+        header = (f"No throw-by-throw comparison with {base_label} for {', '.join(unmatched)}: their states "
+                  f"(phases and variables) do not match {base_label}'s.")
+    return header, tables
+
+
 def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine,
                      number: int | None = None) -> Table | None:
     """The table of `differences`: which throws do something different in which state (`number`:
