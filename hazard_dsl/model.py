@@ -188,6 +188,9 @@ class Cocked:
 # Who stakes against the caster, and what he does when his purse cannot answer every stake.
 AGAINST = ("setters", "bank")
 WHEN_SHORT = ("refuse", "forfeit")
+# When the caster may refuse a bet a player puts to him ("Hazard – a Game of Dice": at will; some
+# tables only when he cannot cover it)
+REFUSE = ("at_will", "when_short")
 COMMISSION_PAID = ("on_win", "up_front")  # when a commission is paid: with the win, or when the bet is made
 
 
@@ -201,6 +204,7 @@ class Table:
     stake: str | None = None  # the bet a setter's stake is laid on (None: even money on the game)
     position: Position | None = None
     units: str | None = None  # the unit's plural when the file gives it (`units: pence`); else by rule
+    refuse: str = "at_will"  # the caster refuses a bet put to him at will, or only when he cannot cover it
 
 
 @record(frozen=True)

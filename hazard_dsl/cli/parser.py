@@ -128,7 +128,9 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
                    help="text: the narration; json: one JSON object per line for each throw")
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT[@THROW]",
-                   help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that throw")
+                   help="keep this bet up whenever it is allowed (repeatable); @THROW makes it once, before that "
+                        "throw. With --players: SEAT:NAME=AMOUNT, the bet that seat makes whenever it may and "
+                        "someone takes it")
     p.add_argument("--bankroll", default=None, metavar="AMOUNT",
                    help="start with this much money; bets it cannot cover are refused")
     def add_table(group, stake_help: str, strategy: bool):
@@ -149,6 +151,8 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
 
     table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
     add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
+    table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
+                       help="that seat refuses bet NAME when it is put to him (repeatable); he takes the others")
     table.add_argument("--force", action="store_true", help=FORCE_HELP)
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=handlers["run"])

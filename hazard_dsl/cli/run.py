@@ -24,8 +24,8 @@ def command(args) -> int:
     ruleset = load(args.ruleset)
     if args.players is not None:
         return _session(args, ruleset, fmt)
-    for flag in ("rounds", "purse", "strategy", "stake", "log"):
-        if getattr(args, flag) is not None:
+    for flag in ("rounds", "purse", "strategy", "stake", "log", "refuse"):
+        if getattr(args, flag) not in (None, []):
             raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
     if args.force:
         raise UsageError("--force lets --log write over an existing file; it is for a session at the table")
@@ -71,15 +71,19 @@ def _session(args, ruleset, fmt) -> int:
     """`run --players …`: a narrated session at the table, or its events as JSON lines."""
     from ..render.session import SessionNarrator
 
-    if args.bet or args.bankroll is not None or args.games is not None:
-        raise UsageError("a session at the table stakes by --strategy and --stake, with --purse each; "
-                         "--bet, --bankroll and --games are for games without players")
+    if args.bankroll is not None or args.games is not None:
+        raise UsageError("a session at the table stakes by --strategy and --stake, with --purse each, and bets by "
+                         "--bet SEAT:NAME=AMOUNT; --bankroll and --games are for games without players")
     settings = table_settings(args, ruleset)
+    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, args.refuse)
+    if plans:
+        # the bets planned are the bets of this table; the log says so, for its replay
+        settings["bets"] = sorted({name for bets in plans.values() for name in bets})
     seed, dice = seed_and_dice(args.seed, args.dice)
     table = sessions.table(ruleset, args.option, settings, seed, dice)
     header = sessions.log_header(settings, seed if args.dice is None else None)
     log = sessions.new_log(args.log, args.force, args.ruleset)
-    events = sessions.session_events(table, sessions.strategy(table, settings), log, header)
+    events = sessions.session_events(table, sessions.strategy(table, settings, plans, refused), log, header)
     tell(events, SessionNarrator(table.machine), fmt)
     if fmt != "json" and args.dice is None:
         from ..render.terminal import fit, printable

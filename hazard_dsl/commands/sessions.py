@@ -80,6 +80,43 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
 
 
 
+def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set]:
+    """Each seat's bets from `SEAT:NAME=AMOUNT` texts (the seat makes NAME for AMOUNT whenever it
+    may) and the refusals from `SEAT:NAME` texts (the seat refuses NAME when it is put to him):
+    checked against the players and the ruleset's bets, with "did you mean"."""
+    from ..diagnostics import did_you_mean
+    from ..parse.numbers import exact_amount
+
+    stake = ruleset.table.stake
+    bets = [name for name in ruleset.bets if name != stake]
+
+    def seat_and_bet(text: str, what: str) -> tuple[str, str]:
+        seat, colon, name = text.partition(":")
+        seat, name = seat.strip(), name.strip()
+        if not colon or seat not in players:
+            raise SettingError(what, f"{text[:60]!r}: at the table a bet names its seat, as SEAT:NAME"
+                                     f"{'=AMOUNT' if what == 'bet' else ''} with SEAT one of {', '.join(players)}"
+                                     f"{did_you_mean(seat, players) if colon else ''}")
+        if name not in bets:
+            listed = f" (bets: {', '.join(bets)})" if bets else f" ({ruleset.name} has no bets besides the stake)"
+            hint = " (the stake is laid by --stake and --strategy)" if name == stake else ""
+            raise SettingError(what, f"{text[:60]!r}: no bet {name!r} at this table{did_you_mean(name, bets)}"
+                                     f"{hint}{listed}")
+        return seat, name
+
+    plans: dict = {}
+    for text in texts:
+        left, equals, amount_text = text.partition("=")
+        seat, name = seat_and_bet(left, "bet")
+        amount = exact_amount(amount_text, percent=False) if equals else None
+        if amount is None or amount <= 0:
+            raise SettingError("bet", f"{text[:60]!r}: give an amount more than 0, as SEAT:NAME=AMOUNT "
+                                      f"(e.g. {players[0]}:{name}=2)")
+        plans.setdefault(seat, {})[name] = amount
+    refused = {seat_and_bet(text, "refuse") for text in refusals}
+    return plans, refused
+
+
 def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool = False):
     """A new table (play.table.Table) for these settings (a log's header has the same keys), its
     dice `dice` (a tape, or seeded random dice) and its choices made under the settings' policy
@@ -89,11 +126,12 @@ def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool 
     from ..solve.markov import PolicyError
 
     stake = ruleset.table.stake
-    machine = build_machine(ruleset, option_texts, [stake] if stake else [])
+    offered = list(settings.get("bets", ()))  # the bets besides the stake the people may make
+    machine = build_machine(ruleset, option_texts, ([stake] if stake else []) + offered)
     load_dice(dice, machine)
     try:
         table = Table(machine, settings["players"], Fraction(settings["purse"]), dice, settings["rounds"], seed,
-                      settings["policy"], history=history)
+                      settings["policy"], history=history, bets=offered)
         table.chooser  # the policy solved now: its errors before the first throw
     except PolicyError as exc:
         raise CommandError(str(exc)) from None
@@ -102,9 +140,10 @@ def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool 
     return table
 
 
-def strategy(table, settings: dict):
-    """The settings' strategy at `table`: what the computer stakes and chooses for the players."""
-    return table.strategy(settings["strategy"], Fraction(settings["stake"]))
+def strategy(table, settings: dict, plans=None, refused=()):
+    """The settings' strategy at `table`: what the computer stakes, bets (`plans`, `refused`:
+    `bet_plans`) and chooses for the players."""
+    return table.strategy(settings["strategy"], Fraction(settings["stake"]), plans, refused)
 
 
 def log_header(settings: dict, seed: int | None) -> dict:
@@ -192,6 +231,11 @@ def from_header(log, named: str | None):
                        f"the rule file, or another file); it cannot be replayed against them{hint}")
     options = [f"{k}={v}" for k, v in h["options"].items()]
     settings = {k: h[k] for k in ("file", "players", "purse", "stake", "strategy", "rounds", "policy")}
+    offered = h.get("bets", [])
+    if not (isinstance(offered, list) and all(isinstance(b, str) and b in ruleset.bets for b in offered)):
+        raise LogError(f"{where}: the session event's bets are not bets of {shown}")
+    if offered:
+        settings["bets"] = offered
     settings["purse"], settings["stake"] = (str(exact_amount(h[k], percent=False)) for k in ("purse", "stake"))
     return ruleset, options, settings, h.get("seed")
 

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
-from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, Bet, Cocked, Commission, DiceSpec, Fee,
+from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
@@ -897,9 +897,10 @@ def _money(r: _Reader, node) -> Table:
     m = r.mapping(node, "money")
     if m is None:
         return Table()
-    r.keys(m, ("unit", "units", "against", "when_short", "stake"), "money")
+    r.keys(m, ("unit", "units", "against", "when_short", "stake", "refuse"), "money")
     choices = {}
-    for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse")):
+    for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse"),
+                                  ("refuse", REFUSE, "at_will")):
         given = r.text(m.get(key), key, 40) if m.get(key) is not None else None
         if given is not None and given not in allowed:
             r.diags.error(f"money: {key} is {' or '.join(allowed)}, not {given!r}"
@@ -908,7 +909,8 @@ def _money(r: _Reader, node) -> Table:
         choices[key] = given or default
     stake = r.word(m.get("stake"), "money: stake (a bet)") if m.get("stake") is not None else None
     return Table(r.text(m.get("unit"), "unit", 40) or "unit", choices["against"], choices["when_short"], stake,
-                 (m.get("stake") or m).position, units=r.text(m.get("units"), "units (the unit's plural)", 40))
+                 (m.get("stake") or m).position, units=r.text(m.get("units"), "units (the unit's plural)", 40),
+                 refuse=choices["refuse"])
 
 
 def _fraction(r: _Reader, node, what: str, low: Fraction | None = None, high: Fraction | None = None,

@@ -39,9 +39,9 @@ from fractions import Fraction
 from ..parse.numbers import exact_amount, exact_money
 from ..records import field, record
 
-QUESTIONS = ("stake", "cover", "keep", "choose", "throw")
+QUESTIONS = ("stake", "cover", "keep", "choose", "throw", "bet", "accept")
 ACTIONS = {"stake": ("stake",), "cover": ("cover", "refuse"), "keep": ("keep", "pass"), "choose": ("choose",),
-           "throw": ("throw",)}
+           "throw": ("throw",), "bet": ("bet", "done"), "accept": ("accept", "decline")}
 MAX_ACTION_TEXT = 200  # characters of a value or amount looked at; more is no action
 
 
@@ -70,6 +70,9 @@ class Question:
             return [{"action": "choose", "value": value} for value in self.facts["values"]]
         if self.ask == "throw":
             return [{"action": "throw"}, {"action": "throw", "dice": "given"}]
+        if self.ask == "bet":
+            return [{"action": "bet", "bet": o["bet"], "amount": {"least": o["least"], "most": o["most"]}}
+                    for o in self.facts["bets"]] + [{"action": "done"}]
         return [{"action": name} for name in ACTIONS[self.ask]]
 
     def to_json(self) -> dict:
@@ -97,7 +100,19 @@ def check(question: Question, action) -> dict:
     if question.player is not None:
         made["player"] = question.player
     if name == "stake":
-        made["amount"] = exact_money(_amount(question, action.get("amount")))
+        made["amount"] = exact_money(_amount(question, action.get("amount"), question.facts))
+    elif name == "bet":
+        offered = {o["bet"]: o for o in question.facts["bets"]}
+        bet = action.get("bet")
+        if not isinstance(bet, str) or bet not in offered:
+            from ..diagnostics import did_you_mean
+
+            raise IllegalAction(f"{question.player} may make {', '.join(offered)} now, not {_shown(bet)}"
+                                + (did_you_mean(bet, offered) if isinstance(bet, str) else ""))
+        amount = _amount(question, action.get("amount"), offered[bet])
+        if amount <= 0:
+            raise IllegalAction("a bet's amount is more than 0 (done: no more bets)")
+        made.update(bet=bet, amount=exact_money(amount))
     elif name == "choose":
         made["value"] = _value(question, action.get("value", _NOTHING))
     elif name == "throw" and "dice" in action:
@@ -107,13 +122,14 @@ def check(question: Question, action) -> dict:
 
 _NOTHING = object()
 _FIELDS = {"stake": ("amount",), "cover": (), "refuse": (), "keep": (), "pass": (), "choose": ("value",),
-           "throw": ("dice",)}
+           "throw": ("dice",), "bet": ("bet", "amount"), "done": (), "accept": (), "decline": ()}
 
 
 def _doing(question: Question) -> str:
     f = question.facts
-    return {"stake": "stake", "cover": f"cover or refuse {f.get('setter')}'s stake", "keep": "keep or pass the dice",
-            "choose": f"choose {f.get('variable')}", "throw": "throw"}[question.ask]
+    return {"stake": "stake", "cover": f"cover or refuse {f.get('setter')}'s {f.get('bet', 'stake')}",
+            "keep": "keep or pass the dice", "choose": f"choose {f.get('variable')}", "throw": "throw",
+            "bet": "bet or be done", "accept": f"accept or decline {f.get('maker')}'s {f.get('bet')}"}[question.ask]
 
 
 def _shown(value) -> str:
@@ -121,7 +137,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _amount(question: Question, amount) -> Fraction:
+def _amount(question: Question, amount, bounds: dict) -> Fraction:
     if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction)):
         raise IllegalAction("a stake's amount is a number or an exact amount as text, such as 2, \"1.50\" or "
                             "\"5/2\"")
@@ -132,12 +148,12 @@ def _amount(question: Question, amount) -> Fraction:
         value = exact_amount(text, percent=False, written=True) if len(text) <= MAX_ACTION_TEXT else None
         if value is None:
             raise IllegalAction(f"{_shown(amount)} is not an amount; write one such as 2, \"1.50\" or \"5/2\"")
-    least, most = Fraction(question.facts["least"]), Fraction(question.facts["most"])
+    least, most = Fraction(bounds["least"]), Fraction(bounds["most"])
     if value < least:
         raise IllegalAction(f"a stake is at least {exact_money(least)} (0: no stake this game)")
     if value > most:
         raise IllegalAction(f"{question.player} can stake at most {exact_money(most)} here "
-                            f"({question.facts.get('why_most', 'the purse')})")
+                            f"({bounds.get('why_most', 'the purse, less what is up')})")
     return value
 
 

@@ -26,6 +26,7 @@ from ..records import field, record
 from .actions import Question
 from .casting import Need, casting, meet
 from .dice import TapeEnded
+from .table_bets import TableBets
 
 MAX_SESSION_GAMES = 100_000  # a session ends here whatever else happens: nothing runs for ever
 
@@ -48,7 +49,7 @@ class _Stakes:
 
 class Session:
     def __init__(self, machine: Machine, players: list[str], purse: Fraction, dice, rounds: int | None = None,
-                 games: int | None = None):
+                 games: int | None = None, bets=()):
         if len(players) < (1 if machine.ruleset.table.against == "bank" else 2):
             raise ValueError("a table where the setters stake against the caster needs two players or more "
                              "(--players Ann,Ben)")
@@ -68,6 +69,9 @@ class Session:
         # may not, and then the dice never pass
         self.passing = machine.passing or compile_passing(
             None, sorted({(s.result, s.label) for s in machine.end_states()}), machine.options)
+        # the bets the people may make besides the stake (play.table_bets), of those compiled
+        self.table_bets = TableBets(self, [name for name in bets if name != table.stake])
+        self.stakes = None  # this game's stakes, once laid
         self.fees = list(machine.fees.values())
         self.fee_states = {f.fee.name: f.start for f in self.fees}
         self.caster = 0  # index of the seat holding the box
@@ -99,13 +103,13 @@ class Session:
     def purses(self) -> dict:
         return {s.name: exact(s.purse) for s in self.seats}
 
-    def _most_paid(self) -> Fraction:
+    def most_paid(self) -> Fraction:
         """The most a unit staked on the caster can win: what a setter must answer per unit."""
         if self.bet is None:
             return Fraction(1)
         return max((d.net for d in self.bet.decisions if d.result == "win"), default=Fraction(1))
 
-    def _transfer(self, payer: str, payee: str, amount: Fraction, why: str, **more) -> dict:
+    def transfer(self, payer: str, payee: str, amount: Fraction, why: str, **more) -> dict:
         for name, sign in ((payer, -1), (payee, 1)):
             if name == "bank":
                 self.bank += sign * amount
@@ -213,7 +217,7 @@ class Session:
         from the caster's left puts down his stake; the caster covers or refuses it. Returns the
         stakes, or "forfeit" (hard play, a stake he cannot match)."""
         stakes = _Stakes(0)
-        per_unit = self._most_paid()
+        per_unit = self.most_paid()
         answered = Fraction(0)
         n = len(self.seats)
         others = [self.seats[(self.caster + k) % n] for k in range(1, n)]
@@ -222,8 +226,11 @@ class Session:
             if setter.purse <= 0:
                 continue
             # a setter lays the stake times the payout: he stakes no more than his purse can pay
-            limit = setter.purse if self.against == "bank" else setter.purse / per_unit
-            why = "the purse" if limit == setter.purse else f"what the purse can pay at {exact(per_unit)} to 1"
+            free = self.table_bets.available(setter.name)  # the purse, less what bets up could cost
+            limit = free if self.against == "bank" else free / per_unit
+            why = "the purse" if per_unit == 1 else f"what the purse can pay at {exact(per_unit)} to 1"
+            if free < setter.purse:
+                why += ", less what the bets up could cost"
             action = yield Question("stake", setter.name, dict(
                 caster=caster.name, layer="bank" if self.against == "bank" else "caster", purse=exact(setter.purse),
                 least="0", most=exact(limit), why_most=why))
@@ -235,7 +242,7 @@ class Session:
                 yield dict(event="stake", player=setter.name, caster=caster.name, amount=exact(amount), layer="bank")
                 continue
             need = answered + amount  # what the caster pays if he loses every stake
-            if need > caster.purse:
+            if need > self.table_bets.available(caster.name):
                 if self.when_short == "forfeit":
                     yield dict(event="refuse", player=setter.name, caster=caster.name, amount=exact(amount),
                                why=f"{caster.name} cannot match it ({exact(caster.purse)} in the purse)")
@@ -262,9 +269,9 @@ class Session:
                 continue
             backer, layer = (name, "bank") if self.against == "bank" else (caster.name, name)
             if result == "win":
-                yield self._transfer(layer, backer, amount * net, label, stake=exact(amount))
+                yield self.transfer(layer, backer, amount * net, label, stake=exact(amount))
             else:
-                yield self._transfer(backer, layer, amount, label, stake=exact(amount))
+                yield self.transfer(backer, layer, amount, label, stake=exact(amount))
 
     def _game(self, caster: Seat):
         machine = self.machine
@@ -272,7 +279,7 @@ class Session:
         state = self.state = states[machine.start.target]
         self.game_caster = caster.name
         yield dict(event="game", game=self.game, caster=caster.name)
-        stakes = None
+        stakes = self.stakes = None
         number = 0
         while True:
             state = yield from self._choices(state, caster)
@@ -282,6 +289,8 @@ class Session:
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
                     return "forfeit"
+                self.stakes = stakes
+            yield from self.table_bets.offer(state, caster, stakes)
             d1, d2 = yield from self._cast(state, caster)
             number += 1
             self.throws += 1
@@ -300,6 +309,7 @@ class Session:
                     stakes.amounts = {}
                 else:
                     stakes.state = code
+            yield from self.table_bets.decide(state, outcome_index(d1, d2), final)
             state = final
         result, label = state.result, state.label
         yield dict(event="result", game=self.game, caster=caster.name, result=result, label=label,
@@ -308,6 +318,7 @@ class Session:
             if self.bet is None:  # even money on the game
                 yield from self._settle(caster, stakes, result, Fraction(1), label)
             # a stake bet still up when the game ends comes back to its owners: it is void
+        self.stakes = None
         return result, label
 
     def _cast(self, state, caster: Seat):
@@ -387,6 +398,7 @@ class Session:
             fee = compiled.fee
             self.fee_states[fee.name], due = compiled.at_game_end(self.fee_states[fee.name], result, label)
             if due:
-                amount = min(fee.amount, caster.purse)  # a purse never goes below nothing
+                # a purse never goes below nothing, nor below what the bets it has up could cost
+                amount = max(Fraction(0), min(fee.amount, self.table_bets.available(caster.name)))
                 if amount:
-                    yield self._transfer(caster.name, "box", amount, f"fee {fee.name}", fee=fee.name)
+                    yield self.transfer(caster.name, "box", amount, f"fee {fee.name}", fee=fee.name)

@@ -6,7 +6,9 @@
 * ``cautious`` stakes flat, but sits out when the purse holds less than three stakes.
 
 All three cover every stake they can, keep the dice after a win, throw with the table's dice
-and make the rules' choices (a main called, a die recast) under the table's policy.
+and make the rules' choices (a main called, a die recast) under the table's policy. With
+`plans` ({seat: {bet: amount}}) a seat makes each of its bets whenever it may (for at most what
+it can), and takes every bet put to it, save those `refuse` names ({(seat, bet)}).
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from .actions import Question
 STRATEGIES = ("flat", "fraction", "cautious")
 
 
-def strategy(name: str = "flat", stake=1, chooser=None):
+def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=()):
     """The strategy `name` staking `stake` (flat and cautious), with `chooser` (play.game.Chooser)
-    making the rules' choices: a function from a question to an action."""
+    making the rules' choices and each seat betting as `plans` say: a function from a question to
+    an action."""
     if name not in STRATEGIES:
         from ..diagnostics import did_you_mean
 
         raise ValueError(f"a strategy is one of {', '.join(STRATEGIES)}, not {name!r}{did_you_mean(name, STRATEGIES)}")
     size = Fraction(stake)
+    refusing = set(refuse)
     if size <= 0:
         raise ValueError(f"a strategy's stake must be more than 0, not {stake}")
 
@@ -33,7 +37,19 @@ def strategy(name: str = "flat", stake=1, chooser=None):
         ask = question.ask
         if ask == "stake":
             return {"action": "stake", "amount": stake_of(name, size, question)}
+        if ask == "bet":
+            mine = (plans or {}).get(question.player, {})
+            for offered in question.facts["bets"]:
+                if offered["bet"] in mine:
+                    amount = min(Fraction(mine[offered["bet"]]), Fraction(offered["most"]))
+                    if amount > 0:
+                        return {"action": "bet", "bet": offered["bet"], "amount": amount}
+            return {"action": "done"}
+        if ask == "accept":
+            return {"action": "decline" if (question.player, question.facts["bet"]) in refusing else "accept"}
         if ask == "cover":
+            if "bet" in question.facts and (question.player, question.facts["bet"]) in refusing:
+                return {"action": "refuse"}
             return {"action": "cover"}
         if ask == "keep":
             return {"action": "keep"}

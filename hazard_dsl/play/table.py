@@ -30,11 +30,12 @@ __all__ = ["Table", "IllegalAction", "Question"]
 
 class Table:
     def __init__(self, machine, players: list[str], purse=20, dice=None, rounds: int | None = 1, seed: int = 0,
-                 policy: str = "optimal", games: int | None = None, history: bool = True):
+                 policy: str = "optimal", games: int | None = None, history: bool = True, bets=()):
         """A new session of `machine` (compiled with its table's stake bet) for `players` in order
         round the table, each with `purse`; `dice` are the table's own (a play.dice RandomDice or
         DiceTape; by default seeded random dice loaded as the rules say); `rounds` times round
-        the table (None: until the money or `games` runs out). With `history` false the table
+        the table (None: until the money or `games` runs out); `bets`, the bets besides the stake
+        the people may make (compiled in `machine`: play.table_bets). With `history` false the table
         keeps no `events` and `log` of its own (a driver that writes them out as they come: a long
         session costs no memory); `opening` keeps the events made before the first question."""
         if dice is None:
@@ -44,7 +45,7 @@ class Table:
         self.machine = machine
         self.seed = seed
         self.policy = policy
-        self.session = Session(machine, list(players), Fraction(purse), dice, rounds, games)
+        self.session = Session(machine, list(players), Fraction(purse), dice, rounds, games, bets)
         self._run = self.session.run()
         self.history = history
         self.events: list[dict] = []  # every event so far
@@ -148,11 +149,13 @@ class Table:
             self._chooser = Chooser(solver, np.random.default_rng([self.seed, 1]))
         return self._chooser
 
-    def strategy(self, name: str = "flat", stake=1):
-        """A strategy (play.strategies) for this table: a function from its question to an action."""
+    def strategy(self, name: str = "flat", stake=1, plans=None, refuse=()):
+        """A strategy (play.strategies) for this table: a function from its question to an action;
+        `plans` ({seat: {bet: amount}}) the bets each seat makes, `refuse` ({(seat, bet)}) those
+        a seat refuses when they are put to it."""
         from .strategies import strategy
 
-        return strategy(name, stake, self.chooser)
+        return strategy(name, stake, self.chooser, plans, refuse)
 
     def play(self, strategy=None, until=None) -> list[dict]:
         """Apply `strategy`'s action (a function from the question to an action; default flat

@@ -25,6 +25,10 @@ class SessionNarrator:
     def amount(self, text: str) -> str:
         return money_amount(self.machine.ruleset, Fraction(text))
 
+    def _bet(self, name: str) -> str:
+        """A bet by its name in the rule file, as a person reads it: `odds`, `place 6`."""
+        return f"the {name.replace('_', ' ')} bet" if name in ("stake",) else name.replace("_", " ")
+
     def text(self, e: dict) -> str | None:
         """The event in words, printable (rule text's control characters shown) and fitted to the
         terminal; None for an event the throw's line has told."""
@@ -49,6 +53,16 @@ class SessionNarrator:
                 on = f"{e['caster']}'s own cast" if e["player"] == e["caster"] else e["caster"]
                 return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {on}."
             return f"       {e['player']} sets {self.amount(e['amount'])}; {e['caster']} covers it."
+        if kind == "bet":
+            side = "backs" if e["side"] == "backer" else "lays"
+            against = "with the bank" if e["against"] == "bank" else f"against {e['against']}"
+            return f"       {e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])} {against}."
+        if kind == "refuse" and "bet" in e:
+            what = f"{e['who']}'s {self._bet(e['bet'])} for {self.amount(e['amount'])}"
+            if e.get("declined"):
+                return f"       {e['against']} declines {what}."
+            return f"       Nobody takes {what}." if e["against"] == "nobody" else \
+                f"       {e['against']} cannot take {what}."
         if kind == "refuse":
             if e.get("declined"):  # the caster's own choice: said once, not "refuses …: declines it"
                 return f"       {e['caster']} declines {e['player']}'s {self.amount(e['amount'])}."

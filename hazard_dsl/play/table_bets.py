@@ -1,0 +1,230 @@
+"""The bets of the table besides the stake: made by the people sitting there, taken by another.
+
+A bet's `backer` role makes it and its `layer` role takes it (model.Bet). At the table a seat
+whose role plays either side may propose it — and then plays that side — and the other side is
+taken by the bank (always), by the caster (who covers or refuses: at will, or only when short,
+as `money: refuse:` says), or by another seat of the other role who accepts it: a side bet
+between two people. A bet may be proposed before every throw where its `made:` condition holds
+(a bet without one, "between each roll"), one at a time per seat; a bet that `backs:` another is
+made only between the two parties of a live wager of the bet it backs (or of the stake laid on
+it this game), and for at most that wager's amount times its largest multiple.
+
+Money is never promised beyond a purse: what each seat could lose on the wagers and stakes it
+has up is set aside (`committed`), and a bet is proposed, covered or accepted only out of the
+rest. Every bet, acceptance, refusal and settlement is an event; the questions are play.actions'
+`bet` (which bet, and how much; or `done`), `cover` (the caster) and `accept` (another player).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import END
+from ..parse.numbers import exact_money as exact
+from ..records import record
+from .actions import Question
+
+BANK = "bank"
+
+
+@record
+class Wager:
+    """A bet up between two parties (a seat's name, or the bank)."""
+
+    bet: object  # the CompiledBet
+    maker: str
+    backer: str
+    layer: str
+    amount: Fraction  # the backer's stake; a win pays him amount × the decision's net
+    state: int = 0  # the bet's own state
+
+
+def most_paid(cb) -> Fraction:
+    """The most a unit backed can win: what the layer must answer per unit."""
+    return max((d.net for d in cb.decisions if d.result == "win"), default=Fraction(1))
+
+
+def fits(role: str, seat: str, caster: str) -> bool:
+    """Whether the seat named `seat` plays `role` while `caster` holds the box."""
+    return role == "player" or (role == "caster" and seat == caster) or (role == "setter" and seat != caster)
+
+
+class TableBets:
+    """The wagers up at a session's table, and the questions and events of making and deciding
+    them. `session` is the play.session.Session they belong to; `names`, the bets offered."""
+
+    def __init__(self, session, names):
+        self.session = session
+        machine = session.machine
+        self.offered = [machine.bets[name] for name in names if name in machine.bets]
+        self.up: list[Wager] = []
+        self.refuse = machine.ruleset.table.refuse
+
+    # ------------------------------------------------------------------ money set aside
+
+    def liability(self, wager: Wager, party: str) -> Fraction:
+        if party == wager.backer:
+            return wager.amount
+        return wager.amount * most_paid(wager.bet)
+
+    def committed(self, name: str, stakes=None) -> Fraction:
+        """What `name` could lose on the wagers up and this game's stakes."""
+        total = sum((self.liability(w, name) for w in self.up if name in (w.backer, w.layer)), Fraction(0))
+        if stakes is not None and stakes.amounts:
+            session = self.session
+            caster = session.seats[session.caster].name
+            per_unit = session.most_paid()
+            for setter, amount in stakes.amounts.items():
+                if session.against == "bank":
+                    total += amount if setter == name else 0
+                elif setter == name:
+                    total += amount * per_unit
+                elif name == caster:
+                    total += amount
+        return total
+
+    def available(self, name: str, stakes=None) -> Fraction:
+        return self.session.seat(name).purse - self.committed(name, stakes)
+
+    # ------------------------------------------------------------------ making bets
+
+    def offer(self, state, caster, stakes):
+        """Before a throw at game state `state`: each seat in turn from the caster (the caster
+        first) is asked which bets he makes, until he is done."""
+        open_now = [cb for cb in self.offered if state.index in cb.made]
+        if not open_now:
+            return
+        session = self.session
+        n = len(session.seats)
+        for k in range(n):
+            seat = session.seats[(session.caster + k) % n]
+            proposed = set()  # a bet proposed once this throw, taken or not, is not proposed again
+            while True:
+                options = [o for o in self.open_to(seat.name, open_now, state, caster.name, stakes)
+                           if o[0]["bet"] not in proposed]
+                if not options:
+                    break
+                action = yield Question("bet", seat.name, dict(caster=caster.name, bets=[o[0] for o in options]))
+                if action["action"] == "done":
+                    break
+                facts, cb, takers = next(o for o in options if o[0]["bet"] == action["bet"])
+                proposed.add(action["bet"])
+                yield from self.make(seat.name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name,
+                                     stakes)
+
+    def open_to(self, name: str, open_now, state, caster: str, stakes) -> list:
+        """The bets `name` may propose now: (facts for the question, the bet, who may take it)."""
+        options = []
+        for cb in open_now:
+            bet = cb.bet
+            if any(w.bet is cb and name in (w.backer, w.layer) for w in self.up):
+                continue  # one at a time
+            if fits(bet.backer, name, caster) and bet.backer != "bank":
+                side, other = "backer", bet.layer
+            elif fits(bet.layer, name, caster) and bet.layer != "bank":
+                side, other = "layer", bet.backer
+            else:
+                continue
+            most = None
+            if bet.backs:
+                takers, most = self._parties(name, bet.backs, stakes, cb, state)
+            elif other == BANK:
+                takers = [BANK]
+            else:
+                takers = [s.name for s in self._round_from(name) if fits(other, s.name, caster)]
+            if not takers:
+                continue
+            per_unit = Fraction(1) if side == "backer" else most_paid(cb)
+            limit = self.available(name, stakes) / per_unit
+            most = limit if most is None else min(most, limit)
+            if most <= 0:
+                continue
+            against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
+            facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(most),
+                         pays=bet.pays_text or "as its rules say")
+            options.append((facts, cb, takers))
+        return options
+
+    def _round_from(self, name: str):
+        """The other seats, in turn from `name`'s left."""
+        seats = self.session.seats
+        k = next(i for i, s in enumerate(seats) if s.name == name)
+        return [seats[(k + j) % len(seats)] for j in range(1, len(seats))]
+
+    def _parties(self, name: str, backs: str, stakes, cb, state):
+        """For a bet that backs `backs`: who may take it from `name` (the other party of each
+        wager of `backs` he is party to) and for how much at most (the largest such wager times
+        the bet's largest multiple, or once)."""
+        session = self.session
+        caster = session.seats[session.caster].name
+        pairs = [(w.layer if w.backer == name else w.backer, w.amount) for w in self.up
+                 if w.bet.bet.name == backs and name in (w.backer, w.layer)]
+        if stakes is not None and session.machine.ruleset.table.stake == backs:
+            for setter, amount in stakes.amounts.items():
+                if name == caster:
+                    pairs.append((BANK if session.against == "bank" else setter, amount))
+                elif name == setter:
+                    pairs.append((BANK if session.against == "bank" else caster, amount))
+        if not pairs:
+            return [], Fraction(0)
+        factor = max((cb.multiple(m, state.index) for m in cb.bet.multiples), default=Fraction(1))
+        return [p for p, _ in pairs], max(a for _, a in pairs) * factor
+
+    def make(self, name: str, cb, side: str, amount: Fraction, takers: list, caster: str, stakes):
+        """`name` proposes `cb` for `amount` on `side`: taken by the bank, covered or refused by
+        the caster, or accepted by the first of the other players who will."""
+        bet = cb.bet.name
+        need = amount * most_paid(cb) if side == "backer" else amount  # what the taker could lose
+        said = dict(bet=bet, who=name, amount=exact(amount), side=side)
+        for taker in takers:
+            if taker != BANK and self.available(taker, stakes) < need:
+                if len(takers) == 1:
+                    yield dict(event="refuse", against=taker, why=f"{taker} cannot cover it", **said)
+                    return
+                continue
+            if taker == BANK:
+                taken = True
+            elif taker == caster and len(takers) == 1:
+                taken = self.refuse == "when_short" or (yield Question("cover", taker, dict(
+                    setter=name, amount=exact(amount), purse=exact(self.session.seat(taker).purse),
+                    answered=exact(self.committed(taker, stakes)), bet=bet, side=side)))["action"] == "cover"
+                if not taken:
+                    yield dict(event="refuse", against=taker, why=f"{taker} declines it", declined=True, **said)
+                    return
+            else:
+                answer = yield Question("accept", taker, dict(maker=name, amount=exact(amount), bet=bet, side=side,
+                                                              pays=cb.bet.pays_text or "as its rules say"))
+                taken = answer["action"] == "accept"
+                if not taken:
+                    continue
+            backer, layer = (name, taker) if side == "backer" else (taker, name)
+            self.up.append(Wager(cb, name, backer, layer, amount))
+            yield dict(event="bet", against=taker, **said)
+            return
+        yield dict(event="refuse", against="nobody", why="nobody takes it", **said)
+
+    # ------------------------------------------------------------------ deciding bets
+
+    def decide(self, state, outcome: int, final):
+        """After a throw from `state` (OUTCOMES[outcome]) that left the game at `final`: each
+        wager up moves, and those decided are settled."""
+        session = self.session
+        still = []
+        for w in self.up:
+            code = w.bet.move(state.index, w.state, outcome, final.index)
+            if code >= 0:
+                w.state = code
+                still.append(w)
+                continue
+            decision = w.bet.decisions[~code]
+            said = final.label if final.kind == END and not w.bet.bet.own_game else decision.label
+            if decision.result == "win":
+                won = w.amount * decision.net
+                commission = w.bet.bet.commission
+                if commission is not None and w.bet.commission_paid == "on_win":
+                    won -= commission.rate * (w.amount if commission.of == "bet" else won)
+                if won > 0:
+                    yield session.transfer(w.layer, w.backer, won, said, bet=w.bet.bet.name, stake=exact(w.amount))
+            elif decision.result == "lose":
+                yield session.transfer(w.backer, w.layer, w.amount, said, bet=w.bet.bet.name, stake=exact(w.amount))
+        self.up = still
