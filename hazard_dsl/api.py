@@ -249,24 +249,30 @@ class Variant:
 
     @_in_python_terms
     def table(self, players, purse=20, rounds: int = 1, seed: int = 0, dice: str | None = None,
-              policy: str = "optimal"):
+              policy: str = "optimal", bets=None):
         """A session at the table as a state machine (`hazard_dsl.play.table.Table`, docs/table.md):
         `players` in order round the table, each with `purse`; the box goes round `rounds` times.
         `.waiting` is what it waits for (who must act, the legal actions), `.apply(action)` takes
         one action and returns the events it caused, `.play(strategy)` goes on to the end, and
         `.log` is the actions and events. Its dice are seeded by `seed`, or a tape (`dice="3-4
-        6-6"`); a throw may also give its own dice."""
+        6-6"`); a throw may also give its own dice. `bets`: the bets besides the stake the people
+        may make at the table (default: every one the rules declare)."""
         from .commands.dice import load_dice
         from .play.dice import DiceTape
         from .play.table import Table
 
         settings = _table_settings(self.ruleset, players, purse, 1, "flat", rounds)
         _whole("seed", seed, 0, 2 ** 64 - 1)
-        machine = self._table_machine()
+        stake = self.ruleset.table.stake
+        offered = [b for b in self.ruleset.bets if b != stake] if bets is None else _names("bets", bets)
+        for name in offered:
+            _one_of("bets", name, [b for b in self.ruleset.bets if b != stake], f"no bet {name!r} at this table")
+        machine = self._table_machine(offered)
         tape = DiceTape.parse(dice) if dice is not None else None
         if tape is not None:
             load_dice(tape, machine)
-        table = Table(machine, settings["players"], settings["purse"], tape, settings["rounds"], seed, policy)
+        table = Table(machine, settings["players"], settings["purse"], tape, settings["rounds"], seed, policy,
+                      bets=offered)
         table.chooser  # the policy solved now: an unknown one is refused here, not at the first choice
         return table
 
@@ -275,16 +281,16 @@ class Variant:
         """A whole session at the table under a strategy (`run --players`): its events, as `--json`
         prints them. The same as `table(...)` played to the end by `table.strategy(strategy, stake)`."""
         _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
-        table = self.table(players, purse, rounds, seed, dice, policy)
+        table = self.table(players, purse, rounds, seed, dice, policy, bets=())
         table.play(table.strategy(strategy, _money(stake, "stake")))
         return table.events
 
-    def _table_machine(self):
-        """The machine of a session at the table: the game with its table's stake bet."""
+    def _table_machine(self, bets=()):
+        """The machine of a session at the table: the game with its table's stake bet and `bets`."""
         from .compile.compiler import compile_ruleset
 
         stake = self.ruleset.table.stake
-        return compile_ruleset(self.ruleset, self._chosen, [stake] if stake else [])
+        return compile_ruleset(self.ruleset, self._chosen, ([stake] if stake else []) + list(bets))
 
     @_in_python_terms
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,

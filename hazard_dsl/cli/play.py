@@ -52,6 +52,9 @@ def command(args) -> int:
                 raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
             ruleset = load(args.ruleset)
             settings = table_settings(args, ruleset)
+            offered = [name for name in ruleset.bets if name != ruleset.table.stake]
+            if offered:  # every bet of the rules besides the stake is offered at the table
+                settings["bets"] = offered
             seed, dice = seed_and_dice(args.seed, args.dice)
             table = sessions.table(ruleset, args.option, settings, seed, dice)
             unlogged = None
@@ -109,7 +112,7 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
     machine = table.machine
     # the dice are thrown on Enter, unless they come from a tape
     terminal = Terminal(machine, table.chooser.solver, ask, say, Fraction(settings["stake"]), table,
-                        dice_on_enter=args.dice is None)
+                        dice_on_enter=args.dice is None, policy=settings["policy"])
     narrator = SessionNarrator(machine)
     header = sessions.log_header(settings, seed if args.dice is None else None)
     if log is not None:

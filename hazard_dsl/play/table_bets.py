@@ -20,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.machine import END
+from ..diagnostics import RulesetError
 from ..parse.numbers import exact_money as exact
 from ..records import record
 from .actions import Question
@@ -36,12 +37,50 @@ class Wager:
     backer: str
     layer: str
     amount: Fraction  # the backer's stake; a win pays him amount × the decision's net
+    most: Fraction  # the largest net a win can pay from where it was made (most_paid_from)
     state: int = 0  # the bet's own state
 
 
 def most_paid(cb) -> Fraction:
     """The most a unit backed can win: what the layer must answer per unit."""
     return max((d.net for d in cb.decisions if d.result == "win"), default=Fraction(1))
+
+
+def most_paid_from(cb, machine, made: int) -> Fraction:
+    """The most a unit backed can win on a wager made at game state `made`: the largest net of
+    the decisions its moves can reach from there (odds are fixed once laid, so a layer sets aside
+    no more than they can cost). Where the game ends with the bet still up, every state the bet
+    could go on from is counted: more than it needs, never less."""
+    THROW = "throw"
+    states = machine.states
+    seen, todo, best = set(), [(made, 0)], None
+    while todo:
+        key = todo.pop()
+        if key in seen or key not in cb.moves:
+            continue
+        seen.add(key)
+        game = states[key[0]]
+        for k, entry in enumerate(cb.moves[key]):
+            for after, code in (entry.items() if isinstance(entry, dict) else [(game.steps[k].target, entry)]):
+                if code < 0:
+                    decision = cb.decisions[~code]
+                    if decision.result == "win":
+                        best = decision.net if best is None else max(best, decision.net)
+                elif states[after].kind == THROW:
+                    todo.append((after, code))
+                else:  # the game is over (or waits on a choice) with the bet up: any state it could go on from
+                    todo.extend((g, b) for g, b in cb.moves if b == code)
+    return best if best is not None else most_paid(cb)
+
+
+def pays_here(cb, state) -> str:
+    """What a win pays per unit backed, made at `state`: "6 to 5"; or the rule file's words where
+    the payout waits on the throw."""
+    try:
+        net = cb.payout_at(state.index)
+    except RulesetError:  # a payout that needs the throw
+        return cb.bet.pays_text or "as its rules say"
+    return f"{net.numerator} to {net.denominator}" if isinstance(net, Fraction) else str(net)
 
 
 def fits(role: str, seat: str, caster: str) -> bool:
@@ -65,7 +104,7 @@ class TableBets:
     def liability(self, wager: Wager, party: str) -> Fraction:
         if party == wager.backer:
             return wager.amount
-        return wager.amount * most_paid(wager.bet)
+        return wager.amount * wager.most
 
     def committed(self, name: str, stakes=None) -> Fraction:
         """What `name` could lose on the wagers up and this game's stakes."""
@@ -110,7 +149,7 @@ class TableBets:
                 facts, cb, takers = next(o for o in options if o[0]["bet"] == action["bet"])
                 proposed.add(action["bet"])
                 yield from self.make(seat.name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name,
-                                     stakes)
+                                     stakes, state)
 
     def open_to(self, name: str, open_now, state, caster: str, stakes) -> list:
         """The bets `name` may propose now: (facts for the question, the bet, who may take it)."""
@@ -134,14 +173,14 @@ class TableBets:
                 takers = [s.name for s in self._round_from(name) if fits(other, s.name, caster)]
             if not takers:
                 continue
-            per_unit = Fraction(1) if side == "backer" else most_paid(cb)
-            limit = self.available(name, stakes) / per_unit
+            # the amount is what the maker puts at risk: a backer's stake, or what a layer lays
+            limit = self.available(name, stakes)
             most = limit if most is None else min(most, limit)
             if most <= 0:
                 continue
             against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
             facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(most),
-                         pays=bet.pays_text or "as its rules say")
+                         pays=pays_here(cb, state))
             options.append((facts, cb, takers))
         return options
 
@@ -170,11 +209,15 @@ class TableBets:
         factor = max((cb.multiple(m, state.index) for m in cb.bet.multiples), default=Fraction(1))
         return [p for p, _ in pairs], max(a for _, a in pairs) * factor
 
-    def make(self, name: str, cb, side: str, amount: Fraction, takers: list, caster: str, stakes):
-        """`name` proposes `cb` for `amount` on `side`: taken by the bank, covered or refused by
-        the caster, or accepted by the first of the other players who will."""
+    def make(self, name: str, cb, side: str, amount: Fraction, takers: list, caster: str, stakes, state):
+        """`name` proposes `cb`, putting `amount` at risk on `side` (a backer's stake; or, laid,
+        what a win of the backer's would cost him: the backer's stake is that at the odds):
+        taken by the bank, covered or refused by the caster, or accepted by the first of the
+        other players who will."""
         bet = cb.bet.name
-        need = amount * most_paid(cb) if side == "backer" else amount  # what the taker could lose
+        most = most_paid_from(cb, self.session.machine, state.index)
+        stake = amount if side == "backer" else amount / most  # the backer's stake
+        need = stake * most if side == "backer" else stake  # what the taker could lose
         said = dict(bet=bet, who=name, amount=exact(amount), side=side)
         for taker in takers:
             if taker != BANK and self.available(taker, stakes) < need:
@@ -198,8 +241,8 @@ class TableBets:
                 if not taken:
                     continue
             backer, layer = (name, taker) if side == "backer" else (taker, name)
-            self.up.append(Wager(cb, name, backer, layer, amount))
-            yield dict(event="bet", against=taker, **said)
+            self.up.append(Wager(cb, name, backer, layer, stake, most))
+            yield dict(event="bet", against=taker, stake=exact(stake), **said)
             return
         yield dict(event="refuse", against="nobody", why="nobody takes it", **said)
 

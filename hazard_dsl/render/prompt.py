@@ -80,7 +80,8 @@ class Terminal:
     game stands, for `odds` and `purses`; `stake_size` is the stake Enter offers; with
     `dice_on_enter` false the table's dice (a tape) throw without a question."""
 
-    def __init__(self, machine, solver, ask, say, stake_size=Fraction(1), table=None, dice_on_enter: bool = True):
+    def __init__(self, machine, solver, ask, say, stake_size=Fraction(1), table=None, dice_on_enter: bool = True,
+                 policy: str = "optimal"):
         from ..solve.markov import ONE, ZERO
 
         self.machine = machine
@@ -89,6 +90,8 @@ class Terminal:
         self.stake_size = Fraction(stake_size)
         self.table = table
         self.dice_on_enter = dice_on_enter
+        self.policy = policy
+        self._edges = None
         # the exact solver on the compiled machine, under the table's policy: the caster's chance
         # of winning, and of losing (a choice is best for whoever makes it by win less lose)
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
@@ -201,8 +204,74 @@ class Terminal:
 
     def _cover(self, question) -> dict:
         f = question.facts
-        yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
+        if "bet" in f:  # a bet put to the caster
+            side = "backs" if f["side"] == "backer" else "lays"
+            yes = self.yes(f"{question.player}, {f['setter']} {side} {self._bet_name(f['bet'])} for "
+                           f"{money(Fraction(f['amount']))} against you: do you take it? [Y/n] ")
+        else:
+            yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
+
+    def _accept(self, question) -> dict:
+        f = question.facts
+        side = "backs" if f["side"] == "backer" else "lays"
+        yes = self.yes(f"{question.player}, {f['maker']} {side} {self._bet_name(f['bet'])} for "
+                       f"{money(Fraction(f['amount']))} (pays {f['pays']}): do you take it? [Y/n] ")
+        return {"action": "accept" if yes else "decline"}
+
+    def _bet_name(self, name: str) -> str:
+        return name.replace("_", " ")
+
+    def edges(self) -> dict:
+        """Each bet's exact edge against its backer (solved once, when first wanted)."""
+        if self._edges is None:
+            from ..solve.analysis import bet_edges
+
+            self._edges = bet_edges(self.machine, self.policy)
+        return self._edges
+
+    def _bet(self, question) -> dict:
+        """The bets open to a seat before this throw: listed with their payout, who would take
+        them and the edge; answered `NAME AMOUNT`, Enter for none, `? NAME` for what it is."""
+        offered = {o["bet"]: o for o in question.facts["bets"]}
+        lines = [f"{question.player} may bet:"]
+        for name, o in offered.items():
+            edge = self.edges().get(name)
+            side = "back it" if o["side"] == "backer" else "lay it"
+            against = "the bank" if o["against"] == "bank" else o["against"]
+            mine = None if edge is None else (edge if o["side"] == "backer" else -edge)
+            shown = "" if mine is None else ", no edge either way" if mine == 0 else \
+                f", {'you give' if mine > 0 else 'you get'} an edge of {abs(float(mine)):.3%}"
+            lines.append(f"  {name}: {side} against {against}, pays {o['pays']}, up to {money(Fraction(o['most']))}"
+                         f"{shown}")
+        self.say("\n".join(lines))
+        while True:
+            answer = self.ask(f"{question.player}, a bet (NAME AMOUNT)? Enter for none, ? NAME to explain: ")
+            if answer == "":
+                return {"action": "done"}
+            words = answer.split()
+            if words[0] == "?" and len(words) == 2 or len(words) == 1 and words[0] in offered:
+                name = words[-1]
+                bet = self.machine.ruleset.bets.get(name)
+                if bet is None or name not in offered:
+                    self.say(f"Open now: {', '.join(offered)}.")
+                else:
+                    self.say(f"{name}: {(bet.description or name).strip()}; it pays {offered[name]['pays']}.")
+                continue
+            if len(words) != 2 or words[0] not in offered:
+                from ..diagnostics import did_you_mean
+
+                hint = did_you_mean(words[0], offered) if words else ""
+                self.say(f"Name a bet and an amount, such as {next(iter(offered))} 2{hint}; Enter for none.")
+                continue
+            amount = exact_amount(words[1], percent=False)
+            most = Fraction(offered[words[0]]["most"])
+            if amount is None or amount <= 0:
+                self.say("An amount such as 2 or 1.50.")
+            elif amount > most:
+                self.say(f"{question.player} can bet at most {money(most)} on {words[0]} now.")
+            else:
+                return {"action": "bet", "bet": words[0], "amount": amount}
 
     def _keep(self, question) -> dict:
         return {"action": "keep" if self.yes(f"{question.player}, you won: keep the dice? [Y/n] ") else "pass"}

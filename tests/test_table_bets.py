@@ -1,0 +1,133 @@
+"""Bets at the table besides the stake (play.table_bets): made by the people sitting there,
+taken by the caster, another player or the bank, and settled on the throws."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import hazard_dsl
+from hazard_dsl.play.actions import IllegalAction
+from hazard_dsl.play.table import replay
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def settles(events, bet=None):
+    return [e for e in events if e["event"] == "settle" and (bet is None or e.get("bet") == bet)]
+
+
+@pytest.mark.parametrize("tape, main, chance, won", [
+    # Hoyle 1790's table of odds (hazard-rules.md N10, S1): the setter who lays the odds on the
+    # main against the chance lays them "to the amount of the original stake" (EB1911, S8).
+    # Main 5 (4 ways), chance 7 (6 ways): the odds are 6 to 4 — £10 laid at "7 to 5" wins £15.
+    ("1-4 3-4 2-3", 5, 7, 15),
+    # Main 6 (5 ways), chance 5 (4 ways): 4 to 5 — £10 laid at "5 to 6" wins £8.
+    ("3-3 2-3 4-2", 6, 5, 8),
+])
+def test_hoyles_odds_laid_by_a_setter_pay_the_true_odds(tape, main, chance, won):
+    table = hazard_dsl.load("hoyle").table(["Ann", "Ben"], purse=40, dice=tape, bets=["odds"])
+    table.play(table.strategy("flat", stake=10, plans={"Ben": {"odds": 10}}))
+    events = table.events
+    [bet] = [e for e in events if e["event"] == "bet"]
+    assert bet == {"event": "bet", "against": "Ann", "stake": str(won), "bet": "odds", "who": "Ben",
+                   "amount": "10", "side": "layer", "caster": "Ann"}
+    # the main comes before the chance: Ann loses the stake (10) and her odds (the stake `won`)
+    assert [(e["payer"], e["payee"], e["amount"]) for e in settles(events)] == \
+        [("Ann", "Ben", "10"), ("Ann", "Ben", str(won))]
+    assert table.purses == {"Ann": Fraction(30 - won), "Ben": Fraction(50 + won)}
+
+
+def test_the_caster_refuses_one_setter_and_takes_anothers():
+    table = hazard_dsl.load("hoyle").table(["Ann", "Ben", "Cat"], purse=40, dice="1-4 3-4 2-3", bets=["odds"])
+    table.play(table.strategy("flat", stake=4, plans={"Ben": {"odds": 4}, "Cat": {"odds": 4}},
+                              refuse={("Ann", "odds")}))
+    refused = [e for e in table.events if e["event"] == "refuse" and e.get("bet") == "odds"]
+    assert refused and all(e["declined"] and e["against"] == "Ann" for e in refused)
+    assert not [e for e in table.events if e["event"] == "bet"]
+
+
+def test_a_side_bet_is_offered_round_the_table_until_one_accepts():
+    """Craps lets a player lay the odds only against the bank; a side bet between players needs a
+    bet whose both sides are `player`: written here, in a rule file of its own."""
+    rules = ROOT / "tests" / "rulesets" / "side_bets.yaml"
+    variant = hazard_dsl.load(rules)
+    table = variant.table(["Ann", "Ben", "Cat", "Dan"], purse=10, dice="1-4 3-4 2-3 6-1 1-2", bets=["main_first"])
+    answers = {"Cat": "decline", "Dan": "accept"}
+    while not table.over:
+        q = table.waiting
+        if q.ask == "bet":
+            table.apply({"action": "bet", "bet": "main_first", "amount": 2} if q.player == "Ben" and
+                        not any(e["event"] == "bet" for e in table.events) else {"action": "done"})
+        elif q.ask == "accept":
+            table.apply({"action": answers.get(q.player, "decline")})
+        else:
+            table.apply(table.strategy()(q))
+    [bet] = [e for e in table.events if e["event"] == "bet"]
+    assert bet["who"] == "Ben" and bet["against"] == "Dan"
+    side = settles(table.events, "main_first")
+    assert len(side) == 1 and {side[0]["payer"], side[0]["payee"]} == {"Ben", "Dan"}
+
+
+def test_bets_are_actions_refused_when_not_legal():
+    table = hazard_dsl.load("hoyle").table(["Ann", "Ben"], purse=40, dice="1-4 3-4 2-3", bets=["odds"])
+    table.play(table.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and q.player == "Ben")
+    q = table.waiting.to_json()
+    assert q["bets"][0]["bet"] == "odds" and q["bets"][0]["most"] == "10" and q["bets"][0]["pays"] == "2 to 3"
+    assert {"action": "done"} in q["actions"]
+    before = json.dumps([table.to_json(), table.log])
+    for action, reason in [({"action": "bet", "bet": "ods", "amount": 1}, "did you mean 'odds'"),
+                           ({"action": "bet", "bet": "odds", "amount": 11}, "at most 10"),
+                           ({"action": "bet", "bet": "odds", "amount": 0}, "more than 0"),
+                           ({"action": "stake", "amount": 1}, "'bet' or 'done'")]:
+        with pytest.raises(IllegalAction, match=reason):
+            table.apply(action)
+        assert json.dumps([table.to_json(), table.log]) == before
+
+
+def test_run_with_plans_logs_and_replays(tmp_path):
+    log = tmp_path / "odds.log"
+    cli = [sys.executable, "-m", "hazard_dsl"]
+    made = subprocess.run(cli + ["run", "hoyle", "--players", "Ann,Ben,Cat", "--dice", "1-4 3-4 2-3", "--stake", "10",
+                                 "--purse", "40", "--bet", "Ben:odds=10", "--bet", "Cat:odds=5", "--refuse",
+                                 "Ann:odds", "--log", str(log)], capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    assert "Ann declines Ben's odds for 10 shillings." in made.stdout
+    header = json.loads(log.read_text().splitlines()[0])
+    assert header["bets"] == ["odds"]
+    again = subprocess.run(cli + ["replay", str(log)], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "Ann declines Ben's odds" in again.stdout
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["hoyle", "craps", "french"]), st.integers(0, 2**16), st.data())
+def test_any_plans_conserve_money_and_keep_purses_at_or_above_nothing(name, seed, data):
+    variant = hazard_dsl.load(name)
+    stake = variant.ruleset.table.stake
+    bets = [b for b in variant.ruleset.bets if b != stake]
+    players = ["Ann", "Ben", "Cat"]
+    plans = {p: {b: Fraction(data.draw(st.integers(1, 8))) for b in data.draw(st.lists(st.sampled_from(bets),
+                                                                                        max_size=4))}
+             for p in players}
+    refuse = {(p, b) for p in players for b in bets if data.draw(st.booleans())}
+    table = variant.table(players, purse=data.draw(st.sampled_from([3, 10, "15/2"])), seed=seed, rounds=1)
+    strategy = table.strategy(data.draw(st.sampled_from(["flat", "fraction", "cautious"])), 2, plans, refuse)
+    total = sum(table.purses.values())
+    for _ in range(3000):
+        if table.over:
+            break
+        table.apply(strategy(table.waiting))
+        session = table.session
+        assert all(p >= 0 for p in table.purses.values())
+        assert sum(table.purses.values()) + session.bank + session.box == total
+    again = variant.table(players, purse=table.session.seats[0].purse * 0 + Fraction(table.events[0]["purses"]["Ann"]),
+                          seed=seed, rounds=1)
+    assert replay(again, table.log).events == table.events
