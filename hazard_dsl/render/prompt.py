@@ -131,6 +131,9 @@ class Terminal:
         if self.machine.passing is not None:
             says = self.machine.passing.says()
             lines.append(says[0].upper() + says[1:] + ".")
+            if self.machine.passing.by_lot:
+                says = self.machine.passing.first_says()
+                lines.append(says[0].upper() + says[1:] + ".")
         lines.append("A bank answers every stake." if table.against == "bank" else
                      "Each setter stakes against the caster, who covers what he can"
                      + ("; if he cannot match every stake he forfeits the dice." if table.when_short == "forfeit"
