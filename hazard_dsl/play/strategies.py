@@ -6,7 +6,8 @@
 * ``cautious`` stakes flat, but sits out when the purse holds less than three stakes.
 
 All three cover every stake they can, keep the dice after a win, throw with the table's dice
-and make the rules' choices (a main called, a die recast) under the table's policy.
+(the game's throws, and the one die each player throws for the first cast where the rules cast
+lots for it) and make the rules' choices (a main called, a die recast) under the table's policy.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def strategy(name: str = "flat", stake=1, chooser=None):
             return {"action": "cover"}
         if ask == "keep":
             return {"action": "keep"}
-        if ask == "throw":
+        if ask == "throw":  # the caster's throw, or anyone's die for the first cast: the table's dice
             return {"action": "throw"}
         if chooser is None:
             raise ValueError("this strategy has no policy to choose by (give it a chooser)")

@@ -231,8 +231,12 @@ class Terminal:
         """The dice thrown when the caster presses Enter (or at once, from a tape)."""
         if self.dice_on_enter:
             f = question.facts
-            what = "throws" if f["cast"] == "both" else \
-                f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
+            if f["cast"] == "lot":
+                again = " again (a tie)" if f["round"] > 1 else ""
+                what = f"throws one die for the first cast{again}"
+            else:
+                what = "throws" if f["cast"] == "both" else \
+                    f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
             while self.ask(f"{question.player} {what}: press Enter ") != "":
                 self.say("Press Enter to throw, or ? for help.")
         return {"action": "throw"}
