@@ -310,8 +310,8 @@ def sessions_tables(report: dict) -> tuple[str, list]:
                  "whole session at the table; each game is drawn from the exact chances of how a game ends.")
     o = Table("The sessions", ["what", "value"])
     o.add("games per session (mean)", f"{report['games_per_session']:.3f}")
-    o.add("the first caster", "drawn by lot, each seat alike" if report.get("first") == "by_lot"
-          else f"{report['players'][0]}, the first seat")
+    if report.get("first") == "by_lot":  # otherwise the first seat casts first, as everywhere
+        o.add("the first caster", "drawn by lot, each seat alike")
     for why, n in report["ended"].items():
         o.add(f"ended: {why}", number_and(f"{n:,} sessions", n))
     o.add(f"bank's net per session ({units})", f"{float(Fraction(report['bank_per_session'])):.4f}")
