@@ -139,6 +139,13 @@ class Passing:
     description: str | None
     position: Position | None = None
     losses_text: str | None = None  # losses_in_a_row as written, for people
+    first: str = "seat_order"  # who casts first: one of FIRST_CASTER
+
+
+# Who casts the first game of a session: the first player named (seat order), or the lot — each
+# player throws one die, and the lowest (or the highest) takes the box, those tied throwing again
+# ("History of Hazard & Craps": "each casting a die, the lowest going first").
+FIRST_CASTER = ("seat_order", "lowest_die", "highest_die")
 
 
 @record(frozen=True)

@@ -292,11 +292,12 @@ def test_a_session_with_cocked_dice_is_logged_and_replayed(tmp_path):
 
 
 def test_play_asks_the_caster_what_to_recast():
-    # 3-3: main six; no stakes (0); x-4: the first die off, a cater showing — Ann answers
-    # "sideways" (refused), then "off"; the die shows a deuce: 4-2 nicks six.
+    # 1 2: Ann's ace and Ben's deuce for the box, Ann casts first; 3-3: main six; no stakes (0);
+    # x-4: the first die off, a cater showing — Ann answers "sideways" (refused), then "off";
+    # the die shows a deuce: 4-2 nicks six.
     answers = ["0", "sideways", "off"] + [""] * 50
     result = cli("play", "history_sheet", "--option", "cocked=one_in_ten", "--players", "Ann,Ben",
-                 "--dice", "3-3 x-4 2", stdin="\n".join(answers) + "\n")
+                 "--dice", "1 2 3-3 x-4 2", stdin="\n".join(answers) + "\n")
     assert result.returncode == 0, result.stderr
     assert "the first die is off and the other shows cater: recast the off die alone, or both?" in result.stdout
     assert "Choose one of off, both" in result.stdout

@@ -40,10 +40,11 @@ def seed_and_dice(seed: int | None = None, tape: str | None = None):
 
 def load_dice(dice, machine) -> None:
     """Random dice throw as the rules load them; a tape is refused where it casts what these
-    dice cannot (a die off where dice never land off)."""
+    dice cannot (a die off where dice never land off; a lone face, except the dice thrown for
+    the first cast that open it)."""
     if dice is None:  # the table's own seeded dice, loaded by the table
         return
     try:
-        dice.load(machine.dice, machine.recast)
+        dice.load(machine.dice, machine.recast, lots=machine.passing is not None and machine.passing.by_lot)
     except ValueError as exc:
         raise CommandError(str(exc)) from None

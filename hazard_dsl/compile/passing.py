@@ -20,6 +20,7 @@ class CompiledPassing:
     voluntary_after_win: bool  # the caster may pass after a win (he keeps them unless he says so)
     moves: dict  # (losses so far, result, label) -> (losses after, the dice pass)
     description: str | None = None
+    first: str = "seat_order"  # who casts first (model.FIRST_CASTER): seat order, or the lot of one die
 
     start = 0
 
@@ -29,6 +30,15 @@ class CompiledPassing:
     @property
     def ever_passes(self) -> bool:
         return any(passes for _, passes in self.moves.values())
+
+    @property
+    def by_lot(self) -> bool:
+        """Whether the players throw one die each for the first cast (not the first named)."""
+        return self.first != "seat_order"
+
+    def first_says(self) -> str:
+        """Who casts first, in a few words, for people."""
+        return first_words(self.first)
 
     def says(self) -> str:
         """The rule in a few words, for people — only about endings these rules can reach (no
@@ -60,6 +70,14 @@ class CompiledPassing:
         return text
 
 
+def first_words(first: str) -> str:
+    """Who casts first (`passing: first:`, one of model.FIRST_CASTER), in a few words."""
+    if first == "seat_order":
+        return "the first player named casts first"
+    which = "lowest" if first == "lowest_die" else "highest"
+    return f"each player throws one die, and the {which} casts first (those tied throw again)"
+
+
 def compile_passing(passing: Passing | None, endings, options: dict) -> CompiledPassing:
     """The table for these option values; `endings` are the (result, label) pairs a game can end with."""
     if passing is None:
@@ -81,4 +99,4 @@ def compile_passing(passing: Passing | None, endings, options: dict) -> Compiled
             passes = label in passing.after_labels or bool(losses and after >= losses)
             moves[state, result, label] = (0 if passes else after if losses else 0, passes)
     return CompiledPassing(losses, tuple(passing.after_labels), passing.voluntary_after_win, moves,
-                           passing.description)
+                           passing.description, passing.first)

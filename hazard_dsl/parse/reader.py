@@ -19,7 +19,7 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
-from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
+from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
@@ -864,7 +864,7 @@ def _passing(r: _Reader, node) -> Passing | None:
     m = r.mapping(node, "passing")
     if m is None:
         return None
-    r.keys(m, ("losses_in_a_row", "after_labels", "voluntary_after_win", "description"), "passing")
+    r.keys(m, ("losses_in_a_row", "after_labels", "voluntary_after_win", "first", "description"), "passing")
     losses = None
     given = m.get("losses_in_a_row")
     if given is not None:
@@ -883,9 +883,14 @@ def _passing(r: _Reader, node) -> Passing | None:
         else:
             r.diags.error("after_labels must be a list of labels", node_.position)
     voluntary = r.boolean(m.get("voluntary_after_win"), "voluntary_after_win") if m.get("voluntary_after_win") is not None else False
+    first = r.text(m.get("first"), "first", 40) if m.get("first") is not None else None
+    if first is not None and first not in FIRST_CASTER:
+        r.diags.error(f"passing: first is {', '.join(FIRST_CASTER[:-1])} or {FIRST_CASTER[-1]}, not {first!r}"
+                      f"{did_you_mean(first, FIRST_CASTER)}", m.get("first").position)
+        first = None
     return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"),
                    m.get("after_labels").position if m.get("after_labels") is not None else m.position,
-                   given.text.strip() if isinstance(given, YScalar) else None)
+                   given.text.strip() if isinstance(given, YScalar) else None, first or "seat_order")
 
 
 # --------------------------------------------------------------------------- money

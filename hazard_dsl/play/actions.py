@@ -21,10 +21,10 @@ keep       the caster, after a win, where the rules let him      {"action": "kee
 choose     whoever the rules name (`chooser`): the main called,  {"action": "choose", "value": V}
            a die off recast alone or both (variable "recast")   with V one of `values`
 throw      the caster, whenever the dice are thrown (`cast`:     {"action": "throw"}: the table's
-           "both", or "die" with `die` 1 or 2 recast alone)      dice; or with "dice": [d1, d2]
-                                                                 ([face] for a die alone; null
-                                                                 for a die off, where dice may
-                                                                 land off)
+           "both", or "die" with `die` 1 or 2 recast alone);     dice; or with "dice": [d1, d2]
+           before the first game, where the rules cast lots      ([face] for a die alone or a
+           for the first cast, each player (`cast`: "lot",       lot; null for a die off, where
+           one die; `round` 1, and 2… for those tied)            dice may land off)
 =========  ===================================================  ==================================
 
 Every action may name its `player`; the table refuses one named for someone other than the
@@ -127,8 +127,9 @@ _FIELDS = {"stake": ("amount",), "cover": (), "refuse": (), "keep": (), "pass": 
 
 def _doing(question: Question) -> str:
     f = question.facts
+    throw = "throw one die for the first cast" if f.get("cast") == "lot" else "throw"
     return {"stake": "stake", "cover": f"cover or refuse {f.get('setter')}'s {f.get('bet', 'stake')}",
-            "keep": "keep or pass the dice", "choose": f"choose {f.get('variable')}", "throw": "throw",
+            "keep": "keep or pass the dice", "choose": f"choose {f.get('variable')}", "throw": throw,
             "bet": "bet or be done", "accept": f"accept or decline {f.get('maker')}'s {f.get('bet')}"}[question.ask]
 
 
@@ -167,11 +168,13 @@ def _value(question: Question, value):
 
 
 def _dice(question: Question, dice) -> list:
-    alone = question.facts.get("cast") == "die"
+    cast = question.facts.get("cast")
+    alone = cast in ("die", "lot")  # a die recast alone, or the one die thrown for the first cast
     off = question.facts.get("may_land_off", False)
     count = 1 if alone else 2
     if not isinstance(dice, list) or len(dice) != count:
-        raise IllegalAction(f"dice are {'[face]: the one die recast alone' if alone else '[die1, die2]'}, "
+        one = "[face]: the one die thrown for the first cast" if cast == "lot" else "[face]: the one die recast alone"
+        raise IllegalAction(f"dice are {one if alone else '[die1, die2]'}, "
                             f"each a face from 1 to 6" + (" or null for a die off" if off else ""))
     for face in dice:
         if face is None and off:

@@ -28,9 +28,10 @@ class RandomDice:
         self.loaded = None
         self.load(dice)
 
-    def load(self, dice, recast=None) -> "RandomDice":
+    def load(self, dice, recast=None, lots: bool = False) -> "RandomDice":
         """Throw with these dice (the machine's `Dice`; None or fair: two fair dice). Dice that may
-        land off (`recast`) need nothing more here: each cast is told their chance."""
+        land off (`recast`), and a die thrown for the first cast (`lots`), need nothing more here:
+        each cast is told their chance."""
         self.loaded = None
         if dice is not None and not dice.fair:
             from math import lcm
@@ -73,11 +74,18 @@ class RandomDice:
         face = self._face(die - 1)
         return None if self._off(chance) else face
 
+    def lot(self) -> int:
+        """One die (the first, as the rules load it) thrown for the first cast. A lot's die that
+        lands off is simply thrown again, which changes no face's chance, so it always shows one."""
+        return self._face(0)
+
 
 class DiceTape:
     """Throws given in advance, e.g. ``"3-4 6-6 1-2"`` (commas allowed between them). Where dice
     land off, ``x-4`` is a cast with the first die off and the second showing 4 (``x-x``: both
-    off), and a lone face ``5`` (or ``x``) is a die recast alone."""
+    off), and a lone face ``5`` (or ``x``) is a die recast alone. Where the players throw one
+    die each for the first cast (`passing: first: lowest_die`), those throws come first on the
+    tape, each a lone face: ``"3 5 3 2 6 …"``."""
 
     def __init__(self, throws: list):
         self.throws = list(throws)  # (die1, die2) with None for a die off; or a single face (int or None)
@@ -108,10 +116,15 @@ class DiceTape:
                              f"for a die recast alone)")
         return cls(throws)
 
-    def load(self, dice=None, recast=None) -> "DiceTape":
-        """Refuse casts these dice cannot make: a die off, or one recast alone, where dice never land off."""
+    def load(self, dice=None, recast=None, lots: bool = False) -> "DiceTape":
+        """Refuse casts these dice cannot make: a die off, or one recast alone, where dice never
+        land off. With `lots` (each player throws one die for the first cast) the lone faces
+        that open the tape are those throws."""
         if recast is None:
-            for number, item in enumerate(self.throws, 1):
+            leading = 0
+            while lots and leading < len(self.throws) and isinstance(self.throws[leading], int):
+                leading += 1
+            for number, item in enumerate(self.throws[leading:], leading + 1):
                 if not isinstance(item, tuple) or None in item:
                     raise ValueError(f"--dice: throw {number} is {_token(item)!r}, but the dice of these rules never "
                                      f"land off (no cocked: chance): write two faces, like 3-4")
@@ -155,6 +168,12 @@ class DiceTape:
         item = self._next()
         if isinstance(item, tuple):
             raise _wrong(self.used, item, f"die {die} recast alone: one face, like 5 (x if it lands off again)")
+        return item
+
+    def lot(self) -> int:
+        item = self._next()
+        if not isinstance(item, int):
+            raise _wrong(self.used, item, "one die thrown for the first cast: a lone face, like 5")
         return item
 
     @property

@@ -456,6 +456,11 @@ def implied_action(question, event: dict, where: str) -> dict:
     says the caster declined; the dice kept unless passed by choice; the value chosen."""
     ask = question.ask
     kind = event["event"]
+    if ask == "throw" and question.facts.get("cast") == "lot":  # one die each for the first cast
+        if kind != "lot":
+            raise LogError(f"{where}: the log contradicts the rules: the players throw for the first cast here, but "
+                           f"the log has a {json.dumps(kind)[:40]} event")
+        return {"action": "throw", "dice": [event.get("face")]}
     if ask == "throw":
         if kind not in ("throw", "cast"):
             raise LogError(f"{where}: the log contradicts the rules: the rules throw the dice here, but the log has "

@@ -89,6 +89,12 @@ class Session:
         # while a log is replayed to resume it, the table's own dice throw beside every logged
         # throw, so that they go on after it as they would have had the session not stopped
         self.follow_dice = False
+        # the first caster by lot (`passing: first:`): the round of throws under way, None when none is
+        self.lot_round = None
+        self.by_lot = self.passing.by_lot and len(self.seats) > 1
+        if self.by_lot and sum(1 for p in machine.dice.faces(1) if p) < 2:
+            raise ValueError(f"{machine.ruleset.name}: the die thrown for the first cast shows only one face, so "
+                             f"the players would tie for ever; give passing: first: seat_order")
 
     # ------------------------------------------------------------------ helpers
 
@@ -143,10 +149,15 @@ class Session:
         ruleset = self.machine.ruleset
         yield dict(event="session", ruleset=ruleset.name, rules=ruleset.rules_digest, options=dict(self.machine.options),
                    players=[s.name for s in self.seats], purses=self.purses(), unit=self.unit,
-                   against=self.against, passing=self.passing.says())
+                   against=self.against, passing=self.passing.says(),
+                   **({"caster": None} if self.by_lot else {}))  # nobody holds the box until the lot
         ended = "the games ran out"
         hand_state = self.passing.start
-        yield self._hand_event()
+        try:
+            yield from self._first_caster()
+            yield self._hand_event()
+        except TapeEnded:
+            ended, self.max_games = "the dice tape ran out", 0  # during the lot: no game is played
         idle = 0  # passes in a row without a game (forfeits, empty purses)
         while self.game < self.max_games:
             if idle > len(self.seats):
@@ -196,6 +207,48 @@ class Session:
                     hand_state = self.passing.start
         yield dict(event="end", why=ended, games=self.game, throws=self.throws, purses=self.purses(),
                    bank=exact(self.bank), box=exact(self.box))
+
+    def _first_caster(self) -> Iterator:
+        """Who casts first, where the rules cast lots for it (`passing: first: lowest_die` or
+        `highest_die`): each player in seat order throws one die (a `throw` question with `cast`
+        "lot"; a `lot` event), those tied for the lowest (highest) throw again, in seat order,
+        until one is alone; he takes the box (a `first` event), and it goes round the table from
+        him. With seat order (or one player) the first player named casts, and nothing is asked."""
+        if not self.by_lot:
+            return
+        lowest = self.passing.first == "lowest_die"
+        throwing = list(range(len(self.seats)))
+        round_ = 0
+        while True:
+            round_ += 1
+            self.lot_round = round_
+            faces = {}
+            for k in throwing:
+                name = self.seats[k].name
+                action = yield Question("throw", name, dict(cast="lot", round=round_, first=self.passing.first,
+                                                            may_land_off=False))
+                faces[k] = self._lot_face(action)
+                yield dict(event="lot", player=name, face=faces[k], round=round_, caster=None)
+            best = min(faces.values()) if lowest else max(faces.values())
+            throwing = [k for k in throwing if faces[k] == best]
+            if len(throwing) == 1:
+                break
+        self.caster, self.lot_round = throwing[0], None
+        yield dict(event="first", caster=self.seats[self.caster].name, face=best, rounds=round_,
+                   why=f"the {'lowest' if lowest else 'highest'} die")
+
+    def _lot_face(self, action: dict):
+        """The face of one die thrown for the first cast: the table's dice, or the action's."""
+        given = action.get("dice")
+        if given is None:
+            return self.dice.lot()
+        if self.follow_dice:  # a log replayed to resume it: the table's dice go on where the log left them
+            try:
+                self.dice.lot()
+            except TapeEnded:
+                raise DiceBehind("the dice have fewer throws than the log has made (the throws for the first "
+                                 "cast)") from None
+        return given[0]
 
     def _hand_event(self) -> dict:
         return dict(event="hand", caster=self.seats[self.caster].name, hand=self.passes + 1,

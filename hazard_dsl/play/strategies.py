@@ -6,9 +6,10 @@
 * ``cautious`` stakes flat, but sits out when the purse holds less than three stakes.
 
 All three cover every stake they can, keep the dice after a win, throw with the table's dice
-and make the rules' choices (a main called, a die recast) under the table's policy. With
-`plans` ({seat: {bet: amount}}) a seat makes each of its bets whenever it may (for at most what
-it can), and takes every bet put to it, save those `refuse` names ({(seat, bet)}).
+(the game's throws, and the one die each player throws for the first cast where the rules cast
+lots for it) and make the rules' choices (a main called, a die recast) under the table's policy.
+With `plans` ({seat: {bet: amount}}) a seat makes each of its bets whenever it may (for at most
+what it can), and takes every bet put to it, save those `refuse` names ({(seat, bet)}).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=()):
             return {"action": "cover"}
         if ask == "keep":
             return {"action": "keep"}
-        if ask == "throw":
+        if ask == "throw":  # the caster's throw, or anyone's die for the first cast: the table's dice
             return {"action": "throw"}
         if chooser is None:
             raise ValueError("this strategy has no policy to choose by (give it a chooser)")

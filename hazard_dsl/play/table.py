@@ -169,8 +169,11 @@ class Table:
 
 
 def _thrown(events: list[dict]):
-    """The dice an action threw: those of the first cast or throw it caused."""
+    """The dice an action threw: those of the first cast or throw it caused (or its die, thrown
+    for the first cast)."""
     for event in events:
+        if event["event"] == "lot":
+            return [event["face"]]
         if event["event"] == "cast":
             return list(event["dice"]) if event["cast"] == "both" else [event["face"]]
         if event["event"] == "throw":

@@ -194,6 +194,11 @@ def cast_text(casts, words, caster: str | None = None) -> str:
     return _sentence("; ".join(parts)) + "." if parts else ""
 
 
+def face_text(words, face: int) -> str:
+    """One die's face in the period's words, with its number: "a cater (4)", "an ace (1)"."""
+    return f"{_a(words.faces[face - 1])} ({face})"
+
+
 def _a(word: str) -> str:
     return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
 

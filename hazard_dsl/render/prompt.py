@@ -134,6 +134,9 @@ class Terminal:
         if self.machine.passing is not None:
             says = self.machine.passing.says()
             lines.append(says[0].upper() + says[1:] + ".")
+            if self.machine.passing.by_lot:
+                says = self.machine.passing.first_says()
+                lines.append(says[0].upper() + says[1:] + ".")
         lines.append("A bank answers every stake." if table.against == "bank" else
                      "Each setter stakes against the caster, who covers what he can"
                      + ("; if he cannot match every stake he forfeits the dice." if table.when_short == "forfeit"
@@ -297,8 +300,12 @@ class Terminal:
         """The dice thrown when the caster presses Enter (or at once, from a tape)."""
         if self.dice_on_enter:
             f = question.facts
-            what = "throws" if f["cast"] == "both" else \
-                f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
+            if f["cast"] == "lot":
+                again = " again (a tie)" if f["round"] > 1 else ""
+                what = f"throws one die for the first cast{again}"
+            else:
+                what = "throws" if f["cast"] == "both" else \
+                    f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
             while self.ask(f"{question.player} {what}: press Enter ") != "":
                 self.say("Press Enter to throw, or ? for help.")
         return {"action": "throw"}

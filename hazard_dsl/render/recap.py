@@ -73,7 +73,10 @@ def where_the_table_stands(session) -> str:
     hand = f"hand {session.passes + 1}, {round_of}"
     state = session.state
     lines = []
-    if state is None or state.kind == END:
+    if session.lot_round is not None:  # before the first game: who casts first is still being thrown for
+        lines.append(f"Nobody holds the box yet: the players are throwing one die each for the first cast "
+                     f"(round {session.lot_round}" + (", those tied throwing again)." if session.lot_round > 1 else ")."))
+    elif state is None or state.kind == END:
         if state is not None and session.game:
             lines.append(f"Game {session.game} is over: {session.game_caster} {RESULT_VERBS[state.result]} "
                          f"({state.label}).")

@@ -235,6 +235,9 @@ def _passing(machine) -> str | None:
     if passing is not None:  # from the compiled table: only endings these rules can reach
         said = passing.says()
         parts.append(said[:1].upper() + said[1:] + ".")
+        if passing.by_lot:
+            said = passing.first_says()
+            parts.append(said[:1].upper() + said[1:] + ".")
     if rules is not None and rules.description:
         parts.append(_words(rules.description))
     return " ".join(parts) or None

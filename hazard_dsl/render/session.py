@@ -12,7 +12,7 @@ from ..compile.machine import Machine, outcome_index
 from ..play.game import ChoiceMade, Thrown
 from .words import money_amount
 from ..records import replace
-from .narrate import Narrator, cast_text
+from .narrate import Narrator, cast_text, face_text
 from .terminal import fit, printable
 
 
@@ -44,6 +44,11 @@ class SessionNarrator:
             purses = ", ".join(f"{name} {self.amount(p)}" for name, p in e["purses"].items())
             return (f"{e['ruleset']} at the table: {purses}. {e['passing'][0].upper()}{e['passing'][1:]}; "
                     f"{'a bank answers every stake' if e['against'] == 'bank' else 'the setters stake against the caster'}.")
+        if kind == "lot":  # one die each for the first cast; a tie thrown again
+            again = " again, to break the tie" if e["round"] > 1 else ""
+            return f"{e['player']} throws {face_text(self.machine.ruleset.words, e['face'])} for the box{again}."
+        if kind == "first":
+            return f"{e['caster']} casts first: {e['why']}."
         if kind == "hand":
             return f"\n{e['caster']} takes the box (hand {e['hand']}; purse {self.amount(e['purse'])})."
         if kind == "game":

@@ -140,6 +140,8 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     if ruleset.passing is not None:
         t = Table("How the dice pass", ["when", "note"])
         t.add(passing_said(ruleset) or "—", ruleset.passing.description or "")
+        if ruleset.passing.first != "seat_order":
+            t.add(first_said(ruleset), "who casts first")
         tables.append(t)
     money = ruleset.table
     t = Table("The table's money", ["rule", "at this table"])
@@ -171,6 +173,13 @@ def passing_said(ruleset: Ruleset) -> str:
     if p.voluntary_after_win:
         rules.append("the caster may pass after a win")
     return "; ".join(rules)
+
+
+def first_said(ruleset: Ruleset) -> str:
+    """Who casts first, in words."""
+    from ..compile.passing import first_words
+
+    return first_words(ruleset.passing.first if ruleset.passing is not None else "seat_order")
 
 
 MAX_SETTINGS_EXPLORED = 64  # option combinations compiled to say which endings can happen
@@ -275,6 +284,7 @@ def show_json(ruleset: Ruleset) -> dict:
                                          ruleset.passing.losses_in_a_row is None else ruleset.passing.losses_text),
                      "after_labels": list(ruleset.passing.after_labels),
                      "voluntary_after_win": ruleset.passing.voluntary_after_win,
+                     "first": ruleset.passing.first,
                      "in_words": passing_said(ruleset),
                      "description": ruleset.passing.description} if ruleset.passing else None),
     }

@@ -157,6 +157,8 @@ def sessions_report(context, results: dict, seconds: float, complete: bool) -> d
         "stake": exact_text(context.stake),
         "strategy": setup.strategy,
         "rounds": setup.rounds,
+        # who casts first: the first seat, or drawn by lot (each seat alike: simulate.sessions)
+        "first": "by_lot" if setup.by_lot else "seat_order",
         "unit": context.machine.ruleset.money_unit,
         "units": context.machine.ruleset.money_units,
         "seats": seats,
@@ -308,6 +310,8 @@ def sessions_tables(report: dict) -> tuple[str, list]:
                  "whole session at the table; each game is drawn from the exact chances of how a game ends.")
     o = Table("The sessions", ["what", "value"])
     o.add("games per session (mean)", f"{report['games_per_session']:.3f}")
+    if report.get("first") == "by_lot":  # otherwise the first seat casts first, as everywhere
+        o.add("the first caster", "drawn by lot, each seat alike")
     for why, n in report["ended"].items():
         o.add(f"ended: {why}", number_and(f"{n:,} sessions", n))
     o.add(f"bank's net per session ({units})", f"{float(Fraction(report['bank_per_session'])):.4f}")

@@ -16,6 +16,13 @@ per game is exact in distribution, and the rest is bookkeeping. `categories_on_t
 same transitions along given throws, which is how the tests check this module against the
 session engine throw for throw.
 
+**The first caster.** Where the rules cast lots for the first cast (`passing: first:
+lowest_die` or `highest_die`), each session draws its first caster uniformly from the seats.
+That is exact, for fair dice and loaded ones alike: every player throws the same die, and those
+tied throw it again, so the throws are exchangeable and no seat is likelier than another to be
+alone at the lowest (highest) face (tests/test_first_caster.py works the chances out exactly
+for loaded dice). Only a die with a single face could never choose, and it is refused.
+
 **Money** is whole minor units (int64): the unit divided by `scale`, the least common multiple
 of the denominators of the purse, the stake, the fees and the payouts (×1000 under the
 `fraction` strategy, whose stakes are tenths of a purse). Every transfer moves the same integer
@@ -180,6 +187,7 @@ class Setup:
     passing_passes: np.ndarray  # [passing state, ending] -> bool
     fees: tuple  # (amount in minor units, next [fee state, ending], due [fee state, ending], start state)
     max_games: int = MAX_SESSION_GAMES
+    by_lot: bool = False  # the first caster drawn by lot (uniformly: see the module's docstring), not seat 0
 
 
 def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fraction, strategy: str,
@@ -232,12 +240,18 @@ def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fracti
         from .tables import SimulationError
 
         raise SimulationError("--purse is too large to simulate in whole minor units")
+    by_lot = passing.by_lot and players > 1
+    if by_lot and sum(1 for p in machine.dice.faces(1) if p) < 2:
+        from .tables import SimulationError
+
+        raise SimulationError(f"{machine.ruleset.name}: the die thrown for the first cast shows only one face, so "
+                              f"the players would tie for ever")
     return Setup(players, table.against == "bank", table.when_short == "forfeit", rounds, int(purse_units),
                  int(stake_units), strategy, scale, most, tuple(keys), cumulative, denominator,
                  np.array([endings.index((c.result, c.label)) for c in keys], dtype=np.int64), endings,
                  np.array([c.laid for c in keys], dtype=bool),
                  np.array([{"win": 1, "lose": -1}.get(c.stake_result, 0) for c in keys], dtype=np.int64),
-                 tuple(c.stake_net for c in keys), passing_next, passing_passes, tuple(fees))
+                 tuple(c.stake_net for c in keys), passing_next, passing_passes, tuple(fees), by_lot=by_lot)
 
 
 # --------------------------------------------------------------------------- playing them
@@ -255,9 +269,12 @@ class Played:
     rounded: int  # stakes or payouts rounded down to a whole minor unit
 
 
-def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = None, categories=None) -> Played:
+def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = None, categories=None,
+                  first=None) -> Played:
     """Play `sessions` sessions side by side. Each game's category is drawn from the exact
-    distribution (or, for a test, taken in turn from `categories`, a list of indices per session)."""
+    distribution (or, for a test, taken in turn from `categories`, a list of indices per session),
+    and, where the rules cast lots for the first cast, the first caster uniformly (or, for a
+    test, `first`: each session's first caster, a seat index)."""
     n = s.seats
     purses = np.full((sessions, n), s.purse, dtype=np.int64)
     bank = np.zeros(sessions, dtype=np.int64)
@@ -265,6 +282,10 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
     games = np.zeros(sessions, dtype=np.int64)
     why = np.zeros(sessions, dtype=np.int8)
     caster = np.zeros(sessions, dtype=np.int64)
+    if first is not None:
+        caster[:] = first
+    elif s.by_lot:  # each seat alike, whatever the die (the module's docstring)
+        caster = rng.integers(0, n, size=sessions).astype(np.int64)
     passes = np.zeros(sessions, dtype=np.int64)
     hand = np.zeros(sessions, dtype=np.int64)
     idle = np.zeros(sessions, dtype=np.int64)
