@@ -472,10 +472,17 @@ def implied_action(question, event: dict, where: str) -> dict:
         mine = kind in ("stake", "refuse") and event.get("player") == question.player
         return {"action": "stake", "amount": event.get("amount") if mine else "0"}
     if ask == "cover":
-        declined = kind == "refuse" and event.get("player") == question.facts["setter"] and event.get("declined")
+        maker = event.get("who") if "bet" in question.facts else event.get("player")
+        declined = kind == "refuse" and maker == question.facts["setter"] and event.get("declined")
         return {"action": "refuse" if declined else "cover"}
     if ask == "keep":
         return {"action": "pass" if kind == "pass" and event.get("voluntary") else "keep"}
+    if ask == "bet":
+        if kind in ("bet", "refuse") and "bet" in event and event.get("who") == question.player:
+            return {"action": "bet", "bet": event["bet"], "amount": event.get("amount")}
+        return {"action": "done"}
+    if ask == "accept":
+        return {"action": "accept" if kind == "bet" and event.get("against") == question.player else "decline"}
     values = question.facts["values"]
     value = event.get("value") if kind in ("choice", "recast") else None
     return {"action": "choose", "value": value if value in values else values[0]}  # a wrong one: the events differ
