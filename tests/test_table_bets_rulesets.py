@@ -242,8 +242,8 @@ def test_chicken_side_bet_on_the_called_main():
 # ---------------------------------------------------------------- single throws (the history sheet)
 
 @pytest.mark.parametrize("bet, throws, pays", [
-    ("two", {2}, F(35)),            # one throw of 36 (ames-ace), 35 to 1
-    ("twelve", {12}, F(35)),        # one throw of 36 (sixes), 35 to 1
+    ("two", {2}, F(35)),            # one throw of 36 (aces, 1-1), 35 to 1
+    ("twelve", {12}, F(35)),        # one throw of 36 (6-6), 35 to 1
     ("hazards", {2, 3, 11, 12}, F(5)),  # 1 + 2 + 2 + 1 = 6 throws of 36, 30 to 6 = 5 to 1
 ])
 def test_a_single_throw_bet_at_the_sheets_payout(bet, throws, pays):
