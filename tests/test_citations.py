@@ -118,7 +118,8 @@ def test_an_odds_payout_is_said_in_words(capsys):
     craps = json.loads(printed(capsys, "show", "craps", "--json"))["bets"]
     assert craps["odds"]["pays_in_words"] == "the ways of throwing 7 to the ways of throwing the point"
     sheet = json.loads(printed(capsys, "rules", "french", "--format", "json", "--option", "bank_odds=tenth_short"))
-    assert {b["bet"]: b["pays_rule"] for b in sheet["bets"]} == {"stake": "1 to 1", "odds": f"{said}, times 9/10"}
+    assert {b["bet"]: b["pays_rule"] for b in sheet["bets"]} == {"stake": "1 to 1", "side": "1 to 1",
+                                                               "odds": f"{said}, times 9/10"}
 
 
 # --------------------------------------------------------------------------- derived rulesets
