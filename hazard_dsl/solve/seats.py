@@ -1,0 +1,743 @@
+r"""A seat's bets at the table, solved exactly: what a player who makes each bet of his plan
+whenever he may can expect, per game, per throw, per hand and per round of the table.
+
+At the table (play.table_bets) a seat proposes, before every throw where a bet's `made:` holds,
+each bet of its plan it is not already party to; it plays the bet's `backer` side if its role
+this game (the caster, or a setter) plays the backer role, else the `layer` side; the other side
+is the bank, the caster or another seat. The plan's amount is what the seat puts at risk: a
+backer's stake, or what a layer lays (the backer's stake is then that amount over the most a
+win can pay from where the bet was made). A bet that `backs` another is made only while the seat
+is party to a live wager of it (the game's stake included), for at most that wager's amount
+times the bet's largest multiple.
+
+**The assumptions.** Every proposal is taken (the bank always takes; the caster covers, another
+seat accepts), no purse runs short of what a wager needs, every setter stakes `stake` each game
+(the `flat` strategy) and each seat's plan is played as if alone: no other seat's wager of the
+same bet blocks it (a seat is party to one wager of a bet at a time; where two plans would meet
+so, `seats` refuses them).
+
+**The chain.** For one seat in one role, a node is where the table stands before the bets are
+offered at a throw: (game throw state g, the stake's state s, the state and backer's stake of
+each of the seat's wagers up). The offer is deterministic: the stake is laid at the first throw
+where it may be (s = 0), then every bet of the plan that is not up and may be made at g is made
+(a bet backing the stake or another bet of the plan once that is up), in the state where bets
+start. Each of the 36 throws (under the dice in play, and the policy at every choice it leads
+to) then moves the game, the stake and every wager by their compiled tables
+(`CompiledBet.move`): a decided wager pays the seat its net (a backer's stake × the decision's
+net, less a commission on the win; a layer the opposite) and is gone. When the game ends the
+stake is void if still up, and the wagers still up (a place bet) carry into the next game:
+the node is absorbed in ("end", c), c being the wagers carried. So a game is an absorbing chain
+from (its first throw states, s unlaid, c), solved exactly with `markov.Chain`:
+
+    v_x(c) = Σ_node visits_c(node) · r_x(node),   T(c → c') = P_c(absorbed in ("end", c'))
+
+where r_x(node) is the expected amount x (the seat's net on a bet, what it puts at risk, the
+wagers it makes) on the throw from that node. Games are strung together by T, a chain on the
+finitely many c; the long-run figure per game is Σ_c π(c) v_x(c), π the limit of the average
+of its distributions from c = nothing up (a stationary distribution; weighed by the chance of
+reaching each closed class, where there are several). Where no wager is ever carried, c is
+always nothing up and every game is alike.
+
+Per throw is per game over the game's expected throws. Per hand, each game of a hand is alike
+and the number of games a stopping time of their results, so by Wald's identity a hand's net is
+the expected games per hand (`session.hand`) times the net per game; a setter's hand is another
+caster's. Where a wager can be carried from game to game and the seat plays it differently as
+caster and as setter, the games of a hand are not alike, and only the long run per game is
+given. A round of a table of N is one hand as the caster and N − 1 as a setter.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import END, THROW, Machine
+from ..records import field, record
+from .bets import BetTable
+from .markov import ONE, ZERO, Chain, Solver, gauss, strongly_connected
+
+ROLES = ("caster", "setter")
+BANK = "bank"
+MAX_SEAT_NODES = 200_000  # (game state, stake, wagers up) nodes of one seat's chain in one role
+UNLAID, DONE = -1, -2  # the stake's state before it is laid this game, and once it is decided
+
+
+class SeatError(ValueError):
+    """A plan whose figures cannot be given: a bet the table cannot play as the plan asks, a
+    chain too large, two plans that would meet at the table."""
+
+
+def plays(role: str, seat_role: str) -> bool:
+    """Whether a seat that is the caster or a setter this game plays the bet role `role` (as
+    play.table_bets.fits: `player` is anyone)."""
+    return role == "player" or role == seat_role
+
+
+def side_of(bet, seat_role: str):
+    """(side, the other side's role) that a seat in `seat_role` plays on `bet` when it proposes
+    it, or None where it plays neither side (as play.table_bets.TableBets.open_to)."""
+    if plays(bet.backer, seat_role) and bet.backer != BANK:
+        return "backer", bet.layer
+    if plays(bet.layer, seat_role) and bet.layer != BANK:
+        return "layer", bet.backer
+    return None
+
+
+def most_paid(cb) -> Fraction:
+    """The most a unit backed can win on the bet anywhere."""
+    return max((d.net for d in cb.decisions if d.result == "win"), default=ONE)
+
+
+def most_paid_from(cb, machine: Machine, made: int) -> Fraction:
+    """The most a unit backed can win on a wager made at game state `made`: the largest net of
+    the decisions its moves can reach from there; where the game can end with the bet up, every
+    state it could go on from counts (play.table_bets sets aside what a layer could lose so)."""
+    states = machine.states
+    seen, todo, best = set(), [(made, 0)], None
+    while todo:
+        key = todo.pop()
+        if key in seen or key not in cb.moves:
+            continue
+        seen.add(key)
+        game = states[key[0]]
+        for k, entry in enumerate(cb.moves[key]):
+            for after, code in (entry.items() if isinstance(entry, dict) else [(game.steps[k].target, entry)]):
+                if code < 0:
+                    decision = cb.decisions[~code]
+                    if decision.result == "win":
+                        best = decision.net if best is None else max(best, decision.net)
+                elif states[after].kind == THROW:
+                    todo.append((after, code))
+                else:
+                    todo.extend((g, b) for g, b in cb.moves if b == code)
+    return best if best is not None else most_paid(cb)
+
+
+@record(frozen=True)
+class BetAtTable:
+    """One bet of a seat's plan in one role: the side it plays (None: it makes no such bet, and
+    `why_not` says why) and its long-run figures per game. `risk` is what the seat puts at risk
+    per game (a backer's stake, what a layer could lose), `wagers` the wagers it makes per game."""
+
+    bet: str
+    role: str
+    side: str | None
+    other: str | None = None  # the other side: bank, caster, setter, player, or the backed wager's party
+    why_not: str | None = None
+    per_game: Fraction = ZERO
+    risk: Fraction = ZERO
+    wagers: Fraction = ZERO
+    carried: bool = False  # a wager of it can be up when a game ends, and goes on into the next
+
+    @property
+    def edge(self) -> Fraction:
+        """The seat's expected loss per unit it puts at risk (negative: a gain)."""
+        return -self.per_game / self.risk if self.risk else ZERO
+
+
+class _Slot:
+    """A bet of the plan the seat makes in this role, as the chain needs it."""
+
+    def __init__(self, machine: Machine, cb, side: str, amount: Fraction, backs):
+        self.cb = cb
+        self.side = side
+        self.amount = amount
+        self.backs = backs  # None, "stake", or the index of the slot it backs
+        self.machine = machine
+        self._most: dict = {}
+        self._factor: dict = {}
+
+    def most(self, g: int) -> Fraction:
+        found = self._most.get(g)
+        if found is None:
+            found = self._most[g] = most_paid_from(self.cb, self.machine, g)
+        return found
+
+    def factor(self, g: int) -> Fraction:
+        """The largest multiple of the backed wager it may be made for at g (1 without any)."""
+        found = self._factor.get(g)
+        if found is None:
+            found = self._factor[g] = max((self.cb.multiple(m, g) for m in self.cb.bet.multiples), default=ONE)
+        return found
+
+    def seat_net(self, code: int, stake: Fraction) -> Fraction:
+        """The seat's net when its wager (backer's stake `stake`) is decided by `code`, as the
+        table settles it: a win pays stake × net less a commission on the win (nothing if that
+        leaves nothing), a loss the stake."""
+        decision = self.cb.decisions[~code]
+        if decision.result == "win":
+            won = stake * decision.net
+            commission = self.cb.bet.commission
+            if commission is not None and self.cb.commission_paid == "on_win":
+                won -= commission.rate * (stake if commission.of == "bet" else won)
+            backer = won if won > 0 else ZERO
+        elif decision.result == "lose":
+            backer = -stake
+        else:
+            backer = ZERO
+        return backer if self.side == "backer" else -backer
+
+
+@record
+class RoleFigures:
+    """A seat's plan in one role, solved: each bet's figures, and the stake's net per game for
+    its backer per unit staked (laid as the table lays it; void if up when the game ends)."""
+
+    bets: dict  # name -> BetAtTable
+    stake_unit: Fraction  # the stake's backer's expected net per game, per unit staked
+    throws: Fraction  # expected throws per game (a check: the game's own)
+
+
+class SeatSolver:
+    """The chains of seats' plans on one machine (compiled with the table's stake and the bets
+    planned) under one policy."""
+
+    def __init__(self, machine: Machine, policy: str = "optimal", solver: Solver | None = None,
+                 bet_table: BetTable | None = None):
+        if solver is None:
+            solver = Solver(machine)
+            solver.set_policy(policy)
+        self.machine = machine
+        self.solver = solver
+        self.table = bet_table if bet_table is not None else BetTable(machine, solver)
+        ruleset = machine.ruleset
+        self.stake_name = ruleset.table.stake
+        self.stake_bet = machine.bets.get(self.stake_name) if self.stake_name else None
+        self.against = ruleset.table.against
+        self._stake_unit = None
+
+    # ------------------------------------------------------------------ which bets, which side
+
+    def sides(self, plan: dict, role: str, seats: int | None = None) -> dict:
+        """{bet: BetAtTable without figures}: the side the seat plays on each bet of `plan` in
+        `role`, or why it makes none (`seats`: how many sit at the table, None for enough)."""
+        ruleset = self.machine.ruleset
+        out: dict = {}
+        for name in plan:
+            bet = ruleset.bets[name]
+            cb = self.machine.bets.get(name)
+            if cb is None:
+                raise LookupError(f"bet {name!r} was not compiled with the game")  # the caller's mistake
+            if not cb.made:
+                out[name] = BetAtTable(name, role, None, why_not="its made: never holds in this game")
+                continue
+            found = side_of(bet, role)
+            if found is None:
+                out[name] = BetAtTable(name, role, None, why_not=f"the {role} plays neither its backer "
+                                                                 f"({bet.backer}) nor its layer ({bet.layer})")
+                continue
+            side, other = found
+            if cb.commission_paid == "up_front":
+                raise SeatError(f"bet {name!r} takes its commission up front, which the table does not take, so "
+                                f"its figures at the table would not be the bet's; give an option under which it "
+                                f"is paid on a win")
+            if bet.backs is not None:
+                if bet.backs == self.stake_name:
+                    other = BANK if self.against == "bank" else ("setter" if role == "caster" else "caster")
+                elif bet.backs not in plan:
+                    out[name] = BetAtTable(name, role, None, why_not=f"it backs {bet.backs}, which is not in the plan")
+                    continue
+                else:
+                    other = "party"  # whoever took the backed wager
+            why = _nobody(other, role, seats)
+            if why:
+                out[name] = BetAtTable(name, role, None, why_not=why)
+                continue
+            out[name] = BetAtTable(name, role, side, other)
+        # a bet backing another that the seat makes no wager of in this role is not made either
+        changed = True
+        while changed:
+            changed = False
+            for name, entry in out.items():
+                backs = ruleset.bets[name].backs
+                if entry.side is not None and backs in out and out[backs].side is None:
+                    out[name] = BetAtTable(name, role, None, why_not=f"it backs {backs}, which the {role} does "
+                                                                     f"not make")
+                    changed = True
+        return out
+
+    # ------------------------------------------------------------------ the chain
+
+    def role(self, plan: dict, role: str, stake: Fraction = ONE, seats: int | None = None) -> RoleFigures:
+        """The plan {bet: amount} of one seat in `role` ("caster" or "setter"), solved."""
+        if role not in ROLES:
+            raise ValueError(f"a seat's role is caster or setter, not {role!r}")
+        stake = Fraction(stake)
+        sides = self.sides(plan, role, seats)
+        made = [name for name, entry in sides.items() if entry.side is not None]
+        index = {name: k for k, name in enumerate(made)}
+        slots = []
+        for name in made:
+            bet = self.machine.ruleset.bets[name]
+            backs = None
+            if bet.backs is not None:
+                backs = "stake" if bet.backs == self.stake_name else index[bet.backs]
+            slots.append(_Slot(self.machine, self.machine.bets[name], sides[name].side, Fraction(plan[name]), backs))
+        track = any(slot.backs == "stake" for slot in slots)
+        figures = self._solve(slots, stake, track)
+        bets = {}
+        for name, entry in sides.items():
+            if entry.side is None:
+                bets[name] = entry
+                continue
+            k = index[name]
+            bets[name] = BetAtTable(name, role, entry.side, entry.other, None, figures["net"][k],
+                                    figures["risk"][k], figures["wagers"][k], figures["carried"][k])
+        return RoleFigures(bets, self.stake_unit(), figures["throws"])
+
+    def stake_unit(self) -> Fraction:
+        """The stake's backer's expected net per game per unit staked, as the table lays it: at
+        the first throw where the stake bet may be made (the first throw of every game, where
+        the stake is even money on the game), void if still up when the game ends."""
+        if self._stake_unit is None:
+            self._stake_unit = self._solve([], ONE, True)["stake"]
+        return self._stake_unit
+
+    def _solve(self, slots: list, stake: Fraction, track: bool) -> dict:
+        machine, states, table = self.machine, self.machine.states, self.table
+        stake_bet = self.stake_bet
+        n = len(slots)
+        rows: dict = {}
+        reward: dict = {}  # node -> (net per slot, risk per slot, wagers per slot, stake's net)
+        nothing = (None,) * n
+        first = table.resolve(machine.start.target)
+
+        def start_of(carried) -> dict:
+            out: dict = {}
+            for h, p in first.items():
+                node = ("end", carried) if states[h].kind == END else (h, UNLAID if track else DONE, carried)
+                out[node] = out.get(node, ZERO) + p
+            return out
+
+        starts = {nothing: start_of(nothing)}
+        queue = [node for node in starts[nothing] if node[0] != "end"]
+        seen = set(queue)
+        ends: set = set()
+        while queue:
+            node = queue.pop()
+            g, s, ups = node
+            s, ups, risk, wagers = self._offer(slots, g, s, ups, stake, track)
+            dice = self.solver.throw_dice(g)
+            weights, total = dice.weights, dice.total
+            steps = states[g].steps
+            row: dict = {}
+            nets = [ZERO] * n
+            stake_net = ZERO
+            for k in range(36):
+                w = weights[k]
+                if not w:
+                    continue
+                target = steps[k].target
+                for final, p in table.resolve(target).items():
+                    chance = Fraction(w, total) * p
+                    ended = states[final].kind == END
+                    s2 = s
+                    if s >= 0:  # the stake is up: moved by its table (even money on the game without one)
+                        if stake_bet is None:
+                            if ended:
+                                stake_net += chance * {"win": ONE, "lose": -ONE}.get(states[final].result, ZERO)
+                                s2 = DONE
+                        else:
+                            code = stake_bet.move(g, s, k, final)
+                            if code < 0:
+                                stake_net += chance * stake_bet.decisions[~code].net
+                                s2 = DONE
+                            else:
+                                s2 = code
+                    after = []
+                    for i, up in enumerate(ups):
+                        if up is None:
+                            after.append(None)
+                            continue
+                        code = slots[i].cb.move(g, up[0], k, final)
+                        if code < 0:
+                            nets[i] += chance * slots[i].seat_net(code, up[1])
+                            after.append(None)
+                        else:
+                            after.append((code, up[1]))
+                    after = tuple(after)
+                    if ended:  # the stake is void if still up; the wagers up go on into the next game
+                        nxt = ("end", after)
+                        if after not in ends:
+                            ends.add(after)
+                    else:
+                        nxt = (final, s2, after)
+                        if nxt not in seen:
+                            if len(seen) >= MAX_SEAT_NODES:
+                                raise SeatError(f"this plan is too large to solve exactly (more than "
+                                                f"{MAX_SEAT_NODES:,} states of the game and the wagers up); plan "
+                                                f"fewer bets at once")
+                            seen.add(nxt)
+                            queue.append(nxt)
+                    row[nxt] = row.get(nxt, ZERO) + chance
+            rows[node] = row
+            reward[node] = (nets, risk, wagers, stake_net)
+            if not queue:  # the games that start with other wagers carried
+                for carried in sorted(ends - set(starts), key=repr):
+                    starts[carried] = start_of(carried)
+                    for start in starts[carried]:
+                        if start[0] != "end" and start not in seen:
+                            seen.add(start)
+                            queue.append(start)
+        chain = Chain(rows)
+        per: dict = {}  # carried -> (net, risk, wagers per slot; stake; throws; {carried after: p})
+        for carried, start in starts.items():
+            visits = chain.forward(start)
+            nets, risks, wagers = [ZERO] * n, [ZERO] * n, [ZERO] * n
+            stake_net = throws = ZERO
+            after: dict = {}
+            for node, x in visits.items():
+                if node[0] == "end":
+                    after[node[1]] = after.get(node[1], ZERO) + x
+                    continue
+                throws += x
+                r_net, r_risk, r_wagers, r_stake = reward[node]
+                for i in range(n):
+                    nets[i] += x * r_net[i]
+                    risks[i] += x * r_risk[i]
+                    wagers[i] += x * r_wagers[i]
+                stake_net += x * r_stake
+            per[carried] = (nets, risks, wagers, stake_net, throws, after)
+        weights = long_run({c: v[5] for c, v in per.items()}, nothing)
+        out = {"net": [ZERO] * n, "risk": [ZERO] * n, "wagers": [ZERO] * n, "stake": ZERO, "throws": ZERO}
+        for carried, pi in weights.items():
+            nets, risks, wagers, stake_net, throws, _ = per[carried]
+            for i in range(n):
+                out["net"][i] += pi * nets[i]
+                out["risk"][i] += pi * risks[i]
+                out["wagers"][i] += pi * wagers[i]
+            out["stake"] += pi * stake_net
+            out["throws"] += pi * throws
+        out["carried"] = [any(c[i] is not None for c in starts) for i in range(n)]
+        return out
+
+    def _offer(self, slots: list, g: int, s: int, ups: tuple, stake: Fraction, track: bool):
+        """Before the throw at g: the stake laid where it first may be, then every bet of the plan
+        not up that may be made here (one backing another once that is up). Returns the stake's
+        state, the wagers up, and what each slot put at risk and how many wagers it made."""
+        n = len(slots)
+        risk, wagers = [ZERO] * n, [ZERO] * n
+        if track and s == UNLAID and (self.stake_bet is None or g in self.stake_bet.made):
+            s = 0
+        ups = list(ups)
+        progress = True
+        while progress:
+            progress = False
+            for i, slot in enumerate(slots):
+                if ups[i] is not None or g not in slot.cb.made:
+                    continue
+                amount = slot.amount
+                if slot.backs is not None:
+                    if slot.backs == "stake":
+                        if s < 0:
+                            continue
+                        backed = stake
+                    else:
+                        if ups[slot.backs] is None:
+                            continue
+                        backed = ups[slot.backs][1]
+                    amount = min(amount, backed * slot.factor(g))
+                    if amount <= 0:
+                        continue
+                if slot.side == "backer":
+                    ups[i] = (0, amount)
+                    risk[i] = amount
+                else:
+                    most = slot.most(g)
+                    ups[i] = (0, amount / most)
+                    risk[i] = amount  # a layer could lose the backer's stake × the most it can pay
+                wagers[i] = ONE
+                progress = True
+        return s, tuple(ups), risk, wagers
+
+
+def _nobody(other: str, role: str, seats: int | None) -> str | None:
+    """Why nobody at the table could take a bet whose other side is `other`, proposed by a seat
+    in `role` among `seats` (None: as many as needed); None if someone can."""
+    if other in (BANK, "party"):
+        return None
+    if other == "caster":
+        return "its other side is the caster's, who is the seat itself" if role == "caster" else None
+    if other == "setter":
+        if role == "setter" and seats is not None and seats < 3:
+            return "its other side is another setter's, and there is none"
+        return None
+    if other == "player":
+        return None if seats is None or seats > 1 else "nobody else sits at the table"
+    return f"nobody at the table plays its other side ({other})"
+
+
+def long_run(transitions: dict, start) -> dict:
+    """The long-run share of games that start in each state of a finite chain (transitions:
+    state -> {state: p}) from `start`: the limit of the average of its distributions, the
+    stationary distribution of the closed class it reaches (weighed by the chance of reaching
+    each, where there are several)."""
+    if set(transitions) == {start} and set(transitions[start]) <= {start}:
+        return {start: ONE}
+    nodes = list(transitions)
+    components = strongly_connected(nodes, lambda c: transitions[c].keys())
+    closed = [c for c in components if all(t in set(c) for m in c for t in transitions[m])]
+    member = {m: k for k, c in enumerate(closed) for m in c}
+    if len(closed) == 1:
+        reach = {0: ONE}
+    else:
+        def key(state):
+            return ("class", member[state]) if state in member else state
+
+        rows: dict = {}
+        for c, out in transitions.items():
+            if c in member:
+                continue
+            row = rows[c] = {}
+            for t, p in out.items():
+                row[key(t)] = row.get(key(t), ZERO) + p
+        begin = {key(start): ONE}
+        visits = Chain(rows).forward(begin) if rows else begin
+        reach = {k[1]: p for k, p in visits.items() if isinstance(k, tuple) and k[:1] == ("class",)}
+    out: dict = {}
+    for k, p in reach.items():
+        for state, q in stationary(closed[k], transitions).items():
+            out[state] = out.get(state, ZERO) + p * q
+    return out
+
+
+def stationary(members: list, transitions: dict) -> dict:
+    """The stationary distribution of a closed class: π P = π, Σ π = 1, exactly."""
+    if len(members) == 1:
+        return {members[0]: ONE}
+    index = {m: k for k, m in enumerate(members)}
+    size = len(members)
+    matrix = [[ZERO] * (size + 1) for _ in range(size)]
+    for m, out in transitions.items():
+        if m not in index:
+            continue
+        for t, p in out.items():
+            matrix[index[t]][index[m]] += p
+    for k in range(size):
+        matrix[k][k] -= ONE
+    matrix[size - 1] = [ONE] * size + [ONE]
+    return dict(zip(members, gauss(matrix)))
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+@record
+class SeatRow:
+    """One line of a seat's figures: a bet of its plan in a role, its stake, a fee it pays as
+    the caster, or the other side of another seat's bet. `casters`: the seats whose hands it
+    applies to, where it is not every hand of its role (None)."""
+
+    what: str  # the bet's name, "stake", "fee NAME", or "SEAT's BET"
+    role: str
+    side: str  # backer, layer, pays
+    per_game: Fraction
+    per_hand: Fraction | None
+    risk: Fraction = ZERO
+    wagers: Fraction = ZERO
+    bet: str | None = None
+    maker: str | None = None  # the seat whose bet this is the other side of
+    casters: tuple | None = None
+    why_not: str | None = None
+    carried: bool = False
+
+    @property
+    def edge(self) -> Fraction | None:
+        return -self.per_game / self.risk if self.risk else None
+
+
+@record
+class Seats:
+    """Each seat's figures at the table: `rows` {seat: [SeatRow]}; `per_round` {seat: net} for
+    a table of `players` (None without one), with the bank's and the box's."""
+
+    plans: dict
+    stake: Fraction
+    players: list | None
+    throws: Fraction  # expected throws per game
+    games_per_hand: Fraction | None
+    passing: str | None  # how the dice pass, in words (None: they never pass)
+    rows: dict = field(default_factory=dict)
+    per_round: dict | None = None
+    bank_per_round: Fraction | None = None
+    box_per_round: Fraction | None = None
+    why_no_round: str | None = None  # where the players are given, why there is no round of the table
+    units: str = "units"  # the money's plural, for people
+    against: str = "setters"  # who answers the stakes: the caster (setters), or the bank
+
+    def per_throw(self, row: SeatRow) -> Fraction:
+        return row.per_game / self.throws if self.throws else ZERO
+
+    def per_game_of_round(self) -> dict:
+        """Each seat's net per round over the games of the round (each of N hands)."""
+        if self.per_round is None:
+            return {}
+        games = len(self.players) * self.games_per_hand
+        return {name: value / games for name, value in self.per_round.items()}
+
+
+def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None, policy: str = "optimal",
+          solver: Solver | None = None, bet_table: BetTable | None = None, fees: dict | None = None) -> Seats:
+    """The figures of every seat's plan ({seat: {bet: amount}}) at a table of `players` (in order
+    round it: then every player has figures, and a round of the table is given; None: each seat
+    named in `plans`, with as many others as its bets need), each setter staking `stake` a game.
+    `solver`, `bet_table` and `fees` ({name: FeeFigures}): the game's, where already solved."""
+    from .session import SessionError, game_endings, hand
+
+    stake = Fraction(stake)
+    if stake <= 0:
+        raise SeatError("--stake must be more than 0")
+    chains = SeatSolver(machine, policy, solver, bet_table)
+    count = len(players) if players is not None else None
+    game = game_endings(machine, policy)
+    try:
+        the_hand = hand(machine, policy, game)
+        games, passing = the_hand.games, the_hand.rule
+    except SessionError:
+        games, passing = None, None
+    names = list(players) if players is not None else list(plans)
+    roles = {name: {role: chains.role(plans.get(name, {}), role, stake, count) for role in ROLES} for name in names}
+    if fees is None:
+        labels: dict = {}
+        results: dict = {}
+        for s in machine.end_states():
+            results.setdefault(s.label, s.result)
+        for (result, label), p in game.endings.items():
+            labels[label] = labels.get(label, ZERO) + p
+        fees = {name: chains.table.fee(name, labels, results) for name in machine.fees}
+    out = Seats(dict(plans), stake, list(players) if players is not None else None, game.throws, games, passing,
+                units=machine.ruleset.money_units, against=chains.against)
+    unit = chains.stake_unit()
+    stake_name = chains.stake_name or "stake"
+    most = most_paid(chains.stake_bet) if chains.stake_bet is not None else ONE
+
+    def per_hand(per_game: Fraction, alike: bool = True):
+        return games * per_game if games is not None and alike else None
+
+    for name in names:
+        rows = out.rows[name] = []
+        by_role = roles[name]
+        for role in ROLES:
+            for bet, entry in by_role[role].bets.items():
+                if entry.side is None:
+                    rows.append(SeatRow(bet, role, "—", ZERO, per_hand(ZERO), bet=bet, why_not=entry.why_not))
+                    continue
+                alike = not entry.carried or _alike(by_role["caster"].bets[bet], by_role["setter"].bets[bet])
+                rows.append(SeatRow(bet, role, entry.side, entry.per_game, per_hand(entry.per_game, alike),
+                                    entry.risk, entry.wagers, bet, carried=entry.carried))
+            # the stake: every seat backs it with a bank; else the caster backs it against each setter
+            if chains.against == BANK:
+                what, side, times = stake_name, "backer", ONE
+            elif role == "setter":
+                what, side, times = stake_name, "layer", -ONE
+            else:
+                what, side = (stake_name, "backer") if count is not None else (f"{stake_name} (each setter's)",
+                                                                                 "backer")
+                times = ONE if count is None else Fraction(count - 1)
+            per_game = times * stake * unit
+            risk = abs(times) * stake * (ONE if side == "backer" else most)
+            rows.append(SeatRow(what, role, side, per_game, per_hand(per_game), risk, bet=chains.stake_name))
+            if role == "caster":  # the table charges every fee to the caster
+                for fee_name, fee in fees.items():
+                    rows.append(SeatRow(f"fee {fee_name}", role, "pays", -fee.cost_per_game,
+                                        per_hand(-fee.cost_per_game)))
+    if players is not None:
+        _taken(out, machine, roles, players, games)
+    return out
+
+
+def _alike(caster: BetAtTable, setter: BetAtTable) -> bool:
+    """Whether the seat plays a bet alike as caster and as setter (so that a wager carried from
+    a game to the next is played the same whoever holds the box)."""
+    return (caster.side, caster.other) == (setter.side, setter.other)
+
+
+def taker(ruleset, maker: str, bet: str, caster: str, players: list) -> str | None:
+    """Who takes the other side of `maker`'s `bet` while `caster` holds the box, at a table of
+    `players` where every proposal is taken (as play.table_bets): the bank; the caster; the
+    first seat from the maker's left who plays the other side; or, for a bet backing another,
+    the other party of the maker's wager of that (a setter's stake is the caster's; the
+    caster's are the setters', the first from his left taking it first). None: nobody."""
+    spec = ruleset.bets[bet]
+    found = side_of(spec, "caster" if maker == caster else "setter")
+    if found is None:
+        return None
+    n = len(players)
+    m = players.index(maker)
+    round_from = [players[(m + j) % n] for j in range(1, n)]
+    if spec.backs is not None:
+        if spec.backs == ruleset.table.stake:
+            if ruleset.table.against == BANK:
+                return BANK
+            return players[(players.index(caster) + 1) % n] if maker == caster else caster
+        return taker(ruleset, maker, spec.backs, caster, players)
+    other = found[1]
+    if other == BANK:
+        return BANK
+    if other == "caster":
+        return caster if maker != caster else None
+    if other == "setter":
+        return next((s for s in round_from if s != caster), None)
+    if other == "player":
+        return round_from[0] if round_from else None
+    return None
+
+
+def _taken(out: Seats, machine: Machine, roles: dict, players: list, games) -> None:
+    """The other side of each seat's bets, in the figures of the seat that takes them; each
+    seat's net per round of the table (one hand as the caster, the others as a setter), and
+    the bank's and the box's."""
+    ruleset = machine.ruleset
+    plans = out.plans
+    taken: dict = {}  # (taker, maker, bet, taker's role) -> [the casters of the hands it is taken in]
+
+    def entry_of(maker: str, bet: str, caster: str) -> BetAtTable:
+        return roles[maker]["caster" if maker == caster else "setter"].bets[bet]
+
+    for caster in players:
+        for maker, plan in plans.items():
+            for bet in plan:
+                if entry_of(maker, bet, caster).side is None:
+                    continue
+                who = taker(ruleset, maker, bet, caster, players)
+                if who in (None, BANK):
+                    continue
+                if bet in plans.get(who, {}) and entry_of(who, bet, caster).side is not None:
+                    raise SeatError(f"{maker} and {who} both plan {bet}, and when {caster} casts {who} would "
+                                    f"take {maker}'s: at the table a seat party to a wager of {bet} makes no "
+                                    f"other, so one of the plans would not be played; plan {bet} for one of them")
+                taken.setdefault((who, maker, bet, "caster" if who == caster else "setter"), []).append(caster)
+    for (who, maker, bet, role), casters in taken.items():
+        every = role == "caster" or len(casters) == len(players) - 1
+        groups: dict = {}  # the maker's figures (as caster, as setter) -> the hands they are his in
+        for caster in casters:
+            groups.setdefault(entry_of(maker, bet, caster), []).append(caster)
+        for entry, these in groups.items():
+            side = "layer" if entry.side == "backer" else "backer"
+            hand = games * -entry.per_game if games is not None and not entry.carried else None
+            out.rows[who].append(SeatRow(f"{maker}'s {bet}", role, side, -entry.per_game, hand, entry.risk,
+                                         entry.wagers, bet, maker, None if every and len(groups) == 1
+                                         else tuple(these), carried=entry.carried))
+    if games is None:
+        out.why_no_round = "the dice never pass, so the box never goes round"
+        return
+    per_round: dict = {}
+    for name in players:
+        total = ZERO
+        for row in out.rows[name]:
+            if row.per_hand is None:
+                if row.per_game:  # a wager carried from game to game, played differently by role
+                    out.why_no_round = (f"a wager of {row.bet} can stay up from one game to the next, played "
+                                        f"differently as caster and as setter, so the hands of a round are not "
+                                        f"alike")
+                    return
+                continue
+            if row.role == "caster":
+                hands = 1
+            else:
+                hands = len(row.casters) if row.casters is not None else len(players) - 1
+            total += hands * row.per_hand
+        per_round[name] = total
+    out.per_round = per_round
+    fees = sum((-row.per_game for row in out.rows[players[0]] if row.role == "caster" and row.side == "pays"), ZERO)
+    out.box_per_round = len(players) * games * fees
+    out.bank_per_round = -(sum(per_round.values(), ZERO) + out.box_per_round)
