@@ -13,11 +13,12 @@ def command(args) -> int:
     from ..render.report import analysis_header, analysis_json, analysis_tables
     from ..render.tables import render
 
-    analysing.check_session_settings(args.bankroll, args.goal, args.stake)
+    analysing.check_session_settings(args.bankroll, args.goal, args.stake,
+                                     analysing.seat_bets(args.bet) or args.players is not None)
     check_chart_file(args.plot)
     analysis = analysing.analyse(args.ruleset, args.option, args.policy, args.by, bets=args.bet, hand=args.hand,
                                  bankroll=args.bankroll, goal=args.goal, stake=args.stake,
-                                 by_option=not args.no_options)
+                                 by_option=not args.no_options, players=args.players)
     if args.plot:
         from ..render.plot import analysis_chart
 

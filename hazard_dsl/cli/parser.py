@@ -198,7 +198,12 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
     p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
-                   help="analyse these bets made together (repeatable): --bet pass=10 --bet odds=3-4-5x")
+                   help="analyse these bets made together (repeatable): --bet pass=10 --bet odds=3-4-5x; as "
+                        "SEAT:NAME=AMOUNT, what that seat makes at the table whenever it may (the amount it puts "
+                        "at risk): each seat's exact net per game, per throw and per hand, as caster and as setter")
+    p.add_argument("--players", metavar="Ann,Ben,Cat",
+                   help="with --bet SEAT:NAME=AMOUNT: the table round which the box goes, for who takes each bet "
+                        "and each seat's net per round")
     p.add_argument("--no-options", action="store_true",
                    help="skip the table of each bet's edge under every option value")
     p.add_argument("--hand", action="store_true",
@@ -206,7 +211,8 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--bankroll", metavar="B", help="with --goal and --stake: the chance that a caster staking S "
                                                    "at even money every game reaches G before he cannot stake")
     p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
-    p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll)")
+    p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll; with --bet "
+                                                "SEAT:NAME=AMOUNT, what each setter stakes, default 1)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "

@@ -11,28 +11,49 @@ MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option'
 MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
 
 
-def check_session_settings(bankroll, goal, stake) -> None:
-    """A caster's chance of reaching the goal needs all three of bankroll, goal and stake."""
+def check_session_settings(bankroll, goal, stake, seats: bool = False) -> None:
+    """A caster's chance of reaching the goal needs all three of bankroll, goal and stake; the
+    figures of each seat (`seats`) take a stake alone."""
     given = [a is not None for a in (bankroll, goal, stake)]
+    if seats and bankroll is None and goal is None:
+        return
     if any(given) and not all(given):
         raise SettingError("bankroll", ", --goal and --stake go together: the chance of reaching the goal before "
-                                       "the purse can no longer stake")
+                                       "the purse can no longer stake (or --stake with --bet SEAT:NAME=AMOUNT: "
+                                       "each seat's figures)")
+
+
+def seat_bets(bets) -> bool:
+    """Whether the `--bet` texts are seats' plans (SEAT:NAME=AMOUNT) rather than one bettor's
+    combination (NAME=AMOUNT); a mixture is refused."""
+    seated = [":" in text.partition("=")[0] for text in bets]
+    if any(seated) and not all(seated):
+        plain = next(text for text, s in zip(bets, seated) if not s)
+        raise SettingError("bet", f" {plain[:60]!r} names no seat: give every --bet a seat (SEAT:NAME=AMOUNT, each "
+                                  f"seat's figures at the table) or none (NAME=AMOUNT, bets made together by one "
+                                  f"bettor)")
+    return bool(bets) and all(seated)
 
 
 def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None = None, *, bets=(),
             hand: bool = False, bankroll: str | None = None, goal: str | None = None, stake: str | None = None,
-            by_option: bool = True):
+            by_option: bool = True, players: str | None = None):
     """The `solve.analysis.Analysis` of ruleset `name` with these options under `policy` (split
     by the final value of the variable `by`), with, as asked: `.hand` (the caster's hand until
     the dice pass), `.ruin` (bankroll, goal and stake, as texts of money, all three or none),
-    `.combination` (`bets`, texts NAME=AMOUNT, made together), and, unless `by_option` is false,
+    `.combination` (`bets`, texts NAME=AMOUNT, made together), `.seats` (`bets` as texts
+    SEAT:NAME=AMOUNT, or `players` as text Ann,Ben,Cat: each seat's figures at the table,
+    each setter staking `stake`, default 1), and, unless `by_option` is false,
     `.game_by_option` and `.by_option` (each option's effect on the game and on each bet)."""
     from ..solve.analysis import analyse
     from ..solve.bets import BetError, parse_money
     from ..solve.markov import PolicyError
 
-    check_session_settings(bankroll, goal, stake)
-    machine = build_machine(load(name), list(option_texts))
+    at_table = seat_bets(bets) or players is not None
+    check_session_settings(bankroll, goal, stake, at_table)
+    ruleset = load(name)
+    plans = table_plans(ruleset, bets, players) if at_table else None
+    machine = build_machine(ruleset, list(option_texts))
     try:
         analysis = analyse(machine, policy, by)
     except PolicyError as exc:
@@ -53,8 +74,10 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
         except (SessionError, BetError) as exc:
             raise CommandError(str(exc)) from None
 
+    if plans is not None:
+        analysis.seats = seat_figures(machine, analysis, plans, stake, policy)
     try:
-        if bets:
+        if bets and plans is None:
             if analysis.bet_table is None:
                 raise CommandError(f"{analysis.ruleset} declares no bets")
             from ..play.wagers import Order
@@ -78,6 +101,38 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     except BetError as exc:
         raise CommandError(str(exc)) from None
     return analysis
+
+
+def table_plans(ruleset, bets, players: str | None) -> tuple[dict, list | None]:
+    """Each seat's plan {seat: {bet: amount}} from SEAT:NAME=AMOUNT texts, and the players round
+    the table (from `players`, Ann,Ben,Cat; None where not given: each seat is then figured with
+    as many others as its bets need), checked with "did you mean"."""
+    from .sessions import bet_plans, checked_players, player_names
+
+    if players is not None:
+        names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
+    else:
+        names = list(dict.fromkeys(text.partition(":")[0].strip() for text in bets))
+        names = checked_players(names, 1) if names else []
+    plans, _ = bet_plans(ruleset, names, bets)
+    if players is None:
+        plans = {name: plans.get(name, {}) for name in names}
+    return plans, (names if players is not None else None)
+
+
+def seat_figures(machine, analysis, plans, stake: str | None, policy: str):
+    """solve.seats.seats for the plans and players of `table_plans`, on the analysis' solver."""
+    from ..solve.bets import BetError, parse_money
+    from ..solve.seats import SeatError, seats
+
+    plans, players = plans
+    try:
+        amount = parse_money(stake, "--stake") if stake is not None else 1
+        table = analysis.bet_table
+        return seats(machine, plans, amount, players, policy, table.solver if table is not None else None, table,
+                     analysis.fees or None)
+    except (SeatError, BetError) as exc:
+        raise CommandError(str(exc)) from None
 
 
 def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,

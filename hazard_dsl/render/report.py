@@ -90,6 +90,8 @@ def analysis_json(a: Analysis) -> dict:
         out["hand"] = hand_json(a.hand)
     if a.ruin is not None:
         out["ruin"] = ruin_json(a.ruin)
+    if a.seats is not None:
+        out["seats"] = seats_json(a.seats)
     if a.stake is not None:
         bet = a.bets[a.stake["bet"]]
         out["stake"] = {"bet": a.stake["bet"], "edge": exact(bet.edge), "made_per_game": exact(a.stake["made_per_game"]),
@@ -109,6 +111,28 @@ def hand_json(h) -> dict:
             "passing": h.rule}
 
 
+def seats_json(s) -> dict:
+    """Each seat's figures at the table (solve.seats.Seats) as `analyse --bet SEAT:… --json`
+    gives them: a list of rows per seat, and a round of the table where the players are given."""
+    def maybe(value):
+        return None if value is None else exact(value)
+
+    rows = {name: [{"what": r.what, "bet": r.bet, "role": r.role, "side": r.side, "per_game": exact(r.per_game),
+                    "per_throw": exact(s.per_throw(r)), "per_hand": maybe(r.per_hand), "edge": maybe(r.edge),
+                    "risk_per_game": exact(r.risk), "wagers_per_game": exact(r.wagers), "maker": r.maker,
+                    "casters": list(r.casters) if r.casters is not None else None, "carried": r.carried,
+                    "why_not": r.why_not} for r in rows] for name, rows in s.rows.items()}
+    out = {"plans": {name: {bet: exact(amount) for bet, amount in plan.items()} for name, plan in s.plans.items()},
+           "stake": exact(s.stake), "players": s.players, "throws_per_game": exact(s.throws),
+           "games_per_hand": maybe(s.games_per_hand), "passing": s.passing, "seats": rows,
+           "no_round": s.why_no_round}
+    if s.per_round is not None:
+        out["round"] = {"per_round": {name: exact(v) for name, v in s.per_round.items()},
+                        "per_game": {name: exact(v) for name, v in s.per_game_of_round().items()},
+                        "bank": exact(s.bank_per_round), "box": exact(s.box_per_round)}
+    return out
+
+
 def ruin_json(r) -> dict:
     """A session to ruin or goal (solve.session.Ruin) as `analyse --bankroll … --json` gives it."""
     return {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
@@ -119,8 +143,115 @@ def ruin_json(r) -> dict:
 
 
 def session_tables(a: Analysis) -> list[Table]:
-    """The hand (until the dice pass) and the session to ruin or goal, when asked for."""
-    return ([hand_table(a.hand)] if a.hand is not None else []) + ([ruin_table(a.ruin)] if a.ruin is not None else [])
+    """The hand (until the dice pass), the session to ruin or goal, and each seat's figures at
+    the table, when asked for."""
+    return ([hand_table(a.hand)] if a.hand is not None else []) + ([ruin_table(a.ruin)] if a.ruin is not None
+                                                                      else []) + \
+        (seats_tables(a.seats) if a.seats is not None else [])
+
+
+SEAT_COLUMNS = ["bet", "as", "side", "per game", "per throw", "per hand", "edge %"]
+
+
+def seats_tables(s) -> list[Table]:
+    """A table for each seat (solve.seats.Seats): each bet of its plan as caster and as setter,
+    its stake, the fees it pays as the caster, the bets of others it takes; then a round of the
+    table, where the players are given."""
+    from ..play.wagers import money
+
+    tables = []
+    for name, rows in s.rows.items():
+        plan = s.plans.get(name) or {}
+        making = (", making " + ", ".join(f"{bet} for {money(amount)}" for bet, amount in plan.items()) +
+                  " whenever it may") if plan else ""
+        t = Table(f"{name}{making}: expected net in {s.units}", SEAT_COLUMNS)
+        narrow = Table(t.title, SEAT_COLUMNS)
+        notes = []
+        for r, role in _seat_rows(rows):
+            edge = edge_percent(r.edge) if r.edge is not None else "—"
+            hand = shown(r.per_hand) if r.per_hand is not None else "—"
+            t.add(r.what, role, r.side, shown(r.per_game), shown(s.per_throw(r)), hand, edge)
+            narrow.add(r.what, role, r.side, decimal(r.per_game), decimal(s.per_throw(r)),
+                       decimal(r.per_hand) if r.per_hand is not None else "—", edge)
+            if r.why_not:
+                notes.append(f"{name} makes no {r.bet} as {r.role}: {r.why_not}.")
+            elif r.casters is not None:
+                notes.append(f"{r.what} as {r.role}: when {' or '.join(r.casters)} casts.")
+            elif r.per_hand is None and r.carried and s.games_per_hand is not None:
+                notes.append(f"{r.what} as {r.role}: a wager can stay up from one game to the next and is played "
+                             f"differently as caster and as setter, so the games of a hand are not alike; per game "
+                             f"is the long run.")
+        t.caption = "\n".join([seats_caption(s)] + list(dict.fromkeys(notes)))
+        narrow.caption = t.caption + "\nExact fractions: --format json."
+        t.narrow = narrow
+        tables.append(t)
+    if s.why_no_round is not None and tables:
+        for t in (tables[-1], tables[-1].narrow):
+            t.caption += f"\nNo round of the table: {s.why_no_round}."
+    if s.per_round is not None:
+        n = len(s.players)
+        t = Table(f"A round of the table: {', '.join(s.players)} each cast one hand ({shown(s.games_per_hand)} "
+                  f"games a hand)", ["", "per round", "per game"])
+        per_game = s.per_game_of_round()
+        for name in s.players:
+            t.add(name, shown(s.per_round[name]), shown(per_game[name]))
+        if s.bank_per_round:
+            t.add("the bank", shown(s.bank_per_round), shown(s.bank_per_round / (n * s.games_per_hand)))
+        if s.box_per_round:
+            t.add("the box (fees)", shown(s.box_per_round), shown(s.box_per_round / (n * s.games_per_hand)))
+        t.caption = (f"Expected net in {s.units}: one hand as the caster and {n - 1} as a setter, every bet above "
+                     f"and its other side included; per game: over the {n} hands of the round.")
+        narrow = Table(t.title, t.columns, [[row[0], *(decimal(v) for v in values)] for row, values in zip(
+            t.rows, _round_values(s))], t.caption + "\nExact fractions: --format json.")
+        t.narrow = narrow
+        tables.append(t)
+    return tables
+
+
+def _seat_rows(rows) -> list:
+    """A seat's rows with the role each is shown under: a line played alike as caster and as
+    setter (a bet with the bank, whoever holds the box) is shown once, as "either"."""
+    def key(r):
+        return (r.what, r.side, r.per_game, r.per_hand, r.risk, r.casters, r.why_not)
+
+    casters = {key(r) for r in rows if r.role == "caster"}
+    setters = {key(r) for r in rows if r.role == "setter"}
+    both = casters & setters
+    out, said = [], set()
+    for r in rows:
+        k = key(r)
+        if k in both:
+            if k not in said:
+                said.add(k)
+                out.append((r, "either"))
+            continue
+        out.append((r, r.role))
+    return out
+
+
+def _round_values(s) -> list:
+    """The numbers of the round's rows, in order (for its narrow form)."""
+    n, games = len(s.players), s.games_per_hand
+    out = [(s.per_round[name], s.per_round[name] / (n * games)) for name in s.players]
+    for value in (s.bank_per_round, s.box_per_round):
+        if value:
+            out.append((value, value / (n * games)))
+    return out
+
+
+def seats_caption(s) -> str:
+    """What each seat's figures assume, and how they count."""
+    from ..play.wagers import money
+
+    stakes = (f"every player stakes {money(s.stake)} a game with the bank" if s.against == "bank" else
+              f"each setter stakes {money(s.stake)} a game against the caster")
+    hand = (f"per hand: a hand of the box ({shown(s.games_per_hand)} games), the seat's own as caster, another's "
+            f"as setter" if s.games_per_hand is not None else "the dice never pass, so there is no hand")
+    return (f"Each bet is made whenever the table allows, for its amount (what the seat puts at risk: a backer's "
+            f"stake, what a layer lays; a bet that backs the stake or another at most that times its multiple), "
+            f"one wager at a time; every bet is taken, no purse runs short, and {stakes}. Per game and per throw "
+            f"are the long run; {hand}. edge %: the seat's expected loss per unit it puts at risk (negative: a "
+            f"gain).")
 
 
 def hand_table(h) -> Table:
