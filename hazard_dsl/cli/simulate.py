@@ -39,7 +39,7 @@ def command(args) -> int:
             if getattr(args, flag) is not None:
                 raise UsageError(f"--{flag} is for sessions at the table: give --players Ann,Ben,Cat too")
     elif args.bet:
-        raise UsageError("sessions at the table stake by --strategy and --stake; --bet is for games without players")
+        raise UsageError(_bets_at_table(args))
     plot = getattr(args, "plot", None)
     if plot is not None:
         if at_table:
@@ -71,6 +71,22 @@ def command(args) -> int:
     if args.seed is None and fmt == "text":
         print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers, whatever --workers."))
     return 0
+
+
+def _bets_at_table(args) -> str:
+    """Why `simulate --players` takes no --bet, and the commands that do: the vectorised sessions
+    draw each game whole from the exact chances of how it ends for the stakes, so they play the
+    stakes alone; the table's bets are played by `run --players` and solved by `analyse`."""
+    import shlex
+
+    bets = " ".join(f"--bet {shlex.quote(text)}" for text in args.bet)
+    seated = all(":" in text.partition("=")[0] for text in args.bet)
+    example = bets if seated else "--bet SEAT:NAME=AMOUNT"
+    return (f"simulate --players plays the stakes alone (each game drawn whole for the purses); bets at the "
+            f"table are played by `hazard-dsl run {shlex.quote(args.ruleset)} --players {shlex.quote(args.players)} "
+            f"{example}`, and each seat's exact figures are `hazard-dsl analyse {shlex.quote(args.ruleset)} --hand "
+            f"--players {shlex.quote(args.players)} "
+            f"{example}`")
 
 
 def _chart(report: dict, context, path: str) -> None:
