@@ -178,16 +178,17 @@ def seats_tables(s) -> list[Table]:
             elif r.casters is not None:
                 notes.append(f"{r.what} as {r.role}: when {' or '.join(r.casters)} casts.")
             elif r.per_hand is None and r.carried and s.games_per_hand is not None:
-                notes.append(f"{r.what} as {r.role}: a wager can stay up from one game to the next and is played "
-                             f"differently as caster and as setter, so the games of a hand are not alike; per game "
-                             f"is the long run.")
-        t.caption = "\n".join([seats_caption(s)] + list(dict.fromkeys(notes)))
-        narrow.caption = t.caption + "\nExact fractions: --format json."
+                notes.append(f"{r.what}: a wager can stay up from one game to the next and is played differently "
+                             f"as caster and as setter, so the games of a hand are not alike; per game is the long "
+                             f"run.")
+        # what every seat's figures assume is said once, under the first table
+        t.caption = "\n".join(([] if tables else [seats_caption(s)]) + list(dict.fromkeys(notes))) or None
+        narrow.caption = "\n".join(filter(None, [t.caption, "Exact fractions: --format json."]))
         t.narrow = narrow
         tables.append(t)
     if s.why_no_round is not None and tables:
         for t in (tables[-1], tables[-1].narrow):
-            t.caption += f"\nNo round of the table: {s.why_no_round}."
+            t.caption = "\n".join(filter(None, [t.caption, f"No round of the table: {s.why_no_round}."]))
     if s.per_round is not None:
         n = len(s.players)
         t = Table(f"A round of the table: {', '.join(s.players)} each cast one hand ({shown(s.games_per_hand)} "
