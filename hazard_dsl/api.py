@@ -234,6 +234,34 @@ class Variant:
         return Hand.of(hand(self.machine, policy))
 
     @_in_python_terms
+    def seats(self, plans: dict, players=None, stake=1, policy: str = "optimal"):
+        """Each seat's exact expected net at the table (`analyse --bet SEAT:NAME=AMOUNT`;
+        `hazard_dsl.Seats`), a seat making each bet of its plan ({seat: {bet: amount}}, the
+        amount what it puts at risk) whenever the table allows, each setter staking `stake`:
+        `.rows[seat]`, each with `.per_game`, `.per_hand`, `.role` and `.side`; with `players`
+        (in order round the table) who takes each bet, and `.per_round`.
+
+            >>> hoyle = hazard_dsl.load("hoyle")
+            >>> [(r.role, r.side, r.per_game) for r in hoyle.seats({"Ben": {"odds": 2}}).rows["Ben"] if r.bet == "odds"]
+            [('caster', 'backer', Fraction(0, 1)), ('setter', 'layer', Fraction(0, 1))]
+        """
+        from .commands.analyse import table_plans
+        from .results import Seats
+        from .solve.seats import seats
+
+        if not isinstance(plans, dict) or not all(isinstance(p, dict) for p in plans.values()):
+            raise TypeError(f"plans is a dict of seats' plans, such as {{'Ben': {{'odds': 2}}}}, not {plans!r}")
+        texts = [f"{seat}:{bet}={_money_text(amount, f'plans[{seat!r}][{bet!r}]')}"
+                 for seat, plan in plans.items() for bet, amount in plan.items()]
+        if players is not None and (isinstance(players, str) or not hasattr(players, "__iter__")):
+            raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
+        chosen, names = table_plans(self.ruleset, texts, ",".join(players) if players is not None else None)
+        for seat in plans:  # a seat with an empty plan still has its figures
+            chosen.setdefault(seat, {})
+        bets = sorted({bet for plan in chosen.values() for bet in plan})
+        return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names, policy))
+
+    @_in_python_terms
     def ruin(self, bankroll, goal, stake=1, policy: str = "optimal"):
         """A caster staking `stake` at even money every game from `bankroll` until the purse
         reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`; `hazard_dsl.Ruin`):

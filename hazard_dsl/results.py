@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from .records import field, fields, record
 from .solve.analysis import Analysis as _Analysis
+from .solve.seats import Seats as _Seats
 from .solve.session import Hand as _Hand, Ruin as _Ruin
 
 
@@ -111,6 +112,26 @@ class Hand(_Shown, _Hand):
         from .render.report import hand_table
 
         return None, [hand_table(self)]
+
+
+class Seats(_Shown, _Seats):
+    """Each seat's figures at the table (`Variant.seats`): `.rows[seat]`, each bet of its plan as
+    caster and as setter, its stake, the fees it pays, the bets of others it takes (`.per_game`,
+    `.per_hand`, `.edge`; `.per_throw(row)`); `.per_round` with players, exact."""
+
+    @classmethod
+    def of(cls, figures: _Seats) -> "Seats":
+        return cls(**{name: getattr(figures, name) for name in fields(figures)})
+
+    def to_json(self) -> dict:
+        from .render.report import seats_json
+
+        return seats_json(self)
+
+    def _tables(self) -> tuple:
+        from .render.report import seats_tables
+
+        return None, seats_tables(self)
 
 
 class Ruin(_Shown, _Ruin):
