@@ -264,25 +264,28 @@ class SeatSolver:
         stake = Fraction(stake)
         sides = self.sides(plan, role, seats)
         made = [name for name, entry in sides.items() if entry.side is not None]
-        index = {name: k for k, name in enumerate(made)}
-        slots = []
-        for name in made:
-            bet = self.machine.ruleset.bets[name]
-            backs = None
-            if bet.backs is not None:
-                backs = "stake" if bet.backs == self.stake_name else index[bet.backs]
-            slots.append(_Slot(self.machine, self.machine.bets[name], sides[name].side, Fraction(plan[name]), backs))
-        track = any(slot.backs == "stake" for slot in slots)
-        figures = self._solve(slots, stake, track)
-        bets = {}
-        for name, entry in sides.items():
-            if entry.side is None:
-                bets[name] = entry
-                continue
-            k = index[name]
-            bets[name] = BetAtTable(name, role, entry.side, entry.other, None, figures["net"][k],
-                                    figures["risk"][k], figures["wagers"][k], figures["carried"][k])
-        return RoleFigures(bets, self.stake_unit(), figures["throws"])
+        bets = {name: entry for name, entry in sides.items() if entry.side is None}
+        throws = None
+        # bets that back none of one another are independent: each group is a chain of its own
+        # (a bet with the one it backs, and the stake's state where one backs the stake)
+        for group in _groups(made, {name: self.machine.ruleset.bets[name].backs for name in made}):
+            index = {name: k for k, name in enumerate(group)}
+            slots = []
+            for name in group:
+                backs = self.machine.ruleset.bets[name].backs
+                if backs is not None:
+                    backs = "stake" if backs == self.stake_name else index[backs]
+                slots.append(_Slot(self.machine, self.machine.bets[name], sides[name].side, Fraction(plan[name]),
+                                   backs))
+            figures = self._solve(slots, stake, any(slot.backs == "stake" for slot in slots))
+            throws = figures["throws"]
+            for k, name in enumerate(group):
+                entry = sides[name]
+                bets[name] = BetAtTable(name, role, entry.side, entry.other, None, figures["net"][k],
+                                        figures["risk"][k], figures["wagers"][k], figures["carried"][k])
+        if throws is None:
+            throws = self._solve([], stake, False)["throws"]
+        return RoleFigures({name: bets[name] for name in sides}, self.stake_unit(), throws)
 
     def stake_unit(self) -> Fraction:
         """The stake's backer's expected net per game per unit staked, as the table lays it: at
@@ -448,6 +451,25 @@ class SeatSolver:
                 wagers[i] = ONE
                 progress = True
         return s, tuple(ups), risk, wagers
+
+
+def _groups(names: list, backs: dict) -> list:
+    """`names` in groups joined by what backs what (`backs`: name -> the bet it backs, or None),
+    each in the order of `names`."""
+    group = {name: name for name in names}
+
+    def root(name):
+        while group[name] != name:
+            name = group[name]
+        return name
+
+    for name in names:
+        if backs[name] in group:
+            group[root(name)] = root(backs[name])
+    out: dict = {}
+    for name in names:
+        out.setdefault(root(name), []).append(name)
+    return list(out.values())
 
 
 def _nobody(other: str, role: str, seats: int | None) -> str | None:
