@@ -63,9 +63,11 @@ def test_a_side_bet_is_offered_round_the_table_until_one_accepts():
     answers = {"Cat": "decline", "Dan": "accept"}
     while not table.over:
         q = table.waiting
-        if q.ask == "bet":
-            table.apply({"action": "bet", "bet": "main_first", "amount": 2} if q.player == "Ben" and
-                        not any(e["event"] == "bet" for e in table.events) else {"action": "done"})
+        if q.ask == "bet":  # the table is asked who bets: Ben proposes it once
+            offered = [o["bet"] for o in q.facts["bets"].get("Ben", [])]
+            table.apply({"action": "bet", "player": "Ben", "bet": "main_first", "amount": 2}
+                        if "main_first" in offered and not any(e["event"] == "bet" for e in table.events)
+                        else {"action": "done"})
         elif q.ask == "accept":
             table.apply({"action": answers.get(q.player, "decline")})
         else:
@@ -78,14 +80,18 @@ def test_a_side_bet_is_offered_round_the_table_until_one_accepts():
 
 def test_bets_are_actions_refused_when_not_legal():
     table = hazard_dsl.load("hoyle").table(["Ann", "Ben"], purse=40, dice="1-4 3-4 2-3", bets=["odds"])
-    table.play(table.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and q.player == "Ben")
+    table.play(table.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and "Ben" in q.facts["bets"])
     q = table.waiting.to_json()
-    assert q["bets"][0]["bet"] == "odds" and q["bets"][0]["most"] == "10" and q["bets"][0]["pays"] == "2 to 3"
+    assert q["player"] is None  # the table is asked who bets
+    [ben] = q["bets"]["Ben"]
+    assert ben["bet"] == "odds" and ben["most"] == "10" and ben["pays"] == "2 to 3" and ben["side"] == "layer"
     assert {"action": "done"} in q["actions"]
     before = json.dumps([table.to_json(), table.log])
-    for action, reason in [({"action": "bet", "bet": "ods", "amount": 1}, "did you mean 'odds'"),
-                           ({"action": "bet", "bet": "odds", "amount": 11}, "at most 10"),
-                           ({"action": "bet", "bet": "odds", "amount": 0}, "more than 0"),
+    for action, reason in [({"action": "bet", "player": "Ben", "bet": "ods", "amount": 1}, "did you mean 'odds'"),
+                           ({"action": "bet", "player": "Ben", "bet": "odds", "amount": 11}, "at most 10"),
+                           ({"action": "bet", "player": "Ben", "bet": "odds", "amount": 0}, "more than 0"),
+                           ({"action": "bet", "bet": "odds", "amount": 1}, "a bet names its player"),
+                           ({"action": "bet", "player": "Dan", "bet": "odds", "amount": 1}, "not 'Dan'"),
                            ({"action": "stake", "amount": 1}, "'bet' or 'done'")]:
         with pytest.raises(IllegalAction, match=reason):
             table.apply(action)
