@@ -217,7 +217,7 @@ class Terminal:
         if "bet" in f:  # a bet put to the caster
             side = "backs" if f["side"] == "backer" else "lays"
             yes = self.yes(f"{question.player}, {f['setter']} {side} {self._bet_name(f['bet'])} for "
-                           f"{money(Fraction(f['amount']))} against you: do you take it? [Y/n] ")
+                           f"{self._money(f['amount'])} against you: do you take it? [Y/n] ")
         else:
             yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
@@ -226,8 +226,14 @@ class Terminal:
         f = question.facts
         side = "backs" if f["side"] == "backer" else "lays"
         yes = self.yes(f"{question.player}, {f['maker']} {side} {self._bet_name(f['bet'])} for "
-                       f"{money(Fraction(f['amount']))} (pays {f['pays']}): do you take it? [Y/n] ")
+                       f"{self._money(f['amount'])} (pays {f['pays']}): do you take it? [Y/n] ")
         return {"action": "accept" if yes else "decline"}
+
+    def _money(self, amount) -> str:
+        """An amount in the ruleset's unit: "2 shillings"."""
+        from .words import money_amount
+
+        return money_amount(self.machine.ruleset, Fraction(amount))
 
     def _bet_name(self, name: str) -> str:
         return name.replace("_", " ")
