@@ -128,7 +128,8 @@ def test_ctrl_c_then_resume_from_the_default_log_recaps_the_table_and_odds_are_f
     m = machine("cotton")
     p = chance_of_winning(m, m.find("chance", main=8, chance=4).index)
     assert p == Fraction(3, 8)  # three ways of throwing four to five of throwing eight
-    assert f"Ben throws: press Enter odds\nFrom here Ben wins {chance_words(p)}." in said
+    # (Cotton's side bet may be made before any throw: the throw's prompt offers it)
+    assert f"press Enter odds\nFrom here Ben wins {chance_words(p)}." in said
     assert chance_words(chance_of_winning(m, m.states[m.start.target].index)) not in said  # not a new game's
     # quit: the same command again, and the log goes on where it was
     assert resume_argv(said) == argv

@@ -63,9 +63,11 @@ def test_a_side_bet_is_offered_round_the_table_until_one_accepts():
     answers = {"Cat": "decline", "Dan": "accept"}
     while not table.over:
         q = table.waiting
-        if q.ask == "bet":
-            table.apply({"action": "bet", "bet": "main_first", "amount": 2} if q.player == "Ben" and
-                        not any(e["event"] == "bet" for e in table.events) else {"action": "done"})
+        if q.ask == "bet":  # the table is asked who bets: Ben proposes it once
+            offered = [o["bet"] for o in q.facts["bets"].get("Ben", [])]
+            table.apply({"action": "bet", "player": "Ben", "bet": "main_first", "amount": 2}
+                        if "main_first" in offered and not any(e["event"] == "bet" for e in table.events)
+                        else {"action": "done"})
         elif q.ask == "accept":
             table.apply({"action": answers.get(q.player, "decline")})
         else:
@@ -78,14 +80,18 @@ def test_a_side_bet_is_offered_round_the_table_until_one_accepts():
 
 def test_bets_are_actions_refused_when_not_legal():
     table = hazard_dsl.load("hoyle").table(["Ann", "Ben"], purse=40, dice="1-4 3-4 2-3", bets=["odds"])
-    table.play(table.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and q.player == "Ben")
+    table.play(table.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and "Ben" in q.facts["bets"])
     q = table.waiting.to_json()
-    assert q["bets"][0]["bet"] == "odds" and q["bets"][0]["most"] == "10" and q["bets"][0]["pays"] == "2 to 3"
+    assert q["player"] is None  # the table is asked who bets
+    [ben] = q["bets"]["Ben"]
+    assert ben["bet"] == "odds" and ben["most"] == "10" and ben["pays"] == "2 to 3" and ben["side"] == "layer"
     assert {"action": "done"} in q["actions"]
     before = json.dumps([table.to_json(), table.log])
-    for action, reason in [({"action": "bet", "bet": "ods", "amount": 1}, "did you mean 'odds'"),
-                           ({"action": "bet", "bet": "odds", "amount": 11}, "at most 10"),
-                           ({"action": "bet", "bet": "odds", "amount": 0}, "more than 0"),
+    for action, reason in [({"action": "bet", "player": "Ben", "bet": "ods", "amount": 1}, "did you mean 'odds'"),
+                           ({"action": "bet", "player": "Ben", "bet": "odds", "amount": 11}, "at most 10"),
+                           ({"action": "bet", "player": "Ben", "bet": "odds", "amount": 0}, "more than 0"),
+                           ({"action": "bet", "bet": "odds", "amount": 1}, "a bet names its player"),
+                           ({"action": "bet", "player": "Dan", "bet": "odds", "amount": 1}, "not 'Dan'"),
                            ({"action": "stake", "amount": 1}, "'bet' or 'done'")]:
         with pytest.raises(IllegalAction, match=reason):
             table.apply(action)
@@ -131,3 +137,133 @@ def test_any_plans_conserve_money_and_keep_purses_at_or_above_nothing(name, seed
     again = variant.table(players, purse=table.session.seats[0].purse * 0 + Fraction(table.events[0]["purses"]["Ann"]),
                           seed=seed, rounds=1)
     assert replay(again, table.log).events == table.events
+
+
+# ------------------------------------------------------------------ each ruleset's table bets
+
+
+def played(table, plans=None, refuse=(), override=None, stake=1):
+    """Play `table` to the end under flat stakes of `stake` and `plans`, `override(question)`
+    answering first where it returns an action."""
+    strategy = table.strategy("flat", stake, plans, refuse)
+    while not table.over:
+        q = table.waiting
+        table.apply((override and override(q)) or strategy(q))
+    return table.events
+
+
+def test_chicken_two_setters_lay_the_odds_and_the_caster_refuses_one():
+    """Chicken Hazard (built on Hoyle's): the caster calls seven; Ben and Cat set 4 each; 2-2 is the
+    chance (four); both lay the odds to the amount of their stakes; Ann takes Ben's and refuses
+    Cat's; 3-4 is the main: Ann loses both stakes and her odds with Ben. Four has 3 ways, seven
+    6: the caster's odds pay 2 to 1, so Ben's 4 laid answers Ann's stake of 2 (Hoyle 1790's
+    table, hazard-rules.md N10)."""
+    table = hazard_dsl.load("chicken").table(["Ann", "Ben", "Cat"], purse=40, dice="2-2 3-4", bets=["odds"])
+    events = played(table, {"Ben": {"odds": 4}, "Cat": {"odds": 4}}, stake=4, override=lambda q: (
+        {"action": "refuse"} if q.ask == "cover" and q.facts.get("setter") == "Cat" and "bet" in q.facts else None))
+    [taken] = [e for e in events if e["event"] == "bet"]
+    [refused] = [e for e in events if e["event"] == "refuse"]
+    assert (taken["who"], taken["against"], taken["amount"], taken["stake"]) == ("Ben", "Ann", "4", "2")
+    assert (refused["who"], refused["against"], refused["declined"]) == ("Cat", "Ann", True)
+    paid = [(e["payer"], e["payee"], e["amount"], e.get("bet")) for e in settles(events)]
+    assert paid[:3] == [("Ann", "Ben", "4", None), ("Ann", "Cat", "4", None), ("Ann", "Ben", "2", "odds")]
+
+
+def test_cotton_an_onlookers_side_bet_is_accepted_by_a_setter():
+    """Cotton's table with an onlooker (Barker: "non-participants are welcome to place side-bets"):
+    Dan stakes nothing, and backs the caster's game for 3 at even money; Ann (the caster) is
+    asked first and declines, Ben accepts. 6-1 sets seven, 5-6 nicks it: Ben pays Dan 3."""
+    table = hazard_dsl.load("cotton").table(["Ann", "Ben", "Dan"], purse=20, dice="6-1 5-6", bets=["side"])
+    state = {"asked": []}
+
+    def override(q):
+        if q.ask == "stake" and q.player == "Dan":
+            return {"action": "stake", "amount": 0}
+        if q.ask == "bet":
+            offered = [o["bet"] for o in q.facts["bets"].get("Dan", [])]
+            made = any(e["event"] == "bet" for e in table.events)
+            return {"action": "bet", "player": "Dan", "bet": "side", "amount": 3} if "side" in offered and not made \
+                else {"action": "done"}
+        if q.ask == "accept":
+            state["asked"].append(q.player)
+            return {"action": "decline" if q.player == "Ann" else "accept"}
+        return None
+
+    events = played(table, override=override)
+    assert state["asked"] == ["Ann", "Ben"]
+    [bet] = [e for e in events if e["event"] == "bet"]
+    assert (bet["who"], bet["against"], bet["side"], bet["amount"]) == ("Dan", "Ben", "backer", "3")
+    assert [(e["payer"], e["payee"], e["amount"]) for e in settles(events, "side")] == [("Ben", "Dan", "3")]
+
+
+def test_history_sheet_first_caster_by_the_lowest_die_and_a_bet_on_the_next_throw():
+    """The "History of Hazard & Craps" sheet: each throws one die, the lowest casts first (a tie
+    thrown again: Ann and Cat tie on 2, Cat throws lower); bets between each roll: Ben puts 1 on
+    twelve (35 to 1, true odds, laid by the next player to accept) before a throw of 6-6."""
+    table = hazard_dsl.load("history_sheet").table(["Ann", "Ben", "Cat"], purse=40, dice="2 5 2 4 1 3-4 6-6 1-2",
+                                                   bets=["twelve"])
+    once = {"made": False}
+
+    def override(q):
+        if q.ask == "bet" and "Ben" in q.facts["bets"] and any(e["event"] == "throw" for e in table.events) \
+                and not once["made"]:
+            once["made"] = True
+            return {"action": "bet", "player": "Ben", "bet": "twelve", "amount": 1}
+        return None
+
+    events = played(table, override=override)
+    first = next(e for e in events if e["event"] == "first")
+    assert first["caster"] == "Cat"
+    [bet] = [e for e in events if e["event"] == "bet"]
+    assert bet["bet"] == "twelve" and bet["who"] == "Ben"
+    [won] = settles(events, "twelve")
+    assert (won["payee"], won["amount"]) == ("Ben", "35")
+
+
+def test_french_the_bank_pays_every_bet():
+    table = hazard_dsl.load("french").table(["Ann", "Ben"], purse=40, seed=5, rounds=1)
+    events = played(table, {"Ann": {"side": 2, "odds": 2}, "Ben": {"side": 2}})
+    bets = [e for e in events if e["event"] == "bet"]
+    assert bets and all(e["against"] == "bank" for e in bets)
+    assert {e["payer"] for e in settles(events) if e["payee"] != "bank"} <= {"bank"}
+
+
+def _seed_with_a_chance() -> int:
+    """A seed whose first game at Hoyle's table sets a main and then a chance (odds open)."""
+    for seed in range(200):
+        table = hazard_dsl.load("hoyle").table(["Ann", "Ben"], purse=20, seed=seed, bets=["odds"])
+        table.play(table.strategy(), until=lambda q: q.ask == "bet" and any(
+            o["bet"] == "odds" for o in q.facts["bets"].get("Ben", [])))
+        if not table.over and table.session.game == 1 and \
+                sum(e["event"] == "throw" for e in table.events) == 2:
+            return seed
+    raise AssertionError("no seed sets a main and a chance in two throws")
+
+
+def test_play_offers_bets_explains_and_takes_them(tmp_path):
+    """`play hoyle` at the keyboard: at the throw after the chance, `bets` lists what each may bet,
+    `? odds` explains it, `Ben odds 1` lays the odds, Ann takes them; then the session is cut
+    there (quit) and resumed from its log, and the odds are settled."""
+    seed = _seed_with_a_chance()
+    answers = ["",  # Ann throws (nobody bets first): the main
+               "", "",  # Ben's stake of 1, and Ann covers it
+               "",  # Ann throws: the chance
+               "bets", "? odds", "Ben odds 1",  # at the next throw's prompt: a bet first
+               "y",  # Ann takes it
+               "quit"]
+    log = tmp_path / "hoyle.log"
+    result = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "hoyle", "--players", "Ann,Ben", "--purse", "20",
+                             "--seed", str(seed), "--log", str(log)],
+                            input="\n".join(answers) + "\n", capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Ben may bet:" in out and "odds: lay it against Ann, pays " in out  # `bets`
+    assert "odds: chance against main" in out  # `? odds`: the rule file's description
+    assert "Ann, Ben lays odds for 1 shilling against you: do you take it? [Y/n]" in out
+    assert "Ben lays odds for 1 shilling against Ann." in out
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {"action": "bet", "player": "Ben", "bet": "odds", "amount": "1"} in entries
+    resumed = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "--resume", str(log)],
+                             input="\n" * 60, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resuming" in resumed.stdout and "(odds: " in resumed.stdout  # the odds settled after the resume

@@ -71,8 +71,9 @@ class Question:
         if self.ask == "throw":
             return [{"action": "throw"}, {"action": "throw", "dice": "given"}]
         if self.ask == "bet":
-            return [{"action": "bet", "bet": o["bet"], "amount": {"least": o["least"], "most": o["most"]}}
-                    for o in self.facts["bets"]] + [{"action": "done"}]
+            return [{"action": "bet", "player": seat, "bet": o["bet"],
+                     "amount": {"least": o["least"], "most": o["most"]}}
+                    for seat, offered in self.facts["bets"].items() for o in offered] + [{"action": "done"}]
         return [{"action": name} for name in ACTIONS[self.ask]]
 
     def to_json(self) -> dict:
@@ -87,10 +88,15 @@ def check(question: Question, action) -> dict:
     name = action.get("action")
     if not isinstance(name, str) or name not in ACTIONS[question.ask]:
         wanted = " or ".join(repr(a) for a in ACTIONS[question.ask])
-        raise IllegalAction(f"the table waits for {question.player or 'the rules'} to {_doing(question)}: "
+        who = question.player or ("the table" if question.ask == "bet" else "the rules")
+        raise IllegalAction(f"the table waits for {who} to {_doing(question)}: "
                             f"the action is {wanted}, not {_shown(name)}")
     player = action.get("player", question.player)
-    if player != question.player:
+    if question.ask == "bet" and name == "bet":  # the table is asked: the action names who bets
+        if player not in question.facts["bets"]:
+            raise IllegalAction(f"a bet names its player, one of {', '.join(question.facts['bets'])} (those who may "
+                                f"bet now), not {_shown(player)}")
+    elif player != question.player:
         raise IllegalAction(f"it is {question.player or 'nobody at the table'}'s turn to {_doing(question)}, "
                             f"not {_shown(player)}'s")
     extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]))
@@ -99,17 +105,19 @@ def check(question: Question, action) -> dict:
     made = {"action": name}
     if question.player is not None:
         made["player"] = question.player
+    elif question.ask == "bet" and name == "bet":
+        made["player"] = player
     if name == "stake":
         made["amount"] = exact_money(_amount(question, action.get("amount"), question.facts))
     elif name == "bet":
-        offered = {o["bet"]: o for o in question.facts["bets"]}
+        offered = {o["bet"]: o for o in question.facts["bets"][player]}
         bet = action.get("bet")
         if not isinstance(bet, str) or bet not in offered:
             from ..diagnostics import did_you_mean
 
-            raise IllegalAction(f"{question.player} may make {', '.join(offered)} now, not {_shown(bet)}"
+            raise IllegalAction(f"{player} may make {', '.join(offered)} now, not {_shown(bet)}"
                                 + (did_you_mean(bet, offered) if isinstance(bet, str) else ""))
-        amount = _amount(question, action.get("amount"), offered[bet])
+        amount = _amount(question, action.get("amount"), offered[bet], player)
         if amount <= 0:
             raise IllegalAction("a bet's amount is more than 0 (done: no more bets)")
         made.update(bet=bet, amount=exact_money(amount))
@@ -138,7 +146,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _amount(question: Question, amount, bounds: dict) -> Fraction:
+def _amount(question: Question, amount, bounds: dict, player: str | None = None) -> Fraction:
     if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction)):
         raise IllegalAction("a stake's amount is a number or an exact amount as text, such as 2, \"1.50\" or "
                             "\"5/2\"")
@@ -153,7 +161,7 @@ def _amount(question: Question, amount, bounds: dict) -> Fraction:
     if value < least:
         raise IllegalAction(f"a stake is at least {exact_money(least)} (0: no stake this game)")
     if value > most:
-        raise IllegalAction(f"{question.player} can stake at most {exact_money(most)} here "
+        raise IllegalAction(f"{player or question.player} can stake at most {exact_money(most)} here "
                             f"({bounds.get('why_most', 'the purse, less what is up')})")
     return value
 

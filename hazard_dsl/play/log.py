@@ -478,8 +478,8 @@ def implied_action(question, event: dict, where: str) -> dict:
     if ask == "keep":
         return {"action": "pass" if kind == "pass" and event.get("voluntary") else "keep"}
     if ask == "bet":
-        if kind in ("bet", "refuse") and "bet" in event and event.get("who") == question.player:
-            return {"action": "bet", "bet": event["bet"], "amount": event.get("amount")}
+        if kind in ("bet", "refuse") and "bet" in event:
+            return {"action": "bet", "player": event.get("who"), "bet": event["bet"], "amount": event.get("amount")}
         return {"action": "done"}
     if ask == "accept":
         return {"action": "accept" if kind == "bet" and event.get("against") == question.player else "decline"}

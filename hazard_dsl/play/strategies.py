@@ -38,13 +38,14 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=()):
         ask = question.ask
         if ask == "stake":
             return {"action": "stake", "amount": stake_of(name, size, question)}
-        if ask == "bet":
-            mine = (plans or {}).get(question.player, {})
-            for offered in question.facts["bets"]:
-                if offered["bet"] in mine:
-                    amount = min(Fraction(mine[offered["bet"]]), Fraction(offered["most"]))
-                    if amount > 0:
-                        return {"action": "bet", "bet": offered["bet"], "amount": amount}
+        if ask == "bet":  # the first seat, from the caster round, with a planned bet open
+            for seat, offered in question.facts["bets"].items():
+                mine = (plans or {}).get(seat, {})
+                for bet in offered:
+                    if bet["bet"] in mine:
+                        amount = min(Fraction(mine[bet["bet"]]), Fraction(bet["most"]))
+                        if amount > 0:
+                            return {"action": "bet", "player": seat, "bet": bet["bet"], "amount": amount}
             return {"action": "done"}
         if ask == "accept":
             return {"action": "decline" if (question.player, question.facts["bet"]) in refusing else "accept"}

@@ -128,28 +128,36 @@ class TableBets:
     # ------------------------------------------------------------------ making bets
 
     def offer(self, state, caster, stakes):
-        """Before a throw at game state `state`: each seat in turn from the caster (the caster
-        first) is asked which bets he makes, until he is done."""
+        """Before a throw at game state `state`: the table is asked, once, who bets what — the
+        bets open to each seat, in turn from the caster — and again after each bet, until
+        nobody bets (`done`): at a real table people speak up when they want to bet, and the
+        dice roll when nobody does. A bet proposed once before this throw is not offered to
+        the same seat again before it, taken or not."""
         open_now = [cb for cb in self.offered if state.index in cb.made]
         if not open_now:
             return
         session = self.session
         n = len(session.seats)
-        for k in range(n):
-            seat = session.seats[(session.caster + k) % n]
-            proposed = set()  # a bet proposed once this throw, taken or not, is not proposed again
-            while True:
-                options = [o for o in self.open_to(seat.name, open_now, state, caster.name, stakes)
-                           if o[0]["bet"] not in proposed]
-                if not options:
-                    break
-                action = yield Question("bet", seat.name, dict(caster=caster.name, bets=[o[0] for o in options]))
-                if action["action"] == "done":
-                    break
-                facts, cb, takers = next(o for o in options if o[0]["bet"] == action["bet"])
-                proposed.add(action["bet"])
-                yield from self.make(seat.name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name,
-                                     stakes, state)
+        proposed = set()
+        while True:
+            options = {}
+            for k in range(n):
+                name = session.seats[(session.caster + k) % n].name
+                mine = [o for o in self.open_to(name, open_now, state, caster.name, stakes)
+                        if (name, o[0]["bet"]) not in proposed]
+                if mine:
+                    options[name] = mine
+            if not options:
+                return
+            action = yield Question("bet", None, dict(caster=caster.name, bets={
+                name: [o[0] for o in mine] for name, mine in options.items()}))
+            if action["action"] == "done":
+                return
+            name = action["player"]
+            facts, cb, takers = next(o for o in options[name] if o[0]["bet"] == action["bet"])
+            proposed.add((name, action["bet"]))
+            yield from self.make(name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name, stakes,
+                                 state)
 
     def open_to(self, name: str, open_now, state, caster: str, stakes) -> list:
         """The bets `name` may propose now: (facts for the question, the bet, who may take it)."""

@@ -14,7 +14,8 @@ from ..parse.numbers import exact_amount
 from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
-        "from here (at a choice, with each value), purses for every purse, quit to end the session.")
+        "from here (at a choice, with each value), purses for every purse, bets to bet before the next throw, "
+        "quit to end the session.")
 MAX_ANSWER = 200  # characters of an answer used; more is no answer
 MAX_ANSWER_BYTES = 4096  # bytes of one line of input read; a longer line is refused, never held whole
 
@@ -92,6 +93,9 @@ class Terminal:
         self.dice_on_enter = dice_on_enter
         self.policy = policy
         self._edges = None
+        self.betting = False  # somebody asked (`bets`) to bet before the next throw
+        self.at_bets = False  # the question now is the table's bets
+        self.entered = False  # Enter at the bets was the caster's throw too
         # the exact solver on the compiled machine, under the table's policy: the caster's chance
         # of winning, and of losing (a choice is best for whoever makes it by win less lose)
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
@@ -124,6 +128,9 @@ class Terminal:
                 self.say(", ".join(f"{name} {money(purse)}" for name, purse in self.table.purses.items()))
             elif word in ("quit", "exit", "q"):
                 raise SessionOver("quit")
+            elif word in ("bet", "bets") and not self.at_bets:
+                self.betting = True
+                self.say("Bets are taken before the next throw where any may be made.")
             else:
                 return answer
 
@@ -210,7 +217,7 @@ class Terminal:
         if "bet" in f:  # a bet put to the caster
             side = "backs" if f["side"] == "backer" else "lays"
             yes = self.yes(f"{question.player}, {f['setter']} {side} {self._bet_name(f['bet'])} for "
-                           f"{money(Fraction(f['amount']))} against you: do you take it? [Y/n] ")
+                           f"{self._money(f['amount'])} against you: do you take it? [Y/n] ")
         else:
             yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
@@ -219,8 +226,14 @@ class Terminal:
         f = question.facts
         side = "backs" if f["side"] == "backer" else "lays"
         yes = self.yes(f"{question.player}, {f['maker']} {side} {self._bet_name(f['bet'])} for "
-                       f"{money(Fraction(f['amount']))} (pays {f['pays']}): do you take it? [Y/n] ")
+                       f"{self._money(f['amount'])} (pays {f['pays']}): do you take it? [Y/n] ")
         return {"action": "accept" if yes else "decline"}
+
+    def _money(self, amount) -> str:
+        """An amount in the ruleset's unit: "2 shillings"."""
+        from .words import money_amount
+
+        return money_amount(self.machine.ruleset, Fraction(amount))
 
     def _bet_name(self, name: str) -> str:
         return name.replace("_", " ")
@@ -234,47 +247,86 @@ class Terminal:
         return self._edges
 
     def _bet(self, question) -> dict:
-        """The bets open to a seat before this throw: listed with their payout, who would take
-        them and the edge; answered `NAME AMOUNT`, Enter for none, `? NAME` for what it is."""
-        offered = {o["bet"]: o for o in question.facts["bets"]}
-        lines = [f"{question.player} may bet:"]
-        for name, o in offered.items():
-            edge = self.edges().get(name)
-            side = "back it" if o["side"] == "backer" else "lay it"
-            against = "the bank" if o["against"] == "bank" else o["against"]
-            mine = None if edge is None else (edge if o["side"] == "backer" else -edge)
-            shown = "" if mine is None else ", no edge either way" if mine == 0 else \
-                f", {'you give' if mine > 0 else 'you get'} an edge of {abs(float(mine)):.3%}"
-            lines.append(f"  {name}: {side} against {against}, pays {o['pays']}, up to {money(Fraction(o['most']))}"
-                         f"{shown}")
-        self.say("\n".join(lines))
-        while True:
-            answer = self.ask(f"{question.player}, a bet (NAME AMOUNT)? Enter for none, ? NAME to explain: ")
-            if answer == "":
-                return {"action": "done"}
-            words = answer.split()
-            if words[0] == "?" and len(words) == 2 or len(words) == 1 and words[0] in offered:
-                name = words[-1]
-                bet = self.machine.ruleset.bets.get(name)
-                if bet is None or name not in offered:
-                    self.say(f"Open now: {', '.join(offered)}.")
+        """Bets before a throw: the table is asked once. With dice thrown on Enter the question
+        is the throw's own prompt (Enter: no bets, and the dice roll); with a tape's dice it is
+        asked only after someone said `bets`. Answered `NAME BET AMOUNT`; `bets` lists what each
+        may bet, with its payout, who would take it and its edge; `? BET` says what it is."""
+        offered = question.facts["bets"]
+        if not self.dice_on_enter and not self.betting:
+            return {"action": "done"}
+        caster = question.facts["caster"]
+        prompt = (f"{caster} throws (a bet first? NAME BET AMOUNT; bets lists them): press Enter "
+                  if self.dice_on_enter else "Bets before the throw (NAME BET AMOUNT; bets lists them; Enter: none) ")
+        self.at_bets = True
+        try:
+            while True:
+                answer = self.ask(prompt)
+                words = answer.split()
+                if not words:
+                    self.betting = False
+                    self.entered = self.dice_on_enter  # that Enter threw the dice
+                    return {"action": "done"}
+                if words[0].lower() in ("bet", "bets"):
+                    self.say(self._bets_open(offered))
+                elif words[0] == "?" and len(words) == 2:
+                    self.say(self._explain(words[1], offered))
                 else:
-                    self.say(f"{name}: {(bet.description or name).strip()}; it pays {offered[name]['pays']}.")
-                continue
-            if len(words) != 2 or words[0] not in offered:
-                from ..diagnostics import did_you_mean
+                    action = self._bet_action(words, offered)
+                    if action is not None:
+                        return action
+        finally:
+            self.at_bets = False
 
-                hint = did_you_mean(words[0], offered) if words else ""
-                self.say(f"Name a bet and an amount, such as {next(iter(offered))} 2{hint}; Enter for none.")
-                continue
-            amount = exact_amount(words[1], percent=False)
-            most = Fraction(offered[words[0]]["most"])
-            if amount is None or amount <= 0:
-                self.say("An amount such as 2 or 1.50.")
-            elif amount > most:
-                self.say(f"{question.player} can bet at most {money(most)} on {words[0]} now.")
-            else:
-                return {"action": "bet", "bet": words[0], "amount": amount}
+    def _bets_open(self, offered: dict) -> str:
+        lines = []
+        for seat, bets in offered.items():
+            lines.append(f"{seat} may bet:")
+            for o in bets:
+                edge = self.edges().get(o["bet"])
+                side = "back it" if o["side"] == "backer" else "lay it"
+                against = "the bank" if o["against"] == "bank" else o["against"]
+                mine = None if edge is None else (edge if o["side"] == "backer" else -edge)
+                shown = "" if mine is None else ", no edge either way" if mine == 0 else \
+                    f", {'giving' if mine > 0 else 'getting'} an edge of {abs(float(mine)):.3%}"
+                lines.append(f"  {o['bet']}: {side} against {against}, pays {o['pays']}, up to "
+                             f"{money(Fraction(o['most']))}{shown}")
+        return "\n".join(lines)
+
+    def _explain(self, name: str, offered: dict) -> str:
+        bet = self.machine.ruleset.bets.get(name)
+        pays = next((o["pays"] for bets in offered.values() for o in bets if o["bet"] == name), None)
+        if bet is None or pays is None:
+            names = sorted({o["bet"] for bets in offered.values() for o in bets})
+            return f"Open now: {', '.join(names)}."
+        return f"{name}: {(bet.description or name).strip()}; it pays {pays}."
+
+    def _bet_action(self, words: list, offered: dict) -> dict | None:
+        """`NAME BET AMOUNT` as an action, or None after saying what is wrong."""
+        from ..diagnostics import did_you_mean
+
+        if len(words) != 3:
+            example = next(f"{seat} {bets[0]['bet']} 2" for seat, bets in offered.items())
+            self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
+                     + f" is NAME BET AMOUNT, such as {example} (bets lists them)"
+                     + ("." if self.dice_on_enter else "; Enter for none."))
+            return None
+        seat, name, text = words
+        if seat not in offered:
+            self.say(f"Those who may bet now: {', '.join(offered)}{did_you_mean(seat, offered)}.")
+            return None
+        mine = {o["bet"]: o for o in offered[seat]}
+        if name not in mine:
+            self.say(f"{seat} may bet {', '.join(mine)} now{did_you_mean(name, mine)}.")
+            return None
+        amount = exact_amount(text, percent=False)
+        most = Fraction(mine[name]["most"])
+        if amount is None or amount <= 0:
+            self.say("An amount such as 2 or 1.50.")
+        elif amount > most:
+            self.say(f"{seat} can bet at most {money(most)} on {name} now.")
+        else:
+            return {"action": "bet", "player": seat, "bet": name, "amount": amount}
+        return None
 
     def _keep(self, question) -> dict:
         return {"action": "keep" if self.yes(f"{question.player}, you won: keep the dice? [Y/n] ") else "pass"}
@@ -298,6 +350,9 @@ class Terminal:
 
     def _throw(self, question) -> dict:
         """The dice thrown when the caster presses Enter (or at once, from a tape)."""
+        if self.entered:  # Enter at the bets' prompt threw them
+            self.entered = False
+            return {"action": "throw"}
         if self.dice_on_enter:
             f = question.facts
             if f["cast"] == "lot":

@@ -87,7 +87,8 @@ class SessionNarrator:
         if kind == "settle":
             payer = "The bank" if e["payer"] == "bank" else e["payer"]
             payee = "the box" if e["payee"] == "box" else "the bank" if e["payee"] == "bank" else e["payee"]
-            return f"       $ {payer} pays {payee} {self.amount(e['amount'])} ({e['why']})."
+            on = f"{self._bet(e['bet'])}: " if "bet" in e else ""
+            return f"       $ {payer} pays {payee} {self.amount(e['amount'])} ({on}{e['why']})."
         if kind == "pass":
             return f"The dice pass from {e['caster']} to {e['to']}: {e['why']}."
         if kind == "end":
