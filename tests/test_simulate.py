@@ -201,7 +201,7 @@ def test_sessions_from_the_command(capsys):
     (["simulate", "craps", "--bet", "pas=10"], "did you mean 'pass'"),
     (["simulate", "craps", "--bet", "odds=2x"], "give --bet pass=… first"),
     (["simulate", "cotton", "--strategy", "flat"], "give --players"),
-    (["simulate", "cotton", "--players", "Ann,Ben", "--bet", "stake=1"], "--bet is for games"),
+    (["simulate", "cotton", "--players", "Ann,Ben", "--bet", "stake=1"], "simulate --players plays the stakes alone"),
     (["simulate", "cotton", "--games", "0"], "--games must be"),
     (["simulate", "cotton", "--workers", "0"], "--workers must be"),
     (["simulate", "cotton", "--policy", "7"], "no choices to make"),
