@@ -321,3 +321,16 @@ def test_an_up_front_commission_is_refused_with_exit_2(capsys):
 def test_simulate_at_the_table_refuses_bets_and_names_run(capsys):
     code, out = run_cli(capsys, "simulate", "hoyle", "--players", "Ann,Ben", "--bet", "Ben:odds=2", "--games", "10")
     assert code == 2 and "run hoyle --players" in out and "analyse" in out
+
+
+def test_the_long_run_of_games_strung_together():
+    """The share of games starting in each state of the wagers carried: the stationary
+    distribution of the closed class reached, weighed by the chance of reaching it."""
+    from hazard_dsl.solve.seats import long_run
+
+    chain = {"a": {"a": F(1, 2), "b": F(1, 4), "c": F(1, 4)}, "b": {"b": F(1)},
+             "c": {"c": F(1, 2), "d": F(1, 2)}, "d": {"c": F(1)}}
+    # from a: b for ever with 1/2; else c and d, d always back to c, c half the time to d
+    assert long_run(chain, "a") == {"b": F(1, 2), "c": F(1, 3), "d": F(1, 6)}
+    assert long_run({"x": {"y": F(1)}, "y": {"x": F(1)}}, "x") == {"x": F(1, 2), "y": F(1, 2)}  # periodic
+    assert long_run({"x": {"x": F(1)}}, "x") == {"x": F(1)}
