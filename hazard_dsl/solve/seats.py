@@ -730,10 +730,12 @@ def _taken(out: Seats, machine: Machine, roles: dict, players: list, games) -> N
                 taken.setdefault((who, maker, bet, "caster" if who == caster else "setter"), []).append(caster)
     for (who, maker, bet, role), casters in taken.items():
         every = role == "caster" or len(casters) == len(players) - 1
-        groups: dict = {}  # the maker's figures (as caster, as setter) -> the hands they are his in
+        groups: dict = {}  # the maker's figures -> the hands they are his in (alike as caster and setter: one)
         for caster in casters:
-            groups.setdefault(entry_of(maker, bet, caster), []).append(caster)
-        for entry, these in groups.items():
+            entry = entry_of(maker, bet, caster)
+            groups.setdefault((entry.side, entry.per_game, entry.risk, entry.wagers, entry.carried), []).append(caster)
+        for these in groups.values():
+            entry = entry_of(maker, bet, these[0])
             side = "layer" if entry.side == "backer" else "backer"
             hand = games * -entry.per_game if games is not None and not entry.carried else None
             out.rows[who].append(SeatRow(f"{maker}'s {bet}", role, side, -entry.per_game, hand, entry.risk,
