@@ -27,9 +27,9 @@ import pytest
 import hazard_dsl
 from hazard_dsl.cli import main as cli
 from hazard_dsl.commands.loading import build_machine, load
-from hazard_dsl.play import table_bets
 from hazard_dsl.play.table import Table
-from hazard_dsl.solve.seats import SeatError, SeatSolver, most_paid_from, seats
+from hazard_dsl.compile.bets import most_paid, most_paid_from
+from hazard_dsl.solve.seats import SeatError, SeatSolver, seats
 
 from .conftest import ROOT
 
@@ -172,12 +172,17 @@ def test_odds_backing_the_pass_line_are_capped_by_the_stake_times_the_multiple()
 
 
 @pytest.mark.parametrize("name", ["hoyle", "craps", "french", SEAT_BETS])
-def test_what_a_layer_sets_aside_is_the_tables(name):
-    """most_paid_from (solve.seats) is play.table_bets' (a layer's backer stakes what he lays over it)."""
+def test_what_a_layer_sets_aside_is_the_most_a_win_can_pay_from_where_it_was_made(name):
+    """compile.bets.most_paid_from, which the table and the seats' figures both use: never more
+    than the bet's largest payout anywhere, and at Hoyle's odds made on a chance of seven against
+    a main of five, exactly the odds there (4 ways to 6: 2 to 3)."""
     m = machine(name, [b for b in load(name).bets][:12])
     for cb in m.bets.values():
         for g in sorted(cb.made)[:40]:
-            assert most_paid_from(cb, m, g) == table_bets.most_paid_from(cb, m, g), (cb.name, g)
+            assert most_paid_from(cb, m, g) <= most_paid(cb), (cb.name, g)
+    if name == "hoyle":
+        five_seven = m.find("chance", main=5, chance=7).index
+        assert most_paid_from(m.bets["odds"], m, five_seven) == F(2, 3)
 
 
 def test_a_bet_the_seat_cannot_make_in_a_role_says_why():

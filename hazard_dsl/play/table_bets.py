@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..compile.bets import most_paid_from
 from ..compile.machine import END
 from ..diagnostics import RulesetError
 from ..parse.numbers import exact_money as exact
@@ -39,38 +40,6 @@ class Wager:
     amount: Fraction  # the backer's stake; a win pays him amount × the decision's net
     most: Fraction  # the largest net a win can pay from where it was made (most_paid_from)
     state: int = 0  # the bet's own state
-
-
-def most_paid(cb) -> Fraction:
-    """The most a unit backed can win: what the layer must answer per unit."""
-    return max((d.net for d in cb.decisions if d.result == "win"), default=Fraction(1))
-
-
-def most_paid_from(cb, machine, made: int) -> Fraction:
-    """The most a unit backed can win on a wager made at game state `made`: the largest net of
-    the decisions its moves can reach from there (odds are fixed once laid, so a layer sets aside
-    no more than they can cost). Where the game ends with the bet still up, every state the bet
-    could go on from is counted: more than it needs, never less."""
-    THROW = "throw"
-    states = machine.states
-    seen, todo, best = set(), [(made, 0)], None
-    while todo:
-        key = todo.pop()
-        if key in seen or key not in cb.moves:
-            continue
-        seen.add(key)
-        game = states[key[0]]
-        for k, entry in enumerate(cb.moves[key]):
-            for after, code in (entry.items() if isinstance(entry, dict) else [(game.steps[k].target, entry)]):
-                if code < 0:
-                    decision = cb.decisions[~code]
-                    if decision.result == "win":
-                        best = decision.net if best is None else max(best, decision.net)
-                elif states[after].kind == THROW:
-                    todo.append((after, code))
-                else:  # the game is over (or waits on a choice) with the bet up: any state it could go on from
-                    todo.extend((g, b) for g, b in cb.moves if b == code)
-    return best if best is not None else most_paid(cb)
 
 
 def pays_here(cb, state) -> str:

@@ -50,7 +50,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import END, THROW, Machine
+from ..compile.bets import most_paid, most_paid_from
+from ..compile.machine import END, Machine
 from ..records import field, record
 from .bets import BetTable
 from .markov import ONE, ZERO, Chain, Solver, gauss, strongly_connected
@@ -80,36 +81,6 @@ def side_of(bet, seat_role: str):
     if plays(bet.layer, seat_role) and bet.layer != BANK:
         return "layer", bet.backer
     return None
-
-
-def most_paid(cb) -> Fraction:
-    """The most a unit backed can win on the bet anywhere."""
-    return max((d.net for d in cb.decisions if d.result == "win"), default=ONE)
-
-
-def most_paid_from(cb, machine: Machine, made: int) -> Fraction:
-    """The most a unit backed can win on a wager made at game state `made`: the largest net of
-    the decisions its moves can reach from there; where the game can end with the bet up, every
-    state it could go on from counts (play.table_bets sets aside what a layer could lose so)."""
-    states = machine.states
-    seen, todo, best = set(), [(made, 0)], None
-    while todo:
-        key = todo.pop()
-        if key in seen or key not in cb.moves:
-            continue
-        seen.add(key)
-        game = states[key[0]]
-        for k, entry in enumerate(cb.moves[key]):
-            for after, code in (entry.items() if isinstance(entry, dict) else [(game.steps[k].target, entry)]):
-                if code < 0:
-                    decision = cb.decisions[~code]
-                    if decision.result == "win":
-                        best = decision.net if best is None else max(best, decision.net)
-                elif states[after].kind == THROW:
-                    todo.append((after, code))
-                else:
-                    todo.extend((g, b) for g, b in cb.moves if b == code)
-    return best if best is not None else most_paid(cb)
 
 
 @record(frozen=True)
