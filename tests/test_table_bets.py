@@ -267,3 +267,19 @@ def test_play_offers_bets_explains_and_takes_them(tmp_path):
                              input="\n" * 60, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert "Resuming" in resumed.stdout and "(odds: " in resumed.stdout  # the odds settled after the resume
+
+
+def test_a_commission_taken_up_front_is_paid_as_the_bet_is_made():
+    """Craps' buy bets with the vig paid when the bet is made (`--option vig=up_front`): 5% of the
+    stake goes to the house at once, win or lose (craps.yaml; the Wizard of Odds' buy bets)."""
+    craps = hazard_dsl.load("craps", vig="up_front")
+    table = craps.table(["Ann"], purse=100, dice="2-2 6-6 3-1", bets=["buy_4"])
+    events = played(table, {"Ann": {"buy_4": 20}})
+    bet = next(e for e in events if e["event"] == "bet")
+    assert (bet["who"], bet["against"], bet["amount"]) == ("Ann", "bank", "20")
+    paid = next(e for e in events if e["event"] == "settle" and e["why"] == "commission")
+    assert (paid["payer"], paid["payee"], paid["amount"], paid["bet"]) == ("Ann", "bank", "1", "buy_4")
+    # 3-1: four before seven, at true odds, 2 to 1 (and the bet made again, its vig paid again)
+    won = next(e for e in settles(events, "buy_4") if e["why"] != "commission")
+    assert (won["payer"], won["payee"], won["amount"]) == ("bank", "Ann", "40")
+    assert sum(table.purses.values()) + table.session.bank == 100

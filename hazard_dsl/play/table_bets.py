@@ -42,6 +42,15 @@ class Wager:
     state: int = 0  # the bet's own state
 
 
+def up_front(cb, state, stake: Fraction) -> Fraction:
+    """The commission a backer pays when he makes the bet (`commission: … paid: up_front`): a
+    share of his stake, or of what a win would pay from where it is made."""
+    commission = cb.bet.commission
+    if commission is None or cb.commission_paid != "up_front":
+        return Fraction(0)
+    return commission.rate * (stake if commission.of == "bet" else stake * cb.payout_at(state.index))
+
+
 def pays_here(cb, state) -> str:
     """What a win pays per unit backed, made at `state`: "6 to 5"; or the rule file's words where
     the payout waits on the throw."""
@@ -150,8 +159,11 @@ class TableBets:
                 takers = [s.name for s in self._round_from(name) if fits(other, s.name, caster)]
             if not takers:
                 continue
-            # the amount is what the maker puts at risk: a backer's stake, or what a layer lays
+            # the amount is what the maker puts at risk: a backer's stake, or what a layer lays;
+            # a backer also pays a commission taken up front out of what he has
             limit = self.available(name, stakes)
+            if side == "backer":
+                limit /= 1 + up_front(cb, state, Fraction(1))
             most = limit if most is None else min(most, limit)
             if most <= 0:
                 continue
@@ -194,7 +206,8 @@ class TableBets:
         bet = cb.bet.name
         most = most_paid_from(cb, self.session.machine, state.index)
         stake = amount if side == "backer" else amount / most  # the backer's stake
-        need = stake * most if side == "backer" else stake  # what the taker could lose
+        commission = up_front(cb, state, stake)
+        need = stake * most if side == "backer" else stake + commission  # what the taker could lose
         said = dict(bet=bet, who=name, amount=exact(amount), side=side)
         for taker in takers:
             if taker != BANK and self.available(taker, stakes) < need:
@@ -220,6 +233,8 @@ class TableBets:
             backer, layer = (name, taker) if side == "backer" else (taker, name)
             self.up.append(Wager(cb, name, backer, layer, stake, most))
             yield dict(event="bet", against=taker, stake=exact(stake), **said)
+            if commission:  # paid as the bet is made, whatever comes of it
+                yield self.session.transfer(backer, layer, commission, "commission", bet=bet, stake=exact(stake))
             return
         yield dict(event="refuse", against="nobody", why="nobody takes it", **said)
 
