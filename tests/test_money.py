@@ -16,6 +16,7 @@ from hazard_dsl.solve.analysis import analyse
 from hazard_dsl.solve.bets import BetTable
 from hazard_dsl.solve.markov import Solver
 from tests.conftest import machine
+from tests.published import HOYLE_ODDS
 
 WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
 
@@ -32,13 +33,7 @@ def table(name, policy="optimal", **options):
 
 def test_hoyle_odds_table_is_reproduced_exactly():
     # Hoyle 1790 pp. 239-240 via S1; reference §3: the odds paid to a caster backing his chance.
-    published = {
-        5: {4: "4/3", 6: "4/5", 7: "2/3", 8: "4/5", 9: "1/1", 10: "4/3"},
-        6: {4: "5/3", 5: "5/4", 7: "5/6", 8: "1/1", 9: "5/4", 10: "5/3"},
-        7: {4: "2/1", 5: "3/2", 6: "6/5", 8: "6/5", 9: "3/2", 10: "2/1"},
-        8: {4: "5/3", 5: "5/4", 6: "1/1", 7: "5/6", 9: "5/4", 10: "5/3"},
-        9: {4: "4/3", 5: "1/1", 6: "4/5", 7: "2/3", 8: "4/5", 10: "4/3"},
-    }
+    published = HOYLE_ODDS
     t = table("hoyle")
     figures = t.figures("odds")
     m = t.machine

@@ -33,6 +33,7 @@ from hazard_dsl.cli import main as cli
 from hazard_dsl.parse.reader import read_ruleset
 
 from .conftest import RULESETS
+from tests.published import HOYLE_ODDS
 
 # ---------------------------------------------------------------- the hand calculation
 
@@ -217,13 +218,7 @@ def test_chicken_odds_are_the_groom_porters_true_odds(bet):
 def test_side_odds_pay_hoyles_table():
     # Wikipedia's "Relative odds for auxiliary bets", citing Hoyle 1790 pp. 239-240, as printed
     # (main by chance); each is ways(main) : ways(chance).
-    published = {
-        5: {4: "4/3", 6: "4/5", 7: "2/3", 8: "4/5", 9: "1/1", 10: "4/3"},
-        6: {4: "5/3", 5: "5/4", 7: "5/6", 8: "1/1", 9: "5/4", 10: "5/3"},
-        7: {4: "2/1", 5: "3/2", 6: "6/5", 8: "6/5", 9: "3/2", 10: "2/1"},
-        8: {4: "5/3", 5: "5/4", 6: "1/1", 7: "5/6", 9: "5/4", 10: "5/3"},
-        9: {4: "4/3", 5: "1/1", 6: "4/5", 7: "2/3", 8: "4/5", 10: "4/3"},
-    }
+    published = HOYLE_ODDS
     assert all(F(text) == F(WAYS[m], WAYS[c]) for m, row in published.items() for c, text in row.items())
     variant = hazard_dsl.load("hoyle")
     machine = variant.machine
