@@ -98,8 +98,9 @@ class Terminal:
         self.entered = False  # Enter at the bets was the caster's throw too
         # the exact solver on the compiled machine, under the table's policy: the caster's chance
         # of winning, and of losing (a choice is best for whoever makes it by win less lose)
+        self.solver = solver
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
-        self.lose = solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
+        self._lose = None  # solved when a choice's odds are first asked for
 
     def __call__(self, question) -> dict:
         return getattr(self, f"_{question.ask}")(question)
@@ -171,7 +172,11 @@ class Terminal:
         """At a choice state: the caster's chance with each value, the chooser's best marked (the
         caster's side takes the most won less lost, an adversary the least)."""
         targets = [(value, step.target) for value, step in state.alternatives]
-        worth = [self.win[t] - self.lose[t] for _, t in targets]
+        if self._lose is None:
+            from ..solve.markov import ONE, ZERO
+
+            self._lose = self.solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
+        worth = [self.win[t] - self._lose[t] for _, t in targets]
         best = max(worth) if maximises(state.chooser) else min(worth)
         whose = "the best" if maximises(state.chooser) else f"the {state.chooser}'s best"
         lines = [f"{caster}'s chance with each {state.variable}:"]
