@@ -290,9 +290,10 @@ class Terminal:
                 edge = self.edges().get(o["bet"])
                 side = "back it" if o["side"] == "backer" else "lay it"
                 against = "the bank" if o["against"] == "bank" else o["against"]
-                mine = None if edge is None else (edge if o["side"] == "backer" else -edge)
-                shown = "" if mine is None else ", no edge either way" if mine == 0 else \
-                    f", {'giving' if mine > 0 else 'getting'} an edge of {abs(float(mine)):.3%}"
+                # the bet's edge as `analyse` prices it (made at the first throw it may be): a bet
+                # made later in a game may be worth more or less
+                shown = "" if edge is None else ", no edge either way" if edge == 0 else \
+                    f", analysed edge {float(edge):.3%} against its backer"
                 lines.append(f"  {o['bet']}: {side} against {against}, pays {o['pays']}, up to "
                              f"{money(Fraction(o['most']))}{shown}")
         return "\n".join(lines)
