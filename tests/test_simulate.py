@@ -201,7 +201,8 @@ def test_sessions_from_the_command(capsys):
     (["simulate", "craps", "--bet", "pas=10"], "did you mean 'pass'"),
     (["simulate", "craps", "--bet", "odds=2x"], "give --bet pass=… first"),
     (["simulate", "cotton", "--strategy", "flat"], "give --players"),
-    (["simulate", "cotton", "--players", "Ann,Ben", "--bet", "stake=1"], "simulate --players plays the stakes alone"),
+    (["simulate", "cotton", "--players", "Ann,Ben", "--bet", "stake=1"], "at the table a bet names its seat"),
+    (["simulate", "cotton", "--players", "Ann,Ben", "--bet", "Ben:stake=1"], "the stake is laid by --stake"),
     (["simulate", "cotton", "--games", "0"], "--games must be"),
     (["simulate", "cotton", "--workers", "0"], "--workers must be"),
     (["simulate", "cotton", "--policy", "7"], "no choices to make"),
@@ -249,3 +250,30 @@ def test_the_readme_states_the_engines_constants():
     for phrase in (f"{LANES:,} games advance in lock-step", f"one `bincount` per {MAX_BLOCK} throws",
                    f"chunks of {GAMES_PER_CHUNK:,} games"):
         assert phrase in readme, phrase
+
+
+@pytest.mark.parametrize("argv", [
+    # Hoyle's odds laid by a setter: nothing in expectation on the odds (hazard-rules.md N10, S1);
+    # every seat pays the box's fee in his hand
+    ["hoyle", "--players", "Ann,Ben,Cat", "--bet", "Ben:odds=2"],
+    # the history sheet's bet on the next throw at true odds, and Cotton's side bet on a turn
+    ["history_sheet", "--players", "Ann,Ben,Cat", "--bet", "Ben:twelve=1", "--bet", "Cat:side=2"],
+])
+def test_sessions_with_bets_agree_with_each_seats_exact_figures(argv, capsys):
+    """simulate --players with bets plays rounds of the table one by one, bets and all, and each
+    seat's net per round lies within four standard errors of its exact figure (solve.seats)."""
+    assert main(["simulate", *argv, "--purse", "2000", "--games", "400", "--seed", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["sessions"] == 400 and report["why_no_exact"] is None
+    for seat, row in report["seats"].items():
+        assert row["exact"] is not None and abs(row["z"]) < 4, (seat, row)
+    assert main(["simulate", *argv, "--purse", "2000", "--games", "400", "--seed", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == report  # the same seed, the same figures
+
+
+def test_sessions_with_refusals_have_no_exact_figure(capsys):
+    assert main(["simulate", "hoyle", "--players", "Ann,Ben", "--bet", "Ben:odds=2", "--refuse", "Ann:odds",
+                 "--games", "20", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "No exact figure: no exact figure: it assumes every bet proposed is taken" not in out
+    assert "No exact figure" in out and "--refuse" in out

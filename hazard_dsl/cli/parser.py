@@ -274,7 +274,9 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
                    help="games to simulate (default 1000000); with --players, sessions (default 1000)")
     p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed: same seed, same numbers")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
-                   help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it")
+                   help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it. With "
+                        "--players: SEAT:NAME=AMOUNT, the bet that seat makes whenever it may (rounds of the table "
+                        "played one by one, each seat's net beside its exact figure)")
     p.add_argument("--workers", type=whole_number_argument, default=None, metavar="K",
                    help="worker processes (default: the cores available)")
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -282,8 +284,10 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
                         "hazard-dsl[cluster], and hazard-dsl on the workers)")
     p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
                                                   "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
-    add_table(p.add_argument_group("sessions at the table"), "a stake, for flat and cautious (default 1)",
-              strategy=True)
+    at_table = p.add_argument_group("sessions at the table")
+    add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True)
+    at_table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
+                          help="with --bet SEAT:NAME=AMOUNT: that seat refuses bet NAME when it is put to him")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")

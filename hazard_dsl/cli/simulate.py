@@ -35,11 +35,11 @@ def command(args) -> int:
     ruleset = loading.load(args.ruleset)
     at_table = args.players is not None
     if not at_table:
-        for flag in ("rounds", "purse", "strategy", "stake"):
-            if getattr(args, flag) is not None:
+        for flag in ("rounds", "purse", "strategy", "stake", "refuse"):
+            if getattr(args, flag) not in (None, []):
                 raise UsageError(f"--{flag} is for sessions at the table: give --players Ann,Ben,Cat too")
     elif args.bet:
-        raise UsageError(_bets_at_table(args))
+        return _planned(args, ruleset, fmt, seed)
     plot = getattr(args, "plot", None)
     if plot is not None:
         if at_table:
@@ -73,20 +73,48 @@ def command(args) -> int:
     return 0
 
 
-def _bets_at_table(args) -> str:
-    """Why `simulate --players` takes no --bet, and the commands that do: the vectorised sessions
-    draw each game whole from the exact chances of how it ends for the stakes, so they play the
-    stakes alone; the table's bets are played by `run --players` and solved by `analyse`."""
-    import shlex
+def _planned(args, ruleset, fmt: str, seed: int) -> int:
+    """`simulate --players … --bet SEAT:NAME=AMOUNT`: rounds of the table played on the table
+    itself, bets and all (commands.simulate.planned_rounds), each seat's net per round beside
+    its exact figure."""
+    from ..commands import sessions
+    from ..render.tables import Table, render
+    from ..render.terminal import fit
 
-    bets = " ".join(f"--bet {shlex.quote(text)}" for text in args.bet)
-    seated = all(":" in text.partition("=")[0] for text in args.bet)
-    example = bets if seated else "--bet SEAT:NAME=AMOUNT"
-    return (f"simulate --players plays the stakes alone (each game drawn whole for the purses); bets at the "
-            f"table are played by `hazard-dsl run {shlex.quote(args.ruleset)} --players {shlex.quote(args.players)} "
-            f"{example}`, and each seat's exact figures are `hazard-dsl analyse {shlex.quote(args.ruleset)} --hand "
-            f"--players {shlex.quote(args.players)} "
-            f"{example}`")
+    if getattr(args, "plot", None) is not None:
+        raise UsageError("--plot draws games, not sessions at the table")
+    settings = table_settings(args, ruleset)
+    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
+    count = args.games if args.games is not None else 1000
+    bar = _Bar(count, "rounds") if fmt != "json" and sys.stderr.isatty() else _NoBar()
+    with bar:
+        report = simulating.planned_rounds(ruleset, settings, plans, refused, count, seed, args.option,
+                                           (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+    if fmt == "json":
+        print(json.dumps({**report, "seats": {p: {k: (str(v) if k == "exact" and v is not None else v)
+                                                   for k, v in row.items()} for p, row in report["seats"].items()}},
+                         indent=2))
+        return 0
+    unit = ruleset.money_units
+    t = Table(f"Each seat's net over one round of the table, in {unit}: {report['sessions']:,} rounds played, "
+              f"bets and all, beside the exact figure",
+              ["seat", "simulated", "± s.e.", "exact", "z"], align=["left", "right", "right", "right", "right"])
+    for p, row in report["seats"].items():
+        exact = row["exact"]
+        t.add(p, f"{row['mean']:+.4f}", f"{row['stderr']:.4f}",
+              "—" if exact is None else f"{float(exact):+.4f}", "—" if row["z"] is None else f"{row['z']:+.2f}")
+    notes = []
+    if report["why_no_exact"]:
+        notes.append(f"No exact figure: {report['why_no_exact']}.")
+    if report["purses_ran_low"]:
+        notes.append(f"In {report['purses_ran_low']:,} rounds a purse fell below a tenth of its start: the exact "
+                     f"figure assumes no purse runs short (a larger --purse brings them together).")
+    print(render([t], fmt, None, colour()), end="")
+    for note in notes:
+        print(fit(note))
+    if args.seed is None:
+        print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers."))
+    return 0
 
 
 def _chart(report: dict, context, path: str) -> None:

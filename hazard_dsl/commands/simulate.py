@@ -97,3 +97,65 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
                                 settings["policy"])
     except (PolicyError, BetError) as exc:
         raise CommandError(str(exc)) from None
+
+
+MAX_PLANNED_SESSIONS = 100_000  # rounds of the table played one by one, bets and all
+
+
+def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, option_texts=(),
+                   advance=None) -> dict:
+    """Each seat's net over one round of the table, in `count` sessions played on the table
+    itself (play.table: the vectorised sessions play the stakes alone, and bets need the whole
+    table), each seat betting as `plans` say; beside it each seat's exact expected net per
+    round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
+    with refusals there is none. The same seed gives the same figures. Returns a report:
+    {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume."""
+    import math
+
+    import numpy as np
+
+    from ..play.dice import RandomDice
+    from ..solve.seats import SeatError, seats
+    from .sessions import strategy, table
+
+    if not 1 <= count <= MAX_PLANNED_SESSIONS:
+        raise SettingError("games", f"with bets at the table, the sessions are played one by one: at most "
+                                    f"{MAX_PLANNED_SESSIONS:,}")
+    one_round = dict(settings, rounds=1, bets=sorted({bet for plan in plans.values() for bet in plan}))
+    players = settings["players"]
+    start = Fraction(settings["purse"])
+    nets = {p: [] for p in players}
+    short = 0
+    for k in range(count):
+        dice_k = RandomDice(generator=np.random.default_rng([seed, k, 2]))
+        at_table = table(ruleset, option_texts, one_round, seed * MAX_PLANNED_SESSIONS + k, dice_k)
+        at_table.play(strategy(at_table, one_round, plans, refused))
+        short += any(p < start / 10 for p in at_table.purses.values())
+        for p, purse in at_table.purses.items():
+            nets[p].append(purse - start)
+        if advance is not None:
+            advance(1)
+    exact, why = None, None
+    if refused:
+        why = "it assumes every bet proposed is taken, and --refuse refuses some"
+    else:
+        try:
+            machine = table(ruleset, option_texts, one_round, seed, None).machine
+            figures = seats(machine, {p: plans.get(p, {}) for p in players}, Fraction(settings["stake"]), players,
+                            settings["policy"])
+            exact, why = figures.per_round, figures.why_no_round
+        except SeatError as exc:
+            why = str(exc)
+    out = {}
+    for p in players:
+        values = [float(v) for v in nets[p]]
+        mean = sum(values) / count
+        var = sum((v - mean) ** 2 for v in values) / (count - 1) if count > 1 else 0.0
+        stderr = math.sqrt(var / count)
+        row = {"mean": mean, "stderr": stderr, "exact": None, "z": None}
+        if exact is not None and p in exact:
+            row["exact"] = exact[p]
+            row["z"] = (mean - float(exact[p])) / stderr if stderr > 0 else None
+        out[p] = row
+    return {"sessions": count, "seats": out, "why_no_exact": why if exact is None else None,
+            "purses_ran_low": short}
