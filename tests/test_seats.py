@@ -323,9 +323,10 @@ def test_an_up_front_commission_is_refused_with_exit_2(capsys):
     assert code == 2 and "up front" in out
 
 
-def test_simulate_at_the_table_refuses_bets_and_names_run(capsys):
-    code, out = run_cli(capsys, "simulate", "hoyle", "--players", "Ann,Ben", "--bet", "Ben:odds=2", "--games", "10")
-    assert code == 2 and "run hoyle --players" in out and "analyse" in out
+def test_simulate_at_the_table_plays_the_bets_beside_the_exact_figures(capsys):
+    code, out = run_cli(capsys, "simulate", "hoyle", "--players", "Ann,Ben", "--bet", "Ben:odds=2", "--games", "10",
+                        "--seed", "1")
+    assert code == 0 and "beside the exact figure" in out and "Ben" in out
 
 
 def test_the_long_run_of_games_strung_together():
