@@ -29,7 +29,7 @@ def seat_bets(bets) -> bool:
     seated = [":" in text.partition("=")[0] for text in bets]
     if any(seated) and not all(seated):
         plain = next(text for text, s in zip(bets, seated) if not s)
-        raise SettingError("bet", f" {plain[:60]!r} names no seat: give every --bet a seat (SEAT:NAME=AMOUNT, each "
+        raise SettingError("bet", f"{plain[:60]!r} names no seat: give every --bet a seat (SEAT:NAME=AMOUNT, each "
                                   f"seat's figures at the table) or none (NAME=AMOUNT, bets made together by one "
                                   f"bettor)")
     return bool(bets) and all(seated)

@@ -119,8 +119,8 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     from .sessions import strategy, table
 
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
-        raise SettingError("games", f"with bets at the table, the sessions are played one by one: at most "
-                                    f"{MAX_PLANNED_SESSIONS:,}")
+        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} with bets at the table (the "
+                                    f"rounds are played one by one)")
     one_round = dict(settings, rounds=1, bets=sorted({bet for plan in plans.values() for bet in plan}))
     players = settings["players"]
     start = Fraction(settings["purse"])

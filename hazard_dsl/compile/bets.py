@@ -536,3 +536,20 @@ def most_paid_from(cb, machine: Machine, made: int) -> Fraction:
                 else:
                     todo.extend((g, b) for g, b in cb.moves if b == code)
     return best if best is not None else most_paid(cb)
+
+
+def plays(role: str, seat_role: str) -> bool:
+    """Whether a seat that is the caster or a setter this game plays the bet role `role`
+    (`player`: anyone at the table)."""
+    return role == "player" or role == seat_role
+
+
+def side_of(bet, seat_role: str):
+    """(side, the other side's role) that a seat in `seat_role` plays on `bet` when it proposes
+    it, or None where it plays neither side: the table's rule (play.table_bets) and the seats'
+    figures' (solve.seats) alike."""
+    if plays(bet.backer, seat_role) and bet.backer != "bank":
+        return "backer", bet.layer
+    if plays(bet.layer, seat_role) and bet.layer != "bank":
+        return "layer", bet.backer
+    return None

@@ -491,54 +491,64 @@ def implied_action(question, event: dict, where: str) -> dict:
 def replaying(log: "LogFile", table):
     """The log's actions applied to `table` (a new play.table.Table of the log's settings) — or,
     in a log of events alone, the actions its events imply — and every event the table makes
-    compared with the logged one. Yields (line number, event) for each event made and logged;
-    returns (as StopIteration.value) the events the last action made that the log does not have
-    (a session killed between writing an action and its events) and the log's `Reading`. Raises LogError at the first
-    line that is damaged, an action the rules do not allow there, an event the rules would not
-    have made, or anything after the session's end."""
+    compared with the logged one (`replayed`). Yields (line number, event) for each event made
+    and logged; returns (as StopIteration.value) the events the last action made that the log
+    does not have (a session killed between writing an action and its events) and the log's
+    `Reading`. Raises LogError at the first line that is damaged, an action the rules do not
+    allow there, an event the rules would not have made, or anything after the session's end."""
+    path = log.path
+    entries = log.entries()
+    unlogged = yield from replayed(entries, table, lambda number: f"{path}:{number}")
+    reading = entries.reading
+    if table.over and not unlogged and reading is not None and reading.tail:
+        raise _after_end(f"{path}:{reading.lines + 1}", reading.lines + 1)
+    return unlogged, reading
+
+
+def replayed(entries, table, where):
+    """`entries`, (number, entry) pairs of a table's record — actions and events — replayed on
+    `table`: each action applied (an event with no action before it: the action it implies) and
+    each event the table makes compared with the one recorded. `where(number)` names an entry in
+    the errors (LogError). Yields (number, event) for each; returns the events the last action
+    made that the entries lack."""
     from collections import deque
 
     from .actions import IllegalAction
 
-    path = log.path
     made = deque(table.opening)  # the events made and not yet compared: first, the opening ones
-    entries = log.entries()
     for number, entry in entries:
-        where = f"{path}:{number}"
+        at = where(number)
         if "action" in entry and "event" not in entry:
             if made:
-                raise LogError(f"{where}: the log contradicts the rules: the rules make a {made[0]['event']} event "
+                raise LogError(f"{at}: the log contradicts the rules: the rules make a {made[0]['event']} event "
                                f"here, but the log has an action")
             if table.over:
-                raise _after_end(path, number)
+                raise _after_end(at, number)
             try:
                 made.extend(table.apply(entry))
             except IllegalAction as exc:
-                raise LogError(f"{where}: the log contradicts the rules: an action they do not allow here: "
+                raise LogError(f"{at}: the log contradicts the rules: an action they do not allow here: "
                                f"{exc}") from None
             continue
         while not made:
             if table.over:
-                raise _after_end(path, number)
+                raise _after_end(at, number)
             try:
-                made.extend(table.apply(implied_action(table.waiting, entry, where)))
+                made.extend(table.apply(implied_action(table.waiting, entry, at)))
             except IllegalAction as exc:
-                raise LogError(f"{where}: the log contradicts the rules: {exc}") from None
+                raise LogError(f"{at}: the log contradicts the rules: {exc}") from None
         event = made.popleft()
-        if event["event"] == "session":
+        if event["event"] == "session":  # a log's adds the settings it was played with
             wrong = differs({k: event[k] for k in ("players", "purses", "options")},
                             {k: entry.get(k) for k in ("players", "purses", "options")})
         else:
             wrong = differs(event, entry)
         if wrong:
-            raise LogError(f"{where}: the log contradicts the rules: {wrong}")
+            raise LogError(f"{at}: the log contradicts the rules: {wrong}")
         yield number, event
-    reading = entries.reading
-    if table.over and not made and reading is not None and reading.tail:
-        raise _after_end(path, reading.lines + 1)
-    return list(made), reading
+    return list(made)
 
 
-def _after_end(path: str, number: int) -> LogError:
-    return LogError(f"{path}:{number}: a line after the session's end (line {number - 1} ended it); a log ends "
+def _after_end(at: str, number: int) -> LogError:
+    return LogError(f"{at}: a line after the session's end (line {number - 1} ended it); a log ends "
                     f"with its session")

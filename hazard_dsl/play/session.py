@@ -19,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterator
 
+from ..compile.bets import most_paid
 from ..compile.machine import CHOICE, END, Machine, outcome_index
 from ..compile.passing import compile_passing
 from ..parse.numbers import exact_money as exact
@@ -71,7 +72,6 @@ class Session:
             None, sorted({(s.result, s.label) for s in machine.end_states()}), machine.options)
         # the bets the people may make besides the stake (play.table_bets), of those compiled
         self.table_bets = TableBets(self, [name for name in bets if name != table.stake])
-        self.stakes = None  # this game's stakes, once laid
         self.fees = list(machine.fees.values())
         self.fee_states = {f.fee.name: f.start for f in self.fees}
         self.caster = 0  # index of the seat holding the box
@@ -111,9 +111,7 @@ class Session:
 
     def most_paid(self) -> Fraction:
         """The most a unit staked on the caster can win: what a setter must answer per unit."""
-        if self.bet is None:
-            return Fraction(1)
-        return max((d.net for d in self.bet.decisions if d.result == "win"), default=Fraction(1))
+        return Fraction(1) if self.bet is None else most_paid(self.bet)
 
     def transfer(self, payer: str, payee: str, amount: Fraction, why: str, **more) -> dict:
         for name, sign in ((payer, -1), (payee, 1)):
@@ -240,15 +238,22 @@ class Session:
     def _lot_face(self, action: dict):
         """The face of one die thrown for the first cast: the table's dice, or the action's."""
         given = action.get("dice")
+        thrown = self._dice(given, self.dice.lot, "the throws for the first cast")
+        return thrown if given is None else given[0]
+
+    def _dice(self, given, throw, what: str):
+        """What the table's dice throw (`throw()`) where the action gives no dice (`given` None);
+        else `given`, as the action gives them. While a log is replayed to resume it
+        (`follow_dice`) the table's dice throw beside the given ones, so that they go on where the
+        log left them."""
         if given is None:
-            return self.dice.lot()
-        if self.follow_dice:  # a log replayed to resume it: the table's dice go on where the log left them
+            return throw()
+        if self.follow_dice:
             try:
-                self.dice.lot()
+                throw()
             except TapeEnded:
-                raise DiceBehind("the dice have fewer throws than the log has made (the throws for the first "
-                                 "cast)") from None
-        return given[0]
+                raise DiceBehind(f"the dice have fewer throws than the log has made ({what})") from None
+        return given
 
     def _hand_event(self) -> dict:
         return dict(event="hand", caster=self.seats[self.caster].name, hand=self.passes + 1,
@@ -281,7 +286,8 @@ class Session:
             # a setter lays the stake times the payout: he stakes no more than his purse can pay
             free = self.table_bets.available(setter.name)  # the purse, less what bets up could cost
             limit = free if self.against == "bank" else free / per_unit
-            why = "the purse" if per_unit == 1 else f"what the purse can pay at {exact(per_unit)} to 1"
+            why = "the purse" if per_unit == 1 or self.against == "bank" else \
+                f"what the purse can pay at {exact(per_unit)} to 1"
             if free < setter.purse:
                 why += ", less what the bets up could cost"
             action = yield Question("stake", setter.name, dict(
@@ -332,7 +338,7 @@ class Session:
         state = self.state = states[machine.start.target]
         self.game_caster = caster.name
         yield dict(event="game", game=self.game, caster=caster.name)
-        stakes = self.stakes = None
+        stakes = None
         number = 0
         while True:
             state = yield from self._choices(state, caster)
@@ -342,7 +348,6 @@ class Session:
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
                     return "forfeit"
-                self.stakes = stakes
             yield from self.table_bets.offer(state, caster, stakes)
             d1, d2 = yield from self._cast(state, caster)
             number += 1
@@ -371,7 +376,6 @@ class Session:
             if self.bet is None:  # even money on the game
                 yield from self._settle(caster, stakes, result, Fraction(1), label)
             # a stake bet still up when the game ends comes back to its owners: it is void
-        self.stakes = None
         return result, label
 
     def _cast(self, state, caster: Seat):
@@ -406,14 +410,10 @@ class Session:
                      may_land_off=need.what != "throw")
         action = yield Question("throw", caster.name, facts)
         given = action.get("dice")
-        if given is None:  # the table's own dice
-            return meet(need, self.dice, None, self.machine)
-        if self.follow_dice:  # a log replayed to resume it: the table's dice go on where the log left them
-            try:
-                meet(need, self.dice, None, self.machine)
-            except TapeEnded:
-                raise DiceBehind(f"the dice have fewer throws than the log has made (game {self.game})") from None
-        return given[0] if need.what == "cast_die" else tuple(given)
+        thrown = self._dice(given, lambda: meet(need, self.dice, None, self.machine), f"game {self.game}")
+        if given is None:
+            return thrown
+        return given[0] if need.what == "cast_die" else tuple(given)  # a face of None: that die off again
 
     def _ask_choice(self, state, caster: Seat):
         """The index of the alternative of choice state `state` that its chooser picks."""
@@ -434,7 +434,7 @@ class Session:
         return None
 
     def _choices(self, state, caster: Seat):
-        """The choices from `state` on, each asked of the decider, until the game needs the dice
+        """The choices from `state` on, each asked of its chooser, until the game needs the dice
         or is over; returns that state."""
         states = self.machine.states
         while state.kind == CHOICE:

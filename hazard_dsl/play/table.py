@@ -183,30 +183,24 @@ def _thrown(events: list[dict]):
 
 def replay(table: Table, entries) -> Table:
     """Apply the actions among `entries` (a table's `log`: actions and events) to `table`, a new
-    table of the same settings and dice, and check that it makes the logged events: raises
-    IllegalAction at the first action that is not legal there, and ValueError at the first
-    event that differs. The table's own dice throw beside every throw the log gives, so that a
-    throw the log leaves to them (or a tape that ran out) comes out as it did."""
-    from collections import deque
+    table of the same settings and dice, and check that it makes the recorded events, as a log
+    file is checked (play.log.replayed): raises ValueError (play.log.LogError) at the first
+    action that is not legal there or event that differs. The table's own dice throw beside
+    every throw the record gives, so that a throw it leaves to them (or a tape that ran out)
+    comes out as it did."""
+    from .log import LogError, replayed
 
-    from .log import differs
-
-    made = deque(table.opening)
+    run = replayed(enumerate(entries, 1), table, lambda number: f"entry {number}")
     table.session.follow_dice = True
     try:
-        for number, entry in enumerate(entries, 1):
-            if "action" in entry and "event" not in entry:
-                if made:
-                    raise ValueError(f"entry {number}: an action, where the table made a {made[0]['event']} event")
-                made.extend(table.apply(entry))
-                continue
-            if not made:
-                raise ValueError(f"entry {number}: an event that no action made")
-            wrong = differs(made.popleft(), entry)
-            if wrong:
-                raise ValueError(f"entry {number}: {wrong}")
-        if made:
-            raise ValueError(f"the entries end before the {made[0]['event']} event the last action made")
+        while True:
+            try:
+                next(run)
+            except StopIteration as done:
+                unlogged = done.value
+                break
     finally:
         table.session.follow_dice = False
+    if unlogged:
+        raise LogError(f"the entries end before the {unlogged[0]['event']} event the last action made")
     return table

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.bets import most_paid_from
+from ..compile.bets import most_paid_from, plays, side_of
 from ..compile.machine import END
 from ..diagnostics import RulesetError
 from ..parse.numbers import exact_money as exact
@@ -63,7 +63,7 @@ def pays_here(cb, state) -> str:
 
 def fits(role: str, seat: str, caster: str) -> bool:
     """Whether the seat named `seat` plays `role` while `caster` holds the box."""
-    return role == "player" or (role == "caster" and seat == caster) or (role == "setter" and seat != caster)
+    return plays(role, "caster" if seat == caster else "setter")
 
 
 class TableBets:
@@ -144,12 +144,10 @@ class TableBets:
             bet = cb.bet
             if any(w.bet is cb and name in (w.backer, w.layer) for w in self.up):
                 continue  # one at a time
-            if fits(bet.backer, name, caster) and bet.backer != "bank":
-                side, other = "backer", bet.layer
-            elif fits(bet.layer, name, caster) and bet.layer != "bank":
-                side, other = "layer", bet.backer
-            else:
+            sides = side_of(bet, "caster" if name == caster else "setter")
+            if sides is None:
                 continue
+            side, other = sides
             most = None
             if bet.backs:
                 takers, most = self._parties(name, bet.backs, stakes, cb, state)

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.bets import most_paid, most_paid_from
+from ..compile.bets import most_paid, most_paid_from, side_of
 from ..compile.machine import END, Machine
 from ..records import field, record
 from .bets import BetTable
@@ -65,22 +65,6 @@ UNLAID, DONE = -1, -2  # the stake's state before it is laid this game, and once
 class SeatError(ValueError):
     """A plan whose figures cannot be given: a bet the table cannot play as the plan asks, a
     chain too large, two plans that would meet at the table."""
-
-
-def plays(role: str, seat_role: str) -> bool:
-    """Whether a seat that is the caster or a setter this game plays the bet role `role` (as
-    play.table_bets.fits: `player` is anyone)."""
-    return role == "player" or role == seat_role
-
-
-def side_of(bet, seat_role: str):
-    """(side, the other side's role) that a seat in `seat_role` plays on `bet` when it proposes
-    it, or None where it plays neither side (as play.table_bets.TableBets.open_to)."""
-    if plays(bet.backer, seat_role) and bet.backer != BANK:
-        return "backer", bet.layer
-    if plays(bet.layer, seat_role) and bet.layer != BANK:
-        return "layer", bet.backer
-    return None
 
 
 @record(frozen=True)
