@@ -209,7 +209,9 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--hand", action="store_true",
                    help="also the caster's hand: expected games and throws until the dice pass, and his net")
     p.add_argument("--bankroll", metavar="B", help="with --goal and --stake: the chance that a caster staking S "
-                                                   "at even money every game reaches G before he cannot stake")
+                                                   "at even money every game reaches G before he cannot stake; "
+                                                   "with --players and --bet SEAT:NAME=AMOUNT, each seat's chance "
+                                                   "with its plan at the table")
     p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
     p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll; with --bet "
                                                 "SEAT:NAME=AMOUNT, what each setter stakes, default 1)")
