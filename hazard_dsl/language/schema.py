@@ -279,7 +279,9 @@ def _defs() -> dict:
         defs[name]["required"] = list(K.TABLES[name].required)
     # a rule has `when` and `do`, or `otherwise` and neither of them
     defs["rule"].update({"if": {"required": ["otherwise"]},
-                         "then": {"properties": {"when": False, "do": False}},
+                         # `not: {}` rather than `false`: validators report it at the key itself
+                         "then": {"properties": {key: {"not": {}, "description": "not with `otherwise:`"}
+                                                 for key in ("when", "do")}},
                          "else": {"required": ["when", "do"]}})
     defs["bet"]["not"] = {"required": ["rules", "phases"]}  # either rules: or phases:, not both
     by_option = {"required": [K.BY_OPTION],
