@@ -294,4 +294,17 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["simulate"])
+
+    p = commands.add_parser("schema", help="the JSON Schema of rule files, for editors",
+                            description="Print the JSON Schema (draft 2020-12) of rule files: every key, its type, "
+                                        "its allowed values and what it means, for a schema-aware editor "
+                                        "(yaml-language-server; see docs/editors.md). JSON is the only format.")
+    p.add_argument("--format", choices=("json",), default="json", help="json (the only format)")
+    p.add_argument("--json", action="store_true", help="short for --format json (the default)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output (a new file: an existing one is refused "
+                        "unless --force)")
+    p.add_argument("--force", action="store_true", help="let --output write over an existing file (never over "
+                                                        "a built-in ruleset)")
+    p.set_defaults(func=handlers["schema"])
     return parser
