@@ -290,6 +290,10 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True)
     at_table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
                           help="with --bet SEAT:NAME=AMOUNT: that seat refuses bet NAME when it is put to him")
+    at_table.add_argument("--goal", default=None, metavar="AMOUNT",
+                          help="each seat in turn from --purse until its purse reaches AMOUNT or can no longer play "
+                               "a game as its plan says (the others' purses never short): how often it reaches the "
+                               "goal and the games it takes, beside the exact figures of analyse --bankroll")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")

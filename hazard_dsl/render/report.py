@@ -335,6 +335,9 @@ def table_ruin_table(t) -> Table:
             f"play a game as planned (ruined), while the others play on; {stakes}, the caster pays the fees out "
             f"of what he has left, the box passes as the rules say, and {first_words(t.first)}. Every bet is "
             f"taken and the others' purses never run short. Purse at the end: expected, in {t.units}.")
+    if t.why_not:
+        notes.append("simulate RULESET --players … --goal G (--purse B as the bankroll) plays such sessions on the "
+                     "table, beside the exact figures where there are any.")
     table.caption = "\n".join([head, *notes])
     narrow.caption = table.caption + "\nExact fractions: --format json."
     figures = [x for r in t.seats.values() for x in (r.reach_goal, r.games, r.final_purse)]

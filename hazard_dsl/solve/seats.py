@@ -907,8 +907,7 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
                     carried = [made[i] for i, up in enumerate(after) if up is not None]
                     if carried:
                         raise SeatError(f"a wager of {carried[0]} can still be up when a game ends, and goes on into "
-                                        f"the next, so the seat's purse is not a matter of whole games; its chance "
-                                        f"of reaching the goal is not solved exactly (simulate it)")
+                                        f"the next, so the seat's purse is not a matter of whole games")
                     nxt = ("end", states[final].result, states[final].label, net + gained)
                     need = max(need, -(net + gained))
                 else:
@@ -919,9 +918,9 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
                         if len(seen) >= MAX_OUTCOME_NODES or nets_at[where] > MAX_NETS_AT_ONCE:
                             again = [made[i] for i, up in enumerate(after) if up is not None] or made
                             why = f" ({', '.join(again)}, made again and again within a game?)" if again else ""
-                            raise SeatError(f"the seat's net in one game can take too many values{why}, so its "
-                                            f"purse is not a matter of a few amounts a game and its chance of "
-                                            f"reaching the goal is not solved exactly; simulate it")
+                            raise SeatError(f"the seat's net in one game can take too many values{why}, so what "
+                                            f"a game could cost it has no bound to follow its purse by, game by "
+                                            f"game")
                         seen.add(nxt)
                         queue.append(nxt)
                 row[nxt] = row.get(nxt, ZERO) + chance
@@ -1078,7 +1077,7 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
                     if len(seen) >= MAX_PURSE_NODES:
                         raise SeatError(f"{seat}'s purse can take too many values between ruin and the goal (more "
                                         f"than {MAX_PURSE_NODES:,} states of the table and the purse) to solve "
-                                        f"exactly; bring the bankroll nearer the goal, or simulate it")
+                                        f"exactly; bring the bankroll nearer the goal, or simulate the sessions")
                     seen.add(nxt)
                     queue.append(nxt)
             row[nxt] = row.get(nxt, ZERO) + p
@@ -1090,7 +1089,7 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
         visits, ends = forward_in_order(rows, start, lambda node: (node[3], node[0], node[1], repr(node[2])))
     except TooLargeToSolve:
         raise SeatError(f"{seat}'s session to the goal is too large to solve exactly ({len(rows):,} states of the "
-                        f"table and the purse); bring the bankroll nearer the goal, or simulate it") from None
+                        f"table and the purse); bring the bankroll nearer the goal, or simulate the sessions") from None
     reach = sum((p for node, p in ends.items() if node[0] == "goal"), ZERO)
     final = sum((p * node[1] for node, p in ends.items()), ZERO)
     games_as = {role: sum((x for node, x in visits.items() if role_of(node[0]) == role), ZERO) for role in roles}
