@@ -8,6 +8,14 @@ import {yaml} from "@codemirror/lang-yaml";
 import {setDiagnostics, lintGutter} from "@codemirror/lint";
 import {autocompletion} from "@codemirror/autocomplete";
 import {indentWithTab} from "@codemirror/commands";
+import {oneDark} from "@codemirror/theme-one-dark";
+
+// The page's colours (CSS variables inherit into the shadow root) for the frame of the editor.
+const frame = EditorView.theme({
+  "&": {maxHeight: "70vh", fontSize: "15px"},
+  ".cm-scroller": {overflow: "auto", fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace'},
+  ".hover-text": {maxWidth: "30rem", padding: "4px 8px", whiteSpace: "pre-wrap"},
+});
 
 // The API counts lines and columns from 1 in code points; CodeMirror offsets are UTF-16 units.
 function offset(doc, line, column) {
@@ -28,10 +36,15 @@ function place(doc, pos) {
   return {line: l.number, column: Array.from(l.text.slice(0, pos - l.from)).length + 1};
 }
 
+// The editor lives in a shadow root of `parent`: there CodeMirror's styles are constructed style
+// sheets, which the page's Content-Security-Policy (style-src 'self', no inline <style>) allows.
 export function create(parent, options) {
   const {doc = "", onChange = () => {}, hover = null, complete = null, onSave = null, label = "rule file"} = options;
+  const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   const extensions = [
     basicSetup,
+    frame,
+    ...(dark ? [oneDark] : []),
     yaml(),
     lintGutter(),
     keymap.of([indentWithTab, ...(onSave ? [{key: "Mod-s", preventDefault: true, run: () => { onSave(); return true; }}] : [])]),
@@ -61,7 +74,8 @@ export function create(parent, options) {
       return {from: word.from, options: items.map(i => ({label: i.label, detail: i.detail || undefined, type: i.kind || undefined}))};
     }]}));
   }
-  const view = new EditorView({state: EditorState.create({doc, extensions}), parent});
+  const root = parent.attachShadow({mode: "open"});
+  const view = new EditorView({state: EditorState.create({doc, extensions}), parent: root, root});
   return {
     view,
     text: () => view.state.doc.toString(),

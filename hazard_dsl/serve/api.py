@@ -9,6 +9,8 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     POST /api/analyse   {"ruleset"|"text","name", "options"}    `analyse --json`
     POST /api/compare   {"variants": [{"ruleset", "options"}…]}  `compare --json`
     POST /api/check     {"text", "name"}  {"diagnostics": […]}
+    POST /api/hover     {"text", "name", "line", "column"}  {"text"} or null
+    POST /api/completion  {"text", "name", "line", "column"}  {"items": [{"label", "detail", "kind"}…]}
     POST /api/show      {"text", "name"}  `show --json` of a text
     GET  /api/rules/NAME?OPTION=VALUE…    `rules --format html` (a document of its own)
     GET  /api/graph/NAME.svg?OPTION=VALUE…  `graph --format svg` (.mermaid, .json likewise)
@@ -88,6 +90,8 @@ class Api:
             Route("/api/analyse", guarded(self.analyse), methods=["POST"]),
             Route("/api/compare", guarded(self.compare), methods=["POST"]),
             Route("/api/check", guarded(self.check), methods=["POST"]),
+            Route("/api/hover", guarded(self.hover), methods=["POST"]),
+            Route("/api/completion", guarded(self.completion), methods=["POST"]),
             Route("/api/rules/{name}", guarded(self.rules), methods=["GET"]),
             Route("/api/graph/{name}", guarded(self.graph_of), methods=["GET"]),
             Route("/api/graph", guarded(self.graph), methods=["POST"]),
@@ -195,6 +199,22 @@ class Api:
     async def check(self, request: Request):
         text, name = self.text_of(await body_of(request))
         return JSONResponse({"diagnostics": await self.worker.run(jobs.check, text, name)})
+
+    def place(self, body: dict) -> tuple[int, int]:
+        line, column = body.get("line"), body.get("column")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 < n < 10_000_000 for n in (line, column)):
+            raise Refused(400, "line and column: whole numbers from 1")
+        return line, column
+
+    async def hover(self, request: Request):
+        body = await body_of(request)
+        text, name = self.text_of(body)
+        return JSONResponse(await self.worker.run(jobs.hover, text, name, *self.place(body)))
+
+    async def completion(self, request: Request):
+        body = await body_of(request)
+        text, name = self.text_of(body)
+        return JSONResponse({"items": await self.worker.run(jobs.completion, text, name, *self.place(body))})
 
     async def rules(self, request: Request):
         name, _ = self.target(request.path_params["name"])

@@ -29,7 +29,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' 
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin"), (b"x-frame-options", b"SAMEORIGIN")]
 LOOPBACK_NAMES = ["127.0.0.1", "localhost", "::1", "[::1]"]
-PAGES = {"/": "library.html", "/compare": "compare.html", "/workbench": "workbench.html"}
+# The editor (CodeMirror 6) sets `style` attributes on its own elements (tab size, gutters' sizes):
+# the workbench alone allows style attributes — no style sheets, and never a script, inline.
+EDITOR_CSP = CSP.replace("style-src 'self';", "style-src 'self'; style-src-attr 'unsafe-inline';")
+PAGES = {"/": ("library.html", CSP), "/compare": ("compare.html", CSP), "/workbench": ("workbench.html", EDITOR_CSP)}
 
 
 class SecurityHeaders:
@@ -76,15 +79,16 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
     Each analysis runs for at most `time_limit` seconds, `jobs` at once (`work.Worker`)."""
     api = Api(Folder(folder), Worker(time_limit, jobs, inline))
 
-    def page(file: str):
+    def page(file: str, policy: str):
         async def endpoint(request):
-            return FileResponse(STATIC / file, media_type="text/html; charset=utf-8")
+            return FileResponse(STATIC / file, media_type="text/html; charset=utf-8",
+                                headers={"Content-Security-Policy": policy})
         return endpoint
 
     async def library_of(request):  # /library → the library page
         return RedirectResponse("/", status_code=308)
 
-    routes = [Route(path, page(file), methods=["GET", "HEAD"]) for path, file in PAGES.items()]
+    routes = [Route(path, page(file, policy), methods=["GET", "HEAD"]) for path, (file, policy) in PAGES.items()]
     routes += [Route("/library", library_of), *api.routes(), Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = [Middleware(SecurityHeaders)]
     if is_loopback(host):

@@ -53,3 +53,15 @@ def check(text: str, name: str) -> list[dict]:
     from .language import check_text
 
     return check_text(text, name)
+
+
+def hover(text: str, name: str, line: int, column: int):
+    from . import language
+
+    return language.hover(text, name, line, column)
+
+
+def completion(text: str, name: str, line: int, column: int) -> list:
+    from . import language
+
+    return language.completion(text, name, line, column)

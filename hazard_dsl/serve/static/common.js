@@ -1,0 +1,183 @@
+// What the pages share: the API, exact figures as text, dice, the throws chart, the header.
+// Every text from a rule file or the API is put in the page with textContent, never as HTML.
+"use strict";
+
+const Hz = (() => {
+  const SVG = "http://www.w3.org/2000/svg";
+
+  class ApiError extends Error {
+    constructor(status, body) {
+      super(body && body.error ? body.error : `the server answered ${status}`);
+      this.status = status;
+      this.body = body || {};
+    }
+  }
+
+  // GET without a body; POST/PUT with JSON and the header a cross-site form cannot send.
+  async function api(path, body, method) {
+    const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {}};
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.headers["X-Hazard-DSL"] = "1";
+      init.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, init);
+    const type = response.headers.get("Content-Type") || "";
+    const data = type.includes("json") ? await response.json() : await response.text();
+    if (!response.ok) throw new ApiError(response.status, typeof data === "object" ? data : {error: data});
+    return data;
+  }
+
+  // el("p", {class: "x"}, "text", child…): strings become text nodes, never markup.
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+    }
+    return node;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "text") node.textContent = value;
+      else node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) if (child) node.append(child);
+    return node;
+  }
+
+  // "1979/4032" → [1979n, 4032n]; "0" → [0n, 1n]
+  function parts(text) {
+    const [n, d] = String(text).split("/");
+    return [BigInt(n), BigInt(d || "1")];
+  }
+
+  // the fraction rounded to hundredths of a percent, exactly (BigInt), as "49.08%"
+  function percent(text) {
+    let [n, d] = parts(text);
+    const negative = (n < 0n) !== (d < 0n) && n !== 0n;
+    if (n < 0n) n = -n;
+    if (d < 0n) d = -d;
+    const hundredths = (2n * n * 10000n + d) / (2n * d);
+    const whole = hundredths / 100n, rest = String(hundredths % 100n).padStart(2, "0");
+    return `${negative ? "−" : ""}${whole}.${rest}%`;
+  }
+
+  // "1979/4032 (49.08%)": the exact figure with its percentage
+  function figure(text) {
+    if (text === null || text === undefined) return "—";
+    return `${text} (${percent(text)})`;
+  }
+
+  // a number of throws, "870713/166320" → "870713/166320 (≈ 5.24)"
+  function expectation(text) {
+    const [n, d] = parts(text);
+    return d === 1n ? String(n) : `${text} (≈ ${(Number(n * 100n / d) / 100).toFixed(2)})`;
+  }
+
+  function toNumber(text) {
+    const [n, d] = parts(text);
+    return Number(n * 1000000n / d) / 1000000;
+  }
+
+  // A die drawn with its pips (CSS grid, 3 × 3).
+  const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
+  function die(n, label) {
+    const node = el("span", {class: "die", role: "img", "aria-label": label || `a ${n}`});
+    for (let i = 0; i < 9; i++) node.append(el("span", {class: (PIPS[n] || []).includes(i) ? "pip" : "blank"}));
+    return node;
+  }
+
+  // a throw as the API writes it: "2-2" (faces) as two dice, "11" (a total) as text
+  function throwOf(text) {
+    const faces = /^([1-6])-([1-6])$/.exec(text);
+    if (!faces) return el("span", {class: "total", text});
+    return el("span", {class: "pair", title: text}, die(+faces[1]), die(+faces[2]));
+  }
+
+  // The throws per game as bars: the exact distribution, "beyond" as the last bar.
+  function throwsChart(throws, title) {
+    const entries = Object.entries(throws.distribution || {}).map(([n, p]) => [Number(n), toNumber(p), p]);
+    if (throws.beyond && throws.beyond !== "0") entries.push([null, toNumber(throws.beyond), throws.beyond]);
+    const width = 320, height = 120, gap = 1, bottom = 16;
+    const top = Math.max(...entries.map(e => e[1]), 1e-9);
+    const bar = entries.length ? (width - gap * entries.length) / entries.length : width;
+    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "throws", role: "img",
+      "aria-label": title || `throws per game: median ${throws.median}, 99th percentile ${throws.percentile_99}`});
+    entries.forEach(([n, p, exact], i) => {
+      const h = (height - bottom - 4) * p / top, x = i * (bar + gap);
+      const rect = svg("rect", {x: x.toFixed(2), y: (height - bottom - h).toFixed(2), width: bar.toFixed(2),
+                                height: h.toFixed(2), class: n === null ? "beyond" : "bar"});
+      rect.append(svg("title", {text: `${n === null ? "more" : n} throws: ${figure(exact)}`}));
+      chart.append(rect);
+      if (n === null || n === 1 || n % 5 === 0 || i === 0)
+        chart.append(svg("text", {x: (x + bar / 2).toFixed(2), y: height - 3, class: "tick", text: n === null ? "+" : String(n)}));
+    });
+    return chart;
+  }
+
+  function rulesetQuery(options) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(options || {})) q.set(k, v);
+    const s = q.toString();
+    return s ? `?${s}` : "";
+  }
+
+  // The figures of an analysis as a <dl>.
+  function figures(list, analysis) {
+    list.replaceChildren();
+    const rows = [["The caster wins", "win", figure(analysis.win)], ["loses", "lose", figure(analysis.lose)]];
+    if (analysis.push !== "0") rows.push(["neither (push)", "push", figure(analysis.push)]);
+    rows.push(["Edge against the caster", "edge", figure(analysis.edge)],
+              ["Throws per game, expected", "throws", expectation(analysis.expected_throws)],
+              ["median, 99th percentile", "percentiles", `${analysis.throws.median}, ${analysis.throws.percentile_99}`]);
+    for (const [term, key, value] of rows)
+      list.append(el("div", {class: `figure figure-${key}`}, el("dt", {text: term}), el("dd", {id: `figure-${key}`, text: value})));
+  }
+
+  // The machine drawn: the server's SVG (Graphviz) as an image; without Graphviz, its Mermaid text.
+  function drawing(box, url, fallback) {
+    box.replaceChildren();
+    const img = el("img", {src: url, alt: "The compiled machine: phases, throws and where they lead", class: "machine"});
+    img.addEventListener("error", async () => {
+      try {
+        const text = await fallback();
+        box.replaceChildren(el("p", {class: "quiet", text: "Graphviz is not installed on the server: the machine in Mermaid."}),
+                            el("pre", {class: "mermaid-text", text}));
+      } catch (e) {
+        box.replaceChildren(el("p", {class: "quiet", text: `The machine cannot be drawn: ${e.message}`}));
+      }
+    });
+    box.append(el("a", {href: url, target: "_blank", rel: "noopener", class: "drawing-link"}, img));
+  }
+
+  function header() {
+    const here = document.body.dataset.page;
+    const link = (href, page, text) => el("a", {href, "aria-current": here === page ? "page" : null}, text);
+    const mark = el("a", {href: "/", class: "mark", "aria-label": "Hazard, the library"},
+                    die(6, "six"), die(5, "five"), el("span", {class: "word", text: "Hazard"}));
+    document.querySelector("header.site").replaceChildren(mark,
+      el("nav", {"aria-label": "Pages"}, link("/", "library", "Library"), link("/compare", "compare", "Compare"),
+         link("/workbench", "workbench", "Workbench")));
+  }
+
+  function status(text, kind) {
+    const node = document.getElementById("status");
+    if (!node) return;
+    node.textContent = text || "";
+    node.className = `status ${kind || ""}`;
+  }
+
+  document.addEventListener("DOMContentLoaded", header);
+  return {api, ApiError, el, svg, figure, percent, expectation, die, throwOf, throwsChart, figures, drawing,
+          rulesetQuery, status};
+})();
