@@ -144,15 +144,64 @@ const Hz = (() => {
       list.append(el("div", {class: `figure figure-${key}`}, el("dt", {text: term}), el("dd", {id: `figure-${key}`, text: value})));
   }
 
-  // The machine drawn: the server's SVG (Graphviz) as an image; without Graphviz, its Mermaid text.
+  // The machine drawn here from `graph --format json`, where the server has no Graphviz: the
+  // states in rows by how many steps they are from the start, ends coloured by result, each
+  // arrow's throws and chance in its tooltip.
+  function machineSvg(machine) {
+    const nodes = new Map(machine.nodes.map(n => [n.id, n]));
+    const depth = new Map(), rows = [];
+    const first = machine.edges.find(e => e.kind === "start");
+    const queue = first ? [[first.target, 0]] : [];
+    while (queue.length) {
+      const [id, d] = queue.shift();
+      if (depth.has(id) || !nodes.has(id)) continue;
+      depth.set(id, d);
+      (rows[d] = rows[d] || []).push(id);
+      for (const e of machine.edges) if (e.source === id) queue.push([e.target, d + 1]);
+    }
+    for (const n of machine.nodes) if (!depth.has(n.id)) { depth.set(n.id, rows.length); rows.push([n.id]); }
+    const W = 150, H = 44, GX = 30, GY = 60;
+    const width = Math.max(...rows.map(r => r.length)) * (W + GX) + GX, height = rows.length * (H + GY) + GY;
+    const at = new Map();
+    rows.forEach((row, d) => row.forEach((id, i) => {
+      const offset = (width - row.length * (W + GX) + GX) / 2;
+      at.set(id, {x: offset + i * (W + GX), y: GY / 2 + d * (H + GY)});
+    }));
+    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "machine-drawn", role: "img",
+      "aria-label": `the machine of ${machine.ruleset}: ${machine.nodes.length} states`});
+    chart.append(svg("defs", {}, svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7,
+      markerHeight: 7, orient: "auto-start-reverse"}, svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head"}))));
+    for (const e of machine.edges) {
+      const a = at.get(e.source), b = at.get(e.target);
+      if (!a || !b) continue;
+      const tip = `${e.throws || e.kind}${e.does ? " — " + e.does : ""}${e.chance ? ", " + (e.chance.low === e.chance.high ? e.chance.low : e.chance.low + "–" + e.chance.high) : ""}`;
+      const line = e.source === e.target
+        ? svg("path", {d: `M ${a.x + W} ${a.y + 12} c 30 -20, 30 40, 0 20`, class: "edge", "marker-end": "url(#arrow)"})
+        : svg("line", {x1: a.x + W / 2, y1: a.y + H, x2: b.x + W / 2, y2: b.y, class: "edge", "marker-end": "url(#arrow)"});
+      line.append(svg("title", {text: tip}));
+      chart.append(line);
+    }
+    for (const [id, p] of at) {
+      const n = nodes.get(id);
+      const group = svg("g", {class: `state ${n.result || n.kind}`});
+      group.append(svg("rect", {x: p.x, y: p.y, width: W, height: H, rx: 8}),
+        svg("text", {x: p.x + W / 2, y: p.y + 18, class: "name", text: n.label || n.name}),
+        svg("text", {x: p.x + W / 2, y: p.y + 35, class: "phase", text: n.result ? n.result : n.phase}),
+        svg("title", {text: `${n.phase}: ${n.label || n.name}${n.says ? " — " + n.says : ""}`}));
+      chart.append(group);
+    }
+    return chart;
+  }
+
+  // The machine drawn: the server's SVG (Graphviz) as an image; without Graphviz, drawn here.
   function drawing(box, url, fallback) {
     box.replaceChildren();
     const img = el("img", {src: url, alt: "The compiled machine: phases, throws and where they lead", class: "machine"});
     img.addEventListener("error", async () => {
       try {
-        const text = await fallback();
-        box.replaceChildren(el("p", {class: "quiet", text: "Graphviz is not installed on the server: the machine in Mermaid."}),
-                            el("pre", {class: "mermaid-text", text}));
+        const machine = await fallback();
+        box.replaceChildren(el("p", {class: "quiet", text: "Graphviz is not installed on the server: a plainer drawing."}),
+                            machineSvg(machine));
       } catch (e) {
         box.replaceChildren(el("p", {class: "quiet", text: `The machine cannot be drawn: ${e.message}`}));
       }
@@ -178,6 +227,6 @@ const Hz = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", header);
-  return {api, ApiError, el, svg, figure, percent, expectation, die, throwOf, throwsChart, figures, drawing,
+  return {api, ApiError, el, svg, figure, percent, expectation, die, throwOf, throwsChart, figures, drawing, machineSvg,
           rulesetQuery, status};
 })();

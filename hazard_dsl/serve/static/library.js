@@ -81,7 +81,7 @@
     history.replaceState(null, "", `/?ruleset=${encodeURIComponent(current)}${query ? "&" + query.slice(1) : ""}`);
     status("Working out the figures…");
     const base = `/api/graph/${encodeURIComponent(current)}`;
-    drawing(document.getElementById("drawing"), `${base}.svg${query}`, () => api(`${base}.mermaid${query}`));
+    drawing(document.getElementById("drawing"), `${base}.svg${query}`, () => api(`${base}.json${query}`));
     const sheet = `/api/rules/${encodeURIComponent(current)}${query}`;
     document.getElementById("sheet").src = sheet;
     document.getElementById("sheet-link").href = sheet;

@@ -78,6 +78,9 @@
         const img = el("img", {src: url, alt: "The compiled machine", class: "machine"});
         img.addEventListener("load", () => URL.revokeObjectURL(url));
         $("drawing").replaceChildren(img);
+      } else if (drawn.reason.status === 501) {  // no Graphviz on the server: drawn here from the machine's JSON
+        const machine = await api("/api/graph", {text, name, format: "json"});
+        if (mine === asked) $("drawing").replaceChildren(Hz.machineSvg(JSON.parse(machine.drawing)));
       } else {
         $("drawing").replaceChildren(el("p", {class: "quiet", text: `Not drawn: ${drawn.reason.message}`}));
       }
