@@ -285,17 +285,31 @@ def test_only_loopback_names_are_answered_on_loopback(client):
 # -- the work is bounded in time and off the event loop
 
 
-def test_work_past_the_time_limit_is_stopped():
+def test_work_past_the_time_limit_is_stopped_and_blocks_no_other_work():
     import anyio
 
-    worker = Worker(time_limit=0.5, jobs=1)
-    start = time.monotonic()
-    with pytest.raises(TimeLimit):
-        anyio.run(worker.run, time.sleep, 30)
-    assert time.monotonic() - start < 10
-    with pytest.raises(Failed) as failed:
-        anyio.run(worker.run, int, "not a number")
-    assert failed.value.kind == "internal"
+    async def scenario():
+        worker = Worker(time_limit=2, jobs=2)
+        finished = {}
+
+        async def slow():
+            start = time.monotonic()
+            with pytest.raises(TimeLimit):
+                await worker.run(time.sleep, 30)
+            finished["slow"] = time.monotonic() - start
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(slow)
+            await anyio.sleep(0.2)
+            start = time.monotonic()
+            assert await worker.run(sorted, [3, 1, 2]) == [1, 2, 3]  # answered while the slow work runs
+            finished["quick"] = time.monotonic() - start
+        assert finished["quick"] < 1.5 and 1.9 < finished["slow"] < 10, finished
+        with pytest.raises(Failed) as failed:
+            await worker.run(int, "not a number")
+        assert failed.value.kind == "internal"
+
+    anyio.run(scenario)
 
 
 # -- the command

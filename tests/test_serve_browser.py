@@ -182,6 +182,22 @@ def test_rule_text_that_looks_like_html_is_shown_and_never_run(browser, server):
     assert not [r for r in requests if r.rstrip("/").endswith("/x")], requests
 
 
+def test_a_new_file_from_a_built_in_in_one_click(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    address, folder = server
+    browser.get(f"{address}/workbench")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#new-base option"), message="the built-ins")
+    Select(browser.find_element(By.ID, "new-base")).select_by_value("petty")
+    browser.find_element(By.CSS_SELECTOR, "#new-file button").click()
+    wait(browser, lambda d: "5629/11088 (50.77%)" in text_of(d, "#figure-win"), message="Petty Hazard's figures")
+    assert text_of(browser, "#diagnostics") == "No problems."
+    browser.find_element(By.ID, "save").click()
+    wait(browser, lambda d: (folder / "my_variant.yaml").exists(), message="the new file saved")
+    assert "extends: petty" in (folder / "my_variant.yaml").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("page, ready", [("/?ruleset=cotton", "#figure-win"),
                                          ("/compare?v=cotton&v=petty&v=french", "#column-2 #figure-win"),
                                          ("/workbench?file=typo.yaml", "#diagnostics li")])

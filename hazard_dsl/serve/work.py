@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
-import threading
 
 import anyio
 import anyio.to_thread
@@ -86,34 +85,39 @@ class Worker:
     def __init__(self, time_limit: float = 60.0, jobs: int = 2, inline: bool = False):
         self.time_limit = time_limit
         self.inline = inline or sys.platform == "win32" or "forkserver" not in multiprocessing.get_all_start_methods()
-        self._slots = threading.BoundedSemaphore(max(1, jobs))
+        self.jobs = max(1, jobs)
+        self._limiter = None  # made in the event loop, at the first request
         if not self.inline:
             self._context = multiprocessing.get_context("forkserver")
             self._context.set_forkserver_preload(PRELOAD)
 
     async def run(self, function, *args, **kwargs):
-        return await anyio.to_thread.run_sync(self._run, function, args, kwargs, abandon_on_cancel=True)
+        # work waiting its turn waits here, holding no thread: the threads of the server's other
+        # work (reading static files) stay free
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.jobs)
+        return await anyio.to_thread.run_sync(self._run, function, args, kwargs, abandon_on_cancel=True,
+                                              limiter=self._limiter)
 
     def _run(self, function, args, kwargs):
-        with self._slots:
-            if self.inline:
-                return run_inline(function, args, kwargs)
-            receive, send = self._context.Pipe(duplex=False)
-            process = self._context.Process(target=_child, args=(send, function, args, kwargs), daemon=True)
-            process.start()
-            send.close()
+        if self.inline:
+            return run_inline(function, args, kwargs)
+        receive, send = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_child, args=(send, function, args, kwargs), daemon=True)
+        process.start()
+        send.close()
+        try:
+            if not receive.poll(self.time_limit):
+                raise TimeLimit(f"the work took longer than {self.time_limit:g} s and was stopped")
             try:
-                if not receive.poll(self.time_limit):
-                    raise TimeLimit(f"the work took longer than {self.time_limit:g} s and was stopped")
-                try:
-                    status, value = receive.recv()
-                except EOFError:  # the process died without a word: killed for memory, or a crash
-                    raise Failed("internal", f"the work ended without an answer (exit {process.exitcode})") from None
-            finally:
-                receive.close()
-                if process.is_alive():
-                    process.kill()
-                process.join()
-            if status == "ok":
-                return value
-            raise Failed(*value)
+                status, value = receive.recv()
+            except EOFError:  # the process died without a word: killed for memory, or a crash
+                raise Failed("internal", f"the work ended without an answer (exit {process.exitcode})") from None
+        finally:
+            receive.close()
+            if process.is_alive():
+                process.kill()
+            process.join()
+        if status == "ok":
+            return value
+        raise Failed(*value)
