@@ -32,8 +32,8 @@ PACKAGE = "hazard_dsl"
 # The pipeline, bottom to front: none of these may reach the front ends below.
 PIPELINE = tuple(f"{PACKAGE}.{name}" for name in (
     "parse", "check", "compile", "solve", "simulate", "play", "render", "model", "records", "diagnostics"))
-# The command line and the application layer (the Python API and the commands built on it).
-FRONT_ENDS = tuple(f"{PACKAGE}.{name}" for name in ("cli", "commands", "api"))
+# The command line, the web app and the application layer (the Python API and the commands built on it).
+FRONT_ENDS = tuple(f"{PACKAGE}.{name}" for name in ("cli", "serve", "commands", "api"))
 
 
 @dataclass(frozen=True)

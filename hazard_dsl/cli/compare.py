@@ -11,7 +11,7 @@ from .output import colour, draw_chart, output_format
 
 
 def command(args) -> int:
-    from ..render.report import analysis_json, comparison
+    from ..render.report import comparison, comparison_json
     from ..render.tables import render
 
     check_chart_file(args.plot)
@@ -22,14 +22,7 @@ def command(args) -> int:
         draw_chart(compare_chart, entries, args.plot, rulesets=[m.ruleset for _, m in machines])
     fmt = output_format(args)
     if fmt == "json":
-        from ..render.report import differences
-
-        base_name, base = machines[0]
-        print(json.dumps({
-            "rulesets": [dict(analysis_json(a), name=text) for text, a in entries],
-            "differences": [{"base": base_name, "other": other_name, "rows": differences(base, other)}
-                            for other_name, other in machines[1:]],
-        }, indent=2))
+        print(json.dumps(comparison_json(entries, machines), indent=2))
         return 0
     header, tables = comparison(entries, [machine for _, machine in machines])
     print(render(tables, fmt, header, colour()), end="")

@@ -37,21 +37,22 @@ def seat_bets(bets) -> bool:
 
 def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None = None, *, bets=(),
             hand: bool = False, bankroll: str | None = None, goal: str | None = None, stake: str | None = None,
-            by_option: bool = True, players: str | None = None):
+            by_option: bool = True, players: str | None = None, text: str | None = None):
     """The `solve.analysis.Analysis` of ruleset `name` with these options under `policy` (split
     by the final value of the variable `by`), with, as asked: `.hand` (the caster's hand until
     the dice pass), `.ruin` (bankroll, goal and stake, as texts of money, all three or none),
     `.combination` (`bets`, texts NAME=AMOUNT, made together), `.seats` (`bets` as texts
     SEAT:NAME=AMOUNT, or `players` as text Ann,Ben,Cat: each seat's figures at the table,
     each setter staking `stake`, default 1), and, unless `by_option` is false,
-    `.game_by_option` and `.by_option` (each option's effect on the game and on each bet)."""
+    `.game_by_option` and `.by_option` (each option's effect on the game and on each bet).
+    With `text`, the rule file is that string, shown as `name` (`loading.load`)."""
     from ..solve.analysis import analyse
     from ..solve.bets import BetError, parse_money
     from ..solve.markov import PolicyError
 
     at_table = seat_bets(bets) or players is not None
     check_session_settings(bankroll, goal, stake, at_table)
-    ruleset = load(name)
+    ruleset = load(name, text)
     plans = table_plans(ruleset, bets, players) if at_table else None
     machine = build_machine(ruleset, list(option_texts))
     try:

@@ -6,10 +6,11 @@ from .errors import CommandError, SettingError
 from .loading import build_machine, load
 
 
-def machine_to_draw(name: str, option_texts=(), bets=()):
-    """The machine of ruleset `name` with the options given and the bets to draw beside the
-    game; a bet the ruleset does not have is refused with "did you mean"."""
-    ruleset = load(name)
+def machine_to_draw(name: str, option_texts=(), bets=(), text: str | None = None):
+    """The machine of ruleset `name` (with `text`: the rule file in that string, shown as
+    `name`) with the options given and the bets to draw beside the game; a bet the ruleset does
+    not have is refused with "did you mean"."""
+    ruleset = load(name, text)
     for bet in bets:
         if bet not in ruleset.bets:
             from ..diagnostics import did_you_mean

@@ -5,12 +5,16 @@ from __future__ import annotations
 from .errors import CommandError
 
 
-def load(name: str):
+def load(name: str, text: str | None = None):
     """The ruleset of a rule file (a path) or a built-in ruleset (a name), read and checked;
-    an unknown name is refused with "did you mean" and the built-ins' names."""
-    from ..parse.cache import read_ruleset
+    an unknown name is refused with "did you mean" and the built-ins' names. With `text`, the
+    rule file held in that string, shown as `name` (an editor's unsaved buffer; it extends only
+    built-in rulesets)."""
+    from ..parse.cache import read_ruleset, read_text
     from ..parse.files import builtin_names, resolve
 
+    if text is not None:
+        return read_text(text, name)
     path = resolve(name)
     if path is None:
         from ..diagnostics import did_you_mean

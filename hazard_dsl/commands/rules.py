@@ -6,12 +6,14 @@ from .errors import CommandError
 from .loading import build_machine, load
 
 
-def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "optimal", colour: bool = False) -> str:
-    """The rule sheet of ruleset `name` with these options, its figures under `policy`."""
+def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "optimal", colour: bool = False,
+               text: str | None = None) -> str:
+    """The rule sheet of ruleset `name` (with `text`: the rule file in that string, shown as
+    `name`) with these options, its figures under `policy`."""
     from ..render.rulesheet import rule_sheet
     from ..solve.markov import PolicyError
 
-    machine = build_machine(load(name), list(option_texts))
+    machine = build_machine(load(name, text), list(option_texts))
     try:
         return rule_sheet(machine, fmt, policy, colour)
     except PolicyError as exc:

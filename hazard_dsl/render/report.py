@@ -13,6 +13,18 @@ from .tables import LONG_FRACTION, Cell, Table, approximate, both, decimal, exac
 # --------------------------------------------------------------------------- JSON contract
 
 
+def comparison_json(entries, machines) -> dict:
+    """`compare --json`: each variant's figures (`analysis_json` with its text as `name`) and,
+    against the first, the throws on which each other variant's rules differ. `entries` and
+    `machines` are `commands.compare.compare`'s [(text, Analysis)] and [(text, Machine)]."""
+    base_name, base = machines[0]
+    return {
+        "rulesets": [dict(analysis_json(a), name=text) for text, a in entries],
+        "differences": [{"base": base_name, "other": other_name, "rows": differences(base, other)}
+                        for other_name, other in machines[1:]],
+    }
+
+
 def analysis_json(a: Analysis) -> dict:
     """The stable JSON shape: every probability and expectation an exact fraction string."""
     f = a.figures

@@ -1,0 +1,281 @@
+"""The JSON API under `/api/`: everything the pages do, and nothing they do otherwise.
+
+Every body is JSON of bounded size; every name is checked against the built-in rulesets and the
+folder (`files.Folder`) before anything reads it; the work itself (`jobs`) runs off the event
+loop, bounded in time (`work.Worker`). Figures are the command line's JSON, fractions as strings.
+
+    GET  /api/rulesets                    the built-in rulesets and the folder's rule files
+    GET  /api/rulesets/NAME               `show --json` of one
+    POST /api/analyse   {"ruleset"|"text","name", "options"}    `analyse --json`
+    POST /api/compare   {"variants": [{"ruleset", "options"}…]}  `compare --json`
+    POST /api/check     {"text", "name"}  {"diagnostics": […]}
+    POST /api/hover     {"text", "name", "line", "column"}  {"text"} or null
+    POST /api/completion  {"text", "name", "line", "column"}  {"items": [{"label", "detail", "kind"}…]}
+    POST /api/show      {"text", "name"}  `show --json` of a text
+    GET  /api/rules/NAME?OPTION=VALUE…    `rules --format html` (a document of its own)
+    GET  /api/graph/NAME.svg?OPTION=VALUE…  `graph --format svg` (.mermaid, .json likewise)
+    POST /api/graph     {"ruleset"|"text","name", "options", "format"}  {"format", "drawing"}
+    GET  /api/files/NAME                  {"name", "text", "hash"}
+    PUT  /api/files/NAME  {"text", "base"}  {"name", "hash"}; 409 if the file is not `base`
+
+Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
+a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
+(Graphviz missing), 503 (the time limit) or 500 (a bug: please report it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..parse.files import MAX_BYTES
+from . import jobs
+from .files import Conflict, FileRefused, Folder
+from .work import Failed, TimeLimit, Worker
+
+HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused
+MAX_BODY = 2 * MAX_BYTES + 65_536  # a rule file at its bound, escaped as JSON, and the rest
+MAX_VARIANTS = 8
+OPTION = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}")
+GRAPH_FORMATS = {"svg": "image/svg+xml", "mermaid": "text/plain; charset=utf-8", "json": "application/json"}
+# A document the API serves to be shown in a frame (the rule sheet, the drawing): its own styles,
+# no scripts, no requests.
+DOCUMENT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; "
+                "form-action 'none'; frame-ancestors 'self'; sandbox")
+
+
+class Refused(Exception):
+    def __init__(self, status: int, message: str, **more):
+        super().__init__(message)
+        self.status, self.body = status, dict(error=message, **more)
+
+
+def error(status: int, message: str, **more) -> JSONResponse:
+    return JSONResponse(dict(error=message, **more), status_code=status)
+
+
+class Api:
+    """The routes, over one folder and one worker."""
+
+    def __init__(self, folder: Folder, worker: Worker):
+        self.folder, self.worker = folder, worker
+
+    def routes(self) -> list[Route]:
+        def guarded(endpoint):
+            async def handle(request: Request):
+                try:
+                    if request.method in ("POST", "PUT") and request.headers.get(HEADER) != "1":
+                        raise Refused(403, "a request that changes or computes needs the header X-Hazard-DSL: 1")
+                    return await endpoint(request)
+                except Refused as exc:
+                    return JSONResponse(exc.body, status_code=exc.status)
+                except FileRefused as exc:
+                    return error(exc.status, str(exc))
+                except Conflict as exc:
+                    return error(409, str(exc), current=exc.current, sent=exc.sent)
+                except TimeLimit as exc:
+                    return error(503, str(exc))
+                except Failed as exc:
+                    return _failed(exc)
+            return handle
+
+        return [
+            Route("/api/rulesets", guarded(self.rulesets), methods=["GET"]),
+            Route("/api/rulesets/{name}", guarded(self.show), methods=["GET"]),
+            Route("/api/show", guarded(self.show_text), methods=["POST"]),
+            Route("/api/analyse", guarded(self.analyse), methods=["POST"]),
+            Route("/api/compare", guarded(self.compare), methods=["POST"]),
+            Route("/api/check", guarded(self.check), methods=["POST"]),
+            Route("/api/hover", guarded(self.hover), methods=["POST"]),
+            Route("/api/completion", guarded(self.completion), methods=["POST"]),
+            Route("/api/rules/{name}", guarded(self.rules), methods=["GET"]),
+            Route("/api/graph/{name}", guarded(self.graph_of), methods=["GET"]),
+            Route("/api/graph", guarded(self.graph), methods=["POST"]),
+            Route("/api/files/{name:path}", guarded(self.file), methods=["GET", "PUT"]),
+        ]
+
+    # -- what a request names
+
+    def target(self, name) -> tuple[str, str]:
+        """(what the commands are given, what the response calls it) for a built-in ruleset's
+        name or a rule file of the folder: nothing else is read."""
+        from ..parse.files import builtin_file
+
+        if not isinstance(name, str) or not name:
+            raise Refused(400, "name a ruleset: a built-in one or a rule file of the folder")
+        if name.endswith(".yaml"):
+            path = self.folder.path(name)
+            if not path.is_file():
+                raise Refused(404, f"{name}: no such file in the folder")
+            return str(path), name
+        path = builtin_file(name) if "\x00" not in name else None
+        if path is None or name.endswith((".", "/")):
+            from ..diagnostics import did_you_mean
+            from ..parse.files import builtin_names
+
+            raise Refused(404, f"no built-in ruleset named {name[:60]!r}{did_you_mean(name, builtin_names())} "
+                               f"(a rule file of the folder is named with .yaml)")
+        return str(path), name
+
+    @staticmethod
+    def options(given) -> list[str]:
+        """{"main": "called"} → ["main=called"]; names and values are words."""
+        if given is None:
+            return []
+        if not isinstance(given, dict) or len(given) > 64:
+            raise Refused(400, "options are an object of NAME: VALUE")
+        out = []
+        for key, value in given.items():
+            value = str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+            if not isinstance(value, str) or not OPTION.fullmatch(key) or not OPTION.fullmatch(value):
+                raise Refused(400, f"option {str(key)[:40]!r}: a name and a value are words (letters, digits, _ . + -)")
+            out.append(f"{key}={value}")
+        return out
+
+    def text_of(self, body: dict) -> tuple[str, str]:
+        text, name = body.get("text"), body.get("name") or "untitled.yaml"
+        if not isinstance(text, str):
+            raise Refused(400, "give the rule file's text as a string")
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+            raise Refused(413, f"a rule file is at most {MAX_BYTES:,} bytes")
+        if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_. -]{0,120}\.yaml", name):
+            raise Refused(400, "a text's name is a plain file name ending in .yaml")
+        return text, name
+
+    def subject(self, body: dict) -> tuple[str, str | None]:
+        """(name, text): a text with its name, or a ruleset by name."""
+        if "text" in body:
+            return self.text_of(body)[::-1]
+        return self.target(body.get("ruleset"))[0], None
+
+    # -- the routes
+
+    async def rulesets(self, request: Request):
+        from ..commands.listing import builtin_rulesets
+
+        return JSONResponse({
+            "builtins": [{"name": r["name"], "title": r["title"], "year": r["year"]} for r in builtin_rulesets()],
+            "files": [{"name": name} for name in self.folder.names()],
+        })
+
+    async def show(self, request: Request):
+        name, _ = self.target(request.path_params["name"])
+        return JSONResponse(await self.worker.run(jobs.show, name))
+
+    async def show_text(self, request: Request):
+        text, name = self.text_of(await body_of(request))
+        return JSONResponse(await self.worker.run(jobs.show, name, text))
+
+    async def analyse(self, request: Request):
+        body = await body_of(request)
+        name, text = self.subject(body)
+        return JSONResponse(await self.worker.run(jobs.analyse, name, self.options(body.get("options")), text))
+
+    async def compare(self, request: Request):
+        body = await body_of(request)
+        variants = body.get("variants")
+        if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
+            raise Refused(400, f"variants: a list of 1 to {MAX_VARIANTS} rulesets, each {{\"ruleset\", \"options\"}}")
+        texts, shown = [], []
+        for variant in variants:
+            if isinstance(variant, str):
+                name, _, options = variant.partition(":")
+                variant = {"ruleset": name, "options": dict(o.split("=", 1) for o in options.split(",") if "=" in o)}
+            if not isinstance(variant, dict):
+                raise Refused(400, "each variant is {\"ruleset\": NAME, \"options\": {…}}")
+            path, name = self.target(variant.get("ruleset"))
+            options = self.options(variant.get("options"))
+            suffix = (":" + ",".join(options)) if options else ""
+            texts.append(path + suffix)
+            shown.append(name + suffix)
+        if len(set(texts)) != len(texts):
+            raise Refused(400, "the same variant twice")
+        return JSONResponse(await self.worker.run(jobs.compare, texts, shown))
+
+    async def check(self, request: Request):
+        text, name = self.text_of(await body_of(request))
+        return JSONResponse({"diagnostics": await self.worker.run(jobs.check, text, name)})
+
+    def place(self, body: dict) -> tuple[int, int]:
+        line, column = body.get("line"), body.get("column")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 < n < 10_000_000 for n in (line, column)):
+            raise Refused(400, "line and column: whole numbers from 1")
+        return line, column
+
+    async def hover(self, request: Request):
+        body = await body_of(request)
+        text, name = self.text_of(body)
+        return JSONResponse(await self.worker.run(jobs.hover, text, name, *self.place(body)))
+
+    async def completion(self, request: Request):
+        body = await body_of(request)
+        text, name = self.text_of(body)
+        return JSONResponse({"items": await self.worker.run(jobs.completion, text, name, *self.place(body))})
+
+    async def rules(self, request: Request):
+        name, _ = self.target(request.path_params["name"])
+        html = await self.worker.run(jobs.rules, name, self.options(dict(request.query_params)))
+        return Response(html, media_type="text/html; charset=utf-8", headers={"Content-Security-Policy": DOCUMENT_CSP})
+
+    async def graph_of(self, request: Request):
+        stem, dot, fmt = request.path_params["name"].rpartition(".")
+        if not dot or fmt not in GRAPH_FORMATS:
+            raise Refused(404, "a drawing is NAME.svg, NAME.mermaid or NAME.json")
+        name, _ = self.target(stem)
+        drawing = await self.worker.run(jobs.graph, name, self.options(dict(request.query_params)), fmt)
+        return Response(drawing, media_type=GRAPH_FORMATS[fmt], headers={"Content-Security-Policy": DOCUMENT_CSP})
+
+    async def graph(self, request: Request):
+        body = await body_of(request)
+        fmt = body.get("format", "svg")
+        if fmt not in GRAPH_FORMATS:
+            raise Refused(400, "format: svg, mermaid or json")
+        name, text = self.subject(body)
+        drawing = await self.worker.run(jobs.graph, name, self.options(body.get("options")), fmt, text)
+        return JSONResponse({"format": fmt, "drawing": drawing})
+
+    async def file(self, request: Request):
+        name = request.path_params["name"]
+        if request.method == "GET":
+            text, digest = self.folder.read(name)
+            return JSONResponse({"name": name, "text": text, "hash": digest})
+        body = await body_of(request)
+        text, _ = self.text_of({"text": body.get("text"), "name": "file.yaml"})
+        base = body.get("base")
+        if base is not None and not isinstance(base, str):
+            raise Refused(400, "base: the hash the file had when it was read (null for a new file)")
+        return JSONResponse({"name": name, "hash": self.folder.write(name, text, base)})
+
+
+async def body_of(request: Request) -> dict:
+    """The request's JSON object, refused (413) past MAX_BODY before it is all read."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise Refused(413, f"a request's body is at most {MAX_BODY:,} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, f"a request's body is at most {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        raise Refused(400, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "the body is a JSON object")
+    return body
+
+
+def _failed(exc: Failed) -> JSONResponse:
+    if exc.kind == "ruleset":
+        return error(422, "the rule file has errors", diagnostics=exc.payload)
+    if exc.kind == "graphviz":
+        return error(501, exc.payload, fallback="json")
+    if exc.kind == "request":
+        return error(400, exc.payload)
+    return error(500, f"internal error: {exc.payload} (please report it)")

@@ -1,0 +1,117 @@
+// The library: every ruleset, its description and sources, the exact figures with each option as
+// a control, the bets, the throws charted, the machine drawn and the rule sheet.
+"use strict";
+
+(() => {
+  const {api, el, figure, figures, throwsChart, drawing, rulesetQuery, status} = Hz;
+  const params = new URLSearchParams(location.search);
+  let current = params.get("ruleset") || "cotton";
+  let shown = null;  // show --json of the current ruleset
+  const chosen = {};  // option name → value, as the controls say
+  for (const [k, v] of params) if (k !== "ruleset") chosen[k] = v;
+  let asked = 0;  // the latest request wins: an older answer arriving late is dropped
+
+  async function list() {
+    const {builtins, files} = await api("/api/rulesets");
+    const ul = document.getElementById("ruleset-list");
+    const item = (name, text, year) => el("li", {}, el("a", {href: `/?ruleset=${encodeURIComponent(name)}`,
+      "aria-current": name === current ? "page" : null}, text, year ? el("span", {class: "year", text: ` ${year}`}) : null));
+    ul.replaceChildren(...builtins.map(r => item(r.name, r.title || r.name, r.year)),
+                       ...files.map(f => item(f.name, f.name, null)));
+  }
+
+  function options() {
+    const form = document.getElementById("options");
+    form.replaceChildren();
+    const names = Object.keys(shown.options || {});
+    document.getElementById("options-section").hidden = !names.length;
+    for (const name of names) {
+      const option = shown.options[name];
+      if (!(name in chosen)) chosen[name] = option.default;
+      const select = el("select", {id: `option-${name}`, name});
+      for (const [value, meaning] of Object.entries(option.values)) {
+        select.append(el("option", {value, selected: value === chosen[name]}, `${value}${meaning ? " — " + meaning : ""}`));
+      }
+      select.addEventListener("change", () => { chosen[name] = select.value; refresh(); });
+      form.append(el("div", {class: "option"},
+        el("label", {for: `option-${name}`}, el("code", {text: name}), option.description ? ` — ${option.description}` : ""),
+        select, el("p", {class: "by-option", id: `by-option-${name}`})));
+    }
+  }
+
+  function describe() {
+    document.getElementById("title").textContent = shown.name;
+    document.getElementById("description").textContent = shown.description || "";
+    const sources = document.getElementById("sources");
+    sources.replaceChildren(...(shown.sources || []).map(s => {
+      const words = [s.title, s.author, s.year, s.page ? `p. ${s.page}` : null].filter(Boolean).join(", ");
+      const li = el("li", {}, el("cite", {text: words}), s.note ? ` — ${s.note}` : "");
+      if (s.url && /^https?:\/\//i.test(s.url)) li.append(" ", el("a", {href: s.url, rel: "noopener noreferrer", target: "_blank", text: "(link)"}));
+      return li;
+    }));
+    document.getElementById("notes").replaceChildren(...(shown.notes || []).map(n => el("li", {text: n})));
+  }
+
+  function bets(analysis) {
+    const body = document.querySelector("#bets tbody");
+    const names = Object.keys(shown.bets || {});
+    document.getElementById("bets-section").hidden = !names.length;
+    body.replaceChildren(...names.map(name => {
+      const bet = shown.bets[name], figures = (analysis.bets || {})[name];
+      return el("tr", {},
+        el("th", {scope: "row"}, el("code", {text: name}), bet.description ? el("div", {class: "quiet", text: bet.description}) : null),
+        el("td", {text: `${bet.backer || ""}${bet.layer ? " against " + bet.layer : ""}`}),
+        el("td", {class: "pays", text: bet.pays_in_words || bet.pays || ""}),
+        el("td", {class: "num", text: figures ? figure(figures.edge) : "—"}));
+    }));
+  }
+
+  // each value of each option the game reads: the caster's chance under it, the others held
+  function byOption(analysis) {
+    for (const name of Object.keys(shown.options || {})) {
+      const p = document.getElementById(`by-option-${name}`);
+      const values = (analysis.game_by_option || {})[name];
+      p.textContent = values ? Object.entries(values).map(([v, f]) => `${v}: ${figure(f.win)}`).join(" · ") : "";
+    }
+  }
+
+  async function refresh() {
+    const mine = ++asked;
+    const query = rulesetQuery(chosen);
+    history.replaceState(null, "", `/?ruleset=${encodeURIComponent(current)}${query ? "&" + query.slice(1) : ""}`);
+    status("Working out the figures…");
+    const base = `/api/graph/${encodeURIComponent(current)}`;
+    drawing(document.getElementById("drawing"), `${base}.svg${query}`, () => api(`${base}.json${query}`));
+    const sheet = `/api/rules/${encodeURIComponent(current)}${query}`;
+    document.getElementById("sheet").src = sheet;
+    document.getElementById("sheet-link").href = sheet;
+    try {
+      const analysis = await api("/api/analyse", {ruleset: current, options: chosen});
+      if (mine !== asked) return;
+      figures(document.getElementById("figures"), analysis);
+      const chart = document.getElementById("throws-chart");
+      chart.replaceChildren(throwsChart(analysis.throws));
+      bets(analysis);
+      byOption(analysis);
+      status("");
+    } catch (e) {
+      if (mine === asked) status(`The figures cannot be worked out: ${e.message}`, "error");
+    }
+  }
+
+  async function start() {
+    try {
+      await list();
+      shown = await api(`/api/rulesets/${encodeURIComponent(current)}`);
+    } catch (e) {
+      status(`${current}: ${e.message}`, "error");
+      return;
+    }
+    document.getElementById("ruleset").hidden = false;
+    describe();
+    options();
+    await refresh();
+  }
+
+  start();
+})();

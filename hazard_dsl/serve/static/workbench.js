@@ -1,0 +1,164 @@
+// The workbench: open, edit and save a rule file of the folder; its problems as you type (in the
+// editor and as a list, a "did you mean" as a one-click fix), and its figures and machine whenever
+// it has no errors. Saving never writes over a file changed on disk since it was opened.
+"use strict";
+
+(() => {
+  const {api, el, figures, throwsChart, status} = Hz;
+  let file = null;      // the open file's name
+  let base = null;      // the hash of the version on disk it was opened from (null: a new file)
+  let saved = null;     // the text last saved or loaded
+  let editor = null;
+  let timer = null, asked = 0;
+
+  const $ = id => document.getElementById(id);
+
+  async function hover(text, line, column) {
+    try { return await api("/api/hover", {text, name: file || "untitled.yaml", line, column}); } catch (e) { return null; }
+  }
+
+  async function complete(text, line, column) {
+    try { return (await api("/api/completion", {text, name: file || "untitled.yaml", line, column})).items; } catch (e) { return []; }
+  }
+
+  function changed() {
+    $("save").disabled = !file || editor.text() === saved;
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  }
+
+  function diagnosticsList(found) {
+    const list = $("diagnostics");
+    list.replaceChildren();
+    if (!found.length) { list.append(el("li", {class: "quiet", text: "No problems."})); return; }
+    for (const d of found) {
+      const where = d.line != null ? `line ${d.line}, column ${d.column}` : (d.file && d.file !== file ? d.file : "");
+      const item = el("li", {class: `diagnostic severity-${d.severity}`, "data-line": d.line ?? ""});
+      if (d.line != null) {
+        const go = el("button", {type: "button", class: "where", text: where});
+        go.addEventListener("click", () => editor.goto(d.line, d.column));
+        item.append(go);
+      } else if (where) item.append(el("span", {class: "where quiet", text: where}));
+      item.append(el("span", {class: `severity-${d.severity}`, text: d.severity}), el("span", {class: "message", text: d.message}));
+      if (d.hint) item.append(el("span", {class: "quiet hint", text: d.hint}));
+      for (const fix of d.fixes || []) {
+        const button = el("button", {type: "button", class: "fix", text: fix.title});
+        button.addEventListener("click", () => { editor.apply(fix); editor.focus(); });
+        item.append(button);
+      }
+      list.append(item);
+    }
+  }
+
+  async function check() {
+    const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
+    try {
+      const {diagnostics} = await api("/api/check", {text, name});
+      if (mine !== asked) return;
+      editor.show(diagnostics);
+      diagnosticsList(diagnostics);
+      if (diagnostics.some(d => d.severity === "error")) {
+        $("figures-state").textContent = "The figures appear when the file has no errors.";
+        $("figures-state").hidden = false;
+        return;
+      }
+      const [analysis, drawn] = await Promise.allSettled([api("/api/analyse", {text, name}),
+                                                          api("/api/graph", {text, name, format: "svg"})]);
+      if (mine !== asked) return;
+      if (analysis.status === "fulfilled") {
+        figures($("figures"), analysis.value);
+        $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
+        $("figures-state").hidden = true;
+      } else {
+        $("figures-state").textContent = `No figures: ${analysis.reason.message}`;
+        $("figures-state").hidden = false;
+      }
+      if (drawn.status === "fulfilled") {
+        const url = URL.createObjectURL(new Blob([drawn.value.drawing], {type: "image/svg+xml"}));
+        const img = el("img", {src: url, alt: "The compiled machine", class: "machine"});
+        img.addEventListener("load", () => URL.revokeObjectURL(url));
+        $("drawing").replaceChildren(img);
+      } else if (drawn.reason.status === 501) {  // no Graphviz on the server: drawn here from the machine's JSON
+        const machine = await api("/api/graph", {text, name, format: "json"});
+        if (mine === asked) $("drawing").replaceChildren(Hz.machineSvg(JSON.parse(machine.drawing)));
+      } else {
+        $("drawing").replaceChildren(el("p", {class: "quiet", text: `Not drawn: ${drawn.reason.message}`}));
+      }
+    } catch (e) {
+      if (mine === asked) status(`Cannot check the file: ${e.message}`, "error");
+    }
+  }
+
+  function open(name, text, hash) {
+    file = name;
+    base = hash;
+    saved = hash === null ? null : text;
+    $("file-name").textContent = name;
+    $("conflict").hidden = true;
+    editor.setText(text);
+    history.replaceState(null, "", `/workbench?file=${encodeURIComponent(name)}`);
+    changed();
+  }
+
+  async function load(name) {
+    try {
+      const got = await api(`/api/files/${encodeURIComponent(name)}`);
+      open(got.name, got.text, got.hash);
+      status(`Opened ${got.name}.`);
+    } catch (e) {
+      status(`${name}: ${e.message}`, "error");
+    }
+  }
+
+  async function save(over) {
+    if (!file) return;
+    const text = editor.text();
+    try {
+      const done = await api(`/api/files/${encodeURIComponent(file)}`, {text, base: over === undefined ? base : over}, "PUT");
+      base = done.hash;
+      saved = text;
+      $("conflict").hidden = true;
+      $("save").disabled = true;
+      status(`Saved ${file}.`, "ok");
+      files();
+    } catch (e) {
+      if (e.status === 409) {
+        $("conflict").hidden = false;
+        $("overwrite").onclick = () => save(e.body.current);
+        $("reload").onclick = () => load(file);
+        status(`${file} changed on disk: nothing was written.`, "error");
+      } else status(`Not saved: ${e.message}`, "error");
+    }
+  }
+
+  async function files() {
+    const {builtins, files: mine} = await api("/api/rulesets");
+    $("file-list").replaceChildren(...(mine.length ? mine.map(f => el("li", {},
+      el("a", {href: `/workbench?file=${encodeURIComponent(f.name)}`, "aria-current": f.name === file ? "page" : null, text: f.name})))
+      : [el("li", {class: "quiet", text: "No rule files in the folder yet."})]));
+    const select = $("new-base");
+    if (!select.options.length) for (const r of builtins) select.append(el("option", {value: r.name}, r.title || r.name));
+  }
+
+  function fresh(event) {
+    event.preventDefault();
+    const name = $("new-name").value.trim(), on = $("new-base").value;
+    const title = $("new-base").selectedOptions[0].textContent;
+    open(name, `# A variant of ${title}: write below only what differs.\n` +
+      `name: My variant of ${on}\nextends: ${on}\ndescription: >\n  What this variant changes, and why.\n` +
+      `sources:\n  - title: my own rules\n    note: the changes of this file are my own\n`, null);
+    status(`${name} is new: Save writes it to the folder.`);
+    $("save").disabled = false;
+  }
+
+  async function start() {
+    editor = HazardEditor.create($("editor"), {doc: "", onChange: changed, hover, complete, onSave: () => save(), label: "Rule file"});
+    $("save").addEventListener("click", () => save());
+    $("new-file").addEventListener("submit", fresh);
+    try { await files(); } catch (e) { status(e.message, "error"); }
+    const asked = new URLSearchParams(location.search).get("file");
+    if (asked) await load(asked);
+  }
+
+  start();
+})();
