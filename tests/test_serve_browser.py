@@ -129,6 +129,11 @@ def test_compare_shows_each_variants_chance(browser, server):
     chances = [text_of(browser, f"#column-{i} #figure-win") for i in range(3)]
     assert chances == ["1979/4032 (49.08%)", "5629/11088 (50.77%)", "244/495 (49.29%)"]
     assert "throw again" in text_of(browser, "#differences")  # Petty Hazard's 11 and 12 on the chance throw
+    # the charts of compare --plot: each one's chance beside 50%, and its edge
+    charts = [c.get_attribute("aria-label") for c in browser.find_elements("css selector", "#charts svg")]
+    assert charts[0] == ("The caster's chance of winning a game: cotton 49.08%, petty 50.77%, "
+                         "cotton:main=called 49.29%")
+    assert charts[1].startswith("The edge against the caster: cotton 1.84%")
 
 
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):
