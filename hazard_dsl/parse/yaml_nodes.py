@@ -50,6 +50,17 @@ class YScalar:
         line = _bisect_right(line_starts, index) - 1
         return Position(self.position.file, line + 1, index - line_starts[line] + 1)
 
+    def end(self) -> Position:
+        """The file position just past the scalar's last character as written (its closing
+        quote included, trailing spaces and line breaks not); its start when unknown."""
+        if self._span is None:
+            return self.position
+        raw = self._span.raw.rstrip()
+        index = self._span.start + len(raw)
+        line_starts = self._span.line_starts
+        line = _bisect_right(line_starts, index) - 1
+        return Position(self.position.file, line + 1, index - line_starts[line] + 1)
+
 
 class _Span:
     """Where a scalar's text lies in the file. Each character's place is worked out only when
