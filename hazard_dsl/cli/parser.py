@@ -292,4 +292,11 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["simulate"])
+
+    p = commands.add_parser("lsp", help="the language server for editors (LSP over stdin and stdout)",
+                            description="A language server for rule files over stdin and stdout: the checker's "
+                                        "problems as you type, with quick fixes; hover, completion, go to "
+                                        "definition, references, symbols and rename. An editor starts it; see "
+                                        "docs/editors.md. Needs hazard-dsl[lsp].")
+    p.set_defaults(func=handlers["lsp"])
     return parser

@@ -295,9 +295,9 @@ class LanguageService:
     def close(self, uri: str) -> None:
         self._open.pop(uri, None)
 
-    def text(self, uri: str) -> str | None:
-        doc = self._open.get(uri)
-        return doc.text if doc else None
+    def text(self, uri: str) -> str:
+        """The document's text as held, or as saved for a file not opened ("" when none)."""
+        return self._doc(uri).text
 
     def _doc(self, uri: str) -> _Document:
         doc = self._open.get(uri)
