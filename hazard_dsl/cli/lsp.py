@@ -3,6 +3,7 @@ needs pygls (the `[lsp]` extra); without it, a usage error that says how to inst
 
 from __future__ import annotations
 
+from .output import silence_stdout
 from .parser import UsageError
 
 NEEDS = "the language server needs pygls: pip install 'hazard-dsl[lsp]'"
@@ -16,4 +17,6 @@ def command(args) -> int:
             raise UsageError(NEEDS) from None
         raise
     serve()
+    # the server closes stdout when the editor says exit: nothing more may be written there
+    silence_stdout()
     return 0
