@@ -14,6 +14,7 @@ service speaks them; a range's end is one past its last character.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..diagnostics import RulesetError
 from ..parse import syntax as ex
@@ -80,13 +81,13 @@ def place(position) -> tuple:
     return (position.line - 1, position.column - 1)
 
 
-def build_index(root, lines: list[str]) -> Index:
+def build_index(root) -> Index:
     """The index of a document whose YAML read into `root` (a YMap; anything else gives an empty
-    index); `lines` are its lines, to find a word the syntax trees place by its keyword."""
+    index)."""
     index = Index()
     if not isinstance(root, YMap):
         return index
-    _Walk(index, lines).ruleset(root)
+    _Walk(index).ruleset(root)
     index.definitions.sort(key=lambda n: n.start)
     index.uses.sort(key=lambda n: n.start)
     return index
@@ -103,8 +104,8 @@ _EXPRESSION_KEYS = {"when": "expression", "made": "expression", "do": "actions",
 
 
 class _Walk:
-    def __init__(self, index: Index, lines: list[str]):
-        self.index, self.lines = index, lines
+    def __init__(self, index: Index):
+        self.index = index
 
     # --- places
     def key(self, key: YScalar) -> tuple[tuple, tuple]:
@@ -126,13 +127,6 @@ class _Walk:
             self.index.spans[start] = end
             if node.text.isidentifier():
                 self.use(node.text, kind, scope, start)
-
-    def word_after(self, position, pattern: re.Pattern, name: str) -> tuple | None:
-        line, column = place(position)
-        if not 0 <= line < len(self.lines):
-            return None
-        found = pattern.match(self.lines[line], column)
-        return (line, found.start(1)) if found and found.group(1) == name else None
 
     # --- sections
     def ruleset(self, root: YMap) -> None:
@@ -269,47 +263,59 @@ class _Walk:
     def expression(self, node, kind: str, scope: str) -> None:
         if not isinstance(node, YScalar) or not isinstance(node.value, (str, int)) or isinstance(node.value, bool):
             return
-        from ..parse.expressions import parse_actions, parse_expression, parse_payout
+        for name, used_as, offset, option in _names_in(node.text, kind):
+            start = place(node.position_at(offset))
+            self.use(name, used_as, scope if used_as in ("variable", "phase") else GAME, start, option)
 
-        parse = {"expression": parse_expression, "actions": parse_actions, "payout": parse_payout}[kind]
-        try:
-            tree = parse(node)
-        except (RulesetError, RecursionError):
-            return  # the checker says what is wrong with it
-        nodes = list(ex.walk(tree))
-        compared: dict = {}  # a string compared with an option: one of its values
-        for n in nodes:
-            if isinstance(n, ex.Binary) and n.op in ("==", "!="):
-                for one, other in ((n.left, n.right), (n.right, n.left)):
-                    if isinstance(one, ex.OptionRef) and isinstance(other, ex.String):
-                        compared[id(other)] = one.name
-        for n in nodes:
-            if isinstance(n, ex.Name):
-                self.use(n.name, "variable", scope, place(n.position))
-            elif isinstance(n, ex.OptionRef):
-                at = self.word_after(n.position, _AFTER_OPTION, n.name)
-                if at:
-                    self.use(n.name, "option", GAME, at)
-            elif isinstance(n, ex.Call):
-                self.use(n.function, "function", GAME, place(n.position))
-            elif isinstance(n, ex.Goto):
-                self.use(n.phase, "phase", scope, place(n.position))
-            elif isinstance(n, ex.End) and n.label != n.result:
-                at = self.word_after(n.position, _AFTER_END, n.label)
-                if at:
-                    self.use(n.label, "label", GAME, at)
-            elif isinstance(n, ex.Assign):
-                self.use(n.variable, "variable", scope, place(n.position))
-            elif isinstance(n, ex.Choose):
-                at = self.word_after(n.position, _AFTER_CHOOSE, n.variable)
-                if at:
-                    self.use(n.variable, "variable", scope, at)
-            elif isinstance(n, ex.Pay):
-                self.use(n.fee, "fee", GAME, place(n.position))
-            elif isinstance(n, ex.String) and id(n) in compared:
-                start = place(n.position)  # the opening quote
-                self.index.uses.append(Name(n.value, "value", GAME, (start[0], start[1] + 1),
-                                            (start[0], start[1] + 1 + len(n.value)), option=compared[id(n)]))
+
+@lru_cache(maxsize=8192)
+def _names_in(text: str, kind: str) -> tuple:
+    """(name, what it names, its offset in the text, for a value its option) of every name an
+    expression, action list or payout uses; () when it does not parse. Kept by text: a rule file
+    says `total == 7` many times, and an edit leaves all its other expressions as they were."""
+    from ..parse.expressions import parse_actions, parse_expression, parse_payout
+    from ..parse.yaml_nodes import scalar_of
+
+    parse = {"expression": parse_expression, "actions": parse_actions, "payout": parse_payout}[kind]
+    try:
+        nodes = list(ex.walk(parse(scalar_of(text))))
+    except (RulesetError, RecursionError):
+        return ()  # the checker says what is wrong with it
+
+    def offset(node) -> int:
+        return node.position.column - 1
+
+    def after(node, pattern: re.Pattern, name: str) -> int | None:
+        found = pattern.match(text, offset(node))
+        return found.start(1) if found and found.group(1) == name else None
+
+    compared: dict = {}  # a string compared with an option: one of its values
+    for n in nodes:
+        if isinstance(n, ex.Binary) and n.op in ("==", "!="):
+            for one, other in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(one, ex.OptionRef) and isinstance(other, ex.String):
+                    compared[id(other)] = one.name
+    found = []
+    for n in nodes:
+        if isinstance(n, ex.Name):
+            found.append((n.name, "variable", offset(n), None))
+        elif isinstance(n, ex.OptionRef):
+            found.append((n.name, "option", after(n, _AFTER_OPTION, n.name), None))
+        elif isinstance(n, ex.Call):
+            found.append((n.function, "function", offset(n), None))
+        elif isinstance(n, ex.Goto):
+            found.append((n.phase, "phase", offset(n), None))
+        elif isinstance(n, ex.End) and n.label != n.result:
+            found.append((n.label, "label", after(n, _AFTER_END, n.label), None))
+        elif isinstance(n, ex.Assign):
+            found.append((n.variable, "variable", offset(n), None))
+        elif isinstance(n, ex.Choose):
+            found.append((n.variable, "variable", after(n, _AFTER_CHOOSE, n.variable), None))
+        elif isinstance(n, ex.Pay):
+            found.append((n.fee, "fee", offset(n), None))
+        elif isinstance(n, ex.String) and id(n) in compared:
+            found.append((n.value, "value", offset(n) + 1, compared[id(n)]))  # past the opening quote
+    return tuple(f for f in found if f[2] is not None)
 
 
 def _block_end(node, default: tuple) -> tuple:

@@ -224,7 +224,7 @@ class _Document:
     @property
     def index(self) -> Index:
         if self._index is None:
-            self._index = _index_of(self.text, self.display, self.lines)
+            self._index = _index_of(self.text, self.display)
         return self._index
 
     @property
@@ -258,7 +258,7 @@ class _Document:
         return self.lines[number].rstrip("\r") if 0 <= number < len(self.lines) else ""
 
 
-def _index_of(text: str, display: str, lines: list[str]) -> Index:
+def _index_of(text: str, display: str) -> Index:
     from ..parse.yaml_nodes import load_yaml
 
     try:
@@ -266,7 +266,7 @@ def _index_of(text: str, display: str, lines: list[str]) -> Index:
     except (RulesetError, RecursionError, ValueError):
         return Index()
     try:
-        return build_index(root, lines)
+        return build_index(root)
     except RecursionError:
         return Index()
 
