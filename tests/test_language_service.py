@@ -300,7 +300,7 @@ def test_rename_of_a_phase(files):
 
 _PIECES = st.sampled_from(["name: x\n", "phases:\n", "  a:\n", "    rules:\n", "      - when: total == 7\n",
                            "        do: goto a\n", "      - otherwise: throw again\n", "extends: cotton\n",
-                           "variables:\n  main: 0..12\n", "  {", "[", ": :", "\t", "é", "😋", "\r\n", "'", '"',
+                           "variables:\n  main: 0..12\n", "  {", "[", ": :", "\t", "é", "😋", "\r\n", "\x85", "\u2028", "'", '"',
                            "option.", "win ", "{main}", "bets:\n  b:\n    pays: 1 to 1\n"])
 
 
@@ -327,3 +327,28 @@ def test_no_text_and_no_place_makes_the_service_raise(pieces, line, column, new_
         service.rename(uri, place, new_name or "x")
     except RenameError:
         pass
+
+
+@given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 12), _PIECES | st.text(max_size=4)), max_size=6),
+       st.integers(0, 45), st.integers(0, 50))
+def test_no_edit_of_a_rule_file_makes_the_service_raise(edits, line, column):
+    service = LanguageService()
+    text = (EDITOR / "small.yaml").read_text(encoding="utf-8")
+    uri = "untitled:small.yaml"  # (a text held in memory: extends resolves to built-ins only)
+    service.open(uri, text)
+    for at, cut_out, piece in edits:
+        at = at % (len(text) + 1)
+        text = text[:at] + piece + text[at + cut_out:]
+        service.change(uri, text)
+        place = Place(line, column)
+        for problem in service.diagnostics(uri):
+            assert problem.span.start <= problem.span.end
+        service.hover(uri, place)
+        service.completion(uri, place)
+        service.references(uri, place)
+        service.document_symbols(uri)
+        try:
+            service.prepare_rename(uri, place)
+            service.rename(uri, place, "renamed")
+        except RenameError:
+            pass

@@ -559,7 +559,9 @@ def _problems(doc: _Document) -> list[Problem]:
         else:
             start = (d.position.line - 1, max(0, d.position.column - 1))
             end = (d.end.line - 1, d.end.column - 1) if d.end is not None else _extent(doc, start)
-            span = _span(start, end)
+            # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
+            # a place past such a character is the checker's, and a range never runs backwards)
+            span = _span(start, max(start, end))
         fixes = _fixes(doc, message, d.hint, span) if d.position is not None and d.position.file == own else ()
         problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes))
     return problems
