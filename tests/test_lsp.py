@@ -247,6 +247,11 @@ def test_closing_clears_the_diagnostics(client):
     assert client.diagnostics(uri, None) == []
 
 
+def test_a_yaml_file_that_is_no_rule_file_is_left_alone(client):
+    uri = document(client, "workflow.yaml", "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n")
+    assert client.diagnostics(uri, 1) == []
+
+
 def test_without_pygls_the_command_says_how_to_install_it():
     # `None` in sys.modules makes `import pygls` fail as if it were not installed
     code = "import sys; sys.modules['pygls'] = None; from hazard_dsl.cli import main; sys.exit(main(['lsp']))"

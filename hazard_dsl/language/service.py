@@ -41,6 +41,7 @@ from .index import GAME, Index, Name, build_index
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 MAX_KEPT_EDGES = 256
 MAX_EXTENDS = 16  # as the reader (parse.reader.MAX_EXTENDS_DEPTH)
+_RULE_FILE = re.compile(r"^(?:(?:phases|extends)[ \t]*:|#.*hazard[-_]dsl)", re.M)
 
 
 # --------------------------------------------------------------------------- the values
@@ -350,6 +351,12 @@ class LanguageService:
             chain.append(parent)
             current = parent
         return chain
+
+    def is_rule_file(self, uri: str) -> bool:
+        """Whether the document looks like a rule file: a top-level `phases:` or `extends:`, or a
+        comment naming hazard-dsl (the schema's modeline). An editor that starts the server for
+        every YAML file (a CI workflow, a compose file) needs this to leave the others alone."""
+        return bool(_RULE_FILE.search(self._doc(uri).text))
 
     # --- diagnostics
     def diagnostics(self, uri: str) -> list[Problem]:

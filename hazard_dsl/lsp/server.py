@@ -65,7 +65,8 @@ class HazardServer(LanguageServer):
             source="hazard-dsl")
 
     def publish(self, uri: str, version=None) -> None:
-        problems = self.service.diagnostics(uri)
+        # an editor may start the server for every YAML file: only rule files are checked
+        problems = self.service.diagnostics(uri) if self.service.is_rule_file(uri) else []
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[self.diagnostic(uri, p) for p in problems]))
 
