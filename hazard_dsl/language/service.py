@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import re
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
 from ..diagnostics import ERROR, NOTE, WARNING, RulesetError
@@ -852,6 +853,8 @@ class _Completer:
                 return self.throws()
             if path[-1:] == ["after_labels"] and self.before.strip().startswith("-"):
                 return self.of("label")
+            if _KEY_START.match(self.before):
+                return _keys(path)
             return []
         key, value = key_line.group(2), key_line.group(3)
         if path[-2:] == ["words", "throws"] and not value:
@@ -870,6 +873,9 @@ class _Completer:
             from ..model import ROLES
 
             return [Completion(r, "role") for r in ROLES]
+        words = _schema_node([*path, key]).get("enum")  # a key whose value is one of a few words
+        if words and not value.strip().count(" "):
+            return [Completion(str(w), "value") for w in words]
         if key == "default" and len(path) >= 2 and path[-2] == "options":
             option = self.doc.ruleset_known.options.get(path[-1]) if self.doc.ruleset_known else None
             return [Completion(str(v), "value", f"a value of {option.name}") for v in option.values] if option else []
@@ -930,6 +936,63 @@ class _Completer:
         found = [Completion(f"{a}-{b}", "throw", f"{FACE_WORDS[a - 1]}-{FACE_WORDS[b - 1]}")
                  for a in range(1, 7) for b in range(a, 7)]
         return found + [Completion(str(t), "throw", f"any throw of {t}") for t in range(2, 13)]
+
+
+def _schema_node(path: list[str]) -> dict:
+    """The part of the rule files' JSON Schema (`language.schema`) that describes the value at
+    the keys `path` ({} when the schema has no such place). A list on the way is entered (a
+    rule's keys are those of an item of `rules:`); a mapping of names (`phases:`) takes any name."""
+    root = _schema()
+    node: dict = root
+    for key in path:
+        node = _entered(root, node)
+        if key in node.get("properties", {}):
+            node = node["properties"][key]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return {}
+    return _resolved(root, node, "object")
+
+
+def _entered(root: dict, node: dict) -> dict:
+    node = _resolved(root, node, "object")
+    if node.get("type") == "array" and isinstance(node.get("items"), dict):
+        node = _resolved(root, node["items"], "object")
+    return node
+
+
+def _resolved(root: dict, node: dict, want: str) -> dict:
+    """`node` with its `$ref` followed and, where it is one thing or another by the type of the
+    value (`if: {type: …}`), the branch for a value of type `want`."""
+    for _ in range(32):  # a schema's references could go round; ours do not, and this cannot hang
+        if "$ref" in node:
+            target = root.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref" and k not in target}}
+        elif "if" in node and not ({"properties", "additionalProperties", "items"} & set(node)):
+            chosen = node.get("then") if node["if"].get("type") == want else node.get("else")
+            if not isinstance(chosen, dict):
+                return node
+            node = chosen
+        else:
+            return node
+    return node
+
+
+def _keys(path: list[str]) -> list[Completion]:
+    """The keys the schema allows in the mapping at `path`, each with what it means."""
+    node = _entered(_schema(), _schema_node(path))
+    return [Completion(key, "key", " ".join(str(spec.get("description", "")).split()[:12]) or None,
+                       spec.get("description"), f"{key}: ")
+            for key, spec in node.get("properties", {}).items()]
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    """The rule files' JSON Schema, made once (it is read, never changed, here)."""
+    from .schema import rule_file_schema
+
+    return rule_file_schema()
 
 
 def _key_path(doc: _Document, place: tuple) -> list[str]:
