@@ -14,7 +14,7 @@ are the classes of `hazard_dsl.results`. They are imported on first use, so that
 from .version import __version__
 
 __all__ = ["load", "load_text", "Variant", "RulesetError", "Diagnostic", "Analysis", "Comparison", "Hand",
-           "Ruin", "Seats", "Simulation", "TableSimulation", "Estimate", "__version__"]
+           "Ruin", "Seats", "TableRuin", "Simulation", "TableSimulation", "Estimate", "__version__"]
 
 
 def __getattr__(name):

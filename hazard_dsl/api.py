@@ -262,6 +262,39 @@ class Variant:
         return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names, policy))
 
     @_in_python_terms
+    def table_ruin(self, players, bankroll, goal, plans=None, stake=1, policy: str = "optimal"):
+        """Each seat of a table of `players` from `bankroll` until its purse reaches `goal` or
+        can no longer play a game as its plan says (`analyse --players … --bet SEAT:NAME=AMOUNT
+        --bankroll B --goal G`; `hazard_dsl.TableRuin`): `.seats[seat]` with `.reach_goal`,
+        `.ruin`, `.games`, `.final_purse`, exact; `.why_not[seat]` where that is not solved.
+        `plans` as for `seats`, each setter staking `stake`.
+
+            >>> t = hazard_dsl.load("cotton").table_ruin(["Ann", "Ben", "Cat"], 5, 10, {"Ben": {"side": 1}})
+            >>> t.seats["Cat"].takes, f"{float(t.seats['Ben'].reach_goal):.4f}"
+            ((('Ben', 'side'),), '0.3212')
+        """
+        from .commands.analyse import table_plans
+        from .results import TableRuin
+        from .solve.seats import SeatError, table_ruin
+
+        plans = {} if plans is None else plans
+        if not isinstance(plans, dict) or not all(isinstance(p, dict) for p in plans.values()):
+            raise TypeError(f"plans is a dict of seats' plans, such as {{'Ben': {{'odds': 2}}}}, not {plans!r}")
+        if isinstance(players, str) or not hasattr(players, "__iter__"):
+            raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
+        texts = [f"{seat}:{bet}={_money_text(amount, f'plans[{seat!r}][{bet!r}]')}"
+                 for seat, plan in plans.items() for bet, amount in plan.items()]
+        chosen, names = table_plans(self.ruleset, texts, ",".join(players))
+        bankroll, goal, stake = _money(bankroll, "bankroll"), _money(goal, "goal"), _money(stake, "stake")
+        if not bankroll < goal or stake <= 0:
+            raise ValueError(f"bankroll must be less than the goal ({goal}) and stake more than 0")
+        bets = sorted({bet for plan in chosen.values() for bet in plan})
+        try:
+            return TableRuin.of(table_ruin(self._table_machine(bets), chosen, names, bankroll, goal, stake, policy))
+        except SeatError as exc:
+            raise ValueError(str(exc)) from None
+
+    @_in_python_terms
     def ruin(self, bankroll, goal, stake=1, policy: str = "optimal"):
         """A caster staking `stake` at even money every game from `bankroll` until the purse
         reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`; `hazard_dsl.Ruin`):

@@ -23,6 +23,7 @@ from fractions import Fraction
 from .records import field, fields, record
 from .solve.analysis import Analysis as _Analysis
 from .solve.seats import Seats as _Seats
+from .solve.seats import TableRuin as _TableRuin
 from .solve.session import Hand as _Hand, Ruin as _Ruin
 
 
@@ -132,6 +133,25 @@ class Seats(_Shown, _Seats):
         from .render.report import seats_tables
 
         return None, seats_tables(self)
+
+
+class TableRuin(_Shown, _TableRuin):
+    """Each seat of a table from a bankroll to a goal (`Variant.table_ruin`): `.seats[seat]`
+    (`.reach_goal`, `.ruin`, `.games`, `.final_purse`, `.need`, `.takes`), `.why_not[seat]`."""
+
+    @classmethod
+    def of(cls, figures: _TableRuin) -> "TableRuin":
+        return cls(**{name: getattr(figures, name) for name in fields(figures)})
+
+    def to_json(self) -> dict:
+        from .render.report import table_ruin_json
+
+        return table_ruin_json(self)
+
+    def _tables(self) -> tuple:
+        from .render.report import table_ruin_table
+
+        return None, [table_ruin_table(self)]
 
 
 class Ruin(_Shown, _Ruin):
@@ -326,5 +346,5 @@ class TableSimulation(_Report):
         return sessions_tables(self._report)
 
 
-__all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "Hand", "Ruin", "Seat", "Simulation",
+__all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "Hand", "Ruin", "Seat", "Seats", "Simulation", "TableRuin",
            "TableSimulation", "Throws"]

@@ -201,6 +201,21 @@ def test_completion_in_expressions_labels_options_and_values(files):
     assert names["main"] == "variable" and names["total"] == "fact" and names["ways"] == "function"
 
 
+def test_completion_of_keys_by_place_from_the_schema():
+    service = LanguageService()
+    text = "name: x\nphases:\n  a:\n    rules:\n      - wh\n      - otherwise: throw again\nbets:\n  b:\n    backer: \n    \n"
+    service.open("untitled:x.yaml", text)
+    rule = service.completion("untitled:x.yaml", Place(4, 10))
+    assert [c.label for c in rule] == ["when", "do", "otherwise", "say"] and rule[0].insert_text == "when: "
+    assert "condition" in rule[0].documentation
+    bet = [c.label for c in service.completion("untitled:x.yaml", Place(9, 4))]
+    assert {"backer", "layer", "pays", "made", "backs"} <= set(bet) and "when" not in bet
+    assert "phases" in [c.label for c in service.completion("untitled:x.yaml", Place(10, 0))]
+    # a value that is one of a few words
+    assert [c.label for c in service.completion("untitled:x.yaml", Place(8, 12))] == [
+        "caster", "setter", "fader", "bank", "player"]
+
+
 def test_completion_of_throws_where_faces_are_named(files):
     folder, service = files
     text = (folder / "small.yaml").read_text() + "words:\n  throws:\n    \n"

@@ -209,7 +209,9 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--hand", action="store_true",
                    help="also the caster's hand: expected games and throws until the dice pass, and his net")
     p.add_argument("--bankroll", metavar="B", help="with --goal and --stake: the chance that a caster staking S "
-                                                   "at even money every game reaches G before he cannot stake")
+                                                   "at even money every game reaches G before he cannot stake; "
+                                                   "with --players and --bet SEAT:NAME=AMOUNT, each seat's chance "
+                                                   "with its plan at the table")
     p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
     p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll; with --bet "
                                                 "SEAT:NAME=AMOUNT, what each setter stakes, default 1)")
@@ -288,10 +290,27 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True)
     at_table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
                           help="with --bet SEAT:NAME=AMOUNT: that seat refuses bet NAME when it is put to him")
+    at_table.add_argument("--goal", default=None, metavar="AMOUNT",
+                          help="each seat in turn from --purse until its purse reaches AMOUNT or can no longer play "
+                               "a game as its plan says (the others' purses never short): how often it reaches the "
+                               "goal and the games it takes, beside the exact figures of analyse --bankroll")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["simulate"])
+
+    p = commands.add_parser("schema", help="the JSON Schema of rule files, for editors",
+                            description="Print the JSON Schema (draft 2020-12) of rule files: every key, its type, "
+                                        "its allowed values and what it means, for a schema-aware editor "
+                                        "(yaml-language-server; see docs/editors.md). JSON is the only format.")
+    p.add_argument("--format", choices=("json",), default="json", help="json (the only format)")
+    p.add_argument("--json", action="store_true", help="short for --format json (the default)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output (a new file: an existing one is refused "
+                        "unless --force)")
+    p.add_argument("--force", action="store_true", help="let --output write over an existing file (never over "
+                                                        "a built-in ruleset)")
+    p.set_defaults(func=handlers["schema"])
 
     p = commands.add_parser("lsp", help="the language server for editors (LSP over stdin and stdout)",
                             description="A language server for rule files over stdin and stdout: the checker's "

@@ -4,6 +4,7 @@ with a progress bar on a terminal, as tables, JSON or a chart."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import sys
 
 from ..commands import loading, simulate as simulating
@@ -35,9 +36,11 @@ def command(args) -> int:
     ruleset = loading.load(args.ruleset)
     at_table = args.players is not None
     if not at_table:
-        for flag in ("rounds", "purse", "strategy", "stake", "refuse"):
+        for flag in ("rounds", "purse", "strategy", "stake", "refuse", "goal"):
             if getattr(args, flag) not in (None, []):
                 raise UsageError(f"--{flag} is for sessions at the table: give --players Ann,Ben,Cat too")
+    elif args.goal is not None:
+        return _to_goal(args, ruleset, fmt, seed)
     elif args.bet:
         return _planned(args, ruleset, fmt, seed)
     plot = getattr(args, "plot", None)
@@ -109,6 +112,61 @@ def _planned(args, ruleset, fmt: str, seed: int) -> int:
     if report["purses_ran_low"]:
         notes.append(f"In {report['purses_ran_low']:,} rounds a purse fell below a tenth of its start: the exact "
                      f"figure assumes no purse runs short (a larger --purse brings them together).")
+    print(render([t], fmt, None, colour()), end="")
+    for note in notes:
+        print(fit(note))
+    if args.seed is None:
+        print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers."))
+    return 0
+
+
+def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
+    """`simulate --players … --goal G [--bet SEAT:NAME=AMOUNT]`: each seat's sessions from
+    --purse to the goal or ruin, played on the table itself (commands.simulate.sessions_to_goal),
+    beside the exact figures of `analyse --bankroll`."""
+    from ..commands import sessions
+    from ..render.tables import Table, render
+    from ..render.terminal import fit
+
+    if getattr(args, "plot", None) is not None:
+        raise UsageError("--plot draws games, not sessions at the table")
+    if args.rounds is not None:
+        raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of rounds")
+    settings = table_settings(args, ruleset)
+    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
+    count = args.games if args.games is not None else 1000
+    total = count * len(settings["players"])
+    bar = _Bar(total, "sessions") if fmt != "json" and sys.stderr.isatty() else _NoBar()
+    with bar:
+        report = simulating.sessions_to_goal(ruleset, settings, plans, refused, count, seed, args.goal, args.option,
+                                             (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+    if fmt == "json":
+        def plain(v):
+            return str(v) if isinstance(v, Fraction) else v
+        print(json.dumps({"sessions": report["sessions"], "bankroll": str(report["bankroll"]),
+                          "goal": str(report["goal"]), "seats": {p: {k: plain(v) for k, v in row.items()}
+                                                                 for p, row in report["seats"].items()}}, indent=2))
+        return 0
+    unit = ruleset.money_units
+    t = Table(f"Each seat from {report['bankroll']} to {report['goal']} {unit}: {report['sessions']:,} sessions "
+              f"each, played on the table, beside the exact figures",
+              ["seat", "reaches the goal", "exact", "z", "games", "exact", "z"],
+              align=["left", "right", "right", "right", "right", "right", "right"])
+    notes = []
+    for p, row in report["seats"].items():
+        def num(x, fmt_):
+            return "—" if x is None else format(float(x), fmt_)
+        t.add(p, f"{row['reached']:.2%} ± {row['reached_stderr']:.2%}", num(row["exact_reach"], ".2%"),
+              num(row["z_reach"], "+.2f"), f"{row['games']:.2f} ± {row['games_stderr']:.2f}",
+              num(row["exact_games"], ".2f"), num(row["z_games"], "+.2f"))
+        if row["why_no_exact"]:
+            notes.append(f"{p}: no exact figure: {row['why_no_exact']}.")
+        if row["unfinished"]:
+            notes.append(f"{p}: {row['unfinished']:,} sessions had not ended after {simulating.MAX_GAMES_TO_GOAL:,} "
+                         f"games and are left out.")
+    t.caption = ("± one standard error. A session ends, at the start of a game, when the seat's purse reaches the "
+                 "goal or holds less than that game could cost it as planned; the other seats' purses never run "
+                 "short, and every setter stakes --stake.")
     print(render([t], fmt, None, colour()), end="")
     for note in notes:
         print(fit(note))

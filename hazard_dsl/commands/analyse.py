@@ -61,14 +61,16 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     except KeyError as exc:
         raise CommandError(exc.args[0]) from None
 
-    if hand or bankroll is not None:
+    if plans is not None and bankroll is not None:  # each seat's purse, not a lone caster's
+        analysis.table_ruin = seats_to_goal(machine, analysis, plans, bankroll, goal, stake, policy)
+    if hand or (bankroll is not None and plans is None):
         from ..solve.session import SessionError, game_endings, hand as caster_hand, ruin
 
         try:
             game = game_endings(machine, policy)
             if hand:
                 analysis.hand = caster_hand(machine, policy, game)
-            if bankroll is not None:
+            if bankroll is not None and plans is None:
                 analysis.ruin = ruin(machine, parse_money(bankroll, "--bankroll"), parse_money(goal, "--goal"),
                                      parse_money(stake, "--stake"), policy, game)
         except (SessionError, BetError) as exc:
@@ -131,6 +133,31 @@ def seat_figures(machine, analysis, plans, stake: str | None, policy: str):
         table = analysis.bet_table
         return seats(machine, plans, amount, players, policy, table.solver if table is not None else None, table,
                      analysis.fees or None)
+    except (SeatError, BetError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+def seats_to_goal(machine, analysis, plans, bankroll: str, goal: str, stake: str, policy: str):
+    """solve.seats.table_ruin: each seat of the table from `bankroll` to `goal` with its plan,
+    each setter staking `stake` (texts of money)."""
+    from ..solve.bets import BetError, parse_money
+    from ..solve.seats import SeatError, table_ruin
+
+    plans, players = plans
+    if players is None:
+        raise SettingError("players", "is needed with --bankroll and --bet SEAT:NAME=AMOUNT: how often a seat "
+                                      "casts, and how many stakes the caster covers, depend on who sits at the "
+                                      "table (--players Ann,Ben,Cat)")
+    try:
+        bankroll, goal, amount = (parse_money(bankroll, "--bankroll"), parse_money(goal, "--goal"),
+                                  parse_money(stake, "--stake"))
+        if amount <= 0:
+            raise SettingError("stake", "must be more than 0")
+        if not bankroll < goal:
+            raise SettingError("bankroll", f"must be less than --goal ({goal})")
+        table = analysis.bet_table
+        return table_ruin(machine, plans, players, bankroll, goal, amount, policy,
+                          table.solver if table is not None else None, table)
     except (SeatError, BetError) as exc:
         raise CommandError(str(exc)) from None
 

@@ -159,3 +159,111 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
         out[p] = row
     return {"sessions": count, "seats": out, "why_no_exact": why if exact is None else None,
             "purses_ran_low": short}
+
+
+MAX_GAMES_TO_GOAL = 1_000_000  # games of one seat's session to its goal, at most (then it is counted unfinished)
+DEEP_PURSE = 10 ** 12  # the other seats' purses (and the seat's own at the table): never short
+
+
+def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: str,
+                     option_texts=(), advance=None) -> dict:
+    """Each seat in turn, in `count` sessions played on the table itself: from the settings'
+    purse until its purse reaches `goal` or holds less than the next game needs as its plan says
+    (solve.seats.game_outcomes: the same rule as the exact figures), the other seats' purses
+    never short. Beside it the exact figures (solve.seats.seat_ruin), where they can be solved.
+    The same seed gives the same figures. Returns {"sessions", "bankroll", "goal", "seats":
+    {seat: {"reached", "reached_stderr", "games", "games_stderr", "unfinished", "exact_reach",
+    "exact_games", "z_reach", "z_games", "why_no_exact"}}}."""
+    import math
+
+    import numpy as np
+
+    from ..play.dice import RandomDice
+    from ..solve.bets import BetError, parse_money
+    from ..solve.seats import SeatError, SeatSolver, seat_ruin
+    from .sessions import strategy, table
+
+    if not 1 <= count <= MAX_PLANNED_SESSIONS:
+        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
+                                    f"played one by one)")
+    try:
+        goal = parse_money(goal, "--goal")
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+    players = settings["players"]
+    bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
+    if not bankroll < goal:
+        raise SettingError("goal", f"must be more than --purse ({bankroll}), where each seat starts")
+    if settings.get("strategy", "flat") != "flat":
+        raise SettingError("strategy", "must be flat with --goal: the figures follow each seat staking --stake "
+                                       "every game, as the exact ones do")
+    deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=sorted({bet for plan in plans.values() for bet in plan}))
+    machine = table(ruleset, option_texts, deep, seed, None).machine
+    chains = SeatSolver(machine, settings["policy"])
+    n = len(players)
+    out = {}
+    for i, seat in enumerate(players):
+        try:
+            need_at = [chains.outcomes(plans, players, seat, pos, stake).need for pos in range(n)]
+        except SeatError as exc:
+            raise CommandError(f"{seat}'s session to the goal cannot be followed game by game: {exc}") from None
+        exact, why = None, None
+        if refused:
+            why = "it assumes every bet proposed is taken, and --refuse refuses some"
+        else:
+            try:
+                exact = seat_ruin(machine, plans, players, seat, bankroll, goal, stake, settings["policy"],
+                                  chains=chains)
+            except SeatError as exc:
+                why = str(exc)
+        if exact is None and min(need_at) > bankroll:
+            raise SettingError("purse", f"must be at least what {seat} needs to play a game as planned "
+                                        f"({min(need_at)})")
+        reached, games, unfinished = [], [], 0
+        for k in range(count):
+            dice = RandomDice(generator=np.random.default_rng([seed, i, k, 3]))
+            at_table = table(ruleset, option_texts, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
+            play = strategy(at_table, deep, plans, refused)
+            pending = [e for e in at_table.opening if e["event"] == "game"]  # kept without a history
+            played, result = 0, None
+            while result is None:
+                for event in pending:
+                    purse = bankroll + at_table.purses[seat] - DEEP_PURSE
+                    pos = (players.index(event["caster"]) - i) % n
+                    if purse >= goal:
+                        result = True
+                    elif purse < need_at[pos]:
+                        result = False
+                    elif played >= MAX_GAMES_TO_GOAL:
+                        result = "unfinished"
+                    else:
+                        played += 1
+                        continue
+                    break
+                if result is None:
+                    if at_table.waiting is None:  # the table's rounds ran out first
+                        result = "unfinished"
+                        break
+                    pending = [e for e in at_table.apply(play(at_table.waiting)) if e["event"] == "game"]
+            if result == "unfinished":
+                unfinished += 1
+            else:
+                reached.append(1.0 if result else 0.0)
+                games.append(float(played))
+            if advance is not None:
+                advance(1)
+        row = {"unfinished": unfinished, "why_no_exact": why, "exact_reach": None, "exact_games": None,
+               "z_reach": None, "z_games": None}
+        m = len(reached)
+        for key, values in (("reached", reached), ("games", games)):
+            mean = sum(values) / m if m else float("nan")
+            var = sum((v - mean) ** 2 for v in values) / (m - 1) if m > 1 else 0.0
+            row[key], row[key + "_stderr"] = mean, math.sqrt(var / m) if m else float("nan")
+        if exact is not None:
+            row["exact_reach"], row["exact_games"] = exact.reach_goal, exact.games
+            for key, value in (("reach", exact.reach_goal), ("games", exact.games)):
+                sim = row["reached" if key == "reach" else "games"]
+                se = row[("reached" if key == "reach" else "games") + "_stderr"]
+                row["z_" + key] = (sim - float(value)) / se if se and se > 0 else None
+        out[seat] = row
+    return {"sessions": count, "bankroll": bankroll, "goal": goal, "seats": out}

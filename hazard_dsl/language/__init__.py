@@ -1,6 +1,7 @@
-"""Rule files in an editor: what an editor or the browser workbench asks of a rule file as it is
+"""What an editor or a browser needs to know of the rule language: the JSON Schema of rule files
+(`language.schema`), and the language service (`language.service`, over an index of every name a
+rule file defines and uses, `language.index`) that answers what an editor asks of a file as it is
 being written — the checker's problems with their ranges and quick fixes, hover, completion,
-definitions and uses of names, symbols, rename (`language.service`, over an index of names,
-`language.index`) — and the JSON Schema of rule files (`language.schema`). Plain data out; the
-transports (`hazard-dsl lsp`, the workbench's web API) know nothing of the language.
+definitions and uses, symbols, rename — as plain data for its transports (`hazard-dsl lsp`, the
+workbench's web API), which know nothing of the language.
 """

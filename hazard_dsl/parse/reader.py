@@ -23,24 +23,15 @@ from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
+# the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
+from . import keys as K
+from .keys import KEYWORDS, MAX_NARRATION_CHARS, MAX_WHOLE, MERGED_BY_NAME
 from .files import (NotRegular, TooLarge, builtin_file, builtin_names, display as _display, is_file, read_regular,
                     resolve)
 from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
 MAX_EXTENDS_DEPTH = 16
-MAX_WHOLE = 10**9  # a whole number in a rule file: a variable's range and initial value, an option's value
-MAX_NARRATION_CHARS = 500
-KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
-            "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for",
-            "recast"}
-
-TOP_KEYS = ("name", "year", "description", "sources", "notes", "extends", "dice", "cocked", "words",
-            "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees")
-MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
-BET_KEYS = ("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
-            "variables", "rules", "phases", "start", "game")
-FEE_KEYS = ("description", "payer", "payee", "amount", "variables", "rules")
 
 
 # --------------------------------------------------------------------------- small schema helpers
@@ -65,7 +56,10 @@ class _Reader:
         self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint)
         return None
 
-    def keys(self, node: YMap, allowed, what: str, required=()) -> None:
+    def keys(self, node: YMap, table: K.Keys, what: str) -> None:
+        """Report each key of `node` that `table` does not allow (with "did you mean") and each
+        key it requires that `node` lacks."""
+        allowed, required = table.allowed, table.required
         for key, (key_node, _) in node.entries.items():
             if key not in allowed:
                 close = difflib.get_close_matches(key, allowed, n=1)
@@ -279,7 +273,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     chain = _load_chain(path, diags, files, text, named)
     root = _merge(chain)
     r = _Reader()
-    r.keys(root, TOP_KEYS, "a ruleset", required=("name", "phases"))
+    r.keys(root, K.RULESET, "a ruleset")
 
     name = r.text(root.get("name"), "name", 200) if root.get("name") else None
     year = None
@@ -453,7 +447,7 @@ def _sources(r: _Reader, node) -> list[Source]:
         m = r.mapping(item, "a source")
         if m is None:
             continue
-        r.keys(m, ("title", "author", "year", "page", "url", "note"), "a source", required=("title",))
+        r.keys(m, K.SOURCE, "a source")
         fields = {k: r.text(m.get(k), k) for k in ("title", "author", "page", "url", "note") if m.get(k) is not None}
         year = m.get("year")
         out.append(Source(year=year.value if isinstance(year, YScalar) else None, **fields) if "title" in fields
@@ -484,30 +478,28 @@ def _dice(r: _Reader, node) -> DiceSpec | None:
         r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6`, or give each die's chances "
                       "(`dice: {die1: [...], die2: [...]}`)", node.position)
         return None
-    if set(node.entries) <= {"count", "sides"}:
+    if set(node.entries) <= set(K.DICE_SIZE.allowed):
         count, sides = node.get("count"), node.get("sides")
         if all(n is None or (isinstance(n, YScalar) and n.value == v) for n, v in ((count, 2), (sides, 6))):
             return None
         r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6` (or leave it out)", node.position)
         return None
-    by_option = node.get("by_option")
+    by_option = node.get(K.BY_OPTION)
     if by_option is None:
-        r.keys(node, DIE_KEYS, "dice")
+        r.keys(node, K.LOADING, "dice")
         return DiceSpec(None, MappingProxyType({"": _loading(r, node)}), node.position)
     option = r.word(by_option, "dice: by_option (an option)")
     loadings = {}
     for key, (key_node, value) in node.entries.items():
-        if key == "by_option":
+        if key == K.BY_OPTION:
             continue
         m = r.mapping(value, f"dice: {key}")
         if m is None:
             continue
-        r.keys(m, DIE_KEYS, f"dice: {key}")
+        r.keys(m, K.LOADING, f"dice: {key}")
         loadings[key] = _loading(r, m)
     return DiceSpec(option, MappingProxyType(loadings), node.position)
 
-
-DIE_KEYS = ("die1", "die2", "both")
 
 
 def _cocked(r: _Reader, node, variables) -> Cocked | None:
@@ -525,19 +517,19 @@ def _cocked(r: _Reader, node, variables) -> Cocked | None:
     m = r.mapping(node, "cocked")
     if m is None:
         return None
-    r.keys(m, ("chance", "rules", "description"), "cocked", required=("chance",))
+    r.keys(m, K.COCKED, "cocked")
     chances: dict = {}
     by_option = None
     given = m.get("chance")
     what = "cocked: chance (each die's chance of landing off)"
     if isinstance(given, YMap):
-        if given.get("by_option") is None:
+        if given.get(K.BY_OPTION) is None:
             r.diags.error("cocked: chance is one chance (1/10), or one per value of an option: "
                           "{by_option: OPTION, VALUE: 1/10, …}", given.position)
         else:
-            by_option = r.word(given.get("by_option"), "cocked: chance: by_option (an option)")
+            by_option = r.word(given.get(K.BY_OPTION), "cocked: chance: by_option (an option)")
         for key, (key_node, value) in given.entries.items():
-            if key != "by_option":
+            if key != K.BY_OPTION:
                 chances[key] = _off_chance(r, value, f"{what} for {key}")
     elif given is not None:
         chances[""] = _off_chance(r, given, what)
@@ -647,7 +639,7 @@ def _variables(r: _Reader, node) -> dict[str, Variable]:
             continue
         initial, low, high, description, say = 0, None, None, None, None
         if isinstance(value, YMap):
-            r.keys(value, ("initial", "range", "description", "say"), f"variable {name!r}", required=("range",))
+            r.keys(value, K.VARIABLE, f"variable {name!r}")
             if value.get("initial") is not None:
                 initial = r.integer(value.get("initial"), "initial") or 0
             if value.get("range") is not None:
@@ -675,7 +667,7 @@ def _options(r: _Reader, node) -> dict[str, Option]:
         spec = r.mapping(value, f"option {key!r}")
         if name is None or spec is None:
             continue
-        r.keys(spec, ("description", "values", "default"), f"option {name!r}", required=("values",))
+        r.keys(spec, K.OPTION, f"option {name!r}")
         values_node = spec.get("values")
         values: list = []
         notes: dict = {}
@@ -745,7 +737,7 @@ def _words(r: _Reader, node) -> Words:
     m = r.mapping(node, "words")
     if m is None:
         return Words()
-    r.keys(m, ("faces", "throws", "caster"), "words")
+    r.keys(m, K.WORDS, "words")
     faces = FACE_WORDS
     if m.get("faces") is not None:
         f = m.get("faces")
@@ -787,7 +779,7 @@ def _phases(r: _Reader, node, variables) -> dict[str, Phase] | None:
             continue
         throws, description, rules_node = True, None, value
         if isinstance(value, YMap):
-            r.keys(value, ("description", "throw", "rules"), f"phase {name!r}", required=("rules",))
+            r.keys(value, K.PHASE, f"phase {name!r}")
             description = r.text(value.get("description"), "description")
             if value.get("throw") is not None:
                 throws = r.boolean(value.get("throw"), "throw")
@@ -812,7 +804,7 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
         m = r.mapping(item, "a rule")
         if m is None:
             continue
-        r.keys(m, ("when", "do", "otherwise", "say"), "a rule")
+        r.keys(m, K.RULE, "a rule")
         if seen_otherwise is not None:
             r.diags.error("a rule after `otherwise` can never fire", m.position,
                           f"`otherwise` is at line {seen_otherwise.line}; it must come last")
@@ -864,7 +856,7 @@ def _passing(r: _Reader, node) -> Passing | None:
     m = r.mapping(node, "passing")
     if m is None:
         return None
-    r.keys(m, ("losses_in_a_row", "after_labels", "voluntary_after_win", "first", "description"), "passing")
+    r.keys(m, K.PASSING, "passing")
     losses = None
     given = m.get("losses_in_a_row")
     if given is not None:
@@ -902,7 +894,7 @@ def _money(r: _Reader, node) -> Table:
     m = r.mapping(node, "money")
     if m is None:
         return Table()
-    r.keys(m, ("unit", "units", "against", "when_short", "stake", "refuse"), "money")
+    r.keys(m, K.MONEY, "money")
     choices = {}
     for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse"),
                                   ("refuse", REFUSE, "at_will")):
@@ -959,14 +951,14 @@ def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
     return {name: Phase(name, True, tuple(_rules(r, name, rules_node, variables)), None, spec.position)}, name
 
 
-def _named_specs(r: _Reader, node, section: str, kind: str, keys, required=()):
+def _named_specs(r: _Reader, node, section: str, kind: str, keys: K.Keys):
     """(name, key node, spec) for each entry of a section of named mappings (bets:, fees:)."""
     m = r.mapping(node, section) if node is not None else None
     for key, (key_node, value) in (m.entries.items() if m else ()):
         name = r.word(key_node, kind)
         spec = r.mapping(value, f"{kind} {key!r}")
         if name is not None and spec is not None:
-            r.keys(spec, keys, f"{kind} {name!r}", required=required)
+            r.keys(spec, keys, f"{kind} {name!r}")
             yield name, key_node, spec
 
 
@@ -977,7 +969,7 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         for clash in sorted(set(game_variables) & set(BET_FACTS)):
             r.diags.error(f"{clash!r} is what a bet's rules read of the game (its {clash}); name the variable "
                           f"otherwise", game_variables[clash].position)
-    for name, key_node, spec in _named_specs(r, node, "bets", "bet", BET_KEYS):
+    for name, key_node, spec in _named_specs(r, node, "bets", "bet", K.BET):
         own = _variables(r, spec.get("variables"))
         for clash in set(own) & set(game_variables):
             r.diags.error(f"bet {name!r}: {clash!r} is already a variable of the game", own[clash].position)
@@ -1008,7 +1000,7 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         own_game = False
         if spec.get("game") is not None:
             game = r.text(spec.get("game"), "game", 20)
-            if game not in ("own", "table"):
+            if game not in K.BET_GAMES:
                 r.diags.error("game: is `own` (the bet plays a game of its own, from when it is made) or `table` "
                               "(it reads the table's game, the default)", spec.get("game").position)
             own_game = game == "own"
@@ -1026,11 +1018,11 @@ def _commission(r: _Reader, node) -> Commission | None:
     m = r.mapping(node, "commission")
     if m is None:
         return None
-    r.keys(m, ("rate", "of", "paid"), "commission", required=("rate",))
+    r.keys(m, K.COMMISSION, "commission")
     rate = _fraction(r, m.get("rate"), "rate", Fraction(0), Fraction(1), "between 0% and 100%") \
         if m.get("rate") is not None else None
     of = r.text(m.get("of"), "of", 10) if m.get("of") is not None else "bet"
-    if of not in ("bet", "win"):
+    if of not in K.COMMISSION_OF:
         r.diags.error("commission of: must be bet or win", m.get("of").position)
     paid_node = m.get("paid")
     paid = ex.String("on_win", m.position)
@@ -1044,7 +1036,7 @@ def _commission(r: _Reader, node) -> Commission | None:
 
 def _fees(r: _Reader, node) -> dict:
     out: dict = {}
-    for name, key_node, spec in _named_specs(r, node, "fees", "fee", FEE_KEYS, required=("amount", "rules")):
+    for name, key_node, spec in _named_specs(r, node, "fees", "fee", K.FEE):
         own = _variables(r, spec.get("variables"))
         phases, _ = _bet_phases(r, spec, name, own, f"fee {name!r}")
         amount = _fraction(r, spec.get("amount"), "amount", Fraction(0), None, "0 or more") \

@@ -283,10 +283,20 @@ def open_to_resume(path: str) -> LogFile:
 def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
     """A new log at `path`, locked for this session. An existing file is refused unless `force`;
     a rule file (`rule_files`: the file played and every file it extends) always is."""
+    return LogFile(path, create_new_file(path, force, rule_files, lock=True), writable=True)
+
+
+def create_new_file(path: str, force: bool = False, rule_files=(), flag: str = "--log", what: str = "log",
+                    lock: bool = False) -> int:
+    """A descriptor open for writing on a new regular file at `path` (empty), `lock`ed for this
+    process if asked. The house rule for every file a command writes that a person may care about:
+    an existing file is refused unless `force`, and a rule file (`rule_files`) always is, even with
+    `force`. Raises LogError (LogExists for a file that exists), its message naming `flag` and
+    `what` is written ("log", "schema")."""
     import stat
 
     if not path:
-        raise LogError("--log: the name of the log is empty; give a file name")
+        raise LogError(f"{flag}: the name of the {what} is empty; give a file name")
     protected = []
     for name in rule_files:
         try:
@@ -298,19 +308,20 @@ def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
         return any(info.st_dev == p.st_dev and info.st_ino == p.st_ino for p in protected)
 
     def rule_file_refused() -> LogError:
-        return LogError(f"--log {path}: that is a rule file (the one played, a file it extends, or a built-in ruleset); a log is never written "
-                        f"over a rule file, not even with --force: give the log a name of its own")
+        return LogError(f"{flag} {path}: that is a rule file (the one played, a file it extends, or a built-in "
+                        f"ruleset); a {what} is never written over a rule file, not even with --force: give "
+                        f"the {what} a name of its own")
 
     try:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+        raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
     if info is not None and is_rule_file(info):
         raise rule_file_refused()
-    exists = LogExists(f"--log {path}: the file exists, and a log is not written over a file: give a fresh name, "
-                      f"or --force to write over it")
+    exists = LogExists(f"{flag} {path}: the file exists, and a {what} is not written over a file: give a fresh "
+                       f"name, or --force to write over it")
     if info is not None and not force:
         raise exists
     flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if force else os.O_EXCL)
@@ -319,22 +330,23 @@ def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
     except FileExistsError:  # made meanwhile by someone else
         raise exists from None
     except OSError as exc:
-        raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+        raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if is_rule_file(info):  # a link made meanwhile
             raise rule_file_refused()
         if not stat.S_ISREG(info.st_mode):
-            raise LogError(f"--log {path}: not a regular file; a log is written to a file of its own")
-        _lock(fd, path)
+            raise LogError(f"{flag} {path}: not a regular file; a {what} is written to a file of its own")
+        if lock:
+            _lock(fd, path)
         if force:
             os.ftruncate(fd, 0)  # only now that it is ours alone
     except BaseException as exc:
         os.close(fd)
         if isinstance(exc, OSError):
-            raise LogError(f"--log {path}: cannot write it: {exc.strerror or exc}") from None
+            raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
         raise
-    return LogFile(path, fd, writable=True)
+    return fd
 
 
 def sessions_folder() -> str:

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine, maximises
 from ..solve.analysis import Analysis
-from .tables import Cell, Table, approximate, both, decimal, exact, number_and, percent, shown, with_decimal
+from .tables import LONG_FRACTION, Cell, Table, approximate, both, decimal, exact, number_and, percent, shown, \
+    with_decimal
 
 
 # --------------------------------------------------------------------------- JSON contract
@@ -92,6 +93,8 @@ def analysis_json(a: Analysis) -> dict:
         out["ruin"] = ruin_json(a.ruin)
     if a.seats is not None:
         out["seats"] = seats_json(a.seats)
+    if a.table_ruin is not None:
+        out["table_ruin"] = table_ruin_json(a.table_ruin)
     if a.stake is not None:
         bet = a.bets[a.stake["bet"]]
         out["stake"] = {"bet": a.stake["bet"], "edge": exact(bet.edge), "made_per_game": exact(a.stake["made_per_game"]),
@@ -133,6 +136,26 @@ def seats_json(s) -> dict:
     return out
 
 
+def table_ruin_json(t) -> dict:
+    """Each seat from a bankroll to a goal (solve.seats.TableRuin) as `analyse --bankroll …
+    --bet SEAT:… --json` gives it: each seat's figures, or why there are none."""
+    seats = {}
+    for name in t.players:
+        r = t.seats.get(name)
+        if r is None:
+            seats[name] = {"why_not": t.why_not[name]}
+            continue
+        seats[name] = {"reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
+                       "games_as": {role: exact(v) for role, v in r.games_as.items()},
+                       "takes": [{"maker": maker, "bet": bet} for maker, bet in r.takes],
+                       "final_purse": exact(r.final_purse),
+                       "need": {role: exact(v) for role, v in r.need.items()}}
+    return {"players": t.players, "plans": {name: {bet: exact(a) for bet, a in plan.items()}
+                                            for name, plan in t.plans.items()},
+            "bankroll": exact(t.bankroll), "goal": exact(t.goal), "stake": exact(t.stake), "units": t.units,
+            "seats": seats}
+
+
 def ruin_json(r) -> dict:
     """A session to ruin or goal (solve.session.Ruin) as `analyse --bankroll … --json` gives it."""
     return {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
@@ -147,7 +170,8 @@ def session_tables(a: Analysis) -> list[Table]:
     the table, when asked for."""
     return ([hand_table(a.hand)] if a.hand is not None else []) + ([ruin_table(a.ruin)] if a.ruin is not None
                                                                       else []) + \
-        (seats_tables(a.seats) if a.seats is not None else [])
+        (seats_tables(a.seats) if a.seats is not None else []) + \
+        ([table_ruin_table(a.table_ruin)] if a.table_ruin is not None else [])
 
 
 SEAT_COLUMNS = ["bet", "as", "side", "per game", "per throw", "per hand", "edge %"]
@@ -277,6 +301,50 @@ def ruin_table(r) -> Table:
     t.caption = ("The caster casts every game and stakes at even money on it; a push changes nothing. "
                  "Ruined: the purse is below one stake.")
     return t
+
+
+def table_ruin_table(t) -> Table:
+    """Each seat from a bankroll to a goal (solve.seats.TableRuin)."""
+    from ..compile.passing import first_words
+    from ..play.wagers import money
+
+    table = Table(f"Each seat from {money(t.bankroll)} to {money(t.goal)} {t.units}",
+                  ["seat", "reaches the goal", "expected games", "purse at the end"])
+    narrow = Table(table.title, table.columns)
+    notes = []
+    for name in t.players:
+        r = t.seats.get(name)
+        if r is None:
+            table.add(name, "—", "—", "—")
+            narrow.add(name, "—", "—", "—")
+            notes.append(f"{name}: not solved exactly: {t.why_not[name]}.")
+            continue
+        table.add(name, both(r.reach_goal), shown(r.games), shown(r.final_purse))
+        narrow.add(name, percent(r.reach_goal), decimal(r.games), decimal(r.final_purse))
+        plan = t.plans.get(name) or {}
+        making = ", ".join(f"{bet} for {money(amount)}" for bet, amount in plan.items())
+        needs = " and ".join(f"{money(v)} as {role}" for role, v in r.need.items())
+        takes = ", ".join(f"{maker}'s {bet}" for maker, bet in r.takes)
+        doing = [f"makes {making} whenever it may" if making else "", f"takes {takes}" if takes else ""]
+        doing = " and ".join(filter(None, doing))
+        notes.append(f"{name}{' ' + doing + ', and' if doing else ''} plays a game while the purse holds what "
+                     f"the game could cost (at most {needs}).")
+    stakes = (f"every player stakes {money(t.stake)} a game with the bank" if t.against == "bank" else
+              f"each setter stakes {money(t.stake)} a game against the caster")
+    head = (f"Each seat plays from {money(t.bankroll)} until its purse reaches {money(t.goal)} or can no longer "
+            f"play a game as planned (ruined), while the others play on; {stakes}, the caster pays the fees out "
+            f"of what he has left, the box passes as the rules say, and {first_words(t.first)}. Every bet is "
+            f"taken and the others' purses never run short. Purse at the end: expected, in {t.units}.")
+    if t.why_not:
+        notes.append("simulate RULESET --players … --goal G (--purse B as the bankroll) plays such sessions on the "
+                     "table, beside the exact figures where there are any.")
+    table.caption = "\n".join([head, *notes])
+    narrow.caption = table.caption + "\nExact fractions: --format json."
+    figures = [x for r in t.seats.values() for x in (r.reach_goal, r.games, r.final_purse)]
+    if any(len(exact(x)) > LONG_FRACTION for x in figures):  # fractions no one reads: the decimals alone
+        return narrow
+    table.narrow = narrow
+    return table
 
 
 def _odds(lose: Fraction, win: Fraction, compact: bool = False, approximate_only: bool = False) -> str:

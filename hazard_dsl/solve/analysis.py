@@ -59,6 +59,7 @@ class Analysis:
     game_by_option: dict = field(default_factory=dict)  # option -> value -> the game's figures (api)
     ruin: object | None = None  # solve.session.Ruin, for analyse --bankroll --goal --stake
     seats: object | None = None  # solve.seats.Seats, for analyse --bet SEAT:NAME=AMOUNT (or --players)
+    table_ruin: object | None = None  # solve.seats.TableRuin, for analyse --bankroll … --bet SEAT:NAME=AMOUNT
     recast: dict | None = None  # dice that land off: the recasts chosen and what they are worth (_recast)
     # the table's stake bet (`money: stake`) when some games end before it can be laid (a turn
     # lost on the first throw): {"bet", "made_per_game", "unmade": {label: chance per game}}.

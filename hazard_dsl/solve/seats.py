@@ -92,7 +92,10 @@ class BetAtTable:
 class _Slot:
     """A bet of the plan the seat makes in this role, as the chain needs it."""
 
-    def __init__(self, machine: Machine, cb, side: str, amount: Fraction, backs):
+    def __init__(self, machine: Machine, cb, side: str, amount: Fraction, backs, taken: bool = False):
+        self.name = cb.bet.name
+        self.taken = taken  # the other side of another seat's wager: `side` is that seat's, the net its opposite
+        self.maker = None  # whose wager it is, where the table's seats are known (wagers_at)
         self.cb = cb
         self.side = side
         self.amount = amount
@@ -159,6 +162,18 @@ class SeatSolver:
         self.stake_bet = machine.bets.get(self.stake_name) if self.stake_name else None
         self.against = ruleset.table.against
         self._stake_unit = None
+        self._outcomes: dict = {}
+
+    def outcomes(self, plans: dict, players: list, seat: str, pos: int, stake: Fraction) -> "GameOutcomes":
+        """`game_outcomes` of `seat` in a game whose caster sits `pos` places after it, solved
+        once for every seat and place where the same wagers meet the seat."""
+        role = "caster" if pos == 0 else "setter"
+        slots = wagers_at(self, plans, players, seat, pos)
+        key = (tuple((slot.name, slot.side, slot.amount, slot.backs, slot.taken) for slot in slots), role,
+               Fraction(stake), len(players))
+        if key not in self._outcomes:
+            self._outcomes[key] = game_outcomes(self, slots, role, stake, len(players))
+        return self._outcomes[key]
 
     # ------------------------------------------------------------------ which bets, which side
 
@@ -720,3 +735,367 @@ def _taken(out: Seats, machine: Machine, roles: dict, players: list, games) -> N
     fees = sum((-row.per_game for row in out.rows[players[0]] if row.role == "caster" and row.side == "pays"), ZERO)
     out.box_per_round = len(players) * games * fees
     out.bank_per_round = -(sum(per_round.values(), ZERO) + out.box_per_round)
+
+
+# ---------------------------------------------------------------------------- a seat's purse
+
+MAX_OUTCOME_NODES = 100_000  # (game state, stake, wagers up, net so far) nodes of one game's outcomes
+# nets so far at one (game state, stake, wagers up): a bet made again and again within a game (one
+# on every throw) makes them unbounded, and this finds it in a blink rather than at the node bound
+MAX_NETS_AT_ONCE = 256
+MAX_PURSE_NODES = 20_000  # (whose hand, passing, fees, purse) nodes of a seat's session to a goal
+
+
+@record(frozen=True)
+class GameOutcomes:
+    """How one game can end for a seat in one role, with what it nets on its stake and the bets
+    of its plan: {(result, label, net): probability} (fees apart); `need`, the least purse with
+    which the table lets it play the whole game as planned — what it could lose on what it has
+    up at any throw, as the table sets it aside, less what it has won so far."""
+
+    role: str
+    outcomes: dict
+    need: Fraction
+
+    @property
+    def mean(self) -> Fraction:
+        return sum((p * net for (_, _, net), p in self.outcomes.items()), ZERO)
+
+
+@record(frozen=True)
+class SeatRuin:
+    """One seat at a table of `players`, from `bankroll` until its purse reaches `goal` or can no
+    longer play a game as its plan says (less than `need[role]` at the start of a game in that
+    role): the chance of each, the expected games and the expected purse at the end."""
+
+    seat: str
+    players: tuple
+    plan: dict
+    bankroll: Fraction
+    goal: Fraction
+    stake: Fraction
+    reach_goal: Fraction
+    ruin: Fraction
+    games: Fraction
+    final_purse: Fraction  # the expected purse when it stops
+    games_as: dict  # role -> expected games played in that role
+    games_at: tuple  # expected games with the box k places on from the seat (k = 0: its own hand)
+    need_at: tuple  # the least purse to play a game with the box k places on
+    takes: tuple  # (maker, bet): the other seats' bets it takes in some game
+    need: dict  # role -> the least purse to play a game in that role (a fee takes what is left, no more)
+    units: str = "units"
+
+
+def _stake_terms(chains: "SeatSolver", role: str, stake: Fraction, seats: int) -> tuple[Fraction, Fraction]:
+    """What the seat's stake this game is worth per unit of its decision (its sign: backer or
+    layer), and what the table sets aside for it while it is up (play.table_bets.committed)."""
+    if chains.against == BANK:
+        return stake, stake
+    if role == "caster":  # he covers each setter's stake; a loss costs him the stake
+        return (seats - 1) * stake, (seats - 1) * stake
+    most = most_paid(chains.stake_bet) if chains.stake_bet is not None else ONE
+    return -stake, stake * most
+
+
+def wagers_at(chains: "SeatSolver", plans: dict, players: list, seat: str, pos: int) -> list:
+    """The wagers `seat` is party to in a game whose caster sits `pos` places after it: the bets
+    of its own plan it makes in its role, and the other seats' it takes (solve.seats.taker, as the
+    table gives them), each a _Slot (`taken`: the other side of a wager another seat makes).
+    Refused where two plans would meet (a seat party to a wager of a bet makes no other)."""
+    machine, ruleset = chains.machine, chains.machine.ruleset
+    n = len(players)
+    caster = players[(players.index(seat) + pos) % n]
+    made: list = []  # (maker, bet name, side as the maker plays it)
+    for maker in [seat] + [p for p in players if p != seat]:
+        plan = plans.get(maker, {})
+        if not plan:
+            continue
+        sides = chains.sides(plan, "caster" if maker == caster else "setter", n)
+        for name, entry in sides.items():
+            if entry.side is None:
+                continue
+            if maker == seat or taker(ruleset, maker, name, caster, players) == seat:
+                made.append((maker, name, entry.side))
+    mine = {name for maker, name, _ in made if maker == seat}
+    for maker, name, _ in made:
+        if maker != seat and name in mine:
+            raise SeatError(f"{seat} and {maker} both plan {name}, and when {caster} casts {seat} would take "
+                            f"{maker}'s: at the table a seat party to a wager of {name} makes no other, so one of "
+                            f"the plans would not be played; plan {name} for one of them")
+    index = {(maker, name): k for k, (maker, name, _) in enumerate(made)}
+    slots = []
+    for maker, name, side in made:
+        backs = ruleset.bets[name].backs
+        if backs is not None:
+            backs = "stake" if backs == chains.stake_name else index[maker, backs]
+        slots.append(_Slot(machine, machine.bets[name], side, Fraction(plans[maker][name]), backs, maker != seat))
+        slots[-1].maker = maker
+    return slots
+
+
+def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction, seats: int) -> GameOutcomes:
+    """A seat in `role` at a table of `seats`, party to the wagers `slots` (wagers_at), game by
+    game: the same walk as SeatSolver._solve, carrying the seat's net so far instead of expected
+    rewards, so that its purse can be followed from game to game. Refused (SeatError) where a
+    wager can outlive the game, or the net within a game can take unboundedly many values (a bet
+    made on every throw)."""
+    machine, states, table = chains.machine, chains.machine.states, chains.table
+    stake = Fraction(stake)
+    made = [slot.name for slot in slots]
+    times, stake_risk = _stake_terms(chains, role, stake, seats)
+    stake_bet = chains.stake_bet
+    n = len(slots)
+    nothing = (None,) * n
+    rows: dict = {}
+    start: dict = {}
+    need = ZERO
+    for h, p in table.resolve(machine.start.target).items():
+        node = ("end", states[h].result, states[h].label, ZERO) if states[h].kind == END else \
+            (h, UNLAID, nothing, (ZERO,) * n, ZERO)
+        start[node] = start.get(node, ZERO) + p
+    queue = [node for node in start if node[0] != "end"]
+    seen = set(queue)
+    nets_at: dict = {}  # (game state, stake, wagers up) -> how many nets so far were seen there
+    while queue:
+        node = queue.pop()
+        g, s, ups, held, net = node
+        s, ups, risk, _ = chains._offer(slots, g, s, ups, stake, True)
+        held = tuple(_liability(slots[i], ups[i], risk[i], g) if risk[i] else (held[i] if ups[i] is not None else ZERO)
+                     for i in range(n))
+        need = max(need, sum(held, ZERO) + (stake_risk if s >= 0 else ZERO) - net)
+        dice = chains.solver.throw_dice(g)
+        weights, total = dice.weights, dice.total
+        steps = states[g].steps
+        row: dict = {}
+        for k in range(36):
+            w = weights[k]
+            if not w:
+                continue
+            for final, p in table.resolve(steps[k].target).items():
+                chance = Fraction(w, total) * p
+                ended = states[final].kind == END
+                gained = ZERO
+                s2 = s
+                if s >= 0:
+                    if stake_bet is None:
+                        if ended:
+                            gained += times * {"win": ONE, "lose": -ONE}.get(states[final].result, ZERO)
+                            s2 = DONE
+                    else:
+                        code = stake_bet.move(g, s, k, final)
+                        if code < 0:
+                            gained += times * stake_bet.decisions[~code].net
+                            s2 = DONE
+                        else:
+                            s2 = code
+                after, kept = [], []
+                for i, up in enumerate(ups):
+                    if up is None:
+                        after.append(None)
+                        kept.append(ZERO)
+                        continue
+                    code = slots[i].cb.move(g, up[0], k, final)
+                    if code < 0:
+                        settled = slots[i].seat_net(code, up[1])
+                        gained += -settled if slots[i].taken else settled
+                        after.append(None)
+                        kept.append(ZERO)
+                    else:
+                        after.append((code, up[1]))
+                        kept.append(held[i])
+                if ended:
+                    carried = [made[i] for i, up in enumerate(after) if up is not None]
+                    if carried:
+                        raise SeatError(f"a wager of {carried[0]} can still be up when a game ends, and goes on into "
+                                        f"the next, so the seat's purse is not a matter of whole games")
+                    nxt = ("end", states[final].result, states[final].label, net + gained)
+                    need = max(need, -(net + gained))
+                else:
+                    nxt = (final, s2, tuple(after), tuple(kept), net + gained)
+                    if nxt not in seen:
+                        where = nxt[:3]
+                        nets_at[where] = nets_at.get(where, 0) + 1
+                        if len(seen) >= MAX_OUTCOME_NODES or nets_at[where] > MAX_NETS_AT_ONCE:
+                            again = [made[i] for i, up in enumerate(after) if up is not None] or made
+                            why = f" ({', '.join(again)}, made again and again within a game?)" if again else ""
+                            raise SeatError(f"the seat's net in one game can take too many values{why}, so what "
+                                            f"a game could cost it has no bound to follow its purse by, game by "
+                                            f"game")
+                        seen.add(nxt)
+                        queue.append(nxt)
+                row[nxt] = row.get(nxt, ZERO) + chance
+        rows[node] = row
+    visits = Chain(rows).forward(start) if rows else start
+    outcomes = {node[1:]: p for node, p in visits.items() if node[0] == "end" and p}
+    return GameOutcomes(role, outcomes, need)
+
+
+@record
+class TableRuin:
+    """Every seat of a table from the same `bankroll` to the same `goal` (`seat_ruin` for each):
+    `seats` {seat: SeatRuin}, and `why_not` {seat: why its chance is not solved exactly}."""
+
+    players: list
+    plans: dict
+    bankroll: Fraction
+    goal: Fraction
+    stake: Fraction
+    seats: dict = field(default_factory=dict)
+    why_not: dict = field(default_factory=dict)
+    units: str = "units"
+    against: str = "setters"
+    first: str = "seat_order"  # who casts first (compile.passing)
+
+
+def table_ruin(machine: Machine, plans: dict, players: list, bankroll, goal, stake=ONE, policy: str = "optimal",
+               solver: Solver | None = None, bet_table: BetTable | None = None) -> TableRuin:
+    """`seat_ruin` for every player, on one solver; a seat whose chance cannot be solved exactly
+    (a chain too large, a bankroll too small for its plan) is in `why_not`, the others solved."""
+    chains = SeatSolver(machine, policy, solver, bet_table)
+    passing = machine.passing
+    out = TableRuin(list(players), {name: dict(plans.get(name, {})) for name in players}, Fraction(bankroll),
+                    Fraction(goal), Fraction(stake), units=machine.ruleset.money_units, against=chains.against,
+                    first=passing.first if passing is not None else "seat_order")
+    for name in players:
+        try:
+            out.seats[name] = seat_ruin(machine, plans, players, name, bankroll, goal, stake, policy, chains=chains)
+        except SeatError as exc:
+            out.why_not[name] = str(exc)
+    return out
+
+
+def forward_in_order(rows: dict, start: dict, order) -> tuple[dict, dict]:
+    """An absorbing chain's expected visits to each transient node and the chance of ending in
+    each absorbing one, from `start`, eliminating the nodes in the order `order` (a sort key)
+    gives them: x (I − Q) = start, solved as (I − Q)ᵀ xᵀ = startᵀ. For a chain whose
+    nodes each move a little in that order, the elimination stays within a band."""
+    from .markov import sparse_solve
+
+    nodes = sorted(rows, key=order)
+    index = {node: k for k, node in enumerate(nodes)}
+    matrix: list[dict] = [{k: ONE} for k in range(len(nodes))]
+    for node, out in rows.items():
+        i = index[node]
+        for target, p in out.items():
+            j = index.get(target)
+            if j is not None:
+                matrix[j][i] = matrix[j].get(i, ZERO) - p
+    x = sparse_solve(matrix, [start.get(node, ZERO) for node in nodes])
+    visits = dict(zip(nodes, x))
+    ends: dict = {}
+    for node, out in rows.items():
+        for target, p in out.items():
+            if target not in index:
+                ends[target] = ends.get(target, ZERO) + visits[node] * p
+    return visits, ends
+
+
+def _liability(slot: _Slot, up: tuple, risk: Fraction, g: int) -> Fraction:
+    """What the table sets aside for the seat on a wager just made at g (table_bets.liability):
+    what the maker put at risk, or for the seat that took it, the backer's stake (it backs) or
+    that times the most a win can pay from g (it lays)."""
+    if not slot.taken:
+        return risk
+    return up[1] if slot.side == "layer" else up[1] * slot.most(g)
+
+
+def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll, goal, stake=ONE,
+              policy: str = "optimal", solver: Solver | None = None, bet_table: BetTable | None = None,
+              chains: "SeatSolver | None" = None) -> SeatRuin:
+    """The chance that `seat`, at a table of `players` (in order round it) where each seat plays
+    its plan of `plans` ({seat: {bet: amount}}) and every setter stakes `stake` a game, reaches
+    `goal` from `bankroll` before its purse can no longer play a game as planned.
+
+    A chain over games: a node is (whose hand it is, counted from the seat; the passing count;
+    the fees' counters; the seat's purse). Each game ends in some (result, label) with the seat
+    netting some amount, jointly (`game_outcomes`, by its role that game); the caster pays the
+    fees that fall due, out of what he has left (as the table takes them); the box passes as `passing:` says. The same assumptions as `seats`:
+    every bet is taken, the other seats' purses never run short, each plan played as if alone.
+    The first caster is the first player, or by lot (each seat equally likely) where the rules
+    say so. Exact, within MAX_PURSE_NODES nodes and the solver's bound on elimination work."""
+    from .markov import TooLargeToSolve
+
+    bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
+    if stake <= 0:
+        raise SeatError("--stake must be more than 0")
+    if seat not in players:
+        raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
+    chains = chains or SeatSolver(machine, policy, solver, bet_table)
+    n = len(players)
+    plan = plans.get(seat, {})
+    roles = ("caster",) if n == 1 else ROLES
+    games = {pos: chains.outcomes(plans, players, seat, pos, stake) for pos in range(n)}
+    fees = list(machine.fees.values())
+    passing = machine.passing
+
+    def role_of(pos: int) -> str:
+        return "caster" if pos == 0 else "setter"
+
+    need = {role: max(games[pos].need for pos in range(n) if role_of(pos) == role) for role in roles}
+
+    first = players.index(seat)
+    if passing is not None and passing.by_lot:
+        positions = {pos: Fraction(1, n) for pos in range(n)}
+    else:
+        positions = {(-first) % n: ONE}
+    short = {pos for pos in positions if bankroll < games[pos].need}
+    if short or not bankroll < goal:
+        needs = " and ".join(f"{need[r]} as {r}" for r in roles)
+        raise SeatError(f"--bankroll must be at least what {seat} needs to play a game as planned ({needs}) and "
+                        f"less than --goal ({goal})")
+    fee_start = tuple(f.start for f in fees)
+    start = {(pos, 0, fee_start, bankroll): p for pos, p in positions.items()}
+    rows: dict = {}
+    queue, seen = list(start), set(start)
+    while queue:
+        node = queue.pop()
+        pos, count, fee_states, purse = node
+        role = role_of(pos)
+        row: dict = {}
+        for (result, label, net), p in games[pos].outcomes.items():
+            due, after_fees = ZERO, []
+            for f, state in zip(fees, fee_states):
+                state, falls = f.at_game_end(state, result, label)
+                after_fees.append(state)
+                if falls:
+                    due += f.fee.amount
+            purse2 = purse + net
+            if role == "caster":  # the table takes a fee out of what the caster has left, no more
+                purse2 -= min(due, purse2)
+            if passing is None:
+                count2, passes = 0, False
+            else:
+                count2, passes = passing.after_game(count, result, label)
+            pos2 = (pos + 1) % n if passes else pos
+            if purse2 >= goal:
+                nxt = ("goal", purse2)
+            elif purse2 < games[pos2].need:
+                nxt = ("ruin", purse2)
+            else:
+                nxt = (pos2, count2, tuple(after_fees), purse2)
+                if nxt not in seen:
+                    if len(seen) >= MAX_PURSE_NODES:
+                        raise SeatError(f"{seat}'s purse can take too many values between ruin and the goal (more "
+                                        f"than {MAX_PURSE_NODES:,} states of the table and the purse) to solve "
+                                        f"exactly; bring the bankroll nearer the goal, or simulate the sessions")
+                    seen.add(nxt)
+                    queue.append(nxt)
+            row[nxt] = row.get(nxt, ZERO) + p
+        rows[node] = row
+    try:
+        # in order of the purse: a game moves it by a few steps, so the system is banded and its
+        # elimination fills in only within the band (in the order a search meets them, it fills
+        # in everywhere, and a chain of a few hundred nodes takes minutes)
+        visits, ends = forward_in_order(rows, start, lambda node: (node[3], node[0], node[1], repr(node[2])))
+    except TooLargeToSolve:
+        raise SeatError(f"{seat}'s session to the goal is too large to solve exactly ({len(rows):,} states of the "
+                        f"table and the purse); bring the bankroll nearer the goal, or simulate the sessions") from None
+    reach = sum((p for node, p in ends.items() if node[0] == "goal"), ZERO)
+    final = sum((p * node[1] for node, p in ends.items()), ZERO)
+    games_as = {role: sum((x for node, x in visits.items() if role_of(node[0]) == role), ZERO) for role in roles}
+    games_at = tuple(sum((x for node, x in visits.items() if node[0] == pos), ZERO) for pos in range(n))
+    takes = tuple(dict.fromkeys((slot.maker, slot.name) for pos in range(n)
+                                for slot in wagers_at(chains, plans, players, seat, pos) if slot.taken))
+    return SeatRuin(seat, tuple(players), dict(plan), bankroll, goal, stake, reach, ONE - reach,
+                    sum(visits.values(), ZERO), final, games_as, games_at, tuple(games[pos].need for pos in range(n)),
+                    takes, need, machine.ruleset.money_units)

@@ -1,0 +1,32 @@
+"""`schema`: the JSON Schema of rule files (hazard_dsl.language.schema), as text or written to a new
+file."""
+
+from __future__ import annotations
+
+import os
+
+from .errors import CommandError
+
+
+def schema_text() -> str:
+    """The schema as JSON text, as the file shipped in the package has it."""
+    from ..language.schema import schema_text as text
+
+    return text()
+
+
+def write_schema(path: str, force: bool = False) -> None:
+    """Write the schema to `path`, a new file: an existing file is refused unless `force`, and a
+    built-in ruleset always is (play.log.create_new_file, the house rule `run --log` follows).
+    Raises CommandError saying why it was not written."""
+    from ..parse.files import builtin_dir
+    from ..play.log import LogError, create_new_file
+
+    text = schema_text().encode("utf-8")
+    try:
+        fd = create_new_file(path, force, [str(p) for p in builtin_dir().glob("*.yaml")],
+                             flag="--output", what="schema")
+    except LogError as exc:
+        raise CommandError(str(exc)) from None
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(text)

@@ -1,0 +1,65 @@
+"""Every key a rule file may use, mapping by mapping: the one table the reader checks a file's keys
+against (`parse.reader`, "unknown key … did you mean") and the JSON Schema for editors is written
+from (`hazard_dsl.language.schema`), so that the two cannot drift apart.
+
+Each `Keys` lists the keys of one kind of mapping in the order the README names them, and the
+keys that mapping must have once a file and the files it extends are merged. Light on purpose
+(no YAML): the schema is built without reading a rule file.
+"""
+
+from __future__ import annotations
+
+from ..records import record
+
+
+@record(frozen=True)
+class Keys:
+    """The keys one kind of mapping may have (`allowed`, in the README's order) and those it must
+    have (`required`)."""
+
+    allowed: tuple
+    required: tuple = ()
+
+# The top level of a rule file. `name` and `phases` may come from the file it extends.
+RULESET = Keys(("name", "year", "description", "sources", "notes", "extends", "dice", "cocked", "words",
+                "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees"),
+               required=("name", "phases"))
+# The top-level sections a file that extends another refines name by name (the rest it replaces).
+MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
+
+SOURCE = Keys(("title", "author", "year", "page", "url", "note"), required=("title",))
+# Two dice of six faces, said the long way (`dice: {count: 2, sides: 6}`): nothing else is played.
+DICE_SIZE = Keys(("count", "sides"))
+# One loading of the dice: each die's six chances, or one list for both.
+LOADING = Keys(("die1", "die2", "both"))
+# The key naming the option whose value picks one of several loadings (dice) or chances (cocked).
+BY_OPTION = "by_option"
+COCKED = Keys(("chance", "rules", "description"), required=("chance",))
+WORDS = Keys(("faces", "throws", "caster"))
+VARIABLE = Keys(("initial", "range", "description", "say"), required=("range",))
+OPTION = Keys(("description", "values", "default"), required=("values",))
+PHASE = Keys(("description", "throw", "rules"), required=("rules",))
+# A rule: `when` and `do`, or `otherwise` (checked apart: neither one is required alone).
+RULE = Keys(("when", "do", "otherwise", "say"))
+PASSING = Keys(("losses_in_a_row", "after_labels", "voluntary_after_win", "first", "description"))
+MONEY = Keys(("unit", "units", "against", "when_short", "stake", "refuse"))
+BET = Keys(("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
+            "variables", "rules", "phases", "start", "game"))
+COMMISSION = Keys(("rate", "of", "paid"), required=("rate",))
+FEE = Keys(("description", "payer", "payee", "amount", "variables", "rules"), required=("amount", "rules"))
+
+# Every mapping of a rule file whose keys are fixed, by the name the schema gives it.
+TABLES = {"ruleset": RULESET, "source": SOURCE, "dice_size": DICE_SIZE, "loading": LOADING, "cocked": COCKED,
+          "words": WORDS, "variable": VARIABLE, "option": OPTION, "phase": PHASE, "rule": RULE,
+          "passing": PASSING, "money": MONEY, "bet": BET, "commission": COMMISSION, "fee": FEE}
+
+MAX_WHOLE = 10**9  # a whole number in a rule file: a variable's range and initial value, an option's value
+MAX_NARRATION_CHARS = 500  # a `say:` or a label's words
+# The reserved words of the grammar: no phase, variable, option, label, bet or fee may be named so.
+KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
+            "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for",
+            "recast"}
+
+# The fixed words of values that are not the model's (those are in hazard_dsl.model)
+BET_GAMES = ("table", "own")  # a bet reads the table's game (the default) or plays one of its own
+COMMISSION_OF = ("bet", "win")  # a commission is a share of the bet, or of the win
