@@ -117,6 +117,16 @@ class _Slot:
             found = self._factor[g] = max((self.cb.multiple(m, g) for m in self.cb.bet.multiples), default=ONE)
         return found
 
+    def up_front(self, g: int, stake: Fraction) -> Fraction:
+        """The seat's net from a commission taken up front as the wager is made at g (backer's
+        stake `stake`): the backer pays it to the layer, whatever comes of the bet
+        (play.table_bets.up_front)."""
+        commission = self.cb.bet.commission
+        if commission is None or self.cb.commission_paid != "up_front":
+            return ZERO
+        paid = commission.rate * (stake if commission.of == "bet" else stake * self.cb.payout_at(g))
+        return -paid if self.side == "backer" else paid
+
     def seat_net(self, code: int, stake: Fraction) -> Fraction:
         """The seat's net when its wager (backer's stake `stake`) is decided by `code`, as the
         table settles it: a win pays stake × net less a commission on the win (nothing if that
@@ -196,10 +206,6 @@ class SeatSolver:
                                                                  f"({bet.backer}) nor its layer ({bet.layer})")
                 continue
             side, other = found
-            if cb.commission_paid == "up_front":
-                raise SeatError(f"bet {name!r} takes its commission up front, which the table does not take, so "
-                                f"its figures at the table would not be the bet's; give an option under which it "
-                                f"is paid on a win")
             if bet.backs is not None:
                 if bet.backs == self.stake_name:
                     other = BANK if self.against == "bank" else ("setter" if role == "caster" else "caster")
@@ -288,12 +294,12 @@ class SeatSolver:
         while queue:
             node = queue.pop()
             g, s, ups = node
-            s, ups, risk, wagers = self._offer(slots, g, s, ups, stake, track)
+            s, ups, risk, wagers, paid = self._offer(slots, g, s, ups, stake, track)
             dice = self.solver.throw_dice(g)
             weights, total = dice.weights, dice.total
             steps = states[g].steps
             row: dict = {}
-            nets = [ZERO] * n
+            nets = list(paid)
             stake_net = ZERO
             for k in range(36):
                 w = weights[k]
@@ -386,9 +392,10 @@ class SeatSolver:
     def _offer(self, slots: list, g: int, s: int, ups: tuple, stake: Fraction, track: bool):
         """Before the throw at g: the stake laid where it first may be, then every bet of the plan
         not up that may be made here (one backing another once that is up). Returns the stake's
-        state, the wagers up, and what each slot put at risk and how many wagers it made."""
+        state, the wagers up, what each slot put at risk, how many wagers it made, and the seat's
+        net from a commission taken up front on them."""
         n = len(slots)
-        risk, wagers = [ZERO] * n, [ZERO] * n
+        risk, wagers, paid = [ZERO] * n, [ZERO] * n, [ZERO] * n
         if track and s == UNLAID and (self.stake_bet is None or g in self.stake_bet.made):
             s = 0
         ups = list(ups)
@@ -419,8 +426,11 @@ class SeatSolver:
                     ups[i] = (0, amount / most)
                     risk[i] = amount  # a layer could lose the backer's stake × the most it can pay
                 wagers[i] = ONE
+                paid[i] = slot.up_front(g, ups[i][1])
+                if paid[i] < 0:  # a backer's commission up front is money he puts in too (as analyse's edge)
+                    risk[i] -= paid[i]
                 progress = True
-        return s, tuple(ups), risk, wagers
+        return s, tuple(ups), risk, wagers, paid
 
 
 def _groups(names: list, backs: dict) -> list:
@@ -859,7 +869,8 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
     while queue:
         node = queue.pop()
         g, s, ups, held, net = node
-        s, ups, risk, _ = chains._offer(slots, g, s, ups, stake, True)
+        s, ups, risk, _, paid = chains._offer(slots, g, s, ups, stake, True)
+        net += sum((-c if slot.taken else c for slot, c in zip(slots, paid)), ZERO)
         held = tuple(_liability(slots[i], ups[i], risk[i], g) if risk[i] else (held[i] if ups[i] is not None else ZERO)
                      for i in range(n))
         need = max(need, sum(held, ZERO) + (stake_risk if s >= 0 else ZERO) - net)
@@ -994,8 +1005,8 @@ def _liability(slot: _Slot, up: tuple, risk: Fraction, g: int) -> Fraction:
     """What the table sets aside for the seat on a wager just made at g (table_bets.liability):
     what the maker put at risk, or for the seat that took it, the backer's stake (it backs) or
     that times the most a win can pay from g (it lays)."""
-    if not slot.taken:
-        return risk
+    if not slot.taken:  # a backer's stake, or what a layer lays (a commission paid is in the net already)
+        return up[1] if slot.side == "backer" else risk
     return up[1] if slot.side == "layer" else up[1] * slot.most(g)
 
 
