@@ -218,3 +218,25 @@ def test_no_page_scrolls_sideways_at_375_px(browser, server, page, ready):
         assert width[1] == 375 and width[0] <= 375, width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_workbench_completes_and_explains_from_the_language_service(browser, server):
+    """Completion comes from the language service `hazard-dsl lsp` serves (hover too: tested
+    through the API): at the place of a misspelt phase after `goto`, Ctrl-Space offers the phases."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, _ = server
+    browser.get(f"{address}/workbench?file=typo.yaml")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"),
+         message="the diagnostic")
+    browser.find_element(By.CSS_SELECTOR, "#diagnostics li.severity-error button.where").click()
+    time.sleep(0.3)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(" ").key_up(Keys.CONTROL).perform()
+    offered = "const r = document.getElementById('editor').shadowRoot;" \
+              "return [...r.querySelectorAll('.cm-tooltip-autocomplete li')].map(e => e.textContent);"
+    wait(browser, lambda d: d.execute_script(offered), message="the completions")
+    labels = browser.execute_script(offered)
+    assert any(label.startswith("chance_throw") for label in labels), labels
+    assert any(label.startswith("set_main") for label in labels), labels
