@@ -211,3 +211,37 @@ def test_simulate_goal_says_what_it_cannot_do():
                         "--goal", "10", "--games", "3")
     assert unbounded.code == 2 and "cannot be followed game by game" in unbounded.err
     assert "Traceback" not in unbounded.err
+
+
+# ---------------------------------------------------------------------------- any plan, any table
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+PLANNABLE = {"cotton": ["side"], "petty": ["side"], "french": ["side", "odds"]}  # no fees: Wald's identity is exact
+
+
+@settings(max_examples=25)
+@given(name=st.sampled_from(sorted(PLANNABLE)), players=st.integers(2, 3), data=st.data(),
+       bankroll=st.integers(2, 4), more=st.integers(1, 3))
+def test_any_plan_keeps_the_chains_identities(name, players, data, bankroll, more):
+    """For random plans at random tables: the chance of the goal and of ruin add to 1, the games
+    split by whose hand they are in add to the whole, and the purse at the end is the bankroll
+    plus the games times their mean net (Wald), exactly — or the plan is refused with a reason."""
+    names = ["Ann", "Ben", "Cat"][:players]
+    plans = {}
+    for seat in names:
+        chosen = data.draw(st.lists(st.sampled_from(PLANNABLE[name]), unique=True, max_size=2))
+        plans[seat] = {bet: data.draw(st.integers(1, 2)) for bet in chosen}
+    m = machine(name)
+    chains = SeatSolver(m)
+    for seat in names:
+        try:
+            r = seat_ruin(m, plans, names, seat, bankroll, bankroll + more, 1, chains=chains)
+        except SeatError as exc:
+            assert str(exc)  # refused, saying why: two plans that would meet, a bankroll too small…
+            continue
+        means = [chains.outcomes(plans, names, seat, pos, 1).mean for pos in range(players)]
+        assert r.reach_goal + r.ruin == 1 and 0 <= r.reach_goal <= 1
+        assert r.games == sum(r.games_at) == sum(r.games_as.values()) and r.games >= 1
+        assert r.final_purse - r.bankroll == sum(g * mean for g, mean in zip(r.games_at, means))
+        assert r.final_purse >= 0
