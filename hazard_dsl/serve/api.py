@@ -111,7 +111,7 @@ class Api:
     def table_routes(self, guarded) -> list:
         if self.tables is None:
             return []
-        tables = TableRoutes(self.tables)
+        tables = TableRoutes(self.tables, body_of)
         return [Route("/api/tables", guarded(tables.create), methods=["POST"]),
                 Route("/api/tables/{id}", guarded(tables.standing), methods=["GET"]),
                 Route("/api/tables/{id}/actions", guarded(tables.action), methods=["POST"]),

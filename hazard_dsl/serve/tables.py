@@ -488,15 +488,14 @@ def bearer(request) -> str | None:
 class TableRoutes:
     """The tables' part of the API (serve.api routes them; errors are TableRefused)."""
 
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, body_of):
         self.tables = tables
+        self.body_of = body_of  # the request's JSON object, bounded (serve.api.body_of)
 
     async def create(self, request):
         from starlette.responses import JSONResponse
 
-        from .api import body_of
-
-        body = await body_of(request)
+        body = await self.body_of(request)
         live, tokens, watch = self.tables.create(body)
         base = f"/tables/{live.id}"
         return JSONResponse({"id": live.id,
@@ -515,10 +514,8 @@ class TableRoutes:
     async def action(self, request):
         from starlette.responses import JSONResponse
 
-        from .api import body_of
-
         live, seat = self.tables.authorised(request.path_params["id"], bearer(request))
-        body = await body_of(request)
+        body = await self.body_of(request)
         told = await self.tables.act(live, seat, body)
         return JSONResponse({"events": told, **{k: v for k, v in live.state_message(seat).items() if k != "type"}})
 
