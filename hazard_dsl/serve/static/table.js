@@ -119,6 +119,7 @@
     turn.textContent = mine ? (w.who === seat ? `Your turn, ${seat}: ${doing}.` : `${seat}, you may bet before ${w.who} throws.`)
                             : `${w.who || "The table"} to ${doing}.`;
     body.dataset.waiting = w.who || "";
+    body.dataset.ask = w.ask;
     for (const a of w.actions) {
       if (a.min !== undefined) box.append(amountControl(a));
       else {
