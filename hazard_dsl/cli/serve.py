@@ -46,9 +46,10 @@ def command(args) -> int:
         raise CommandError(str(exc)) from None
     print(f"hazard-dsl: serving {folder.resolve()} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
     print(f"hazard-dsl: the tables are kept in {db}", file=sys.stderr, flush=True)
-    # a browser's WebSocket message is small (serve.tables.MAX_MESSAGE): larger frames are refused by uvicorn itself
+    # a browser's WebSocket message is small (serve.tables.MAX_MESSAGE): larger frames are refused by uvicorn
+    # itself; and the table's messages are small, so compressing each one costs more than it saves
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False,
-                                           ws_max_size=65_536))
+                                           ws_max_size=65_536, ws_per_message_deflate=False))
     try:
         server.run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stops on the first Ctrl-C and raises it again once stopped

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import time
 
 SCHEMA = """
@@ -58,13 +59,15 @@ def default_path() -> str:
 
 
 class Store:
-    """The open database, locked for this process. Used from one thread (the server's event
-    loop): every method is a short transaction."""
+    """The open database, locked for this process. Every method is one short transaction, taken
+    under a lock of its own, so that the server's event loop and the thread that commits a batch
+    of actions (`append_many`, serve.tables.Committer) never interleave."""
 
     def __init__(self, path: str):
         self.path = os.path.abspath(path)
         self.lock_path = self.path + ".lock"
         self._lock_fd = _lock(self.lock_path, self.path)
+        self._using = threading.RLock()
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -96,9 +99,17 @@ class Store:
 
     def append(self, table_id: str, first: int, entries: list[dict]) -> None:
         """An action and the events it caused, numbered from `first`, committed before this returns."""
+        self.append_many([(table_id, first, entries)])
+
+    def append_many(self, batch: list[tuple[str, int, list[dict]]]) -> None:
+        """Several tables' actions and events in one transaction: one sync of the write-ahead log
+        for all of them (a group commit), committed before this returns."""
+        now = time.time()
         with self._transaction():
-            self._insert(table_id, first, entries)
-            self.db.execute("UPDATE tables SET touched = ? WHERE id = ?", (time.time(), table_id))
+            for table_id, first, entries in batch:
+                self._insert(table_id, first, entries)
+            self.db.executemany("UPDATE tables SET touched = ? WHERE id = ?",
+                                [(now, table_id) for table_id in dict.fromkeys(t for t, _, _ in batch)])
 
     def close_table(self, table_id: str, why: str) -> None:
         with self._transaction():
@@ -115,31 +126,42 @@ class Store:
 
     def tables(self, open_only: bool = True) -> list[tuple[str, dict, float, str | None]]:
         """(id, spec, touched, closed) of each table, oldest first."""
-        rows = self.db.execute("SELECT id, spec, touched, closed FROM tables" +
-                               (" WHERE closed IS NULL" if open_only else "") + " ORDER BY created").fetchall()
+        with self._using:
+            rows = self.db.execute("SELECT id, spec, touched, closed FROM tables" +
+                                   (" WHERE closed IS NULL" if open_only else "") + " ORDER BY created").fetchall()
         return [(i, json.loads(spec), touched, closed) for i, spec, touched, closed in rows]
 
     def table(self, table_id: str):
-        row = self.db.execute("SELECT spec, touched, closed FROM tables WHERE id = ?", (table_id,)).fetchone()
+        with self._using:
+            row = self.db.execute("SELECT spec, touched, closed FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), row[1], row[2])
 
     def lines(self, table_id: str) -> list[str]:
         """The table's log, one JSON text per entry, in order."""
-        return [row[0] for row in self.db.execute("SELECT entry FROM entries WHERE table_id = ? ORDER BY n",
-                                                  (table_id,))]
+        with self._using:
+            return [row[0] for row in self.db.execute("SELECT entry FROM entries WHERE table_id = ? ORDER BY n",
+                                                      (table_id,))]
 
 
 class _Transaction:
     def __init__(self, store: Store):
-        self.db, self.path = store.db, store.path
+        self.db, self.path, self.using = store.db, store.path, store._using
 
     def __enter__(self):
+        self.using.acquire()
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
+            self.using.release()
             raise StoreError(f"{self.path}: cannot write the tables' database: {exc}") from None
 
     def __exit__(self, kind, exc, tb):
+        try:
+            return self._end(kind, exc)
+        finally:
+            self.using.release()
+
+    def _end(self, kind, exc):
         try:
             self.db.execute("COMMIT" if kind is None else "ROLLBACK")
         except sqlite3.Error as error:

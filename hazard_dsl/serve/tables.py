@@ -222,11 +222,49 @@ class LiveTable:
         return entries
 
 
+class Committer:
+    """Group commit: the actions of every table that arrive while one commit is being synced are
+    committed together in the next transaction (one sync of the write-ahead log for all of them),
+    in a thread, so that the event loop serves the other tables meanwhile. Each caller's `append`
+    returns only once its entries are committed; an error fails every action of its batch."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.pending: list = []
+        self.running = None
+
+    async def append(self, table_id: str, first: int, entries: list[dict]) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.pending.append((table_id, first, entries, done))
+        if self.running is None:
+            self.running = asyncio.ensure_future(self._drain())
+        await done
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                try:
+                    await loop.run_in_executor(None, self.store.append_many, [b[:3] for b in batch])
+                except Exception as exc:  # StoreError: none of the batch is done
+                    for *_, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                else:
+                    for *_, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self.running = None
+
+
 class Tables:
     """Every table of one store: made, rebuilt from their logs, acted at and listened to."""
 
     def __init__(self, store: Store, api, max_tables: int = MAX_TABLES, idle: float = IDLE):
         self.store, self.api = store, api
+        self.committer = Committer(store)
         self.max_tables, self.idle = max_tables, idle
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}  # tables that could not be rebuilt, and why
@@ -419,7 +457,7 @@ class Tables:
                 self.live.pop(live.id, None)
                 raise
             try:
-                self.store.append(live.id, live.lines + 1, entries)
+                await self.committer.append(live.id, live.lines + 1, entries)
             except StoreError as exc:
                 # not written, so not done: the table is rebuilt from what the store holds
                 self.live.pop(live.id, None)
