@@ -547,7 +547,8 @@ class TableRoutes:
         after = request.query_params.get("after", "0")
         if not after.isdigit() or len(after) > 9:
             raise TableRefused(400, "after: the number of the last event seen (0: all)")
-        return JSONResponse(live.standing(seat, int(after)))
+        async with live.lock:  # never an action applied and not yet committed
+            return JSONResponse(live.standing(seat, int(after)))
 
     async def action(self, request):
         from starlette.responses import JSONResponse

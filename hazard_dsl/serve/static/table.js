@@ -224,7 +224,8 @@
       return;
     }
     seat = first.seat;
-    document.getElementById("title").textContent = first.ruleset;
+    const opening = first.events.length ? first.events[0].event : null;
+    document.getElementById("title").textContent = opening && opening.event === "session" ? opening.ruleset : first.ruleset;
     document.getElementById("seat").textContent = seat ? `Your seat: ${seat}` : "You are watching: this link acts for nobody.";
     body.dataset.seat = seat || "";
     const log = document.getElementById("log-link");
