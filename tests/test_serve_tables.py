@@ -254,3 +254,20 @@ def test_an_idle_table_is_closed_and_its_log_kept(tmp_path):
         log = c.get(f"/api/tables/{table_id}/log", headers=auth(tokens["Ann"]))
         assert log.status_code == 200 and json.loads(log.text.splitlines()[0])["event"] == "session"
     app.state.tables.store.close()
+
+
+def test_the_seed_is_kept_from_the_log_while_the_session_is_in_play(client):
+    r = client.post("/api/tables", json={"ruleset": "cotton", "players": ["Ann", "Ben"], "seed": 42}, headers=HEADER)
+    made = r.json()
+    token = made["seats"]["Ann"]["token"]
+    header = json.loads(client.get(f"/api/tables/{made['id']}/log", headers=auth(token)).text.splitlines()[0])
+    assert header["event"] == "session" and header["seed"] is None  # whoever knew it would know the dice to come
+    opening = standing(client, made["id"], token)["events"][0]["event"]
+    assert "seed" not in opening and opening["players"] == ["Ann", "Ben"]
+
+
+def test_an_action_is_a_small_message(client):
+    table_id, tokens, _ = open_table(client)
+    r = client.post(f"/api/tables/{table_id}/actions", json={"action": "done", "note": "x" * 5000},
+                    headers={**HEADER, **auth(tokens["Ann"])})
+    assert r.status_code == 413 and "4,096 bytes" in r.json()["error"]

@@ -269,3 +269,22 @@ def test_the_table_at_375_px_does_not_scroll_sideways(browsers, server):
         assert width[1] == 375 and width[0] <= 375, width
     finally:
         page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_table_is_opened_from_the_library_page(browsers, server):
+    from selenium.webdriver.common.by import By
+
+    page = browsers[1]
+    page.get(f"{server.address}/?ruleset=cotton")
+    wait(page, lambda d: d.find_element(By.ID, "table-players").is_displayed(), message="the form")
+    names = page.find_element(By.ID, "table-players")
+    names.clear()
+    names.send_keys("Cat, Dan")
+    page.find_element(By.ID, "table-dice").send_keys("6-1 5-6")
+    page.find_element(By.CSS_SELECTOR, "#new-table button").click()
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#table-links a")) == 3, message="the links")
+    links = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, "#table-links a")]
+    assert "Cat's seat" in text_of(page, "#table-links") and "Onlookers" in text_of(page, "#table-links")
+    page.get(links[1])
+    wait(page, lambda d: "Your seat: Dan" in text_of(d, "#seat"), message="Dan's seat")
+    wait(page, lambda d: page_state(d)[1] == "Cat", message="Cat is asked")

@@ -554,7 +554,12 @@ class TableRoutes:
         from starlette.responses import JSONResponse
 
         live, seat = self.tables.authorised(request.path_params["id"], bearer(request))
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_MESSAGE):
+            raise TableRefused(413, f"an action is at most {MAX_MESSAGE:,} bytes")
         body = await self.body_of(request)
+        if len(json.dumps(body)) > MAX_MESSAGE:
+            raise TableRefused(413, f"an action is at most {MAX_MESSAGE:,} bytes")
         told = await self.tables.act(live, seat, body)
         return JSONResponse({"events": told, **{k: v for k, v in live.state_message(seat).items() if k != "type"}})
 
