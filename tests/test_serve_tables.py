@@ -271,3 +271,23 @@ def test_an_action_is_a_small_message(client):
     r = client.post(f"/api/tables/{table_id}/actions", json={"action": "done", "note": "x" * 5000},
                     headers={**HEADER, **auth(tokens["Ann"])})
     assert r.status_code == 413 and "4,096 bytes" in r.json()["error"]
+
+
+@pytest.mark.parametrize("name", ["chicken", "craps", "french", "fullams", "history_sheet", "hoyle", "petty"])
+def test_every_built_in_variant_seats_three_and_its_log_replays(client, tmp_path, name):
+    from hazard_dsl.commands.sessions import replay
+    from hazard_dsl.play.log import open_log
+
+    r = client.post("/api/tables", json={"ruleset": name, "players": ["Ann", "Ben", "Cat"], "seed": 5}, headers=HEADER)
+    assert r.status_code == 201, r.text
+    made = r.json()
+    tokens = {n: s["token"] for n, s in made["seats"].items()}
+    posted = play_first_actions(client, made["id"], tokens, stop=lambda s: len(s["events"]) >= 60)
+    assert posted > 5
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text(client.get(f"/api/tables/{made['id']}/log", headers=auth(tokens["Cat"])).text, encoding="utf-8")
+    with open_log(str(path)) as log:
+        again, events = replay(log, None)
+        told = [event for _, event in events]
+    assert told == [t["event"] for t in standing(client, made["id"], tokens["Ann"])["events"]][:len(told)]
+    assert len(told) >= 60 or told[-1]["event"] == "end"  # a round of the table ended it sooner
