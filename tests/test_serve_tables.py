@@ -170,6 +170,11 @@ def test_the_websocket_pushes_every_event_in_order_and_resumes_after_a_reconnect
         with client.websocket_connect(url + "wrong-token-here") as ws:
             ws.receive_json()
     assert refused.value.code == 4403
+    # a page of another site, even with a good token (one it stole), is not let in
+    with pytest.raises(WebSocketDisconnect) as refused:
+        with client.websocket_connect(url + watch, headers={"Origin": "http://elsewhere.example"}) as ws:
+            ws.receive_json()
+    assert refused.value.code == 4403
 
 
 def test_a_restarted_app_has_every_table_where_it_stood(tmp_path):

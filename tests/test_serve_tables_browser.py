@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -72,23 +73,28 @@ class Server:
         self.db, self.port, self.process = str(db), port, None
 
     def start(self):
+        # what the server says on standard error goes to a file: a pipe nobody reads would stop it once full
+        self.errors = open(self.db + ".stderr", "a+", encoding="utf-8")
         self.process = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", str(self.port),
-                                         "--db", self.db], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                         "--db", self.db], stdout=subprocess.PIPE, stderr=self.errors, text=True)
         line = self.process.stdout.readline()
         if " at http://" not in line:
             self.process.kill()
-            pytest.fail(f"serve did not start: {line}{self.process.stderr.read()}")
+            self.errors.seek(0)
+            pytest.fail(f"serve did not start: {line}{self.errors.read()}")
         self.address = line.split(" at ")[1].split()[0].rstrip("/")
         self.port = int(self.address.rsplit(":", 1)[1])
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=20)
+        self.errors.close()
 
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=20)
+        self.errors.close()
 
     def call(self, path, body=None, token=None):
         headers = {"Content-Type": "application/json", "X-Hazard-DSL": "1"}
@@ -107,6 +113,8 @@ def server(tmp_path_factory):
     server.start()
     yield server
     server.stop()
+    said = (Path(server.db + ".stderr")).read_text(encoding="utf-8")
+    assert "Traceback" not in said, said  # no error on the server's side, not even one nobody saw
 
 
 def new_table(server):
@@ -204,7 +212,8 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
             killed = True
             for page in pages.values():
                 wait(page, lambda d: page_state(d)[3] == "no", message="the page sees the connection lost")
-            assert "reconnecting" in text_of(ann_page, "#status")
+            for page in pages.values():  # the page says so (the last answer it had may come after the close)
+                wait(page, lambda d: "reconnect" in text_of(d, "#status"), message="the page says it reconnects")
             server.start()
             for page in pages.values():
                 wait(page, lambda d: page_state(d)[3] == "yes", timeout=30, message="the page reconnects by itself")
@@ -228,6 +237,11 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
         throws = page.find_elements(By.CSS_SELECTOR, "#story li[data-event='throw'] .pair .die")
         assert len(throws) == 2 * 13
     assert "From here Ann wins 244 times in 495 (49.29%)." in text_of(ann_page, "#story")
+    # the finished session told again in the page, from its start
+    told = len(ben_page.find_elements(By.CSS_SELECTOR, "#story li"))
+    ben_page.find_element(By.ID, "replay").click()
+    wait(ben_page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#story li")) < told, message="the replay starts")
+    wait(ben_page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#story li")) == told, message="the replay ends")
 
 
 def test_a_seats_link_acts_for_itself_alone_and_an_onlookers_for_nobody(browsers, server):

@@ -141,7 +141,7 @@
       for (const t of answer.events) whole = tell(t) && whole;
       if (!whole) await catchUp();
       else show(answer);
-      status("");
+      if (body.dataset.connected === "yes") status("");  // not over "reconnecting…"
     } catch (e) {
       status(e instanceof Hz.ApiError ? e.message : "The server cannot be reached; the page reconnects by itself.", "error");
       for (const b of document.querySelectorAll("#actions button")) b.disabled = false;
