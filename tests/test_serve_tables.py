@@ -296,3 +296,80 @@ def test_every_built_in_variant_seats_three_and_its_log_replays(client, tmp_path
         told = [event for _, event in events]
     assert told == [t["event"] for t in standing(client, made["id"], tokens["Ann"])["events"]][:len(told)]
     assert len(told) >= 60 or told[-1]["event"] == "end"  # a round of the table ended it sooner
+
+
+def test_a_server_killed_while_actions_pour_in_keeps_every_one_it_answered(tmp_path):
+    """SIGKILL at a moment nobody chose, while a player posts as fast as the server answers: every
+    action answered is in the database afterwards, the table rebuilt from it goes on, and its
+    events (random dice from a seed) are those of a session never interrupted."""
+    import signal
+    import threading
+    import urllib.error
+    import urllib.request
+
+    db = tmp_path / "tables.db"
+
+    def serve(port=0):
+        errors = open(tmp_path / "stderr.txt", "a", encoding="utf-8")
+        process = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", str(port), "--db", str(db)],
+                                   stdout=subprocess.PIPE, stderr=errors, text=True)
+        line = process.stdout.readline()
+        assert " at http://" in line, line
+        return process, line.split(" at ")[1].split()[0].rstrip("/")
+
+    def call(address, path, body=None, token=None):
+        headers = {"Content-Type": "application/json", "X-Hazard-DSL": "1"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        request = urllib.request.Request(address + path, None if body is None else json.dumps(body).encode(), headers,
+                                         method="GET" if body is None else "POST")
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            text = answer.read().decode()
+        return text if path.endswith("/log") else json.loads(text)
+
+    body = {"ruleset": "cotton", "players": ["Ann", "Ben"], "seed": 9, "settings": {"purse": 100000, "rounds": 1000}}
+    process, address = serve()
+    made = call(address, "/api/tables", body)
+    tokens = {n: s["token"] for n, s in made["seats"].items()}
+    answered = []  # the numbers of the events of every action the server answered
+
+    def post_away():
+        try:
+            while True:
+                state = call(address, f"/api/tables/{made['id']}", token=tokens["Ann"])
+                who = state["waiting"]["who"]
+                action = call(address, f"/api/tables/{made['id']}", token=tokens[who])["waiting"]["actions"][0]
+                answered.append(call(address, f"/api/tables/{made['id']}/actions", action, tokens[who])["last"])
+        except (urllib.error.URLError, ConnectionError, OSError):
+            return  # the server is gone
+
+    player = threading.Thread(target=post_away)
+    player.start()
+    import time
+
+    time.sleep(1.5)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=20)
+    player.join(timeout=30)
+    assert len(answered) > 10
+    port = int(address.rsplit(":", 1)[1])
+    process, address = serve(port)
+    try:
+        state = call(address, f"/api/tables/{made['id']}", token=tokens["Ben"])
+        assert state["last"] >= answered[-1]  # nothing answered was lost (the last may have been made, not answered)
+        log = call(address, f"/api/tables/{made['id']}/log", token=tokens["Ben"])
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text(encoding="utf-8")
+    # the same seed, never interrupted: the same events, throw for throw
+    app = new_app(tmp_path / "again.db")
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        again = c.post("/api/tables", json=body, headers=HEADER).json()
+        again_tokens = {n: s["token"] for n, s in again["seats"].items()}
+        play_first_actions(c, again["id"], again_tokens, limit=5000, stop=lambda s: s["last"] >= state["last"])
+        uninterrupted = standing(c, again["id"], again_tokens["Ann"])["events"][:state["last"]]
+    app.state.tables.store.close()
+    assert [t["event"] for t in uninterrupted] == [t["event"] for t in state["events"]]
+    logged = [json.loads(line) for line in log.splitlines()]
+    assert [e for e in logged if "event" in e][1:] == [t["event"] for t in state["events"]][1:]
