@@ -373,3 +373,26 @@ def test_a_server_killed_while_actions_pour_in_keeps_every_one_it_answered(tmp_p
     assert [t["event"] for t in uninterrupted] == [t["event"] for t in state["events"]]
     logged = [json.loads(line) for line in log.splitlines()]
     assert [e for e in logged if "event" in e][1:] == [t["event"] for t in state["events"]][1:]
+
+
+def test_a_table_of_a_rule_file_of_the_folder(tmp_path):
+    from hazard_dsl.parse.files import builtin_dir
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "mine.yaml").write_text((builtin_dir() / "petty.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    app = create_app(folder, db=str(tmp_path / "tables.db"))
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        r = c.post("/api/tables", json={"ruleset": "mine.yaml", "players": ["Ann", "Ben"], "dice": TAPE}, headers=HEADER)
+        assert r.status_code == 201, r.text
+        made = r.json()
+        tokens = {n: s["token"] for n, s in made["seats"].items()}
+        play_first_actions(c, made["id"], tokens)
+        log = c.get(f"/api/tables/{made['id']}/log", headers=auth(tokens["Ann"])).text
+    app.state.tables.store.close()
+    path = tmp_path / "mine.jsonl"
+    path.write_text(log, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "replay", str(path), str(folder / "mine.yaml")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "The session ends after" in done.stdout

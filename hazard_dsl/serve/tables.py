@@ -315,13 +315,31 @@ class Tables:
     def open_count(self) -> int:
         return sum(not live.table.over for live in self.live.values())
 
-    def create(self, body: dict) -> tuple[LiveTable, dict, str]:
+    async def create(self, body: dict) -> tuple[LiveTable, dict, str]:
         """A new table from a request's body: the table, each seat's token and the watch token.
-        Raises TableRefused (or the API's Refused) saying what to correct."""
+        Raises TableRefused (or the API's Refused) saying what to correct. A rule file of the
+        folder is first analysed in the time-bounded worker (serve.work: a pathological file is
+        stopped there, and its machine is cached); the table is then built in a thread, so the
+        event loop serves the other tables meanwhile."""
         self.sweep()
+        self.room()
+        name = body.get("ruleset")
+        if isinstance(name, str) and name.endswith(".yaml"):
+            from . import jobs
+
+            await self.api.worker.run(jobs.analyse, self.api.target(name)[0], self.api.options(body.get("options")))
+        live, tokens, watch = await asyncio.get_running_loop().run_in_executor(None, self.make, body)
+        self.room()  # another table may have been made meanwhile
+        self.live[live.id] = live
+        return live, tokens, watch
+
+    def room(self) -> None:
         if self.open_count() >= self.max_tables:
             raise TableRefused(429, f"this server has {self.max_tables} tables in play, its most; wait until "
                                     f"one ends or is closed")
+
+    def make(self, body: dict) -> tuple[LiveTable, dict, str]:
+        """`create`'s table, made and stored (in a thread: it touches nothing the event loop reads)."""
         path, shown = self.api.target(body.get("ruleset"))
         builtin = not shown.endswith(".yaml")
         options = self.api.options(body.get("options"))
@@ -393,7 +411,6 @@ class Tables:
         for entry in entries:
             if "event" in entry:
                 live.tell(told_as(entry))
-        self.live[table_id] = live
         return live, tokens, watch
 
     # ------------------------------------------------------------------ finding
@@ -534,7 +551,7 @@ class TableRoutes:
         from starlette.responses import JSONResponse
 
         body = await self.body_of(request)
-        live, tokens, watch = self.tables.create(body)
+        live, tokens, watch = await self.tables.create(body)
         base = f"/tables/{live.id}"
         return JSONResponse({"id": live.id,
                              "seats": {name: {"token": t, "url": f"{base}#token={t}"} for name, t in tokens.items()},
