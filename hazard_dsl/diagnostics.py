@@ -41,10 +41,15 @@ class Position:
 
 @record(frozen=True)
 class Diagnostic:
+    """One problem: where it starts (`position`) and, when a stage knows it, where it ends (`end`,
+    one past the last character: the misspelt word, the bad value, the whole key). Without an
+    end, an editor's range is worked out from the source (`language.ranges`)."""
+
     message: str
     position: Position | None = None
     severity: str = ERROR
     hint: str | None = None
+    end: Position | None = None
 
     @property
     def is_error(self) -> bool:

@@ -23,7 +23,8 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"], ["play"], ["replay"]])
+@pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"], ["play"], ["replay"],
+                                     ["lsp"]])
 def test_help_on_every_command(command):
     result = subprocess.run([sys.executable, "-m", "hazard_dsl", *command, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "usage: hazard-dsl" in result.stdout

@@ -5,9 +5,9 @@
 - No module takes another module's private name (`from x import _name`, or `x._name` on a module it
   imported, or a private module from outside its package): what two modules share is public and
   lives below both.
-- The pipeline (parse, check, compile, solve, simulate, play, render, and the model, records and
-  diagnostics below them) never reaches the command line or the application layer (`cli`,
-  `commands`, `api`): not directly, and not through a module outside the pipeline, such as the
+- The pipeline (parse, check, compile, solve, simulate, play, render, the language service, and the
+  model, records and diagnostics below them) never reaches the command line, the application layer
+  or the language server (`cli`, `commands`, `api`, `lsp`): not directly, and not through a module outside the pipeline, such as the
   package's `__init__`, whose lazy attributes import `api`.
 
 The checker reads the source with `ast` and imports none of it. What counts as an import of what:
@@ -31,9 +31,11 @@ PACKAGE = "hazard_dsl"
 
 # The pipeline, bottom to front: none of these may reach the front ends below.
 PIPELINE = tuple(f"{PACKAGE}.{name}" for name in (
-    "parse", "check", "compile", "solve", "simulate", "play", "render", "model", "records", "diagnostics"))
-# The command line, the web app and the application layer (the Python API and the commands built on it).
-FRONT_ENDS = tuple(f"{PACKAGE}.{name}" for name in ("cli", "serve", "commands", "api"))
+    "parse", "check", "compile", "solve", "simulate", "play", "render", "model", "records", "diagnostics",
+    "language"))  # the language service: engine-side, shared by the language server and the web workbench
+# The command line, the web app, the application layer (the Python API and the commands built on
+# it) and the language server (a transport over the language service).
+FRONT_ENDS = tuple(f"{PACKAGE}.{name}" for name in ("cli", "serve", "commands", "api", "lsp"))
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,24 @@ def test_columns_count_code_points(client):
     assert line[d["column"] - 1:d["end_column"] - 1] == "chanse_throw"
 
 
+def test_hover_and_completion_are_the_language_services(client):
+    """The workbench asks the same language service as `hazard-dsl lsp`: hover over `main` in a
+    condition says it is a variable with its range; completion after `goto ` offers the phases."""
+    lines = COTTON.splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "when: total == main or" in text)
+    column = lines[line - 1].index("== main") + 4
+    got = client.post("/api/hover", json={"text": COTTON, "name": "c.yaml", "line": line, "column": column},
+                      headers=HEADER).json()
+    assert "main" in got["text"] and "variable" in got["text"].lower() and "**" not in got["text"]
+    assert got["line"] == line and got["column"] <= column < got["end_column"]
+    text = COTTON.replace("goto chance_throw\n", "goto \n", 1)
+    at = next(i for i, t in enumerate(text.splitlines(), 1) if t.endswith("goto "))
+    items = client.post("/api/completion", json={"text": text, "name": "c.yaml", "line": at,
+                                                 "column": len(text.splitlines()[at - 1]) + 1},
+                        headers=HEADER).json()["items"]
+    assert {"set_main", "chance_throw"} <= {i["label"] for i in items}
+
+
 def test_a_text_with_errors_is_refused_by_analyse_with_its_diagnostics(client):
     got = client.post("/api/analyse", json={"text": TYPO, "name": "typo.yaml"}, headers=HEADER)
     assert got.status_code == 422

@@ -129,6 +129,11 @@ def test_compare_shows_each_variants_chance(browser, server):
     chances = [text_of(browser, f"#column-{i} #figure-win") for i in range(3)]
     assert chances == ["1979/4032 (49.08%)", "5629/11088 (50.77%)", "244/495 (49.29%)"]
     assert "throw again" in text_of(browser, "#differences")  # Petty Hazard's 11 and 12 on the chance throw
+    # the charts of compare --plot: each one's chance beside 50%, and its edge
+    charts = [c.get_attribute("aria-label") for c in browser.find_elements("css selector", "#charts svg")]
+    assert charts[0] == ("The caster's chance of winning a game: cotton 49.08%, petty 50.77%, "
+                         "cotton:main=called 49.29%")
+    assert charts[1].startswith("The edge against the caster: cotton 1.84%")
 
 
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):
@@ -213,3 +218,26 @@ def test_no_page_scrolls_sideways_at_375_px(browser, server, page, ready):
         assert width[1] == 375 and width[0] <= 375, width
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_workbench_completes_and_explains_from_the_language_service(browser, server):
+    """Completion comes from the language service `hazard-dsl lsp` serves (hover too: tested
+    through the API): at the place of a misspelt phase after `goto`, Ctrl-Space offers the phases."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, folder = server
+    (folder / "completing.yaml").write_text(TYPO, encoding="utf-8")  # its own file: another test saves typo.yaml
+    browser.get(f"{address}/workbench?file=completing.yaml")
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"),
+         message="the diagnostic")
+    browser.find_element(By.CSS_SELECTOR, "#diagnostics li.severity-error button.where").click()
+    time.sleep(0.3)
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(" ").key_up(Keys.CONTROL).perform()
+    offered = "const r = document.getElementById('editor').shadowRoot;" \
+              "return [...r.querySelectorAll('.cm-tooltip-autocomplete li')].map(e => e.textContent);"
+    wait(browser, lambda d: d.execute_script(offered), message="the completions")
+    labels = browser.execute_script(offered)
+    assert any(label.startswith("chance_throw") for label in labels), labels
+    assert any(label.startswith("set_main") for label in labels), labels

@@ -22,13 +22,16 @@ def check_ruleset(path: str | Path | None = None, text: str | None = None,
                   name: str | None = None) -> tuple:
     """(the Ruleset, or None when it does not read; every problem, errors and warnings, sorted
     by position) of a rule file — or, with `text` and `name`, of a rule file held in a string
-    (`parse.cache.read_text`). Never raises: a ruleset that reads may still have errors here,
-    found when its game is explored (a game unable to end, a throw no rule handles)."""
+    (`parse.cache.read_text`); with `text` and `path`, of the file at `path` as an editor holds
+    it, not yet saved (its `extends:` resolved beside it). Never raises: a ruleset that reads may
+    still have errors here, found when its game is explored (a game unable to end, a throw no
+    rule handles)."""
     from ..parse.cache import kept, read_ruleset, read_text
 
-    where = name if text is not None else str(path)
+    in_string = text is not None and name is not None
+    where = name if in_string else str(path)
     try:
-        ruleset = read_text(text, name) if text is not None else read_ruleset(path)
+        ruleset = read_text(text, name) if in_string else read_ruleset(path, text)
     except RulesetError as exc:
         # The game can only be explored once every rule reads: say so, rather than let
         # "2 errors" look like all there is.

@@ -31,6 +31,14 @@ FUNCTIONS = {  # name: (argument count, result type)
     "min": (2, "int"),
     "max": (2, "int"),
 }
+MEANINGS = {  # what each function gives, for an author (an editor's hover, completion)
+    "ways": "the number of the 36 throws of two fair dice that make this total: ways(7) is 6, ways(12) is 1",
+    "weight": "the chance of this total under the dice in play (loaded or fair), as a whole weight over a "
+              "common denominator: with fair dice, weight(t) is ways(t)",
+    "abs": "the size of a number, without its sign: abs(main - chance)",
+    "min": "the smaller of two numbers",
+    "max": "the larger of two numbers",
+}
 
 
 MAX_COMPARISONS = 20_000  # name comparisons spent on "did you mean" per file (about 0.3 s)

@@ -1,6 +1,6 @@
 """The `hazard-dsl` command: argument parsing over the application layer (hazard_dsl.commands),
 and rendering of what it returns. One module per command (check, listing, show, run, play,
-replay, analyse, compare, graph, rules, simulate, schema, serve), the parser in `parser.py`, what they share in
+replay, analyse, compare, graph, rules, simulate, schema, serve, lsp), the parser in `parser.py`, what they share in
 writing output in `output.py`.
 
 Every failure a user can cause ends in a message and a non-zero exit, never a traceback:
@@ -17,14 +17,14 @@ from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
 from ..play.casting import CastingError
 from ..play.log import LogError
-from . import analyse, check, compare, graph, listing, play, replay, rules, run, schema, serve, show, simulate
+from . import analyse, check, compare, graph, listing, lsp, play, replay, rules, run, schema, serve, show, simulate
 from .output import silence_stdout
 from .parser import UsageError, build_parser
 
 HANDLERS = {"check": check.command, "list": listing.command, "show": show.command, "run": run.command,
             "play": play.command, "replay": replay.command, "analyse": analyse.command, "compare": compare.command,
             "graph": graph.command, "rules": rules.command, "simulate": simulate.command,
-            "schema": schema.command, "serve": serve.command}
+            "schema": schema.command, "serve": serve.command, "lsp": lsp.command}
 
 
 def main(argv=None) -> int:

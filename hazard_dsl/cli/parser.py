@@ -327,4 +327,11 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--db", metavar="FILE", help="the SQLite file the shared tables are kept in (default: tables.db "
                                                 "in the data folder of play's logs); one server at a time")
     p.set_defaults(func=handlers["serve"])
+
+    p = commands.add_parser("lsp", help="the language server for editors (LSP over stdin and stdout)",
+                            description="A language server for rule files over stdin and stdout: the checker's "
+                                        "problems as you type, with quick fixes; hover, completion, go to "
+                                        "definition, references, symbols and rename. An editor starts it; see "
+                                        "docs/editors.md. Needs hazard-dsl[lsp].")
+    p.set_defaults(func=handlers["lsp"])
     return parser

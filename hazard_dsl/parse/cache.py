@@ -52,12 +52,18 @@ FORMAT = 3  # bump when what is kept changes shape
 SUFFIX = ".entry"
 
 
-def read_ruleset(path: str | Path):
+def read_ruleset(path: str | Path, text: str | None = None):
     """The checked Ruleset of a rule file, from the cache when its files are unchanged.
-    Raises RulesetError with every problem, exactly as `parse.reader.read_ruleset`."""
+    Raises RulesetError with every problem, exactly as `parse.reader.read_ruleset`. `text`: the
+    file's text as an editor holds it, not yet saved; it is read in place of the file's (and
+    `extends:` still resolves beside the file)."""
     path = Path(path)
     folder = _folder("rulesets")
-    text = _text(path) if folder else None
+    if text is not None and len(text) > MAX_BYTES:  # as the reader bounds a file it opens
+        from .reader import read_ruleset as read
+
+        return read(path, text=text)
+    text = text if text is not None else _text(path) if folder else None
     if text is None:
         from .reader import read_ruleset as read
 

@@ -9,6 +9,7 @@ depth) so no file can make the loader hang or eat memory.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -50,6 +51,17 @@ class YScalar:
         line = _bisect_right(line_starts, index) - 1
         return Position(self.position.file, line + 1, index - line_starts[line] + 1)
 
+    def end(self) -> Position:
+        """The file position just past the scalar's last character as written (its closing
+        quote included, trailing spaces and line breaks not); its start when unknown."""
+        if self._span is None:
+            return self.position
+        raw = self._span.raw.rstrip()
+        index = self._span.start + len(raw)
+        line_starts = self._span.line_starts
+        line = _bisect_right(line_starts, index) - 1
+        return Position(self.position.file, line + 1, index - line_starts[line] + 1)
+
 
 class _Span:
     """Where a scalar's text lies in the file. Each character's place is worked out only when
@@ -65,6 +77,12 @@ class _Span:
         if self._offsets is None:
             self._offsets = _align(value, self.raw, self.start)
         return self._offsets
+
+
+def scalar_of(text: str) -> YScalar:
+    """A scalar standing alone, as if it were the whole of a one-line file: character k of its
+    text is at line 1, column k + 1 (what is parsed from it is placed by offsets in the text)."""
+    return YScalar(text, text, Position("", 1, 1), _Span(text, 0, (0,)))
 
 
 @record(frozen=True)
@@ -225,6 +243,14 @@ def load_yaml(text: str, file: str, register: bool = True) -> YNode | None:
         SOURCES.add(file, text)
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise RulesetError([Diagnostic(f"the file is larger than {MAX_BYTES} bytes", Position(file, 1, 1))])
+    return _load(text, file)
+
+
+@lru_cache(maxsize=4)
+def _load(text: str, file: str) -> YNode | None:
+    """The nodes of a text, kept for the last few texts: an editor's language service reads each
+    version of a document twice, once to check it and once for the names in it (the nodes are
+    immutable; a failure is raised again each time, never kept)."""
     root = _compose_fast(text)
     if root is None:
         root = _compose(text, file)

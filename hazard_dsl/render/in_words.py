@@ -18,7 +18,7 @@ from ..parse import syntax as ex
 
 MAX_SETTINGS = 24  # option settings said one by one; past this, the expression is said as it stands
 
-_FACTS = {"total": "the total thrown", "die1": "the first die", "die2": "the second die",
+FACTS = {"total": "the total thrown", "die1": "the first die", "die2": "the second die",
           "high": "the higher die", "low": "the lower die", "doublet": "a doublet"}
 _ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down)", "%": "modulo"}
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
@@ -58,7 +58,7 @@ def expression(e, options: dict | None = None) -> str:
     if isinstance(e, ex.String):
         return e.value
     if isinstance(e, ex.Name):
-        return _FACTS.get(e.name, f"the {e.name}")
+        return FACTS.get(e.name, f"the {e.name}")
     if isinstance(e, ex.OptionRef):
         return f"the option {e.name}"
     if isinstance(e, ex.Call):

@@ -1,60 +1,79 @@
-"""The workbench's diagnostics, in the API's shape: the one place `serve` asks about a rule file's
-text, so that moving to the shared language service (`hazard_dsl.language.service`) is a change
-here alone.
+"""The workbench's questions about a rule file's text, answered by the shared language service
+(`hazard_dsl.language.service`, the one `hazard-dsl lsp` serves to editors), in the API's shape:
+lines and columns from 1 (the service counts from 0), in code points, a range ending just past
+its last character.
 
-Until that service is there, the diagnostics are the checker's (`check.check_ruleset` on the
-text, as `hazard-dsl check` runs it): a position (line and column from 1) and an end found by
-extending over the name at that position; a "did you mean 'X'?" hint becomes a fix replacing
-that name with X. Problems found in another file (a built-in ruleset the text extends) have no
-place in the text: they are given with `file` and no line. Hover and completion wait for the
-service (`hover` and `completion` return None and [] meanwhile).
+A text in the workbench is a rule file held in a string (an `untitled:` document of the
+service, named as the page names it): it may extend the built-in rulesets. Each request is
+answered in a process of its own (serve.work), so each opens the text afresh; the service's
+reading cache makes that cheap.
 """
 
 from __future__ import annotations
 
 import re
 
-MEANT = re.compile(r"did you mean '([^']+)'\?")
-WORD = re.compile(r"[A-Za-z0-9_.]*")
+MARKUP = re.compile(r"\*\*|`")  # the Markdown of a hover, for a page that shows it as text
 
 
-def diagnostic_json(d, lines: list[str] | None = None, name: str | None = None) -> dict:
-    """One diagnostic: line, column, end_line and end_column count from 1 (the end is just past
-    the last character), in code points; `fixes` each a title, a range and the new text."""
+def _service(text: str, name: str):
+    from ..language.service import LanguageService
+
+    service = LanguageService()
+    uri = f"untitled:{name}"
+    service.open(uri, text)
+    return service, uri
+
+
+def _place(line: int, column: int):
+    from ..language.service import Place
+
+    return Place(line - 1, column - 1)
+
+
+def _range(span: dict) -> dict:
+    """A service range (from 0) as the API's (from 1)."""
+    return {"line": span["start"]["line"] + 1, "column": span["start"]["column"] + 1,
+            "end_line": span["end"]["line"] + 1, "end_column": span["end"]["column"] + 1}
+
+
+def diagnostic_json(problem: dict, name: str) -> dict:
+    """One diagnostic: line, column, end_line and end_column from 1; its fixes each a title, a
+    range and the new text. A problem of a ruleset the text extends stands on `extends:`."""
+    where = _range(problem["range"])
+    return {**where, "severity": problem["severity"], "message": problem["message"], "hint": problem["hint"],
+            "file": name, "fixes": [{"title": f["title"], "range": _range(f["range"]), "new_text": f["new_text"]}
+                                    for f in problem["fixes"]]}
+
+
+def refusal_json(d) -> dict:
+    """A problem that stopped other work (analyse, rules, graph of a text with errors), from its
+    `Diagnostic`: where the checker placed it (from 1, no further than that place), in which file."""
     p = d.position
-    here = p is not None and (name is None or p.file == name)
-    out = {"line": p.line if here else None, "column": p.column if here else None,
-           "end_line": None, "end_column": None, "severity": d.severity, "message": d.message,
-           "hint": d.hint, "file": p.file if p is not None else None, "fixes": []}
-    if here:
-        out["end_line"], out["end_column"] = p.line, p.column
-        if lines is not None and 0 < p.line <= len(lines):
-            text = lines[p.line - 1]
-            word = WORD.match(text, p.column - 1).group(0) if p.column - 1 <= len(text) else ""
-            out["end_column"] = p.column + len(word)
-            meant = MEANT.search(d.hint or "") or MEANT.search(d.message)
-            if meant and word and meant.group(1) != word:
-                out["fixes"].append({"title": f"change to {meant.group(1)!r}",
-                                     "range": {"line": p.line, "column": p.column,
-                                               "end_line": p.line, "end_column": out["end_column"]},
-                                     "new_text": meant.group(1)})
+    out = {"line": None, "column": None, "end_line": None, "end_column": None, "severity": d.severity,
+           "message": d.message, "hint": d.hint, "file": p.file if p is not None else None, "fixes": []}
+    if p is not None and p.line:
+        out.update(line=p.line, column=p.column, end_line=p.line, end_column=p.column)
     return out
 
 
 def check_text(text: str, name: str) -> list[dict]:
-    """Every problem of the rule file held in `text` (shown as `name`), sorted by position."""
-    from ..check import check_ruleset
-
-    _, found = check_ruleset(text=text, name=name)
-    lines = text.splitlines()
-    return [diagnostic_json(d, lines, name) for d in found]
+    """Every problem of the rule file held in `text` (shown as `name`), in order of place."""
+    service, uri = _service(text, name)
+    return [diagnostic_json(p.to_json(), name) for p in service.diagnostics(uri)]
 
 
 def hover(text: str, name: str, line: int, column: int):
-    """What the name at (line, column) is, when the language service is there."""
-    return None
+    """What the name at (line, column) is: {"text" (plain), "markdown", and its range}, or None."""
+    service, uri = _service(text, name)
+    found = service.hover(uri, _place(line, column))
+    if found is None:
+        return None
+    data = found.to_json()
+    return {"text": MARKUP.sub("", data["markdown"]), "markdown": data["markdown"], **_range(data["range"])}
 
 
 def completion(text: str, name: str, line: int, column: int) -> list:
-    """The names that may be written at (line, column), when the language service is there."""
-    return []
+    """What may be written at (line, column): [{label, kind, detail, documentation, insert_text}]."""
+    service, uri = _service(text, name)
+    return [c.to_json() for c in service.completion(uri, _place(line, column))]

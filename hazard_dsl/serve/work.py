@@ -58,10 +58,10 @@ def _failure(exc: BaseException) -> tuple[str, object]:
     from ..diagnostics import RulesetError
     from ..render.graph import GraphvizMissing
     from ..solve.bets import BetError
-    from .language import diagnostic_json
+    from .language import refusal_json
 
     if isinstance(exc, RulesetError):
-        return "ruleset", [diagnostic_json(d) for d in exc.diagnostics]
+        return "ruleset", [refusal_json(d) for d in exc.diagnostics]
     if isinstance(exc, GraphvizMissing):
         return "graphviz", str(exc)
     if isinstance(exc, (CommandError, BetError)):

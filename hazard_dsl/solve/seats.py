@@ -273,7 +273,6 @@ class SeatSolver:
 
     def _solve(self, slots: list, stake: Fraction, track: bool) -> dict:
         machine, states, table = self.machine, self.machine.states, self.table
-        stake_bet = self.stake_bet
         n = len(slots)
         rows: dict = {}
         reward: dict = {}  # node -> (net per slot, risk per slot, wagers per slot, stake's net)
@@ -309,31 +308,11 @@ class SeatSolver:
                 for final, p in table.resolve(target).items():
                     chance = Fraction(w, total) * p
                     ended = states[final].kind == END
-                    s2 = s
-                    if s >= 0:  # the stake is up: moved by its table (even money on the game without one)
-                        if stake_bet is None:
-                            if ended:
-                                stake_net += chance * {"win": ONE, "lose": -ONE}.get(states[final].result, ZERO)
-                                s2 = DONE
-                        else:
-                            code = stake_bet.move(g, s, k, final)
-                            if code < 0:
-                                stake_net += chance * stake_bet.decisions[~code].net
-                                s2 = DONE
-                            else:
-                                s2 = code
-                    after = []
-                    for i, up in enumerate(ups):
-                        if up is None:
-                            after.append(None)
-                            continue
-                        code = slots[i].cb.move(g, up[0], k, final)
-                        if code < 0:
-                            nets[i] += chance * slots[i].seat_net(code, up[1])
-                            after.append(None)
-                        else:
-                            after.append((code, up[1]))
-                    after = tuple(after)
+                    s2, unit, after, settled = self._moved(slots, g, s, ups, k, final)
+                    stake_net += chance * unit
+                    for i, value in enumerate(settled):
+                        if value is not None:
+                            nets[i] += chance * value
                     if ended:  # the stake is void if still up; the wagers up go on into the next game
                         nxt = ("end", after)
                         if after not in ends:
@@ -388,6 +367,35 @@ class SeatSolver:
             out["throws"] += pi * throws
         out["carried"] = [any(c[i] is not None for c in starts) for i in range(n)]
         return out
+
+    def _moved(self, slots: list, g: int, s: int, ups: tuple, k: int, final: int):
+        """Throw k at game state g, leading to `final`: the stake's state after it and its
+        backer's net per unit if it was decided (even money on the game without a stake bet),
+        the wagers up after it, and each slot's net to the seat where its wager was decided
+        (None where it goes on, or was not up)."""
+        stake_bet, states = self.stake_bet, self.machine.states
+        s2, unit = s, ZERO
+        if s >= 0:  # the stake is up: moved by its table
+            if stake_bet is None:
+                if states[final].kind == END:
+                    unit = {"win": ONE, "lose": -ONE}.get(states[final].result, ZERO)
+                    s2 = DONE
+            else:
+                code = stake_bet.move(g, s, k, final)
+                if code < 0:
+                    unit, s2 = stake_bet.decisions[~code].net, DONE
+                else:
+                    s2 = code
+        after, settled = [], []
+        for slot, up in zip(slots, ups):
+            code = None if up is None else slot.cb.move(g, up[0], k, final)
+            if code is not None and code < 0:
+                settled.append(slot.seat_net(code, up[1]))
+                after.append(None)
+            else:
+                settled.append(None)
+                after.append(None if up is None else (code, up[1]))
+        return s2, unit, tuple(after), settled
 
     def _offer(self, slots: list, g: int, s: int, ups: tuple, stake: Fraction, track: bool):
         """Before the throw at g: the stake laid where it first may be, then every bet of the plan
@@ -853,7 +861,6 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
     stake = Fraction(stake)
     made = [slot.name for slot in slots]
     times, stake_risk = _stake_terms(chains, role, stake, seats)
-    stake_bet = chains.stake_bet
     n = len(slots)
     nothing = (None,) * n
     rows: dict = {}
@@ -885,35 +892,10 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
             for final, p in table.resolve(steps[k].target).items():
                 chance = Fraction(w, total) * p
                 ended = states[final].kind == END
-                gained = ZERO
-                s2 = s
-                if s >= 0:
-                    if stake_bet is None:
-                        if ended:
-                            gained += times * {"win": ONE, "lose": -ONE}.get(states[final].result, ZERO)
-                            s2 = DONE
-                    else:
-                        code = stake_bet.move(g, s, k, final)
-                        if code < 0:
-                            gained += times * stake_bet.decisions[~code].net
-                            s2 = DONE
-                        else:
-                            s2 = code
-                after, kept = [], []
-                for i, up in enumerate(ups):
-                    if up is None:
-                        after.append(None)
-                        kept.append(ZERO)
-                        continue
-                    code = slots[i].cb.move(g, up[0], k, final)
-                    if code < 0:
-                        settled = slots[i].seat_net(code, up[1])
-                        gained += -settled if slots[i].taken else settled
-                        after.append(None)
-                        kept.append(ZERO)
-                    else:
-                        after.append((code, up[1]))
-                        kept.append(held[i])
+                s2, unit, after, settled = chains._moved(slots, g, s, ups, k, final)
+                gained = times * unit + sum((-v if slots[i].taken else v for i, v in enumerate(settled)
+                                             if v is not None), ZERO)
+                kept = [held[i] if up is not None else ZERO for i, up in enumerate(after)]
                 if ended:
                     carried = [made[i] for i, up in enumerate(after) if up is not None]
                     if carried:
@@ -922,7 +904,7 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
                     nxt = ("end", states[final].result, states[final].label, net + gained)
                     need = max(need, -(net + gained))
                 else:
-                    nxt = (final, s2, tuple(after), tuple(kept), net + gained)
+                    nxt = (final, s2, after, tuple(kept), net + gained)
                     if nxt not in seen:
                         where = nxt[:3]
                         nets_at[where] = nets_at.get(where, 0) + 1

@@ -1,0 +1,333 @@
+"""Every name a rule file defines or uses, with where it stands: one pass over one version of a
+document, for the language service (`language.service`) to answer "what is this word, where is
+it defined, where is it used".
+
+The pass reads the YAML into the loader's positioned nodes (`parse.yaml_nodes`) and each
+condition, action list and payout through the expression parser (`parse.expressions`), the
+very code `check` reads with: no second grammar. A part that does not read (bad YAML, an
+expression with a syntax error) is left out of the index, never guessed; the checker reports it.
+
+Places are ``(line, column)``, both from 0, the column in Unicode code points, as the language
+service speaks them; a range's end is one past its last character.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..diagnostics import RulesetError
+from ..parse import syntax as ex
+from ..parse.yaml_nodes import YMap, YScalar, YSeq
+from ..records import field, record
+
+GAME = ""  # the scope of the game's own phases and variables; a bet's is "bet NAME", a fee's "fee NAME"
+
+# the sections whose keys name things, and the kind of thing each names
+DEFINING = {"phases": "phase", "variables": "variable", "options": "option", "labels": "label", "bets": "bet",
+            "fees": "fee"}
+
+
+@record(frozen=True)
+class Name:
+    """A definition or a use of a name. `scope` says which phases and variables a name of those
+    kinds belongs to: the game's (GAME) or a bet's or fee's own. `block_end`, for a definition,
+    is where everything written under its key ends (document symbols show the whole block)."""
+
+    name: str
+    kind: str  # phase variable option label bet fee | function fact (uses only) | value (an option's)
+    scope: str
+    start: tuple
+    end: tuple
+    definition: bool = False
+    block_end: tuple | None = None
+    option: str | None = None  # for a value: its option
+
+    def contains(self, place: tuple) -> bool:
+        return self.start <= place <= self.end
+
+
+@record
+class Index:
+    """The names of one document: definitions and uses in file order, `extends:` (its value and
+    range), the blocks of bets and fees (scope, start, end), and the extent of every YAML key and
+    plain value (start → end), which a diagnostic pointing at one of them is widened to."""
+
+    definitions: list = field(default_factory=list)
+    uses: list = field(default_factory=list)
+    extends: tuple | None = None  # (name, start, end)
+    blocks: list = field(default_factory=list)
+    spans: dict = field(default_factory=dict)
+    throwless: set = field(default_factory=set)  # (scope, phase) of phases with `throw: false`
+
+    def at(self, place: tuple) -> Name | None:
+        """The definition or use under `place` (the end of a word counts, where a cursor stands
+        after typing it)."""
+        for item in self.uses + self.definitions:
+            if item.contains(place):
+                return item
+        return None
+
+    def scope_at(self, place: tuple) -> str:
+        """The scope of the bet or fee whose block holds `place`, else the game's."""
+        for scope, start, end in self.blocks:
+            if start <= place <= end:
+                return scope
+        return GAME
+
+
+def place(position) -> tuple:
+    """A `diagnostics.Position` (line and column from 1) as a place (both from 0)."""
+    return (position.line - 1, position.column - 1)
+
+
+def build_index(root) -> Index:
+    """The index of a document whose YAML read into `root` (a YMap; anything else gives an empty
+    index)."""
+    index = Index()
+    if not isinstance(root, YMap):
+        return index
+    _Walk(index).ruleset(root)
+    index.definitions.sort(key=lambda n: n.start)
+    index.uses.sort(key=lambda n: n.start)
+    return index
+
+
+_NAME = r"([A-Za-z_][A-Za-z0-9_]*)"
+_AFTER_END = re.compile(r"(?:win|lose|push)\s+" + _NAME)
+_AFTER_OPTION = re.compile(r"option\s*\.\s*" + _NAME)
+_AFTER_CHOOSE = re.compile(r"choose\s+" + _NAME)
+_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)")
+_TEMPLATE_WORDS = {"value", "caster", "total", "throw"}  # what a narration names besides the variables
+_EXPRESSION_KEYS = {"when": "expression", "made": "expression", "do": "actions", "otherwise": "actions",
+                    "pays": "payout"}
+
+
+class _Walk:
+    def __init__(self, index: Index):
+        self.index = index
+
+    # --- places
+    def key(self, key: YScalar) -> tuple[tuple, tuple]:
+        start, end = place(key.position), place(key.end())
+        self.index.spans[start] = end
+        return start, end
+
+    def define(self, key: YScalar, kind: str, scope: str, value) -> None:
+        start, end = self.key(key)
+        self.index.definitions.append(Name(key.text, kind, scope, start, end, True, _block_end(value, end)))
+
+    def use(self, name: str, kind: str, scope: str, start: tuple, option: str | None = None) -> None:
+        self.index.uses.append(Name(name, kind, scope, start, (start[0], start[1] + len(name)), option=option))
+
+    def scalar_use(self, node, kind: str, scope: str) -> None:
+        """A plain value that names something (`start: come_out`, `backs: pass`)."""
+        if isinstance(node, YScalar) and isinstance(node.value, str) and node.text.strip():
+            start, end = place(node.position), place(node.end())
+            self.index.spans[start] = end
+            if node.text.isidentifier():
+                self.use(node.text, kind, scope, start)
+
+    # --- sections
+    def ruleset(self, root: YMap) -> None:
+        for key, (key_node, value) in root.entries.items():
+            self.key(key_node)
+            if key == "extends" and isinstance(value, YScalar) and isinstance(value.value, str):
+                self.index.extends = (value.text, place(value.position), place(value.end()))
+                self.index.spans[place(value.position)] = place(value.end())
+            elif key in DEFINING and isinstance(value, YMap):
+                getattr(self, key)(value)
+            elif key == "start":
+                self.scalar_use(value, "phase", GAME)
+            elif key == "money" and isinstance(value, YMap):
+                self.plain(value)
+                self.scalar_use(value.get("stake"), "bet", GAME)
+            elif key == "passing" and isinstance(value, YMap):
+                self.plain(value)
+                labels = value.get("after_labels")
+                for item in labels.items if isinstance(labels, YSeq) else ():
+                    self.scalar_use(item, "label", GAME)
+                losses = value.get("losses_in_a_row")
+                if isinstance(losses, YScalar) and isinstance(losses.value, str):
+                    self.expression(losses, "expression", GAME)
+            elif key == "cocked" and isinstance(value, YMap):
+                self.plain(value)
+                chance = value.get("chance")
+                if isinstance(chance, YMap):
+                    self.plain(chance)
+                    self.scalar_use(chance.get("by_option"), "option", GAME)
+                self.rules(value.get("rules"), GAME)
+            elif key == "dice" and isinstance(value, YMap):
+                self.plain(value)
+                self.scalar_use(value.get("by_option"), "option", GAME)
+            elif isinstance(value, YScalar):
+                self.index.spans[place(value.position)] = place(value.end())
+
+    def plain(self, m: YMap, scope: str = GAME) -> None:
+        """The keys of a mapping and its one-line plain values, as spans; the variables a `say:`
+        names (`{main}`, `{main:word}`)."""
+        for key, (key_node, value) in m.entries.items():
+            self.key(key_node)
+            if isinstance(value, YScalar) and value.position.line == value.end().line:
+                self.index.spans[place(value.position)] = place(value.end())
+            if key == "say":
+                self.template(value, scope)
+
+    def template(self, node, scope: str) -> None:
+        if isinstance(node, YScalar) and isinstance(node.value, str):
+            for found in _TEMPLATE.finditer(node.text):
+                if found.group(1) not in _TEMPLATE_WORDS:
+                    self.use(found.group(1), "variable", scope, place(node.position_at(found.start(1))))
+
+    def phases(self, m: YMap, scope: str = GAME) -> None:
+        for key_node, value in m.entries.values():
+            self.define(key_node, "phase", scope, value)
+            rules = value
+            if isinstance(value, YMap):
+                self.plain(value)
+                rules = value.get("rules")
+                throw = value.get("throw")
+                if isinstance(throw, YScalar) and throw.value is False:
+                    self.index.throwless.add((scope, key_node.text))
+            self.rules(rules, scope)
+
+    def rules(self, node, scope: str) -> None:
+        for item in node.items if isinstance(node, YSeq) else ():
+            if isinstance(item, YMap):
+                self.plain(item, scope)
+                for key, kind in _EXPRESSION_KEYS.items():
+                    self.expression(item.get(key), kind, scope)
+
+    def variables(self, m: YMap, scope: str = GAME) -> None:
+        for key_node, value in m.entries.values():
+            self.define(key_node, "variable", scope, value)
+            if isinstance(value, YMap):
+                self.plain(value, scope)
+
+    def options(self, m: YMap) -> None:
+        for key_node, value in m.entries.values():
+            self.define(key_node, "option", GAME, value)
+            if isinstance(value, YMap):
+                self.plain(value)
+                values = value.get("values")
+                if isinstance(values, YMap):
+                    for value_key, _ in values.entries.values():
+                        start, end = self.key(value_key)
+                        self.index.definitions.append(Name(value_key.text, "value", GAME, start, end, True,
+                                                           option=key_node.text))
+
+    def labels(self, m: YMap) -> None:
+        for key_node, value in m.entries.values():
+            self.define(key_node, "label", GAME, value)
+            self.template(value, GAME)
+
+    def bets(self, m: YMap) -> None:
+        self.named(m, "bet")
+
+    def fees(self, m: YMap) -> None:
+        self.named(m, "fee")
+
+    def named(self, m: YMap, kind: str) -> None:
+        """A bet's or a fee's own variables and phases, in a scope of its own."""
+        for key_node, spec in m.entries.values():
+            self.define(key_node, kind, GAME, spec)
+            if not isinstance(spec, YMap):
+                continue
+            scope = f"{kind} {key_node.text}"
+            self.index.blocks.append((scope, place(key_node.position), _block_end(spec, place(key_node.end()))))
+            self.plain(spec)
+            for key, (_, value) in spec.entries.items():
+                if key == "variables" and isinstance(value, YMap):
+                    self.variables(value, scope)
+                elif key == "phases" and isinstance(value, YMap):
+                    self.phases(value, scope)
+                elif key == "rules":
+                    self.rules(value, scope)
+                elif key == "start":
+                    self.scalar_use(value, "phase", scope)
+                elif key == "backs":
+                    self.scalar_use(value, "bet", GAME)
+                elif key in ("made", "pays"):
+                    self.expression(value, _EXPRESSION_KEYS[key], scope)
+                elif key == "multiples" and isinstance(value, YMap):
+                    self.plain(value)
+                    for _, multiple in value.entries.values():
+                        self.expression(multiple, "expression", scope)
+                elif key == "commission" and isinstance(value, YMap):
+                    self.plain(value)
+                    paid = value.get("paid")
+                    if isinstance(paid, YScalar) and isinstance(paid.value, str) and not paid.text.isidentifier():
+                        self.expression(paid, "expression", scope)
+
+    # --- expressions
+    def expression(self, node, kind: str, scope: str) -> None:
+        if not isinstance(node, YScalar) or not isinstance(node.value, (str, int)) or isinstance(node.value, bool):
+            return
+        for name, used_as, offset, option in _names_in(node.text, kind):
+            start = place(node.position_at(offset))
+            self.use(name, used_as, scope if used_as in ("variable", "phase") else GAME, start, option)
+
+
+@lru_cache(maxsize=8192)
+def _names_in(text: str, kind: str) -> tuple:
+    """(name, what it names, its offset in the text, for a value its option) of every name an
+    expression, action list or payout uses; () when it does not parse. Kept by text: a rule file
+    says `total == 7` many times, and an edit leaves all its other expressions as they were."""
+    from ..parse.expressions import parse_actions, parse_expression, parse_payout
+    from ..parse.yaml_nodes import scalar_of
+
+    parse = {"expression": parse_expression, "actions": parse_actions, "payout": parse_payout}[kind]
+    try:
+        nodes = list(ex.walk(parse(scalar_of(text))))
+    except (RulesetError, RecursionError):
+        return ()  # the checker says what is wrong with it
+
+    def offset(node) -> int:
+        return node.position.column - 1
+
+    def after(node, pattern: re.Pattern, name: str) -> int | None:
+        found = pattern.match(text, offset(node))
+        return found.start(1) if found and found.group(1) == name else None
+
+    compared: dict = {}  # a string compared with an option: one of its values
+    for n in nodes:
+        if isinstance(n, ex.Binary) and n.op in ("==", "!="):
+            for one, other in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(one, ex.OptionRef) and isinstance(other, ex.String):
+                    compared[id(other)] = one.name
+    found = []
+    for n in nodes:
+        if isinstance(n, ex.Name):
+            found.append((n.name, "variable", offset(n), None))
+        elif isinstance(n, ex.OptionRef):
+            found.append((n.name, "option", after(n, _AFTER_OPTION, n.name), None))
+        elif isinstance(n, ex.Call):
+            found.append((n.function, "function", offset(n), None))
+        elif isinstance(n, ex.Goto):
+            found.append((n.phase, "phase", offset(n), None))
+        elif isinstance(n, ex.End) and n.label != n.result:
+            found.append((n.label, "label", after(n, _AFTER_END, n.label), None))
+        elif isinstance(n, ex.Assign):
+            found.append((n.variable, "variable", offset(n), None))
+        elif isinstance(n, ex.Choose):
+            found.append((n.variable, "variable", after(n, _AFTER_CHOOSE, n.variable), None))
+        elif isinstance(n, ex.Pay):
+            found.append((n.fee, "fee", offset(n), None))
+        elif isinstance(n, ex.String) and id(n) in compared:
+            found.append((n.value, "value", offset(n) + 1, compared[id(n)]))  # past the opening quote
+    return tuple(f for f in found if f[2] is not None)
+
+
+def _block_end(node, default: tuple) -> tuple:
+    """Where the last thing written under a node ends."""
+    while True:
+        if isinstance(node, YScalar):
+            return max(place(node.end()), default)
+        if isinstance(node, YSeq) and node.items:
+            node = node.items[-1]
+        elif isinstance(node, YMap) and node.entries:
+            key_node, node = list(node.entries.values())[-1]
+            if node is None or (isinstance(node, YScalar) and node.value is None and not node.text):
+                return max(place(key_node.end()), default)
+        else:
+            return default

@@ -1,0 +1,1021 @@
+"""The language service: what an editor asks of a rule file as it is being written, answered as
+plain data. `hazard-dsl lsp` (`hazard_dsl.lsp.server`) and the browser workbench are two
+transports over it; neither knows the language.
+
+    service = LanguageService()
+    service.open("file:///home/ann/rules/mine.yaml", text)
+    service.diagnostics(uri)                 # [Problem], each with its fixes
+    service.hover(uri, Place(12, 18))        # Hover | None
+    service.completion(uri, Place(30, 13))   # [Completion]
+    service.change(uri, new_text)            # the whole text: an editor's edits are the transport's to apply
+
+Conventions, once for every method:
+
+- **A document** is named by a URI. A ``file:`` URI is a rule file on disk, whose text here may
+  be ahead of what is saved: it is checked as held, and its `extends:` resolves beside the file,
+  as `check` resolves it. Any other URI (``untitled:…``, the workbench's) is a rule file held in
+  a string, shown by the last part of its URI, which extends built-in rulesets only.
+- **A place** (`Place`) is a line and a column, both from 0, the column in Unicode code points
+  (the LSP transport converts to UTF-16 code units, the web API to lines and columns from 1). A
+  range (`Span`) ends one past its last character.
+- **Every answer is a value** with `to_json()`; nothing here raises for anything a person can
+  type, except `rename`, which refuses a name with `RenameError` and says why.
+
+Diagnostics are `check`'s (`check.check_ruleset`, the loader and checker themselves, with their
+reading cache); the names — definitions, uses, scopes — come from `language.index`, built once per
+version of a document; a parent reached through `extends:` is read once and kept while its file
+is unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+
+from ..diagnostics import ERROR, NOTE, WARNING, RulesetError
+from ..records import record
+from .index import GAME, Index, Name, build_index
+
+MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
+MAX_KEPT_EDGES = 256
+MAX_EXTENDS = 16  # as the reader (parse.reader.MAX_EXTENDS_DEPTH)
+_RULE_FILE = re.compile(r"^(?:(?:phases|extends)[ \t]*:|#.*hazard[-_]dsl)", re.M)
+
+
+# --------------------------------------------------------------------------- the values
+
+
+@record(frozen=True, order=True)
+class Place:
+    """A place in a document: line and column from 0, the column in code points."""
+
+    line: int
+    column: int
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "column": self.column}
+
+
+@record(frozen=True)
+class Span:
+    start: Place
+    end: Place
+
+    def to_json(self) -> dict:
+        return {"start": self.start.to_json(), "end": self.end.to_json()}
+
+
+@record(frozen=True)
+class Fix:
+    """A quick fix: replace `span` with `new_text` (the checker's "did you mean")."""
+
+    title: str
+    span: Span
+    new_text: str
+
+    def to_json(self) -> dict:
+        return {"title": self.title, "range": self.span.to_json(), "new_text": self.new_text}
+
+
+@record(frozen=True)
+class Problem:
+    """One of `check`'s diagnostics, with its range in the document: the misspelt word, the bad
+    value, the whole key. A problem of a file this one extends stands on the `extends:` value,
+    its message led by that file's place. `severity`: error, warning or note."""
+
+    span: Span
+    severity: str
+    message: str
+    hint: str | None = None
+    fixes: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"range": self.span.to_json(), "severity": self.severity, "message": self.message,
+                "hint": self.hint, "fixes": [f.to_json() for f in self.fixes]}
+
+
+@record(frozen=True)
+class Hover:
+    """What the word under a place is, in Markdown, and the word's range."""
+
+    span: Span
+    markdown: str
+
+    def to_json(self) -> dict:
+        return {"range": self.span.to_json(), "markdown": self.markdown}
+
+
+@record(frozen=True)
+class Completion:
+    """One thing that may be written here: `label` as shown, `insert_text` as written (the label
+    when None), `kind`: phase, variable, fact, function, label, option, value, bet, fee, keyword,
+    key, throw, ruleset or role."""
+
+    label: str
+    kind: str
+    detail: str | None = None
+    documentation: str | None = None
+    insert_text: str | None = None
+
+    def to_json(self) -> dict:
+        return {"label": self.label, "kind": self.kind, "detail": self.detail,
+                "documentation": self.documentation, "insert_text": self.insert_text}
+
+
+@record(frozen=True)
+class Location:
+    uri: str
+    span: Span
+
+    def to_json(self) -> dict:
+        return {"uri": self.uri, "range": self.span.to_json()}
+
+
+@record(frozen=True)
+class Symbol:
+    """A phase, variable, option, label, bet or fee defined in the document: `span` is its whole
+    block, `name_span` its name; a bet's or a fee's own phases and variables are its children."""
+
+    name: str
+    kind: str
+    span: Span
+    name_span: Span
+    children: tuple = ()
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "range": self.span.to_json(),
+                "name_range": self.name_span.to_json(), "children": [c.to_json() for c in self.children]}
+
+
+@record(frozen=True)
+class Edit:
+    span: Span
+    new_text: str
+
+    def to_json(self) -> dict:
+        return {"range": self.span.to_json(), "new_text": self.new_text}
+
+
+@record(frozen=True)
+class QuickFix:
+    """A code action: the fix of one problem, as edits by URI."""
+
+    title: str
+    problem: Problem
+    edits: dict  # uri -> [Edit]
+
+    def to_json(self) -> dict:
+        return {"title": self.title, "kind": "quickfix", "problem": self.problem.to_json(),
+                "edits": {uri: [e.to_json() for e in edits] for uri, edits in self.edits.items()}}
+
+
+class RenameError(ValueError):
+    """A rename refused: the message says why (not a name, taken, defined in another file)."""
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def path_of(uri: str) -> Path | None:
+    """The file a ``file:`` URI names, or None for any other URI."""
+    if not uri.startswith("file:"):
+        return None
+    from urllib.parse import unquote, urlparse
+
+    path = unquote(urlparse(uri).path)
+    if os.name == "nt" and re.match(r"/[A-Za-z]:", path):
+        path = path[1:]
+    return Path(path) if path else None
+
+
+def uri_of(path: Path) -> str:
+    try:
+        return Path(path).resolve().as_uri()
+    except (OSError, ValueError):
+        return Path(os.path.abspath(path)).as_uri()
+
+
+class _Document:
+    """One version of a document's text, and what is worked out from it, each once."""
+
+    def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None):
+        self.uri, self.text, self.version = uri, text, version
+        self.path = path_of(uri)
+        self.name = self.path.name if self.path else (uri.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+                                                       or "untitled.yaml")
+        self.lines = text.split("\n")
+        self._index: Index | None = None
+        self._checked = None
+        self._problems = None
+        # what the last version that read had: names to complete while this one does not read
+        self._names_before = before.names if before is not None else None
+        self._ruleset_before = before.ruleset_known if before is not None else None
+
+    @property
+    def display(self) -> str:
+        """The document's name in the checker's positions."""
+        if self.path is None:
+            return self.name
+        from ..parse.files import display
+
+        return display(self.path)
+
+    @property
+    def index(self) -> Index:
+        if self._index is None:
+            self._index = _index_of(self.text, self.display)
+        return self._index
+
+    @property
+    def names(self) -> Index:
+        """The index of this version, or of the last one whose YAML read (for completion)."""
+        index = self.index
+        if not index.definitions and not index.uses and self._names_before is not None:
+            return self._names_before
+        return index
+
+    @property
+    def checked(self) -> tuple:
+        """(the Ruleset or None, every diagnostic), as `check` finds them."""
+        if self._checked is None:
+            from ..check import check_ruleset
+
+            if self.path is not None:
+                self._checked = check_ruleset(self.path, text=self.text)
+            else:
+                self._checked = check_ruleset(text=self.text, name=self.name)
+        return self._checked
+
+    @property
+    def ruleset_known(self):
+        """The ruleset of this version if it reads, else of the last version that did."""
+        if self._checked is None and self._ruleset_before is not None:
+            return self._ruleset_before  # not checked (yet): hover need not wait for it
+        return self.checked[0] or self._ruleset_before
+
+    def line(self, number: int) -> str:
+        return self.lines[number].rstrip("\r") if 0 <= number < len(self.lines) else ""
+
+
+def _index_of(text: str, display: str) -> Index:
+    from ..parse.yaml_nodes import load_yaml
+
+    try:
+        root = load_yaml(text, display, register=False)
+    except (RulesetError, RecursionError, ValueError):
+        return Index()
+    try:
+        return build_index(root)
+    except RecursionError:
+        return Index()
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class LanguageService:
+    """The open documents by URI, and every question an editor asks of them."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, _Document] = {}
+        self._disk: dict[str, tuple] = {}  # real path -> (stamp, _Document): parents read from disk
+        self._edges: dict = {}  # (ruleset digest or text, bet) -> what hover says of its edge
+
+    # --- documents
+    def open(self, uri: str, text: str, version=None) -> None:
+        self._open[uri] = _Document(uri, text, version)
+
+    def change(self, uri: str, text: str, version=None) -> None:
+        """The document's whole new text (an editor's incremental edits are applied by the
+        transport)."""
+        before = self._open.get(uri)
+        self._open[uri] = _Document(uri, text, version, before)
+
+    def close(self, uri: str) -> None:
+        self._open.pop(uri, None)
+
+    def text(self, uri: str) -> str:
+        """The document's text as held, or as saved for a file not opened ("" when none)."""
+        return self._doc(uri).text
+
+    def _doc(self, uri: str) -> _Document:
+        doc = self._open.get(uri)
+        if doc is None:  # not opened: read it as saved, if it is a rule file on disk
+            path = path_of(uri)
+            doc = self._from_disk(path) if path is not None else None
+            if doc is None:
+                doc = _Document(uri, "")
+        return doc
+
+    def _from_disk(self, path: Path) -> _Document | None:
+        """A file as saved, read once while it is unchanged (size and time)."""
+        from ..parse.files import MAX_BYTES, read_regular
+
+        try:
+            real = path.resolve()
+            info = real.stat()
+        except (OSError, ValueError):
+            return None
+        stamp = (info.st_mtime_ns, info.st_size)
+        kept = self._disk.get(str(real))
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        try:
+            text = read_regular(real, MAX_BYTES).decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            return None
+        doc = _Document(real.as_uri(), text)
+        self._disk[str(real)] = (stamp, doc)
+        return doc
+
+    def _parents(self, doc: _Document) -> list[_Document]:
+        """The documents `doc` extends, nearest first: open ones as held, the rest as saved."""
+        from ..parse.files import builtin_file, is_file, resolve
+
+        chain, seen, current = [], {doc.uri}, doc
+        while len(chain) < MAX_EXTENDS and current.index.extends is not None:
+            named = current.index.extends[0]
+            found = (resolve(named, current.path.parent) if current.path is not None
+                     else builtin_file(named))
+            if found is None or found.suffix.lower() not in (".yaml", ".yml") or not is_file(found):
+                break
+            uri = uri_of(found)
+            if uri in seen:
+                break
+            seen.add(uri)
+            parent = self._open.get(uri) or self._from_disk(found)
+            if parent is None:
+                break
+            chain.append(parent)
+            current = parent
+        return chain
+
+    def is_rule_file(self, uri: str) -> bool:
+        """Whether the document looks like a rule file: a top-level `phases:` or `extends:`, or a
+        comment naming hazard-dsl (the schema's modeline). An editor that starts the server for
+        every YAML file (a CI workflow, a compose file) needs this to leave the others alone."""
+        return bool(_RULE_FILE.search(self._doc(uri).text))
+
+    # --- diagnostics
+    def diagnostics(self, uri: str) -> list[Problem]:
+        """Every problem `check` finds in the document as it is held, sorted by place."""
+        doc = self._doc(uri)
+        if doc._problems is None:
+            doc._problems = _problems(doc)
+        return list(doc._problems)
+
+    def code_actions(self, uri: str, span: Span) -> list[QuickFix]:
+        """The quick fixes of the problems that touch `span`."""
+        found = []
+        for problem in self.diagnostics(uri):
+            if problem.span.start <= span.end and span.start <= problem.span.end:
+                for fix in problem.fixes:
+                    found.append(QuickFix(fix.title, problem, {uri: [Edit(fix.span, fix.new_text)]}))
+        return found
+
+    # --- names
+    def _at(self, doc: _Document, place: Place) -> Name | None:
+        return doc.index.at((place.line, place.column))
+
+    def _key(self, doc: _Document, item: Name) -> tuple:
+        """What a definition or use stands for: (kind, scope, name). A bet's rules read its own
+        variables first, then the game's."""
+        if item.kind == "value":
+            return ("value", item.option, item.name)
+        if item.kind == "variable" and item.scope != GAME and not item.definition:
+            if not self._definitions(doc, ("variable", item.scope, item.name)):
+                return ("variable", GAME, item.name)
+        return (item.kind, item.scope, item.name)
+
+    def _definitions(self, doc: _Document, key: tuple) -> list[tuple]:
+        """(document, definition) of a key: the nearest file of the `extends` chain defining it
+        (a file's own definition replaces its parent's)."""
+        for d in [doc, *self._parents(doc)]:
+            found = [(d, n) for n in d.index.definitions if self._key(d, n) == key]
+            if found:
+                return found
+        return []
+
+    def definition(self, uri: str, place: Place) -> list[Location]:
+        """Where the name under `place` is defined (in this file or one it extends)."""
+        doc = self._doc(uri)
+        item = self._at(doc, place)
+        if item is None:
+            return []
+        return [Location(d.uri, _span(n.start, n.end)) for d, n in self._definitions(doc, self._key(doc, item))]
+
+    def references(self, uri: str, place: Place, include_declaration: bool = True) -> list[Location]:
+        """Every use of the name under `place`, in this file and the files it extends."""
+        doc = self._doc(uri)
+        item = self._at(doc, place)
+        if item is None:
+            return []
+        key = self._key(doc, item)
+        found = []
+        for d in [doc, *self._parents(doc)]:
+            for n in d.index.uses + (d.index.definitions if include_declaration else []):
+                if n.kind == key[0] and n.name == key[2] and self._key(d, n) == key:
+                    found.append(Location(d.uri, _span(n.start, n.end)))
+        return sorted(set(found), key=lambda loc: (loc.uri != uri, loc.uri, loc.span.start))
+
+    def document_symbols(self, uri: str) -> list[Symbol]:
+        """The phases, variables, options, labels, bets and fees the document defines, in file
+        order; a bet's or a fee's own phases and variables under it."""
+        doc = self._doc(uri)
+        own: dict[str, list] = {}
+        top = []
+        for n in doc.index.definitions:
+            if n.kind == "value":
+                continue
+            symbol = Symbol(n.name, n.kind, _span(n.start, n.block_end or n.end), _span(n.start, n.end))
+            if n.scope == GAME:
+                top.append(symbol)
+            else:
+                own.setdefault(n.scope, []).append(symbol)
+        from ..records import replace
+
+        return [replace(s, children=tuple(own.get(f"{s.kind} {s.name}", ()))) if s.kind in ("bet", "fee") else s
+                for s in top]
+
+    # --- rename
+    def prepare_rename(self, uri: str, place: Place) -> tuple[Span, str]:
+        """(the range of the name under `place`, the name) when it may be renamed; RenameError
+        otherwise."""
+        doc = self._doc(uri)
+        item, key = self._renamable(doc, place)
+        return _span(item.start, item.end), item.name
+
+    def rename(self, uri: str, place: Place, new_name: str) -> dict[str, list[Edit]]:
+        """The edits, by URI, that rename the phase, variable or label under `place` everywhere
+        in this file; RenameError when the new name is no name, is reserved or is taken."""
+        from ..model import BET_FACTS, DICE_FACTS
+        from ..parse.reader import KEYWORDS
+
+        doc = self._doc(uri)
+        item, key = self._renamable(doc, place)
+        kind, scope, old = key
+        if new_name == old:
+            return {}
+        if not new_name.isidentifier() or not new_name.isascii():
+            raise RenameError(f"{new_name!r} is not a name: letters, digits and _, not starting with a digit")
+        if new_name in KEYWORDS:
+            raise RenameError(f"{new_name!r} is a reserved word of the rule language")
+        if kind == "variable" and (new_name in DICE_FACTS or new_name in BET_FACTS):
+            raise RenameError(f"{new_name!r} is a fact of the throw or of the game, which a variable cannot be named")
+        taken = self._taken(doc, kind, scope)
+        if new_name in taken:
+            raise RenameError(f"{new_name!r} is already {taken[new_name]}")
+        edits = []
+        for n in doc.index.uses + doc.index.definitions:
+            if n.kind == kind and n.name == old and self._key(doc, n) == key:
+                edits.append(Edit(_span(n.start, n.end), new_name))
+        return {uri: sorted(edits, key=lambda e: e.span.start)}
+
+    def _renamable(self, doc: _Document, place: Place) -> tuple:
+        item = self._at(doc, place)
+        if item is None or item.kind not in ("phase", "variable", "label"):
+            raise RenameError("only a phase, a variable or a label can be renamed here")
+        key = self._key(doc, item)
+        defined = self._definitions(doc, key)
+        if not defined:
+            raise RenameError(f"{item.name!r} is defined nowhere: no {item.kind} of that name")
+        if defined[0][0] is not doc:
+            raise RenameError(f"the {item.kind} {item.name!r} is defined in {defined[0][0].name}, which this file "
+                              f"extends: rename it there")
+        return item, key
+
+    def _taken(self, doc: _Document, kind: str, scope: str) -> dict[str, str]:
+        """Names a renamed phase, variable or label may not take, and what each already is."""
+        taken: dict[str, str] = {}
+        for d in [doc, *self._parents(doc)]:
+            for n in d.index.definitions:
+                if kind == "variable" and n.kind in ("variable", "option") and (
+                        n.scope in (scope, GAME) or scope == GAME):
+                    taken.setdefault(n.name, f"the {n.kind} of that name")
+                elif n.kind == kind and (kind == "label" or n.scope == scope):
+                    taken.setdefault(n.name, f"the {kind} of that name")
+        return taken
+
+    # --- hover
+    def hover(self, uri: str, place: Place) -> Hover | None:
+        """What the name under `place` is: a variable's range, initial value and description; a
+        phase's rules in words; a label's ending and what it says; an option's values and their
+        meanings; a function's or a fact's meaning; a bet's payout and its exact edge."""
+        doc = self._doc(uri)
+        item = self._at(doc, place)
+        if item is None:
+            return None
+        try:
+            text = _Hovers(self, doc).say(item, self._key(doc, item))
+        except RecursionError:
+            return None
+        return Hover(_span(item.start, item.end), text) if text else None
+
+    def _bet_edge(self, doc: _Document, ruleset, name: str) -> str:
+        """The exact edge of a bet, under the default options, for a file that checks clean; a
+        note instead when it does not, or when its game is too large to solve while hovering."""
+        if any(p.severity == ERROR for p in self.diagnostics(doc.uri)):
+            return "Its exact edge is worked out once the file checks clean."
+        key = (ruleset.digest or doc.text, name)
+        if key not in self._edges:
+            self._edges[key] = _edge(ruleset, name)
+            if len(self._edges) > MAX_KEPT_EDGES:
+                self._edges.pop(next(iter(self._edges)))
+        return self._edges[key]
+
+    # --- completion
+    def completion(self, uri: str, place: Place) -> list[Completion]:
+        """What may be written at `place`: phases after `goto`, labels after `win`/`lose`/`push`,
+        options after `option.` and their values inside quotes, variables, facts and functions
+        in expressions, throws (`1-1`) where faces are read, names where a key's value names one."""
+        doc = self._doc(uri)
+        try:
+            return _Completer(self, doc, place).items()
+        except RecursionError:
+            return []
+
+
+def _span(start: tuple, end: tuple) -> Span:
+    return Span(Place(*start), Place(*end))
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+_SEVERITIES = (ERROR, WARNING, NOTE)
+_SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_OPERATOR = re.compile(r"[=!<>.+\-*/%]+")
+
+
+def _problems(doc: _Document) -> list[Problem]:
+    _, found = doc.checked
+    own = doc.display
+    extends = doc.index.extends
+    problems = []
+    for d in found:
+        message = d.message
+        if d.position is None:
+            span = _span((0, 0), (0, len(doc.line(0))))
+        elif d.position.file != own:  # in a file this one extends: shown on `extends:`
+            message = f"{d.position}: {message}"
+            span = _span(extends[1], extends[2]) if extends else _span((0, 0), (0, len(doc.line(0))))
+        else:
+            start = (d.position.line - 1, max(0, d.position.column - 1))
+            end = (d.end.line - 1, d.end.column - 1) if d.end is not None else _extent(doc, start)
+            # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
+            # a place past such a character is the checker's, and a range never runs backwards)
+            span = _span(start, max(start, end))
+        fixes = _fixes(doc, message, d.hint, span) if d.position is not None and d.position.file == own else ()
+        problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes))
+    return problems
+
+
+def _extent(doc: _Document, start: tuple) -> tuple:
+    """Where a problem that the checker places at `start` ends: the YAML key or plain value that
+    begins there, else the word, the quoted text or the operator (inside an expression)."""
+    end = doc.index.spans.get(start)
+    if end is not None and end > start:
+        return end if end[0] == start[0] else (start[0], len(doc.line(start[0])))
+    line, column = start
+    text = doc.line(line)
+    if column >= len(text):
+        return (line, min(column, len(text)))
+    for pattern in (_WORD, _OPERATOR):
+        found = pattern.match(text, column)
+        if found:
+            return (line, found.end())
+    if text[column] in "'\"":
+        close = text.find(text[column], column + 1)
+        if close > column:
+            return (line, close + 1)
+    return (line, column + 1)
+
+
+def _fixes(doc: _Document, message: str, hint: str | None, span: Span) -> tuple:
+    """The checker's "did you mean 'x'?" as a fix replacing the word it is about: only where the
+    range holds one of the words the message quotes, so a fix never replaces the wrong text."""
+    found = _SUGGESTED.search(message) or (_SUGGESTED.search(hint) if hint else None)
+    if found is None or span.start.line != span.end.line:
+        return ()
+    suggestion = found.group(1) if found.group(1) is not None else found.group(2)
+    written = doc.line(span.start.line)[span.start.column:span.end.column]
+    quote = written[:1] if written[:1] in ("'", '"') and written[-1:] == written[:1] and len(written) > 1 else ""
+    bare = written[1:-1] if quote else written
+    said = {a if a is not None else b for a, b in _QUOTED.findall(message.replace(found.group(0), ""))}
+    if not bare or bare == suggestion or bare not in said:
+        return ()
+    return (Fix(f"Change to {suggestion!r}", span, f"{quote}{suggestion}{quote}"),)
+
+
+# --------------------------------------------------------------------------- hover
+
+
+_BET_FACT_MEANINGS = {"phase": "the game's phase before the throw (a word: the phase's name)",
+                      "result": "how the game ended on this throw: win, lose, push, or none while it goes on",
+                      "label": "the label the game ended with on this throw (its word for the ending), "
+                               "or none while it goes on"}
+
+
+class _Hovers:
+    def __init__(self, service: LanguageService, doc: _Document):
+        self.service, self.doc = service, doc
+        self.ruleset = doc.ruleset_known
+
+    def say(self, item: Name, key: tuple) -> str | None:
+        kind, scope, name = key
+        if kind == "function":
+            return self.function(name)
+        if kind == "variable":
+            return self.variable(scope, name)
+        if kind == "value":
+            return self.value(scope, name)
+        return getattr(self, kind)(scope, name) if kind in ("phase", "label", "option", "bet", "fee") else None
+
+    def _scoped(self, scope: str):
+        """The bet or fee a scope names (None for the game's or when unknown)."""
+        rs = self.ruleset
+        if rs is None or scope == GAME:
+            return None
+        kind, _, name = scope.partition(" ")
+        return (rs.bets if kind == "bet" else rs.fees).get(name)
+
+    def function(self, name: str) -> str | None:
+        from ..check.names import FUNCTIONS, MEANINGS
+
+        if name not in FUNCTIONS:
+            return None
+        count = FUNCTIONS[name][0]
+        args = ", ".join(("x", "y")[:count])
+        return f"**function** `{name}({args})`\n\n{MEANINGS.get(name, '')}"
+
+    def variable(self, scope: str, name: str) -> str | None:
+        from ..model import BET_FACTS, DICE_FACTS
+        from ..render.in_words import FACTS
+
+        if name in DICE_FACTS:
+            return f"**fact of the throw** `{name}` ({DICE_FACTS[name]}): {FACTS.get(name, name)}"
+        if name in BET_FACTS:
+            return f"**fact of the game**, read by a bet's or a fee's rules: `{name}`, {_BET_FACT_MEANINGS[name]}"
+        owner = self._scoped(scope)
+        variables = owner.variables if owner is not None else (self.ruleset.variables if self.ruleset else {})
+        v = variables.get(name)
+        if v is None:
+            return None
+        whose = f" of the {scope}" if scope != GAME else ""
+        lines = [f"**variable{whose}** `{name}`: range {v.bounds()}, starts at {v.initial}"]
+        if v.description:
+            lines.append(" ".join(v.description.split()))
+        if v.say:
+            lines.append(f"When set, it says: “{v.say}”")
+        return "\n\n".join(lines)
+
+    def phase(self, scope: str, name: str) -> str | None:
+        owner = self._scoped(scope)
+        phases = owner.phases if owner is not None and hasattr(owner, "phases") else (
+            self.ruleset.phases if self.ruleset and scope == GAME else {})
+        if owner is not None and not hasattr(owner, "phases"):  # a fee: its rules are its one phase
+            rules, throws, description = owner.rules, True, owner.description
+        else:
+            phase = phases.get(name)
+            if phase is None:
+                return None
+            rules, throws, description = phase.rules, phase.throws, phase.description
+        whose = f" of the {scope}" if scope != GAME else ""
+        lines = [f"**phase{whose}** `{name}`" + ("" if throws else " (no throw: decided from the variables)")]
+        if description:
+            lines.append(" ".join(description.split()))
+        lines.append("\n".join(f"- {_rule_said(rule)}" for rule in rules))
+        return "\n\n".join(lines)
+
+    def label(self, scope: str, name: str) -> str | None:
+        rs = self.ruleset
+        if rs is None or name not in rs.labels:
+            return None
+        from ..parse import syntax as ex
+
+        endings = sorted({a.result for rule in rs.rules() for a in rule.actions
+                          if isinstance(a, ex.End) and a.label == name})
+        said = f"ends the game: {' or '.join(endings)} for the caster" if endings else "no rule of the game ends with it"
+        lines = [f"**label** `{name}`: {said}"]
+        if rs.labels[name].say:
+            lines.append(f"It says: “{rs.labels[name].say}”")
+        return "\n\n".join(lines)
+
+    def option(self, scope: str, name: str) -> str | None:
+        rs = self.ruleset
+        option = rs.options.get(name) if rs else None
+        if option is None:
+            return None
+        lines = [f"**option** `{name}` (`--option {name}=VALUE`)"]
+        if option.description:
+            lines.append(" ".join(option.description.split()))
+        lines.append("\n".join(f"- `{v}`{' (default)' if v == option.default else ''}"
+                               + (f": {' '.join(option.value_notes[v].split())}" if option.value_notes.get(v) else "")
+                               for v in option.values))
+        return "\n\n".join(lines)
+
+    def value(self, option_name: str, name: str) -> str | None:
+        rs = self.ruleset
+        option = rs.options.get(option_name) if rs else None
+        if option is None:
+            return None
+        known = next((v for v in option.values if str(v) == name), None)
+        if known is None:
+            return f"`{name}` is not a value of the option `{option_name}` (values: {', '.join(map(str, option.values))})"
+        note = option.value_notes.get(known)
+        default = " (the default)" if known == option.default else ""
+        return f"**value** `{name}` of the option `{option_name}`{default}" + (f": {' '.join(note.split())}" if note else "")
+
+    def bet(self, scope: str, name: str) -> str | None:
+        rs = self.ruleset
+        bet = rs.bets.get(name) if rs else None
+        if bet is None:
+            return None
+        from ..render.in_words import payout
+
+        lines = [f"**bet** `{name}`: the {bet.backer} backs it, the {bet.layer} lays it"]
+        if bet.description:
+            lines.append(" ".join(bet.description.split()))
+        if bet.pays is not None:
+            lines.append(f"Pays {payout(bet.pays)} (`{bet.pays_text}`).")
+        lines.append(self.service._bet_edge(self.doc, rs, name))
+        return "\n\n".join(lines)
+
+    def fee(self, scope: str, name: str) -> str | None:
+        rs = self.ruleset
+        fee = rs.fees.get(name) if rs else None
+        if fee is None:
+            return None
+        from ..render.tables import exact
+
+        lines = [f"**fee** `{name}`: {exact(fee.amount)} {rs.money_units} from the {fee.payer} to {fee.payee}"]
+        if fee.description:
+            lines.append(" ".join(fee.description.split()))
+        lines.append("\n".join(f"- {_rule_said(rule)}" for rule in fee.rules))
+        return "\n\n".join(lines)
+
+
+def _rule_said(rule) -> str:
+    """A rule in words: when it fires and what it does."""
+    from ..render.in_words import expression
+
+    when = "otherwise" if rule.condition is None else f"when {expression(rule.condition)}"
+    return f"{when}: {'; '.join(_action_said(a) for a in rule.actions)}"
+
+
+def _action_said(action) -> str:
+    from ..parse import syntax as ex
+    from ..render.in_words import expression, payout
+
+    if isinstance(action, ex.End):
+        said = action.result + (f" ({action.label})" if action.label != action.result else "")
+        return said + (f", paying {payout(action.payout)}" if action.payout is not None else "")
+    if isinstance(action, ex.ThrowAgain):
+        return "throw again"
+    if isinstance(action, ex.Assign):
+        return f"{action.variable} becomes {expression(action.value)}"
+    if isinstance(action, ex.Goto):
+        return f"go to {action.phase}"
+    if isinstance(action, ex.Choose):
+        return f"the {action.role} chooses {action.variable}, {expression(action.collection)}"
+    if isinstance(action, ex.Pay):
+        return f"the fee {action.fee} falls due"
+    if isinstance(action, ex.Recast):
+        return f"recast {' or '.join(action.ways)}" + (f", as the {action.role} chooses" if action.role else "")
+    return "?"
+
+
+def _edge(ruleset, name: str) -> str:
+    """What hover says of a bet's exact edge, under the default options."""
+    from ..compile.compiler import compile_ruleset
+    from ..solve.analysis import bet_edges
+
+    try:
+        machine = compile_ruleset(ruleset, None, [name])
+        if len(machine.states) > MAX_HOVER_STATES:
+            return (f"Its exact edge is not worked out here: the game has {len(machine.states):,} states "
+                    f"(`hazard-dsl analyse {ruleset.file}` works it out).")
+        edge = bet_edges(machine, "optimal").get(name)
+    except (RulesetError, ValueError, KeyError, ArithmeticError) as exc:
+        return f"Its exact edge cannot be worked out: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+    if edge is None:
+        return "It can never be made under the default options."
+    return (f"Edge against the backer: **{_fraction(edge)}** ({float(edge):.3%}), with the default options "
+            f"and the optimal choices.")
+
+
+def _fraction(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+# --------------------------------------------------------------------------- completion
+
+
+_KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s?(.*)$")
+_KEY_START = re.compile(r"^(\s*)(-\s+)?([A-Za-z0-9_-]*)$")
+_ACTION_WORDS = ("win", "lose", "push", "goto", "set", "throw again", "choose", "pay")
+_NAMED_BY = {"start": "phase", "backs": "bet", "stake": "bet", "by_option": "option", "extends": "ruleset"}
+
+
+class _Completer:
+    def __init__(self, service: LanguageService, doc: _Document, place: Place):
+        self.service, self.doc = service, doc
+        self.place = (place.line, place.column)
+        self.before = doc.line(place.line)[:place.column]
+        self.names = doc.names
+        self.scope = self.names.scope_at(self.place)
+
+    def defined(self, kind: str, scope: str | None = None) -> list[Name]:
+        """The definitions of a kind in this file and those it extends, a name once."""
+        seen, found = set(), []
+        for d in [self.doc, *self.service._parents(self.doc)]:
+            index = self.names if d is self.doc else d.index
+            for n in index.definitions:
+                if n.kind == kind and (scope is None or n.scope == scope) and n.name not in seen:
+                    seen.add(n.name)
+                    found.append(n)
+        return found
+
+    def of(self, kind: str, scope: str | None = None) -> list[Completion]:
+        return [Completion(n.name, kind, f"{kind}" + (f" of the {n.scope}" if n.scope != GAME else ""))
+                for n in self.defined(kind, scope)]
+
+    def items(self) -> list[Completion]:
+        path = _key_path(self.doc, self.place)
+        key_line = _KEY_LINE.match(self.before)
+        if key_line is None:
+            if path[-2:] == ["words", "throws"] and _KEY_START.match(self.before):
+                return self.throws()
+            if path[-1:] == ["after_labels"] and self.before.strip().startswith("-"):
+                return self.of("label")
+            if _KEY_START.match(self.before):
+                return _keys(path)
+            return []
+        key, value = key_line.group(2), key_line.group(3)
+        if path[-2:] == ["words", "throws"] and not value:
+            return []
+        if key in ("when", "do", "otherwise", "made", "pays", "losses_in_a_row") or (
+                path[-1:] == ["multiples"]) or (key == "paid" and path[-1:] == ["commission"]):
+            return self.expression(value, actions=key in ("do", "otherwise"))
+        if key in _NAMED_BY and not value.strip(" \"'").count(" "):
+            kind = _NAMED_BY[key]
+            if kind == "ruleset":
+                from ..parse.files import builtin_names
+
+                return [Completion(n, "ruleset", "built-in ruleset") for n in builtin_names()]
+            return self.of(kind, self.scope if kind == "phase" else None)
+        if key in ("backer", "layer", "payer", "role"):
+            from ..model import ROLES
+
+            return [Completion(r, "role") for r in ROLES]
+        words = _schema_node([*path, key]).get("enum")  # a key whose value is one of a few words
+        if words and not value.strip().count(" "):
+            return [Completion(str(w), "value") for w in words]
+        if key == "default" and len(path) >= 2 and path[-2] == "options":
+            option = self.doc.ruleset_known.options.get(path[-1]) if self.doc.ruleset_known else None
+            return [Completion(str(v), "value", f"a value of {option.name}") for v in option.values] if option else []
+        return []
+
+    def expression(self, written: str, actions: bool) -> list[Completion]:
+        word = re.search(r"[A-Za-z0-9_]*$", written).group(0)
+        before = written[:len(written) - len(word)]
+        quoted = re.search(r"\boption\s*\.\s*([A-Za-z_]\w*)\s*(?:==|!=)\s*[\"']([^\"']*)$", written)
+        if quoted:
+            option = self.doc.ruleset_known.options.get(quoted.group(1)) if self.doc.ruleset_known else None
+            values = option.values if option else [n.name for n in self.defined("value")
+                                                   if n.option == quoted.group(1)]
+            return [Completion(str(v), "value", f"a value of {quoted.group(1)}",
+                               option.value_notes.get(v) if option else None) for v in values]
+        if re.search(r"\bgoto\s+$", before):
+            return self.of("phase", self.scope if self.defined("phase", self.scope) else GAME)
+        if re.search(r"\b(?:win|lose|push)\s+$", before):
+            return self.of("label")
+        if re.search(r"\boption\s*\.\s*$", before):
+            return self.of("option")
+        if re.search(r"\bpay\s+$", before):
+            return self.of("fee")
+        if re.search(r"\b(?:set|choose)\s+$", before):
+            return self.variables()
+        if re.search(r"[\"']", before.split("==")[-1]) and before.count('"') % 2:
+            return []  # inside a string that is no option's value
+        from ..check.names import FUNCTIONS, MEANINGS
+        from ..model import DICE_FACTS
+        from ..render.in_words import FACTS
+
+        found = self.variables()
+        throwless = self.place_is_throwless()
+        if not throwless:
+            found += [Completion(f, "fact", f"a fact of the throw ({t})", FACTS.get(f)) for f, t in DICE_FACTS.items()]
+        if self.scope != GAME:
+            found += [Completion(f, "fact", "a fact of the game", _BET_FACT_MEANINGS[f]) for f in _BET_FACT_MEANINGS]
+        found += [Completion(f, "function", f"{f}({', '.join(('x', 'y')[:n])})", MEANINGS.get(f), f"{f}(")
+                  for f, (n, _) in FUNCTIONS.items()]
+        found.append(Completion("option", "keyword", "option.NAME: an option's value", insert_text="option."))
+        if actions and (not before.strip() or before.rstrip().endswith(";")):
+            found = [Completion(w, "keyword", "an action") for w in _ACTION_WORDS] + found
+        return found
+
+    def variables(self) -> list[Completion]:
+        own = self.of("variable", self.scope) if self.scope != GAME else []
+        return own + [c for c in self.of("variable", GAME) if c.label not in {o.label for o in own}]
+
+    def place_is_throwless(self) -> bool:
+        """Whether the place is in a phase with `throw: false` (no facts of the throw there)."""
+        phases = [n for n in self.names.definitions if n.kind == "phase" and n.scope == self.scope
+                  and n.start <= self.place <= (n.block_end or n.end)]
+        return bool(phases) and (self.scope, phases[-1].name) in self.names.throwless
+
+    def throws(self) -> list[Completion]:
+        from ..model import FACE_WORDS
+
+        found = [Completion(f"{a}-{b}", "throw", f"{FACE_WORDS[a - 1]}-{FACE_WORDS[b - 1]}")
+                 for a in range(1, 7) for b in range(a, 7)]
+        return found + [Completion(str(t), "throw", f"any throw of {t}") for t in range(2, 13)]
+
+
+def _schema_node(path: list[str]) -> dict:
+    """The part of the rule files' JSON Schema (`language.schema`) that describes the value at
+    the keys `path` ({} when the schema has no such place). A list on the way is entered (a
+    rule's keys are those of an item of `rules:`); a mapping of names (`phases:`) takes any name."""
+    root = _schema()
+    node: dict = root
+    for key in path:
+        node = _entered(root, node)
+        if key in node.get("properties", {}):
+            node = node["properties"][key]
+        elif isinstance(node.get("additionalProperties"), dict):
+            node = node["additionalProperties"]
+        else:
+            return {}
+    return _resolved(root, node, "object")
+
+
+def _entered(root: dict, node: dict) -> dict:
+    node = _resolved(root, node, "object")
+    if node.get("type") == "array" and isinstance(node.get("items"), dict):
+        node = _resolved(root, node["items"], "object")
+    return node
+
+
+def _resolved(root: dict, node: dict, want: str) -> dict:
+    """`node` with its `$ref` followed and, where it is one thing or another by the type of the
+    value (`if: {type: …}`), the branch for a value of type `want`."""
+    for _ in range(32):  # a schema's references could go round; ours do not, and this cannot hang
+        if "$ref" in node:
+            target = root.get("$defs", {}).get(node["$ref"].rsplit("/", 1)[-1], {})
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref" and k not in target}}
+        elif "if" in node and not ({"properties", "additionalProperties", "items"} & set(node)):
+            chosen = node.get("then") if node["if"].get("type") == want else node.get("else")
+            if not isinstance(chosen, dict):
+                return node
+            node = chosen
+        else:
+            return node
+    return node
+
+
+def _keys(path: list[str]) -> list[Completion]:
+    """The keys the schema allows in the mapping at `path`, each with what it means."""
+    node = _entered(_schema(), _schema_node(path))
+    return [Completion(key, "key", " ".join(str(spec.get("description", "")).split()[:12]) or None,
+                       spec.get("description"), f"{key}: ")
+            for key, spec in node.get("properties", {}).items()]
+
+
+@lru_cache(maxsize=1)
+def _schema() -> dict:
+    """The rule files' JSON Schema, made once (it is read, never changed, here)."""
+    from .schema import rule_file_schema
+
+    return rule_file_schema()
+
+
+def _key_path(doc: _Document, place: tuple) -> list[str]:
+    """The keys of the blocks that hold `place`, outermost first, read from the indentation of
+    the lines above it (so that it works while the YAML does not read)."""
+    line, column = place
+    text = doc.line(line)[:column]
+    dash = re.match(r"^(\s*)(-\s+)?", text)
+    current = len(dash.group(0)) if text.strip() else column
+    path: list[str] = []
+    for k in range(line - 1, -1, -1):
+        if current <= 0:
+            break
+        above = doc.line(k)
+        stripped = above.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(above) - len(stripped)
+        found = re.match(r"(-\s+)?([^\s:#'\"][^:#]*?|'[^']*'|\"[^\"]*\")\s*:(?:\s|$)", stripped)
+        key_indent = indent + len(found.group(1) or "") if found else indent
+        if found and key_indent < current:
+            path.insert(0, found.group(2).strip("'\""))
+            current = indent if found.group(1) else key_indent
+        elif indent < current:
+            current = indent
+    return path

@@ -1,0 +1,199 @@
+"""The language server: one small function per LSP feature, each asking the language service.
+
+The transport's own work only: documents kept in step with the editor (pygls applies incremental
+edits; the service gets the whole text of each version), places converted between the client's
+UTF-16 code units and the service's code points, the service's values turned into LSP's. A
+problem is published on open, change and save (checking a rule file takes tens of milliseconds:
+no debounce); a quick fix is a code action of kind ``quickfix``.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+
+from ..language.service import LanguageService, Place, RenameError, Span
+from ..version import __version__
+
+REQUEST_FAILED = -32803  # LSP's RequestFailed: a request refused for a reason the message gives
+
+_SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
+             "note": types.DiagnosticSeverity.Information}
+_SYMBOL = {"phase": types.SymbolKind.Function, "variable": types.SymbolKind.Variable,
+           "option": types.SymbolKind.Enum, "label": types.SymbolKind.EnumMember, "bet": types.SymbolKind.Object,
+           "fee": types.SymbolKind.Object}
+_COMPLETION = {"phase": types.CompletionItemKind.Event, "variable": types.CompletionItemKind.Variable,
+               "fact": types.CompletionItemKind.Constant, "function": types.CompletionItemKind.Function,
+               "label": types.CompletionItemKind.EnumMember, "option": types.CompletionItemKind.Enum,
+               "value": types.CompletionItemKind.Value, "bet": types.CompletionItemKind.Class,
+               "fee": types.CompletionItemKind.Class, "keyword": types.CompletionItemKind.Keyword,
+               "key": types.CompletionItemKind.Property, "throw": types.CompletionItemKind.Value,
+               "ruleset": types.CompletionItemKind.File, "role": types.CompletionItemKind.Value}
+
+
+class HazardServer(LanguageServer):
+    """A pygls server holding one language service."""
+
+    def __init__(self) -> None:
+        super().__init__("hazard-dsl", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.service = LanguageService()
+
+    # --- places: the client's UTF-16 code units <-> the service's code points
+    def lines(self, uri: str) -> list[str]:
+        return self.workspace.get_text_document(uri).lines
+
+    def place(self, uri: str, position: types.Position) -> Place:
+        p = self.workspace.position_codec.position_from_client_units(self.lines(uri), position)
+        return Place(p.line, p.character)
+
+    def span_of(self, uri: str, span: types.Range) -> Span:
+        return Span(self.place(uri, span.start), self.place(uri, span.end))
+
+    def range(self, uri: str, span: Span) -> types.Range:
+        codec, lines = self.workspace.position_codec, self.lines(uri)
+
+        def position(place: Place) -> types.Position:
+            return codec.position_to_client_units(lines, types.Position(place.line, place.column))
+
+        return types.Range(position(span.start), position(span.end))
+
+    # --- values
+    def diagnostic(self, uri: str, problem) -> types.Diagnostic:
+        return types.Diagnostic(range=self.range(uri, problem.span), message=problem.message + (
+            f"\nhint: {problem.hint}" if problem.hint else ""), severity=_SEVERITY[problem.severity],
+            source="hazard-dsl")
+
+    def publish(self, uri: str, version=None) -> None:
+        # an editor may start the server for every YAML file: only rule files are checked
+        problems = self.service.diagnostics(uri) if self.service.is_rule_file(uri) else []
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=version, diagnostics=[self.diagnostic(uri, p) for p in problems]))
+
+    def location(self, found) -> types.Location:
+        # a parent file need not be open in the editor: its places are converted from its text
+        uri = found.uri
+        if uri not in self.workspace.text_documents:
+            lines = self.service.text(uri).splitlines(keepends=True)
+            codec = self.workspace.position_codec
+
+            def position(place: Place) -> types.Position:
+                return codec.position_to_client_units(lines, types.Position(place.line, place.column))
+
+            return types.Location(uri, types.Range(position(found.span.start), position(found.span.end)))
+        return types.Location(uri, self.range(uri, found.span))
+
+    def symbol(self, uri: str, s) -> types.DocumentSymbol:
+        return types.DocumentSymbol(name=s.name, kind=_SYMBOL.get(s.kind, types.SymbolKind.Key), detail=s.kind,
+                                    range=self.range(uri, s.span), selection_range=self.range(uri, s.name_span),
+                                    children=[self.symbol(uri, c) for c in s.children])
+
+
+server = HazardServer()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: HazardServer, params: types.DidOpenTextDocumentParams) -> None:
+    doc = params.text_document
+    ls.service.open(doc.uri, doc.text, doc.version)
+    ls.publish(doc.uri, doc.version)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: HazardServer, params: types.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.service.change(uri, ls.workspace.get_text_document(uri).source, params.text_document.version)
+    ls.publish(uri, params.text_document.version)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: HazardServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.service.change(uri, ls.workspace.get_text_document(uri).source)  # a file this one extends may have changed
+    ls.publish(uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: HazardServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.service.close(uri)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: HazardServer, params: types.HoverParams) -> types.Hover | None:
+    uri = params.text_document.uri
+    found = ls.service.hover(uri, ls.place(uri, params.position))
+    if found is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),
+                       range=ls.range(uri, found.span))
+
+
+@server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=[" ", ".", '"', "'"]))
+def completion(ls: HazardServer, params: types.CompletionParams) -> types.CompletionList:
+    uri = params.text_document.uri
+    items = [types.CompletionItem(label=c.label, kind=_COMPLETION.get(c.kind), detail=c.detail,
+                                  documentation=c.documentation, insert_text=c.insert_text)
+             for c in ls.service.completion(uri, ls.place(uri, params.position))]
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: HazardServer, params: types.DefinitionParams) -> list[types.Location]:
+    uri = params.text_document.uri
+    return [ls.location(found) for found in ls.service.definition(uri, ls.place(uri, params.position))]
+
+
+@server.feature(types.TEXT_DOCUMENT_REFERENCES)
+def references(ls: HazardServer, params: types.ReferenceParams) -> list[types.Location]:
+    uri = params.text_document.uri
+    found = ls.service.references(uri, ls.place(uri, params.position), params.context.include_declaration)
+    return [ls.location(f) for f in found]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbols(ls: HazardServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+    uri = params.text_document.uri
+    return [ls.symbol(uri, s) for s in ls.service.document_symbols(uri)]
+
+
+@server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(ls: HazardServer, params: types.PrepareRenameParams):
+    uri = params.text_document.uri
+    try:
+        span, name = ls.service.prepare_rename(uri, ls.place(uri, params.position))
+    except RenameError as exc:
+        raise JsonRpcException(str(exc), REQUEST_FAILED) from None
+    return types.PrepareRenamePlaceholder(range=ls.range(uri, span), placeholder=name)
+
+
+@server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+def rename(ls: HazardServer, params: types.RenameParams) -> types.WorkspaceEdit:
+    uri = params.text_document.uri
+    try:
+        edits = ls.service.rename(uri, ls.place(uri, params.position), params.new_name)
+    except RenameError as exc:
+        raise JsonRpcException(str(exc), REQUEST_FAILED) from None
+    return types.WorkspaceEdit(changes={u: [types.TextEdit(ls.range(u, e.span), e.new_text) for e in found]
+                                        for u, found in edits.items()})
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    actions = []
+    for fix in ls.service.code_actions(uri, ls.span_of(uri, params.range)):
+        changes = {u: [types.TextEdit(ls.range(u, e.span), e.new_text) for e in found]
+                   for u, found in fix.edits.items()}
+        actions.append(types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
+                                        diagnostics=[ls.diagnostic(uri, fix.problem)],
+                                        edit=types.WorkspaceEdit(changes=changes), is_preferred=True))
+    return actions
+
+
+def serve() -> None:
+    """Answer an editor over stdin and stdout until it says exit."""
+    server.start_io()

@@ -1,0 +1,369 @@
+"""The language service (`hazard_dsl.language.service`) asked as an editor asks it: the checker's
+problems with their ranges and quick fixes, hover, completion, definitions and uses across
+`extends`, symbols and rename, on tests/rulesets/editor/small.yaml (a come-out throw, a point, a
+bet at even money) and child.yaml, which extends it. Places are (line, column) from 0."""
+
+from __future__ import annotations
+
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from hazard_dsl.language.service import LanguageService, Place, RenameError, Span, uri_of
+
+EDITOR = Path(__file__).parent / "rulesets" / "editor"
+
+
+@pytest.fixture
+def files(tmp_path):
+    """small.yaml and child.yaml copied to a folder of the test's own: (folder, service)."""
+    for name in ("small.yaml", "child.yaml"):
+        shutil.copy(EDITOR / name, tmp_path / name)
+    return tmp_path, LanguageService()
+
+
+def opened(service: LanguageService, path: Path, text: str | None = None) -> tuple[str, str]:
+    uri = uri_of(path)
+    text = path.read_text(encoding="utf-8") if text is None else text
+    service.open(uri, text)
+    return uri, text
+
+
+def find(text: str, word: str, after: str = "", nth: int = 0) -> Place:
+    """The place of the `nth` `word` on the first line holding `after` (or anywhere)."""
+    for number, line in enumerate(text.split("\n")):
+        if after in line:
+            column = -1
+            for _ in range(nth + 1):
+                column = line.index(word, column + 1)
+            return Place(number, column)
+    raise AssertionError(f"{after!r} is not in the text")
+
+
+def cut(text: str, span: Span) -> str:
+    lines = text.split("\n")
+    assert span.start.line == span.end.line
+    return lines[span.start.line][span.start.column:span.end.column]
+
+
+def apply(text: str, edits) -> str:
+    """The text with the edits made (last first, so places stay right)."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: e.span.start, reverse=True):
+        s, e = edit.span.start, edit.span.end
+        assert s.line == e.line
+        lines[s.line] = lines[s.line][:s.column] + edit.new_text + lines[s.line][e.column:]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+def test_a_misspelt_phase_after_goto_is_a_problem_on_the_word_with_a_fix_that_replaces_it(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace("goto point", "goto piont")
+    uri, _ = opened(service, folder / "small.yaml", text)
+    errors = [p for p in service.diagnostics(uri) if p.severity == "error"]
+    assert len(errors) == 1
+    (problem,) = errors
+    where = find(text, "piont", "goto piont")
+    assert problem.span == Span(where, Place(where.line, where.column + len("piont")))
+    assert cut(text, problem.span) == "piont"
+    assert "piont" in problem.message
+    (fix,) = problem.fixes
+    assert fix.new_text == "point" and fix.span == problem.span
+    # the code action of the problem's range is that fix, as edits of this document
+    (action,) = service.code_actions(uri, problem.span)
+    assert action.edits == {uri: [service.code_actions(uri, problem.span)[0].edits[uri][0]]}
+    fixed = apply(text, action.edits[uri])
+    assert fixed == (folder / "small.yaml").read_text()
+    service.change(uri, fixed)
+    assert service.diagnostics(uri) == []
+    data = problem.to_json()
+    assert data["range"] == {"start": {"line": where.line, "column": where.column},
+                             "end": {"line": where.line, "column": where.column + 5}}
+    assert data["severity"] == "error" and data["fixes"][0]["new_text"] == "point"
+
+
+def test_a_misspelt_key_is_a_problem_on_the_whole_key(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace("    description: the point", "    descripton: the point")
+    uri, _ = opened(service, folder / "small.yaml", text)
+    (problem,) = [p for p in service.diagnostics(uri) if p.severity == "error"]
+    assert cut(text, problem.span) == "descripton"
+    assert problem.fixes[0].new_text == "description"
+
+
+def test_a_problem_of_the_file_extended_stands_on_extends(files):
+    folder, service = files
+    # the point phase is the parent's alone (child.yaml replaces the come-out)
+    (folder / "small.yaml").write_text((folder / "small.yaml").read_text().replace("total == 7", "total == seven"))
+    uri, text = opened(service, folder / "child.yaml")
+    problems = [p for p in service.diagnostics(uri) if p.severity == "error"]
+    assert problems and all(cut(text, p.span) == "small.yaml" for p in problems)
+    assert "small.yaml:" in problems[0].message and not problems[0].fixes  # the fix is the parent's to make
+
+
+def test_text_not_yet_saved_is_checked_as_held(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    assert service.diagnostics(uri) == []
+    service.change(uri, text.replace("total == 7", "total == seven"))
+    (problem,) = [p for p in service.diagnostics(uri) if p.severity == "error"]
+    assert cut(text.replace("total == 7", "total == seven"), problem.span) == "seven"
+    assert (folder / "small.yaml").read_text() == text  # nothing written
+
+
+# --------------------------------------------------------------------------- hover
+
+
+def test_hover_over_main_in_a_condition_gives_its_range_and_description(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    at = find(text, "main", "when: total == main")
+    found = service.hover(uri, Place(at.line, at.column + 2))
+    assert found.span == Span(at, Place(at.line, at.column + 4))
+    assert "range 0..12" in found.markdown and "starts at 0" in found.markdown
+    assert "the point the caster must throw again" in found.markdown
+
+
+def test_hover_over_a_phase_says_its_rules_in_words(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    found = service.hover(uri, find(text, "point", "goto point"))
+    assert "**phase** `point`" in found.markdown
+    assert "when the total thrown is the main: win (made)" in found.markdown
+    assert "otherwise: throw again" in found.markdown
+
+
+def test_hover_over_a_label_gives_its_ending_and_what_it_says(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    found = service.hover(uri, find(text, "crabs", "do: lose crabs"))
+    assert "ends the game: lose" in found.markdown and "throws crabs." in found.markdown
+
+
+def test_hover_over_a_bet_gives_its_payout_and_exact_edge(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    found = service.hover(uri, find(text, "line", "  line:"))
+    # the pass line's edge: 7/495 (the caster's game at even money)
+    assert f"**{Fraction(7, 495)}**" in found.markdown and "1.414%" in found.markdown
+    assert "Pays 1 to 1" in found.markdown
+
+
+def test_a_bet_of_a_file_with_errors_gets_no_edge_but_a_note(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace("goto point", "goto piont")
+    uri, _ = opened(service, folder / "small.yaml", text)
+    found = service.hover(uri, find(text, "line", "  line:"))
+    assert found is None or "once the file checks clean" in found.markdown
+
+
+def test_hover_over_a_function_an_option_and_its_value(files):
+    folder, service = files
+    text = (folder / "child.yaml").read_text().replace("when: total in {7, 11}", "when: ways(total) == 6")
+    uri, _ = opened(service, folder / "child.yaml", text)
+    assert "36 throws" in service.hover(uri, find(text, "ways", "ways(total)")).markdown
+    option = service.hover(uri, find(text, "crabs", 'option.crabs'))
+    assert "**option** `crabs`" in option.markdown and "`again`: crabs are thrown again" in option.markdown
+    value = service.hover(uri, find(text, "lose", 'option.crabs == "lose"'))
+    assert "**value** `lose` of the option `crabs` (the default): crabs lose" in value.markdown
+
+
+# --------------------------------------------------------------------------- completion
+
+
+def test_completion_after_goto_offers_the_phases(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace("goto point", "goto ")
+    uri, _ = opened(service, folder / "small.yaml", text)
+    at = find(text, "goto ", "goto ")
+    labels = [c.label for c in service.completion(uri, Place(at.line, at.column + 5))]
+    assert labels == ["come_out", "point"]
+
+
+def test_completion_in_expressions_labels_options_and_values(files):
+    folder, service = files
+    uri, text = opened(service, folder / "child.yaml")
+    at = find(text, "lose crabs", "do: lose crabs")
+    assert "seven_out" in [c.label for c in service.completion(uri, Place(at.line, at.column + 5))]
+    at = find(text, '"lose"', 'option.crabs == "lose"')
+    values = service.completion(uri, Place(at.line, at.column + 1))
+    assert [c.label for c in values] == ["lose", "again"] and values[1].documentation == "crabs are thrown again"
+    at = find(text, "crabs", "option.crabs")
+    assert [c.label for c in service.completion(uri, at)] == ["crabs"]
+    at = find(text, "total", "when: total in {7, 11}")
+    names = {c.label: c.kind for c in service.completion(uri, at)}
+    assert names["main"] == "variable" and names["total"] == "fact" and names["ways"] == "function"
+
+
+def test_completion_of_keys_by_place_from_the_schema():
+    service = LanguageService()
+    text = "name: x\nphases:\n  a:\n    rules:\n      - wh\n      - otherwise: throw again\nbets:\n  b:\n    backer: \n    \n"
+    service.open("untitled:x.yaml", text)
+    rule = service.completion("untitled:x.yaml", Place(4, 10))
+    assert [c.label for c in rule] == ["when", "do", "otherwise", "say"] and rule[0].insert_text == "when: "
+    assert "condition" in rule[0].documentation
+    bet = [c.label for c in service.completion("untitled:x.yaml", Place(9, 4))]
+    assert {"backer", "layer", "pays", "made", "backs"} <= set(bet) and "when" not in bet
+    assert "phases" in [c.label for c in service.completion("untitled:x.yaml", Place(10, 0))]
+    # a value that is one of a few words
+    assert [c.label for c in service.completion("untitled:x.yaml", Place(8, 12))] == [
+        "caster", "setter", "fader", "bank", "player"]
+
+
+def test_completion_of_throws_where_faces_are_named(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text() + "words:\n  throws:\n    \n"
+    uri, _ = opened(service, folder / "small.yaml", text)
+    line = len(text.split("\n")) - 2
+    found = service.completion(uri, Place(line, 4))
+    assert found[0].label == "1-1" and found[0].detail == "ace-ace" and len(found) == 21 + 11
+
+
+# --------------------------------------------------------------------------- definitions, uses, symbols
+
+
+def test_definition_of_a_phase_in_the_file_and_across_extends(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    (found,) = service.definition(uri, find(text, "point", "goto point"))
+    assert found.uri == uri and found.span.start == find(text, "point", "  point:")
+    child, child_text = opened(service, folder / "child.yaml")
+    (found,) = service.definition(child, find(child_text, "point", "goto point"))
+    assert found.uri == uri and found.span.start == find(text, "point", "  point:")
+    (found,) = service.definition(child, find(child_text, "main", "set main"))
+    assert found.uri == uri and cut(text, found.span) == "main"
+
+
+def test_definition_in_a_built_in_ruleset_from_text_held_in_memory():
+    service = LanguageService()
+    text = "name: mine\nextends: cotton\nphases:\n  begin:\n    rules:\n      - otherwise: goto set_main\n"
+    service.open("untitled:mine.yaml", text)
+    (found,) = service.definition("untitled:mine.yaml", find(text, "set_main", "goto"))
+    assert found.uri.endswith("/cotton.yaml")
+
+
+def test_references_of_a_variable_include_its_uses_and_say_templates(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    found = service.references(uri, find(text, "main", "  main:"))
+    assert [cut(text, f.span) for f in found] == ["main"] * 4  # defined, {main} said, set, compared
+    assert len(service.references(uri, find(text, "main", "  main:"), include_declaration=False)) == 3
+
+
+def test_document_symbols(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    symbols = service.document_symbols(uri)
+    assert [(s.name, s.kind) for s in symbols] == [
+        ("main", "variable"), ("natural", "label"), ("crabs", "label"), ("made", "label"), ("seven_out", "label"),
+        ("come_out", "phase"), ("point", "phase"), ("line", "bet")]
+    point = symbols[6]
+    assert cut(text, point.name_span) == "point" and point.span.end.line == find(text, "throw again", "otherwise: throw again").line
+
+
+# --------------------------------------------------------------------------- rename
+
+
+def test_rename_of_a_variable_everywhere_in_the_file(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    span, name = service.prepare_rename(uri, find(text, "main", "total == main"))
+    assert name == "main"
+    edits = service.rename(uri, find(text, "main", "total == main"), "point_value")
+    renamed = apply(text, edits[uri])
+    assert "main" not in renamed.replace("maine", "")
+    assert "{caster} makes {point_value}." in renamed and "set point_value = total" in renamed
+    service.change(uri, renamed)
+    assert service.diagnostics(uri) == []
+
+
+def test_rename_refuses_what_is_no_name_or_is_taken(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    main = find(text, "main", "total == main")
+    for name, said in (("2nd", "is not a name"), ("goto", "reserved"), ("total", "fact"),
+                       ("main", None)):
+        if said is None:
+            assert service.rename(uri, main, name) == {}
+            continue
+        with pytest.raises(RenameError, match=said):
+            service.rename(uri, main, name)
+    with pytest.raises(RenameError, match="already the phase"):
+        service.rename(uri, find(text, "point", "goto point"), "come_out")
+    child, child_text = opened(service, folder / "child.yaml")
+    with pytest.raises(RenameError, match="defined in small.yaml"):
+        service.rename(child, find(child_text, "main", "set main"), "other")
+
+
+def test_rename_of_a_phase(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    renamed = apply(text, service.rename(uri, find(text, "point", "goto point"), "the_point")[uri])
+    assert "goto the_point" in renamed and "  the_point:" in renamed
+    service.change(uri, renamed)
+    assert service.diagnostics(uri) == []
+
+
+# --------------------------------------------------------------------------- hostile text
+
+
+_PIECES = st.sampled_from(["name: x\n", "phases:\n", "  a:\n", "    rules:\n", "      - when: total == 7\n",
+                           "        do: goto a\n", "      - otherwise: throw again\n", "extends: cotton\n",
+                           "variables:\n  main: 0..12\n", "  {", "[", ": :", "\t", "é", "😋", "\r\n", "\x85", "\u2028", "'", '"',
+                           "option.", "win ", "{main}", "bets:\n  b:\n    pays: 1 to 1\n"])
+
+
+@given(st.lists(_PIECES | st.text(max_size=8), max_size=14), st.integers(0, 30), st.integers(0, 40),
+       st.text(max_size=6))
+def test_no_text_and_no_place_makes_the_service_raise(pieces, line, column, new_name):
+    service = LanguageService()
+    uri = "untitled:hostile.yaml"
+    text = "".join(pieces)
+    service.open(uri, text)
+    service.change(uri, text[: len(text) // 2])
+    service.change(uri, text)
+    place = Place(line, column)
+    for problem in service.diagnostics(uri):
+        assert problem.span.start <= problem.span.end
+        problem.to_json()
+    service.hover(uri, place)
+    service.completion(uri, place)
+    service.definition(uri, place)
+    service.references(uri, place)
+    service.document_symbols(uri)
+    service.code_actions(uri, Span(Place(0, 0), place))
+    try:
+        service.rename(uri, place, new_name or "x")
+    except RenameError:
+        pass
+
+
+@given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 12), _PIECES | st.text(max_size=4)), max_size=6),
+       st.integers(0, 45), st.integers(0, 50))
+def test_no_edit_of_a_rule_file_makes_the_service_raise(edits, line, column):
+    service = LanguageService()
+    text = (EDITOR / "small.yaml").read_text(encoding="utf-8")
+    uri = "untitled:small.yaml"  # (a text held in memory: extends resolves to built-ins only)
+    service.open(uri, text)
+    for at, cut_out, piece in edits:
+        at = at % (len(text) + 1)
+        text = text[:at] + piece + text[at + cut_out:]
+        service.change(uri, text)
+        place = Place(line, column)
+        for problem in service.diagnostics(uri):
+            assert problem.span.start <= problem.span.end
+        service.hover(uri, place)
+        service.completion(uri, place)
+        service.references(uri, place)
+        service.document_symbols(uri)
+        try:
+            service.prepare_rename(uri, place)
+            service.rename(uri, place, "renamed")
+        except RenameError:
+            pass
