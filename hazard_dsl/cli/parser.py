@@ -315,14 +315,17 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p = commands.add_parser("serve", help="the library, compare and a workbench in a browser (needs hazard-dsl[web])",
                             description="Serve the built-in rulesets and the rule files of a folder in a browser: "
                                         "the library (rule sheets, drawings, exact figures with each option as a "
-                                        "control), compare, and a workbench to write a rule file with live "
-                                        "diagnostics and figures; a JSON API under /api/. Loopback only unless "
+                                        "control), compare, a workbench to write a rule file with live "
+                                        "diagnostics and figures, and shared tables that several people play from "
+                                        "their own browsers; a JSON API under /api/. Loopback only unless "
                                         "--host says otherwise. Ctrl-C stops it.")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
                                                         "machine only; another address warns)")
     p.add_argument("--port", type=whole_number_argument, default=8000, help="the port (default 8000)")
     p.add_argument("--folder", default=".", metavar="DIR",
                    help="the folder of your rule files (*.yaml), read and written by the workbench (default: here)")
+    p.add_argument("--db", metavar="FILE", help="the SQLite file the shared tables are kept in (default: tables.db "
+                                                "in the data folder of play's logs); one server at a time")
     p.set_defaults(func=handlers["serve"])
 
     p = commands.add_parser("lsp", help="the language server for editors (LSP over stdin and stdout)",

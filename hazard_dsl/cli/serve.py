@@ -16,6 +16,7 @@ def command(args) -> int:
         import uvicorn
 
         from ..serve.app import create_app, is_loopback
+        from ..serve.store import StoreError, StoreLocked, default_path
     except ImportError:
         raise UsageError(NEEDS_EXTRA) from None
     from pathlib import Path
@@ -31,9 +32,24 @@ def command(args) -> int:
     if not is_loopback(args.host):
         print(f"hazard-dsl: warning: serving on {args.host}, not this machine alone: anyone who can reach it "
               f"can read and write the rule files of {folder.resolve()}", file=sys.stderr)
-    app = create_app(folder, args.host)
+    from ..commands.errors import CommandError
+
+    try:
+        db = args.db if args.db is not None else default_path()
+    except ValueError as exc:  # no data folder (play.log.LogError)
+        listening.close()
+        raise CommandError(f"{exc}; --db FILE keeps the tables in a file of your choosing") from None
+    try:
+        app = create_app(folder, args.host, db=db)
+    except (StoreLocked, StoreError) as exc:
+        listening.close()
+        raise CommandError(str(exc)) from None
     print(f"hazard-dsl: serving {folder.resolve()} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False))
+    print(f"hazard-dsl: the tables are kept in {db}", file=sys.stderr, flush=True)
+    # a browser's WebSocket message is small (serve.tables.MAX_MESSAGE): larger frames are refused by uvicorn
+    # itself; and the table's messages are small, so compressing each one costs more than it saves
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False,
+                                           ws_max_size=65_536, ws_per_message_deflate=False))
     try:
         server.run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stops on the first Ctrl-C and raises it again once stopped

@@ -35,6 +35,12 @@ class SessionNarrator:
         said = self._text(e)
         return None if said is None else fit(printable(said))
 
+    def said(self, e: dict) -> str | None:
+        """The event in words, printable, not fitted to a terminal (a web page wraps it); None as
+        for `text`."""
+        said = self._text(e)
+        return None if said is None else printable(said)
+
     def _text(self, e: dict) -> str | None:
         kind = e["event"]
         states = self.machine.states

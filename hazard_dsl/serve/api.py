@@ -17,6 +17,11 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     POST /api/graph     {"ruleset"|"text","name", "options", "format"}  {"format", "drawing"}
     GET  /api/files/NAME                  {"name", "text", "hash"}
     PUT  /api/files/NAME  {"text", "base"}  {"name", "hash"}; 409 if the file is not `base`
+    POST /api/tables    {"ruleset", "options", "players", "settings", "seed"|"dice"}  {"id", "seats", "watch"}
+    GET  /api/tables/ID                   (Authorization: Bearer TOKEN) {"waiting", "events", "purses", "finished"}
+    POST /api/tables/ID/actions  ACTION   (Bearer TOKEN) {"events", "waiting", "purses", "finished"}
+    GET  /api/tables/ID/log               (Bearer TOKEN) the session's log, JSON Lines
+    WS   /api/tables/ID/ws?token=T&after=N  each event after N, in order, then live (serve.tables)
 
 Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
 a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
@@ -30,11 +35,12 @@ import re
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
 
 from ..parse.files import MAX_BYTES
 from . import jobs
 from .files import Conflict, FileRefused, Folder
+from .tables import TableRefused, TableRoutes
 from .work import Failed, TimeLimit, Worker
 
 HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused
@@ -63,6 +69,7 @@ class Api:
 
     def __init__(self, folder: Folder, worker: Worker):
         self.folder, self.worker = folder, worker
+        self.tables = None  # serve.tables.Tables, once the app has opened its store
 
     def routes(self) -> list[Route]:
         def guarded(endpoint):
@@ -73,6 +80,8 @@ class Api:
                     return await endpoint(request)
                 except Refused as exc:
                     return JSONResponse(exc.body, status_code=exc.status)
+                except TableRefused as exc:
+                    return error(exc.status, str(exc))
                 except FileRefused as exc:
                     return error(exc.status, str(exc))
                 except Conflict as exc:
@@ -96,7 +105,18 @@ class Api:
             Route("/api/graph/{name}", guarded(self.graph_of), methods=["GET"]),
             Route("/api/graph", guarded(self.graph), methods=["POST"]),
             Route("/api/files/{name:path}", guarded(self.file), methods=["GET", "PUT"]),
+            *self.table_routes(guarded),
         ]
+
+    def table_routes(self, guarded) -> list:
+        if self.tables is None:
+            return []
+        tables = TableRoutes(self.tables, body_of)
+        return [Route("/api/tables", guarded(tables.create), methods=["POST"]),
+                Route("/api/tables/{id}", guarded(tables.standing), methods=["GET"]),
+                Route("/api/tables/{id}/actions", guarded(tables.action), methods=["POST"]),
+                Route("/api/tables/{id}/log", guarded(tables.log), methods=["GET"]),
+                WebSocketRoute("/api/tables/{id}/ws", tables.socket)]
 
     # -- what a request names
 

@@ -20,6 +20,8 @@ from starlette.staticfiles import StaticFiles
 
 from .api import Api
 from .files import Folder
+from .store import Store
+from .tables import IDLE, MAX_TABLES, Tables
 from .work import Worker
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -73,11 +75,21 @@ def is_loopback(host: str) -> bool:
 
 
 def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: float = 60.0, jobs: int = 2,
-               inline: bool = False) -> Starlette:
+               inline: bool = False, db: str | Path | None = None, max_tables: int = MAX_TABLES,
+               idle: float = IDLE) -> Starlette:
     """The app serving the rule files of `folder` (its `*.yaml`) beside the built-in rulesets.
     `host` is the address it is served on: on loopback only loopback host names are answered.
-    Each analysis runs for at most `time_limit` seconds, `jobs` at once (`work.Worker`)."""
+    Each analysis runs for at most `time_limit` seconds, `jobs` at once (`work.Worker`). The
+    shared tables live in the SQLite file `db` (store.Store: locked for this app, StoreLocked if
+    another server holds it; None: a file of its own in a temporary folder, gone with the app),
+    at most `max_tables` in play, closed after `idle` seconds without an action."""
     api = Api(Folder(folder), Worker(time_limit, jobs, inline))
+    if db is None:
+        import tempfile
+
+        db = Path(tempfile.mkdtemp(prefix="hazard-tables-")) / "tables.db"
+    api.tables = Tables(Store(str(db)), api, max_tables, idle)
+    api.tables.load()
 
     def page(file: str, policy: str):
         async def endpoint(request):
@@ -89,10 +101,12 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
         return RedirectResponse("/", status_code=308)
 
     routes = [Route(path, page(file, policy), methods=["GET", "HEAD"]) for path, (file, policy) in PAGES.items()]
+    routes.append(Route("/tables/{id}", page("table.html", CSP), methods=["GET", "HEAD"]))
     routes += [Route("/library", library_of), *api.routes(), Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = [Middleware(SecurityHeaders)]
     if is_loopback(host):
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
     app = Starlette(routes=routes, middleware=middleware)
     app.state.api = api
+    app.state.tables = api.tables
     return app

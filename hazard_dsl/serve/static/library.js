@@ -99,7 +99,28 @@
     }
   }
 
+  // a shared table of the ruleset shown, with the options chosen: its links, one a seat
+  async function newTable(event) {
+    event.preventDefault();
+    const links = document.getElementById("table-links");
+    const players = document.getElementById("table-players").value.split(",").map(p => p.trim()).filter(Boolean);
+    const dice = document.getElementById("table-dice").value.trim();
+    const body = {ruleset: current, options: chosen, players, settings: {purse: document.getElementById("table-purse").value.trim() || "20"}};
+    if (dice) body.dice = dice;
+    try {
+      const made = await api("/api/tables", body);
+      const link = (text, url) => el("li", {}, `${text}: `, el("a", {href: url, target: "_blank", rel: "noopener", text: location.origin + url}));
+      links.replaceChildren(...Object.entries(made.seats).map(([name, seat]) => link(`${name}'s seat`, seat.url)),
+                            link("Onlookers", made.watch.url));
+      status("The table is open: give each player their own link.", "ok");
+    } catch (e) {
+      links.replaceChildren();
+      status(`The table cannot be opened: ${e.message}`, "error");
+    }
+  }
+
   async function start() {
+    document.getElementById("new-table").addEventListener("submit", newTable);
     try {
       await list();
       shown = await api(`/api/rulesets/${encodeURIComponent(current)}`);

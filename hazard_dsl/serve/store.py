@@ -1,0 +1,201 @@
+"""Where the shared tables live: one SQLite file (stdlib `sqlite3`, WAL), held by one server.
+
+For each table the store keeps what it was set up with (`spec`: the ruleset, options, settings,
+seed or dice tape, and the hashes of its seats' and onlookers' tokens) and its log: the same JSON
+Lines entries `play --log` writes — the `session` event with its settings first, then each action
+followed by the events it caused — one row per entry, numbered from 1. A server rebuilds a table
+by replaying those entries through the code that resumes a log (commands.sessions.check_log), so
+the store holds nothing that could disagree with the log.
+
+Durability: every action's entries are written in one transaction, committed (and, with
+`synchronous=FULL`, the write-ahead log synced) before the server answers; a server killed at any
+moment has every acknowledged action on disk, and an action it had not acknowledged is either all
+there or not there at all.
+
+One server at a time: the store takes an exclusive `fcntl.flock` on a lock file beside the
+database (`FILE.lock`), never waited for. A second server on the same file is refused with a
+message (`StoreLocked`); the lock dies with the process that held it, even under SIGKILL. The lock
+file's descriptor is close-on-exec, so no process the server starts holds it after the server dies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,          -- JSON: ruleset, options, settings, seed, dice, seats, watch
+    created REAL NOT NULL,
+    touched REAL NOT NULL,       -- the last action (or the creation): idle tables are closed
+    closed TEXT                  -- why it was closed (null: open)
+);
+CREATE TABLE IF NOT EXISTS entries (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,          -- the entry's line in the table's log, from 1 (the session event)
+    entry TEXT NOT NULL,         -- one JSON object, as `play --log` writes it
+    PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+"""
+
+
+class StoreLocked(Exception):
+    """Another server holds the database: the message says which file and what to do."""
+
+
+class StoreError(Exception):
+    """The database cannot be opened or written; the message names the file."""
+
+
+def default_path() -> str:
+    """The tables' database in the data folder of `play`'s logs (play.log.sessions_folder)."""
+    from ..play.log import sessions_folder
+
+    return os.path.join(sessions_folder(), "tables.db")
+
+
+class Store:
+    """The open database, locked for this process. Every method is one short transaction, taken
+    under a lock of its own, so that the server's event loop and the thread that commits a batch
+    of actions (`append_many`, serve.tables.Committer) never interleave."""
+
+    def __init__(self, path: str):
+        self.path = os.path.abspath(path)
+        self.lock_path = self.path + ".lock"
+        self._lock_fd = _lock(self.lock_path, self.path)
+        self._using = threading.RLock()
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            # FULL: the write-ahead log is synced at each commit, so an acknowledged action survives
+            # a power cut too, not only a killed process
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            os.close(self._lock_fd)
+            raise StoreError(f"{self.path}: cannot open the tables' database: {exc}") from None
+
+    def close(self) -> None:
+        if self._lock_fd >= 0:
+            self.db.close()
+            os.close(self._lock_fd)  # the lock goes with the descriptor
+            self._lock_fd = -1
+
+    # ------------------------------------------------------------------ writing
+
+    def create(self, table_id: str, spec: dict, entries: list[dict]) -> None:
+        """A new table with its first entries (the session event and what it opened with), in one
+        transaction."""
+        now = time.time()
+        with self._transaction():
+            self.db.execute("INSERT INTO tables (id, spec, created, touched) VALUES (?, ?, ?, ?)",
+                            (table_id, json.dumps(spec), now, now))
+            self._insert(table_id, 1, entries)
+
+    def append(self, table_id: str, first: int, entries: list[dict]) -> None:
+        """An action and the events it caused, numbered from `first`, committed before this returns."""
+        self.append_many([(table_id, first, entries)])
+
+    def append_many(self, batch: list[tuple[str, int, list[dict]]]) -> None:
+        """Several tables' actions and events in one transaction: one sync of the write-ahead log
+        for all of them (a group commit), committed before this returns."""
+        now = time.time()
+        with self._transaction():
+            for table_id, first, entries in batch:
+                self._insert(table_id, first, entries)
+            self.db.executemany("UPDATE tables SET touched = ? WHERE id = ?",
+                                [(now, table_id) for table_id in dict.fromkeys(t for t, _, _ in batch)])
+
+    def close_table(self, table_id: str, why: str) -> None:
+        with self._transaction():
+            self.db.execute("UPDATE tables SET closed = ? WHERE id = ?", (why, table_id))
+
+    def _insert(self, table_id: str, first: int, entries: list[dict]) -> None:
+        self.db.executemany("INSERT INTO entries (table_id, n, entry) VALUES (?, ?, ?)",
+                            [(table_id, first + i, json.dumps(e)) for i, e in enumerate(entries)])
+
+    def _transaction(self):
+        return _Transaction(self)
+
+    # ------------------------------------------------------------------ reading
+
+    def tables(self, open_only: bool = True) -> list[tuple[str, dict, float, str | None]]:
+        """(id, spec, touched, closed) of each table, oldest first."""
+        with self._using:
+            rows = self.db.execute("SELECT id, spec, touched, closed FROM tables" +
+                                   (" WHERE closed IS NULL" if open_only else "") + " ORDER BY created").fetchall()
+        return [(i, json.loads(spec), touched, closed) for i, spec, touched, closed in rows]
+
+    def table(self, table_id: str):
+        with self._using:
+            row = self.db.execute("SELECT spec, touched, closed FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else (json.loads(row[0]), row[1], row[2])
+
+    def lines(self, table_id: str) -> list[str]:
+        """The table's log, one JSON text per entry, in order."""
+        with self._using:
+            return [row[0] for row in self.db.execute("SELECT entry FROM entries WHERE table_id = ? ORDER BY n",
+                                                      (table_id,))]
+
+
+class _Transaction:
+    def __init__(self, store: Store):
+        self.db, self.path, self.using = store.db, store.path, store._using
+
+    def __enter__(self):
+        self.using.acquire()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            self.using.release()
+            raise StoreError(f"{self.path}: cannot write the tables' database: {exc}") from None
+
+    def __exit__(self, kind, exc, tb):
+        try:
+            return self._end(kind, exc)
+        finally:
+            self.using.release()
+
+    def _end(self, kind, exc):
+        try:
+            self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        except sqlite3.Error as error:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            raise StoreError(f"{self.path}: cannot write the tables' database: {error}") from None
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"{self.path}: cannot write the tables' database: {exc}") from None
+        return False
+
+
+def _lock(lock_path: str, path: str) -> int:
+    """An exclusive lock on `lock_path` for this process, or StoreLocked at once."""
+    import fcntl
+
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise StoreError(f"{lock_path}: cannot make the lock of the tables' database: "
+                         f"{exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreLocked(f"{path}: another hazard-dsl serve is using this tables' database (its lock {lock_path} "
+                          f"is held); stop that server, or give this one another file with --db FILE") from None
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError(f"{lock_path}: cannot lock it: {exc.strerror or exc}") from None
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for a person looking
+    except OSError:
+        pass
+    return fd

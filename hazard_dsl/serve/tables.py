@@ -1,0 +1,673 @@
+"""The shared tables: a session at the table (play.table.Table) that several people play from
+their own browsers, kept in the store (serve.store) and pushed to them live over WebSockets.
+
+The table decides every rule; this module only says who may speak for which seat and carries
+actions in and events out. Everything a browser sends is hostile until the table says otherwise:
+
+- a seat's token (an unguessable `secrets.token_urlsafe`, kept only as its SHA-256) acts for that
+  seat alone; an onlooker's token acts for nobody; a table's dice are its own (a thrown action
+  naming its dice is refused: the seed or the tape on the server throws them);
+- an action is checked by the table (`IllegalAction`: 409 with its reason) before anything
+  changes; a question asked of nobody at the table (a choice the rules give the bank) is answered
+  by the table's policy, as `run` answers it;
+- the action and the events it caused are committed to the store before anyone hears of them, so
+  a server killed at any moment restarts with every acknowledged action (`Tables.load`: each
+  open table rebuilt by replaying its log with the code that resumes a log,
+  commands.sessions.check_log).
+
+Bounds: at most `max_tables` unfinished tables open, `MAX_SEATS` seats a table, `MAX_WATCHERS`
+live connections a table; a WebSocket message of at most `MAX_MESSAGE` bytes, at most `RATE` a
+second (a burst of `BURST`); a connection that cannot keep up (`MAX_QUEUE` messages behind) is
+closed and resumes where it was when it reconnects; a table nobody has acted at for `idle`
+seconds is closed (its log kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import secrets
+import tempfile
+import time
+from fractions import Fraction
+
+from ..commands import sessions
+from ..commands.dice import checked_seed, seed_and_dice
+from ..commands.errors import CommandError
+from ..commands.loading import load
+from ..play.actions import IllegalAction
+from .store import Store, StoreError
+
+MAX_SEATS = 12
+MAX_TABLES = 100
+MAX_WATCHERS = 64
+MAX_MESSAGE = 4096  # bytes of one WebSocket message from a browser
+RATE, BURST = 10.0, 30  # messages a second from one connection, and the burst allowed
+MAX_QUEUE = 5000  # messages waiting for one connection before it is dropped (it resumes on reconnect)
+IDLE = 6 * 3600.0  # seconds without an action before a table is closed
+MAX_TAPE = 20_000  # characters of a dice tape
+# the amounts' bounds an action carries for a page (min, max) are not part of the action
+SHOWN_ONLY = ("min", "max")
+
+
+class TableRefused(Exception):
+    """A request the tables refuse: `status` (400, 403, 404, 409, 410, 429, 503) and why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Connection:
+    """One browser's WebSocket: the seat it speaks for (None: an onlooker) and the messages
+    waiting to be sent to it, in order."""
+
+    def __init__(self, seat: str | None):
+        self.seat = seat
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.dropped = False
+
+    def put(self, text: str | None) -> None:
+        if self.dropped:
+            return
+        if text is not None and self.queue.qsize() >= MAX_QUEUE:
+            self.dropped = True  # too slow: closed; it resumes after its last event on reconnect
+            text = None
+        self.queue.put_nowait(text)
+
+
+class LiveTable:
+    """A table in play: the session object, its events told (numbered from 1) and who listens."""
+
+    def __init__(self, table_id: str, spec: dict, table, settings: dict, lines: int, touched: float):
+        from ..compile.machine import CHOICE
+        from ..render.prompt import Terminal, chance_words
+        from ..render.session import SessionNarrator
+
+        self.id, self.spec, self.table, self.settings = table_id, spec, table, settings
+        self.lines = lines  # entries in the log so far
+        self.touched = touched
+        self.told: list[dict] = []  # each event with its number, words and the caster's chance
+        self.connections: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.tokens = {spec["watch"]: None, **{h: seat for seat, h in spec["seats"].items()}}
+        self.narrator = SessionNarrator(table.machine)
+        self.odds = Terminal(table.machine, table.chooser.solver, None, None, table=table, policy=settings["policy"])
+        self._choice, self._words = CHOICE, chance_words
+        self.strategy = sessions.strategy(table, settings)
+
+    # ------------------------------------------------------------------ telling
+
+    def tell(self, event: dict) -> dict:
+        """The event numbered, in the period's words, with the caster's exact chance after a throw
+        or a choice (as `play` prints it)."""
+        told = {"n": len(self.told) + 1, "event": event, "text": self.narrator.said(event)}
+        if event["event"] in ("throw", "choice"):
+            now = self.table.machine.states[event["to"]]
+            if now.kind != "end":
+                caster = event["caster"]
+                if now.kind == self._choice:
+                    told["chance"] = {"text": self.odds.choices(now, caster)}
+                else:
+                    win = self.odds.win[now.index]
+                    told["chance"] = {"win": str(win), "text": f"From here {caster} wins {self._words(win)}."}
+        self.told.append(told)
+        return told
+
+    # ------------------------------------------------------------------ where it stands
+
+    def seat_of(self, token) -> tuple[bool, str | None]:
+        """(known, seat): whether `token` is one of this table's, and the seat it speaks for."""
+        if not isinstance(token, str) or not 8 <= len(token) <= 200:
+            return False, None
+        h = digest(token)
+        return (h in self.tokens), self.tokens.get(h)
+
+    def waiting(self, seat: str | None) -> dict | None:
+        """What the table waits for, and the actions `seat` may post now, complete (an amount with
+        a default and its bounds)."""
+        q = self.table.waiting
+        if q is None:
+            return None
+        question = {k: v for k, v in q.to_json().items() if k != "actions"}
+        who = q.facts["caster"] if q.ask == "bet" else q.player
+        return {"who": who, "ask": q.ask, "question": question, "actions": self.actions(q, seat)}
+
+    def actions(self, q, seat: str | None) -> list[dict]:
+        if seat is None:
+            return []
+        stake = Fraction(self.settings["stake"])
+        if q.ask == "bet":
+            mine = []
+            for seat_name, offered in q.facts["bets"].items():
+                if seat_name == seat:
+                    for o in offered:
+                        most = Fraction(o["most"])
+                        if most > 0:
+                            mine.append({"action": "bet", "player": seat, "bet": o["bet"],
+                                         "amount": str(min(stake, most)), "min": o["least"], "max": o["most"],
+                                         "pays": o["pays"], "against": o["against"], "side": o["side"]})
+            # the caster's "done" throws the dice, as Enter does at the terminal: first, the usual move
+            return ([{"action": "done"}] if seat == q.facts["caster"] else []) + mine
+        if q.player != seat:
+            return []
+        if q.ask == "stake":
+            least, most = Fraction(q.facts["least"]), Fraction(q.facts["most"])
+            return [{"action": "stake", "amount": str(max(least, min(stake, most))), "min": q.facts["least"],
+                     "max": q.facts["most"]}]
+        if q.ask == "throw":
+            return [{"action": "throw"}]  # the table's dice: a seat never names its own
+        return q.actions()
+
+    def standing(self, seat: str | None, after: int | None = None) -> dict:
+        """What GET /api/tables/ID answers (events after `after`, or all)."""
+        events = self.told if not after else self.told[after:]
+        return {"id": self.id, "ruleset": self.spec["ruleset"], "seat": seat, "players": self.table.players,
+                "waiting": self.waiting(seat), "events": events,
+                "purses": {name: str(p) for name, p in self.table.purses.items()},
+                "finished": self.table.over, "last": len(self.told)}
+
+    def state_message(self, seat: str | None) -> dict:
+        return {"type": "state", "last": len(self.told), "waiting": self.waiting(seat),
+                "purses": {name: str(p) for name, p in self.table.purses.items()}, "finished": self.table.over}
+
+    # ------------------------------------------------------------------ acting
+
+    def check_speaker(self, seat: str | None, action) -> dict:
+        """The action as the table is to see it, or TableRefused: 403 where this token's seat is
+        not the one asked (or names another seat), 409 where it is not legal now."""
+        if not isinstance(action, dict):
+            raise TableRefused(400, "an action is a JSON object such as {\"action\": \"throw\"}")
+        if seat is None:
+            raise TableRefused(403, "this is an onlooker's link: it acts for nobody at the table")
+        q = self.table.waiting
+        if q is None:
+            raise TableRefused(409, "the session is over: no more actions")
+        action = {k: v for k, v in action.items() if k not in SHOWN_ONLY}
+        named = action.get("player", seat)
+        if named != seat:
+            raise TableRefused(403, f"this link is {seat}'s seat: it acts for {seat} alone, not for {str(named)[:40]!r}")
+        if q.ask == "bet":
+            if action.get("action") == "done" and seat != q.facts["caster"]:
+                raise TableRefused(403, f"the caster ({q.facts['caster']}) says when the bets are done and the "
+                                        f"dice roll; {seat} may bet or wait")
+            if action.get("action") == "bet":
+                action["player"] = seat
+                for key in ("pays", "against", "side"):  # shown with a bet, not part of it
+                    action.pop(key, None)
+        elif q.player != seat:
+            raise TableRefused(403, f"the table waits for {q.player or 'the rules'} to {q.ask}, not for {seat}")
+        if action.get("action") == "throw" and "dice" in action:
+            raise TableRefused(409, "at this table the dice are the table's own: post {\"action\": \"throw\"}")
+        return action
+
+    def apply(self, action: dict) -> list[dict]:
+        """Apply the action, then answer any question asked of nobody at the table by the table's
+        policy; returns the log's new entries (each action followed by its events). The table is
+        unchanged where the action is not legal (TableRefused 409)."""
+        try:
+            events = self.table.apply(action)
+        except IllegalAction as exc:
+            raise TableRefused(409, str(exc)) from None
+        entries = [self.table.last_action, *events]
+        while not self.table.over and self.table.waiting.player is None and self.table.waiting.ask != "bet":
+            events = self.table.apply(self.strategy(self.table.waiting))
+            entries += [self.table.last_action, *events]
+        return entries
+
+
+class Committer:
+    """Group commit: the actions of every table that arrive while one commit is being synced are
+    committed together in the next transaction (one sync of the write-ahead log for all of them),
+    in a thread, so that the event loop serves the other tables meanwhile. Each caller's `append`
+    returns only once its entries are committed; an error fails every action of its batch."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.pending: list = []
+        self.running = None
+
+    async def append(self, table_id: str, first: int, entries: list[dict]) -> None:
+        done = asyncio.get_running_loop().create_future()
+        self.pending.append((table_id, first, entries, done))
+        if self.running is None:
+            self.running = asyncio.ensure_future(self._drain())
+        await done
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self.pending:
+                batch, self.pending = self.pending, []
+                try:
+                    await loop.run_in_executor(None, self.store.append_many, [b[:3] for b in batch])
+                except Exception as exc:  # StoreError: none of the batch is done
+                    for *_, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                else:
+                    for *_, done in batch:
+                        if not done.done():
+                            done.set_result(None)
+        finally:
+            self.running = None
+
+
+class Tables:
+    """Every table of one store: made, rebuilt from their logs, acted at and listened to."""
+
+    def __init__(self, store: Store, api, max_tables: int = MAX_TABLES, idle: float = IDLE):
+        self.store, self.api = store, api
+        self.committer = Committer(store)
+        self.max_tables, self.idle = max_tables, idle
+        self.live: dict[str, LiveTable] = {}
+        self.broken: dict[str, str] = {}  # tables that could not be rebuilt, and why
+
+    # ------------------------------------------------------------------ starting
+
+    def load(self) -> None:
+        """Rebuild every open table from its log (the same replay as `play --resume`)."""
+        now = time.time()
+        for table_id, spec, touched, _ in self.store.tables():
+            if now - touched > self.idle:
+                self.store.close_table(table_id, "idle")
+                continue
+            try:
+                self.live[table_id] = self.rebuild(table_id, spec, touched)
+            except (ValueError, CommandError) as exc:  # LogError, a rule file changed since
+                self.broken[table_id] = str(exc)
+
+    def rebuild(self, table_id: str, spec: dict, touched: float) -> LiveTable:
+        from ..play.dice import DiceTape
+        from ..play.log import open_log
+
+        lines = self.store.lines(table_id)
+        with tempfile.TemporaryDirectory(prefix="hazard-table-") as folder:
+            path = os.path.join(folder, f"table-{table_id}.jsonl")
+            with open(path, "w", encoding="utf-8") as out:
+                out.write("".join(line + "\n" for line in lines))
+            log = open_log(path)
+            try:
+                tape = DiceTape.parse(spec["dice"]) if spec.get("dice") is not None else None
+                seed, dice = sessions.resumed_dice(log, tape)
+                table, settings, unlogged = sessions.check_log(log, spec.get("named"), seed, dice, follow_dice=True)
+                entries = [json.loads(line) for line in lines]
+            finally:
+                log.close()
+        live = LiveTable(table_id, spec, table, settings, len(lines), touched)
+        if unlogged:  # cannot happen with entries committed together; a log's own repair if it does
+            self.store.append(table_id, len(lines) + 1, unlogged)
+            live.lines += len(unlogged)
+            entries += unlogged
+        for entry in entries:
+            if "event" in entry:
+                live.tell(told_as(entry))
+        return live
+
+    # ------------------------------------------------------------------ making
+
+    def open_count(self) -> int:
+        return sum(not live.table.over for live in self.live.values())
+
+    async def create(self, body: dict) -> tuple[LiveTable, dict, str]:
+        """A new table from a request's body: the table, each seat's token and the watch token.
+        Raises TableRefused (or the API's Refused) saying what to correct. A rule file of the
+        folder is first analysed in the time-bounded worker (serve.work: a pathological file is
+        stopped there, and its machine is cached); the table is then built in a thread, so the
+        event loop serves the other tables meanwhile."""
+        self.sweep()
+        self.room()
+        name = body.get("ruleset")
+        if isinstance(name, str) and name.endswith(".yaml"):
+            from . import jobs
+
+            await self.api.worker.run(jobs.analyse, self.api.target(name)[0], self.api.options(body.get("options")))
+        live, tokens, watch = await asyncio.get_running_loop().run_in_executor(None, self.make, body)
+        self.room()  # another table may have been made meanwhile
+        self.live[live.id] = live
+        return live, tokens, watch
+
+    def room(self) -> None:
+        if self.open_count() >= self.max_tables:
+            raise TableRefused(429, f"this server has {self.max_tables} tables in play, its most; wait until "
+                                    f"one ends or is closed")
+
+    def make(self, body: dict) -> tuple[LiveTable, dict, str]:
+        """`create`'s table, made and stored (in a thread: it touches nothing the event loop reads)."""
+        path, shown = self.api.target(body.get("ruleset"))
+        builtin = not shown.endswith(".yaml")
+        options = self.api.options(body.get("options"))
+        players = body.get("players")
+        if not isinstance(players, list) or not players:
+            raise TableRefused(400, "players: a list of the players' names, in order round the table")
+        if len(players) > MAX_SEATS:
+            raise TableRefused(400, f"players: at most {MAX_SEATS} seats at a table here")
+        if any(not isinstance(p, str) or "," in p or p != p.strip() for p in players):
+            raise TableRefused(400, "players: each name is text without commas or spaces around it")
+        given = body.get("settings") or {}
+        if not isinstance(given, dict) or set(given) - {"purse", "stake", "rounds", "policy", "bets"}:
+            raise TableRefused(400, "settings: an object of purse, stake, rounds, policy and bets")
+        seed, tape = body.get("seed"), body.get("dice")
+        if seed is not None and tape is not None:
+            raise TableRefused(400, "give the dice as a seed or as a tape (dice), not both")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TableRefused(400, "seed: a whole number from 0 to 2**64 - 1")
+        if tape is not None and (not isinstance(tape, str) or len(tape) > MAX_TAPE):
+            raise TableRefused(400, f"dice: a tape of throws as text, such as \"3-4 5-6\" (at most {MAX_TAPE:,} characters)")
+        try:
+            ruleset = load(path)
+            for key in ("purse", "stake"):
+                if given.get(key) is not None and not isinstance(given[key], (str, int)) or isinstance(given.get(key), bool):
+                    raise TableRefused(400, f"settings.{key}: an amount, such as 20 or \"2.50\"")
+            rounds = given.get("rounds")
+            if rounds is not None and (isinstance(rounds, bool) or not isinstance(rounds, int)):
+                raise TableRefused(400, "settings.rounds: a whole number")
+            policy = given.get("policy", "optimal")
+            if not isinstance(policy, str) or len(policy) > 40:
+                raise TableRefused(400, "settings.policy: a policy's name, such as optimal")
+            settings = sessions.table_settings(
+                ruleset, shown if builtin else path, players=",".join(players),
+                purse=None if given.get("purse") is None else str(given["purse"]),
+                stake=None if given.get("stake") is None else str(given["stake"]), rounds=rounds, policy=policy)
+            if len(settings["players"]) != len(players):
+                raise TableRefused(400, "players: each name is printable text")
+            offered = [name for name in ruleset.bets if name != ruleset.table.stake]
+            bets = given.get("bets", offered)
+            if not isinstance(bets, list) or not all(isinstance(b, str) and b in offered for b in bets):
+                raise TableRefused(400, f"settings.bets: a list of the bets besides the stake to offer "
+                                        f"({', '.join(offered) or 'this game has none'})")
+            if bets:
+                settings["bets"] = list(dict.fromkeys(bets))
+            seed, dice = seed_and_dice(checked_seed(seed), tape)
+            table = sessions.table(ruleset, options, settings, seed, dice)
+        except CommandError as exc:  # SettingError too: a setting to correct, in the command line's words
+            raise TableRefused(400, str(exc)) from None
+        except ValueError as exc:  # a ruleset with errors, an option it has not
+            raise TableRefused(400, str(exc)) from None
+        header = sessions.log_header(settings, seed if tape is None else None)
+        opening = sessions.opening(table, None, header)
+        tokens = {name: secrets.token_urlsafe(24) for name in settings["players"]}
+        watch = secrets.token_urlsafe(24)
+        spec = {"ruleset": shown, "named": None if builtin else path, "options": options, "seed": seed, "dice": tape,
+                "seats": {name: digest(t) for name, t in tokens.items()}, "watch": digest(watch)}
+        table_id = secrets.token_urlsafe(9)
+        live = LiveTable(table_id, spec, table, settings, 0, time.time())
+        entries = list(opening)
+        # the rules' own questions before anyone is asked (none in the built-in games)
+        while not table.over and table.waiting.player is None and table.waiting.ask != "bet":
+            made = table.apply(live.strategy(table.waiting))
+            entries += [table.last_action, *made]
+        try:
+            self.store.create(table_id, spec, entries)
+        except StoreError as exc:
+            raise TableRefused(503, str(exc)) from None
+        live.lines = len(entries)
+        for entry in entries:
+            if "event" in entry:
+                live.tell(told_as(entry))
+        return live, tokens, watch
+
+    # ------------------------------------------------------------------ finding
+
+    def get(self, table_id: str) -> LiveTable:
+        live = self.live.get(table_id)
+        if live is not None:
+            if time.time() - live.touched > self.idle and not live.connections:
+                self.close(live, "idle")
+            else:
+                return live
+        if table_id in self.broken:
+            raise TableRefused(409, f"this table cannot be rebuilt from its log: {self.broken[table_id]}")
+        found = self.store.table(table_id) if isinstance(table_id, str) and len(table_id) <= 40 else None
+        if found is None:
+            raise TableRefused(404, "no such table")
+        if found[2] is not None:
+            raise TableRefused(410, f"this table was closed ({found[2]}: nobody acted at it for "
+                                    f"{self.idle / 3600:g} hours); its log is kept: GET /api/tables/{table_id}/log")
+        live = self.rebuild(table_id, found[0], found[1])
+        self.live[table_id] = live
+        return live
+
+    def authorised(self, table_id: str, token) -> tuple[LiveTable, str | None]:
+        live = self.get(table_id)
+        known, seat = live.seat_of(token)
+        if not known:
+            raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
+        return live, seat
+
+    def log_lines(self, table_id: str, token) -> list[str]:
+        """The table's log (also of a closed table), for any of its tokens. While the session is
+        in play its seed is left out (null): whoever knows it knows the dice to come; the throws
+        are all in the log, so `hazard-dsl replay` replays it all the same."""
+        found = self.store.table(table_id) if isinstance(table_id, str) and len(table_id) <= 40 else None
+        if found is None:
+            raise TableRefused(404, "no such table")
+        spec = found[0]
+        if not isinstance(token, str) or digest(token) not in {spec["watch"], *spec["seats"].values()}:
+            raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
+        lines = self.store.lines(table_id)
+        live = self.live.get(table_id)
+        if lines and not (live is not None and live.table.over) and '"seed": null' not in lines[0]:
+            header = json.loads(lines[0])
+            header["seed"] = None
+            lines[0] = json.dumps(header)
+        return lines
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(self, live: LiveTable, seat: str | None, action) -> list[dict]:
+        """One action from `seat`: checked, applied, committed, then told to everyone listening.
+        Returns the events told."""
+        async with live.lock:
+            action = live.check_speaker(seat, action)
+            try:
+                entries = live.apply(action)
+            except TableRefused:
+                raise
+            except Exception:  # the table may be half-way: rebuilt from the store next time
+                self.live.pop(live.id, None)
+                raise
+            try:
+                await self.committer.append(live.id, live.lines + 1, entries)
+            except StoreError as exc:
+                # not written, so not done: the table is rebuilt from what the store holds
+                self.live.pop(live.id, None)
+                self.drop_all(live)
+                raise TableRefused(503, f"{exc}; the action was not taken") from None
+            live.lines += len(entries)
+            live.touched = time.time()
+            told = [live.tell(e) for e in entries if "event" in e]
+            self.broadcast(live, told)
+            return told
+
+    def broadcast(self, live: LiveTable, told: list[dict]) -> None:
+        texts = [json.dumps(dict(type="event", **t)) for t in told]
+        states: dict = {}
+        for connection in list(live.connections):
+            for text in texts:
+                connection.put(text)
+            seat = connection.seat
+            if seat not in states:
+                states[seat] = json.dumps(live.state_message(seat))
+            connection.put(states[seat])
+            if connection.dropped:
+                live.connections.discard(connection)
+
+    def drop_all(self, live: LiveTable) -> None:
+        for connection in list(live.connections):
+            connection.put(None)
+        live.connections.clear()
+
+    def close(self, live: LiveTable, why: str) -> None:
+        self.store.close_table(live.id, why)
+        self.live.pop(live.id, None)
+        self.drop_all(live)
+
+    def sweep(self) -> None:
+        """Close the tables nobody has acted at for `idle` seconds and nobody is watching."""
+        now = time.time()
+        for live in list(self.live.values()):
+            if now - live.touched > self.idle and not live.connections:
+                self.close(live, "idle")
+
+
+# what a log's session event adds to the table's own (commands.sessions.log_header): the page is
+# told the event as the table made it
+# (the seed above all: whoever knows it knows the dice to come)
+_HEADER_ONLY = ("file", "purse", "stake", "strategy", "rounds", "policy", "version", "seed", "bets")
+
+
+def told_as(entry: dict) -> dict:
+    """A logged event as browsers are told it: the session event without the settings a log adds."""
+    if entry.get("event") != "session":
+        return entry
+    return {k: v for k, v in entry.items() if k not in _HEADER_ONLY}
+
+
+# --------------------------------------------------------------------------- the routes
+
+
+def bearer(request) -> str | None:
+    """The token of `Authorization: Bearer TOKEN`, or None."""
+    given = request.headers.get("authorization", "")
+    kind, _, token = given.partition(" ")
+    return token.strip() if kind.lower() == "bearer" and token.strip() else None
+
+
+class TableRoutes:
+    """The tables' part of the API (serve.api routes them; errors are TableRefused)."""
+
+    def __init__(self, tables: Tables, body_of):
+        self.tables = tables
+        self.body_of = body_of  # the request's JSON object, bounded (serve.api.body_of)
+
+    async def create(self, request):
+        from starlette.responses import JSONResponse
+
+        body = await self.body_of(request)
+        live, tokens, watch = await self.tables.create(body)
+        base = f"/tables/{live.id}"
+        return JSONResponse({"id": live.id,
+                             "seats": {name: {"token": t, "url": f"{base}#token={t}"} for name, t in tokens.items()},
+                             "watch": {"token": watch, "url": f"{base}#token={watch}"}}, status_code=201)
+
+    async def standing(self, request):
+        from starlette.responses import JSONResponse
+
+        live, seat = self.tables.authorised(request.path_params["id"], bearer(request))
+        after = request.query_params.get("after", "0")
+        if not after.isdigit() or len(after) > 9:
+            raise TableRefused(400, "after: the number of the last event seen (0: all)")
+        async with live.lock:  # never an action applied and not yet committed
+            return JSONResponse(live.standing(seat, int(after)))
+
+    async def action(self, request):
+        from starlette.responses import JSONResponse
+
+        live, seat = self.tables.authorised(request.path_params["id"], bearer(request))
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_MESSAGE):
+            raise TableRefused(413, f"an action is at most {MAX_MESSAGE:,} bytes")
+        body = await self.body_of(request)
+        if len(json.dumps(body)) > MAX_MESSAGE:
+            raise TableRefused(413, f"an action is at most {MAX_MESSAGE:,} bytes")
+        told = await self.tables.act(live, seat, body)
+        return JSONResponse({"events": told, **{k: v for k, v in live.state_message(seat).items() if k != "type"}})
+
+    async def log(self, request):
+        from starlette.responses import Response
+
+        lines = self.tables.log_lines(request.path_params["id"], bearer(request) or request.query_params.get("token"))
+        return Response("".join(line + "\n" for line in lines), media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f"attachment; filename=\"table-{request.path_params['id']}.jsonl\""})
+
+    async def socket(self, websocket):
+        """The table live: every event after `after`, in order, then each new one as it comes, with
+        what this link may do now; actions may be sent on it too ({"id", "action"})."""
+        from starlette.websockets import WebSocketDisconnect
+
+        origin = websocket.headers.get("origin")
+        if origin is not None and origin.split("://", 1)[-1] != websocket.headers.get("host"):
+            await websocket.close(code=4403, reason="a table's page is on this server")
+            return
+        after = websocket.query_params.get("after", "0")
+        try:
+            live, seat = self.tables.authorised(websocket.path_params["id"], websocket.query_params.get("token"))
+            if not after.isdigit() or len(after) > 9:
+                raise TableRefused(400, "after: the number of the last event seen")
+            if len(live.connections) >= MAX_WATCHERS:
+                raise TableRefused(429, f"this table has {MAX_WATCHERS} pages open, its most")
+        except TableRefused as exc:
+            await websocket.close(code=4000 + exc.status, reason=str(exc)[:120])
+            return
+        await websocket.accept()
+        connection = Connection(seat)
+        # what it missed, then live: added under the table's lock, so no event falls between
+        async with live.lock:
+            for told in live.told[int(after):]:
+                connection.put(json.dumps(dict(type="event", **told)))
+            connection.put(json.dumps(live.state_message(seat)))
+            live.connections.add(connection)
+
+        async def sending():
+            while True:
+                text = await connection.queue.get()
+                if text is None:
+                    await websocket.close(code=1013, reason="too far behind, or the table closed: reconnect")
+                    return
+                await websocket.send_text(text)
+
+        sender = asyncio.ensure_future(sending())
+        allowance, since = float(BURST), time.monotonic()
+        try:
+            while True:
+                receiving = asyncio.ensure_future(websocket.receive())
+                done, _ = await asyncio.wait({receiving, sender}, return_when=asyncio.FIRST_COMPLETED)
+                if sender in done:
+                    receiving.cancel()
+                    break
+                message = receiving.result()
+                if message["type"] == "websocket.disconnect":
+                    break
+                data = message.get("text")
+                if data is None and message.get("bytes") is not None:
+                    data = message["bytes"].decode("utf-8", "replace")
+                now = time.monotonic()
+                allowance = min(float(BURST), allowance + (now - since) * RATE)
+                since = now
+                if allowance < 1:
+                    await websocket.close(code=1008, reason=f"too many messages: at most {RATE:g} a second")
+                    break
+                allowance -= 1
+                if data is None or len(data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+                    await websocket.close(code=1009, reason=f"a message is at most {MAX_MESSAGE} bytes")
+                    break
+                connection.put(json.dumps(await self.answer(live, seat, data)))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            live.connections.discard(connection)
+            sender.cancel()
+
+    async def answer(self, live: LiveTable, seat: str | None, data: str) -> dict:
+        """A message from a page: {"id": any, "action": {...}} → {"type": "reply", "id", "status",
+        "events" (their numbers) or "error"}."""
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            return {"type": "reply", "id": None, "status": 400, "error": "a message is JSON: {\"id\", \"action\"}"}
+        if not isinstance(message, dict) or "action" not in message:
+            return {"type": "reply", "id": None, "status": 400, "error": "a message is {\"id\", \"action\"}"}
+        ident = message.get("id")
+        ident = ident if isinstance(ident, (int, str)) and not isinstance(ident, bool) and len(str(ident)) <= 40 else None
+        try:
+            told = await self.tables.act(live, seat, message["action"])
+        except TableRefused as exc:
+            return {"type": "reply", "id": ident, "status": exc.status, "error": str(exc)}
+        return {"type": "reply", "id": ident, "status": 200, "events": [t["n"] for t in told]}
