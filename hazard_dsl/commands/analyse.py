@@ -196,7 +196,8 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
                 out[name][value] = dict(base)
                 continue
             spent += len(changed)
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
+            # compiled for this table alone, which is kept itself: the machine is not
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed, keep=False)
             # the game is the same when it does not read the option: solve on its table
             edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
                 bet_edges(machine, policy)
@@ -229,7 +230,7 @@ def _game_by_option(ruleset, options: dict, policy: str) -> dict:
             continue
         out[name] = {}
         for value in ruleset.options[name].values:
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=())
+            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=(), keep=False)
             spent += len(machine.states)
             if spent > MAX_OPTION_GAME_STATES:
                 out.pop(name)

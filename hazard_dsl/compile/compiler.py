@@ -428,13 +428,17 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     return _Compiler(ruleset, resolve_options(ruleset, options), max_tests).explore()
 
 
-def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) -> Machine:
+def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None, keep: bool = True) -> Machine:
     """The machine for these option values, with the named bets compiled (None: every bet the
     ruleset declares), or RulesetError saying why there is none. A machine compiled before from
-    the same rule file (read through `parse.cache`) is loaded rather than compiled again."""
+    the same rule file (read through `parse.cache`) is loaded rather than compiled again;
+    `keep=False` compiles it without the cache (a machine needed once, for a table that is kept
+    itself: writing it would cost more than it saves)."""
     from ..parse.cache import compiled
 
     resolved = resolve_options(ruleset, options)
+    if not keep:
+        return _compile(ruleset, resolved, bets)
     return compiled(ruleset, resolved, None if bets is None else tuple(bets),
                     lambda: _compile(ruleset, resolved, bets))
 
