@@ -55,6 +55,19 @@ def generate() -> str:
     for line in ("from .lexer import Token", "from . import __version__"):
         assert body.count(line) <= 1, line
         body = body.replace(line, "pass  # " + line)
+    # Importing `logging` (and what it imports) is a fifth of the module's import: Lark's logger
+    # is set to CRITICAL and logs only while a grammar is built, never from tables, so it is a
+    # logger that drops everything. `pickle`, `zlib` and `base64` serve Lark's save, load and
+    # cache, which a parser loaded from its tables never calls.
+    for old, new in (("import logging\n", ""),
+                     ('logger: logging.Logger = logging.getLogger("lark")\nlogger.addHandler(logging.StreamHandler())\n',
+                      "class _Silent:\n    def __getattr__(self, name):\n        return lambda *args, **kwargs: None\n\n\n"
+                      "logger = _Silent()  # hazard-dsl: see grammar/standalone.py\n"),
+                     ("logger.setLevel(logging.CRITICAL)\n", ""),
+                     ("import pickle, zlib, base64\n", "")):
+        assert body.count(old) == 1, old
+        body = body.replace(old, new)
+    assert "logging." not in body
     return header + body
 
 
