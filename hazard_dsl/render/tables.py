@@ -298,15 +298,19 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
                     continue
                 others = [(second if j == i else first) for j, first, second in tops] if by_row else [0] * len(lines)
                 now = sum(max(o, row[i]) for o, row in zip(others, lines))
-                for step in range(1, min(spare, most[k] - widths[k]) + 1):
+                # the first widening that saves a line: a row's height falls only when its cell
+                # here is its tallest (taller than the others) and takes a line fewer, which it
+                # first does at `_narrowest` (a cell's lines never grow with the width)
+                first = min((w for o, row, cells in zip(others, lines, shapes) if row[i] > o
+                             for w in (_narrowest(cells[i], row[i] - 1),) if w is not None), default=None)
+                step = None if first is None else first - widths[k]
+                if step is not None and step <= min(spare, most[k] - widths[k]):
                     counts = column.get((i, widths[k] + step))
                     if counts is None:
                         counts = column[i, widths[k] + step] = [count(row[i], widths[k] + step) for row in shapes]
                     saved = now - sum(max(o, n) for o, n in zip(others, counts))
-                    if saved > 0:
-                        if best is None or saved / step > best[0]:
-                            best = (saved / step, k, i, step, counts)
-                        break
+                    if best is None or saved / step > best[0]:
+                        best = (saved / step, k, i, step, counts)
             if best is None:
                 break
             _, k, i, step, counts = best
@@ -381,6 +385,30 @@ def _lines(text: str, width: int) -> int:
         _LINES.clear()
     _LINES[key] = total
     return total
+
+
+_NARROWEST: dict = {}  # (cell text, lines) -> the least width at which it takes no more lines
+
+
+def _narrowest(text: str, lines: int) -> int | None:
+    """The least width at which a cell takes at most `lines` lines (None: at no width)."""
+    key = (text, lines)
+    if key in _NARROWEST:
+        return _NARROWEST[key]
+    low, high = 1, max(_longest(text), 1)
+    found = None
+    if _lines(text, high) <= lines:
+        while low < high:  # the lines a cell takes never grow with the width
+            middle = (low + high) // 2
+            if _lines(text, middle) <= lines:
+                high = middle
+            else:
+                low = middle + 1
+        found = low
+    if len(_NARROWEST) >= MAX_REMEMBERED:
+        _NARROWEST.clear()
+    _NARROWEST[key] = found
+    return found
 
 
 def _abbreviation(heading: str, room: int) -> str | None:
