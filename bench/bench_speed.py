@@ -8,8 +8,8 @@
    against its `--json`. Commands are run in turn, A B A B …, and the ratio taken pair by pair
    (its median printed), so that it holds while the machine's speed drifts. With
    ``--baseline DIR`` (another checkout of hazard-dsl, e.g. ``git archive main | tar -x -C DIR``)
-   the same commands of that checkout run in the same rounds: its ratios are printed beside
-   ours, before and after in one run.
+   the same command of that checkout runs in the same rounds (ours, theirs, the baseline, in
+   turn): both ratios are to the same runs of the baseline, before and after in one run.
 2. **Kernels** (one core, in process): throws per second of the NumPy engine and of the compiled
    kernel (`simulate --engine compiled`, when Numba is installed) on cotton and on craps, as a
    share of the NumPy floor — one `Generator.integers(0, 36)` draw and one `numpy.take` per
@@ -91,13 +91,15 @@ def cold_start(rounds: int, baseline: Path | None) -> bool:
         for _, root in roots:
             command = [sys.executable, "-m", "hazard_dsl", *args]
             runs.append((command, environment(root), True))
-        base = NUMPY if against == "numpy" else [sys.executable, "-m", "hazard_dsl", *args, "--json"]
-        # the baseline of a ratio is our own --json (compare) or the NumPy import
-        times, ratios = [], []
-        for k, (_, root) in enumerate(roots):
-            t, r = paired([runs[k], (base, environment(root), True)], rounds)
-            times.append(t)
-            ratios.append(r[0])
+        if against == "numpy":  # one run of the import a round, after each checkout's: all ratios share it
+            t, ratios = paired(runs + [(NUMPY, environment(HERE), True)], rounds)
+            times = [(t[k], t[-1]) for k in range(len(roots))]
+        else:  # each checkout's text against its own --json
+            times, ratios = [], []
+            for run, (_, root) in zip(runs, roots):
+                t, r = paired([run, (run[0] + ["--json"], environment(root), True)], rounds)
+                times.append(t)
+                ratios.append(r[0])
         target = TARGETS[kind]
         met &= ratios[0] <= target
         row = "".join(f" {t[0]:>10.3f} {r:>7.2f}x" for t, r in zip(times, ratios))
