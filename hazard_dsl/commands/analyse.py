@@ -89,7 +89,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
         if machine.ruleset.options and by_option:
             try:
-                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy)
+                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy, machine)
             except PolicyError:
                 analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
@@ -205,20 +205,22 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     return out, skipped
 
 
-def game_by_option(ruleset, options: dict, policy: str) -> dict:
+def game_by_option(ruleset, options: dict, policy: str, machine=None) -> dict:
     """The caster's game (win, lose, push, edge, expected throws) under each value of each option
     the game itself reads — its rules or its dice — the others held at `options`. Options that
     change only bets or the table are left to the bets' table. Kept in the cache with the
-    ruleset's machines: `analyse` is run again and again on an unchanged file."""
+    ruleset's machines: `analyse` is run again and again on an unchanged file. `machine`, when
+    given, is the game under `options` (compiled already): each option's own value is played on
+    it rather than compiled again."""
     from ..parse.cache import kept
 
     what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
-    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy),
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy, machine),
                 lambda table: isinstance(table, dict))
 
 
-def _game_by_option(ruleset, options: dict, policy: str) -> dict:
-    from ..compile.compiler import compile_ruleset
+def _game_by_option(ruleset, options: dict, policy: str, at_options=None) -> dict:
+    from ..compile.compiler import compile_ruleset, resolve_options
     from ..compile.evaluate import game_options
     from ..solve.markov import policy_for
     from ..solve.session import game_endings
@@ -230,7 +232,11 @@ def _game_by_option(ruleset, options: dict, policy: str) -> dict:
             continue
         out[name] = {}
         for value in ruleset.options[name].values:
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=(), keep=False)
+            if at_options is not None and value == options.get(name) and at_options.ruleset is ruleset \
+                    and at_options.options == resolve_options(ruleset, options):
+                machine = at_options  # the same game (its bets are not read here)
+            else:
+                machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=(), keep=False)
             spent += len(machine.states)
             if spent > MAX_OPTION_GAME_STATES:
                 out.pop(name)
