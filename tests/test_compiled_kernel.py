@@ -120,3 +120,16 @@ def test_numba_is_imported_only_when_the_compiled_engine_plays():
             "import hazard_dsl.simulate.compiled; print('numba' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.stdout.strip().splitlines()[-1] == "False", done.stderr[-2000:]
+
+
+def test_the_python_api_takes_the_engine():
+    import hazard_dsl
+
+    cotton = hazard_dsl.load("cotton")
+    estimate = cotton.simulate(games=100_000, seed=3, engine="compiled").win
+    assert abs(estimate.z) <= 4
+    assert cotton.simulate(games=100_000, seed=3, engine="compiled").win == estimate
+    with pytest.raises(ValueError, match="engine"):
+        cotton.simulate(games=10, engine="fast")
+    with pytest.raises(ValueError, match="sessions"):
+        hazard_dsl.load("hoyle").simulate(games=10, players=["Ann", "Ben"], engine="compiled")
