@@ -355,7 +355,8 @@ class Variant:
 
     @_in_python_terms
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
-                 stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1):
+                 stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1,
+                 engine: str = "numpy"):
         """Monte Carlo on the compiled tables (`hazard-dsl simulate`), each figure beside its exact
         value: a `hazard_dsl.Simulation` of `games` games (default 1,000,000) with win / lose /
         push and each label as an `Estimate` (`.rate`, `.stderr`, `.exact`, `.z`), throws per
@@ -363,6 +364,8 @@ class Variant:
         With `players=["Ann", "Ben"]`: a `hazard_dsl.TableSimulation` of `games` sessions at the
         table (default 1,000), each seat's purse at the end (`purse`, `stake`, `strategy`,
         `rounds` as for `session`). The same `seed` gives the same numbers, whatever `workers`.
+        `engine="compiled"` plays games on the compiled kernel (`pip install 'hazard-dsl[fast]'`;
+        its own random numbers: the same seed, the same numbers with the same engine).
 
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
@@ -372,7 +375,12 @@ class Variant:
         simulator = _simulator()
         _whole("seed", seed, 0, 2 ** 64 - 1)
         _whole("workers", workers, 1, 1024)
+        if engine not in simulator.ENGINES:
+            raise ValueError(f"engine={engine!r}: one of {', '.join(map(repr, simulator.ENGINES))}")
         if players is not None:
+            if engine != "numpy":
+                raise ValueError("engine='compiled' plays games; sessions at the table are played by the NumPy "
+                                 "engine (leave engine= out)")
             if bets:
                 raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
                                  "players")
@@ -389,7 +397,13 @@ class Variant:
         orders = _orders(self.ruleset, _old_bets(bets))
         machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders])
         _made(machine, orders)
-        return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers))
+        if engine == "compiled":
+            from .simulate.compiled import available
+
+            if not available():
+                raise ValueError("engine='compiled' needs Numba: pip install 'hazard-dsl[fast]'")
+        return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers,
+                                          engine=engine))
 
     def compare(self, *others, policy: str = "optimal"):
         """This variant beside others (variants, names or paths): a `hazard_dsl.Comparison` of

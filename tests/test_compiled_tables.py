@@ -1,8 +1,8 @@
 """Bets compiled to tables, the pipeline's layering, and the start-up caches (issue 8).
 
 The analysis and the table read each bet's compiled table; nothing after compile re-reads the
-rules; compile does not reach up into check; the fast paths (libyaml, cached parse trees, Lark's
-cached tables) give the same results and positions as the slow ones."""
+rules; compile does not reach up into check; the fast paths (libyaml, cached parse trees, the
+stand-alone parser) give the same results and positions as the slow ones."""
 
 from __future__ import annotations
 
@@ -178,40 +178,6 @@ def test_the_same_expression_text_gets_each_occurrences_own_position(write_rules
     rules = list(read_ruleset(path).rules())
     assert rules[0].condition.position.line == 4 and rules[1].condition.position.line == 6
     assert rules[1].condition.position.column == rules[0].condition.position.column + 2
-
-
-def _fresh_parser():
-    expressions._parser.cache_clear()
-    try:
-        return expressions._parser()
-    finally:
-        expressions._parser.cache_clear()
-
-
-def test_lark_keeps_its_tables_in_the_users_cache_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    built = _fresh_parser()
-    (kept,) = (tmp_path / "hazard-dsl" / "grammar").glob("*.parser")
-    assert oct(kept.parent.stat().st_mode & 0o777) == oct(0o700)
-    loaded = _fresh_parser()  # from the kept tables
-    text = "total in {2, 3} or (main == 7 and total == 11)"
-    assert loaded.parse(text, start="expression") == built.parse(text, start="expression")
-
-
-def test_a_damaged_parser_entry_is_rebuilt(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    _fresh_parser()
-    (kept,) = (tmp_path / "hazard-dsl" / "grammar").glob("*.parser")
-    kept.write_bytes(kept.read_bytes()[:-10] + b"0123456789")
-    assert _fresh_parser().parse("total == 7", start="expression")
-
-
-def test_no_cache_folder_means_no_cache_not_an_error(tmp_path, monkeypatch):
-    blocked = tmp_path / "file"
-    blocked.write_text("not a folder")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    assert _fresh_parser().parse("total == 7", start="expression")
-    assert blocked.read_text() == "not a folder"
 
 
 def test_yaml_loaders_agree_on_scalar_positions_with_non_ascii_text():

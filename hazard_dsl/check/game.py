@@ -196,7 +196,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagno
         machine = machines.get(_key(options))
         if machine is None:
             try:
-                machine = compile_ruleset(ruleset, options, bets=())
+                machine = compile_ruleset(ruleset, options, bets=(), keep=False)  # check's findings are kept
             except RulesetError:
                 continue
         solver = Solver(machine)

@@ -15,16 +15,39 @@ import sys
 
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
-from ..play.casting import CastingError
-from ..play.log import LogError
-from . import analyse, check, compare, graph, listing, lsp, play, replay, rules, run, schema, serve, show, simulate
 from .output import silence_stdout
 from .parser import UsageError, build_parser
 
-HANDLERS = {"check": check.command, "list": listing.command, "show": show.command, "run": run.command,
-            "play": play.command, "replay": replay.command, "analyse": analyse.command, "compare": compare.command,
-            "graph": graph.command, "rules": rules.command, "simulate": simulate.command,
-            "schema": schema.command, "serve": serve.command, "lsp": lsp.command}
+# Each command's module is imported when that command runs, not before: a short command pays
+# for its own imports only (`analyse` never loads the session player, `check` never rich).
+MODULES = {"check": "check", "list": "listing", "show": "show", "run": "run", "play": "play", "replay": "replay",
+           "analyse": "analyse", "compare": "compare", "graph": "graph", "rules": "rules", "simulate": "simulate",
+           "schema": "schema", "serve": "serve", "lsp": "lsp"}
+
+
+class _Command:
+    """A command's function, imported from its module when called."""
+
+    def __init__(self, module: str):
+        self.module = module
+
+    def __call__(self, args):
+        from importlib import import_module
+
+        return import_module(f"{__name__}.{self.module}").command(args)
+
+
+HANDLERS = {name: _Command(module) for name, module in MODULES.items()}
+
+
+def _loaded(module: str, name: str) -> type:
+    """An exception class of a module when it has been imported, else a class nothing raises:
+    an error of a module that never ran cannot have been raised."""
+    return getattr(sys.modules.get(f"hazard_dsl.{module}"), name, _NeverRaised)
+
+
+class _NeverRaised(Exception):
+    pass
 
 
 def main(argv=None) -> int:
@@ -46,10 +69,10 @@ def main(argv=None) -> int:
     except (UsageError, CommandError) as exc:
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 2
-    except LogError as exc:  # a session log that cannot be trusted: refused, naming the line
+    except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 1
-    except CastingError as exc:  # scripted dice that cannot make the cast the rules want here
+    except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
         sys.stdout.flush()
         print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
         return 1

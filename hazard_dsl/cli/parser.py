@@ -286,6 +286,10 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
                         "hazard-dsl[cluster], and hazard-dsl on the workers)")
     p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
                                                   "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
+    p.add_argument("--engine", choices=("numpy", "compiled"), default=None,
+                   help="what plays the games: numpy (default, the reference) or compiled (a Numba kernel, faster; "
+                        "needs hazard-dsl[fast]; its own random numbers: a seed gives the same numbers with the "
+                        "same engine)")
     at_table = p.add_argument_group("sessions at the table")
     add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True)
     at_table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",

@@ -35,6 +35,7 @@ def command(args) -> int:
         return 1
     ruleset = loading.load(args.ruleset)
     at_table = args.players is not None
+    engine = simulating.checked_engine(args.engine, at_table)
     if not at_table:
         for flag in ("rounds", "purse", "strategy", "stake", "refuse", "goal"):
             if getattr(args, flag) not in (None, []):
@@ -54,7 +55,7 @@ def command(args) -> int:
         if at_table:
             context = simulating.session_simulation(ruleset, count, seed, table_settings(args, ruleset), args.option)
         else:
-            context = simulating.game_simulation(ruleset, count, seed, args.option, args.policy, args.bet)
+            context = simulating.game_simulation(ruleset, count, seed, args.option, args.policy, args.bet, engine)
     except SimulationError as exc:
         print(f"hazard-dsl: error: {exc}", file=sys.stderr)
         return 1

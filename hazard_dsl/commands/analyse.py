@@ -87,9 +87,11 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
 
             orders = [Order.parse_for_analysis(text) for text in bets]
             analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
+        variants = shared_variants(machine.ruleset) if by_option else None
         if machine.ruleset.options and by_option:
             try:
-                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy)
+                analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy, machine,
+                                                         variants)
             except PolicyError:
                 analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
@@ -100,7 +102,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             what = ("bets_by_option", policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
             analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
                 ruleset, analysis.options, policy, {name: f.edge for name, f in analysis.bets.items()},
-                analysis.bet_table), lambda table: isinstance(table, tuple) and len(table) == 2)
+                analysis.bet_table, variants), lambda table: isinstance(table, tuple) and len(table) == 2)
     except BetError as exc:
         raise CommandError(str(exc)) from None
     return analysis
@@ -163,8 +165,43 @@ def seats_to_goal(machine, analysis, plans, bankroll: str, goal: str, stake: str
         raise CommandError(str(exc)) from None
 
 
+def shared_variants(ruleset) -> dict | None:
+    """A place for the machines of the two tables of each option's effect to share, or None when
+    sharing would not pay: an option the game reads changes the game and every bet, so both
+    tables compile the game under each of its values; compiled once with every bet, each
+    variant serves both (`_variant`). None when there are no bets, or more variants' bets than
+    the bets' table would analyse (it would leave some out, and their bets would be compiled
+    for nothing)."""
+    from ..compile.evaluate import game_options
+
+    if not ruleset.bets:
+        return None
+    in_game = game_options(ruleset)
+    others = sum(len(o.values) - 1 for n, o in ruleset.options.items() if n in in_game)
+    return {} if others * len(ruleset.bets) <= MAX_OPTION_BET_ANALYSES else None
+
+
+def _variant(ruleset, options: dict, variants: dict, game_only: bool = False):
+    """The machine under `options` with every bet compiled, once for both tables (`variants`:
+    {options: machine}). When the bets do not compile under these options, the RulesetError
+    saying why; with `game_only` (the game's table, which reads no bet), the game alone."""
+    from ..compile.compiler import compile_ruleset, resolve_options
+    from ..diagnostics import RulesetError
+
+    key = repr(sorted(resolve_options(ruleset, options).items()))
+    found = variants.get(key)
+    if found is None:
+        try:
+            found = variants[key] = compile_ruleset(ruleset, options, keep=False)
+        except RulesetError:
+            if not game_only:
+                raise
+            return compile_ruleset(ruleset, options, bets=(), keep=False)
+    return found
+
+
 def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,
-                   table=None) -> tuple[dict, list]:
+                   table=None, variants: dict | None = None) -> tuple[dict, list]:
     """Each bet's edge with one option changed at a time: how the house earns under each.
 
     Only what can change is recomputed: an option the game's rules do not read changes only
@@ -196,7 +233,10 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
                 out[name][value] = dict(base)
                 continue
             spent += len(changed)
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed)
+            if variants is not None and name in in_game:  # every bet changes: shared with the game's table
+                machine = _variant(ruleset, dict(options, **{name: value}), variants)
+            else:  # compiled for this table alone, which is kept itself: the machine is not
+                machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed, keep=False)
             # the game is the same when it does not read the option: solve on its table
             edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
                 bet_edges(machine, policy)
@@ -204,20 +244,23 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     return out, skipped
 
 
-def game_by_option(ruleset, options: dict, policy: str) -> dict:
+def game_by_option(ruleset, options: dict, policy: str, machine=None, variants: dict | None = None) -> dict:
     """The caster's game (win, lose, push, edge, expected throws) under each value of each option
     the game itself reads — its rules or its dice — the others held at `options`. Options that
     change only bets or the table are left to the bets' table. Kept in the cache with the
-    ruleset's machines: `analyse` is run again and again on an unchanged file."""
+    ruleset's machines: `analyse` is run again and again on an unchanged file. `machine`, when
+    given, is the game under `options` (compiled already): each option's own value is played on
+    it rather than compiled again; `variants` (`shared_variants`), the machines shared with the
+    bets' table."""
     from ..parse.cache import kept
 
     what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
-    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy),
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy, machine, variants),
                 lambda table: isinstance(table, dict))
 
 
-def _game_by_option(ruleset, options: dict, policy: str) -> dict:
-    from ..compile.compiler import compile_ruleset
+def _game_by_option(ruleset, options: dict, policy: str, at_options=None, variants: dict | None = None) -> dict:
+    from ..compile.compiler import compile_ruleset, resolve_options
     from ..compile.evaluate import game_options
     from ..solve.markov import policy_for
     from ..solve.session import game_endings
@@ -229,7 +272,13 @@ def _game_by_option(ruleset, options: dict, policy: str) -> dict:
             continue
         out[name] = {}
         for value in ruleset.options[name].values:
-            machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=())
+            if at_options is not None and value == options.get(name) and at_options.ruleset is ruleset \
+                    and at_options.options == resolve_options(ruleset, options):
+                machine = at_options  # the same game (its bets are not read here)
+            elif variants is not None:
+                machine = _variant(ruleset, dict(options, **{name: value}), variants, game_only=True)
+            else:
+                machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=(), keep=False)
             spent += len(machine.states)
             if spent > MAX_OPTION_GAME_STATES:
                 out.pop(name)

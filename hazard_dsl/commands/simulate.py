@@ -20,11 +20,32 @@ MAX_WORKERS = 1024
 
 
 def games(machine, games: int = DEFAULT_GAMES, seed: int = 0, policy: str = "optimal", bets=(), workers: int = 1,
-          scheduler=None) -> dict:
+          scheduler=None, engine: str = "numpy") -> dict:
     """Simulate games (and bets: `["pass=10", "odds=3-4-5x"]`); the report `simulate --json` prints."""
     from ..simulate.simulation import execute, prepare_games
 
-    return execute(prepare_games(machine, games, seed, policy, bets), workers, scheduler)[0]
+    engine = checked_engine(engine)
+    return execute(prepare_games(machine, games, seed, policy, bets, engine=engine), workers, scheduler)[0]
+
+
+ENGINES = ("numpy", "compiled")
+
+
+def checked_engine(engine: str | None, at_table: bool = False) -> str:
+    """The engine that plays the games: "numpy" (the default, the reference) or "compiled" (the
+    kernel of the `fast` extra, which needs Numba)."""
+    engine = engine or "numpy"
+    if engine not in ENGINES:
+        raise SettingError("engine", f"must be one of {', '.join(ENGINES)}")
+    if engine == "compiled":
+        if at_table:
+            raise SettingError("engine", "compiled plays games and bets; sessions at the table are played by the "
+                                         "NumPy engine (leave --engine out)")
+        from ..simulate.compiled import available
+
+        if not available():
+            raise SettingError("engine", "compiled needs Numba: pip install 'hazard-dsl[fast]'")
+    return engine
 
 
 def sessions(machine, players, sessions: int = DEFAULT_SESSIONS, seed: int = 0, purse=20, stake=1,
@@ -63,7 +84,8 @@ def checked_count(count: int | None, at_table: bool) -> int:
     return count
 
 
-def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str = "optimal", bets=()):
+def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str = "optimal", bets=(),
+                    engine: str = "numpy"):
     """A simulation of `count` games of `ruleset` with these options and bets (texts
     NAME=AMOUNT), ready to execute. `simulate.tables.SimulationError` (a game too large to
     simulate) is left to the caller."""
@@ -74,7 +96,7 @@ def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str
     try:
         ordered = [t.partition("=")[0].strip() for t in bets]
         machine = build_machine(ruleset, list(option_texts), [n for n in ordered if n in ruleset.bets])
-        return prepare_games(machine, count, seed, policy, list(bets))
+        return prepare_games(machine, count, seed, policy, list(bets), engine=engine)
     except (PolicyError, BetError) as exc:
         raise CommandError(str(exc)) from None
 

@@ -428,29 +428,62 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     return _Compiler(ruleset, resolve_options(ruleset, options), max_tests).explore()
 
 
-def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None) -> Machine:
+def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None, keep: bool = True) -> Machine:
     """The machine for these option values, with the named bets compiled (None: every bet the
     ruleset declares), or RulesetError saying why there is none. A machine compiled before from
-    the same rule file (read through `parse.cache`) is loaded rather than compiled again."""
+    the same rule file (read through `parse.cache`) is loaded rather than compiled again;
+    `keep=False` compiles it without the cache (a machine needed once, for a table that is kept
+    itself: writing it would cost more than it saves)."""
     from ..parse.cache import compiled
 
     resolved = resolve_options(ruleset, options)
+    if not keep:
+        return _compile(ruleset, resolved, bets)
     return compiled(ruleset, resolved, None if bets is None else tuple(bets),
                     lambda: _compile(ruleset, resolved, bets))
 
 
-def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
-    from .bets import compile_bet, compile_fee, count_bet_nodes, count_fee_states
+# The game explored under each setting of the options it reads, per ruleset (the last few): a
+# ruleset's machines under options only its bets, fees or passing read share one exploration
+# (`analyse`'s table of each option's effect on the bets, `check`'s bets under such options).
+_EXPLORED: dict = {}  # id(ruleset) -> (ruleset, the options its game reads, {their values: game machine})
+MAX_EXPLORED_RULESETS = 8
+MAX_EXPLORED_GAMES = 16  # per ruleset
+MAX_EXPLORED_STATES = 20_000  # a larger game is not kept (a long-running server holds what is kept)
+
+
+def _game(ruleset: Ruleset, options: dict) -> Machine:
+    """The game's machine under `options` (no bets, fees or passing yet), explored once for each
+    setting of the options the game reads (`evaluate.game_options`: the others cannot change
+    it); RulesetError when it cannot be compiled (never kept: every caller hears it)."""
+    from .evaluate import game_options
     from .soundness import machine_problems
 
-    result = _Compiler(ruleset, options).explore()
-    diags = Diagnostics(list(result.diagnostics.items))
-    if result.machine is not None:
-        diags.extend(machine_problems(ruleset, result))
-    diags.raise_if_errors()
+    entry = _EXPLORED.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:  # (the ruleset is held, so its id is not reused)
+        while len(_EXPLORED) >= MAX_EXPLORED_RULESETS:
+            _EXPLORED.pop(next(iter(_EXPLORED)))
+        entry = _EXPLORED[id(ruleset)] = (ruleset, frozenset(game_options(ruleset)), {})
+    key = tuple(sorted((name, value) for name, value in options.items() if name in entry[1]))
+    found = entry[2].get(key)
+    if found is None:
+        result = _Compiler(ruleset, options).explore()
+        diags = Diagnostics(list(result.diagnostics.items))
+        if result.machine is not None:
+            diags.extend(machine_problems(ruleset, result))
+        diags.raise_if_errors()
+        found = result.machine
+        if len(entry[2]) < MAX_EXPLORED_GAMES and len(found.states) <= MAX_EXPLORED_STATES:
+            entry[2][key] = found
+    # its own options, and bets and fees of its own (compiling them fills these dicts)
+    return replace(found, options=dict(options), bets={}, fees={})
+
+
+def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
+    from .bets import compile_bet, compile_fee, count_bet_nodes, count_fee_states
     from .passing import compile_passing
 
-    machine = result.machine
+    machine = _game(ruleset, options)
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
     machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options))
     nodes = 0

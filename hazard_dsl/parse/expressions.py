@@ -1,6 +1,7 @@
 """The expression language: Lark grammar → the syntax trees of `parse.syntax`, with positions.
 
-The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data). Expressions
+The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data); its parser is
+generated from it at build time into `parse._lalr` (``python grammar/standalone.py``). Expressions
 are parsed, never ``eval``'d: the trees are interpreted by `compile.evaluate`. Lark's own errors
 are turned into our diagnostics with the same positions. The trees are re-exported here, so
 `expressions.Binary` and `syntax.Binary` are one class.
@@ -8,14 +9,11 @@ are turned into our diagnostics with the same positions. The trees are re-export
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-
 from ..diagnostics import Diagnostic, Position, RulesetError
-from .files import grammar_path
+from ._lalr import (Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                    UnexpectedToken, VisitError, v_args)
 from .syntax import (Assign, Binary, Boolean, Call, Chain, ChainStep, Choose, Conditional, End, Goto, Member, Name,
                      Number, OptionRef, Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
@@ -33,41 +31,17 @@ MAX_CACHED_CHARS = 200  # the texts worth remembering are the short ones every r
 # --------------------------------------------------------------------------- parsing
 
 
-MAX_PARSER_BYTES = 16 << 20  # the parse tables are about a hundred kilobytes
-
-
 @lru_cache(maxsize=1)
-def _parser() -> Lark:
-    """The LALR parser of the grammar. Building its tables takes most of a short command's time;
-    they are kept in the private cache folder (`parse.store`: whole, checksummed, under a key
-    naming the grammar's text and Lark's version) and loaded in a few milliseconds."""
-    import hashlib
-    import io
-
-    import lark
-
-    from .files import cache_folder
-    from .store import read_entry, write_entry
-
-    grammar = grammar_path().read_text(encoding="utf-8")
-    key = hashlib.sha256(f"{lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0{grammar}".encode("utf-8")).hexdigest()[:40]
-    folder = cache_folder("grammar")
-    entry = os.path.join(folder, key + ".parser") if folder else None
-    kept = read_entry(entry, key, MAX_PARSER_BYTES) if entry else None
-    if kept is not None:
-        try:
-            return Lark.load(io.BytesIO(kept))
-        except Exception:  # noqa: BLE001 - whole and checksummed, yet not loadable by this Lark: build it
-            pass
-    parser = _build(grammar)
-    if entry:
-        saved = io.BytesIO()
-        parser.save(saved)
-        write_entry(entry, key, saved.getvalue())
-    return parser
+def _parser():
+    """The LALR parser of the grammar, loaded from its tables: `_lalr` is Lark's stand-alone
+    parser generated from grammar/hazard.lark at build time (``python grammar/standalone.py``),
+    so no parser is built at run time and Lark itself is not imported."""
+    return Lark_StandAlone()
 
 
-_LARK_OPTIONS = dict(
+# The options the stand-alone parser was generated with (grammar/standalone.py gives them as
+# flags): a parser built at run time by Lark from the grammar with these is the same parser.
+LARK_OPTIONS = dict(
     parser="lalr",
     start=["expression", "actions", "payout"],
     propagate_positions=True,
@@ -76,10 +50,6 @@ _LARK_OPTIONS = dict(
     # `win ner`) and is reserved everywhere.
     lexer="basic",
 )
-
-
-def _build(grammar: str) -> Lark:
-    return Lark(grammar, **_LARK_OPTIONS)
 
 
 # What the parser expected, told in a few words: Lark lists every terminal that could come next

@@ -242,7 +242,7 @@ def _widths(table: Table, keys: list[int], columns: int, own_short: bool):
 
     headings = {k: table.columns[k] for k in keys}
     body = {k: [row[k] for row in table.rows if k < len(row)] for k in keys}
-    cell_least = {k: max([least(c) for c in body[k]] + [1]) for k in keys}
+    cell_least = {k: max([_least(c, least) for c in body[k]] + [1]) for k in keys}
     room = columns + 1 - GAP * len(keys)
 
     def need(k):
@@ -277,27 +277,12 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
     each time to the column whose widening saves the most lines for the room it takes (looking
     as far ahead as the next line saved); what is left, to the first column (the names of the
     rows) and then the others, up to the width of their longest line."""
-    from .terminal import cells, units
-
-    # each cell as the widths of its units, line by line, for counting its lines at any width
-    shapes = [[[[cells(u) for u in units(line)] for line in cell.split("\n")] for cell in row] for row in rows]
-    most = {k: max(max((sum(u) + len(u) - 1 for line in row[i] for u in [line] if u), default=0)
-                   for row in shapes) for i, k in enumerate(keys)}
-
-    def count(shape, width):
-        total = 0
-        for line in shape:
-            used = -1
-            total += 1
-            for u in line:
-                if used < 0:
-                    used = u
-                elif used + 1 + u > width:
-                    total += 1
-                    used = u
-                else:
-                    used += 1 + u
-        return total
+    # each cell as its text: its lines at a width are counted once (`_lines`), whichever layout
+    # of whichever part of the table asks
+    shapes = rows
+    most = {k: max(_longest(row[i]) for row in rows) for i, k in enumerate(keys)}
+    count = _lines
+    column: dict = {}  # (column, width) -> the lines of each of its cells
 
     lines = [[count(shape, widths[k]) for shape, k in zip(row, keys)] for row in shapes]
     # first the lines of the table (a row is as tall as its tallest cell), then, where no column
@@ -305,18 +290,27 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
     for by_row in (True, False):
         while spare > 0:
             best = None
+            # each row's tallest cell and the tallest of the others: the height of the row
+            # without column i is the one, or the other when i is the tallest
+            tops = [_two_tallest(row) for row in lines] if by_row else None
             for i, k in enumerate(keys):
                 if widths[k] >= most[k]:
                     continue
-                others = [max([n for j, n in enumerate(row) if j != i] + [1]) if by_row else 0 for row in lines]
+                others = [(second if j == i else first) for j, first, second in tops] if by_row else [0] * len(lines)
                 now = sum(max(o, row[i]) for o, row in zip(others, lines))
-                for step in range(1, min(spare, most[k] - widths[k]) + 1):
-                    counts = [count(row[i], widths[k] + step) for row in shapes]
+                # the first widening that saves a line: a row's height falls only when its cell
+                # here is its tallest (taller than the others) and takes a line fewer, which it
+                # first does at `_narrowest` (a cell's lines never grow with the width)
+                first = min((w for o, row, cells in zip(others, lines, shapes) if row[i] > o
+                             for w in (_narrowest(cells[i], row[i] - 1),) if w is not None), default=None)
+                step = None if first is None else first - widths[k]
+                if step is not None and step <= min(spare, most[k] - widths[k]):
+                    counts = column.get((i, widths[k] + step))
+                    if counts is None:
+                        counts = column[i, widths[k] + step] = [count(row[i], widths[k] + step) for row in shapes]
                     saved = now - sum(max(o, n) for o, n in zip(others, counts))
-                    if saved > 0:
-                        if best is None or saved / step > best[0]:
-                            best = (saved / step, k, i, step, counts)
-                        break
+                    if best is None or saved / step > best[0]:
+                        best = (saved / step, k, i, step, counts)
             if best is None:
                 break
             _, k, i, step, counts = best
@@ -328,6 +322,93 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
         extra = min(spare, max(0, most[k] - widths[k]))
         widths[k] += extra
         spare -= extra
+
+
+def _two_tallest(row: list[int]) -> tuple[int, int, int]:
+    """(where the tallest is, its height, the tallest of the others), heights at least 1."""
+    j = max(range(len(row)), key=row.__getitem__)
+    return j, max(row[j], 1), max([n for m, n in enumerate(row) if m != j] + [1])
+
+
+_SHAPES: dict = {}  # cell text -> each of its lines as the widths of its units
+_LINES: dict = {}  # (cell text, width) -> lines it takes
+MAX_REMEMBERED = 200_000  # entries of each, in a long-running process (the web workbench)
+
+
+_LEAST: dict = {}  # cell text -> terminal.least of it
+
+
+def _least(text: str, least) -> int:
+    found = _LEAST.get(text)
+    if found is None:
+        if len(_LEAST) >= MAX_REMEMBERED:
+            _LEAST.clear()
+        found = _LEAST[text] = least(text)
+    return found
+
+
+def _shape(text: str) -> tuple:
+    found = _SHAPES.get(text)
+    if found is None:
+        from .terminal import cells, units
+
+        if len(_SHAPES) >= MAX_REMEMBERED:
+            _SHAPES.clear()
+        found = _SHAPES[text] = tuple(tuple(cells(u) for u in units(line)) for line in text.split("\n"))
+    return found
+
+
+def _longest(text: str) -> int:
+    """The width of the longest line of a cell, its units one space apart."""
+    return max((sum(line) + len(line) - 1 for line in _shape(text) if line), default=0)
+
+
+def _lines(text: str, width: int) -> int:
+    """The lines a cell takes at `width`, its units never split."""
+    key = (text, width)
+    found = _LINES.get(key)
+    if found is not None:
+        return found
+    total = 0
+    for line in _shape(text):
+        used = -1
+        total += 1
+        for u in line:
+            if used < 0:
+                used = u
+            elif used + 1 + u > width:
+                total += 1
+                used = u
+            else:
+                used += 1 + u
+    if len(_LINES) >= MAX_REMEMBERED:
+        _LINES.clear()
+    _LINES[key] = total
+    return total
+
+
+_NARROWEST: dict = {}  # (cell text, lines) -> the least width at which it takes no more lines
+
+
+def _narrowest(text: str, lines: int) -> int | None:
+    """The least width at which a cell takes at most `lines` lines (None: at no width)."""
+    key = (text, lines)
+    if key in _NARROWEST:
+        return _NARROWEST[key]
+    low, high = 1, max(_longest(text), 1)
+    found = None
+    if _lines(text, high) <= lines:
+        while low < high:  # the lines a cell takes never grow with the width
+            middle = (low + high) // 2
+            if _lines(text, middle) <= lines:
+                high = middle
+            else:
+                low = middle + 1
+        found = low
+    if len(_NARROWEST) >= MAX_REMEMBERED:
+        _NARROWEST.clear()
+    _NARROWEST[key] = found
+    return found
 
 
 def _abbreviation(heading: str, room: int) -> str | None:

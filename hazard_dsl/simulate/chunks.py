@@ -34,6 +34,7 @@ class Plan:
     setup: object = None  # sessions: simulate.sessions.Setup
     per_chunk: int = 0
     lanes: int = LANES
+    engine: str = "numpy"  # games: "numpy" (engine.run_chunk, the reference) or "compiled" (compiled.run_chunk)
 
     def chunk_size(self) -> int:
         return self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
@@ -111,7 +112,12 @@ def play_chunk(plan: Plan, index: int, count: int) -> ChunkResult:
         return ChunkResult(index, count, sessions=summarise(played, plan.setup))
     result = ChunkResult(index, count)
     for table, child in zip(plan.tables, seed.spawn(len(plan.tables))):
-        counts, throws = run_chunk(table, count, generator(child), plan.lanes)
+        if plan.engine == "compiled":
+            from .compiled import run_chunk as compiled_chunk
+
+            counts, throws = compiled_chunk(table, count, child)
+        else:
+            counts, throws = run_chunk(table, count, generator(child), plan.lanes)
         result.counts.append(counts)
         result.throws.append(throws)
     return result

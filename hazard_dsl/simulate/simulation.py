@@ -31,8 +31,9 @@ class Context:
 
 
 def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=(), lanes: int | None = None,
-                  per_chunk: int | None = None) -> Context:
-    """The tables of the game (and of each group of bets) and their exact figures."""
+                  per_chunk: int | None = None, engine: str = "numpy") -> Context:
+    """The tables of the game (and of each group of bets) and their exact figures; `engine`:
+    "numpy" (the reference) or "compiled" (the `fast` extra's kernel, `simulate.compiled`)."""
     from ..solve.analysis import analyse
     from ..solve.bets import BetTable
     from ..solve.markov import Solver
@@ -52,7 +53,7 @@ def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=
         bet_table = analysis.bet_table or BetTable(machine, solver)
         groups = groups_of(bet_table, list(bets))
         tables += [group_table(machine, throws, group, mean) for group in groups]
-    plan = Plan("games", games, seed, tuple(tables), per_chunk=per_chunk or 0, lanes=lanes or LANES)
+    plan = Plan("games", games, seed, tuple(tables), per_chunk=per_chunk or 0, lanes=lanes or LANES, engine=engine)
     return Context(machine, policy, plan, analysis, tuple(tables), groups, bet_table)
 
 

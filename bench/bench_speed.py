@@ -1,0 +1,188 @@
+"""The targets of issue 27, side by side in one run: a cold start, the text `compare`, the kernels.
+
+    python bench/bench_speed.py [--rounds 7] [--baseline DIR] [--no-simulate]
+
+1. **Cold start.** `analyse R --json` for every built-in R, and `check rulesets/*.yaml`, each with
+   an empty cache (a new, empty ``XDG_CACHE_HOME`` for every run: the first run after an edit
+   or an install), against `python -c "import numpy"`; the text `compare` of six built-ins
+   against its `--json`. Commands are run in turn, A B A B …, and the ratio taken pair by pair
+   (its median printed), so that it holds while the machine's speed drifts. With
+   ``--baseline DIR`` (another checkout of hazard-dsl, e.g. ``git archive main | tar -x -C DIR``)
+   the same command of that checkout runs in the same rounds (ours, theirs, the baseline, in
+   turn): both ratios are to the same runs of the baseline, before and after in one run.
+2. **Kernels** (one core, in process): throws per second of the NumPy engine and of the compiled
+   kernel (`simulate --engine compiled`, when Numba is installed) on cotton and on craps, as a
+   share of the NumPy floor — one `Generator.integers(0, 36)` draw and one `numpy.take` per
+   throw — each measured alternately with the floor, best of the rounds. The compiled kernel's
+   first call (compiling it, or loading it from Numba's cache) is made before the clock starts.
+
+Both run as `python -m hazard_dsl` in the checkout's folder (and on PYTHONPATH), with bytecode
+compiled, so the two checkouts start alike. The machine is shared: the first line says how busy
+it was (the load average), and a loaded machine widens every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+RULESETS = sorted(p.stem for p in (HERE / "rulesets").glob("*.yaml"))
+SIX = ["chicken", "cotton", "craps", "french", "hoyle", "petty"]
+NUMPY = [sys.executable, "-c", "import numpy"]
+TARGETS = {"analyse": 1.0, "check": 1.5, "compare": 1.1, "compiled": 1.5, "numpy": 0.6}
+
+
+def environment(root: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "HAZARD_DSL_NO_CACHE")}
+    env["PYTHONPATH"] = str(root)
+    return env
+
+
+def wall(command: list[str], env: dict, cold: bool) -> float:
+    """Seconds of one run, in the folder of the checkout it runs (`python -m` puts the working
+    folder first on the path); `cold`: with a cache folder of its own, empty."""
+    with tempfile.TemporaryDirectory(prefix="hazard-bench-") as cache:
+        if cold:
+            env = dict(env, XDG_CACHE_HOME=cache)
+        start = time.perf_counter()
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=env["PYTHONPATH"],
+                              env=env)
+        elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}")
+    return elapsed
+
+
+def paired(runs: list, rounds: int) -> list[float]:
+    """Each of `runs` (command, env, cold) in turn, `rounds` times after a warm-up; the median wall
+    time of each, and the median of the pair-by-pair ratios of each to the last."""
+    for command, env, cold in runs:
+        wall(command, env, cold)
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(rounds):
+        for k, (command, env, cold) in enumerate(runs):
+            times[k].append(wall(command, env, cold))
+    ratios = [statistics.median(a / b for a, b in zip(t, times[-1])) for t in times[:-1]]
+    return [statistics.median(t) for t in times], ratios
+
+
+def cold_start(rounds: int, baseline: Path | None) -> bool:
+    roots = [("now", HERE)] + ([("before", baseline)] if baseline else [])
+    for _, root in roots:
+        compileall.compile_dir(root / "hazard_dsl", quiet=1)
+    cases = [(f"analyse {n} --json", ["analyse", n, "--json"], "numpy", "analyse") for n in RULESETS]
+    cases.append(("check rulesets/*.yaml", ["check"] + [f"rulesets/{n}.yaml" for n in RULESETS], "numpy", "check"))
+    cases.append(("compare (six), text ÷ --json", ["compare"] + SIX, "json", "compare"))
+    heading = "".join(f" {label + ' s':>10} {label:>8}" for label, _ in roots)
+    print(f"Whole commands, empty cache, {rounds} rounds in turn (median wall seconds; median of the ratios pair "
+          f"by pair):")
+    print(f"{'command':<31}{heading} {'base s':>7} {'target':>7}")
+    met = True
+    for label, args, against, kind in cases:
+        runs = []
+        for _, root in roots:
+            command = [sys.executable, "-m", "hazard_dsl", *args]
+            runs.append((command, environment(root), True))
+        if against == "numpy":  # one run of the import a round, after each checkout's: all ratios share it
+            t, ratios = paired(runs + [(NUMPY, environment(HERE), True)], rounds)
+            times = [(t[k], t[-1]) for k in range(len(roots))]
+        else:  # each checkout's text against its own --json
+            times, ratios = [], []
+            for run, (_, root) in zip(runs, roots):
+                t, r = paired([run, (run[0] + ["--json"], environment(root), True)], rounds)
+                times.append(t)
+                ratios.append(r[0])
+        target = TARGETS[kind]
+        met &= ratios[0] <= target
+        row = "".join(f" {t[0]:>10.3f} {r:>7.2f}x" for t, r in zip(times, ratios))
+        print(f"{label:<31}{row} {times[0][1]:>7.3f} {'≤' + format(target, '.1f') + 'x':>7}"
+              f"{'' if ratios[0] <= target else '  (not met)'}")
+    return met
+
+
+def kernels(rounds: int) -> bool:
+    import numpy as np
+
+    from hazard_dsl.commands.loading import build_machine, load
+    from hazard_dsl.simulate import engine
+    from hazard_dsl.simulate.simulation import prepare_games
+
+    try:
+        from hazard_dsl.simulate import compiled
+        have_compiled = compiled.available()
+    except ImportError:
+        have_compiled = False
+
+    def floor() -> float:
+        rng = np.random.default_rng(1)
+        table = np.arange(36, dtype=np.int32)
+        lanes = 1 << 16
+        out = np.empty(lanes, dtype=np.int32)
+        count = 1500
+        begun = time.perf_counter()
+        for _ in range(count):
+            np.take(table, rng.integers(0, 36, size=lanes, dtype=np.int16), out=out)
+        return count * lanes / (time.perf_counter() - begun)
+
+    def rate(run, table, games: int) -> float:
+        begun = time.perf_counter()
+        _, throws = run(table, games)
+        return throws / (time.perf_counter() - begun)
+
+    print(f"\nOne core, in process: throws per second ÷ the NumPy floor (best of {rounds}, each beside a floor "
+          f"run):")
+    print(f"{'game':<8} {'engine':<9} {'M throws/s':>10} {'floor M/s':>10} {'ratio':>6} {'target':>7}")
+    met = True
+    for name in ("cotton", "craps"):
+        table = prepare_games(build_machine(load(name), []), 10, 1).tables[0]
+        engines = [("numpy", lambda t, n: engine.run_chunk(t, n, engine.generator(np.random.SeedSequence(n))))]
+        if have_compiled:
+            engines.append(("compiled", lambda t, n: compiled.run_chunk(t, n, np.random.SeedSequence(n))))
+            compiled.run_chunk(table, 1000, np.random.SeedSequence(0))  # compiled or loaded: not timed
+        for label, run in engines:
+            best, best_floor, ratio = 0.0, 0.0, 0.0
+            for _ in range(rounds):
+                f = floor()
+                r = rate(run, table, 2_000_000)
+                if r / f > ratio:
+                    best, best_floor, ratio = r, f, r / f
+            target = TARGETS[label]
+            met &= ratio >= target
+            print(f"{name:<8} {label:<9} {best / 1e6:>10.0f} {best_floor / 1e6:>10.0f} {ratio:>5.2f}x "
+                  f"{'≥' + format(target, '.1f') + 'x':>7}{'' if ratio >= target else '  (not met)'}")
+    if not have_compiled:
+        print("(the compiled kernel needs Numba: pip install 'hazard-dsl[fast]')")
+        met = False
+    return met
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--baseline", type=Path, default=None, help="another checkout of hazard-dsl, run beside")
+    parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
+    parser.add_argument("--no-commands", action="store_true", help="the kernels only")
+    args = parser.parse_args()
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in load) if load else 'unknown'} "
+          f"(1, 5, 15 min) at the start")
+    met = True
+    if not args.no_commands:
+        met &= cold_start(args.rounds, args.baseline)
+    if not args.no_simulate:
+        met &= kernels(args.rounds)
+    if load is not None:
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("every target met" if met else "some targets not met")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""The compiled kernel (`simulate --engine compiled`, the `fast` extra: Numba): the lane tables of
+`simulate.tables` played by machine code instead of NumPy calls.
+
+The same tables, the same rules of a chunk as `engine.run_chunk` (exactly N games, the first N
+started in order of round then lane; after the N-th has started the lanes finish on `finish`),
+the same result (visits to each row that the report reads, throws made). What differs:
+
+- **Its own random numbers.** `engine` draws with NumPy's `Generator.integers`, a call per
+  round; a compiled loop cannot make NumPy's draws one at a time at NumPy's speed, nor the same
+  numbers (NumPy's bounded draws buffer 16-bit values out of 32-bit words, an implementation
+  detail that can change). The kernel runs xoshiro256** (Blackman and Vigna) seeded from the
+  chunk's `SeedSequence`, and draws below the number of columns by Lemire's multiply-shift with
+  rejection: exactly uniform. So a seed gives the same figures with this engine every time, with
+  any number of workers, but not the NumPy engine's figures: both are exact samplers of the same
+  game, and both agree with the exact solver (tests/test_compiled_kernel.py).
+- **Counting.** Only the rows the report reads are counted — the tagged ones (an ending, a
+  cycle closed) and those of a draw thrown away — as they are reached: no pass over every
+  visited entry.
+- **Lanes.** `LANES` games under way in one loop, their states held in registers: the lookups
+  of the different lanes overlap, where one lane would wait on each.
+
+Numba is imported only by `_kernel` (the loop itself), and that only when a chunk is played by
+this engine; the kernel is compiled on first use and kept in Numba's cache (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .tables import Table
+
+LANES = 8
+
+
+def available() -> bool:
+    """Whether the compiled engine can run here (Numba importable)."""
+    try:
+        import numba
+    except Exception:  # noqa: BLE001 - not installed, or broken against this NumPy: not available
+        return False
+    return numba is not None
+
+
+def run_chunk(table: Table, games: int, seed: np.random.SeedSequence, lanes: int = LANES) -> tuple[np.ndarray, int]:
+    """As `engine.run_chunk`: (visits to each row the report reads — the others are 0 —, throws
+    made), played by the compiled kernel from the chunk's seed."""
+    from ._kernel import play
+
+    lanes = max(1, min(lanes, games))
+    words = seed.generate_state(4, np.uint64)
+    if not words.any():  # xoshiro's one forbidden state
+        words[0] = 1
+    assert table.first_done >= table.first_tag and table.step.dtype == np.int32
+    counts = np.zeros(table.rows, dtype=np.int64)
+    draws = play(table.step, table.finish, table.start, table.start_digits, table.excluded, table.columns,
+                 table.first_tag, table.first_done, table.redraws[0], table.redraws[1], games, lanes, words, counts)
+    low, high = table.redraws
+    return counts, int(draws) - int(counts[low:high].sum())  # a draw thrown away is no throw

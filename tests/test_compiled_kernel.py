@@ -1,0 +1,135 @@
+"""The compiled kernel (`simulate --engine compiled`, the `fast` extra) agrees with the exact solver
+as the NumPy engine does: every shipped ruleset, under each value of each of its options, every
+bet and the bets that back another, within four standard errors (the same cases and seeds as
+tests/test_simulation_agrees.py). It plays exactly N games, and a seed gives the same figures with
+it every time and whatever the workers. Its random numbers are its own, so its figures are not
+the NumPy engine's (README, "The compiled kernel")."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba", reason="the compiled kernel needs Numba (pip install 'hazard-dsl[fast]')")
+
+from hazard_dsl.simulate import compiled, engine  # noqa: E402
+from hazard_dsl.simulate.simulation import execute, prepare_games  # noqa: E402
+from tests.conftest import machine  # noqa: E402
+from tests.test_simulation_agrees import (BET_GAMES, GAMES, SHIPPED, _bets, _check_game, _variants,  # noqa: E402
+                                          _within)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name, options", list(_variants()),
+                         ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()))
+def test_every_ruleset_and_option_value_agrees(name, options):
+    report = execute(prepare_games(machine(name, **options), GAMES, 20261122, engine="compiled"), 1)[0]
+    _check_game(report, (name, options))
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED if machine(n).bets])
+def test_every_bet_agrees(name):
+    alone, _ = _bets(name)
+    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=[f"{bet}=1" for bet in alone],
+                                   engine="compiled"), 1)[0]
+    assert set(report["bets"]) == set(alone)
+    for bet, figure in report["bets"].items():
+        assert figure["made"] > 1000, bet
+        _within(figure["net_per_unit"], (name, bet))
+    if len(alone) > 1:
+        _within(report["all_bets"]["net_per_unit"], (name, "all bets"))
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED if _bets(n)[1]])
+def test_bets_that_back_another_agree(name):
+    _, backing = _bets(name)
+    for bet, backs in backing:
+        multiples = list(machine(name).ruleset.bets[bet].multiples) or ["2x"]
+        orders = [f"{backs}=10", f"{bet}={multiples[0]}"]
+        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=orders, engine="compiled"), 1)[0]
+        for placed, figure in report["bets"].items():
+            _within(figure["net_per_unit"], (name, orders, placed))
+        _within(report["all_bets"]["net_per_unit"], (name, orders))
+
+
+def test_a_mixed_policy_agrees():
+    report = execute(prepare_games(machine("chicken"), GAMES, 7, policy="uniform", engine="compiled"), 1)[0]
+    _check_game(report, "chicken uniform")
+
+
+@pytest.mark.parametrize("games", [1, 2, 7, 8, 9, 15, 16, 17, 1001])
+def test_exactly_n_games_and_the_counts_the_report_reads(games):
+    """Exactly N games end (the kernel's fast rounds stop before the N-th start, the rest lane by
+    lane), and the rows the report reads are counted as the NumPy engine counts them: each tagged
+    row once per visit, so the endings add up to N."""
+    table = prepare_games(machine("craps"), 10, 1).tables[0]
+    counts, throws = compiled.run_chunk(table, games, np.random.SeedSequence(games))
+    assert int(counts[table.first_tag:].sum()) == games
+    assert int(counts[:table.first_tag].sum()) == 0  # plain rows are never counted
+    assert throws >= 1 * games
+    reference, _ = engine.run_chunk(table, games, engine.generator(np.random.SeedSequence(games)))
+    assert int(reference[table.first_tag:].sum()) == games
+
+
+def test_the_same_seed_gives_the_same_figures_whatever_the_workers():
+    def run(workers):
+        context = prepare_games(machine("cotton"), 300_000, 5, bets=(), per_chunk=50_000, engine="compiled")
+        report = execute(context, workers)[0]
+        return {k: report[k] for k in ("win", "lose", "labels", "throws", "throws_made")}
+
+    assert run(1) == run(1) == run(2)
+
+
+def test_the_engines_estimate_the_same_game_from_different_numbers():
+    numpy_report = execute(prepare_games(machine("cotton"), 200_000, 9), 1)[0]
+    compiled_report = execute(prepare_games(machine("cotton"), 200_000, 9, engine="compiled"), 1)[0]
+    assert numpy_report["games"] == compiled_report["games"] == 200_000
+    assert numpy_report["win"]["exact"] == compiled_report["win"]["exact"]
+    assert numpy_report["win"]["rate"] != compiled_report["win"]["rate"]  # its own random numbers
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300)
+
+
+def test_the_command_runs_on_the_compiled_kernel():
+    done = _run("simulate", "craps", "--games", "20000", "--seed", "4", "--engine", "compiled", "--workers", "1",
+                "--bet", "pass=1", "--json")
+    assert done.returncode == 0, done.stderr
+    import json
+
+    report = json.loads(done.stdout)
+    assert report["games"] == 20000 and abs(report["win"]["z"]) <= 4
+
+
+def test_sessions_are_not_played_by_the_compiled_kernel():
+    done = _run("simulate", "hoyle", "--players", "Ann,Ben", "--engine", "compiled")
+    assert done.returncode == 2 and "--engine" in done.stderr and "sessions" in done.stderr
+
+
+def test_numba_is_imported_only_when_the_compiled_engine_plays():
+    code = ("import sys; from hazard_dsl.cli import main; "
+            "main(['analyse', 'craps', '--json']); main(['check', 'rulesets/cotton.yaml']); "
+            "main(['simulate', 'cotton', '--games', '1000', '--workers', '1', '--json']); "
+            "import hazard_dsl.simulate.compiled; print('numba' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stderr[-2000:]
+
+
+def test_the_python_api_takes_the_engine():
+    import hazard_dsl
+
+    cotton = hazard_dsl.load("cotton")
+    estimate = cotton.simulate(games=100_000, seed=3, engine="compiled").win
+    assert abs(estimate.z) <= 4
+    assert cotton.simulate(games=100_000, seed=3, engine="compiled").win == estimate
+    with pytest.raises(ValueError, match="engine"):
+        cotton.simulate(games=10, engine="fast")
+    with pytest.raises(ValueError, match="sessions"):
+        hazard_dsl.load("hoyle").simulate(games=10, players=["Ann", "Ben"], engine="compiled")
