@@ -1,7 +1,7 @@
-"""The compiled kernel (`simulate --engine compiled`, the `fast` extra) agrees with the exact solver
-as the NumPy engine does: every shipped ruleset, under each value of each of its options, every
-bet and the bets that back another, within four standard errors (the same cases and seeds as
-tests/test_simulation_agrees.py). It plays exactly N games, and a seed gives the same figures with
+"""The compiled kernel (`simulate --engine compiled`, the `fast` extra). That it agrees with the
+exact solver as the NumPy engine does — every shipped ruleset, under each value of each of its
+options, every bet and the bets that back another, within four standard errors — is tested in
+tests/test_simulation_agrees.py, for both engines on the same cases and seeds. It plays exactly N games, and a seed gives the same figures with
 it every time and whatever the workers. Its random numbers are its own, so its figures are not
 the NumPy engine's (README, "The compiled kernel")."""
 
@@ -19,47 +19,8 @@ pytest.importorskip("numba", reason="the compiled kernel needs Numba (pip instal
 from hazard_dsl.simulate import compiled, engine  # noqa: E402
 from hazard_dsl.simulate.simulation import execute, prepare_games  # noqa: E402
 from tests.conftest import machine  # noqa: E402
-from tests.test_simulation_agrees import (BET_GAMES, GAMES, SHIPPED, _bets, _check_game, _variants,  # noqa: E402
-                                          _within)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.mark.parametrize("name, options", list(_variants()),
-                         ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()))
-def test_every_ruleset_and_option_value_agrees(name, options):
-    report = execute(prepare_games(machine(name, **options), GAMES, 20261122, engine="compiled"), 1)[0]
-    _check_game(report, (name, options))
-
-
-@pytest.mark.parametrize("name", [n for n in SHIPPED if machine(n).bets])
-def test_every_bet_agrees(name):
-    alone, _ = _bets(name)
-    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=[f"{bet}=1" for bet in alone],
-                                   engine="compiled"), 1)[0]
-    assert set(report["bets"]) == set(alone)
-    for bet, figure in report["bets"].items():
-        assert figure["made"] > 1000, bet
-        _within(figure["net_per_unit"], (name, bet))
-    if len(alone) > 1:
-        _within(report["all_bets"]["net_per_unit"], (name, "all bets"))
-
-
-@pytest.mark.parametrize("name", [n for n in SHIPPED if _bets(n)[1]])
-def test_bets_that_back_another_agree(name):
-    _, backing = _bets(name)
-    for bet, backs in backing:
-        multiples = list(machine(name).ruleset.bets[bet].multiples) or ["2x"]
-        orders = [f"{backs}=10", f"{bet}={multiples[0]}"]
-        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=orders, engine="compiled"), 1)[0]
-        for placed, figure in report["bets"].items():
-            _within(figure["net_per_unit"], (name, orders, placed))
-        _within(report["all_bets"]["net_per_unit"], (name, orders))
-
-
-def test_a_mixed_policy_agrees():
-    report = execute(prepare_games(machine("chicken"), GAMES, 7, policy="uniform", engine="compiled"), 1)[0]
-    _check_game(report, "chicken uniform")
 
 
 @pytest.mark.parametrize("games", [1, 2, 7, 8, 9, 15, 16, 17, 1001])

@@ -7,6 +7,8 @@ are fixed, so the test gives the same answer every run.
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from hazard_dsl.parse.reader import read_ruleset
@@ -43,10 +45,16 @@ def _variants():
                     yield name, {option: value}
 
 
+# the NumPy engine, the reference; and the compiled kernel (the fast extra), the same cases and seeds
+ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(
+    importlib.util.find_spec("numba") is None, reason="the compiled kernel needs Numba (pip install 'hazard-dsl[fast]')"))]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name, options", list(_variants()),
                          ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()))
-def test_every_ruleset_and_option_value_agrees(name, options):
-    report = execute(prepare_games(machine(name, **options), GAMES, 20261122), 1)[0]
+def test_every_ruleset_and_option_value_agrees(name, options, engine):
+    report = execute(prepare_games(machine(name, **options), GAMES, 20261122, engine=engine), 1)[0]
     _check_game(report, (name, options))
 
 
@@ -57,11 +65,12 @@ def _bets(name):
     return alone, backing
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", [n for n in SHIPPED if machine(n).bets])
-def test_every_bet_agrees(name):
+def test_every_bet_agrees(name, engine):
     alone, backing = _bets(name)
     orders = [f"{bet}=1" for bet in alone]
-    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=orders), 1)[0]
+    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=orders, engine=engine), 1)[0]
     assert set(report["bets"]) == set(alone)
     for bet, figure in report["bets"].items():
         assert figure["made"] > 1000, bet
@@ -70,20 +79,22 @@ def test_every_bet_agrees(name):
         _within(report["all_bets"]["net_per_unit"], (name, "all bets"))
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", [n for n in SHIPPED if _bets(n)[1]])
-def test_bets_that_back_another_agree(name):
+def test_bets_that_back_another_agree(name, engine):
     _, backing = _bets(name)
     for bet, backs in backing:
         multiples = list(machine(name).ruleset.bets[bet].multiples) or ["2x"]
         orders = [f"{backs}=10", f"{bet}={multiples[0]}"]
-        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=orders), 1)[0]
+        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=orders, engine=engine), 1)[0]
         for placed, figure in report["bets"].items():
             _within(figure["net_per_unit"], (name, orders, placed))
         _within(report["all_bets"]["net_per_unit"], (name, orders))
 
 
-def test_a_mixed_policy_agrees():
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_mixed_policy_agrees(engine):
     """The caster calls his main at random (uniform): each choice is a digit of the draw."""
-    report = execute(prepare_games(machine("chicken"), GAMES, 7, policy="uniform"), 1)[0]
+    report = execute(prepare_games(machine("chicken"), GAMES, 7, policy="uniform", engine=engine), 1)[0]
     _check_game(report, "chicken uniform")
     assert report["policy"] == "uniform"
