@@ -258,6 +258,7 @@ def test_play_offers_bets_explains_and_takes_them(tmp_path):
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Ben may bet:" in out and "odds: lay it against Ann, pays " in out  # `bets`
+    assert "no edge either way from here" in out  # Hoyle's odds are true odds, wherever they are laid
     assert "odds: chance against main" in out  # `? odds`: the rule file's description
     assert "Ann, Ben lays odds for 1 shilling against you: do you take it? [Y/n]" in out
     assert "Ben lays odds for 1 shilling against Ann." in out
@@ -283,3 +284,27 @@ def test_a_commission_taken_up_front_is_paid_as_the_bet_is_made():
     won = next(e for e in settles(events, "buy_4") if e["why"] != "commission")
     assert (won["payer"], won["payee"], won["amount"]) == ("bank", "Ann", "40")
     assert sum(table.purses.values()) + table.session.bank == 100
+
+
+@pytest.mark.parametrize("name, bet", [("cotton", "side"), ("hoyle", "odds"), ("craps", "pass"), ("craps", "field"),
+                                       ("french", "side")])
+def test_a_bets_edge_from_where_the_game_stands(name, bet):
+    """`play` prices a bet from where the table stands (BetTable.edge_at): weighed by where the
+    game stands when the bet may first be made, those edges are `analyse`'s edge, exactly; and a
+    side bet on Cotton's caster is worth more or less to his backer once his chance is set."""
+    from hazard_dsl.commands.loading import build_machine, load
+    from hazard_dsl.solve.bets import BetTable
+    from hazard_dsl.solve.markov import Solver
+
+    m = build_machine(load(name), [])
+    solver = Solver(m)
+    solver.set_policy("optimal")
+    table = BetTable(m, solver)
+    cb = m.bets[bet]
+    placed = table.placement(cb)
+    assert sum(p * table.edge_at(cb, g) for g, p in placed.items()) == table.figures_of(cb).edge
+    edges = {table.edge_at(cb, g) for g in cb.made}
+    if (name, bet) == ("cotton", "side"):
+        assert min(edges) < table.figures_of(cb).edge < max(edges)
+    if (name, bet) == ("hoyle", "odds"):
+        assert edges == {0}

@@ -243,13 +243,19 @@ class Terminal:
     def _bet_name(self, name: str) -> str:
         return name.replace("_", " ")
 
-    def edges(self) -> dict:
-        """Each bet's exact edge against its backer (solved once, when first wanted)."""
+    def edge_here(self, name: str):
+        """A bet's exact edge against its backer if made now, where the table stands (solved once
+        for each place, when first wanted); None where it cannot be made here."""
         if self._edges is None:
-            from ..solve.analysis import bet_edges
+            from ..solve.bets import BetTable
 
-            self._edges = bet_edges(self.machine, self.policy)
-        return self._edges
+            self._edges = BetTable(self.machine, self.solver)  # the table's solver, under its policy
+        cb = self.machine.bets.get(name)
+        session = self.table.session if self.table is not None else None
+        state = session.state if session is not None else None
+        if cb is None or state is None:
+            return None
+        return self._edges.edge_at(cb, state.index)
 
     def _bet(self, question) -> dict:
         """Bets before a throw: the table is asked once. With dice thrown on Enter the question
@@ -287,13 +293,13 @@ class Terminal:
         for seat, bets in offered.items():
             lines.append(f"{seat} may bet:")
             for o in bets:
-                edge = self.edges().get(o["bet"])
+                edge = self.edge_here(o["bet"])
                 side = "back it" if o["side"] == "backer" else "lay it"
                 against = "the bank" if o["against"] == "bank" else o["against"]
-                # the bet's edge as `analyse` prices it (made at the first throw it may be): a bet
-                # made later in a game may be worth more or less
-                shown = "" if edge is None else ", no edge either way" if edge == 0 else \
-                    f", analysed edge {float(edge):.3%} against its backer"
+                # the edge of a wager made now: a side bet once the chance is set is worth more or
+                # less than `analyse`'s figure, priced from the first throw it may be made
+                shown = "" if edge is None else ", no edge either way from here" if edge == 0 else \
+                    f", edge from here {float(edge):.3%} against its backer"
                 lines.append(f"  {o['bet']}: {side} against {against}, pays {o['pays']}, up to "
                              f"{money(Fraction(o['most']))}{shown}")
         return "\n".join(lines)

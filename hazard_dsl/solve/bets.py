@@ -88,6 +88,7 @@ class BetTable:
         self._resolved: dict = {}  # state -> where it leads before the next throw (see resolve)
         self._after: dict = {}
         self._visits: dict = {}  # (made, moves) -> (placement, visits): see figures_of
+        self._edges_at: dict = {}  # (bet, game state) -> the edge of a wager made there (edge_at)
         self.restart = self.settle({machine.start.target: ONE})
 
     def bet(self, name: str) -> CompiledBet:
@@ -357,6 +358,22 @@ class BetTable:
                 pays[g] = value
         return BetFigures(name, win, lose, push, net - up_front, ONE + up_front, throws, labels, pays, win_pays,
                           self.made_per_game(cb))
+
+    def edge_at(self, cb: CompiledBet, g: int) -> Fraction | None:
+        """The edge against the backer of a wager made now, at game throw state `g` (None where
+        the bet may not be made there): what `figures_of` gives from the first throw where it may
+        be made, from where the game stands instead — a side bet on the caster once his chance is
+        a six against a main of seven is worth more to him than one laid before the main."""
+        if g not in cb.made:
+            return None
+        found = self._edges_at.get((cb.name, g))
+        if found is None:
+            start = {(g, 0): ONE}
+            visits = self.product(cb, start).forward(start)
+            net = sum((p * self._on_win(cb, node) for node, p in visits.items() if node.__class__ is int), ZERO)
+            paid = self.up_front(cb, g)
+            found = self._edges_at[(cb.name, g)] = -(net - paid) / (ONE + paid)
+        return found
 
     def made_per_game(self, cb: CompiledBet) -> Fraction:
         """The chance that a game, from its start, reaches a throw at which the bet may be made
