@@ -285,6 +285,23 @@ class CompiledBet:
             raise value
         return value
 
+    def up_front(self, made_at: int, stake: Fraction) -> Fraction:
+        """The commission a backer of `stake` pays as he makes the bet at game state `made_at`
+        (`commission: … paid: up_front`): a share of his stake, or of what a win would pay from
+        there; nothing where the commission is taken from a win, or there is none."""
+        commission = self.bet.commission
+        if commission is None or self.commission_paid != "up_front":
+            return Fraction(0)
+        return commission.rate * stake * (1 if commission.of == "bet" else self.payout_at(made_at))
+
+    def taken_from_win(self, stake: Fraction, won: Fraction) -> Fraction:
+        """The commission taken from a win of `won` on a backer's `stake` (`paid: on_win`): a
+        share of the stake or of the win; nothing otherwise."""
+        commission = self.bet.commission
+        if commission is None or self.commission_paid != "on_win":
+            return Fraction(0)
+        return commission.rate * (stake if commission.of == "bet" else won)
+
     def multiple(self, name: str, game: int) -> Fraction:
         """An amount given as a multiple of the backed bet: one the bet names (`3-4-5x`) or `2x`."""
         if name in self.bet.multiples:

@@ -42,15 +42,6 @@ class Wager:
     state: int = 0  # the bet's own state
 
 
-def up_front(cb, state, stake: Fraction) -> Fraction:
-    """The commission a backer pays when he makes the bet (`commission: … paid: up_front`): a
-    share of his stake, or of what a win would pay from where it is made."""
-    commission = cb.bet.commission
-    if commission is None or cb.commission_paid != "up_front":
-        return Fraction(0)
-    return commission.rate * (stake if commission.of == "bet" else stake * cb.payout_at(state.index))
-
-
 def pays_here(cb, state) -> str:
     """What a win pays per unit backed, made at `state`: "6 to 5"; or the rule file's words where
     the payout waits on the throw."""
@@ -161,7 +152,7 @@ class TableBets:
             # a backer also pays a commission taken up front out of what he has
             limit = self.available(name, stakes)
             if side == "backer":
-                limit /= 1 + up_front(cb, state, Fraction(1))
+                limit /= 1 + cb.up_front(state.index, Fraction(1))
             most = limit if most is None else min(most, limit)
             if most <= 0:
                 continue
@@ -204,7 +195,7 @@ class TableBets:
         bet = cb.bet.name
         most = most_paid_from(cb, self.session.machine, state.index)
         stake = amount if side == "backer" else amount / most  # the backer's stake
-        commission = up_front(cb, state, stake)
+        commission = cb.up_front(state.index, stake)
         need = stake * most if side == "backer" else stake + commission  # what the taker could lose
         said = dict(bet=bet, who=name, amount=exact(amount), side=side)
         for taker in takers:
@@ -253,9 +244,7 @@ class TableBets:
             said = final.label if final.kind == END and not w.bet.bet.own_game else decision.label
             if decision.result == "win":
                 won = w.amount * decision.net
-                commission = w.bet.bet.commission
-                if commission is not None and w.bet.commission_paid == "on_win":
-                    won -= commission.rate * (w.amount if commission.of == "bet" else won)
+                won -= w.bet.taken_from_win(w.amount, won)
                 if won > 0:
                     yield session.transfer(w.layer, w.backer, won, said, bet=w.bet.bet.name, stake=exact(w.amount))
             elif decision.result == "lose":

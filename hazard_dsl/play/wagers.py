@@ -146,7 +146,7 @@ class Wagers:
             return f"it backs {cb.bet.backs}, which is not up"
         if amount <= 0:
             return f"the multiple comes to {money(amount)} here"
-        staked = amount + self._up_front(cb, state, amount)
+        staked = amount + cb.up_front(state.index, amount)
         if self.bankroll is not None and staked > self.bankroll:
             return f"the bankroll ({money(self.bankroll)}) cannot cover {money(staked)}"
         return None
@@ -162,17 +162,10 @@ class Wagers:
             return value
         return cb.multiple(value, state.index) * backed.amount
 
-    def _up_front(self, cb: CompiledBet, state: State, amount: Fraction) -> Fraction:
-        commission = cb.bet.commission
-        if commission is None or cb.commission_paid != "up_front":
-            return Fraction(0)
-        base = amount if commission.of == "bet" else amount * cb.payout_at(state.index)
-        return commission.rate * base
-
     def _make(self, order: Order, state: State) -> dict:
         cb = self.machines[order.bet]
         amount = self._amount(order, state)
-        commission = self._up_front(cb, state, amount)
+        commission = cb.up_front(state.index, amount)
         staked = amount + commission
         self._move(-staked)
         self.up.append(Wager(order, cb, amount, staked, 0))
@@ -203,10 +196,7 @@ class Wagers:
         fields = dict(bet=wager.order.bet, event=decision.result, label=decision.label, amount=exact_money(wager.amount))
         if decision.result == "win":
             won = wager.amount * decision.net
-            commission = wager.bet.bet.commission
-            taken = Fraction(0)
-            if commission is not None and wager.bet.commission_paid == "on_win":
-                taken = commission.rate * (wager.amount if commission.of == "bet" else won)
+            taken = wager.bet.taken_from_win(wager.amount, won)
             self._move(wager.amount + won - taken)
             fields["won"] = exact_money(won - taken)
             if taken:

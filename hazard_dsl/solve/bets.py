@@ -294,23 +294,19 @@ class BetTable:
 
     def up_front(self, cb: CompiledBet, placed_at: int) -> Fraction:
         """The commission paid up front per unit bet, made in game state `placed_at`."""
-        commission = cb.bet.commission
         paid = cb.commission_paid
         if paid is None:
             return ZERO
         if paid not in COMMISSION_PAID:
             raise BetError(f"bet {cb.name!r}: commission paid must be on_win or up_front, not {paid!r}")
-        if paid == "on_win":
-            return ZERO
-        return commission.rate * (ONE if commission.of == "bet" else cb.payout_at(placed_at))
+        return cb.up_front(placed_at, ONE)
 
     def _on_win(self, cb: CompiledBet, code: int) -> Fraction:
         """The net of a decision per unit bet, less any commission taken from a win."""
         decision = cb.decisions[~code]
-        commission = cb.bet.commission
-        if decision.result != "win" or commission is None or cb.commission_paid != "on_win":
+        if decision.result != "win":
             return decision.net
-        return decision.net - commission.rate * (ONE if commission.of == "bet" else decision.net)
+        return decision.net - cb.taken_from_win(ONE, decision.net)
 
     def figures(self, name: str) -> BetFigures:
         return self.figures_of(self.bet(name))

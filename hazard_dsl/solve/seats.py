@@ -121,10 +121,7 @@ class _Slot:
         """The seat's net from a commission taken up front as the wager is made at g (backer's
         stake `stake`): the backer pays it to the layer, whatever comes of the bet
         (play.table_bets.up_front)."""
-        commission = self.cb.bet.commission
-        if commission is None or self.cb.commission_paid != "up_front":
-            return ZERO
-        paid = commission.rate * (stake if commission.of == "bet" else stake * self.cb.payout_at(g))
+        paid = self.cb.up_front(g, stake)
         return -paid if self.side == "backer" else paid
 
     def seat_net(self, code: int, stake: Fraction) -> Fraction:
@@ -134,9 +131,7 @@ class _Slot:
         decision = self.cb.decisions[~code]
         if decision.result == "win":
             won = stake * decision.net
-            commission = self.cb.bet.commission
-            if commission is not None and self.cb.commission_paid == "on_win":
-                won -= commission.rate * (stake if commission.of == "bet" else won)
+            won -= self.cb.taken_from_win(stake, won)
             backer = won if won > 0 else ZERO
         elif decision.result == "lose":
             backer = -stake
@@ -618,7 +613,6 @@ def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None,
                 units=machine.ruleset.money_units, against=chains.against)
     unit = chains.stake_unit()
     stake_name = chains.stake_name or "stake"
-    most = most_paid(chains.stake_bet) if chains.stake_bet is not None else ONE
 
     def per_hand(per_game: Fraction, alike: bool = True):
         return games * per_game if games is not None and alike else None
@@ -636,15 +630,13 @@ def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None,
                                     entry.risk, entry.wagers, bet, carried=entry.carried))
             # the stake: every seat backs it with a bank; else the caster backs it against each setter
             if chains.against == BANK:
-                what, side, times = stake_name, "backer", ONE
+                what, side = stake_name, "backer"
             elif role == "setter":
-                what, side, times = stake_name, "layer", -ONE
-            else:
-                what, side = (stake_name, "backer") if count is not None else (f"{stake_name} (each setter's)",
-                                                                                 "backer")
-                times = ONE if count is None else Fraction(count - 1)
-            per_game = times * stake * unit
-            risk = abs(times) * stake * (ONE if side == "backer" else most)
+                what, side = stake_name, "layer"
+            else:  # without the players, the caster's stake against one setter
+                what, side = stake_name if count is not None else f"{stake_name} (each setter's)", "backer"
+            staked, risk = _stake_terms(chains, role, stake, count if count is not None else 2)
+            per_game = staked * unit
             rows.append(SeatRow(what, role, side, per_game, per_hand(per_game), risk, bet=chains.stake_name))
             if role == "caster":  # the table charges every fee to the caster
                 for fee_name, fee in fees.items():
