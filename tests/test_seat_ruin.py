@@ -98,53 +98,29 @@ def test_taking_anothers_bet_moves_the_takers_purse():
     assert t.seats["Ben"].need == {"caster": 3, "setter": 2}  # two stakes covered or one laid, and his bet
 
 
-def _played(name, plans, players, seat, bankroll, goal, need_at, sessions, seed):
-    """Sessions on the table itself: every purse so deep that the table never limits it, the
-    seat's own purse followed as bankroll + what it has won; it stops, at the start of a game,
-    on reaching the goal or holding less than that game needs. (reached, games) per session."""
-    variant = hazard_dsl.load(name)
-    deep = 10 ** 6
-    n = len(players)
-    out = []
-    for s in range(sessions):
-        table = variant.table(players, purse=deep, rounds=10_000, seed=seed * 100_003 + s)
-        strategy = table.strategy("flat", stake=1, plans=plans)
-        games, result = 0, None
-        pending = [e for e in table.events if e["event"] == "game"]
-        while result is None:
-            for event in pending:
-                purse = bankroll + table.purses[seat] - deep
-                pos = (players.index(event["caster"]) - players.index(seat)) % n
-                if purse >= goal:
-                    result = True
-                elif purse < need_at[pos]:
-                    result = False
-                else:
-                    games += 1
-                    continue
-                break
-            if result is None:
-                assert table.waiting is not None
-                pending = [e for e in table.apply(strategy(table.waiting)) if e["event"] == "game"]
-        out.append((result, games))
-    return out
-
-
 @pytest.mark.parametrize("name, plans, players, seat", [
     ("cotton", {"Ben": {"side": 1}}, ["Ann", "Ben", "Cat"], "Cat"),
     ("french", {"Ann": {"side": 2}}, ["Ann", "Ben"], "Ann"),
 ])
 def test_sessions_played_on_the_table_agree_within_four_standard_errors(name, plans, players, seat):
+    """Sessions on the table itself (commands.simulate.sessions_to_goal: the other purses so deep
+    that the table never limits them, the seat's followed from the bankroll, stopping at the
+    start of a game on the goal or short of what that game needs) against the exact chain."""
+    from hazard_dsl.commands.sessions import table_settings
+    from hazard_dsl.commands.simulate import sessions_to_goal
+
     exact = seat_ruin(machine(name), plans, players, seat, 3, 6, 1)
-    played = _played(name, plans, players, seat, 3, 6, exact.need_at, 600, 7)
-    k = len(played)
-    reached = sum(r for r, _ in played) / k
+    variant = hazard_dsl.load(name)
+    settings = table_settings(variant.ruleset, name, players=",".join(players), purse="3")
+    report = sessions_to_goal(variant.ruleset, settings, {p: {b: Fraction(a) for b, a in plan.items()}
+                                                          for p, plan in plans.items()}, set(), 400, 7, "6")
+    row = report["seats"][seat]
+    k = report["sessions"] - row["unfinished"]
+    reached = row["reached"]
     p = float(exact.reach_goal)
     assert abs(reached - p) <= 4 * math.sqrt(p * (1 - p) / k), (reached, p)
-    games = [g for _, g in played]
-    mean = sum(games) / k
-    sd = math.sqrt(sum((g - mean) ** 2 for g in games) / (k - 1))
-    assert abs(mean - float(exact.games)) <= 4 * sd / math.sqrt(k), (mean, float(exact.games))
+    mean, error = row["games"], row["games_stderr"]
+    assert abs(mean - float(exact.games)) <= 4 * error, (mean, float(exact.games))
 
 
 def test_too_large_or_unbounded_is_said_not_guessed():

@@ -81,19 +81,9 @@ def _planned(args, ruleset, fmt: str, seed: int) -> int:
     """`simulate --players … --bet SEAT:NAME=AMOUNT`: rounds of the table played on the table
     itself, bets and all (commands.simulate.planned_rounds), each seat's net per round beside
     its exact figure."""
-    from ..commands import sessions
-    from ..render.tables import Table, render
-    from ..render.terminal import fit
+    from ..render.tables import Table
 
-    if getattr(args, "plot", None) is not None:
-        raise UsageError("--plot draws games, not sessions at the table")
-    settings = table_settings(args, ruleset)
-    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
-    count = args.games if args.games is not None else 1000
-    bar = _Bar(count, "rounds") if fmt != "json" and sys.stderr.isatty() else _NoBar()
-    with bar:
-        report = simulating.planned_rounds(ruleset, settings, plans, refused, count, seed, args.option,
-                                           (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+    report = _one_by_one(args, ruleset, fmt, seed, simulating.planned_rounds, "rounds", 1)
     if fmt == "json":
         print(json.dumps({**report, "seats": {p: {k: (str(v) if k == "exact" and v is not None else v)
                                                    for k, v in row.items()} for p, row in report["seats"].items()}},
@@ -113,10 +103,36 @@ def _planned(args, ruleset, fmt: str, seed: int) -> int:
     if report["purses_ran_low"]:
         notes.append(f"In {report['purses_ran_low']:,} rounds a purse fell below a tenth of its start: the exact "
                      f"figure assumes no purse runs short (a larger --purse brings them together).")
-    print(render([t], fmt, None, colour()), end="")
+    return _shown(t, notes, fmt, args.seed is None, seed)
+
+
+def _one_by_one(args, ruleset, fmt: str, seed: int, play, what: str, per_session: int | None) -> dict:
+    """Sessions at the table played one by one (`play`: commands.simulate.planned_rounds or
+    sessions_to_goal) with the seats' plans, `--games` of them (default 1000) for each of
+    `per_session` seats (None: every player), a progress bar on a terminal; their report."""
+    from ..commands import sessions
+
+    if getattr(args, "plot", None) is not None:
+        raise UsageError("--plot draws games, not sessions at the table")
+    settings = table_settings(args, ruleset)
+    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
+    count = args.games if args.games is not None else 1000
+    total = count * (per_session or len(settings["players"]))
+    bar = _Bar(total, what) if fmt != "json" and sys.stderr.isatty() else _NoBar()
+    with bar:
+        return play(ruleset, settings, plans, refused, count, seed, args.option,
+                    (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+
+
+def _shown(table, notes: list, fmt: str, seed_chosen: bool, seed: int) -> int:
+    """A report's table, its notes and (where the seed was drawn) how to play it again."""
+    from ..render.tables import render
+    from ..render.terminal import fit
+
+    print(render([table], fmt, None, colour()), end="")
     for note in notes:
         print(fit(note))
-    if args.seed is None:
+    if seed_chosen:
         print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers."))
     return 0
 
@@ -125,22 +141,16 @@ def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
     """`simulate --players … --goal G [--bet SEAT:NAME=AMOUNT]`: each seat's sessions from
     --purse to the goal or ruin, played on the table itself (commands.simulate.sessions_to_goal),
     beside the exact figures of `analyse --bankroll`."""
-    from ..commands import sessions
-    from ..render.tables import Table, render
-    from ..render.terminal import fit
+    from ..render.tables import Table
 
-    if getattr(args, "plot", None) is not None:
-        raise UsageError("--plot draws games, not sessions at the table")
     if args.rounds is not None:
         raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of rounds")
-    settings = table_settings(args, ruleset)
-    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
-    count = args.games if args.games is not None else 1000
-    total = count * len(settings["players"])
-    bar = _Bar(total, "sessions") if fmt != "json" and sys.stderr.isatty() else _NoBar()
-    with bar:
-        report = simulating.sessions_to_goal(ruleset, settings, plans, refused, count, seed, args.goal, args.option,
-                                             (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+
+    def to_goal(ruleset, settings, plans, refused, count, seed, option_texts, advance):
+        return simulating.sessions_to_goal(ruleset, settings, plans, refused, count, seed, args.goal, option_texts,
+                                           advance)
+
+    report = _one_by_one(args, ruleset, fmt, seed, to_goal, "sessions", None)
     if fmt == "json":
         def plain(v):
             return str(v) if isinstance(v, Fraction) else v
@@ -168,12 +178,7 @@ def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
     t.caption = ("± one standard error. A session ends, at the start of a game, when the seat's purse reaches the "
                  "goal or holds less than that game could cost it as planned; the other seats' purses never run "
                  "short, and every setter stakes --stake.")
-    print(render([t], fmt, None, colour()), end="")
-    for note in notes:
-        print(fit(note))
-    if args.seed is None:
-        print(fit(f"Seed {seed}: the same command with --seed {seed} gives the same numbers."))
-    return 0
+    return _shown(t, notes, fmt, args.seed is None, seed)
 
 
 def _chart(report: dict, context, path: str) -> None:

@@ -132,7 +132,6 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
     with refusals there is none. The same seed gives the same figures. Returns a report:
     {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume."""
-    import math
 
     import numpy as np
 
@@ -170,17 +169,31 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
             why = str(exc)
     out = {}
     for p in players:
-        values = [float(v) for v in nets[p]]
-        mean = sum(values) / count
-        var = sum((v - mean) ** 2 for v in values) / (count - 1) if count > 1 else 0.0
-        stderr = math.sqrt(var / count)
+        mean, stderr = mean_and_error([float(v) for v in nets[p]])
         row = {"mean": mean, "stderr": stderr, "exact": None, "z": None}
         if exact is not None and p in exact:
             row["exact"] = exact[p]
-            row["z"] = (mean - float(exact[p])) / stderr if stderr > 0 else None
+            row["z"] = z_score(mean, stderr, exact[p])
         out[p] = row
     return {"sessions": count, "seats": out, "why_no_exact": why if exact is None else None,
             "purses_ran_low": short}
+
+
+def mean_and_error(values: list) -> tuple[float, float]:
+    """The mean of the sessions' figures and its standard error (NaN for none)."""
+    import math
+
+    m = len(values)
+    if not m:
+        return float("nan"), float("nan")
+    mean = sum(values) / m
+    var = sum((v - mean) ** 2 for v in values) / (m - 1) if m > 1 else 0.0
+    return mean, math.sqrt(var / m)
+
+
+def z_score(mean: float, stderr: float, exact) -> float | None:
+    """(simulated − exact) / standard error; None where the error is 0 (every session alike)."""
+    return (mean - float(exact)) / stderr if stderr and stderr > 0 else None
 
 
 MAX_GAMES_TO_GOAL = 1_000_000  # games of one seat's session to its goal, at most (then it is counted unfinished)
@@ -196,7 +209,6 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     The same seed gives the same figures. Returns {"sessions", "bankroll", "goal", "seats":
     {seat: {"reached", "reached_stderr", "games", "games_stderr", "unfinished", "exact_reach",
     "exact_games", "z_reach", "z_games", "why_no_exact"}}}."""
-    import math
 
     import numpy as np
 
@@ -276,16 +288,11 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
                 advance(1)
         row = {"unfinished": unfinished, "why_no_exact": why, "exact_reach": None, "exact_games": None,
                "z_reach": None, "z_games": None}
-        m = len(reached)
-        for key, values in (("reached", reached), ("games", games)):
-            mean = sum(values) / m if m else float("nan")
-            var = sum((v - mean) ** 2 for v in values) / (m - 1) if m > 1 else 0.0
-            row[key], row[key + "_stderr"] = mean, math.sqrt(var / m) if m else float("nan")
+        row["reached"], row["reached_stderr"] = mean_and_error(reached)
+        row["games"], row["games_stderr"] = mean_and_error(games)
         if exact is not None:
             row["exact_reach"], row["exact_games"] = exact.reach_goal, exact.games
-            for key, value in (("reach", exact.reach_goal), ("games", exact.games)):
-                sim = row["reached" if key == "reach" else "games"]
-                se = row[("reached" if key == "reach" else "games") + "_stderr"]
-                row["z_" + key] = (sim - float(value)) / se if se and se > 0 else None
+            row["z_reach"] = z_score(row["reached"], row["reached_stderr"], exact.reach_goal)
+            row["z_games"] = z_score(row["games"], row["games_stderr"], exact.games)
         out[seat] = row
     return {"sessions": count, "bankroll": bankroll, "goal": goal, "seats": out}
