@@ -23,7 +23,8 @@ def did_you_mean(word: str, known) -> str:
     person types: rulesets, options, values, bets, commands."""
     import difflib
 
-    close = difflib.get_close_matches(str(word), [str(k) for k in known], n=1)
+    # the word itself is no suggestion (a FIFO named `p.yaml` is beside the file, but no rule file)
+    close = difflib.get_close_matches(str(word), [str(k) for k in known if str(k) != str(word)], n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

@@ -169,6 +169,16 @@ def test_a_fifo_is_refused_by_the_reader_not_waited_on(fresh):
         cache.read_ruleset(fresh / "pipe.yaml")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_extends_of_a_fifo_says_it_is_no_regular_file_not_did_you_mean_itself(fresh):
+    os.mkfifo(fresh / "pipe.yaml")
+    (fresh / "child.yaml").write_text("name: child\nextends: pipe.yaml\n")
+    with pytest.raises(RulesetError) as caught:
+        cache.read_ruleset(fresh / "child.yaml")
+    said = str(caught.value)
+    assert "'pipe.yaml' is not a regular file" in said and "did you mean" not in said
+
+
 def test_a_machine_kept_for_a_child_is_not_used_once_its_parent_changes(fresh):
     (fresh / "parent.yaml").write_text(PARENT)
     (fresh / "child.yaml").write_text(CHILD)

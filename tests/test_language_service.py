@@ -88,6 +88,55 @@ def test_a_misspelt_phase_after_goto_is_a_problem_on_the_word_with_a_fix_that_re
     assert data["severity"] == "error" and data["fixes"][0]["new_text"] == "point"
 
 
+@pytest.mark.parametrize("good, bad, word", [
+    ("do: win made", "do: win mdae", "mdae"),  # the checker places it on the whole action
+    ("when: total == main", "when: total == mian", "mian"),  # on the condition
+    ("{caster} makes {main}.", "{caster} makes {mian}.", "mian"),  # on the whole template
+])
+def test_a_did_you_mean_inside_a_wider_range_is_fixed_on_its_word(files, good, bad, word):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace(good, bad, 1)
+    uri, _ = opened(service, folder / "small.yaml", text)
+    (problem,) = [p for p in service.diagnostics(uri) if word in p.message]
+    assert cut(text, problem.span) == word  # the range is the misspelt word, not its surroundings
+    (fix,) = problem.fixes
+    assert apply(text, [service.code_actions(uri, problem.span)[0].edits[uri][0]]) == \
+        (folder / "small.yaml").read_text()
+    assert fix.span == problem.span
+
+
+def test_a_misspelt_label_in_a_flow_list_is_fixed_on_its_word(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace(
+        "start: come_out", "start: come_out\npassing: {after_labels: [seven_uot]}", 1)
+    uri, _ = opened(service, folder / "small.yaml", text)
+    problems = [p for p in service.diagnostics(uri) if "seven_uot" in p.message]
+    assert problems and cut(text, problems[0].span) == "seven_uot"
+    assert problems[0].fixes[0].new_text == "seven_out"
+
+
+def test_a_rule_file_stays_one_while_open_though_phases_is_misspelt(files):
+    folder, service = files
+    uri, text = opened(service, folder / "small.yaml")
+    assert service.is_rule_file(uri)
+    service.change(uri, text.replace("phases:", "phaces:"))
+    assert service.is_rule_file(uri)
+    assert any("phaces" in p.message for p in service.diagnostics(uri))
+    service.close(uri)
+    service.open(uri, "name: CI\non: [push]\n")
+    assert not service.is_rule_file(uri)
+
+
+def test_hover_while_the_file_does_not_read_says_where_the_name_is_defined(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text().replace("goto point", "goto piont")
+    uri, _ = opened(service, folder / "small.yaml", text)  # never read clean: nothing known before
+    hover = service.hover(uri, find(text, "main", "total == main"))
+    assert hover is not None and "`main`" in hover.markdown and "line 6" in hover.markdown
+    (defined,) = service.definition(uri, find(text, "main", "total == main"))
+    assert defined.span.start.line == 5
+
+
 def test_a_misspelt_key_is_a_problem_on_the_whole_key(files):
     folder, service = files
     text = (folder / "small.yaml").read_text().replace("    description: the point", "    descripton: the point")

@@ -252,6 +252,45 @@ def test_a_yaml_file_that_is_no_rule_file_is_left_alone(client):
     assert client.diagnostics(uri, 1) == []
 
 
+def test_a_document_not_open_is_not_read_from_disk(client, tmp_path):
+    # a FIFO named like a rule file: reading it would block the server for ever
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    for uri in (fifo.as_uri(), "file:///dev/stdin", "file:///dev/zero", "untitled:Untitled-1"):
+        assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                     "position": {"line": 0, "character": 0}}) is None
+        assert client.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                          "position": {"line": 0, "character": 0}}) == []
+    client.notify("textDocument/didChange", {"textDocument": {"uri": fifo.as_uri(), "version": 2},
+                                             "contentChanges": [{"text": "x"}]})
+    uri = document(client, "after_fifo.yaml", SMALL)  # and the server still answers
+    assert client.diagnostics(uri, 1) == []
+
+
+def test_a_request_that_does_not_fit_the_protocol_is_answered(client):
+    uri = document(client, "bad_place.yaml", SMALL)
+    assert client.diagnostics(uri, 1) == []
+    for position in ({"line": -1, "character": 0}, {"line": 2 ** 31, "character": 0}, {"line": "x"}):
+        with pytest.raises(RuntimeError):  # an error answer, not silence
+            client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position})
+    assert client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                 "position": at(SMALL, "main", "total == main")})
+
+
+def test_the_server_log_holds_no_traceback(client):
+    uri = document(client, "refused.yaml", SMALL)
+    assert client.diagnostics(uri, 1) == []
+    with pytest.raises(RuntimeError, match="reserved word"):
+        client.request("textDocument/rename", {"textDocument": {"uri": uri}, "newName": "goto",
+                                               "position": at(SMALL, "main", "total == main")})
+    with pytest.raises(RuntimeError):
+        client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": -1, "character": 0}})
+    log = (client.folder / "server.log").read_text()
+    assert "Traceback" not in log
+
+
 def test_without_pygls_the_command_says_how_to_install_it():
     # `None` in sys.modules makes `import pygls` fail as if it were not installed
     code = "import sys; sys.modules['pygls'] = None; from hazard_dsl.cli import main; sys.exit(main(['lsp']))"

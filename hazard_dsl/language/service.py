@@ -42,7 +42,9 @@ from .index import GAME, Index, Name, build_index
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 MAX_KEPT_EDGES = 256
 MAX_EXTENDS = 16  # as the reader (parse.reader.MAX_EXTENDS_DEPTH)
-_RULE_FILE = re.compile(r"^(?:(?:phases|extends)[ \t]*:|#.*hazard[-_]dsl)", re.M)
+# a top-level key only a rule file has (not `name:` or `variables:`, which CI files have too)
+_RULE_FILE = re.compile(r"^(?:(?:phases|extends|labels|bets|fees|cocked|passing|words)[ \t]*:|#.*hazard[-_]dsl)",
+                        re.M)
 
 
 # --------------------------------------------------------------------------- the values
@@ -283,6 +285,7 @@ class LanguageService:
         self._open: dict[str, _Document] = {}
         self._disk: dict[str, tuple] = {}  # real path -> (stamp, _Document): parents read from disk
         self._edges: dict = {}  # (ruleset digest or text, bet) -> what hover says of its edge
+        self._rule_files: set[str] = set()  # open documents once seen as rule files: checked while open
 
     # --- documents
     def open(self, uri: str, text: str, version=None) -> None:
@@ -296,6 +299,7 @@ class LanguageService:
 
     def close(self, uri: str) -> None:
         self._open.pop(uri, None)
+        self._rule_files.discard(uri)
 
     def text(self, uri: str) -> str:
         """The document's text as held, or as saved for a file not opened ("" when none)."""
@@ -355,9 +359,16 @@ class LanguageService:
 
     def is_rule_file(self, uri: str) -> bool:
         """Whether the document looks like a rule file: a top-level `phases:` or `extends:`, or a
-        comment naming hazard-dsl (the schema's modeline). An editor that starts the server for
-        every YAML file (a CI workflow, a compose file) needs this to leave the others alone."""
-        return bool(_RULE_FILE.search(self._doc(uri).text))
+        comment naming hazard-dsl (the schema's modeline), now or at any time since it was opened.
+        An editor that starts the server for every YAML file (a CI workflow, a compose file)
+        needs this to leave the others alone."""
+        if uri in self._rule_files:
+            return True  # once a rule file, always while open: misspelling `phases:` hides nothing
+        if _RULE_FILE.search(self._doc(uri).text):
+            if uri in self._open:
+                self._rule_files.add(uri)
+            return True
+        return False
 
     # --- diagnostics
     def diagnostics(self, uri: str) -> list[Problem]:
@@ -508,11 +519,26 @@ class LanguageService:
         item = self._at(doc, place)
         if item is None:
             return None
+        key = self._key(doc, item)
         try:
-            text = _Hovers(self, doc).say(item, self._key(doc, item))
+            text = _Hovers(self, doc).say(item, key)
         except RecursionError:
             return None
+        if not text and item.kind in ("phase", "variable", "label", "option", "bet", "fee"):
+            text = self._where_defined(doc, key)
         return Hover(_span(item.start, item.end), text) if text else None
+
+    def _where_defined(self, doc: _Document, key: tuple) -> str | None:
+        """What hover can say of a name while the file does not read (and no earlier version
+        did): where it is defined, from the names alone."""
+        defined = self._definitions(doc, key)
+        if not defined:
+            return None
+        d, n = defined[0]
+        whose = f" of the {key[1]}" if key[1] != GAME else ""
+        where = f"line {n.start[0] + 1}" + ("" if d is doc else f" of {d.name}")
+        return (f"**{key[0]}{whose}** `{key[2]}`, defined on {where}.\n\n"
+                f"What it is, in words, is shown once the file checks clean.")
 
     def _bet_edge(self, doc: _Document, ruleset, name: str) -> str:
         """The exact edge of a bet, under the default options, for a file that checks clean; a
@@ -548,6 +574,7 @@ def _span(start: tuple, end: tuple) -> Span:
 _SEVERITIES = (ERROR, WARNING, NOTE)
 _SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _OPERATOR = re.compile(r"[=!<>.+\-*/%]+")
 
@@ -570,7 +597,9 @@ def _problems(doc: _Document) -> list[Problem]:
             # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
             # a place past such a character is the checker's, and a range never runs backwards)
             span = _span(start, max(start, end))
-        fixes = _fixes(doc, message, d.hint, span) if d.position is not None and d.position.file == own else ()
+        fixes = ()
+        if d.position is not None and d.position.file == own:
+            span, fixes = _fixes(doc, message, d.hint, span)
         problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes))
     return problems
 
@@ -596,20 +625,37 @@ def _extent(doc: _Document, start: tuple) -> tuple:
     return (line, column + 1)
 
 
-def _fixes(doc: _Document, message: str, hint: str | None, span: Span) -> tuple:
-    """The checker's "did you mean 'x'?" as a fix replacing the word it is about: only where the
-    range holds one of the words the message quotes, so a fix never replaces the wrong text."""
+def _fixes(doc: _Document, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
+    """The checker's "did you mean 'x'?" as a fix replacing the word it is about, and the problem's
+    range narrowed to that word: the word is one the message quotes, found where the range
+    starts (the checker may place a misspelt label on its whole action, `win nik`, a misspelt
+    name on the whole condition, or a flow list's item on its `[`), so a fix never replaces the
+    wrong text. (span, ()) where there is no such word."""
     found = _SUGGESTED.search(message) or (_SUGGESTED.search(hint) if hint else None)
     if found is None or span.start.line != span.end.line:
-        return ()
+        return span, ()
     suggestion = found.group(1) if found.group(1) is not None else found.group(2)
-    written = doc.line(span.start.line)[span.start.column:span.end.column]
+    line = doc.line(span.start.line)
+    written = line[span.start.column:span.end.column]
     quote = written[:1] if written[:1] in ("'", '"') and written[-1:] == written[:1] and len(written) > 1 else ""
     bare = written[1:-1] if quote else written
-    said = {a if a is not None else b for a, b in _QUOTED.findall(message.replace(found.group(0), ""))}
-    if not bare or bare == suggestion or bare not in said:
-        return ()
-    return (Fix(f"Change to {suggestion!r}", span, f"{quote}{suggestion}{quote}"),)
+    rest = message.replace(found.group(0), "")
+    said = {a or b for a, b in _QUOTED.findall(rest)} | set(_PLACEHOLDER.findall(rest))
+    said.discard(suggestion)
+    if bare and bare in said:
+        return span, (Fix(f"Change to {suggestion!r}", span, f"{quote}{suggestion}{quote}"),)
+    # the word inside the range, else (a range of one character: a flow list's `[`) on the rest
+    # of its line; the first place, as a whole word, of a word the message quotes
+    for end in (span.end.column, len(line)) if span.end.column - span.start.column > 1 else (len(line),):
+        places = [m for word in said if word and _WORD.fullmatch(word)
+                  for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])",
+                                       line[:end])
+                  if m.start() >= span.start.column]
+        if places:
+            first = min(places, key=lambda m: m.start())
+            word_span = _span((span.start.line, first.start()), (span.start.line, first.end()))
+            return word_span, (Fix(f"Change to {suggestion!r}", word_span, suggestion),)
+    return span, ()
 
 
 # --------------------------------------------------------------------------- hover

@@ -9,9 +9,15 @@ no debounce); a quick fix is a code action of kind ``quickfix``.
 
 from __future__ import annotations
 
+import functools
+import logging
+import sys
+import types as pytypes
+
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from ..language.service import LanguageService, Place, RenameError, Span
 from ..version import __version__
@@ -32,12 +38,53 @@ _COMPLETION = {"phase": types.CompletionItemKind.Event, "variable": types.Comple
                "ruleset": types.CompletionItemKind.File, "role": types.CompletionItemKind.Value}
 
 
+class _OneLine(logging.Filter):
+    """The transport's log on standard error (an editor's output panel) says what went wrong in one
+    line: a refused rename or a malformed request is the client's business, not a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        said = record.getMessage().split("\n", 1)[0]  # pygls writes some tracebacks into the message
+        if record.exc_info and record.exc_info[1] is not None:
+            said = f"{said}: {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
+        record.msg, record.args = said, None
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, answering a request it cannot read (a position of line -1 or 2**31, a
+    field of the wrong type) with Invalid Params instead of dropping it, so that the editor
+    waiting for that answer is not left waiting for ever."""
+
+    _UNREAD = pytypes.SimpleNamespace(jsonrpc="unread")  # handle_message skips it (not JSON-RPC 2.0)
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            if "id" in data and "method" in data:
+                self._send_response(data["id"], None, JsonRpcInvalidParams(
+                    f"{data.get('method')}: the parameters do not fit the protocol").to_response_error())
+            return self._UNREAD
+
+
 class HazardServer(LanguageServer):
     """A pygls server holding one language service."""
 
     def __init__(self) -> None:
-        super().__init__("hazard-dsl", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("hazard-dsl", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=_Protocol)
         self.service = LanguageService()
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # a notification that went wrong (a change to a document never opened, a message that
+        # did not read) is logged in one line; a pop-up in the editor would only alarm the author
+        print(f"hazard-dsl lsp: {type(error).__name__}: {error}", file=sys.stderr)
+
+    def is_open(self, uri: str) -> bool:
+        """Only documents the editor has opened are answered for: reading any other URI from
+        disk could block on a FIFO, read the server's own standard input, or never end."""
+        return uri in self.workspace.text_documents
 
     # --- places: the client's UTF-16 code units <-> the service's code points
     def lines(self, uri: str) -> list[str]:
@@ -92,6 +139,26 @@ class HazardServer(LanguageServer):
 server = HazardServer()
 
 
+def _answers(nothing):
+    """A request's handler that answers `nothing` for a document not open, and for anything that
+    goes wrong while answering (said in one line on standard error) rather than an error carrying
+    a traceback; a refusal with a reason (JsonRpcException) is passed on as it is."""
+    def wrap(handler):
+        @functools.wraps(handler)
+        def answer(ls: HazardServer, params):
+            if not ls.is_open(params.text_document.uri):
+                return nothing() if callable(nothing) else nothing
+            try:
+                return handler(ls, params)
+            except JsonRpcException:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the editor is told nothing, the log one line
+                print(f"hazard-dsl lsp: {handler.__name__}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                return nothing() if callable(nothing) else nothing
+        return answer
+    return wrap
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HazardServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
@@ -102,6 +169,8 @@ def did_open(ls: HazardServer, params: types.DidOpenTextDocumentParams) -> None:
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: HazardServer, params: types.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if not ls.is_open(uri):
+        return
     ls.service.change(uri, ls.workspace.get_text_document(uri).source, params.text_document.version)
     ls.publish(uri, params.text_document.version)
 
@@ -109,6 +178,8 @@ def did_change(ls: HazardServer, params: types.DidChangeTextDocumentParams) -> N
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: HazardServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if not ls.is_open(uri):
+        return
     ls.service.change(uri, ls.workspace.get_text_document(uri).source)  # a file this one extends may have changed
     ls.publish(uri)
 
@@ -121,6 +192,7 @@ def did_close(ls: HazardServer, params: types.DidCloseTextDocumentParams) -> Non
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
+@_answers(None)
 def hover(ls: HazardServer, params: types.HoverParams) -> types.Hover | None:
     uri = params.text_document.uri
     found = ls.service.hover(uri, ls.place(uri, params.position))
@@ -132,6 +204,7 @@ def hover(ls: HazardServer, params: types.HoverParams) -> types.Hover | None:
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                 types.CompletionOptions(trigger_characters=[" ", ".", '"', "'"]))
+@_answers(lambda: types.CompletionList(is_incomplete=False, items=[]))
 def completion(ls: HazardServer, params: types.CompletionParams) -> types.CompletionList:
     uri = params.text_document.uri
     items = [types.CompletionItem(label=c.label, kind=_COMPLETION.get(c.kind), detail=c.detail,
@@ -141,12 +214,14 @@ def completion(ls: HazardServer, params: types.CompletionParams) -> types.Comple
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+@_answers(list)
 def definition(ls: HazardServer, params: types.DefinitionParams) -> list[types.Location]:
     uri = params.text_document.uri
     return [ls.location(found) for found in ls.service.definition(uri, ls.place(uri, params.position))]
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@_answers(list)
 def references(ls: HazardServer, params: types.ReferenceParams) -> list[types.Location]:
     uri = params.text_document.uri
     found = ls.service.references(uri, ls.place(uri, params.position), params.context.include_declaration)
@@ -154,12 +229,14 @@ def references(ls: HazardServer, params: types.ReferenceParams) -> list[types.Lo
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@_answers(list)
 def document_symbols(ls: HazardServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
     uri = params.text_document.uri
     return [ls.symbol(uri, s) for s in ls.service.document_symbols(uri)]
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+@_answers(None)
 def prepare_rename(ls: HazardServer, params: types.PrepareRenameParams):
     uri = params.text_document.uri
     try:
@@ -170,6 +247,7 @@ def prepare_rename(ls: HazardServer, params: types.PrepareRenameParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+@_answers(None)
 def rename(ls: HazardServer, params: types.RenameParams) -> types.WorkspaceEdit:
     uri = params.text_document.uri
     try:
@@ -182,6 +260,7 @@ def rename(ls: HazardServer, params: types.RenameParams) -> types.WorkspaceEdit:
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
+@_answers(list)
 def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     actions = []
@@ -196,4 +275,7 @@ def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types
 
 def serve() -> None:
     """Answer an editor over stdin and stdout until it says exit."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(_OneLine())  # on the handler: it sees the records of every pygls module
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server.start_io()

@@ -10,9 +10,9 @@ problems found are raised together; names and types are checked next, in
 
 from __future__ import annotations
 
-import re
-
 import difflib
+import os
+import re
 from pathlib import Path
 from types import MappingProxyType
 
@@ -187,6 +187,11 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
                 if in_text:
                     hint += " (a rule file given as text extends a built-in ruleset; to extend a file, load " \
                             "a rule file beside it by its path)"
+                there = None if in_text else resolved.parent / parent.value
+                if there is not None and there.suffix.lower() in (".yaml", ".yml") and os.path.lexists(there):
+                    diags.error(f"extends: {parent.value!r} is not a regular file (a folder, a device, a pipe or a "
+                                f"link that leads to none)", parent.position)
+                    raise RulesetError(diags.items)
                 diags.error(f"extends: no {'built-in ' if in_text else ''}ruleset named {parent.value!r}"
                             f"{did_you_mean(parent.value, near)}", parent.position, hint)
                 raise RulesetError(diags.items)
