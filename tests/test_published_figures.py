@@ -163,6 +163,28 @@ def test_throw_distribution_sums_to_one_and_has_median():
     assert a.median_throws == 2
 
 
+def test_a_long_games_table_of_throws_stops_at_the_size_of_its_numbers(tmp_path):
+    # 300 stages, each thrown until a 7 or an 11: at least 300 throws a game, so the exact masses
+    # of P(T = n) are over 36**n with hundreds of digits on hundreds of states. The table stops
+    # at a bound on that size (not after minutes); what is left is the tail, every figure still
+    # exact, and the median is "more than" the table
+    from hazard_dsl.compile.compiler import compile_ruleset
+    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.solve import analysis
+
+    lines = ["name: Stages", "variables:", "  n: 0..300", "  last: 0..1", "phases:", "  stage:",
+             "    - when: n == 300 and last == 1", "      do: win", "    - when: n == 300", "      do: lose",
+             "    - when: total == 7", "      do: set n = n + 1; set last = 1; throw again",
+             "    - when: total == 11", "      do: set n = n + 1; set last = 0; throw again",
+             "    - otherwise: throw again"]
+    (tmp_path / "stages.yaml").write_text("\n".join(lines) + "\n")
+    a = analyse(compile_ruleset(read_ruleset(tmp_path / "stages.yaml")))
+    assert a.win == F(3, 4) and a.figures.expected_throws == 300 * F(36, 8) + 1  # and the throw that ends it
+    assert len(a.throws) - 1 < analysis.MAX_DISTRIBUTION_THROWS and a.throws_tail > 0
+    assert sum(a.throws, F(0)) + a.throws_tail == 1
+    assert a.median_throws is None
+
+
 def test_uniform_policy_averages_the_calls():
     a = analyse(machine("chicken"), policy="uniform")
     per_call = analyse(machine("chicken")).choices["main"]["values"]

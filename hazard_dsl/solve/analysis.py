@@ -14,6 +14,7 @@ from .markov import ONE, ZERO, Solver, policy_for
 
 HIGH_PERCENTILE = Fraction(99, 100)
 MAX_DISTRIBUTION_THROWS = 2000
+MAX_DISTRIBUTION_WORK = 400_000_000  # states with mass × bits of the common denominator, summed over the throws
 DISTRIBUTION_MASS = Fraction(999, 1000)  # tabulate P(T = n) until this much is covered
 
 
@@ -289,7 +290,14 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     ended = Fraction(settle(mass), den)
     distribution = [ended]
     covered = ended
+    work = 0  # the size of the numbers worked so far: states with mass × bits of the denominator
     while covered < DISTRIBUTION_MASS and mass and len(distribution) <= MAX_DISTRIBUTION_THROWS:
+        # exact masses after n throws are over 36**n: a long game's numbers grow with every
+        # throw, so the table stops at a bound on that size, not only on the throws (the rest
+        # is the tail, and a percentile there is "more than n")
+        work += len(mass) * den.bit_length()
+        if work > MAX_DISTRIBUTION_WORK:
+            break
         nxt: dict = {}
         for s, m in mass.items():
             for t, n in throws[s]:

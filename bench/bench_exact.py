@@ -1,0 +1,150 @@
+"""From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
+
+    python bench/bench_exact.py [--rounds 20] [--no-icepool]
+
+Ours: the built-in rule file's text read and checked (`parse.reader.read_ruleset`, no cache),
+compiled into the machine (`compile.compiler.compile_ruleset`: the game, and whatever the file
+carries besides that compiling needs) and solved for P(win) (`solve.markov.Solver.forward`) —
+the path an editor or the workbench takes after each keystroke, without the start-up of a
+command. Theirs: icepool (installed from PyPI into a virtualenv of its own,
+/tmp/hazard-bench-icepool, made on first use; `--no-icepool` skips it), the same games written
+by hand as icepool writes a game that throws again: `Die.reroll(…, depth='inf')`. Both give
+Cotton's 1979/4032 and the pass line's 244/495, checked. Each is the best of `--rounds` calls, in
+its own process; the two processes run one after the other, so a busy machine slows both (the
+first line says how busy it was). Issue 27's targets: Cotton ≤ 2×, craps ≤ 10× (craps' file
+carries 39 bets that P(win) never reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+ICEPOOL_VENV = Path(os.environ.get("HAZARD_BENCH_ICEPOOL", "/tmp/hazard-bench-icepool"))
+TARGETS = {"cotton": 2.0, "craps": 10.0}
+EXPECTED = {"cotton": "1979/4032", "craps": "244/495"}
+
+OURS = r"""
+import json, os, sys, time
+os.environ["HAZARD_DSL_NO_CACHE"] = "1"
+from pathlib import Path
+from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.compile.machine import END
+from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.solve.markov import Solver
+
+def p_win(name, text):
+    t0 = time.perf_counter()
+    ruleset = read_ruleset(name + ".yaml", text=text, named=name + ".yaml")
+    t1 = time.perf_counter()
+    machine = compile_ruleset(ruleset)
+    t2 = time.perf_counter()
+    solver = Solver(machine)
+    solver.set_policy("optimal")
+    visits = solver.forward()
+    win = visits.total(s.index for s in machine.states if s.kind == END and s.result == "win")
+    t3 = time.perf_counter()
+    return win, (t1 - t0, t2 - t1, t3 - t2)
+
+out = {}
+for name in sys.argv[2:]:
+    text = (Path(sys.argv[1]) / (name + ".yaml")).read_text(encoding="utf-8")
+    best = None
+    for _ in range(ROUNDS):
+        win, parts = p_win(name, text)
+        best = parts if best is None or sum(parts) < sum(best) else best
+    out[name] = {"win": str(win), "read": best[0], "compile": best[1], "solve": best[2], "total": sum(best)}
+print(json.dumps(out))
+"""
+
+THEIRS = r"""
+import json, time
+import icepool
+
+def cotton():
+    throw = icepool.d6 + icepool.d6
+    main = throw.reroll([2, 3, 4, 10, 11, 12], depth="inf")  # thrown until 5-9
+
+    def game(m):
+        def chance_throw(t):
+            if t == m or (m in (6, 8) and t == 12) or (m == 7 and t == 11):
+                return 1  # nicks
+            if t in (2, 3, 11, 12):
+                return 0  # throws out
+            return throw.reroll(lambda x: x not in (t, m), depth="inf").map(lambda x: int(x == t))
+        return throw.map(chance_throw)
+
+    return main.map(game).probability(1)
+
+def craps():
+    throw = icepool.d6 + icepool.d6
+
+    def come_out(t):
+        if t in (7, 11):
+            return 1
+        if t in (2, 3, 12):
+            return 0
+        return throw.reroll(lambda x: x not in (t, 7), depth="inf").map(lambda x: int(x == t))
+
+    return throw.map(come_out).probability(1)
+
+out = {}
+for game in (cotton, craps):
+    best = None
+    for _ in range(ROUNDS):
+        t = time.perf_counter()
+        win = game()
+        t = time.perf_counter() - t
+        best = t if best is None else min(best, t)
+    out[game.__name__] = {"win": str(win), "total": best, "version": icepool.__version__}
+print(json.dumps(out))
+"""
+
+
+def icepool_python() -> Path:
+    python = ICEPOOL_VENV / "bin" / "python"
+    if not python.exists():
+        venv.create(ICEPOOL_VENV, with_pip=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "icepool"], check=True)
+    return python
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20, help="calls of each, the best kept")
+    parser.add_argument("--no-icepool", action="store_true", help="time ours alone")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls, in ms")
+    env = dict(os.environ, PYTHONPATH=str(HERE))
+    ours = json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
+                                      str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
+                                     check=True, env=env, cwd=HERE).stdout)
+    theirs = {}
+    if not args.no_icepool:
+        theirs = json.loads(subprocess.run([str(icepool_python()), "-c", THEIRS.replace("ROUNDS", str(args.rounds))],
+                                           capture_output=True, text=True, check=True).stdout)
+    print(f"{'game':<8} {'read':>6} {'compile':>8} {'solve':>6} {'ours':>7} {'icepool':>8} {'ratio':>7} {'target':>7}")
+    for name, target in TARGETS.items():
+        o = ours[name]
+        assert o["win"] == EXPECTED[name], (name, o["win"])
+        line = (f"{name:<8} {o['read'] * 1e3:>6.2f} {o['compile'] * 1e3:>8.2f} {o['solve'] * 1e3:>6.2f} "
+                f"{o['total'] * 1e3:>7.2f}")
+        if name in theirs:
+            t = theirs[name]
+            assert t["win"] == EXPECTED[name], (name, t["win"])
+            ratio = o["total"] / t["total"]
+            line += (f" {t['total'] * 1e3:>8.2f} {ratio:>6.2f}× {'≤ %g×' % target:>7} "
+                     f"{'met' if ratio <= target else 'not met'}")
+        print(line)
+    if theirs:
+        print(f"icepool {next(iter(theirs.values()))['version']}")
+
+
+if __name__ == "__main__":
+    main()
