@@ -258,11 +258,37 @@ def test_completion_of_keys_by_place_from_the_schema():
     assert [c.label for c in rule] == ["when", "do", "otherwise", "say"] and rule[0].insert_text == "when: "
     assert "condition" in rule[0].documentation
     bet = [c.label for c in service.completion("untitled:x.yaml", Place(9, 4))]
-    assert {"backer", "layer", "pays", "made", "backs"} <= set(bet) and "when" not in bet
-    assert "phases" in [c.label for c in service.completion("untitled:x.yaml", Place(10, 0))]
+    assert {"layer", "pays", "made", "backs"} <= set(bet) and "when" not in bet
+    assert "backer" not in bet  # written already
+    top = [c.label for c in service.completion("untitled:x.yaml", Place(10, 0))]
+    assert "money" in top and "phases" not in top
     # a value that is one of a few words
     assert [c.label for c in service.completion("untitled:x.yaml", Place(8, 12))] == [
         "caster", "setter", "fader", "bank", "player"]
+
+
+def test_completion_of_keys_leaves_out_the_keys_already_written(files):
+    folder, service = files
+    text = (folder / "small.yaml").read_text()
+    lines = text.split("\n")
+    at_top = lines.index("labels:")
+    lines.insert(at_top, "")  # a new top-level line between variables and labels
+    in_point = lines.index("  point:") + 2
+    lines.insert(in_point, "    ")  # a new key of the phase point, under rules:
+    in_rule = lines.index("      - when: total == main") + 1
+    lines.insert(in_rule, "        ")  # a new key of that rule, beside when: and do:
+    text = "\n".join(lines)
+    uri, _ = opened(service, folder / "small.yaml", text)
+
+    def offered(line: int) -> set:
+        return {c.label for c in service.completion(uri, Place(line, len(text.split("\n")[line])))}
+
+    top = offered(at_top)
+    assert {"year", "notes", "money"} <= top and not {"name", "variables", "labels", "phases"} & top
+    phase = offered(lines.index("    "))
+    assert "rules" not in phase and "description" in phase
+    rule = offered(lines.index("        "))
+    assert "when" not in rule and "say" in rule
 
 
 def test_completion_of_throws_where_faces_are_named(files):

@@ -900,7 +900,8 @@ class _Completer:
             if path[-1:] == ["after_labels"] and self.before.strip().startswith("-"):
                 return self.of("label")
             if _KEY_START.match(self.before):
-                return _keys(path)
+                present = _present_keys(self.doc, self.place)
+                return [c for c in _keys(path) if c.label not in present]
             return []
         key, value = key_line.group(2), key_line.group(3)
         if path[-2:] == ["words", "throws"] and not value:
@@ -1031,6 +1032,38 @@ def _keys(path: list[str]) -> list[Completion]:
     return [Completion(key, "key", " ".join(str(spec.get("description", "")).split()[:12]) or None,
                        spec.get("description"), f"{key}: ")
             for key, spec in node.get("properties", {}).items()]
+
+
+def _present_keys(doc: _Document, place: tuple) -> set[str]:
+    """The keys already written in the mapping where a key is being typed at `place` (the lines
+    above and below at its indentation, within its block; a list item's keys from its `- `), so
+    that completion offers only keys still missing."""
+    line, column = place
+    start = re.match(r"^(\s*)(-\s+)?", doc.line(line)[:column])
+    indent, new_item = len(start.group(0)), start.group(2) is not None
+    present: set[str] = set()
+    for step in ((1,) if new_item else (-1, 1)):
+        k = line + step
+        while 0 <= k < len(doc.lines):
+            text = doc.line(k)
+            stripped = text.lstrip(" ")
+            k += step
+            if not stripped or stripped.startswith("#"):
+                continue
+            found = re.match(r"(-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:(?:\s|$)", stripped)
+            at = len(text) - len(stripped)
+            dash = len(found.group(1) or "") if found else (2 if stripped.startswith("- ") else 0)
+            if at + dash < indent:
+                break  # the block ends
+            if at + dash > indent:
+                continue  # inside a key's value
+            if dash and step == 1:
+                break  # (below) the next item begins
+            if found:
+                present.add(found.group(2))
+            if dash:
+                break  # (above) the `- ` that begins this item: its first key, and the item's start
+    return present
 
 
 @lru_cache(maxsize=1)
