@@ -188,6 +188,11 @@ class Setup:
     fees: tuple  # (amount in minor units, next [fee state, ending], due [fee state, ending], start state)
     max_games: int = MAX_SESSION_GAMES
     by_lot: bool = False  # the first caster drawn by lot (uniformly: see the module's docstring), not seat 0
+    # what a stake moves, per category: amount × stake_times // stake_per (a win: the net's numerator
+    # over its denominator; a loss: −1 over 1; a push, void or no stake: 0)
+    stake_times: np.ndarray | None = None
+    stake_per: np.ndarray | None = None
+    category_of: np.ndarray | None = None  # the category of each draw below `denominator`, where that is small
 
 
 def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fraction, strategy: str,
@@ -251,7 +256,22 @@ def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fracti
                  np.array([endings.index((c.result, c.label)) for c in keys], dtype=np.int64), endings,
                  np.array([c.laid for c in keys], dtype=bool),
                  np.array([{"win": 1, "lose": -1}.get(c.stake_result, 0) for c in keys], dtype=np.int64),
-                 tuple(c.stake_net for c in keys), passing_next, passing_passes, tuple(fees), by_lot=by_lot)
+                 tuple(c.stake_net for c in keys), passing_next, passing_passes, tuple(fees), by_lot=by_lot,
+                 stake_times=np.array([c.stake_net.numerator if c.stake_result == "win" else
+                                       -1 if c.stake_result == "lose" else 0 for c in keys], dtype=np.int64),
+                 stake_per=np.array([c.stake_net.denominator if c.stake_result == "win" else 1 for c in keys],
+                                    dtype=np.int64),
+                 category_of=_lookup(cumulative, denominator))
+
+
+LOOKUP = 1 << 16  # draws below this many take their category from a table
+
+
+def _lookup(cumulative: np.ndarray, denominator: int) -> np.ndarray | None:
+    """The category of every draw below the denominator (the search made once), when there are few."""
+    if not 0 < denominator <= LOOKUP:
+        return None
+    return np.searchsorted(cumulative, np.arange(denominator), side="right").astype(np.int16)
 
 
 # --------------------------------------------------------------------------- playing them
@@ -269,77 +289,142 @@ class Played:
     rounded: int  # stakes or payouts rounded down to a whole minor unit
 
 
+LANES = 1 << 14  # sessions under way at once: enough that NumPy's cost per call vanishes, few enough to stay in cache
+
+
 def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = None, categories=None,
-                  first=None) -> Played:
+                  first=None, lanes: int = LANES) -> Played:
     """Play `sessions` sessions side by side. Each game's category is drawn from the exact
     distribution (or, for a test, taken in turn from `categories`, a list of indices per session),
     and, where the rules cast lots for the first cast, the first caster uniformly (or, for a
-    test, `first`: each session's first caster, a seat index)."""
+    test, `first`: each session's first caster, a seat index).
+
+    As the games' engine plays games in lanes, this plays sessions in `lanes` lanes: a lane whose
+    session ends starts the next one, until all have started; then the lanes left finish theirs.
+    Every session started is played to its end, so none is favoured for being short. One pass of
+    the loop is one game in every lane. The purses are held *from the caster round*: row k is
+    the purse of the k-th seat to the caster's left (row 0 the caster's own), so each setter's
+    stake, the caster's answer and the settlement are whole rows, never gathered seat by seat;
+    the box passing turns the rows by one. The draws are one call per pass for the lanes that
+    play, in lane order, and a new session takes the lane and the number next in turn: the same
+    seed, the same sessions."""
     n = s.seats
-    purses = np.full((sessions, n), s.purse, dtype=np.int64)
-    bank = np.zeros(sessions, dtype=np.int64)
-    box = np.zeros(sessions, dtype=np.int64)
-    games = np.zeros(sessions, dtype=np.int64)
-    why = np.zeros(sessions, dtype=np.int8)
-    caster = np.zeros(sessions, dtype=np.int64)
-    if first is not None:
-        caster[:] = first
-    elif s.by_lot:  # each seat alike, whatever the die (the module's docstring)
-        caster = rng.integers(0, n, size=sessions).astype(np.int64)
-    passes = np.zeros(sessions, dtype=np.int64)
-    hand = np.zeros(sessions, dtype=np.int64)
-    idle = np.zeros(sessions, dtype=np.int64)
-    fee_state = [np.full(sessions, start, dtype=np.int64) for _, _, _, start in s.fees]
-    alive = np.arange(sessions)
+    out_purses = np.empty((sessions, n), dtype=np.int64)
+    out_bank = np.zeros(sessions, dtype=np.int64)
+    out_box = np.zeros(sessions, dtype=np.int64)
+    out_games = np.zeros(sessions, dtype=np.int64)
+    out_why = np.zeros(sessions, dtype=np.int8)
     rounded = [0]
     least = 1 if s.against_bank else 2
-    tape_at = np.zeros(sessions, dtype=np.int64)
-    while alive.size:
+    endings = len(s.endings)
+    setters = range(0, n) if s.against_bank else range(1, n)
+    whole_nets = bool((s.stake_per == 1).all())
+    passing_next, passing_passes = s.passing_next.ravel(), s.passing_passes.ravel()
+    fees = [(amount, nxt.ravel(), due.ravel()) for amount, nxt, due, _ in s.fees]
+    fee_starts = np.array([start for _, _, _, start in s.fees], dtype=np.int64)[:, None]
+    # a session that ends before its first game (no one with money, no rounds) ends so everywhere
+    at_once = 3 if s.max_games <= 0 else 0 if s.rounds * n <= 0 else 1 if (n if s.purse > 0 else 0) < least else -1
+    if at_once >= 0 and categories is None:
+        out_purses[:] = s.purse
+        out_why[:] = at_once
+        return Played(out_purses, out_bank, out_box, out_games, out_why, 0)
+
+    def first_casters(count: int, numbers: np.ndarray) -> np.ndarray:
+        if first is not None:
+            return np.broadcast_to(np.asarray(first, dtype=np.int64), (sessions,))[numbers].copy()
+        if s.by_lot:  # each seat alike, whatever the die (the module's docstring)
+            return rng.integers(0, n, size=count).astype(np.int64)
+        return np.zeros(count, dtype=np.int64)
+
+    # the state of the sessions under way, one entry per lane
+    lanes = sessions if categories is not None else max(1, min(lanes, sessions))
+    ids = np.arange(lanes)
+    started = lanes
+    caster = first_casters(lanes, ids)
+    purses = np.full((n, lanes), s.purse, dtype=np.int64)  # from the caster round
+    bank = np.zeros(lanes, dtype=np.int64)
+    box = np.zeros(lanes, dtype=np.int64)
+    games = np.zeros(lanes, dtype=np.int64)
+    passes = np.zeros(lanes, dtype=np.int64)
+    hand = np.zeros(lanes, dtype=np.int64)
+    idle = np.zeros(lanes, dtype=np.int64)
+    fee_state = np.repeat(fee_starts, lanes, axis=1)
+    tape_at = np.zeros(lanes, dtype=np.int64)
+    while ids.size:
         # the checks of Session._events, in its order
-        stop = np.full(alive.size, -1, dtype=np.int8)
-        stop[games[alive] >= s.max_games] = 3
-        stop[(stop < 0) & (idle[alive] > n)] = 2
-        stop[(stop < 0) & (passes[alive] >= s.rounds * n)] = 0
-        stop[(stop < 0) & (np.count_nonzero(purses[alive] > 0, axis=1) < least)] = 1
+        over = games >= s.max_games
+        stuck = idle > n
+        round_done = passes >= s.rounds * n
+        with_money = (purses > 0).sum(axis=0, dtype=np.int32)
+        done = over | stuck | round_done | (with_money < least)
         if categories is not None:  # a tape that ran out ends its session
-            short = np.array([tape_at[i] >= len(categories[i]) for i in alive], dtype=bool)
-            stop[(stop < 0) & short] = 3
-        done = stop >= 0
-        why[alive[done]] = stop[done]
-        alive = alive[~done]
-        if not alive.size:
-            break
-        live = alive
-        if not s.against_bank:  # a caster with nothing left to answer stakes passes the box
-            broke = purses[alive, caster[alive]] <= 0
-            if broke.any():
-                _pass(alive[broke], caster, passes, hand, n)
-                idle[alive[broke]] += 1
-                live = alive[~broke]
-        if not live.size:
-            continue
-        games[live] += 1
+            short = np.array([tape_at[j] >= len(categories[i]) for j, i in enumerate(ids)], dtype=bool)
+            done |= short
+        if done.any():
+            # written out; the lane starts the next session, or (all started) is dropped
+            ended = np.flatnonzero(done)
+            gone = ids.take(ended)
+            out_why[gone] = np.where(over.take(ended), 3, np.where(stuck.take(ended), 2, np.where(
+                round_done.take(ended), 0, np.where(with_money.take(ended) < least, 1, 3))))
+            out_bank[gone], out_box[gone], out_games[gone] = bank.take(ended), box.take(ended), games.take(ended)
+            seat = caster.take(ended)
+            for k in range(n):  # back from the caster round to the seats
+                seat_k = seat + k
+                seat_k[seat_k >= n] -= n
+                out_purses[gone, seat_k] = purses[k].take(ended)
+            fresh = min(ended.size, sessions - started)
+            if fresh:
+                new, ended = ended[:fresh], ended[fresh:]
+                ids[new] = numbers = np.arange(started, started + fresh)
+                started += fresh
+                caster[new] = first_casters(fresh, numbers)
+                purses[:, new] = s.purse
+                bank[new] = box[new] = games[new] = passes[new] = hand[new] = idle[new] = tape_at[new] = 0
+                fee_state[:, new] = fee_starts
+            if ended.size:
+                keep = np.flatnonzero(~done)
+                if fresh:
+                    keep = np.sort(np.concatenate((keep, new)))
+                ids, bank, box, games = ids.take(keep), bank.take(keep), box.take(keep), games.take(keep)
+                passes, hand, idle, tape_at = passes.take(keep), hand.take(keep), idle.take(keep), tape_at.take(keep)
+                caster, purses, fee_state = caster.take(keep), purses.take(keep, axis=1), fee_state.take(keep, axis=1)
+            if not ids.size:
+                break
+        m = ids.size
+        caster_purse = purses[0]
+        # a caster with nothing left to answer stakes passes the box (and plays no game this pass)
+        broke = caster_purse <= 0 if not s.against_bank else None
+        if broke is not None and not broke.any():
+            broke = None
+        playing = m if broke is None else m - int(np.count_nonzero(broke))
         # each game's category: drawn whole (see the module's docstring), or from the tape
         if categories is None:
-            if s.denominator:
-                u = rng.integers(0, s.denominator, size=live.size)
+            if s.category_of is not None:  # a draw's category looked up: cheaper than a search
+                drawn = s.category_of.take(rng.integers(0, s.denominator, size=playing))
+            elif s.denominator:
+                drawn = np.searchsorted(s.cumulative, rng.integers(0, s.denominator, size=playing), side="right")
             else:
-                u = rng.random(live.size) * s.cumulative[-1]
-            cat = np.searchsorted(s.cumulative, u, side="right")
+                drawn = np.searchsorted(s.cumulative, rng.random(playing) * s.cumulative[-1], side="right")
         else:
-            cat = np.array([categories[i][tape_at[i]] for i in live], dtype=np.int64)
-            tape_at[live] += 1
-        rows = np.arange(live.size)
-        c = caster[live]
-        caster_purse = purses[live, c]
-        laid = s.laid[cat]
-        amounts = np.zeros((live.size, n), dtype=np.int64)
-        forfeit = np.zeros(live.size, dtype=bool)
-        answered = np.zeros(live.size, dtype=np.int64)
+            plays = np.flatnonzero(~broke) if broke is not None else np.arange(m)
+            drawn = np.array([categories[ids[j]][tape_at[j]] for j in plays], dtype=np.int64)
+            tape_at[plays] += 1
+        if broke is None:
+            cat = drawn
+            games += 1
+        else:
+            cat = np.zeros(m, dtype=np.int64)
+            cat[~broke] = drawn
+            games += ~broke
+        laid = s.laid.take(cat)
+        if broke is not None:
+            laid &= ~broke
+        amounts = np.zeros((n, m), dtype=np.int64)
+        forfeit = np.zeros(m, dtype=bool)
+        answered = np.zeros(m, dtype=np.int64)
         # each backer in turn from the caster's left (with a bank, the caster first)
-        for k in (range(0, n) if s.against_bank else range(1, n)):
-            seat = (c + k) % n
-            p = purses[live, seat]
+        for k in setters:
+            p = purses[k]
             go = laid & ~forfeit & (p > 0)
             if not go.any():
                 continue
@@ -348,49 +433,53 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
             amount = np.minimum(_stake(s, p, rounded, go), limit)
             go &= amount > 0
             if s.against_bank:
-                amounts[rows[go], seat[go]] = amount[go]
+                amounts[k] = np.where(go, amount, 0)
                 continue
             need = answered + amount
             short = go & (need > caster_purse)
             if s.forfeit:  # hard play: a stake he cannot match and he gives up the dice
                 forfeit |= short
             ok = go & ~short
-            answered[ok] = need[ok]
-            amounts[rows[ok], seat[ok]] = amount[ok]
+            answered = np.where(ok, need, answered)
+            amounts[k] = np.where(ok, amount, 0)
         if forfeit.any():
-            lost = live[forfeit]
-            _pass(lost, caster, passes, hand, n)
-            idle[lost] += 1
-            amounts[forfeit] = 0
-        played = ~forfeit
-        idle[live[played]] = 0
+            amounts[:, forfeit] = 0
+        played = ~forfeit if broke is None else ~forfeit & ~broke
         # the stake decided: the backer (the caster; with a bank each player) wins amount × net
-        sign = s.stake_sign[cat]
-        for j in np.unique(cat[played & (sign != 0)]):
-            here = played & (cat == j)
-            stake = amounts[here]
-            if s.stake_sign[j] > 0:
-                moved = _scale(stake, s.stake_net[j], rounded, stake > 0)
-            else:
-                moved = -stake
-            _settle(s, purses, bank, live[here], c[here], moved)
+        times = s.stake_times.take(cat)  # net's numerator won, -1 lost, 0 neither
+        if whole_nets:
+            moved = amounts * times
+        else:
+            moved, rest = np.divmod(amounts * times, s.stake_per.take(cat))
+            rounded[0] += int(np.count_nonzero((rest != 0) & (amounts > 0)))
+        if s.against_bank:
+            purses += moved
+            bank -= moved.sum(axis=0)
+        else:
+            purses -= moved
+            purses[0] += moved.sum(axis=0)
         # fees from the caster's purse, then the passing table (a forfeited game has neither)
-        who, casting = live[played], c[played]
-        e = s.ending[cat[played]]
-        for f, (amount, nxt, due, _) in enumerate(s.fees):
-            state = fee_state[f][who]
-            pay = due[state, e]
-            fee_state[f][who] = nxt[state, e]
+        e = s.ending.take(cat)
+        for f, (amount, nxt, due) in enumerate(fees):
+            at = fee_state[f] * endings + e
+            pay = due.take(at) & played
+            fee_state[f] = np.where(played, nxt.take(at), fee_state[f])
             if pay.any():
-                payer, seat = who[pay], casting[pay]
-                take = np.minimum(amount, purses[payer, seat])
-                purses[payer, seat] -= take
-                box[payer] += take
-        passes_now = s.passing_passes[hand[who], e]
-        hand[who] = s.passing_next[hand[who], e]
-        if passes_now.any():
-            _pass(who[passes_now], caster, passes, hand, n)
-    return Played(purses, bank, box, games, why, rounded[0])
+                take = np.where(pay, np.minimum(amount, purses[0]), 0)
+                purses[0] -= take
+                box += take
+        at = hand * endings + e
+        passing = passing_passes.take(at) & played
+        hand = np.where(played, passing_next.take(at), hand)
+        idle = np.where(played, 0, idle + 1)
+        passing |= ~played  # a forfeit, or a caster without money
+        if passing.any():  # the box passes to the left: the purses turn one seat
+            purses = np.where(passing, np.concatenate((purses[1:], purses[:1])), purses)
+            caster += passing
+            caster[caster == n] = 0
+            passes += passing
+            hand = np.where(passing, 0, hand)
+    return Played(out_purses, out_bank, out_box, out_games, out_why, rounded[0])
 
 
 def _scale(x: np.ndarray, factor: Fraction, rounded: list, counted=None) -> np.ndarray:
@@ -416,19 +505,3 @@ def _stake(s: Setup, purse: np.ndarray, rounded: list, counted) -> np.ndarray:
     if s.strategy == "cautious":  # sits out when he could not stake three times more
         amount = np.where(purse < 3 * amount, 0, amount)
     return np.minimum(amount, purse)
-
-
-def _settle(s: Setup, purses, bank, sessions, casters, moved) -> None:
-    """Move `moved[i, seat]` to the backer of each stake from its layer (negative: the other way)."""
-    if s.against_bank:
-        purses[sessions] += moved
-        bank[sessions] -= moved.sum(axis=1)
-        return
-    purses[sessions] -= moved
-    purses[sessions, casters] += moved.sum(axis=1)
-
-
-def _pass(sessions, caster, passes, hand, n) -> None:
-    caster[sessions] = (caster[sessions] + 1) % n
-    passes[sessions] += 1
-    hand[sessions] = 0

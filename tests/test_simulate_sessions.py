@@ -1,0 +1,102 @@
+"""Sessions at the table played in lanes (`simulate.sessions.play_sessions`): a lane whose session
+ends starts the next, every session started is played to its end, the purses are held from the
+caster round. Against the session engine on dice tapes (many sessions at once, each in its own
+state), against the exact games per session of `solve.session.hand`, and money conserved."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.play.dice import DiceTape
+from hazard_dsl.play.table import Table
+from hazard_dsl.simulate import sessions as table
+from hazard_dsl.solve.markov import Solver
+from hazard_dsl.solve.session import hand
+from tests.conftest import RULESETS
+
+
+def _machine(name):
+    ruleset = read_ruleset(RULESETS / f"{name}.yaml")
+    stake = ruleset.table.stake
+    return compile_ruleset(ruleset, {}, [stake] if stake else [])
+
+
+def _solver(m):
+    solver = Solver(m)
+    solver.set_policy("optimal")
+    return solver
+
+
+@pytest.mark.parametrize("name", ["cotton", "hoyle", "craps"])
+def test_many_tapes_at_once_each_follow_the_session_engine(name):
+    """Six sessions side by side, each on its own dice tape, so that at every pass of the loop
+    the lanes stand in different places (casters, purses, hands): each ends, to the minor unit,
+    as `play.session.Session` plays its tape alone."""
+    m = _machine(name)
+    solver = _solver(m)
+    bet = m.bets.get(m.ruleset.table.stake) if m.ruleset.table.stake else None
+    players = ["Ann", "Ben", "Cat", "Dan"]
+    setup = table.setup(m, solver, len(players), Fraction(6), Fraction(1), "flat", 2)
+    tapes, ends = [], []
+    for seed in range(6):
+        rng = np.random.default_rng(100 + seed)
+        throws = [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(4000, 2))]
+        at_table = Table(m, players, Fraction(6), DiceTape(throws), 2)
+        ends.append(at_table.play(at_table.strategy("flat", Fraction(1)))[-1])
+        games = table.categories_on_tape(m, solver, bet, [6 * (a - 1) + (b - 1) for a, b in throws])
+        tapes.append([setup.categories.index(c) for c in games])
+    played = table.play_sessions(setup, 6, categories=tapes)
+    assert len({int(g) for g in played.games}) > 1  # the sessions did not run alike
+    for k, end in enumerate(ends):
+        assert [Fraction(int(p), setup.scale) for p in played.purses[k]] == [Fraction(v) for v in
+                                                                             end["purses"].values()]
+        assert int(played.games[k]) == end["games"]
+        assert Fraction(int(played.box[k]), setup.scale) == Fraction(end["box"])
+        assert Fraction(int(played.bank[k]), setup.scale) == Fraction(end["bank"])
+
+
+@pytest.mark.parametrize("name", ["cotton", "chicken", "hoyle", "craps", "history_sheet"])
+def test_games_per_session_agree_with_the_exact_hand(name):
+    """With purses too deep to run short, a session of R rounds of n players is n·R hands, so its
+    expected games are n·R times `solve.session.hand`'s games per hand: the simulated mean (many
+    more sessions than lanes, so lanes start session after session) within four standard errors."""
+    m = _machine(name)
+    players, rounds, sessions = 3, 2, 40_000
+    setup = table.setup(m, _solver(m), players, Fraction(10 ** 6), Fraction(1), "flat", rounds)
+    played = table.play_sessions(setup, sessions, np.random.default_rng(7), lanes=512)
+    games = played.games.astype(float)
+    exact = players * rounds * hand(m).games
+    stderr = games.std(ddof=1) / math.sqrt(sessions)
+    assert abs(games.mean() - float(exact)) <= 4 * stderr, (games.mean(), float(exact), stderr)
+    assert (played.why == 0).all()  # every one ended with its rounds
+
+
+@pytest.mark.parametrize("lanes", [1, 7, 256, 10_000])
+def test_every_session_is_played_to_its_end_whatever_the_lanes(lanes):
+    """However many lanes, exactly the sessions asked for, each ended for a reason, money
+    conserved in each; the same seed gives the same sessions."""
+    m = _machine("hoyle")  # a box fee, paid from the caster's purse
+    setup = table.setup(m, _solver(m), 4, Fraction(5), Fraction(1), "flat", 3)
+    one = table.play_sessions(setup, 3000, np.random.default_rng(11), lanes=lanes)
+    two = table.play_sessions(setup, 3000, np.random.default_rng(11), lanes=lanes)
+    assert one.purses.shape == (3000, 4)
+    assert (one.games > 0).all()
+    assert set(np.unique(one.why).tolist()) <= {0, 1, 2}
+    assert (one.purses.sum(axis=1) + one.bank + one.box == 4 * setup.purse).all()
+    assert (one.purses >= 0).all()
+    for field in ("purses", "bank", "box", "games", "why"):
+        assert (getattr(one, field) == getattr(two, field)).all()
+
+
+def test_a_session_that_cannot_begin_ends_at_once():
+    """One player and no bank: fewer than two with money, before any game."""
+    m = _machine("cotton")
+    setup = table.setup(m, _solver(m), 1, Fraction(20), Fraction(1), "flat", 1)
+    played = table.play_sessions(setup, 50, np.random.default_rng(1))
+    assert (played.games == 0).all() and (played.why == 1).all() and (played.purses == setup.purse).all()
