@@ -48,7 +48,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     With `text`, the rule file is that string, shown as `name` (`loading.load`)."""
     from ..solve.analysis import analyse
     from ..solve.bets import BetError, parse_money
-    from ..solve.markov import PolicyError
+    from ..solve.markov import PolicyError, policy_for
 
     at_table = seat_bets(bets) or players is not None
     check_session_settings(bankroll, goal, stake, at_table)
@@ -88,10 +88,15 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             orders = [Order.parse_for_analysis(text) for text in bets]
             analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
         variants = shared_variants(machine.ruleset) if by_option else None
+        # each machine's solver under the policy, shared by the two tables (where dice are recast,
+        # choosing the policy is most of the work), the analysed game's among them
+        solvers: dict = {}
+        if analysis.bet_table is not None and policy_for(machine, policy) == policy:
+            solvers[id(machine), policy] = (machine, analysis.bet_table.solver)
         if machine.ruleset.options and by_option:
             try:
                 analysis.game_by_option = game_by_option(machine.ruleset, analysis.options, policy, machine,
-                                                         variants)
+                                                         variants, solvers)
             except PolicyError:
                 analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
@@ -102,7 +107,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             what = ("bets_by_option", policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
             analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
                 ruleset, analysis.options, policy, {name: f.edge for name, f in analysis.bets.items()},
-                analysis.bet_table, variants), lambda table: isinstance(table, tuple) and len(table) == 2)
+                analysis.bet_table, variants, solvers), lambda table: isinstance(table, tuple) and len(table) == 2)
     except BetError as exc:
         raise CommandError(str(exc)) from None
     return analysis
@@ -200,8 +205,24 @@ def _variant(ruleset, options: dict, variants: dict, game_only: bool = False):
     return found
 
 
+def _solver(machine, policy: str, solvers: dict | None):
+    """The machine's Solver with `policy` set (`markov.policy_for`), made once for the tables of
+    each option's effect when `solvers` ({(id, policy): (machine, Solver)}) is given."""
+    from ..solve.markov import Solver, policy_for
+
+    policy = policy_for(machine, policy)
+    found = solvers.get((id(machine), policy)) if solvers is not None else None
+    if found is not None and found[0] is machine:
+        return found[1]
+    solver = Solver(machine)
+    solver.set_policy(policy)
+    if solvers is not None:  # (the machine is held with it, so its id is not reused)
+        solvers[id(machine), policy] = (machine, solver)
+    return solver
+
+
 def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None = None,
-                   table=None, variants: dict | None = None) -> tuple[dict, list]:
+                   table=None, variants: dict | None = None, solvers: dict | None = None) -> tuple[dict, list]:
     """Each bet's edge with one option changed at a time: how the house earns under each.
 
     Only what can change is recomputed: an option the game's rules do not read changes only
@@ -210,10 +231,12 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     known). Such bets are solved on `table` (the BetTable of the game under `options` and
     `policy`, when given): the game is the same, and a bet whose moves are unchanged (only
     its payout or commission differs) is not solved again. Returns the table of edges and the
-    options left out because the work would be too large."""
+    options left out because the work would be too large. `solvers` (`_solver`), the solvers
+    shared with the game's table."""
     from ..compile.compiler import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
     from ..solve.analysis import bet_edges, edges_on
+    from ..solve.bets import BetTable
 
     in_game = game_options(ruleset)
     reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
@@ -238,28 +261,32 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
             else:  # compiled for this table alone, which is kept itself: the machine is not
                 machine = compile_ruleset(ruleset, dict(options, **{name: value}), bets=changed, keep=False)
             # the game is the same when it does not read the option: solve on its table
-            edges = edges_on(table, machine.bets) if table is not None and name not in in_game else \
-                bet_edges(machine, policy)
+            if table is not None and name not in in_game:
+                edges = edges_on(table, machine.bets)
+            else:  # bet_edges, on the solver the game's table made for the same machine
+                edges = edges_on(BetTable(machine, _solver(machine, policy, solvers)), machine.bets)
             out[name][value] = dict(base, **edges)
     return out, skipped
 
 
-def game_by_option(ruleset, options: dict, policy: str, machine=None, variants: dict | None = None) -> dict:
+def game_by_option(ruleset, options: dict, policy: str, machine=None, variants: dict | None = None,
+                   solvers: dict | None = None) -> dict:
     """The caster's game (win, lose, push, edge, expected throws) under each value of each option
     the game itself reads — its rules or its dice — the others held at `options`. Options that
     change only bets or the table are left to the bets' table. Kept in the cache with the
     ruleset's machines: `analyse` is run again and again on an unchanged file. `machine`, when
     given, is the game under `options` (compiled already): each option's own value is played on
-    it rather than compiled again; `variants` (`shared_variants`), the machines shared with the
-    bets' table."""
+    it rather than compiled again; `variants` (`shared_variants`) and `solvers` (`_solver`), the
+    machines and their solvers shared with the bets' table."""
     from ..parse.cache import kept
 
     what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
-    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy, machine, variants),
+    return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy, machine, variants, solvers),
                 lambda table: isinstance(table, dict))
 
 
-def _game_by_option(ruleset, options: dict, policy: str, at_options=None, variants: dict | None = None) -> dict:
+def _game_by_option(ruleset, options: dict, policy: str, at_options=None, variants: dict | None = None,
+                    solvers: dict | None = None) -> dict:
     from ..compile.compiler import compile_ruleset, resolve_options
     from ..compile.evaluate import game_options
     from ..solve.markov import policy_for
@@ -283,7 +310,7 @@ def _game_by_option(ruleset, options: dict, policy: str, at_options=None, varian
             if spent > MAX_OPTION_GAME_STATES:
                 out.pop(name)
                 return out
-            game = game_endings(machine, policy_for(machine, policy))
+            game = game_endings(machine, policy_for(machine, policy), _solver(machine, policy, solvers))
             win, lose = game.chance("win"), game.chance("lose")
             out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
                                 "expected_throws": game.throws}

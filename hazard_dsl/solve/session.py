@@ -42,9 +42,12 @@ class GameEndings:
         return sum((p for (r, _), p in self.endings.items() if r == result), ZERO)
 
 
-def game_endings(machine: Machine, policy: str = "optimal") -> GameEndings:
-    solver = Solver(machine)
-    solver.set_policy(policy)
+def game_endings(machine: Machine, policy: str = "optimal", solver: Solver | None = None) -> GameEndings:
+    """How the game ends under `policy`; `solver`, when given, is the machine's solver with that
+    policy set already (the same figures, without choosing the policy again)."""
+    if solver is None:
+        solver = Solver(machine)
+        solver.set_policy(policy)
     visits = solver.forward()
     parts: dict = {}
     for state in machine.end_states():
