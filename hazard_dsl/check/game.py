@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..compile.compiler import MAX_RULE_TESTS, explore
+from ..compile.compiler import MAX_RULE_TESTS, Shapes, explore
 from ..compile.soundness import machine_problems
 from ..diagnostics import NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
@@ -60,6 +60,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     explored = tried = 0
     default_machine = None
     machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
+    shared = Shapes(ruleset)  # settings that differ only in the dice's chances are explored once
     for number, options in enumerate(combinations):
         # the defaults are explored as any command would; the other combinations with what is left
         budget = MAX_RULE_TESTS if number == 0 else min(MAX_RULE_TESTS, MAX_TESTS_CHECKED - tried)
@@ -69,7 +70,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                           f"({'the game is large' if large else 'there are many'})")
             break
         suffix = _with(options, defaults)
-        result = explore(ruleset, options, budget)
+        result = explore(ruleset, options, budget, shared)
         tried += result.tests
         if number and result.too_large and result.tests > budget and budget < MAX_RULE_TESTS:
             # out of check's budget, not of the game's own: the others are not checked

@@ -19,7 +19,7 @@ from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
 from ..parse.numbers import whole_number
-from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
+from .evaluate import EvaluationError, Scope, closure, collection_closure, options_read, uses_single_faces
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 from .rule_index import RuleIndex
 
@@ -422,10 +422,61 @@ def _dice_text(dice) -> str:
     return f", on the throw {dice[0]}-{dice[1]}" if dice else ""
 
 
-def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_RULE_TESTS) -> Exploration:
+def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_RULE_TESTS,
+            shared: "Shapes | None" = None) -> Exploration:
     """Explore the game for these option values (defaults where not given), trying at most
-    `max_tests` conditions."""
-    return _Compiler(ruleset, resolve_options(ruleset, options), max_tests).explore()
+    `max_tests` conditions. With `shared` (`Shapes`, kept by the caller), option values that
+    differ only in what the exploration never reads share one exploration: the same states,
+    rules fired and problems, with the dice and the chance of landing off of their own."""
+    options = resolve_options(ruleset, options)
+    if shared is None:
+        return _Compiler(ruleset, options, max_tests).explore()
+    key = shared.key(options)
+    found = shared.found.get(key)
+    # the same work within a budget no smaller than it took (and not cut short by its own
+    # budget): exploring again would try the same conditions in the same order, to the same end
+    if found is not None and found[0].tests <= min(max_tests, found[1]):
+        result = found[0]
+        return replace(result, machine=None if result.machine is None else shared.reshaped(result.machine, options))
+    result = _Compiler(ruleset, options, max_tests).explore()
+    shared.found[key] = (result, max_tests)
+    return result
+
+
+class Shapes:
+    """Explorations of one ruleset shared among option values that explore alike (`explore`).
+
+    Exploring reads of the options only what its rules and its `cocked:` rules read, whether
+    dice land off at all, and the dice's loading only where a rule reads its weights
+    (`weight(t)`): it follows every one of the 36 throws whatever their chances. Two settings
+    that agree on these (`key`) reach the same states, fire the same rules and find the same
+    problems; only the chances on the steps differ, which `reshaped` puts in."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        rules = tuple(ruleset.rules())
+        if ruleset.cocked is not None:
+            rules += tuple(ruleset.cocked.rules)
+        self.reads = tuple(sorted(options_read(rules)))
+        self.weights = ruleset.dice is not None and any(isinstance(x, ex.Call) and x.function == "weight"
+                                                        for x in ex.walk(rules))
+        self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
+
+    def key(self, options: dict) -> tuple:
+        cocked = self.ruleset.cocked
+        return (tuple(options[name] for name in self.reads),
+                self.ruleset.dice.loading(options) if self.weights else None,
+                bool(cocked.chance(options)) if cocked is not None else None)
+
+    def reshaped(self, machine: Machine, options: dict) -> Machine:
+        """`machine`, explored under option values of the same `key` as `options`, under
+        `options`: their dice and their chance of a die landing off (no bets, fees or passing)."""
+        ruleset = self.ruleset
+        dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
+        recast = machine.recast
+        if recast is not None:
+            recast = replace(recast, chance=ruleset.cocked.chance(options))
+        return replace(machine, options=dict(options), dice=dice, recast=recast, bets={}, fees={}, passing=None)
 
 
 def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None, keep: bool = True) -> Machine:
@@ -455,7 +506,8 @@ MAX_EXPLORED_STATES = 20_000  # a larger game is not kept (a long-running server
 def _game(ruleset: Ruleset, options: dict) -> Machine:
     """The game's machine under `options` (no bets, fees or passing yet), explored once for each
     setting of the options the game reads (`evaluate.game_options`: the others cannot change
-    it); RulesetError when it cannot be compiled (never kept: every caller hears it)."""
+    it), and once for the settings that differ only in the dice's chances (`Shapes`);
+    RulesetError when it cannot be compiled (never kept: every caller hears it)."""
     from .evaluate import game_options
     from .soundness import machine_problems
 
@@ -463,13 +515,17 @@ def _game(ruleset: Ruleset, options: dict) -> Machine:
     if entry is None or entry[0] is not ruleset:  # (the ruleset is held, so its id is not reused)
         while len(_EXPLORED) >= MAX_EXPLORED_RULESETS:
             _EXPLORED.pop(next(iter(_EXPLORED)))
-        entry = _EXPLORED[id(ruleset)] = (ruleset, frozenset(game_options(ruleset)), {})
+        entry = _EXPLORED[id(ruleset)] = (ruleset, frozenset(game_options(ruleset)), {}, Shapes(ruleset))
     key = tuple(sorted((name, value) for name, value in options.items() if name in entry[1]))
     found = entry[2].get(key)
     if found is None:
-        result = _Compiler(ruleset, options).explore()
+        shapes = entry[3]
+        result = explore(ruleset, options, shared=shapes)
+        if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES \
+                or len(shapes.found) > MAX_EXPLORED_GAMES:  # kept as the machines are, or not at all
+            shapes.found.pop(shapes.key(options), None)
         diags = Diagnostics(list(result.diagnostics.items))
-        if result.machine is not None:
+        if result.machine is not None:  # (the dice decide which throws can come: checked for each)
             diags.extend(machine_problems(ruleset, result))
         diags.raise_if_errors()
         found = result.machine
