@@ -293,11 +293,13 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
             # each row's tallest cell and the tallest of the others: the height of the row
             # without column i is the one, or the other when i is the tallest
             tops = [_two_tallest(row) for row in lines] if by_row else None
+            # the table's lines now: by rows, each row's tallest cell (a cell's lines are at least 1)
+            rows_now = sum(first for _, first, _ in tops) if by_row else None
             for i, k in enumerate(keys):
                 if widths[k] >= most[k]:
                     continue
                 others = [(second if j == i else first) for j, first, second in tops] if by_row else [0] * len(lines)
-                now = sum(max(o, row[i]) for o, row in zip(others, lines))
+                now = rows_now if by_row else sum(row[i] for row in lines)
                 # the first widening that saves a line: a row's height falls only when its cell
                 # here is its tallest (taller than the others) and takes a line fewer, which it
                 # first does at `_narrowest` (a cell's lines never grow with the width)
@@ -325,9 +327,16 @@ def _spread(widths: dict, spare: int, rows: list[list[str]], keys: list[int]) ->
 
 
 def _two_tallest(row: list[int]) -> tuple[int, int, int]:
-    """(where the tallest is, its height, the tallest of the others), heights at least 1."""
-    j = max(range(len(row)), key=row.__getitem__)
-    return j, max(row[j], 1), max([n for m, n in enumerate(row) if m != j] + [1])
+    """(where the tallest is — the first, if several —, its height, the tallest of the others),
+    heights at least 1; one pass, as it is asked of every row at every widening."""
+    j, top, second = 0, row[0], 1
+    for m in range(1, len(row)):
+        n = row[m]
+        if n > top:
+            j, top, second = m, n, max(second, top)
+        elif n > second:
+            second = n
+    return j, max(top, 1), second
 
 
 _SHAPES: dict = {}  # cell text -> each of its lines as the widths of its units
@@ -462,8 +471,17 @@ def _draw(console, table: Table, keys: list[int], widths: dict, headings: dict, 
     for k in keys:
         justify = table.align[k] if table.align else ("left" if k == 0 else "right")
         t.add_column(Text("\n".join(wrap(headings[k], widths[k]))), justify=justify, width=widths[k], no_wrap=True)
+    # The body as one cell a column, each row's lines padded to its tallest cell: rich draws a
+    # handful of texts rather than a cell at a time (most of its work), and the lines are the
+    # same, since it aligns each line of a cell alike and tops the cells of a row.
+    body: list[list[str]] = [[] for _ in keys]
     for row in table.rows:
-        t.add_row(*(Text("\n".join(wrap(row[k], widths[k])) if k < len(row) else "") for k in keys))
+        cells = [("\n".join(wrap(row[k], widths[k])) if k < len(row) else "").split("\n") for k in keys]
+        height = max(map(len, cells))
+        for lines, cell in zip(body, cells):
+            lines += cell + [""] * (height - len(cell))
+    if table.rows:
+        t.add_row(*(Text("\n".join(lines)) for lines in body))
     console.print(t, overflow="ignore", crop=False)
 
 
