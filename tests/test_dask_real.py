@@ -312,9 +312,11 @@ def test_chunks_cover_the_run_in_order(total, size):
 
 
 def test_the_same_seed_gives_the_numbers_it_gave_before_chunks_were_lazy():
-    """Pinned from the run before the change (chunk i still seeded by SeedSequence(seed, spawn_key=(i,)))."""
+    """Pinned from the run before the change (chunk i still seeded by SeedSequence(seed, spawn_key=(i,))),
+    and pinned again when the NumPy engine went from 65,536 lanes to 16,384, which deals a chunk's
+    draws to the lanes differently (no other change of its numbers since)."""
     for workers in (1, 2):
         report = execute(prepare_games(machine("cotton"), 250_000, 12345, per_chunk=60_000), workers)[0]
         assert report["chunks"] == 5
-        assert round(report["win"]["rate"] * 250_000) == 122_626
-        assert round(report["throws"]["mean"]["value"] * 250_000) == 1_309_417
+        assert round(report["win"]["rate"] * 250_000) == 122_013
+        assert round(report["throws"]["mean"]["value"] * 250_000) == 1_309_034
