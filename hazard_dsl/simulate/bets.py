@@ -4,7 +4,9 @@ figures from `solve.bets`, and its money from the counts.
 A *group* is a bet made on its own (the pass line, a place bet) and the bets that back it (the
 odds on the pass line), in the order given. It is played in cycles, as `solve.bets` defines the
 figures of a bet and of bets made together (see `simulate.tables`). Each group has a table of
-its own and its own throws, so the groups' figures are independent samples.
+its own and its own throws, so the groups' figures are independent samples; the first group's
+table is played with the game's, as one table of pairs (`together`), so the game's figures and
+that group's come from the same games at the cost of one table, not two.
 
 Money is exact: a cycle's net and stake are `Fraction`s, worked out once per way a cycle can
 close, from the compiled tables (`CompiledBet.decisions`, the commission through
@@ -350,3 +352,114 @@ def all_bets(bet_table: BetTable, groups: list[Group], per_group: list[dict]) ->
     made = sum(sum(n for c, n in cycles.items() for d in c if d is not None) for cycles in per_group)
     return Estimate(float(r), max(variance, 0.0) ** 0.5 / float(staked), combined.net / combined.staked, made,
                     staked)
+
+
+# --------------------------------------------------------------------------- a group with the game
+
+
+PLAIN, UNCOUNTED, TAGGED, DONE, DONE_BEYOND = range(5)
+MAX_TOGETHER = 1 << 22  # entries of a game's table played with a group's; beyond, they are played apart
+
+
+def together(game: Table, group: Table) -> Table | None:
+    """The game's table and a group's played as one: a row is a pair (the game's row, the
+    group's row), moved by the same draw. Both follow the same game, so one draw and one lookup
+    a throw give the game's figures and the group's cycles from the same games, where apart
+    they took two of each (and the group's games were others). None if the pairs are too many.
+
+    After the N-th game has started, the game's table retires a lane at the end of its game
+    while the group's may play on to close a cycle: a pair then plays on *beyond* (the game's
+    side none of the N: its rows are not counted as throws, `redraws`, and the ends of those
+    games are no game's ending, `beyond`). The pairs are found from the starts, level by level,
+    in NumPy; each row's step is its two sides' steps."""
+    cols = game.columns
+    g_rows, h_rows = game.rows, group.rows
+    beyond = g_rows  # the game's side of a pair played beyond the N games
+    gs = game.step.reshape(g_rows, cols).astype(np.int64) // cols
+    gf = game.finish.reshape(g_rows, cols).astype(np.int64) // cols
+    hs = group.step.reshape(h_rows, cols).astype(np.int64) // cols
+    hf = group.finish.reshape(h_rows, cols).astype(np.int64) // cols
+    g_tag, g_done, h_tag, h_done = game.first_tag, game.first_done, group.first_tag, group.first_done
+    twin = np.zeros(g_rows + 1, dtype=bool)
+    twin[game.redraws[0]:game.redraws[1]] = True
+
+    def kinds(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = np.full(a.shape, PLAIN, dtype=np.int8)
+        out[twin[a] | ((a == beyond) & (b < h_done))] = UNCOUNTED
+        out[((a >= g_tag) & (a < g_done)) | ((a >= g_done) & (a < beyond) & (b < h_done))] = TAGGED
+        out[(a >= g_done) & (a < beyond) & (b >= h_done)] = DONE
+        out[(a == beyond) & (b >= h_done)] = DONE_BEYOND
+        return out
+
+    def moves(a: np.ndarray, b: np.ndarray) -> tuple:
+        """(step pairs, finish pairs) of each pair, by column: [pairs, cols] arrays of a and of b."""
+        game_over = (a >= g_done) & (a < beyond)  # the game's end counted, the group's cycle goes on
+        on = np.where(game_over, beyond, a)
+        side = np.minimum(on, g_rows - 1)
+        sa, fa = gs[side], gf[side]
+        sb, fb = hs[b], hf[b]
+        far = (on == beyond)[:, None]
+        sa = np.where(far, beyond, sa)
+        fa = np.where(far, beyond, fa)
+        sb = np.where(far, fb, sb)  # a pair beyond is played only after the N-th start: finish alone
+        return (sa, sb), (fa, fb)
+
+    width = h_rows
+    starts_a, starts_b = game.start.astype(np.int64) // cols, group.start.astype(np.int64) // cols
+    known = np.unique(starts_a * width + starts_b)
+    frontier = known
+    while frontier.size:
+        a, b = np.divmod(frontier, width)
+        grow = kinds(a, b) <= TAGGED
+        a, b = a[grow], b[grow]
+        (sa, sb), (fa, fb) = moves(a, b)
+        found = [(sa * width + sb).ravel(), (fa * width + fb).ravel()]
+        tagged = (a >= g_tag) & (a < g_done)
+        if tagged.any():  # a lane whose next game is not among the N plays on beyond, if its cycle is open
+            left = group.excluded[b[tagged]] >= 0
+            found.append(beyond * width + b[tagged][left])
+        found = np.unique(np.concatenate(found))
+        frontier = np.setdiff1d(found, known, assume_unique=True)
+        known = np.union1d(known, frontier)
+        if known.size * cols > MAX_TOGETHER:
+            return None
+    a, b = np.divmod(known, width)
+    kind = kinds(a, b)
+    if ((a >= g_tag) & (a < g_done) & ((b < h_tag) | (b >= h_done))).any() or \
+            ((a < g_tag) & (b >= h_tag)).any():
+        return None  # the two sides out of step: not the same game (never, for tables of one machine)
+    order = np.lexsort((known, kind))
+    known, a, b, kind = known[order], a[order], b[order], kind[order]
+    rows = known.size
+    first = [int(np.searchsorted(kind, k)) for k in range(6)]
+
+    by_key = np.argsort(known)  # `known` is sorted by kind; a key's row through a sorted copy
+    sorted_keys = known[by_key]
+
+    def row_of(keys: np.ndarray) -> np.ndarray:
+        return by_key[np.searchsorted(sorted_keys, keys)]
+
+    step = np.zeros((rows, cols), dtype=np.int64)
+    finish = np.zeros((rows, cols), dtype=np.int64)
+    live = kind <= TAGGED
+    (sa, sb), (fa, fb) = moves(a[live], b[live])
+    step[live] = row_of(sa * width + sb)
+    finish[live] = row_of(fa * width + fb)
+    excluded = np.full(rows, -1, dtype=np.int64)
+    excluded[:first[TAGGED]] = np.arange(first[TAGGED]) * cols
+    tags = np.flatnonzero((a >= g_tag) & (a < g_done))
+    left = group.excluded[b[tags]] >= 0
+    excluded[tags[left]] = row_of(beyond * width + b[tags[left]]) * cols
+    counted = (kind == TAGGED) | (kind == DONE)
+    side = np.minimum(a, g_rows - 1)
+    ending = np.where(counted, game.ending[side], -1).astype(np.int16)
+    age = np.where(counted, game.age[side], 0).astype(np.int16)
+    cycles = tuple(group.cycles[int(r)] if k >= TAGGED else None for r, k in zip(b, kind))
+    start = row_of(starts_a * width + starts_b)
+    if step.max(initial=0) * cols >= 2 ** 31:
+        return None
+    redraws = (first[UNCOUNTED], first[TAGGED]) if first[TAGGED] > first[UNCOUNTED] else (0, 0)
+    return Table(cols, (step * cols).astype(np.int32).ravel(), (finish * cols).astype(np.int32).ravel(),
+                 first[TAGGED], first[DONE], (start * cols).astype(np.int32), game.start_digits,
+                 excluded.astype(np.int32), ending, age, cycles, game.endings, game.age_cap, game.mean_throws,
+                 redraws, (first[DONE_BEYOND], rows))

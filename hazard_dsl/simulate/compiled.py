@@ -54,5 +54,6 @@ def run_chunk(table: Table, games: int, seed: np.random.SeedSequence, lanes: int
     counts = np.zeros(table.rows, dtype=np.int64)
     draws = play(table.step, table.finish, table.start, table.start_digits, table.excluded, table.columns,
                  table.first_tag, table.first_done, table.redraws[0], table.redraws[1], games, lanes, words, counts)
-    low, high = table.redraws
-    return counts, int(draws) - int(counts[low:high].sum())  # a draw thrown away is no throw
+    from .engine import not_thrown
+
+    return counts, int(draws) - not_thrown(table, counts)

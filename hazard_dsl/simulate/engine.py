@@ -90,7 +90,14 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
     if reached:
         counts += np.bincount(np.concatenate(reached), minlength=size)
     counts = counts.reshape(table.rows, cols).sum(axis=1)
-    return counts, throws - int(counts[low:high].sum())  # a draw thrown away is no throw
+    return counts, throws - not_thrown(table, counts)
+
+
+def not_thrown(table: Table, counts: np.ndarray) -> int:
+    """Draws that made no throw of the N games: draws thrown away, and throws of the games played
+    beyond the N to close a cycle of bets (`bets.together`)."""
+    (low, high), (first, last) = table.redraws, table.beyond
+    return int(counts[low:high].sum()) + int(counts[first:last].sum())
 
 
 def replay(table: Table, columns) -> list[tuple[int, int]]:

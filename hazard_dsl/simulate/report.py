@@ -51,6 +51,8 @@ def games_report(context, results: dict, seconds: float, complete: bool) -> dict
     by_ending = np.zeros(len(game.endings), dtype=np.int64)
     by_length = np.zeros(game.age_cap + 1, dtype=np.int64)
     for r in tagged:
+        if game.ending[r] < 0:  # a game played beyond the N, to close a cycle of bets
+            continue
         by_ending[game.ending[r]] += counts[r]
         by_length[game.age[r]] += counts[r]
     assert int(by_ending.sum()) == games, "every game of every chunk ends once"
@@ -79,7 +81,7 @@ def games_report(context, results: dict, seconds: float, complete: bool) -> dict
     out["bets"] = {}
     if context.groups:
         per_group = []
-        for k, group in enumerate(context.groups, start=1):
+        for k, group in zip(context.group_at, context.groups):
             table = context.tables[k]
             merged = results.counts[k] if results.counts else np.zeros(table.rows, dtype=np.int64)
             cycles = cycle_counts(table, merged)

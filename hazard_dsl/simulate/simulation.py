@@ -28,6 +28,7 @@ class Context:
     purse: Fraction = Fraction(0)
     stake: Fraction = Fraction(0)
     workers: int = 1
+    group_at: tuple = ()  # the table (and counts) each group's cycles are read from
 
 
 def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=(), lanes: int | None = None,
@@ -37,7 +38,7 @@ def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=
     from ..solve.analysis import analyse
     from ..solve.bets import BetTable
     from ..solve.markov import Solver
-    from .bets import group_table, groups_of
+    from .bets import group_table, groups_of, together
     from .engine import LANES
     from .chunks import Plan
     from .tables import game_table, throws_of
@@ -48,13 +49,20 @@ def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=
     mean = float(analysis.figures.expected_throws)
     throws = throws_of(machine, solver)
     tables = [game_table(machine, solver, mean, throws=throws)]
-    groups, bet_table = [], None
+    groups, bet_table, group_at = [], None, ()
     if bets:
         bet_table = analysis.bet_table or BetTable(machine, solver)
         groups = groups_of(bet_table, list(bets))
-        tables += [group_table(machine, throws, group, mean) for group in groups]
+        own = [group_table(machine, throws, group, mean) for group in groups]
+        # the first group rides with the game (one draw and one lookup a throw for both); the
+        # others on tables of their own, so that the groups stay independent samples
+        both = together(tables[0], own[0])
+        if both is not None:
+            tables, group_at = [both] + own[1:], (0,) + tuple(range(1, len(own)))
+        else:
+            tables, group_at = tables + own, tuple(range(1, len(own) + 1))
     plan = Plan("games", games, seed, tuple(tables), per_chunk=per_chunk or 0, lanes=lanes or LANES, engine=engine)
-    return Context(machine, policy, plan, analysis, tuple(tables), groups, bet_table)
+    return Context(machine, policy, plan, analysis, tuple(tables), groups, bet_table, group_at=group_at)
 
 
 def prepare_sessions(machine, sessions: int, seed: int, players, purse=20, stake=1, strategy: str = "flat",

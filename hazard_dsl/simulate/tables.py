@@ -78,6 +78,9 @@ class Table:
     age_cap: int  # 0: no age kept (the bets' tables)
     mean_throws: float  # the exact expected throws per game (to size the rounds)
     redraws: tuple = (0, 0)  # rows [from, to) reached by a draw thrown away (no throw made)
+    # rows [from, to) that end a game beyond the N, played only to close a cycle of bets (a
+    # game's table with a group's, `bets.together`): that throw is none of the N games'
+    beyond: tuple = (0, 0)
 
     def __repr__(self) -> str:
         rows = self.step.size // self.columns
