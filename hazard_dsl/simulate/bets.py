@@ -405,9 +405,13 @@ def together(game: Table, group: Table) -> Table | None:
         return (sa, sb), (fa, fb)
 
     width = h_rows
+    if (g_rows + 1) * width > MAX_TOGETHER * 16:
+        return None  # too many pairs to mark: apart
     starts_a, starts_b = game.start.astype(np.int64) // cols, group.start.astype(np.int64) // cols
-    known = np.unique(starts_a * width + starts_b)
-    frontier = known
+    frontier = np.unique(starts_a * width + starts_b)
+    seen = np.zeros((g_rows + 1) * width, dtype=bool)  # the pairs found, marked by key
+    seen[frontier] = True
+    found_count = frontier.size
     while frontier.size:
         a, b = np.divmod(frontier, width)
         grow = kinds(a, b) <= TAGGED
@@ -418,11 +422,13 @@ def together(game: Table, group: Table) -> Table | None:
         if tagged.any():  # a lane whose next game is not among the N plays on beyond, if its cycle is open
             left = group.excluded[b[tagged]] >= 0
             found.append(beyond * width + b[tagged][left])
-        found = np.unique(np.concatenate(found))
-        frontier = np.setdiff1d(found, known, assume_unique=True)
-        known = np.union1d(known, frontier)
-        if known.size * cols > MAX_TOGETHER:
+        found = np.concatenate(found)
+        frontier = np.unique(found[~seen[found]])
+        seen[frontier] = True
+        found_count += frontier.size
+        if found_count * cols > MAX_TOGETHER:
             return None
+    known = np.flatnonzero(seen)
     a, b = np.divmod(known, width)
     kind = kinds(a, b)
     if ((a >= g_tag) & (a < g_done) & ((b < h_tag) | (b >= h_done))).any() or \
