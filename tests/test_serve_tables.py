@@ -8,6 +8,7 @@ The pages in a real browser: tests/test_serve_tables_browser.py."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -203,7 +204,7 @@ def test_two_servers_on_one_database_the_second_is_refused(tmp_path):
         assert other.returncode != 0
         assert "another hazard-dsl serve is using this tables' database" in other.stderr
         with pytest.raises(StoreLocked):
-            Store(str(db))  # another descriptor, even in this process
+            Store(str(db))  # another Store, even in this process
     finally:
         store.close()
     Store(str(db)).close()  # free once the holder closed it
@@ -396,3 +397,28 @@ def test_a_table_of_a_rule_file_of_the_folder(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "The session ends after" in done.stdout
+
+
+def test_the_lock_is_the_database_files_whatever_name_it_is_given(tmp_path):
+    """A symbolic link or a hard link to a database in use is the same file: a second server on it
+    is refused, in another process and in this one."""
+    db = tmp_path / "s.db"
+    store = Store(str(db))
+    (tmp_path / "s-link.db").symlink_to(db)
+    os.link(db, tmp_path / "s-hard.db")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "s.db").symlink_to(db)
+    try:
+        for name in ("s-link.db", "s-hard.db", "elsewhere/s.db"):
+            other = subprocess.run([sys.executable, "-m", "hazard_dsl", "serve", "--port", "0", "--db",
+                                    str(tmp_path / name)], capture_output=True, text=True, timeout=60)
+            said = other.stderr
+            assert other.returncode != 0 and "another hazard-dsl serve is using this tables' database" in said, said
+            with pytest.raises(StoreLocked):
+                Store(str(tmp_path / name))
+        # refused in this process without touching the holder's locks: it goes on writing
+        store.create("t1", {"seats": {}, "watch": ""}, [{"event": "session"}])
+        assert store.lines("t1") == ['{"event": "session"}']
+    finally:
+        store.close()
+    Store(str(tmp_path / "s-hard.db")).close()  # free once the holder closed it

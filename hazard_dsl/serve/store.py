@@ -12,10 +12,14 @@ Durability: every action's entries are written in one transaction, committed (an
 moment has every acknowledged action on disk, and an action it had not acknowledged is either all
 there or not there at all.
 
-One server at a time: the store takes an exclusive `fcntl.flock` on a lock file beside the
-database (`FILE.lock`), never waited for. A second server on the same file is refused with a
-message (`StoreLocked`); the lock dies with the process that held it, even under SIGKILL. The lock
-file's descriptor is close-on-exec, so no process the server starts holds it after the server dies.
+One server at a time: the store takes an exclusive `fcntl.flock` on the database file itself,
+never waited for. A lock belongs to the file, not to its name, so a second server is refused
+(`StoreLocked`) whatever name it is given — a symbolic link, a hard link, another path to the same
+folder; a lock file beside the database would have been one per name. The lock dies with the
+process that held it, even under SIGKILL; its descriptor is close-on-exec, so no process the
+server starts holds it after the server dies. `flock` and SQLite's own locks (POSIX byte-range
+locks) do not meet on a local file system; on NFS, where Linux makes `flock` a POSIX lock, SQLite
+is not safe to begin with.
 """
 
 from __future__ import annotations
@@ -65,8 +69,7 @@ class Store:
 
     def __init__(self, path: str):
         self.path = os.path.abspath(path)
-        self.lock_path = self.path + ".lock"
-        self._lock_fd = _lock(self.lock_path, self.path)
+        self._lock_fd, self._held = _lock(self.path)
         self._using = threading.RLock()
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -77,13 +80,13 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
         except sqlite3.Error as exc:
-            os.close(self._lock_fd)
+            _unlock(self._lock_fd, self._held)
             raise StoreError(f"{self.path}: cannot open the tables' database: {exc}") from None
 
     def close(self) -> None:
         if self._lock_fd >= 0:
-            self.db.close()
-            os.close(self._lock_fd)  # the lock goes with the descriptor
+            self.db.close()  # before the descriptor: see _lock
+            _unlock(self._lock_fd, self._held)  # the lock goes with the descriptor
             self._lock_fd = -1
 
     # ------------------------------------------------------------------ writing
@@ -175,27 +178,50 @@ class _Transaction:
         return False
 
 
-def _lock(lock_path: str, path: str) -> int:
-    """An exclusive lock on `lock_path` for this process, or StoreLocked at once."""
+# The files this process holds, by (device, inode). Closing any descriptor of a file drops every
+# POSIX lock the process has on it, SQLite's among them (its connection keeps a shared lock on the
+# database in WAL mode); so a second Store of a file this process already holds is refused before
+# a descriptor of it is opened, not after.
+_HELD: set[tuple[int, int]] = set()
+_HELD_LOCK = threading.Lock()
+
+
+def _lock(path: str) -> tuple[int, tuple[int, int]]:
+    """An exclusive lock on the database file `path` (made if it is missing: SQLite takes an empty
+    file for a new database) for this process, or StoreLocked at once. Returns the descriptor that
+    holds it and the file's (device, inode)."""
     import fcntl
 
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-    except OSError as exc:
-        raise StoreError(f"{lock_path}: cannot make the lock of the tables' database: "
-                         f"{exc.strerror or exc}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    locked = StoreLocked(f"{path}: another hazard-dsl serve is using this tables' database (under this name or "
+                         f"another: a link to the same file); stop that server, or give this one another file "
+                         f"with --db FILE")
+    with _HELD_LOCK:
+        try:
+            known = os.stat(path)
+        except OSError:
+            pass  # not made yet: nobody in this process holds it
+        else:
+            if (known.st_dev, known.st_ino) in _HELD:
+                raise locked
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot open the tables' database: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            opened = os.fstat(fd)
+        except BlockingIOError:
+            os.close(fd)
+            raise locked from None
+        except OSError as exc:
+            os.close(fd)
+            raise StoreError(f"{path}: cannot lock the tables' database: {exc.strerror or exc}") from None
+        held = (opened.st_dev, opened.st_ino)
+        _HELD.add(held)
+        return fd, held
+
+
+def _unlock(fd: int, held: tuple[int, int]) -> None:
+    with _HELD_LOCK:
         os.close(fd)
-        raise StoreLocked(f"{path}: another hazard-dsl serve is using this tables' database (its lock {lock_path} "
-                          f"is held); stop that server, or give this one another file with --db FILE") from None
-    except OSError as exc:
-        os.close(fd)
-        raise StoreError(f"{lock_path}: cannot lock it: {exc.strerror or exc}") from None
-    try:
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())  # who holds it, for a person looking
-    except OSError:
-        pass
-    return fd
+        _HELD.discard(held)
