@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -250,6 +251,10 @@ def main() -> int:
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+            server.wait(timeout=20)
+        # the database, its write-ahead log and the server's files go with the run (after the
+        # server: it holds them open until it stops)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
