@@ -7,10 +7,13 @@ The pages in a real browser: tests/test_serve_tables_browser.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import time
+from fractions import Fraction
 
 import pytest
 
@@ -82,10 +85,10 @@ def test_a_whole_session_by_the_first_legal_action_and_its_log_replays(client, t
     table_id, tokens, watch = open_table(client)
     first = standing(client, table_id, tokens["Ann"])
     assert first["waiting"]["who"] == "Ann" and first["waiting"]["actions"][0] == {"action": "done"}
-    # Ben may bet before Ann throws: a complete action, with its default and bounds
+    # Ben may bet before Ann throws: a complete action, with its default and bounds, and its edge
     assert standing(client, table_id, tokens["Ben"])["waiting"]["actions"] == [
         {"action": "bet", "player": "Ben", "bet": "side", "amount": "1", "min": "0", "max": "20", "pays": "1 to 1",
-         "against": "Ann", "side": "backer"}]
+         "against": "Ann", "side": "backer", "edge": "37/2016", "edge_percent": "1.835%"}]
     assert standing(client, table_id, watch)["waiting"]["actions"] == []
     posted = play_first_actions(client, table_id, tokens)
     end = standing(client, table_id, watch)
@@ -399,6 +402,188 @@ def test_a_table_of_a_rule_file_of_the_folder(tmp_path):
     assert "The session ends after" in done.stdout
 
 
+# --------------------------------------------------------------------------- the audit's findings
+
+
+def test_each_bet_offered_carries_its_exact_edge_from_where_the_table_stands(client):
+    """The edge is the table engine's (BetTable.edge_at, as `play` prices a bet): at the first bets,
+    before any throw, it is `analyse`'s figure for the side bet; once Ann's main of seven is set,
+    backing her at 1 to 1 loses 1 - 2 x her chance from there, the chance the page is told."""
+    table_id, tokens, _ = open_table(client)
+    post = lambda who, action: client.post(f"/api/tables/{table_id}/actions", json=action,  # noqa: E731
+                                           headers={**HEADER, **auth(tokens[who])})
+    analysed = client.post("/api/analyse", json={"ruleset": "cotton"}, headers=HEADER)
+    assert analysed.status_code == 200, analysed.text
+    [bet] = standing(client, table_id, tokens["Ben"])["waiting"]["actions"]
+    assert bet["edge"] == analysed.json()["bets"]["side"]["edge"] == "37/2016"
+    assert bet["edge_percent"] == "1.835%"
+    for who, action in [("Ann", {"action": "done"}), ("Ann", {"action": "throw"}),
+                        ("Ben", {"action": "stake", "amount": "1"}), ("Ann", {"action": "cover"})]:
+        assert post(who, action).status_code == 200
+    state = standing(client, table_id, tokens["Ben"])
+    chance = Fraction(next(t for t in reversed(state["events"]) if "chance" in t)["chance"]["win"])
+    assert chance == Fraction(244, 495)
+    [bet] = state["waiting"]["actions"]
+    assert Fraction(bet["edge"]) == 1 - 2 * chance == Fraction(7, 495) and bet["edge_percent"] == "1.414%"
+    # the action as listed, its edge and payout with it, is legal posted back unchanged
+    r = post("Ben", bet)
+    assert r.status_code == 200, r.text
+    assert r.json()["waiting"]["ask"] == "cover" and r.json()["waiting"]["question"]["amount"] == "1"
+
+
+def test_a_new_table_refuses_what_it_does_not_know_saying_what_was_meant(client):
+    for body, words in [({"sead": 1}, "a new table has no 'sead' (did you mean 'seed'?)"),
+                        ({"player": ["Ann"]}, "(did you mean 'players'?)"),
+                        ({"settings": {"stakes": 2}}, "settings: no 'stakes' (did you mean 'stake'?)"),
+                        ({"colour": "red"}, "it takes ruleset, options, players, settings, seed and dice")]:
+        r = client.post("/api/tables", json={"ruleset": "cotton", "players": ["Ann", "Ben"], **body}, headers=HEADER)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.text)
+    assert len(client.app.state.tables.live) == 0  # nothing made, not even with random dice
+
+
+def test_a_seed_is_a_whole_number_and_one_too_long_is_said_so(client):
+    def made(seed):
+        text = '{"ruleset": "cotton", "players": ["Ann", "Ben"], "seed": %s}' % seed
+        return client.post("/api/tables", content=text, headers={**HEADER, "Content-Type": "application/json"})
+
+    for seed in ("9" * 5000, '"%s"' % ("9" * 5000), "123456789012345678901"):
+        r = made(seed)
+        assert r.status_code == 400 and "seed:" in r.json()["error"] and "too long" in r.json()["error"], r.text
+    r = made(2**64)
+    assert r.status_code == 400 and "2**64 - 1" in r.json()["error"]
+    r = made('"forty-two"')
+    assert r.status_code == 400 and "'forty-two' is no whole number" in r.json()["error"]
+
+    # a seed as its digits in a string (a page's numbers are exact only to 2**53) throws the same dice
+    def first_throw(seed):
+        r = made(seed)
+        assert r.status_code == 201, r.text
+        table_id, ann = r.json()["id"], r.json()["seats"]["Ann"]["token"]
+        for action in ({"action": "done"}, {"action": "throw"}):
+            answer = client.post(f"/api/tables/{table_id}/actions", json=action, headers={**HEADER, **auth(ann)})
+            assert answer.status_code == 200
+        return answer.json()["events"][0]["event"]["dice"]
+
+    big = 2**64 - 7
+    assert first_throw(big) == first_throw(f'"{big}"')
+    r = client.post("/api/tables", content=b'{"ruleset": "cotton", "players": ["Ann", "Ben"], "dice": "%s"}'
+                    % (b"1-1 " * 20_000), headers={**HEADER, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "65,536 bytes" in r.json()["error"]
+
+
+def test_the_log_is_had_with_the_token_in_the_header_never_in_the_address(client):
+    table_id, tokens, _ = open_table(client)
+    r = client.get(f"/api/tables/{table_id}/log?token={tokens['Ann']}")
+    assert r.status_code == 403 and "Authorization: Bearer" in r.json()["error"]
+    assert client.get(f"/api/tables/{table_id}/log", headers=auth(tokens["Ann"])).status_code == 200
+
+
+def test_pages_are_counted_by_link_so_onlookers_never_take_a_seats_room(client, monkeypatch):
+    monkeypatch.setattr(tables_module, "PAGES_PER_SEAT", 2)
+    monkeypatch.setattr(tables_module, "PAGES_OF_ONLOOKERS", 3)
+    table_id, tokens, watch = open_table(client)
+    url = f"ws://127.0.0.1/api/tables/{table_id}/ws?token="
+
+    def refusal(token):
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(url + token) as ws:
+                ws.receive_json()
+        return refused.value
+
+    with contextlib.ExitStack() as pages:
+        onlookers = [pages.enter_context(client.websocket_connect(url + watch)) for _ in range(3)]
+        for ws in onlookers:
+            assert ws.receive_json()["n"] == 1
+        said = refusal(watch)
+        assert said.code == 4429 and "the onlookers' link has 3 pages open" in said.reason
+        # each seat still has its own room, and no more
+        for _ in range(2):
+            assert pages.enter_context(client.websocket_connect(url + tokens["Ben"])).receive_json()["n"] == 1
+        said = refusal(tokens["Ben"])
+        assert said.code == 4429 and "Ben's link has 2 pages open" in said.reason
+        assert pages.enter_context(client.websocket_connect(url + tokens["Ann"])).receive_json()["n"] == 1
+    # closed, a page's place is free again
+    with client.websocket_connect(url + watch) as ws:
+        assert ws.receive_json()["n"] == 1
+
+
+def test_a_table_nobody_acts_at_is_closed_with_its_pages_open(tmp_path):
+    """Idleness is judged by actions: a page left open keeps no table. Its pages are told why
+    (4410), as a refusal, so that they stop rather than reconnect."""
+    app = new_app(tmp_path / "tables.db", idle=1.5)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        table_id, tokens, watch = open_table(c)
+        with c.websocket_connect(f"ws://127.0.0.1/api/tables/{table_id}/ws?token={watch}") as ws:
+            assert [ws.receive_json().get("n") for _ in range(4)] == [1, 2, 3, None]
+            time.sleep(2.5)
+            # open, the socket would answer this (403: an onlooker acts for nobody); closed, it cannot
+            ws.send_json({"id": 1, "action": {"action": "done"}})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 4410 and "nobody acted at it for 1.5 seconds" in closed.value.reason
+        r = c.get(f"/api/tables/{table_id}", headers=auth(tokens["Ann"]))
+        assert r.status_code == 410 and "its log is kept" in r.json()["error"]
+    app.state.tables.store.close()
+
+
+@contextlib.contextmanager
+def served(app):
+    """`app` under uvicorn on a free port of 127.0.0.1, in a thread: a real server, for what the
+    TestClient does not show (a WebSocket closed before its handshake reaches a browser as an
+    HTTP 403, which it reports as 1006 with no reason)."""
+    import threading
+
+    uvicorn = pytest.importorskip("uvicorn")
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield "127.0.0.1:%d" % server.servers[0].sockets[0].getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def test_a_refused_websocket_is_closed_with_its_code_and_reason_over_a_real_connection(tmp_path, monkeypatch):
+    """A bad token (4403), a table closed (4410) and one page too many (4429): each connection is
+    accepted, then closed with 4000 + the status and the reason, which a page can read."""
+    pytest.importorskip("websockets")
+    import httpx
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    monkeypatch.setattr(tables_module, "PAGES_PER_SEAT", 1)
+    app = new_app(tmp_path / "tables.db", idle=3.0)
+
+    def refusal(address, table_id, token):
+        with connect(f"ws://{address}/api/tables/{table_id}/ws?token={token}", open_timeout=10) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+        return closed.value.rcvd.code, closed.value.rcvd.reason
+
+    try:
+        with served(app) as address:
+            with httpx.Client(base_url=f"http://{address}") as c:
+                table_id, tokens, watch = open_table(c)
+                idle_id, idle_tokens, _ = open_table(c)
+            code, said = refusal(address, table_id, "not-a-token-of-this-table")
+            assert code == 4403 and "not one of this table's" in said
+            with connect(f"ws://{address}/api/tables/{table_id}/ws?token={tokens['Ben']}") as ben:
+                assert json.loads(ben.recv(timeout=10))["n"] == 1
+                code, said = refusal(address, table_id, tokens["Ben"])
+                assert code == 4429 and "Ben's link has 1 pages open" in said
+            time.sleep(3.5)
+            code, said = refusal(address, idle_id, idle_tokens["Ann"])
+            assert code == 4410 and "nobody acted at it for 3 seconds" in said
+    finally:
+        app.state.tables.store.close()
+
+
 def test_the_lock_is_the_database_files_whatever_name_it_is_given(tmp_path):
     """A symbolic link or a hard link to a database in use is the same file: a second server on it
     is refused, in another process and in this one."""
@@ -422,3 +607,13 @@ def test_the_lock_is_the_database_files_whatever_name_it_is_given(tmp_path):
     finally:
         store.close()
     Store(str(tmp_path / "s-hard.db")).close()  # free once the holder closed it
+
+
+def test_docs_web_states_the_tables_bounds_the_code_enforces():
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parents[1] / "docs" / "web.md").read_text(encoding="utf-8").split())
+    assert f"at most {tables_module.PAGES_PER_SEAT} open on each seat's link" in text
+    assert f"{tables_module.PAGES_OF_ONLOOKERS} on the onlookers' link" in text
+    assert f"the body that opens a table of at most {tables_module.MAX_NEW_TABLE:,} bytes" in text
+    assert tables_module.IDLE == 6 * 3600 and "nobody has acted at for six hours" in text

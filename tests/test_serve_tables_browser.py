@@ -9,6 +9,7 @@ not scroll sideways at 375 px. One server process (restarted once) and two brows
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -192,10 +193,13 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
     # Ben backs Ann's game (the side bet) for 2; Ann takes it
     in_step(ben_page, server, table_id, watch)
     amount = ben_page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
-    assert amount.get_attribute("min") == "0" and amount.get_attribute("max") == "20"
+    assert amount.get_attribute("data-least") == "0" and amount.get_attribute("data-most") == "20"
     amount.clear()
     amount.send_keys("2")
     ben_page.find_element(By.CSS_SELECTOR, "#actions button[data-action='bet']").click()
+    # the bet reaches the table first: in step with the table before it, Ann's page would still be at the bets
+    wait(ben_page, lambda d: server.call(f"/api/tables/{table_id}", token=watch)["waiting"]["ask"] == "cover",
+         message="Ben's bet put to Ann")
     in_step(ann_page, server, table_id, watch)
     accept = ann_page.find_element(By.CSS_SELECTOR, "#actions button")
     assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's side"  # put to the caster
@@ -302,3 +306,141 @@ def test_a_table_is_opened_from_the_library_page(browsers, server):
     page.get(links[1])
     wait(page, lambda d: "Your seat: Dan" in text_of(d, "#seat"), message="Dan's seat")
     wait(page, lambda d: page_state(d)[1] == "Cat", message="Cat is asked")
+
+
+# --------------------------------------------------------------------------- the audit's findings
+
+
+def post_as(server, table_id, token, action):
+    return server.call(f"/api/tables/{table_id}/actions", action, token=token)
+
+
+def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
+    """A stake of 2.50 makes each bet's default 5/2, which a number box showed as nothing; the box
+    is text, shows 2.50 (as the story writes money), posts 5/2; a decimal comma typed is read as the
+    table reads amounts; purses of 29/2 read 14.50, and 43/7 with about how much it is; each bet
+    shows its exact edge from here."""
+    from selenium.webdriver.common.by import By
+
+    page = browsers[0]
+    made = server.call("/api/tables", {"ruleset": "cotton", "players": ["Ann", "Ben"], "dice": TAPE,
+                                       "settings": {"stake": "2.50", "purse": "29/2"}})
+    table_id, watch = made["id"], made["watch"]["token"]
+    tokens = {name: seat["token"] for name, seat in made["seats"].items()}
+    page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
+    in_step(page, server, table_id, watch)
+    box = page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
+    assert [box.get_attribute(a) for a in ("type", "inputmode", "value")] == ["text", "decimal", "2.50"]
+    assert "0 to 14.50" in text_of(page, "#actions label")
+    assert text_of(page, "#actions .edge") == "edge from here 1.835% (37/2016) against the backer"
+    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["14.50"] * 2
+
+    def amount(action, typed):
+        in_step(page, server, table_id, watch)
+        box = page.find_element(By.CSS_SELECTOR, f"#actions input[data-amount-for='{action}']")
+        assert box.get_attribute("value") == "2.50"  # the stake, 2.50, is the default of a stake and a bet
+        if typed is not None:
+            box.clear()
+            box.send_keys(typed)
+        page.find_element(By.CSS_SELECTOR, f"#actions button[data-action='{action}']").click()
+
+    def asked_to_cover(amount):
+        def check(_):
+            waiting = server.call(f"/api/tables/{table_id}", token=watch)["waiting"]
+            return waiting["ask"] == "cover" and waiting["question"]["amount"] == amount
+        return check
+
+    amount("bet", None)  # the default, untouched
+    wait(page, asked_to_cover("5/2"), message="Ben's bet of 5/2 put to Ann")
+    for action in ({"action": "cover"}, {"action": "throw"}):  # Ann takes it, and throws: seven is the main
+        post_as(server, table_id, tokens["Ann"], action)
+    amount("stake", "1,5")  # a phone's decimal keypad in much of Europe
+    wait(page, asked_to_cover("3/2"), message="Ben's stake of 3/2 put to Ann")
+    post_as(server, table_id, tokens["Ann"], {"action": "cover"})
+    wait(page, lambda d: "Ben sets 1.50 shillings; Ann covers it." in text_of(d, "#story"), message="the stake told")
+    # no decimal is exact: the fraction, and about how much it is
+    made = server.call("/api/tables", {"ruleset": "cotton", "players": ["Ann", "Ben"], "dice": TAPE,
+                                       "settings": {"purse": "43/7"}})
+    page.get(f"{server.address}/tables/{made['id']}#token={made['seats']['Ben']['token']}")
+    in_step(page, server, made["id"], made["watch"]["token"])
+    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["43/7 (≈ 6.14)"] * 2
+    assert "0 to 43/7 (≈ 6.14)" in text_of(page, "#actions label")
+
+
+def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
+    from selenium.webdriver.common.by import By
+
+    page = browsers[0]
+    table_id, tokens, watch = new_table(server)
+    page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
+    in_step(page, server, table_id, watch)
+    box = page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
+    box.clear()
+    box.send_keys("lots")
+    page.find_element(By.CSS_SELECTOR, "#actions button[data-action='bet']").click()
+    wait(page, lambda d: "'lots' is not an amount" in text_of(d, "#status"), message="the refusal said")
+    post_as(server, table_id, tokens["Ann"], {"action": "done"})  # another seat moves the table on
+    in_step(page, server, table_id, watch)
+    wait(page, lambda d: text_of(d, "#status") == "", message="the old refusal cleared")
+
+
+def test_done_closes_the_bets_and_the_caster_then_throws_and_a_new_token_is_a_new_seat(browsers, server):
+    from selenium.webdriver.common.by import By
+
+    page = browsers[0]
+    table_id, tokens, watch = new_table(server)
+    page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
+    wait(page, lambda d: "Your seat: Ben" in text_of(d, "#seat"), message="Ben's seat")
+    # only the fragment changes (no request is made for it): the page is Ann's now, not Ben's
+    page.execute_script("location.hash = arguments[0]", f"token={tokens['Ann']}")
+    wait(page, lambda d: "Your seat: Ann" in text_of(d, "#seat"), message="Ann's seat after the new token")
+    in_step(page, server, table_id, watch)
+    done = page.find_element(By.CSS_SELECTOR, "#actions button[data-action='done']")
+    assert done.text == "No more bets"
+    done.click()
+    wait(page, lambda d: page_state(d)[2] == "throw", message="Ann asked to throw")
+    assert server.call(f"/api/tables/{table_id}", token=watch)["events"][-1]["n"] == 3  # nothing thrown yet
+    button = page.find_element(By.CSS_SELECTOR, "#actions button")
+    assert button.text == "Throw the dice" and text_of(page, "#turn") == "Your turn, Ann: throw."
+    button.click()
+    wait(page, lambda d: page_state(d)[0] == "4", message="the throw")
+    assert "Seven is the main" in text_of(page, "#story")
+
+
+def test_a_refused_connection_stops_and_says_why(browsers, server):
+    """The ninth page of one seat's link is refused (4429): the page says so and does not keep
+    reconnecting."""
+    pytest.importorskip("websockets")
+    from websockets.sync.client import connect
+
+    page = browsers[1]
+    table_id, tokens, watch = new_table(server)
+    host = server.address.split("://", 1)[1]
+    with contextlib.ExitStack() as stack:
+        for _ in range(8):  # tables.PAGES_PER_SEAT
+            ws = stack.enter_context(connect(f"ws://{host}/api/tables/{table_id}/ws?token={tokens['Ben']}"))
+            assert json.loads(ws.recv(timeout=10))["n"] == 1
+        page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
+        wait(page, lambda d: d.execute_script("return document.body.dataset.refused") == "4429", message="refused")
+        assert "Ben's link has 8 pages open at this table" in text_of(page, "#status")
+        time.sleep(1.5)  # more than the first waits before a reconnection
+        assert "Ben's link has 8 pages open" in text_of(page, "#status") and page_state(page)[3] == "no"
+    # the onlookers' link is not Ben's: it gets in
+    page.get(f"{server.address}/tables/{table_id}#token={watch}")
+    wait(page, lambda d: page_state(d)[3] == "yes", message="the onlooker's page connected")
+
+
+def test_the_log_is_downloaded_with_the_token_in_a_header(browsers, server, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    page = browsers[0]
+    table_id, tokens, watch = new_table(server)
+    page.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    page.get(f"{server.address}/tables/{table_id}#token={watch}")
+    in_step(page, server, table_id, watch)
+    assert page.execute_script("return document.querySelectorAll('[href*=\"token\"]').length") == 0
+    page.find_element(By.ID, "log").click()
+    saved = tmp_path / f"table-{table_id}.jsonl"
+    wait(page, lambda d: saved.exists() and saved.read_text(encoding="utf-8").endswith("\n"), message="the log saved")
+    first = json.loads(saved.read_text(encoding="utf-8").splitlines()[0])
+    assert first["event"] == "session" and first["players"] == ["Ann", "Ben"] and first["seed"] is None

@@ -15,11 +15,17 @@ actions in and events out. Everything a browser sends is hostile until the table
   open table rebuilt by replaying its log with the code that resumes a log,
   commands.sessions.check_log).
 
-Bounds: at most `max_tables` unfinished tables open, `MAX_SEATS` seats a table, `MAX_WATCHERS`
-live connections a table; a WebSocket message of at most `MAX_MESSAGE` bytes, at most `RATE` a
-second (a burst of `BURST`); a connection that cannot keep up (`MAX_QUEUE` messages behind) is
-closed and resumes where it was when it reconnects; a table nobody has acted at for `idle`
-seconds is closed (its log kept).
+Bounds: at most `max_tables` unfinished tables open, `MAX_SEATS` seats a table; live connections
+counted by link, `PAGES_PER_SEAT` for each seat's and `PAGES_OF_ONLOOKERS` for the onlookers' one
+(shared by every onlooker, so one onlooker cannot fill the table and a seat always has room);
+a WebSocket message of at most `MAX_MESSAGE` bytes, at most `RATE` a second (a burst of `BURST`);
+a connection that cannot keep up (`MAX_QUEUE` messages behind) is closed and resumes where it
+was when it reconnects; a table nobody has acted at for `idle` seconds is closed (its log kept),
+whether or not pages are open on it: a page left open is no player.
+
+A WebSocket the tables refuse is first accepted, then closed with 4000 + the HTTP status (4403,
+4404, 4410, 4429…) and the reason: closed before the handshake, a browser would see only 1006
+and could not tell a refusal from a lost connection.
 """
 
 from __future__ import annotations
@@ -42,14 +48,23 @@ from .store import Store, StoreError
 
 MAX_SEATS = 12
 MAX_TABLES = 100
-MAX_WATCHERS = 64
+PAGES_PER_SEAT = 8  # pages open on one seat's link: a phone, a laptop, tabs left open
+PAGES_OF_ONLOOKERS = 32  # pages open on the onlookers' link, which every onlooker shares
 MAX_MESSAGE = 4096  # bytes of one WebSocket message from a browser
 RATE, BURST = 10.0, 30  # messages a second from one connection, and the burst allowed
 MAX_QUEUE = 5000  # messages waiting for one connection before it is dropped (it resumes on reconnect)
 IDLE = 6 * 3600.0  # seconds without an action before a table is closed
 MAX_TAPE = 20_000  # characters of a dice tape
+MAX_NEW_TABLE = 65_536  # bytes of the body that opens a table: a tape of MAX_TAPE characters and the rest
+MAX_JSON_DIGITS = 100  # digits of a number in that body: a seed has at most 20
+MAX_REASON = 123  # bytes of a WebSocket close's reason (RFC 6455: 125 in the frame, less the code)
+# what the body that opens a table may hold, and its settings
+NEW_TABLE = ("ruleset", "options", "players", "settings", "seed", "dice")
+SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
 # the amounts' bounds an action carries for a page (min, max) are not part of the action
 SHOWN_ONLY = ("min", "max")
+# shown with a bet (its payout, who takes it, its edge from here), not part of it
+SHOWN_WITH_A_BET = ("pays", "against", "side", "edge", "edge_percent")
 
 
 class TableRefused(Exception):
@@ -64,6 +79,30 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def reason(text: str) -> str:
+    """`text` as a WebSocket close's reason: at most MAX_REASON bytes of UTF-8, cut at a word."""
+    if len(text.encode("utf-8")) <= MAX_REASON:
+        return text
+    cut = text.encode("utf-8")[:MAX_REASON - 3].decode("utf-8", "ignore")
+    return cut.rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def duration(seconds: float) -> str:
+    """"6 hours", "10 minutes", "2 seconds": how long the idle time is, in words."""
+    for size, unit in ((3600, "hour"), (60, "minute"), (1, "second")):
+        if seconds >= size or size == 1:
+            amount = f"{seconds / size:.3g}"
+            return f"{amount} {unit}{'' if amount == '1' else 's'}"
+    raise AssertionError
+
+
+class Closing:
+    """The last message of a connection: close it with `code` and `reason`."""
+
+    def __init__(self, code: int, why: str):
+        self.code, self.reason = code, reason(why)
+
+
 class Connection:
     """One browser's WebSocket: the seat it speaks for (None: an onlooker) and the messages
     waiting to be sent to it, in order."""
@@ -73,13 +112,19 @@ class Connection:
         self.queue: asyncio.Queue = asyncio.Queue()
         self.dropped = False
 
-    def put(self, text: str | None) -> None:
+    def put(self, text: str) -> None:
         if self.dropped:
             return
-        if text is not None and self.queue.qsize() >= MAX_QUEUE:
-            self.dropped = True  # too slow: closed; it resumes after its last event on reconnect
-            text = None
+        if self.queue.qsize() >= MAX_QUEUE:
+            # too slow: closed; it resumes after its last event on reconnect
+            self.close(1013, "too far behind: reconnect")
+            return
         self.queue.put_nowait(text)
+
+    def close(self, code: int, why: str) -> None:
+        if not self.dropped:
+            self.dropped = True
+            self.queue.put_nowait(Closing(code, why))
 
 
 class LiveTable:
@@ -152,8 +197,10 @@ class LiveTable:
                         if most > 0:
                             mine.append({"action": "bet", "player": seat, "bet": o["bet"],
                                          "amount": str(min(stake, most)), "min": o["least"], "max": o["most"],
-                                         "pays": o["pays"], "against": o["against"], "side": o["side"]})
-            # the caster's "done" throws the dice, as Enter does at the terminal: first, the usual move
+                                         "pays": o["pays"], "against": o["against"], "side": o["side"],
+                                         **self.edge_of(o["bet"])})
+            # the caster's "done" closes the bets (the table then asks him to throw, a question of
+            # its own, as the session engine asks it): first, as it is the usual move
             return ([{"action": "done"}] if seat == q.facts["caster"] else []) + mine
         if q.player != seat:
             return []
@@ -164,6 +211,16 @@ class LiveTable:
         if q.ask == "throw":
             return [{"action": "throw"}]  # the table's dice: a seat never names its own
         return q.actions()
+
+    def edge_of(self, bet: str) -> dict:
+        """A bet's exact edge against its backer if made now, where the table stands, as `play`
+        prices it (render.prompt.Terminal.edge_here: the table's own solver, under its policy):
+        {"edge": "37/2016", "edge_percent": "1.835%"}, or {} where it cannot be priced here. A side
+        bet once the caster's chance is set is worth more or less than `analyse`'s figure."""
+        edge = self.odds.edge_here(bet)
+        if edge is None:
+            return {}
+        return {"edge": str(edge), "edge_percent": f"{float(edge):.3%}"}
 
     def standing(self, seat: str | None, after: int | None = None) -> dict:
         """What GET /api/tables/ID answers (events after `after`, or all)."""
@@ -195,11 +252,11 @@ class LiveTable:
             raise TableRefused(403, f"this link is {seat}'s seat: it acts for {seat} alone, not for {str(named)[:40]!r}")
         if q.ask == "bet":
             if action.get("action") == "done" and seat != q.facts["caster"]:
-                raise TableRefused(403, f"the caster ({q.facts['caster']}) says when the bets are done and the "
-                                        f"dice roll; {seat} may bet or wait")
+                raise TableRefused(403, f"the caster ({q.facts['caster']}) says when the bets are done, before "
+                                        f"he throws; {seat} may bet or wait")
             if action.get("action") == "bet":
                 action["player"] = seat
-                for key in ("pays", "against", "side"):  # shown with a bet, not part of it
+                for key in SHOWN_WITH_A_BET:
                     action.pop(key, None)
         elif q.player != seat:
             raise TableRefused(403, f"the table waits for {q.player or 'the rules'} to {q.ask}, not for {seat}")
@@ -268,6 +325,7 @@ class Tables:
         self.max_tables, self.idle = max_tables, idle
         self.live: dict[str, LiveTable] = {}
         self.broken: dict[str, str] = {}  # tables that could not be rebuilt, and why
+        self.sweeper: asyncio.Task | None = None  # closes idle tables while pages are open (keep_sweeping)
 
     # ------------------------------------------------------------------ starting
 
@@ -340,6 +398,12 @@ class Tables:
 
     def make(self, body: dict) -> tuple[LiveTable, dict, str]:
         """`create`'s table, made and stored (in a thread: it touches nothing the event loop reads)."""
+        from ..diagnostics import did_you_mean
+
+        for key in body:
+            if key not in NEW_TABLE:
+                raise TableRefused(400, f"a new table has no {str(key)[:40]!r}{did_you_mean(key, NEW_TABLE)}: "
+                                        f"it takes {', '.join(NEW_TABLE[:-1])} and {NEW_TABLE[-1]}")
         path, shown = self.api.target(body.get("ruleset"))
         builtin = not shown.endswith(".yaml")
         options = self.api.options(body.get("options"))
@@ -351,13 +415,16 @@ class Tables:
         if any(not isinstance(p, str) or "," in p or p != p.strip() for p in players):
             raise TableRefused(400, "players: each name is text without commas or spaces around it")
         given = body.get("settings") or {}
-        if not isinstance(given, dict) or set(given) - {"purse", "stake", "rounds", "policy", "bets"}:
-            raise TableRefused(400, "settings: an object of purse, stake, rounds, policy and bets")
+        if not isinstance(given, dict):
+            raise TableRefused(400, f"settings: an object of {', '.join(SETTINGS[:-1])} and {SETTINGS[-1]}")
+        for key in given:
+            if key not in SETTINGS:
+                raise TableRefused(400, f"settings: no {str(key)[:40]!r}{did_you_mean(key, SETTINGS)}; a table's "
+                                        f"settings are {', '.join(SETTINGS[:-1])} and {SETTINGS[-1]}")
         seed, tape = body.get("seed"), body.get("dice")
         if seed is not None and tape is not None:
             raise TableRefused(400, "give the dice as a seed or as a tape (dice), not both")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TableRefused(400, "seed: a whole number from 0 to 2**64 - 1")
+        seed = seed_of(seed)
         if tape is not None and (not isinstance(tape, str) or len(tape) > MAX_TAPE):
             raise TableRefused(400, f"dice: a tape of throws as text, such as \"3-4 5-6\" (at most {MAX_TAPE:,} characters)")
         try:
@@ -418,7 +485,7 @@ class Tables:
     def get(self, table_id: str) -> LiveTable:
         live = self.live.get(table_id)
         if live is not None:
-            if time.time() - live.touched > self.idle and not live.connections:
+            if self.is_idle(live, time.time()):
                 self.close(live, "idle")
             else:
                 return live
@@ -428,11 +495,20 @@ class Tables:
         if found is None:
             raise TableRefused(404, "no such table")
         if found[2] is not None:
-            raise TableRefused(410, f"this table was closed ({found[2]}: nobody acted at it for "
-                                    f"{self.idle / 3600:g} hours); its log is kept: GET /api/tables/{table_id}/log")
+            raise TableRefused(410, f"{self.closed_words(found[2])}: GET /api/tables/{table_id}/log")
         live = self.rebuild(table_id, found[0], found[1])
         self.live[table_id] = live
         return live
+
+    def is_idle(self, live: LiveTable, now: float) -> bool:
+        """Nobody has acted at the table for `idle` seconds, and nobody is acting now. Pages open
+        on it count for nothing: one page left open would keep a table for ever."""
+        return now - live.touched > self.idle and not live.lock.locked()
+
+    def closed_words(self, why: str) -> str:
+        if why == "idle":
+            return f"this table was closed: nobody acted at it for {duration(self.idle)}; its log is kept"
+        return f"this table was closed ({why}); its log is kept"
 
     def authorised(self, table_id: str, token) -> tuple[LiveTable, str | None]:
         live = self.get(table_id)
@@ -499,22 +575,100 @@ class Tables:
             if connection.dropped:
                 live.connections.discard(connection)
 
-    def drop_all(self, live: LiveTable) -> None:
+    def drop_all(self, live: LiveTable, code: int = 1013, why: str = "the table is rebuilt: reconnect") -> None:
         for connection in list(live.connections):
-            connection.put(None)
+            connection.close(code, why)
         live.connections.clear()
 
     def close(self, live: LiveTable, why: str) -> None:
         self.store.close_table(live.id, why)
         self.live.pop(live.id, None)
-        self.drop_all(live)
+        # its pages are told why, as a refusal (4410), so that they stop rather than reconnect
+        self.drop_all(live, 4410, self.closed_words(why))
 
     def sweep(self) -> None:
-        """Close the tables nobody has acted at for `idle` seconds and nobody is watching."""
+        """Close the tables nobody has acted at for `idle` seconds, pages open on them or not."""
         now = time.time()
         for live in list(self.live.values()):
-            if now - live.touched > self.idle and not live.connections:
+            if self.is_idle(live, now):
                 self.close(live, "idle")
+
+    def keep_sweeping(self) -> None:
+        """While pages are open, sweep now and then: nothing else would look at a table whose
+        pages stay open but where nobody acts (a request or a new table sweeps too)."""
+        loop = asyncio.get_running_loop()
+        if self.sweeper is None or self.sweeper.done() or self.sweeper.get_loop() is not loop:
+            self.sweeper = loop.create_task(self._sweeping())
+
+    async def _sweeping(self) -> None:
+        every = min(60.0, max(self.idle / 4, 0.05))
+        while any(live.connections for live in self.live.values()):
+            await asyncio.sleep(every)
+            self.sweep()
+
+
+class Overlong:
+    """A number of a new table's body too long to be any setting (more than MAX_JSON_DIGITS digits),
+    kept as its length: Python refuses to read more than 4,300 digits at all, and the body would be
+    answered "not JSON" instead of naming the setting that is too long."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+
+def _whole(text: str):
+    digits = len(text.lstrip("-"))
+    return Overlong(digits) if digits > MAX_JSON_DIGITS else int(text)
+
+
+async def new_table_body(request) -> dict:
+    """The JSON object that opens a table, at most MAX_NEW_TABLE bytes (refused, 413, before it is
+    all read), its numbers read with their length bounded (Overlong). The API's own reader
+    (serve.api.body_of) takes bodies of two megabytes and turns a long number into "not JSON"."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_NEW_TABLE):
+        raise TableRefused(413, f"the body that opens a table is at most {MAX_NEW_TABLE:,} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_NEW_TABLE:
+            raise TableRefused(413, f"the body that opens a table is at most {MAX_NEW_TABLE:,} bytes")
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks), parse_int=_whole)
+    except (ValueError, RecursionError):
+        raise TableRefused(400, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise TableRefused(400, "the body is a JSON object")
+    return body
+
+
+def seed_of(seed) -> int | None:
+    """A new table's seed: a whole number from 0 to 2**64 - 1, given as a number or as its digits
+    in a string (a page's JavaScript numbers are exact only to 2**53); None: a new one."""
+    from ..parse.numbers import MAX_WHOLE_DIGITS, spells_whole, whole_number
+
+    wanted = "a whole number from 0 to 2**64 - 1"
+    if seed is None:
+        return None
+    if isinstance(seed, str):
+        digits = len(seed.strip().lstrip("+-"))
+        if spells_whole(seed) and digits > MAX_WHOLE_DIGITS:
+            seed = Overlong(digits)
+        elif whole_number(seed) is None:
+            raise TableRefused(400, f"seed: {seed[:40]!r} is no whole number; a seed is {wanted}")
+        else:
+            seed = whole_number(seed)
+    if isinstance(seed, int) and not isinstance(seed, bool) and len(str(abs(seed))) > MAX_WHOLE_DIGITS:
+        seed = Overlong(len(str(abs(seed))))
+    if isinstance(seed, Overlong):
+        raise TableRefused(400, f"seed: {seed.digits:,} digits is too long: a seed is {wanted} "
+                                f"(at most {MAX_WHOLE_DIGITS} digits)")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TableRefused(400, f"seed: {wanted}")
+    if not 0 <= seed < 2**64:
+        raise TableRefused(400, f"seed: {seed} is too {'small' if seed < 0 else 'large'}: a seed is {wanted}")
+    return seed
 
 
 # what a log's session event adds to the table's own (commands.sessions.log_header): the page is
@@ -550,7 +704,7 @@ class TableRoutes:
     async def create(self, request):
         from starlette.responses import JSONResponse
 
-        body = await self.body_of(request)
+        body = await new_table_body(request)
         live, tokens, watch = await self.tables.create(body)
         base = f"/tables/{live.id}"
         return JSONResponse({"id": live.id,
@@ -583,43 +737,53 @@ class TableRoutes:
     async def log(self, request):
         from starlette.responses import Response
 
-        lines = self.tables.log_lines(request.path_params["id"], bearer(request) or request.query_params.get("token"))
+        if "token" in request.query_params:
+            # an address is kept in the history, in logs and in a Referer: a token is not put there
+            raise TableRefused(403, "a table's token goes in the header Authorization: Bearer TOKEN, "
+                                    "not in the address")
+        lines = self.tables.log_lines(request.path_params["id"], bearer(request))
         return Response("".join(line + "\n" for line in lines), media_type="application/x-ndjson",
                         headers={"Content-Disposition": f"attachment; filename=\"table-{request.path_params['id']}.jsonl\""})
 
     async def socket(self, websocket):
         """The table live: every event after `after`, in order, then each new one as it comes, with
-        what this link may do now; actions may be sent on it too ({"id", "action"})."""
+        what this link may do now; actions may be sent on it too ({"id", "action"}). A refusal is
+        accepted first, then closed with 4000 + its HTTP status and the reason, which a page can
+        read (closed before the handshake, a browser sees only 1006, a lost connection)."""
         from starlette.websockets import WebSocketDisconnect
 
+        await websocket.accept()
         origin = websocket.headers.get("origin")
-        if origin is not None and origin.split("://", 1)[-1] != websocket.headers.get("host"):
-            await websocket.close(code=4403, reason="a table's page is on this server")
-            return
         after = websocket.query_params.get("after", "0")
         try:
+            if origin is not None and origin.split("://", 1)[-1] != websocket.headers.get("host"):
+                raise TableRefused(403, "a table's page is on this server")
             live, seat = self.tables.authorised(websocket.path_params["id"], websocket.query_params.get("token"))
             if not after.isdigit() or len(after) > 9:
                 raise TableRefused(400, "after: the number of the last event seen")
-            if len(live.connections) >= MAX_WATCHERS:
-                raise TableRefused(429, f"this table has {MAX_WATCHERS} pages open, its most")
         except TableRefused as exc:
-            await websocket.close(code=4000 + exc.status, reason=str(exc)[:120])
+            await websocket.close(code=4000 + exc.status, reason=reason(str(exc)))
             return
-        await websocket.accept()
         connection = Connection(seat)
-        # what it missed, then live: added under the table's lock, so no event falls between
+        # what it missed, then live: added under the table's lock, so no event falls between; the
+        # pages of its link counted there too, so that two arriving together cannot both pass
         async with live.lock:
-            for told in live.told[int(after):]:
-                connection.put(json.dumps(dict(type="event", **told)))
-            connection.put(json.dumps(live.state_message(seat)))
-            live.connections.add(connection)
+            refused = self.too_many(live, seat)
+            if refused is None:
+                for told in live.told[int(after):]:
+                    connection.put(json.dumps(dict(type="event", **told)))
+                connection.put(json.dumps(live.state_message(seat)))
+                live.connections.add(connection)
+        if refused is not None:
+            await websocket.close(code=4429, reason=reason(refused))
+            return
+        self.tables.keep_sweeping()
 
         async def sending():
             while True:
                 text = await connection.queue.get()
-                if text is None:
-                    await websocket.close(code=1013, reason="too far behind, or the table closed: reconnect")
+                if isinstance(text, Closing):
+                    await websocket.close(code=text.code, reason=text.reason)
                     return
                 await websocket.send_text(text)
 
@@ -654,6 +818,17 @@ class TableRoutes:
         finally:
             live.connections.discard(connection)
             sender.cancel()
+
+    @staticmethod
+    def too_many(live: LiveTable, seat: str | None) -> str | None:
+        """Why one more page of this link is refused, or None: each seat's link has room for
+        PAGES_PER_SEAT pages, the onlookers' (one link for them all) for PAGES_OF_ONLOOKERS, so
+        that the onlookers, however many, never take a seat's room."""
+        most = PAGES_PER_SEAT if seat is not None else PAGES_OF_ONLOOKERS
+        if sum(c.seat == seat for c in live.connections) < most:
+            return None
+        whose = f"{seat}'s link" if seat is not None else "the onlookers' link"
+        return f"{whose} has {most} pages open at this table, its most: close one, then load this page again"
 
     async def answer(self, live: LiveTable, seat: str | None, data: str) -> dict:
         """A message from a page: {"id": any, "action": {...}} → {"type": "reply", "id", "status",

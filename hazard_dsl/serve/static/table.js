@@ -2,6 +2,7 @@
 // table live over a WebSocket that reconnects by itself and resumes after the last event seen,
 // the legal actions the server lists for this seat as buttons. The page decides no rule: it
 // shows what the table allows and sends back what the person chose. Text only via textContent.
+// Money comes from the server exact ("5/2"); the page shows it readably ("2½") and posts it exact.
 "use strict";
 
 (() => {
@@ -14,6 +15,14 @@
   const events = [];     // every event told, in order (for the replay)
   let seat = null;       // this link's seat (null: an onlooker)
   let socket = null, retry = 0, timer = null, finished = false, sending = false;
+  let refused = false;   // the server closed the socket with a refusal (4400–4499): no reconnecting
+  let shown = null;      // what the page last drew (show), as text
+
+  // a new token in the address is another seat (or the onlookers'): the page starts again for it
+  window.addEventListener("hashchange", () => {
+    const now = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (now !== fromHash) location.reload();
+  });
 
   function headers(json) {
     const h = {"Authorization": `Bearer ${token}`};
@@ -28,6 +37,61 @@
     const data = await response.json().catch(() => ({}));
     if (!response.ok) throw new Hz.ApiError(response.status, data);
     return data;
+  }
+
+  // ------------------------------------------------------------------ money
+
+  // "29/2" → [29n, 2n]; "-3" → [-3n, 1n]: the exact amounts the server writes
+  function exact(text) {
+    const m = /^(-?)(\d+)(?:\/(\d+))?$/.exec(String(text));
+    if (!m) return null;
+    const n = BigInt(m[2]), d = BigInt(m[3] || "1");
+    return d === 0n ? null : [m[1] ? -n : n, d];
+  }
+
+  // [n, d] to hundredths, rounded half up: 43/7 → "6.14"
+  function hundredths(n, d) {
+    const cents = (n * 200n / d + 1n) / 2n;
+    return `${cents / 100n}.${String(cents % 100n).padStart(2, "0")}`;
+  }
+
+  // money as the table's words write it (play.wagers.money: 12, 12.50, or 21/2 where no decimal is
+  // exact), so that the purses read as the story does; it is also what an amount box shows, and
+  // what the box takes back
+  function boxed(text) {
+    const f = exact(text);
+    if (!f) return String(text);
+    const sign = f[0] < 0n ? "-" : "", n = f[0] < 0n ? -f[0] : f[0], d = f[1];
+    if (d === 1n) return `${sign}${n}`;
+    if ((100n % d) === 0n) return `${sign}${hundredths(n, d)}`;  // exact in hundredths
+    return `${sign}${n}/${d}`;
+  }
+
+  // money to read: "29/2" → "14.50"; where no decimal is exact, the fraction and about how much
+  // ("43/7 (≈ 6.14)")
+  function money(text) {
+    const f = exact(text), shown = boxed(text);
+    if (!f || f[1] === 1n || (100n % f[1]) === 0n) return shown;
+    return `${shown} (≈ ${f[0] < 0n ? "-" : ""}${hundredths(f[0] < 0n ? -f[0] : f[0], f[1])})`;
+  }
+
+  const GLYPHS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
+                  "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"};
+
+  // what a person typed, as the server reads amounts: "2½", "2 1/2" and "2,5" (a decimal comma, as
+  // many phones' keypads type it) made exact; anything else is sent as typed, for the server to
+  // accept or to say why not
+  function typed(text) {
+    let t = text.trim();
+    const glyph = /^(\d*)\s*([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])$/.exec(t);
+    const mixed = /^(\d+)\s+(\d+)\/(\d+)$/.exec(t);
+    if (glyph || mixed) {
+      const [whole, n, d] = glyph ? [glyph[1] || "0", ...GLYPHS[glyph[2]].split("/")] : mixed.slice(1);
+      if (BigInt(d) === 0n) return t;
+      return `${BigInt(whole) * BigInt(d) + BigInt(n)}/${d}`;
+    }
+    if (/^-?\d+,\d+$/.test(t)) t = t.replace(",", ".");
+    return t;
   }
 
   // ------------------------------------------------------------------ telling
@@ -74,38 +138,61 @@
 
   // ------------------------------------------------------------------ where it stands
 
+  // "done" only closes the bets: the table then asks the caster to throw, a question of its own
   const WORDS = {cover: "Cover", refuse: "Refuse", keep: "Keep the dice", pass: "Pass the dice", accept: "Accept",
-                 decline: "Decline", throw: "Throw the dice", done: "No more bets: throw"};
+                 decline: "Decline", throw: "Throw the dice", done: "No more bets"};
 
   function label(a, q) {
     if (a.action === "choose") return `${q.variable === "recast" ? "Recast" : "Call"} ${a.value}`;
     if (a.action === "cover" && q.bet) return `Take ${q.setter}'s ${q.bet.replace(/_/g, " ")}`;
-    if (a.action === "cover") return `Cover ${q.setter}'s ${q.amount}`;
-    if (a.action === "accept") return `Take ${q.maker}'s ${q.bet.replace(/_/g, " ")} for ${q.amount}`;
+    if (a.action === "cover") return `Cover ${q.setter}'s ${money(q.amount)}`;
+    if (a.action === "accept") return `Take ${q.maker}'s ${q.bet.replace(/_/g, " ")} for ${money(q.amount)}`;
     return WORDS[a.action] || a.action;
   }
 
+  let boxes = 0;  // ids for the amount boxes and what describes them
+
   function amountControl(a) {
-    const name = a.action === "bet" ? `${a.bet.replace(/_/g, " ")} (pays ${a.pays}, against ${a.against})` : "stake";
-    const input = el("input", {type: "number", inputmode: "decimal", step: "any", min: a.min, max: a.max,
-                               value: a.amount, "aria-label": `amount of the ${name}`, "data-amount-for": a.action});
+    const n = ++boxes;
+    const bet = a.action === "bet" ? a.bet.replace(/_/g, " ") : null;
+    const name = bet ? `${bet} (pays ${a.pays}, against ${a.against})` : "stake";
+    // a text box, not type=number: a number box shows nothing for "5/2" and takes no fraction
+    const input = el("input", {type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
+                               id: `amount-${n}`, value: boxed(a.amount), "data-amount-for": a.action,
+                               "data-least": a.min, "data-most": a.max, "aria-describedby": a.edge ? `edge-${n}` : null});
     const button = el("button", {type: "button", class: "primary", "data-action": a.action,
-                                 "data-bet": a.bet || null, text: a.action === "bet" ? `Bet on ${a.bet.replace(/_/g, " ")}` : "Stake"});
-    button.addEventListener("click", () => act(Object.assign({}, a, {amount: input.value.trim()})));
+                                 "data-bet": a.bet || null, text: bet ? `Bet on ${bet}` : "Stake"});
+    button.addEventListener("click", () => {
+      // the default untouched is posted exactly as the server gave it
+      const amount = input.value.trim() === boxed(a.amount) ? a.amount : typed(input.value);
+      act(Object.assign({}, a, {amount}));
+    });
+    const bounds = `${money(a.min)} to ${money(a.max)}`;
     return el("div", {class: "amount"},
-      el("label", {}, el("span", {text: a.action === "bet" ? `Bet ${name}, ${a.min} to ${a.max}:` : `Your stake, ${a.min} to ${a.max}:`}), input),
-      button);
+      el("label", {for: `amount-${n}`}, bet ? `Bet ${name}, ${bounds}:` : `Your stake, ${bounds}:`),
+      // the edge the server priced from where the table stands, as `play` shows it
+      a.edge ? el("span", {class: "edge", id: `edge-${n}`, "data-edge": a.edge,
+                           text: `edge from here ${a.edge_percent} (${a.edge}) against the backer`}) : null,
+      input, button);
   }
 
   function show(state) {
+    // the same table told again (a reconnection, a POST's answer and the socket's state): nothing
+    // is drawn again, so an amount being typed is not wiped out under the person's fingers
+    const now = JSON.stringify([state.last, state.waiting, state.purses, state.finished]);
+    if (now === shown) return;
+    shown = now;
     finished = state.finished;
+    // the table moved on: an error said about an earlier moment is no longer true
+    if (body.dataset.connected !== "no" && !refused) status("");
     body.dataset.finished = state.finished ? "yes" : "no";
     const purses = document.getElementById("purses");
     const w = state.waiting;
     const caster = w && w.question ? w.question.caster : null;
     purses.replaceChildren(...Object.entries(state.purses).map(([name, amount]) =>
       el("div", {class: name === caster ? "caster" : null, "data-player": name},
-         el("dt", {text: name === seat ? `${name} (you)` : name}), el("dd", {text: amount}))));
+         el("dt", {text: name === seat ? `${name} (you)` : name}),
+         el("dd", {text: money(amount), "data-exact": amount}))));
     const turn = document.getElementById("turn"), box = document.getElementById("actions");
     box.replaceChildren();
     if (!w) {
@@ -114,10 +201,10 @@
       return;
     }
     const doing = {stake: "stake", cover: "cover or refuse", keep: "keep or pass the dice", choose: "choose",
-                   throw: "throw", bet: "throw, or wait for bets", accept: "accept or decline a bet"}[w.ask] || w.ask;
+                   throw: "throw", bet: "bet, or say no more bets", accept: "accept or decline a bet"}[w.ask] || w.ask;
     const mine = w.actions.length > 0;
     turn.textContent = mine ? (w.who === seat ? `Your turn, ${seat}: ${doing}.` : `${seat}, you may bet before ${w.who} throws.`)
-                            : `${w.who || "The table"} to ${doing}.`;
+                            : w.ask === "bet" ? `Bets before ${w.who} throws.` : `${w.who || "The table"} to ${doing}.`;
     body.dataset.waiting = w.who || "";
     body.dataset.ask = w.ask;
     for (const a of w.actions) {
@@ -144,9 +231,9 @@
       if (body.dataset.connected === "yes") status("");  // not over "reconnecting…"
     } catch (e) {
       status(e instanceof Hz.ApiError ? e.message : "The server cannot be reached; the page reconnects by itself.", "error");
-      for (const b of document.querySelectorAll("#actions button")) b.disabled = false;
     } finally {
       sending = false;
+      if (!refused) for (const b of document.querySelectorAll("#actions button")) b.disabled = false;
     }
   }
 
@@ -183,8 +270,13 @@
     ws.addEventListener("close", event => {
       if (socket !== ws) return;
       body.dataset.connected = "no";
-      if (event.code >= 4400 && event.code < 4500 && event.code !== 4429) {
-        status(event.reason || "This link is not one of this table's.", "error");
+      // a refusal (4000 + the HTTP status: a token not of this table, the table closed, too many
+      // pages of this link): asking again would be refused again, so the page stops and says why
+      if (event.code >= 4400 && event.code < 4500) {
+        refused = true;
+        body.dataset.refused = String(event.code);
+        for (const b of document.querySelectorAll("#actions button")) b.disabled = true;
+        status(event.reason || "The table refused this page.", "error");
         return;
       }
       // back off: 0.25 s, 0.5 s, 1 s … up to 5 s, with a little jitter so pages do not come back in step
@@ -208,6 +300,23 @@
     step();
   }
 
+  // The log is fetched with the token in the Authorization header (never in an address, which
+  // stays in the history and the server's logs) and offered as a file.
+  async function downloadLog() {
+    try {
+      const response = await fetch(`/api/tables/${encodeURIComponent(id)}/log`, {headers: headers(false)});
+      if (!response.ok) throw new Hz.ApiError(response.status, await response.json().catch(() => ({})));
+      const url = URL.createObjectURL(new Blob([await response.text()], {type: "application/x-ndjson"}));
+      const a = el("a", {href: url, download: `table-${id}.jsonl`, hidden: true});
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+    } catch (e) {
+      status(`The log cannot be had: ${e instanceof Hz.ApiError ? e.message : "the server cannot be reached"}`, "error");
+    }
+  }
+
   async function start() {
     document.getElementById("replay").addEventListener("click", replay);
     if (!id || !token) {
@@ -228,8 +337,8 @@
     document.getElementById("title").textContent = opening && opening.event === "session" ? opening.ruleset : first.ruleset;
     document.getElementById("seat").textContent = seat ? `Your seat: ${seat}` : "You are watching: this link acts for nobody.";
     body.dataset.seat = seat || "";
-    const log = document.getElementById("log-link");
-    log.href = `/api/tables/${encodeURIComponent(id)}/log?token=${encodeURIComponent(token)}`;
+    const log = document.getElementById("log");
+    log.addEventListener("click", downloadLog);
     log.hidden = false;
     for (const t of first.events) tell(t);
     show(first);
