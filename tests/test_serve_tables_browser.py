@@ -444,3 +444,55 @@ def test_the_log_is_downloaded_with_the_token_in_a_header(browsers, server, tmp_
     wait(page, lambda d: saved.exists() and saved.read_text(encoding="utf-8").endswith("\n"), message="the log saved")
     first = json.loads(saved.read_text(encoding="utf-8").splitlines()[0])
     assert first["event"] == "session" and first["players"] == ["Ann", "Ben"] and first["seed"] is None
+
+
+def test_the_library_opens_a_table_with_stake_rounds_and_seed_by_keyboard_at_375_px(browsers, server):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    page = browsers[1]
+    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": 375, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        page.get(f"{server.address}/?ruleset=cotton")
+        wait(page, lambda d: d.find_element(By.ID, "table-players").is_displayed(), message="the form")
+        page.execute_script("""
+            window.sent = [];
+            const fetched = window.fetch;
+            window.fetch = function (url, init) {
+              if (String(url) === "/api/tables") window.sent.push(init.body);
+              return fetched.apply(this, arguments);
+            };""")
+        # each field by its label, and reached from the one before with Tab
+        for name, words in [("players", "Players"), ("purse", "purse"), ("stake", "stake"), ("rounds", "Rounds"),
+                            ("seed", "Seed"), ("dice", "tape")]:
+            field = page.find_element(By.ID, f"table-{name}")
+            label = field.find_element(By.XPATH, "ancestor::label")
+            assert words in label.text
+            right = page.execute_script("return arguments[0].getBoundingClientRect().right", field)
+            assert right <= 375, (name, right)
+        page.find_element(By.ID, "table-players").click()
+        keys = ActionChains(page)
+        for typed in ("Ann, Ben", None, "2.50", "2", "18446744073709551609"):
+            if typed is not None:  # what is there, replaced
+                keys.key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys(typed)
+            keys.send_keys(Keys.TAB)
+        keys.perform()
+        assert page.switch_to.active_element.get_attribute("id") == "table-dice"
+        ActionChains(page).send_keys(Keys.ENTER).perform()  # the form sent from the keyboard
+        wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#table-links a")) == 3,
+             message=f"the links: {text_of(page, '#status')!r} {page.execute_script('return window.sent')}")
+        sent = json.loads(page.execute_script("return window.sent[0]"))
+        assert sent["settings"] == {"purse": "20", "stake": "2.50", "rounds": 2}
+        assert sent["seed"] == "18446744073709551609" and "dice" not in sent  # its digits, exactly
+        width = page.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert width[0] <= width[1] == 375, width
+        ben = page.find_elements(By.CSS_SELECTOR, "#table-links a")[1].get_attribute("href")
+        page.get(ben)
+        wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']"),
+             message="Ben's bet")
+        box = page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
+        assert box.get_attribute("value") == "2.50"
+    finally:
+        page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -104,9 +104,15 @@
     event.preventDefault();
     const links = document.getElementById("table-links");
     const players = document.getElementById("table-players").value.split(",").map(p => p.trim()).filter(Boolean);
-    const dice = document.getElementById("table-dice").value.trim();
-    const body = {ruleset: current, options: chosen, players, settings: {purse: document.getElementById("table-purse").value.trim() || "20"}};
-    if (dice) body.dice = dice;
+    const field = name => document.getElementById(`table-${name}`).value.trim();
+    const body = {ruleset: current, options: chosen, players, settings: {}};
+    // amounts as text, exactly as typed ("2.50", "5/2"): the server reads them, and says what is wrong
+    for (const name of ["purse", "stake"]) if (field(name)) body.settings[name] = field(name);
+    // rounds a number where it is one; anything else as typed, for the server to refuse saying why
+    if (field("rounds")) body.settings.rounds = /^\d{1,9}$/.test(field("rounds")) ? Number(field("rounds")) : field("rounds");
+    // the seed as its digits in a string: a JavaScript number is exact only to 2**53, a seed to 2**64
+    if (field("seed")) body.seed = field("seed");
+    if (field("dice")) body.dice = field("dice");
     try {
       const made = await api("/api/tables", body);
       const link = (text, url) => el("li", {}, `${text}: `, el("a", {href: url, target: "_blank", rel: "noopener", text: location.origin + url}));
