@@ -59,10 +59,10 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
             np.take(step, index, out=trail[r])
             state = trail[r]
         played = trail[:block]
-        seen = np.bincount(played.ravel(), minlength=size)
-        ended = int(seen[first_tag:].sum())  # every tagged row is a game's end: a game started
+        seen = _read_rows(played, read, size)
+        ended = int(seen[first_tag - read:].sum())  # every tagged row is a game's end: a game started
         if started + ended < games:
-            counts[read:] += seen[read:]
+            counts[read:] += seen
             started += ended
             throws += block * lanes
             state = state.copy()
@@ -70,7 +70,7 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
         # the N-th game starts in round `last`: keep what happened until then, not after
         total = started + np.cumsum(np.count_nonzero(played >= first_tag, axis=1))
         last = int(np.argmax(total >= games))
-        counts[read:] += np.bincount(played[:last + 1].ravel(), minlength=size)[read:]
+        counts[read:] += _read_rows(played[:last + 1], read, size)
         throws += (last + 1) * lanes
         state = played[last].copy()
         excess = int(total[last]) - games  # games started in that round beyond the N-th, by lane order
@@ -91,6 +91,16 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
         counts += np.bincount(np.concatenate(reached), minlength=size)
     counts = counts.reshape(table.rows, cols).sum(axis=1)
     return counts, throws - not_thrown(table, counts)
+
+
+def _read_rows(played: np.ndarray, read: int, size: int) -> np.ndarray:
+    """Visits to each entry from `read` on in a block of rounds: those entries picked out first
+    (a throw in four or five ends a game), then counted, so that the count passes over a fraction
+    of the block (a fifth faster than counting every entry and keeping a part)."""
+    played = played.ravel()
+    picked = np.compress(played >= read, played)  # compress: a mask's pick without indexing's overhead
+    picked -= read
+    return np.bincount(picked, minlength=size - read)
 
 
 def not_thrown(table: Table, counts: np.ndarray) -> int:
