@@ -15,6 +15,11 @@
    share of the NumPy floor — one `Generator.integers(0, 36)` draw and one `numpy.take` per
    throw — each measured alternately with the floor, best of the rounds. The compiled kernel's
    first call (compiling it, or loading it from Numba's cache) is made before the clock starts.
+3. **Simulations** (whole commands, `simulate … --json`, the games per second each reports): sessions
+   at the table (`--players Ann,Ben,Cat`) ÷ plain games of cotton, one worker; craps with two bets
+   (`--bet pass=1 --bet odds=3-4-5x`) ÷ without, one worker; cotton on two workers ÷ one. Each
+   pair in turn, A B A B, the ratio taken pair by pair (its median printed). Two workers need two
+   idle cores: the load average printed beside says how far the machine was from that.
 
 Both run as `python -m hazard_dsl` in the checkout's folder (and on PYTHONPATH), with bytecode
 compiled, so the two checkouts start alike. The machine is shared: the first line says how busy
@@ -37,7 +42,8 @@ HERE = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (HERE / "rulesets").glob("*.yaml"))
 SIX = ["chicken", "cotton", "craps", "french", "hoyle", "petty"]
 NUMPY = [sys.executable, "-c", "import numpy"]
-TARGETS = {"analyse": 1.0, "check": 1.5, "compare": 1.1, "compiled": 1.5, "numpy": 0.6}
+TARGETS = {"analyse": 1.0, "check": 1.5, "compare": 1.1, "compiled": 1.5, "numpy": 0.6, "sessions": 0.3,
+           "bets": 0.7, "workers": 1.7}
 
 
 def environment(root: Path) -> dict:
@@ -164,12 +170,56 @@ def kernels(rounds: int) -> bool:
     return met
 
 
+def games_per_second(args: list[str]) -> float:
+    """The games per second a `simulate … --json` reports (the chunks' time, not the start-up)."""
+    import json
+
+    env = environment(HERE)
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "simulate", *args, "--json"], capture_output=True,
+                          text=True, cwd=env["PYTHONPATH"], env=env)
+    if done.returncode != 0:
+        raise SystemExit(f"simulate {' '.join(args)} exited {done.returncode}: {done.stderr.strip()[-300:]}")
+    return float(json.loads(done.stdout)["games_per_second"])
+
+
+SIMULATIONS = [  # (what, the command measured, the command it is divided by, target)
+    ("sessions ÷ plain games (cotton)", ["cotton", "--players", "Ann,Ben,Cat", "--games", "2000000", "--workers", "1"],
+     ["cotton", "--games", "20000000", "--workers", "1"], "sessions"),
+    ("two bets ÷ none (craps)", ["craps", "--bet", "pass=1", "--bet", "odds=3-4-5x", "--games", "20000000",
+                                 "--workers", "1"], ["craps", "--games", "20000000", "--workers", "1"], "bets"),
+    ("two workers ÷ one (cotton)", ["cotton", "--games", "60000000", "--workers", "2"],
+     ["cotton", "--games", "60000000", "--workers", "1"], "workers"),
+]
+
+
+def simulations(rounds: int) -> bool:
+    print(f"\nWhole simulations, games per second as each reports it ({rounds} rounds in turn; median of the "
+          f"ratios pair by pair):")
+    print(f"{'measure':<32} {'M games/s':>10} {'base M/s':>9} {'ratio':>6} {'target':>7}  load (1 min)")
+    met = True
+    for label, measured, base, kind in SIMULATIONS:
+        games_per_second(measured), games_per_second(base)  # warm: the cache of rule files, Numba's
+        ours, theirs, ratios, loads = [], [], [], []
+        for _ in range(rounds):
+            loads.append(os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan"))
+            a, b = games_per_second(measured), games_per_second(base)
+            ours.append(a)
+            theirs.append(b)
+            ratios.append(a / b)
+        ratio, target = statistics.median(ratios), TARGETS[kind]
+        met &= ratio >= target
+        print(f"{label:<32} {statistics.median(ours) / 1e6:>10.1f} {statistics.median(theirs) / 1e6:>9.1f} "
+              f"{ratio:>5.2f}x {'≥' + format(target, '.1f') + 'x':>7}  {min(loads):.2f}–{max(loads):.2f}"
+              f"{'' if ratio >= target else '  (not met)'}")
+    return met
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout of hazard-dsl, run beside")
     parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
-    parser.add_argument("--no-commands", action="store_true", help="the kernels only")
+    parser.add_argument("--no-commands", action="store_true", help="the kernels and simulations only")
     args = parser.parse_args()
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in load) if load else 'unknown'} "
@@ -179,6 +229,7 @@ def main() -> None:
         met &= cold_start(args.rounds, args.baseline)
     if not args.no_simulate:
         met &= kernels(args.rounds)
+        met &= simulations(args.rounds)
     if load is not None:
         print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print("every target met" if met else "some targets not met")
