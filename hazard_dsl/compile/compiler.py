@@ -26,6 +26,7 @@ from .rule_index import RuleIndex
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
+MAX_REMEMBERED_THROWS = 500_000  # throws kept for other explorations of a ruleset (`Shapes`)
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
@@ -87,10 +88,13 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
 
 
 class _Compiler:
-    def __init__(self, ruleset: Ruleset, options: dict, max_tests: int = MAX_RULE_TESTS):
+    def __init__(self, ruleset: Ruleset, options: dict, max_tests: int = MAX_RULE_TESTS, shapes=None):
         self.ruleset = ruleset
         self.max_tests = max_tests
         self.options = options
+        self.shapes = shapes  # Shapes: the throws of other explorations of the ruleset (`throw`)
+        self._reads = {name: shapes.throw_reads(name, options) for name in ruleset.phases} if shapes else None
+        self._made = None  # the state the throw being worked out asked for (`state`), to replay it
         self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
         self.scope = Scope.of(ruleset.variables, self.dice.by_total())
         self.variables = tuple(ruleset.variables)
@@ -131,6 +135,8 @@ class _Compiler:
 
     # --- states
     def state(self, key, kind: str, phase: str, values: dict, **extra) -> int:
+        if self._made is not None:
+            self._made.append((key, kind, phase, dict(values), extra))
         found = self.index.get(key)
         if found is not None:
             return found
@@ -382,6 +388,42 @@ class _Compiler:
                   self.ruleset.cocked.position, "add an `otherwise:` rule")
 
     def throw(self, phase: str, values: dict, dice) -> Step:
+        """What a throw does from a throw state of `phase`. With `shapes`, a throw worked out in
+        another exploration of the ruleset, from the same values under the same values of the
+        options it can read (`Shapes.throw_reads`), is replayed rather than worked out again: the same rules fire, the
+        same phases are entered, the same conditions are counted and the same state is asked
+        for (by its key, so numbered as this exploration numbers it)."""
+        shapes = self.shapes
+        if shapes is None:
+            return self._throw(phase, values, dice)
+        key = (phase, tuple(values.values()), dice, self._reads[phase])
+        found = shapes.throws.get(key)
+        result = self.result
+        if found is not None and result.tests + found[0] <= self.max_tests:
+            # within the budget all along (the count only grows), as the throw itself would be
+            tests, fired, entered, made, step = found
+            result.tests += tests
+            result.fired |= fired
+            result.entered |= entered
+            if made is None:
+                result.unhandled.setdefault(phase, []).append((values, dice))
+                return step
+            return Step(self.state(*made[:4], **made[4]), step.rule, step.events)
+        outer_fired, outer_entered, before = result.fired, result.entered, result.tests
+        result.fired, result.entered, self._made = set(), set(), []
+        try:
+            step = self._throw(phase, values, dice)
+            made = self._made
+            if (len(made) == 1 or not made and step.target == -1) and len(shapes.throws) < MAX_REMEMBERED_THROWS:
+                shapes.throws[key] = (result.tests - before, frozenset(result.fired), frozenset(result.entered),
+                                      made[0] if made else None, step)
+            return step
+        finally:
+            outer_fired |= result.fired
+            outer_entered |= result.entered
+            result.fired, result.entered, self._made = outer_fired, outer_entered, None
+
+    def _throw(self, phase: str, values: dict, dice) -> Step:
         rule = self.first_rule(phase, values, dice)
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
@@ -438,7 +480,7 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     if found is not None and found[0].tests <= min(max_tests, found[1]):
         result = found[0]
         return replace(result, machine=None if result.machine is None else shared.reshaped(result.machine, options))
-    result = _Compiler(ruleset, options, max_tests).explore()
+    result = _Compiler(ruleset, options, max_tests, shared).explore()
     shared.found[key] = (result, max_tests)
     return result
 
@@ -450,7 +492,12 @@ class Shapes:
     dice land off at all, and the dice's loading only where a rule reads its weights
     (`weight(t)`): it follows every one of the 36 throws whatever their chances. Two settings
     that agree on these (`key`) reach the same states, fire the same rules and find the same
-    problems; only the chances on the steps differ, which `reshaped` puts in."""
+    problems; only the chances on the steps differ, which `reshaped` puts in.
+
+    Settings that explore differently still share their throws (`throws`): what a throw does
+    from a state of a phase reads, of the options, only those its phase's rules read and those
+    of the phases without a throw that it may pass through (`throw_reads`); a throw from the same
+    values under the same values of those is the same throw in every exploration."""
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -461,6 +508,16 @@ class Shapes:
         self.weights = ruleset.dice is not None and any(isinstance(x, ex.Call) and x.function == "weight"
                                                         for x in ex.walk(rules))
         self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
+        self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
+        passed = options_read(tuple(r for p in ruleset.phases.values() if not p.throws for r in p.rules))
+        self._reads = {name: tuple(sorted(options_read(phase.rules) | passed))
+                       for name, phase in ruleset.phases.items()}
+
+    def throw_reads(self, phase: str, options: dict) -> tuple:
+        """The values of the options a throw in `phase` can read (and the dice's loading, where
+        a rule reads its weights)."""
+        read = tuple(options[name] for name in self._reads[phase])
+        return (read, self.ruleset.dice.loading(options)) if self.weights else read
 
     def key(self, options: dict) -> tuple:
         cocked = self.ruleset.cocked
@@ -520,7 +577,8 @@ def _game(ruleset: Ruleset, options: dict) -> Machine:
     found = entry[2].get(key)
     if found is None:
         shapes = entry[3]
-        result = explore(ruleset, options, shared=shapes)
+        # (a game that reads no option is explored once: nothing to share, nothing to record)
+        result = explore(ruleset, options, shared=shapes if entry[1] else None)
         if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES \
                 or len(shapes.found) > MAX_EXPLORED_GAMES:  # kept as the machines are, or not at all
             shapes.found.pop(shapes.key(options), None)
