@@ -55,7 +55,7 @@ def generate() -> str:
     for line in ("from .lexer import Token", "from . import __version__"):
         assert body.count(line) <= 1, line
         body = body.replace(line, "pass  # " + line)
-    # Importing `logging` (and what it imports) is a fifth of the module's import: Lark's logger
+    # Importing `logging` (and what it imports) was a fifth of the module's import: Lark's logger
     # is set to CRITICAL and logs only while a grammar is built, never from tables, so it is a
     # logger that drops everything. `pickle`, `zlib` and `base64` serve Lark's save, load and
     # cache, which a parser loaded from its tables never calls.
@@ -64,11 +64,57 @@ def generate() -> str:
                       "class _Silent:\n    def __getattr__(self, name):\n        return lambda *args, **kwargs: None\n\n\n"
                       "logger = _Silent()  # hazard-dsl: see grammar/standalone.py\n"),
                      ("logger.setLevel(logging.CRITICAL)\n", ""),
-                     ("import pickle, zlib, base64\n", "")):
+                     ("import pickle, zlib, base64\n", ""),
+                     ("from dataclasses import dataclass\n", _DATACLASS),
+                     ("from inspect import getmembers, getmro\n", _INSPECT)):
         assert body.count(old) == 1, old
         body = body.replace(old, new)
     assert "logging." not in body
     return header + body
+
+
+# `dataclasses` (with `inspect`, `ast`, `dis` and `tokenize`, which it imports) was as much again,
+# for one class (TextSlice: three fields, frozen, checked by its __post_init__); `inspect`'s two
+# functions serve only a Transformer class decorated with v_args, which the expression parser's
+# is not. The module makes that one class itself, and imports `inspect` when it is asked.
+_DATACLASS = '''def dataclass(frozen=False):  # hazard-dsl: see grammar/standalone.py
+    def make(cls):
+        names = tuple(cls.__annotations__)
+
+        def __init__(self, *args, **kwargs):
+            for name, value in zip(names, args):
+                object.__setattr__(self, name, value)
+            for name, value in kwargs.items():
+                object.__setattr__(self, name, value)
+            self.__post_init__()
+
+        def fields(self):
+            return tuple(getattr(self, name) for name in names)
+
+        def __setattr__(self, name, value):
+            raise AttributeError(f"cannot assign to field {name!r}")
+
+        cls.__init__ = __init__
+        cls.__eq__ = lambda self, other: fields(self) == fields(other) if other.__class__ is self.__class__ \\
+            else NotImplemented
+        cls.__hash__ = lambda self: hash(fields(self))
+        cls.__repr__ = lambda self: f"{cls.__qualname__}(" + ", ".join(
+            f"{name}={value!r}" for name, value in zip(names, fields(self))) + ")"
+        if frozen:
+            cls.__setattr__ = __setattr__
+        return cls
+
+    return make
+'''
+_INSPECT = '''def getmro(cls):  # hazard-dsl: see grammar/standalone.py
+    return cls.__mro__
+
+
+def getmembers(obj):
+    from inspect import getmembers
+
+    return getmembers(obj)
+'''
 
 
 def main() -> None:

@@ -277,7 +277,34 @@ class MissingVariableError(LarkError):
 
 
 import sys, re
-from dataclasses import dataclass
+def dataclass(frozen=False):  # hazard-dsl: see grammar/standalone.py
+    def make(cls):
+        names = tuple(cls.__annotations__)
+
+        def __init__(self, *args, **kwargs):
+            for name, value in zip(names, args):
+                object.__setattr__(self, name, value)
+            for name, value in kwargs.items():
+                object.__setattr__(self, name, value)
+            self.__post_init__()
+
+        def fields(self):
+            return tuple(getattr(self, name) for name in names)
+
+        def __setattr__(self, name, value):
+            raise AttributeError(f"cannot assign to field {name!r}")
+
+        cls.__init__ = __init__
+        cls.__eq__ = lambda self, other: fields(self) == fields(other) if other.__class__ is self.__class__ \
+            else NotImplemented
+        cls.__hash__ = lambda self: hash(fields(self))
+        cls.__repr__ = lambda self: f"{cls.__qualname__}(" + ", ".join(
+            f"{name}={value!r}" for name, value in zip(names, fields(self))) + ")"
+        if frozen:
+            cls.__setattr__ = __setattr__
+        return cls
+
+    return make
 from typing import Generic, AnyStr
 
 class _Silent:
@@ -615,7 +642,14 @@ class Tree(Generic[_Leaf_T]):
 
 
 from functools import wraps, update_wrapper
-from inspect import getmembers, getmro
+def getmro(cls):  # hazard-dsl: see grammar/standalone.py
+    return cls.__mro__
+
+
+def getmembers(obj):
+    from inspect import getmembers
+
+    return getmembers(obj)
 
 _Return_T = TypeVar('_Return_T')
 _Return_V = TypeVar('_Return_V')
