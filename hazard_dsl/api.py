@@ -255,7 +255,8 @@ class Variant:
                  for seat, plan in plans.items() for bet, amount in plan.items()]
         if players is not None and (isinstance(players, str) or not hasattr(players, "__iter__")):
             raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
-        chosen, names = table_plans(self.ruleset, texts, ",".join(players) if players is not None else None)
+        chosen, names = table_plans(self.ruleset, texts, ",".join(players) if players is not None else None,
+                                    _money_text(stake, "stake"))
         for seat in plans:  # a seat with an empty plan still has its figures
             chosen.setdefault(seat, {})
         bets = sorted({bet for plan in chosen.values() for bet in plan})
@@ -284,7 +285,7 @@ class Variant:
             raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
         texts = [f"{seat}:{bet}={_money_text(amount, f'plans[{seat!r}][{bet!r}]')}"
                  for seat, plan in plans.items() for bet, amount in plan.items()]
-        chosen, names = table_plans(self.ruleset, texts, ",".join(players))
+        chosen, names = table_plans(self.ruleset, texts, ",".join(players), _money_text(stake, "stake"))
         bankroll, goal, stake = _money(bankroll, "bankroll"), _money(goal, "goal"), _money(stake, "stake")
         if not bankroll < goal or stake <= 0:
             raise ValueError(f"bankroll must be less than the goal ({goal}) and stake more than 0")

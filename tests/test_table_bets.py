@@ -4,6 +4,7 @@ taken by the caster, another player or the bank, and settled on the throws."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from fractions import Fraction
@@ -114,8 +115,11 @@ def test_run_with_plans_logs_and_replays(tmp_path):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(["hoyle", "craps", "french"]), st.integers(0, 2**16), st.data())
+@given(st.sampled_from(["hoyle", "craps", "french", "cotton", "petty", "history_sheet"]), st.integers(0, 2**16),
+       st.data())
 def test_any_plans_conserve_money_and_keep_purses_at_or_above_nothing(name, seed, data):
+    # cotton, petty and the history sheet: side bets between two at the table, single-throw bets;
+    # a seat's own stake (0: an onlooker) besides
     variant = hazard_dsl.load(name)
     stake = variant.ruleset.table.stake
     bets = [b for b in variant.ruleset.bets if b != stake]
@@ -125,7 +129,8 @@ def test_any_plans_conserve_money_and_keep_purses_at_or_above_nothing(name, seed
              for p in players}
     refuse = {(p, b) for p in players for b in bets if data.draw(st.booleans())}
     table = variant.table(players, purse=data.draw(st.sampled_from([3, 10, "15/2"])), seed=seed, rounds=1)
-    strategy = table.strategy(data.draw(st.sampled_from(["flat", "fraction", "cautious"])), 2, plans, refuse)
+    stakes = {p: Fraction(data.draw(st.integers(0, 3))) for p in players if data.draw(st.booleans())}
+    strategy = table.strategy(data.draw(st.sampled_from(["flat", "fraction", "cautious"])), 2, plans, refuse, stakes)
     total = sum(table.purses.values())
     for _ in range(3000):
         if table.over:
@@ -240,34 +245,63 @@ def _seed_with_a_chance() -> int:
     raise AssertionError("no seed sets a main and a chance in two throws")
 
 
-def test_play_offers_bets_explains_and_takes_them(tmp_path):
+def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
     """`play hoyle` at the keyboard: at the throw after the chance, `bets` lists what each may bet,
-    `? odds` explains it, `Ben odds 1` lays the odds, Ann takes them; then the session is cut
-    there (quit) and resumed from its log, and the odds are settled."""
+    `? odds` explains it; Ben backs a side bet, which Ann declines (Enter would decline too);
+    Ben lays the odds and the session is cut at Ann's question (quit); resumed from its log, the
+    same question is asked, `? odds` explains it there, Ann takes them, and they are settled."""
     seed = _seed_with_a_chance()
     answers = ["",  # Ann throws (nobody bets first): the main
                "", "",  # Ben's stake of 1, and Ann covers it
                "",  # Ann throws: the chance
-               "bets", "? odds", "Ben odds 1",  # at the next throw's prompt: a bet first
-               "y",  # Ann takes it
-               "quit"]
+               "bets", "? odds",  # at the next throw's prompt: what may be bet, and what odds is
+               "Ben side 1", "n",  # Ben backs a side bet; Ann declines it
+               "Ben odds 1",  # Ben lays the odds
+               "quit"]  # and the session stops at Ann's question
     log = tmp_path / "hoyle.log"
     result = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "hoyle", "--players", "Ann,Ben", "--purse", "20",
                              "--seed", str(seed), "--log", str(log)],
-                            input="\n".join(answers) + "\n", capture_output=True, text=True, timeout=120)
+                            input="\n".join(answers) + "\n", capture_output=True, text=True, timeout=120,
+                            env=dict(os.environ, COLUMNS="80"))
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Ben may bet:" in out and "odds: lay it against Ann, pays " in out  # `bets`
-    assert "no edge either way from here" in out  # Hoyle's odds are true odds, wherever they are laid
-    assert "odds: chance against main" in out  # `? odds`: the rule file's description
-    assert "Ann, Ben lays odds for 1 shilling against you: do you take it? [Y/n]" in out
-    assert "Ben lays odds for 1 shilling against Ann." in out
+    # prompts are wrapped like the rest (a line longer than 80 only by the answer echoed after it)
+    assert all(len(line) <= 80 or any(line.endswith(" " + a) and len(line) - len(a) <= 81 for a in answers if a)
+               for line in out.splitlines() if "--resume" not in line)
+    flat = " ".join(out.split())
+    assert "Ben may bet:" in flat and "odds: lay it against Ann, you pay " in flat  # `bets`
+    assert "no edge either way from here" in flat  # Hoyle's odds are true odds, wherever they are laid
+    assert "odds: chance against main" in flat  # `? odds`: the rule file's description
+    assert "Ann, Ben backs side for 1 shilling against you (a win pays the backer 1 to 1)" in flat
+    assert "Ann declines Ben's side for 1 shilling." in flat
+    assert "Ann, Ben lays odds for 1 shilling against you (a win pays the backer " in flat
     entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert {"action": "refuse", "player": "Ann"} in entries
     assert {"action": "bet", "player": "Ben", "bet": "odds", "amount": "1"} in entries
     resumed = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "--resume", str(log)],
-                             input="\n" * 60, capture_output=True, text=True, timeout=120)
+                             input="? odds\ny\n" + "\n" * 60, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    assert "Resuming" in resumed.stdout and "(odds: " in resumed.stdout  # the odds settled after the resume
+    again = " ".join(resumed.stdout.split())
+    assert "Resuming" in again and "Ann, Ben lays odds for 1 shilling against you" in again  # asked again
+    assert "odds: chance against main" in again  # explained at that question
+    assert "Ben lays odds for 1 shilling against Ann." in again and "(odds: " in again  # taken, then settled
+
+
+def test_at_the_keyboard_enter_declines_anothers_bet_and_may_ask_what_it_is():
+    """Nobody takes on another's bet by pressing Enter: at `accept`, Enter declines; `? BET` there
+    says what the bet is, and the payout shown is the one from where the game stands."""
+    from hazard_dsl.play.actions import Question
+    from hazard_dsl.render.prompt import Terminal
+
+    table = hazard_dsl.load("cotton").table(["Ann", "Ben", "Cat"], purse=20, seed=1)
+    said, typed = [], iter(["? side", ""])
+    terminal = Terminal(table.machine, table.chooser.solver, lambda prompt: said.append(prompt) or next(typed),
+                        said.append, table=table)
+    question = Question("accept", "Cat", {"maker": "Ben", "amount": "1", "bet": "side", "side": "backer",
+                                          "pays": "1 to 1"})
+    assert terminal(question) == {"action": "decline"}
+    assert "[y/N]" in said[0] and "a win pays the backer 1 to 1" in said[0]
+    assert said[1].startswith("side: ") and said[1].endswith("it pays 1 to 1.")
 
 
 def test_a_commission_taken_up_front_is_paid_as_the_bet_is_made():

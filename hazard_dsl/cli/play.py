@@ -97,7 +97,8 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
 
     def ask(prompt: str) -> str:
         recap()  # before the first question of a resumed session
-        talk.write(printable(prompt))
+        # wrapped like the rest (the answer is typed after the last line's space)
+        talk.write(printable(fit(prompt.rstrip()) + " " if prompt.endswith(" ") else fit(prompt)))
         talk.flush()
         try:
             answer = read_answer(sys.stdin)
@@ -153,11 +154,13 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
                     print(printable(fit(f"       {terminal.odds(now)}")), file=talk)
         return 0
     except SessionOver:
-        print(printable(f"\nThe session stops here. Purses: {sessions.purses(table.session)}."), file=talk)
+        print(printable("\n" + fit(f"The session stops here. Purses: {sessions.purses(table.session)}.")),
+              file=talk)
         stopped(command)
         return 0
     except KeyboardInterrupt:
-        print(printable(f"\nInterrupted: the session stops here. Purses: {sessions.purses(table.session)}."), file=talk)
+        print(printable("\n" + fit(f"Interrupted: the session stops here. Purses: {sessions.purses(table.session)}.")),
+              file=talk)
         stopped(command)
         return 130
     finally:

@@ -28,6 +28,6 @@ def command(args) -> int:
         from ..render.recap import resume_command
 
         print(fit(printable(f"\nThe log ends here, before the session ended. Purses: "
-                            f"{sessions.purses(table.session, in_words=False)}. "
+                            f"{sessions.purses(table.session)}. "
                             f"{resume_command(log.path, args.rules)} goes on from here.")))
     return 0

@@ -76,6 +76,7 @@ def _session(args, ruleset, fmt) -> int:
                          "--bet SEAT:NAME=AMOUNT; --bankroll and --games are for games without players")
     settings = table_settings(args, ruleset)
     plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, args.refuse)
+    stakes = sessions.seat_stakes(ruleset, settings["players"], args.bet)
     if plans:
         # the bets planned are the bets of this table; the log says so, for its replay
         settings["bets"] = sorted({name for bets in plans.values() for name in bets})
@@ -83,7 +84,7 @@ def _session(args, ruleset, fmt) -> int:
     table = sessions.table(ruleset, args.option, settings, seed, dice)
     header = sessions.log_header(settings, seed if args.dice is None else None)
     log = sessions.new_log(args.log, args.force, args.ruleset)
-    events = sessions.session_events(table, sessions.strategy(table, settings, plans, refused), log, header)
+    events = sessions.session_events(table, sessions.strategy(table, settings, plans, refused, stakes), log, header)
     tell(events, SessionNarrator(table.machine), fmt)
     if fmt != "json" and args.dice is None:
         from ..render.terminal import fit, printable

@@ -103,6 +103,10 @@ def _planned(args, ruleset, fmt: str, seed: int) -> int:
     if report["purses_ran_low"]:
         notes.append(f"In {report['purses_ran_low']:,} rounds a purse fell below a tenth of its start: the exact "
                      f"figure assumes no purse runs short (a larger --purse brings them together).")
+    if report["never_made"]:
+        notes.append(f"Never made in {report['sessions']:,} rounds: {', '.join(report['never_made'])} (nobody "
+                     f"could take it, or it was never open to that seat); the exact figure assumes every bet "
+                     f"planned is made and taken whenever it may be (a larger --purse lets others cover it).")
     return _shown(t, notes, fmt, args.seed is None, seed)
 
 
@@ -116,12 +120,13 @@ def _one_by_one(args, ruleset, fmt: str, seed: int, play, what: str, per_session
         raise UsageError("--plot draws games, not sessions at the table")
     settings = table_settings(args, ruleset)
     plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
+    stakes = sessions.seat_stakes(ruleset, settings["players"], args.bet)
     count = args.games if args.games is not None else 1000
     total = count * (per_session or len(settings["players"]))
     bar = _Bar(total, what) if fmt != "json" and sys.stderr.isatty() else _NoBar()
     with bar:
         return play(ruleset, settings, plans, refused, count, seed, args.option,
-                    (lambda n: bar.progress.advance(bar.task, n)) if bar else None)
+                    (lambda n: bar.progress.advance(bar.task, n)) if bar else None, stakes)
 
 
 def _shown(table, notes: list, fmt: str, seed_chosen: bool, seed: int) -> int:
@@ -146,9 +151,9 @@ def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
     if args.rounds is not None:
         raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of rounds")
 
-    def to_goal(ruleset, settings, plans, refused, count, seed, option_texts, advance):
+    def to_goal(ruleset, settings, plans, refused, count, seed, option_texts, advance, stakes):
         return simulating.sessions_to_goal(ruleset, settings, plans, refused, count, seed, args.goal, option_texts,
-                                           advance)
+                                           advance, stakes)
 
     report = _one_by_one(args, ruleset, fmt, seed, to_goal, "sessions", None)
     if fmt == "json":

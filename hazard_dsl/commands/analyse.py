@@ -4,6 +4,8 @@ effect on the game and on each bet."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from .errors import CommandError, SettingError
 from .loading import build_machine, load
 
@@ -53,7 +55,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     at_table = seat_bets(bets) or players is not None
     check_session_settings(bankroll, goal, stake, at_table)
     ruleset = load(name, text)
-    plans = table_plans(ruleset, bets, players) if at_table else None
+    plans = table_plans(ruleset, bets, players, stake) if at_table else None
     machine = build_machine(ruleset, list(option_texts))
     try:
         analysis = analyse(machine, policy, by)
@@ -113,11 +115,14 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     return analysis
 
 
-def table_plans(ruleset, bets, players: str | None) -> tuple[dict, list | None]:
+def table_plans(ruleset, bets, players: str | None, stake: str | None = None) -> tuple[dict, list | None]:
     """Each seat's plan {seat: {bet: amount}} from SEAT:NAME=AMOUNT texts, and the players round
     the table (from `players`, Ann,Ben,Cat; None where not given: each seat is then figured with
-    as many others as its bets need), checked with "did you mean"."""
-    from .sessions import bet_plans, checked_players, player_names
+    as many others as its bets need), checked with "did you mean". A seat's own stake
+    (SEAT:stake=AMOUNT) must be `stake` (the text of --stake, default 1): the figures take one
+    stake for every setter."""
+    from ..solve.bets import BetError, parse_money
+    from .sessions import bet_plans, checked_players, player_names, seat_stakes, stakes_alike
 
     if players is not None:
         names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
@@ -125,6 +130,15 @@ def table_plans(ruleset, bets, players: str | None) -> tuple[dict, list | None]:
         names = list(dict.fromkeys(text.partition(":")[0].strip() for text in bets))
         names = checked_players(names, 1) if names else []
     plans, _ = bet_plans(ruleset, names, bets)
+    try:
+        amount = parse_money(stake, "--stake") if stake is not None else Fraction(1)
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+    own = seat_stakes(ruleset, names, bets)
+    if not stakes_alike(own, amount):
+        seat = next(seat for seat, mine in own.items() if mine != amount)
+        raise SettingError("bet", f"{seat}:stake={own[seat]}: the exact figures take one stake for every setter "
+                                  f"(--stake, here {amount}); run and simulate --players play a seat's own stake")
     if players is None:
         plans = {name: plans.get(name, {}) for name in names}
     return plans, (names if players is not None else None)

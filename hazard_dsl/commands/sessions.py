@@ -80,41 +80,90 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
 
 
 
-def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set]:
-    """Each seat's bets from `SEAT:NAME=AMOUNT` texts (the seat makes NAME for AMOUNT whenever it
-    may) and the refusals from `SEAT:NAME` texts (the seat refuses NAME when it is put to him):
-    checked against the players and the ruleset's bets, with "did you mean"."""
+STAKE_WORD = "stake"  # SEAT:stake=AMOUNT: the seat's own stake, whatever the ruleset's stake bet is named
+
+
+def _is_stake(ruleset, name: str) -> bool:
+    """Whether NAME in SEAT:NAME=AMOUNT is the table's stake (the ruleset's stake bet, or `stake`)."""
+    return name == STAKE_WORD or (ruleset.table.stake is not None and name == ruleset.table.stake)
+
+
+def _planned(ruleset, players: list[str], text: str, what: str) -> tuple[str, str]:
+    """(seat, bet) of a SEAT:NAME text (or SEAT:NAME=AMOUNT), checked against the players and the
+    ruleset's bets (the stake among them), with "did you mean"."""
     from ..diagnostics import did_you_mean
-    from ..parse.numbers import exact_amount
 
     stake = ruleset.table.stake
     bets = [name for name in ruleset.bets if name != stake]
+    seat, colon, name = text.partition("=")[0].partition(":")
+    seat, name = seat.strip(), name.strip()
+    if not colon or seat not in players:
+        raise SettingError(what, f"{text[:60]!r}: at the table a bet names its seat, as SEAT:NAME"
+                                 f"{'=AMOUNT' if what == 'bet' else ''} with SEAT one of {', '.join(players)}"
+                                 f"{did_you_mean(seat, players) if colon else ''}")
+    if what == "bet" and _is_stake(ruleset, name):
+        return seat, STAKE_WORD
+    if name not in bets:
+        known = bets + ([STAKE_WORD] if what == "bet" else [])
+        listed = f" (bets: {', '.join(known)})" if bets else f" ({ruleset.name} has no bets besides the stake)"
+        hint = " (the stake is put to the caster, not refused by him)" if _is_stake(ruleset, name) else ""
+        raise SettingError(what, f"{text[:60]!r}: no bet {name!r} at this table{did_you_mean(name, known)}"
+                                 f"{hint}{listed}")
+    return seat, name
 
-    def seat_and_bet(text: str, what: str) -> tuple[str, str]:
-        seat, colon, name = text.partition(":")
-        seat, name = seat.strip(), name.strip()
-        if not colon or seat not in players:
-            raise SettingError(what, f"{text[:60]!r}: at the table a bet names its seat, as SEAT:NAME"
-                                     f"{'=AMOUNT' if what == 'bet' else ''} with SEAT one of {', '.join(players)}"
-                                     f"{did_you_mean(seat, players) if colon else ''}")
-        if name not in bets:
-            listed = f" (bets: {', '.join(bets)})" if bets else f" ({ruleset.name} has no bets besides the stake)"
-            hint = " (the stake is laid by --stake and --strategy)" if name == stake else ""
-            raise SettingError(what, f"{text[:60]!r}: no bet {name!r} at this table{did_you_mean(name, bets)}"
-                                     f"{hint}{listed}")
-        return seat, name
 
+def _amount(text: str, seat: str, name: str, least_zero: bool) -> Fraction:
+    """The AMOUNT of SEAT:NAME=AMOUNT: money, exactly (more than 0; a stake may be 0: the seat
+    sits out of the stakes, an onlooker who bets on the rest)."""
+    from ..parse.numbers import exact_amount
+
+    _, equals, written = text.partition("=")
+    example = f"{seat}:{name}=2"
+    if not equals or not written.strip():
+        raise SettingError("bet", f"{text[:60]!r}: give an amount, as SEAT:NAME=AMOUNT (e.g. {example})")
+    amount = exact_amount(written, percent=False)
+    if amount is None:
+        multiple = " (a multiple of the wager it backs, such as 2x, is for one bettor's --bet NAME=2x; at the " \
+                   "table a seat plans money)" if written.strip().lower().endswith("x") else ""
+        raise SettingError("bet", f"{text[:60]!r}: {written.strip()[:30]!r} is not an amount of money (10, 12.50 or "
+                                  f"21/2){multiple}")
+    if amount < 0 or (amount == 0 and not least_zero):
+        raise SettingError("bet", f"{text[:60]!r}: the amount must be more than 0"
+                                  + (" (a stake may be 0: the seat then sits out of the stakes)"
+                                     if least_zero else ""))
+    return amount
+
+
+def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set]:
+    """Each seat's bets from `SEAT:NAME=AMOUNT` texts (the seat makes NAME for AMOUNT whenever it
+    may) and the refusals from `SEAT:NAME` texts (the seat refuses NAME when it is put to him):
+    checked against the players and the ruleset's bets, with "did you mean". A seat's own stake
+    (SEAT:stake=AMOUNT) is not among them: see `seat_stakes`."""
     plans: dict = {}
     for text in texts:
-        left, equals, amount_text = text.partition("=")
-        seat, name = seat_and_bet(left, "bet")
-        amount = exact_amount(amount_text, percent=False) if equals else None
-        if amount is None or amount <= 0:
-            raise SettingError("bet", f"{text[:60]!r}: give an amount more than 0, as SEAT:NAME=AMOUNT "
-                                      f"(e.g. {players[0]}:{name}=2)")
-        plans.setdefault(seat, {})[name] = amount
-    refused = {seat_and_bet(text, "refuse") for text in refusals}
+        seat, name = _planned(ruleset, players, text, "bet")
+        amount = _amount(text, seat, name, least_zero=name == STAKE_WORD)
+        if name != STAKE_WORD:
+            plans.setdefault(seat, {})[name] = amount
+    refused = {_planned(ruleset, players, text, "refuse") for text in refusals}
     return plans, refused
+
+
+def seat_stakes(ruleset, players: list[str], texts) -> dict:
+    """{seat: amount} from the `SEAT:stake=AMOUNT` texts among `texts` (the ruleset's stake bet
+    may be named instead of `stake`: `Ann:pass=1` at craps): what that seat stakes each game it
+    sets (0: it sits out of the stakes, an onlooker), in place of --stake."""
+    stakes = {}
+    for text in texts:
+        seat, name = _planned(ruleset, players, text, "bet")
+        if name == STAKE_WORD:
+            stakes[seat] = _amount(text, seat, name, least_zero=True)
+    return stakes
+
+
+def stakes_alike(stakes: dict, stake: Fraction) -> bool:
+    """Whether every seat's own stake is the table's: what the exact figures assume."""
+    return all(amount == stake for amount in stakes.values())
 
 
 def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool = False):
@@ -140,10 +189,10 @@ def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool 
     return table
 
 
-def strategy(table, settings: dict, plans=None, refused=()):
-    """The settings' strategy at `table`: what the computer stakes, bets (`plans`, `refused`:
-    `bet_plans`) and chooses for the players."""
-    return table.strategy(settings["strategy"], Fraction(settings["stake"]), plans, refused)
+def strategy(table, settings: dict, plans=None, refused=(), stakes=None):
+    """The settings' strategy at `table`: what the computer stakes (`stakes`: a seat's own, from
+    `seat_stakes`), bets (`plans`, `refused`: `bet_plans`) and chooses for the players."""
+    return table.strategy(settings["strategy"], Fraction(settings["stake"]), plans, refused, stakes)
 
 
 def log_header(settings: dict, seed: int | None) -> dict:

@@ -125,19 +125,20 @@ MAX_PLANNED_SESSIONS = 100_000  # rounds of the table played one by one, bets an
 
 
 def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, option_texts=(),
-                   advance=None) -> dict:
+                   advance=None, stakes=None) -> dict:
     """Each seat's net over one round of the table, in `count` sessions played on the table
     itself (play.table: the vectorised sessions play the stakes alone, and bets need the whole
     table), each seat betting as `plans` say; beside it each seat's exact expected net per
     round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
     with refusals there is none. The same seed gives the same figures. Returns a report:
-    {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume."""
+    {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume.
+    `stakes` ({seat: amount}, sessions.seat_stakes): a seat's own stake in place of --stake."""
 
     import numpy as np
 
     from ..play.dice import RandomDice
     from ..solve.seats import SeatError, seats
-    from .sessions import strategy, table
+    from .sessions import stakes_alike, strategy, table
 
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} with bets at the table (the "
@@ -147,10 +148,13 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     start = Fraction(settings["purse"])
     nets = {p: [] for p in players}
     short = 0
+    made: set = set()  # (seat, bet) of the plans made at least once: a plan never made is said
     for k in range(count):
         dice_k = RandomDice(generator=np.random.default_rng([seed, k, 2]))
         at_table = table(ruleset, option_texts, one_round, seed * MAX_PLANNED_SESSIONS + k, dice_k)
-        at_table.play(strategy(at_table, one_round, plans, refused))
+        for event in at_table.play(strategy(at_table, one_round, plans, refused, stakes)):
+            if event["event"] == "bet":
+                made.add((event["who"], event["bet"]))
         short += any(p < start / 10 for p in at_table.purses.values())
         for p, purse in at_table.purses.items():
             nets[p].append(purse - start)
@@ -159,6 +163,8 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     exact, why = None, None
     if refused:
         why = "it assumes every bet proposed is taken, and --refuse refuses some"
+    elif stakes and not stakes_alike(stakes, Fraction(settings["stake"])):
+        why = "it assumes every setter stakes --stake, and a seat's own stake (SEAT:stake=AMOUNT) differs"
     else:
         try:
             machine = table(ruleset, option_texts, one_round, seed, None).machine
@@ -175,8 +181,9 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
             row["exact"] = exact[p]
             row["z"] = z_score(mean, stderr, exact[p])
         out[p] = row
+    never = sorted((seat, bet) for seat, plan in plans.items() for bet in plan if (seat, bet) not in made)
     return {"sessions": count, "seats": out, "why_no_exact": why if exact is None else None,
-            "purses_ran_low": short}
+            "purses_ran_low": short, "never_made": [f"{seat}:{bet}" for seat, bet in never]}
 
 
 def mean_and_error(values: list) -> tuple[float, float]:
@@ -201,7 +208,7 @@ DEEP_PURSE = 10 ** 12  # the other seats' purses (and the seat's own at the tabl
 
 
 def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: str,
-                     option_texts=(), advance=None) -> dict:
+                     option_texts=(), advance=None, stakes=None) -> dict:
     """Each seat in turn, in `count` sessions played on the table itself: from the settings'
     purse until its purse reaches `goal` or holds less than the next game needs as its plan says
     (solve.seats.game_outcomes: the same rule as the exact figures), the other seats' purses
@@ -215,7 +222,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     from ..play.dice import RandomDice
     from ..solve.bets import BetError, parse_money
     from ..solve.seats import SeatError, SeatSolver, seat_ruin
-    from .sessions import strategy, table
+    from .sessions import stakes_alike, strategy, table
 
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
@@ -228,6 +235,9 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
     if not bankroll < goal:
         raise SettingError("goal", f"must be more than --purse ({bankroll}), where each seat starts")
+    if stakes and not stakes_alike(stakes, stake):
+        raise SettingError("bet", "with --goal every setter stakes --stake, as the exact figures do: a seat's own "
+                                  "stake (SEAT:stake=AMOUNT) is for rounds of the table (without --goal)")
     if settings.get("strategy", "flat") != "flat":
         raise SettingError("strategy", "must be flat with --goal: the figures follow each seat staking --stake "
                                        "every game, as the exact ones do")
@@ -257,7 +267,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
         for k in range(count):
             dice = RandomDice(generator=np.random.default_rng([seed, i, k, 3]))
             at_table = table(ruleset, option_texts, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
-            play = strategy(at_table, deep, plans, refused)
+            play = strategy(at_table, deep, plans, refused, stakes)
             pending = [e for e in at_table.opening if e["event"] == "game"]  # kept without a history
             played, result = 0, None
             while result is None:

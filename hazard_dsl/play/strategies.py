@@ -9,7 +9,8 @@ All three cover every stake they can, keep the dice after a win, throw with the 
 (the game's throws, and the one die each player throws for the first cast where the rules cast
 lots for it) and make the rules' choices (a main called, a die recast) under the table's policy.
 With `plans` ({seat: {bet: amount}}) a seat makes each of its bets whenever it may (for at most
-what it can), and takes every bet put to it, save those `refuse` names ({(seat, bet)}).
+what it can), and takes every bet put to it, save those `refuse` names ({(seat, bet)}); with
+`stakes` ({seat: amount}) a seat stakes its own amount (0: it sits out, an onlooker).
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from .actions import Question
 STRATEGIES = ("flat", "fraction", "cautious")
 
 
-def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=()):
-    """The strategy `name` staking `stake` (flat and cautious), with `chooser` (play.game.Chooser)
-    making the rules' choices and each seat betting as `plans` say: a function from a question to
-    an action."""
+def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), stakes=None):
+    """The strategy `name` staking `stake` (flat and cautious; a seat named in `stakes` stakes its
+    own amount there, 0 to sit out), with `chooser` (play.game.Chooser) making the rules' choices
+    and each seat betting as `plans` say: a function from a question to an action."""
     if name not in STRATEGIES:
         from ..diagnostics import did_you_mean
 
@@ -37,6 +38,9 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=()):
     def decide(question: Question) -> dict:
         ask = question.ask
         if ask == "stake":
+            if stakes and question.player in stakes:
+                own = Fraction(stakes[question.player])
+                return {"action": "stake", "amount": stake_of("flat", own, question) if own > 0 else Fraction(0)}
             return {"action": "stake", "amount": stake_of(name, size, question)}
         if ask == "bet":  # the first seat, from the caster round, with a planned bet open
             for seat, offered in question.facts["bets"].items():

@@ -149,13 +149,14 @@ class Table:
             self._chooser = Chooser(solver, np.random.default_rng([self.seed, 1]))
         return self._chooser
 
-    def strategy(self, name: str = "flat", stake=1, plans=None, refuse=()):
+    def strategy(self, name: str = "flat", stake=1, plans=None, refuse=(), stakes=None):
         """A strategy (play.strategies) for this table: a function from its question to an action;
         `plans` ({seat: {bet: amount}}) the bets each seat makes, `refuse` ({(seat, bet)}) those
-        a seat refuses when they are put to it."""
+        a seat refuses when they are put to it, `stakes` ({seat: amount}) a seat's own stake
+        in place of `stake` (0: it sits out of the stakes)."""
         from .strategies import strategy
 
-        return strategy(name, stake, self.chooser, plans, refuse)
+        return strategy(name, stake, self.chooser, plans, refuse, stakes)
 
     def play(self, strategy=None, until=None) -> list[dict]:
         """Apply `strategy`'s action (a function from the question to an action; default flat

@@ -158,7 +158,7 @@ class TableBets:
                 continue
             against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
             facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(most),
-                         pays=pays_here(cb, state))
+                         pays=pays_here(cb, state), takers=list(takers))
             options.append((facts, cb, takers))
         return options
 
@@ -209,13 +209,14 @@ class TableBets:
             elif taker == caster and len(takers) == 1:
                 taken = self.refuse == "when_short" or (yield Question("cover", taker, dict(
                     setter=name, amount=exact(amount), purse=exact(self.session.seat(taker).purse),
-                    answered=exact(self.committed(taker, stakes)), bet=bet, side=side)))["action"] == "cover"
+                    answered=exact(self.committed(taker, stakes)), bet=bet, side=side,
+                    pays=pays_here(cb, state))))["action"] == "cover"
                 if not taken:
                     yield dict(event="refuse", against=taker, why=f"{taker} declines it", declined=True, **said)
                     return
             else:
                 answer = yield Question("accept", taker, dict(maker=name, amount=exact(amount), bet=bet, side=side,
-                                                              pays=cb.bet.pays_text or "as its rules say"))
+                                                              pays=pays_here(cb, state)))
                 taken = answer["action"] == "accept"
                 if not taken:
                     continue

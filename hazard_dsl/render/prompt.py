@@ -185,14 +185,20 @@ class Terminal:
             lines.append(f"  {value}: wins {chance_words(self.win[target])}{mark}")
         return "\n".join(lines)
 
-    def yes(self, prompt: str) -> bool:
+    def yes(self, prompt: str, default: bool = True, bet: str | None = None, pays: str | None = None) -> bool:
+        """y or n (Enter: `default`); with `bet`, `? BET` says what the bet put is."""
         while True:
             answer = self.ask(prompt).lower()
-            if answer in ("", "y", "yes"):
+            words = answer.split()
+            if answer in ("y", "yes") or (answer == "" and default):
                 return True
-            if answer in ("n", "no"):
+            if answer in ("n", "no") or (answer == "" and not default):
                 return False
-            self.say("Answer y or n (Enter for yes), or ? for help.")
+            if bet is not None and len(words) == 2 and words[0] == "?":
+                self.say(self._explain(words[1], {"": [{"bet": bet, "pays": pays}]}))
+                continue
+            self.say(f"Answer y or n (Enter for {'yes' if default else 'no'})"
+                     + (f", ? {bet} for what the bet is," if bet is not None else "") + " or ? for help.")
 
     # ------------------------------------------------------------------ the table's questions
 
@@ -221,8 +227,11 @@ class Terminal:
         f = question.facts
         if "bet" in f:  # a bet put to the caster
             side = "backs" if f["side"] == "backer" else "lays"
+            pays = f.get("pays")
             yes = self.yes(f"{question.player}, {f['setter']} {side} {self._bet_name(f['bet'])} for "
-                           f"{self._money(f['amount'])} against you: do you take it? [Y/n] ")
+                           f"{self._money(f['amount'])} against you"
+                           + (f" (a win pays the backer {pays})" if pays else "")
+                           + f": do you take it? (? {f['bet']} says what it is) [Y/n] ", bet=f["bet"], pays=pays)
         else:
             yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
@@ -230,8 +239,10 @@ class Terminal:
     def _accept(self, question) -> dict:
         f = question.facts
         side = "backs" if f["side"] == "backer" else "lays"
+        # Enter declines: nobody takes on another's bet by pressing a key
         yes = self.yes(f"{question.player}, {f['maker']} {side} {self._bet_name(f['bet'])} for "
-                       f"{self._money(f['amount'])} (pays {f['pays']}): do you take it? [Y/n] ")
+                       f"{self._money(f['amount'])} (a win pays the backer {f['pays']}): do you take it? "
+                       f"(? {f['bet']} says what it is) [y/N] ", default=False, bet=f["bet"], pays=f["pays"])
         return {"action": "accept" if yes else "decline"}
 
     def _money(self, amount) -> str:
@@ -294,14 +305,17 @@ class Terminal:
             lines.append(f"{seat} may bet:")
             for o in bets:
                 edge = self.edge_here(o["bet"])
-                side = "back it" if o["side"] == "backer" else "lay it"
-                against = "the bank" if o["against"] == "bank" else o["against"]
+                takers = o.get("takers") or []
+                against = "the bank" if o["against"] == "bank" else o["against"] if len(takers) <= 1 else \
+                    f"whoever accepts of {', '.join(takers)}"
+                # what a win pays the backer: a layer pays it, a backer is paid it
+                side = (f"back it against {against}, a win pays you {o['pays']}" if o["side"] == "backer" else
+                        f"lay it against {against}, you pay {o['pays']} if it wins")
                 # the edge of a wager made now: a side bet once the chance is set is worth more or
                 # less than `analyse`'s figure, priced from the first throw it may be made
                 shown = "" if edge is None else ", no edge either way from here" if edge == 0 else \
                     f", edge from here {float(edge):.3%} against its backer"
-                lines.append(f"  {o['bet']}: {side} against {against}, pays {o['pays']}, up to "
-                             f"{money(Fraction(o['most']))}{shown}")
+                lines.append(f"  {o['bet']}: {side}, up to {money(Fraction(o['most']))}{shown}")
         return "\n".join(lines)
 
     def _explain(self, name: str, offered: dict) -> str:
