@@ -100,3 +100,65 @@ def test_a_session_that_cannot_begin_ends_at_once():
     setup = table.setup(m, _solver(m), 1, Fraction(20), Fraction(1), "flat", 1)
     played = table.play_sessions(setup, 50, np.random.default_rng(1))
     assert (played.games == 0).all() and (played.why == 1).all() and (played.purses == setup.purse).all()
+
+
+HARD_PLAY = "extends: cotton\nname: Hard play\nmoney:\n  unit: shilling\n  when_short: forfeit\n  stake: stake\n"
+THREE_TO_TWO = """extends: cotton
+name: Stakes at three to two
+money:
+  unit: shilling
+  against: {against}
+  stake: stake
+bets:
+  stake:
+    description: the caster's stake, paid at three to two
+    backer: caster
+    layer: setter
+    made: phase == "chance_throw"
+    pays: 3 to 2
+    rules:
+      - when: result == "win"
+        do: win
+      - when: result == "lose"
+        do: lose
+      - otherwise: throw again
+"""
+
+
+@pytest.mark.parametrize("text", [HARD_PLAY, THREE_TO_TWO.format(against="setters"), THREE_TO_TWO.format(against="bank")],
+                         ids=["hard play", "3 to 2 against the caster", "3 to 2 against a bank"])
+@pytest.mark.parametrize("strategy", ["flat", "cautious"])
+def test_forfeits_and_payouts_not_even_follow_the_session_engine(text, strategy, write_ruleset):
+    """Hard play (a caster who cannot match every stake gives up the dice) and a stake paid at
+    three to two (a setter stakes no more than his purse can pay), against the caster and
+    against a bank: several tapes at once, each as `play.session.Session` plays it alone. The
+    session engine keeps exact fractions where the simulator rounds a stake finer than its minor
+    unit down (and counts it): only tapes on which nothing was rounded are compared."""
+    ruleset = read_ruleset(write_ruleset(text))
+    m = compile_ruleset(ruleset, {}, ["stake"])
+    solver = _solver(m)
+    players = ["Ann", "Ben", "Cat"]
+    purse, stake = Fraction(4), Fraction(2)
+    setup = table.setup(m, solver, len(players), purse, stake, strategy, 3)
+    tapes, ends = [], []
+    for seed in range(40):
+        rng = np.random.default_rng(300 + seed)
+        throws = [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(3000, 2))]
+        games = table.categories_on_tape(m, solver, m.bets["stake"], [6 * (a - 1) + (b - 1) for a, b in throws])
+        tape = [setup.categories.index(c) for c in games]
+        if table.play_sessions(setup, 1, categories=[tape]).rounded:
+            continue
+        at_table = Table(m, players, purse, DiceTape(throws), 3)
+        ends.append(at_table.play(at_table.strategy(strategy, stake))[-1])
+        tapes.append(tape)
+        if len(tapes) == 6:
+            break
+    assert len(tapes) >= 3
+    played = table.play_sessions(setup, len(tapes), categories=tapes)
+    assert played.rounded == 0
+    for k, end in enumerate(ends):
+        assert "tape" not in end["why"]
+        assert [Fraction(int(p), setup.scale) for p in played.purses[k]] == [Fraction(v) for v in
+                                                                             end["purses"].values()]
+        assert int(played.games[k]) == end["games"]
+        assert Fraction(int(played.bank[k]), setup.scale) == Fraction(end["bank"])

@@ -290,6 +290,8 @@ class Played:
 
 
 LANES = 1 << 14  # sessions under way at once: enough that NumPy's cost per call vanishes, few enough to stay in cache
+# the rows of a lane's state (`play_sessions`): then each seat's purse from the caster round, then each fee's state
+CASTER, BANK, BOX, GAMES, PASSES, HAND, IDLE, TAPE, PURSES = range(9)
 
 
 def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = None, categories=None,
@@ -302,12 +304,15 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
     As the games' engine plays games in lanes, this plays sessions in `lanes` lanes: a lane whose
     session ends starts the next one, until all have started; then the lanes left finish theirs.
     Every session started is played to its end, so none is favoured for being short. One pass of
-    the loop is one game in every lane. The purses are held *from the caster round*: row k is
-    the purse of the k-th seat to the caster's left (row 0 the caster's own), so each setter's
-    stake, the caster's answer and the settlement are whole rows, never gathered seat by seat;
-    the box passing turns the rows by one. The draws are one call per pass for the lanes that
-    play, in lane order, and a new session takes the lane and the number next in turn: the same
-    seed, the same sessions."""
+    the loop is one game in every lane. A lane's state is a column of one array (the caster, the
+    bank, the box, games, passes, the hand's count, passes without a game, the tape's place, the
+    purses, the fees' states), so that a session is written out, started or dropped by one
+    `take` or one assignment, and every update is made in place on a row. The purses are held
+    *from the caster round*: row k is the purse of the k-th seat to the caster's left (the
+    caster's own first), so each setter's stake, the caster's answer and the settlement are
+    whole rows, never gathered seat by seat; the box passing turns the rows by one. The draws
+    are one call per pass for the lanes that play, in lane order, and a new session takes the
+    lane and the number next in turn: the same seed, the same sessions."""
     n = s.seats
     out_purses = np.empty((sessions, n), dtype=np.int64)
     out_bank = np.zeros(sessions, dtype=np.int64)
@@ -319,9 +324,14 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
     endings = len(s.endings)
     setters = range(0, n) if s.against_bank else range(1, n)
     whole_nets = bool((s.stake_per == 1).all())
+    flat = s.strategy == "flat" and (s.against_bank or s.per_unit == 1) and s.stake > 0
+    one_hand_state = s.passing_next.shape[0] == 1  # the passing table counts nothing: a hand is one state
     passing_next, passing_passes = s.passing_next.ravel(), s.passing_passes.ravel()
     fees = [(amount, nxt.ravel(), due.ravel()) for amount, nxt, due, _ in s.fees]
-    fee_starts = np.array([start for _, _, _, start in s.fees], dtype=np.int64)[:, None]
+    fee0 = PURSES + n
+    fresh = np.zeros((fee0 + len(fees), 1), dtype=np.int64)  # a session before its first game
+    fresh[PURSES:fee0] = s.purse
+    fresh[fee0:, 0] = [start for _, _, _, start in s.fees]
     # a session that ends before its first game (no one with money, no rounds) ends so everywhere
     at_once = 3 if s.max_games <= 0 else 0 if s.rounds * n <= 0 else 1 if (n if s.purse > 0 else 0) < least else -1
     if at_once >= 0 and categories is None:
@@ -331,26 +341,21 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
 
     def first_casters(count: int, numbers: np.ndarray) -> np.ndarray:
         if first is not None:
-            return np.broadcast_to(np.asarray(first, dtype=np.int64), (sessions,))[numbers].copy()
+            return np.broadcast_to(np.asarray(first, dtype=np.int64), (sessions,))[numbers]
         if s.by_lot:  # each seat alike, whatever the die (the module's docstring)
-            return rng.integers(0, n, size=count).astype(np.int64)
-        return np.zeros(count, dtype=np.int64)
+            return rng.integers(0, n, size=count)
+        return 0
 
-    # the state of the sessions under way, one entry per lane
+    pool = _Draws(s, rng) if categories is None else None
     lanes = sessions if categories is not None else max(1, min(lanes, sessions))
     ids = np.arange(lanes)
     started = lanes
-    caster = first_casters(lanes, ids)
-    purses = np.full((n, lanes), s.purse, dtype=np.int64)  # from the caster round
-    bank = np.zeros(lanes, dtype=np.int64)
-    box = np.zeros(lanes, dtype=np.int64)
-    games = np.zeros(lanes, dtype=np.int64)
-    passes = np.zeros(lanes, dtype=np.int64)
-    hand = np.zeros(lanes, dtype=np.int64)
-    idle = np.zeros(lanes, dtype=np.int64)
-    fee_state = np.repeat(fee_starts, lanes, axis=1)
-    tape_at = np.zeros(lanes, dtype=np.int64)
+    state = np.repeat(fresh, lanes, axis=1)
+    state[CASTER] = first_casters(lanes, ids)
     while ids.size:
+        caster, bank, box, games = state[CASTER], state[BANK], state[BOX], state[GAMES]
+        passes, hand, idle, tape_at = state[PASSES], state[HAND], state[IDLE], state[TAPE]
+        purses, fee_state = state[PURSES:fee0], state[fee0:]
         # the checks of Session._events, in its order
         over = games >= s.max_games
         stuck = idle > n
@@ -358,38 +363,34 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
         with_money = (purses > 0).sum(axis=0, dtype=np.int32)
         done = over | stuck | round_done | (with_money < least)
         if categories is not None:  # a tape that ran out ends its session
-            short = np.array([tape_at[j] >= len(categories[i]) for j, i in enumerate(ids)], dtype=bool)
-            done |= short
+            done |= np.array([tape_at[j] >= len(categories[i]) for j, i in enumerate(ids)], dtype=bool)
         if done.any():
             # written out; the lane starts the next session, or (all started) is dropped
             ended = np.flatnonzero(done)
             gone = ids.take(ended)
             out_why[gone] = np.where(over.take(ended), 3, np.where(stuck.take(ended), 2, np.where(
                 round_done.take(ended), 0, np.where(with_money.take(ended) < least, 1, 3))))
-            out_bank[gone], out_box[gone], out_games[gone] = bank.take(ended), box.take(ended), games.take(ended)
-            seat = caster.take(ended)
+            last = state.take(ended, axis=1)
+            out_bank[gone], out_box[gone], out_games[gone] = last[BANK], last[BOX], last[GAMES]
             for k in range(n):  # back from the caster round to the seats
-                seat_k = seat + k
-                seat_k[seat_k >= n] -= n
-                out_purses[gone, seat_k] = purses[k].take(ended)
-            fresh = min(ended.size, sessions - started)
-            if fresh:
-                new, ended = ended[:fresh], ended[fresh:]
-                ids[new] = numbers = np.arange(started, started + fresh)
-                started += fresh
-                caster[new] = first_casters(fresh, numbers)
-                purses[:, new] = s.purse
-                bank[new] = box[new] = games[new] = passes[new] = hand[new] = idle[new] = tape_at[new] = 0
-                fee_state[:, new] = fee_starts
+                seat = last[CASTER] + k
+                seat[seat >= n] -= n
+                out_purses[gone, seat] = last[PURSES + k]
+            count = min(ended.size, sessions - started)
+            if count:
+                new, ended = ended[:count], ended[count:]
+                ids[new] = numbers = np.arange(started, started + count)
+                started += count
+                state[:, new] = fresh
+                state[CASTER, new] = first_casters(count, numbers)
             if ended.size:
                 keep = np.flatnonzero(~done)
-                if fresh:
+                if count:
                     keep = np.sort(np.concatenate((keep, new)))
-                ids, bank, box, games = ids.take(keep), bank.take(keep), box.take(keep), games.take(keep)
-                passes, hand, idle, tape_at = passes.take(keep), hand.take(keep), idle.take(keep), tape_at.take(keep)
-                caster, purses, fee_state = caster.take(keep), purses.take(keep, axis=1), fee_state.take(keep, axis=1)
-            if not ids.size:
-                break
+                ids, state = ids.take(keep), state.take(keep, axis=1)
+                if not ids.size:
+                    break
+                continue  # the rows' views are of the old array: taken again
         m = ids.size
         caster_purse = purses[0]
         # a caster with nothing left to answer stakes passes the box (and plays no game this pass)
@@ -399,12 +400,7 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
         playing = m if broke is None else m - int(np.count_nonzero(broke))
         # each game's category: drawn whole (see the module's docstring), or from the tape
         if categories is None:
-            if s.category_of is not None:  # a draw's category looked up: cheaper than a search
-                drawn = s.category_of.take(rng.integers(0, s.denominator, size=playing))
-            elif s.denominator:
-                drawn = np.searchsorted(s.cumulative, rng.integers(0, s.denominator, size=playing), side="right")
-            else:
-                drawn = np.searchsorted(s.cumulative, rng.random(playing) * s.cumulative[-1], side="right")
+            drawn = pool.categories(playing)
         else:
             plays = np.flatnonzero(~broke) if broke is not None else np.arange(m)
             drawn = np.array([categories[ids[j]][tape_at[j]] for j in plays], dtype=np.int64)
@@ -420,31 +416,43 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
         if broke is not None:
             laid &= ~broke
         amounts = np.zeros((n, m), dtype=np.int64)
-        forfeit = np.zeros(m, dtype=bool)
-        answered = np.zeros(m, dtype=np.int64)
+        forfeit = np.zeros(m, dtype=bool) if s.forfeit else None
+        answered = None
         # each backer in turn from the caster's left (with a bank, the caster first)
         for k in setters:
             p = purses[k]
-            go = laid & ~forfeit & (p > 0)
-            if not go.any():
-                continue
-            # a setter lays the stake times the payout: he stakes no more than his purse can pay
-            limit = p if s.against_bank or s.per_unit == 1 else _scale(p, 1 / s.per_unit, rounded, go)
-            amount = np.minimum(_stake(s, p, rounded, go), limit)
-            go &= amount > 0
+            if flat:  # the stake, or what is left of the purse (nothing: no stake)
+                amount = np.minimum(p, s.stake)
+                go = laid & (amount > 0)
+                if forfeit is not None:
+                    go &= ~forfeit
+            else:
+                go = laid & (p > 0)
+                if forfeit is not None:
+                    go &= ~forfeit
+                if not go.any():
+                    continue
+                # a setter lays the stake times the payout: he stakes no more than his purse can pay
+                limit = p if s.against_bank or s.per_unit == 1 else _scale(p, 1 / s.per_unit, rounded, go)
+                amount = np.minimum(_stake(s, p, rounded, go), limit)
+                go &= amount > 0
+            # (masks multiply rather than select: a random mask makes a selection guess wrong)
             if s.against_bank:
-                amounts[k] = np.where(go, amount, 0)
+                np.multiply(amount, go, out=amounts[k])
                 continue
-            need = answered + amount
-            short = go & (need > caster_purse)
-            if s.forfeit:  # hard play: a stake he cannot match and he gives up the dice
-                forfeit |= short
-            ok = go & ~short
-            answered = np.where(ok, need, answered)
-            amounts[k] = np.where(ok, amount, 0)
-        if forfeit.any():
+            need = amount if answered is None else answered + amount
+            ok = go & (need <= caster_purse)
+            if forfeit is not None:  # hard play: a stake he cannot match and he gives up the dice
+                forfeit |= go & ~ok
+            np.multiply(amount, ok, out=amounts[k])
+            answered = amounts[k].copy() if answered is None else answered + amounts[k]
+        if forfeit is not None and forfeit.any():
             amounts[:, forfeit] = 0
-        played = ~forfeit if broke is None else ~forfeit & ~broke
+        else:
+            forfeit = None
+        # every lane played its game, but for a forfeit or a caster without money
+        played = None if forfeit is None and broke is None else \
+            ~forfeit if broke is None else ~broke if forfeit is None else ~forfeit & ~broke
         # the stake decided: the backer (the caster; with a bank each player) wins amount × net
         times = s.stake_times.take(cat)  # net's numerator won, -1 lost, 0 neither
         if whole_nets:
@@ -462,24 +470,68 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
         e = s.ending.take(cat)
         for f, (amount, nxt, due) in enumerate(fees):
             at = fee_state[f] * endings + e
-            pay = due.take(at) & played
-            fee_state[f] = np.where(played, nxt.take(at), fee_state[f])
+            pay = due.take(at)
+            if played is None:
+                fee_state[f] = nxt.take(at)
+            else:
+                pay &= played
+                fee_state[f] += (nxt.take(at) - fee_state[f]) * played
             if pay.any():
-                take = np.where(pay, np.minimum(amount, purses[0]), 0)
+                take = np.minimum(amount, purses[0]) * pay
                 purses[0] -= take
                 box += take
-        at = hand * endings + e
-        passing = passing_passes.take(at) & played
-        hand = np.where(played, passing_next.take(at), hand)
-        idle = np.where(played, 0, idle + 1)
-        passing |= ~played  # a forfeit, or a caster without money
+        at = e if one_hand_state else hand * endings + e
+        passing = passing_passes.take(at)
+        if played is None:
+            if not one_hand_state:
+                hand[:] = passing_next.take(at)
+            idle[:] = 0
+        else:
+            passing &= played
+            hand += (passing_next.take(at) - hand) * played
+            idle += 1
+            idle *= ~played
+            passing |= ~played  # a forfeit, or a caster without money
         if passing.any():  # the box passes to the left: the purses turn one seat
-            purses = np.where(passing, np.concatenate((purses[1:], purses[:1])), purses)
+            first_row = purses[0].copy()
+            for k in range(n - 1):
+                purses[k] += (purses[k + 1] - purses[k]) * passing
+            purses[n - 1] += (first_row - purses[n - 1]) * passing
             caster += passing
-            caster[caster == n] = 0
+            caster *= caster != n
             passes += passing
-            hand = np.where(passing, 0, hand)
+            hand *= ~passing
     return Played(out_purses, out_bank, out_box, out_games, out_why, rounded[0])
+
+
+class _Draws:
+    """Each game's category, drawn from the exact distribution: whole numbers below the
+    denominator (floats where it is too large) drawn many at a time and handed out in turn, so a
+    pass of the loop pays no call of its own to the generator; a draw's category looked up in a
+    table where the denominator is small, else searched in the cumulative weights."""
+
+    MANY = 1 << 18
+
+    def __init__(self, s: Setup, rng: np.random.Generator):
+        self.s, self.rng = s, rng
+        self.kind = np.int32 if 0 < s.denominator < 2 ** 31 else np.int64
+        self.pool = self._more(0)
+        self.at = 0
+
+    def _more(self, count: int) -> np.ndarray:
+        if self.s.denominator:
+            return self.rng.integers(0, self.s.denominator, size=max(count, self.MANY), dtype=self.kind)
+        return self.rng.random(max(count, self.MANY)) * self.s.cumulative[-1]
+
+    def categories(self, count: int) -> np.ndarray:
+        if self.at + count > self.pool.size:
+            self.pool = np.concatenate((self.pool[self.at:], self._more(count)))
+            self.at = 0
+        u = self.pool[self.at:self.at + count]
+        self.at += count
+        if self.s.category_of is not None:
+            return self.s.category_of.take(u)
+        return np.searchsorted(self.s.cumulative, u, side="right")
 
 
 def _scale(x: np.ndarray, factor: Fraction, rounded: list, counted=None) -> np.ndarray:
