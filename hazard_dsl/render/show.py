@@ -149,6 +149,10 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     t.add("a caster who cannot cover", "forfeits the dice (hard play)" if money.when_short == "forfeit"
           else "refuses the stakes he cannot answer")
     t.add("a stake is laid on", f"the bet {money.stake!r}" if money.stake else "the game, at even money")
+    if any({bet.layer, bet.backer} & {"caster", "player"} for bet in ruleset.bets.values()
+           if bet.name != money.stake):
+        t.add("a bet put to the caster", "he may refuse any, at will" if money.refuse == "at_will"
+              else "he takes it, unless he cannot cover it")
     tables.append(t)
     for t in tables:  # words, not numbers: read left to right
         t.align = ["left"] * len(t.columns)
@@ -278,7 +282,8 @@ def show_json(ruleset: Ruleset) -> dict:
                     "chances": {key: exact(p) for key, p in ruleset.cocked.chances.items()},
                     "description": ruleset.cocked.description} if ruleset.cocked else None),
         "money": {"unit": ruleset.table.unit, "units": ruleset.money_units, "against": ruleset.table.against,
-                  "when_short": ruleset.table.when_short, "stake": ruleset.table.stake},
+                  "when_short": ruleset.table.when_short, "stake": ruleset.table.stake,
+                  "refuse": ruleset.table.refuse},
         "passing": ({"losses_in_a_row": (ruleset.passing.losses_in_a_row
                                          if isinstance(ruleset.passing.losses_in_a_row, int) or
                                          ruleset.passing.losses_in_a_row is None else ruleset.passing.losses_text),
