@@ -83,6 +83,7 @@ class BetMachine:
         self._fn = {}
         self._scope = scope
         self._cache: dict = {}
+        self._game_keys: dict = {}  # game state -> what `step` reads of it (the same for its 36 throws)
         self.fired: set = set()  # (phase, rule index) of the bet's rules that have fired
         self.carried_over = False  # seen still up when its game ended (set by whoever runs it)
         own_start = None
@@ -195,8 +196,12 @@ class BetMachine:
         else:
             phase, result, label = self._reads
             ended = after.kind == END
-            key = (bet_state, dice[0] + dice[1] if self.by_total else dice,
-                   tuple(game.values[i] for i in self._reads_game), game.phase if phase else None,
+            read = self._game_keys.get(game.index)
+            if read is None:
+                read = self._game_keys[game.index] = (tuple(game.values[i] for i in self._reads_game),
+                                                      game.phase if phase else None)
+            # the bet state as its fields (it has no game of its own here): hashed as a tuple is
+            key = (bet_state.phase, bet_state.values, dice[0] + dice[1] if self.by_total else dice, read,
                    (after.result if ended else "none") if result else None, (after.label if ended else "") if label else None)
         found = self._cache.get(key)
         if found is not None:
@@ -315,15 +320,19 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
     states = machine.states
     made = frozenset(s.index for s in states if s.kind == THROW and bm.may_be_made(s))
     bet_states = [bm.start]
-    numbers: dict = {bm.start: 0}
+    # numbered by their fields as tuples: a record hashes in Python, a tuple of them in C
+    numbers: dict = {(bm.start.phase, bm.start.values, bm.start.game): 0}
     decisions: dict = {}
 
     def code(result) -> int:
-        if isinstance(result, Decision):
-            return ~decisions.setdefault(result, len(decisions))
-        number = numbers.get(result)
+        if result.__class__ is Decision:
+            net = result.net  # (a Fraction hashes in Python too; its two terms in C)
+            key = (result.result, net.numerator, net.denominator, result.label)
+            return ~decisions.setdefault(key, (len(decisions), result))[0]
+        key = (result.phase, result.values, result.game)
+        number = numbers.get(key)
         if number is None:
-            number = numbers[result] = len(bet_states)
+            number = numbers[key] = len(bet_states)
             bet_states.append(result)
         return number
 
@@ -331,6 +340,7 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
     moves: dict = {}
     queue = [(g, 0) for g in sorted(made)]
     seen = set(queue)
+    alike_by = _TOTALS if bm.by_total else range(36)
     while queue:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
@@ -338,7 +348,7 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
         alike: dict = {}  # (total, state reached) -> entry: a bet that reads no single face sees 2-5 as 5-2
         for k, dice in enumerate(OUTCOMES):
             target = game.steps[k].target
-            key = (dice[0] + dice[1] if bm.by_total else k, target)
+            key = (alike_by[k], target)
             entry = alike.get(key)
             if entry is not None:
                 row.append(entry)
@@ -377,8 +387,11 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
             except RulesetError as exc:  # a payout that makes no sense where the bet is made
                 pays[g] = exc
     multiples = {(name, g): bm.multiple(name, states[g]) for name in bet.multiples for g in made}
-    return CompiledBet(bet, tuple(bet_states), tuple(decisions), made, moves, pays, multiples,
+    return CompiledBet(bet, tuple(bet_states), tuple(d for _, d in decisions.values()), made, moves, pays, multiples,
                        bm.commission_paid(), frozenset(bm.fired))
+
+
+_TOTALS = tuple(a + b for a, b in OUTCOMES)
 
 
 class TooManyBetNodes(RulesetError):
