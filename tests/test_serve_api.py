@@ -54,6 +54,13 @@ def client(folder):
         yield c
 
 
+@pytest.fixture
+def in_folder(folder, monkeypatch):
+    """The command line run in the folder served, as its user runs it: a file of the folder is
+    named, and shown, by its name there."""
+    monkeypatch.chdir(folder)
+
+
 def cli_json(capsys, *argv):
     capsys.readouterr()
     assert main(list(argv)) == 0
@@ -70,23 +77,24 @@ def cli_text(capsys, *argv) -> str:
 
 
 @pytest.mark.parametrize("options, win", [({}, "1979/4032"), ({"main": "called"}, "244/495")])
-def test_analyse_is_analyse_json(client, capsys, options, win):
+def test_analyse_is_analyse_json(client, capsys, in_folder, options, win):
     got = client.post("/api/analyse", json={"ruleset": "cotton", "options": options}, headers=HEADER)
     assert got.status_code == 200
     assert got.json()["win"] == win  # Cotton 1674 thrown; called (the best main, 7), as the README's table
     assert got.json() == cli_json(capsys, "analyse", "cotton", "--json", *(f"--option={k}={v}" for k, v in options.items()))
 
 
-def test_analyse_of_a_file_of_the_folder_and_of_a_text(client, folder, capsys):
+def test_analyse_of_a_file_of_the_folder_and_of_a_text(client, folder, capsys, in_folder):
     mine = client.post("/api/analyse", json={"ruleset": "mine.yaml"}, headers=HEADER).json()
     assert mine["win"] == "5629/11088"  # Petty Hazard (Barker 2003), README
-    assert mine == cli_json(capsys, "analyse", str(folder / "mine.yaml"), "--json")
+    assert mine == cli_json(capsys, "analyse", "mine.yaml", "--json")
+    assert mine["file"] == "mine.yaml"  # its name in the folder, not a path from the server's working folder
     text = client.post("/api/analyse", json={"text": COTTON, "name": "copy.yaml", "options": {"main": "called"}},
                        headers=HEADER).json()
     assert text["win"] == "244/495" and text["file"] == "copy.yaml"
 
 
-def test_compare_is_compare_json(client, capsys):
+def test_compare_is_compare_json(client, capsys, in_folder):
     got = client.post("/api/compare", json={"variants": [{"ruleset": "cotton"}, {"ruleset": "cotton", "options": {
         "main": "called"}}, "petty"]}, headers=HEADER)
     assert got.status_code == 200
@@ -95,7 +103,7 @@ def test_compare_is_compare_json(client, capsys):
     assert [r["win"] for r in got.json()["rulesets"]] == ["1979/4032", "244/495", "5629/11088"]
 
 
-def test_show_rules_and_graph_are_the_command_lines(client, capsys):
+def test_show_rules_and_graph_are_the_command_lines(client, capsys, in_folder):
     assert client.get("/api/rulesets/cotton").json() == cli_json(capsys, "show", "cotton", "--json")
     sheet = client.get("/api/rules/cotton?main=called")
     assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/html")
@@ -171,6 +179,16 @@ def test_a_text_with_errors_is_refused_by_analyse_with_its_diagnostics(client):
     assert any("chanse_throw" in d["message"] for d in got.json()["diagnostics"])
 
 
+def test_a_note_without_a_place_has_no_line(client):
+    """The checker's note on the file as a whole (the later checks wait for the errors) has no
+    place: sent without one, it is listed, not underlined across line 1."""
+    found = client.post("/api/check", json={"text": TYPO, "name": "typo.yaml"}, headers=HEADER).json()["diagnostics"]
+    [note] = [d for d in found if d["severity"] == "note"]
+    assert "once" in note["message"] and "fixed" in note["message"]
+    assert (note["line"], note["column"], note["end_line"], note["end_column"]) == (None, None, None, None)
+    assert all(d["line"] for d in found if d["severity"] == "error")
+
+
 # -- the folder boundary
 
 
@@ -200,6 +218,64 @@ def test_nothing_outside_the_folder_is_read_or_written(client, folder, path):
 def test_a_ruleset_outside_the_folder_is_not_analysed(client, name):
     got = client.post("/api/analyse", json={"ruleset": name}, headers=HEADER)
     assert got.status_code in (400, 404), got.text
+
+
+OUTSIDE = "name: outside secret\nphases:\n  roll:\n    - when: total == 7\n      do: win\n    - otherwise: lose\n"
+
+
+@pytest.fixture
+def escaping(tmp_path):
+    """A folder served whose rule files try to extend files outside it, and one beside it."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "x.yaml").write_text(OUTSIDE, encoding="utf-8")
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "link.yaml").symlink_to(tmp_path / "outside" / "x.yaml")
+    for name, parent in [("up.yaml", "../outside/x.yaml"), ("absolute.yaml", str(tmp_path / "outside" / "x.yaml")),
+                         ("nothere.yaml", "../outside/nothere.yaml"), ("by_link.yaml", "link.yaml"),
+                         ("by_stem.yaml", "../outside/x")]:
+        (folder / name).write_text(f"name: {name}\nextends: {parent}\n", encoding="utf-8")
+    (folder / "base.yaml").write_text(OUTSIDE.replace("outside secret", "base of the folder"), encoding="utf-8")
+    (folder / "beside.yaml").write_text("name: beside\nextends: base.yaml\n", encoding="utf-8")
+    (folder / "built_in.yaml").write_text("name: built in\nextends: petty\n", encoding="utf-8")
+    with TestClient(create_app(folder), base_url="http://127.0.0.1") as c:
+        yield folder, c
+
+
+@pytest.mark.parametrize("name", ["up.yaml", "absolute.yaml", "nothere.yaml", "by_link.yaml", "by_stem.yaml"])
+def test_a_rule_file_of_the_folder_extends_nothing_outside_it(escaping, capsys, name):
+    """Anyone the server serves may write the folder's files: an `extends:` that leaves the folder
+    (.., an absolute path, a link out) is refused, whether or not the file exists, and nothing of
+    the outside file is shown — even after the command line, which may follow it, has read it
+    (and the reading cache has kept it)."""
+    folder, client = escaping
+    if name != "nothere.yaml":
+        assert cli_json(capsys, "show", str(folder / name), "--json")["name"] == name  # the command line follows it
+    for got in (client.get(f"/api/rulesets/{name}"),
+                client.post("/api/analyse", json={"ruleset": name}, headers=HEADER),
+                client.get(f"/api/rules/{name}"), client.get(f"/api/graph/{name[:-5]}.yaml.json"),
+                client.post("/api/compare", json={"variants": [name, "cotton"]}, headers=HEADER)):
+        assert got.status_code == 422, got.text
+        assert "outside secret" not in got.text and "when: total" not in got.text
+        [d] = [d for d in got.json()["diagnostics"] if d["severity"] == "error"]
+        assert "leads outside the folder served" in d["message"] and d["line"] == 2
+        assert "built-in ruleset or another rule file of the folder" in d["hint"]
+
+
+def test_a_file_written_through_the_api_cannot_reach_outside(escaping):
+    folder, client = escaping
+    put = client.put("/api/files/mine.yaml", json={"text": "name: mine\nextends: ../outside/x.yaml\n", "base": None},
+                     headers=HEADER)
+    assert put.status_code == 200  # a text is saved as written: it is read as a ruleset only within bounds
+    got = client.get("/api/rulesets/mine.yaml")
+    assert got.status_code == 422 and "outside secret" not in got.text
+
+
+def test_a_rule_file_of_the_folder_extends_the_folder_and_the_built_ins(escaping):
+    _, client = escaping
+    assert client.get("/api/rulesets/beside.yaml").json()["name"] == "beside"
+    got = client.post("/api/analyse", json={"ruleset": "built_in.yaml"}, headers=HEADER).json()
+    assert got["win"] == "5629/11088" and got["file"] == "built_in.yaml"  # Petty Hazard's, README
 
 
 def test_an_unknown_builtin_gets_did_you_mean(client):
@@ -235,7 +311,7 @@ def test_bodies_and_files_are_bounded(client, folder):
 
 @pytest.mark.parametrize("path", ["/", "/compare", "/workbench", "/api/rulesets", "/api/rules/cotton",
                                   "/api/graph/cotton.mermaid", "/static/common.js", "/api/files/nothere.yaml",
-                                  "/no-such-page"])
+                                  "/no-such-page", "/favicon.ico"])
 def test_every_response_has_the_csp(client, path):
     got = client.get(path)
     csp = got.headers["content-security-policy"]
@@ -245,6 +321,13 @@ def test_every_response_has_the_csp(client, path):
     assert "script-src 'self'" in csp or "script-src" not in csp  # the API's documents run no script at all
     assert "unsafe-eval" not in csp
     assert got.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_favicon_is_a_die(client):
+    """Every browser asks for /favicon.ico on every page: a 404 would be an error in each page's console."""
+    got = client.get("/favicon.ico")
+    assert got.status_code == 200 and got.headers["content-type"] == "image/svg+xml"
+    assert got.text.startswith("<svg") and got.text.count("<circle") == 5 and "<script" not in got.text
 
 
 def test_the_pages_scripts_come_from_the_server(client):
@@ -330,6 +413,75 @@ def test_work_past_the_time_limit_is_stopped_and_blocks_no_other_work():
     anyio.run(scenario)
 
 
+def slow_rule_file(tag: str) -> str:
+    """A rule file that takes long to analyse (about 90 s here): a count to 19,000 by the totals
+    thrown, each of its 19,000 states a throw; `tag` makes its text new to the reading cache."""
+    return (f"# {tag} {time.time_ns()}\nname: slow\nvariables:\n  n: 0..19012\nphases:\n  roll:\n"
+            "    - when: n >= 19000 and total == 7\n      do: win\n    - when: n >= 19000\n      do: lose\n"
+            "    - otherwise: set n = n + total; throw again\n")
+
+
+def test_slow_analyses_leave_the_language_service_free(tmp_path):
+    """With both slots of the work taken by analyses that run to the time limit, the workbench's
+    check, hover and completion are answered at once, in their own lane."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = create_app(tmp_path, time_limit=8, jobs=2)
+    worker = app.state.api.worker
+    with TestClient(app, base_url="http://127.0.0.1") as client, ThreadPoolExecutor(2) as pool:
+        slow = [pool.submit(client.post, "/api/analyse", json={"text": slow_rule_file(str(i)), "name": f"slow{i}.yaml"},
+                            headers=HEADER) for i in range(2)]
+        deadline = time.monotonic() + 6
+        while len(worker._running) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(worker._running) == 2, "the slow analyses did not start"
+        start = time.monotonic()
+        checked = client.post("/api/check", json={"text": TYPO, "name": "typo.yaml"}, headers=HEADER)
+        hovered = client.post("/api/hover", json={"text": COTTON, "name": "c.yaml", "line": 1, "column": 1},
+                              headers=HEADER)
+        took = time.monotonic() - start
+        assert checked.status_code == 200 and hovered.status_code == 200
+        assert any("chanse_throw" in d["message"] for d in checked.json()["diagnostics"])
+        assert took < 5, f"check and hover took {took:.1f} s behind the slow analyses"
+        assert not any(f.done() for f in slow)  # still at work
+        for future in slow:
+            assert future.result(timeout=30).status_code == 503  # stopped at the time limit
+
+
+def gone(pid: int, within: float = 5) -> bool:
+    """Whether the process `pid` is gone (killed and reaped) within `within` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_work_given_up_is_killed_and_frees_its_slot():
+    """A request given up (its client hung up, the server stops) kills its process at once: the
+    one slot is free for the next piece of work in well under the time limit."""
+    import anyio
+
+    async def scenario():
+        worker = Worker(time_limit=30, jobs=1)
+        async with anyio.create_task_group() as group:
+            group.start_soon(worker.run, time.sleep, 30)
+            deadline = time.monotonic() + 10
+            while not worker._running and time.monotonic() < deadline:
+                await anyio.sleep(0.05)
+            [process] = list(worker._running)
+            group.cancel_scope.cancel()
+        start = time.monotonic()
+        assert await worker.run(sorted, [3, 1, 2]) == [1, 2, 3]
+        assert time.monotonic() - start < 5
+        assert await anyio.to_thread.run_sync(gone, process.pid), "the process given up runs on"
+
+    anyio.run(scenario)
+
+
 # -- the command
 
 
@@ -356,6 +508,44 @@ def test_serve_prints_its_address_and_stops_on_ctrl_c(folder, tmp_path):
             process.kill()
     assert process.returncode == 0
     assert "Traceback" not in err and err.strip().endswith("hazard-dsl: stopped")
+
+
+def test_serve_frees_the_work_of_a_client_that_hung_up_and_stops_at_once_on_ctrl_c(tmp_path):
+    """Two slow analyses whose clients hang up free their slots at once (the next analysis is not
+    kept waiting for the 60 s limit); a Ctrl-C while another runs stops the server in a moment,
+    with no traceback (the work is killed, the request waiting for it answered)."""
+    import httpx
+
+    (tmp_path / "slow.yaml").write_text(slow_rule_file("serve"), encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", "0", "--folder", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        address = process.stdout.readline().split(" at ")[1].split()[0]
+        for _ in range(2):
+            with pytest.raises(httpx.TimeoutException):
+                httpx.post(address + "api/analyse", json={"ruleset": "slow.yaml"}, headers=HEADER, timeout=1.5)
+        start = time.monotonic()
+        got = httpx.post(address + "api/analyse", json={"ruleset": "cotton"}, headers=HEADER, timeout=30)
+        assert got.status_code == 200 and got.json()["win"] == "1979/4032"
+        assert time.monotonic() - start < 10, "the work of the clients that hung up held the slots"
+        import threading
+
+        answers = []  # one left running, its client waiting
+        waiting = threading.Thread(target=lambda: answers.append(httpx.post(
+            address + "api/analyse", json={"ruleset": "slow.yaml"}, headers=HEADER, timeout=60)))
+        waiting.start()
+        time.sleep(1.5)
+        start = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        stopped = time.monotonic() - start
+        waiting.join(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0 and stopped < 5, (stopped, err)
+    assert "Traceback" not in err and "CancelledError" not in err and err.strip().endswith("hazard-dsl: stopped"), err
+    assert [a.status_code for a in answers] == [503] and "stopping" in answers[0].json()["error"]
 
 
 def test_serve_on_another_host_warns(folder, tmp_path):

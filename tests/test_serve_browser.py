@@ -1,8 +1,11 @@
 """`hazard-dsl serve`'s pages in a real browser: Debian's Chromium driven by Selenium through the
 system's chromedriver (nothing is downloaded). What only a browser shows: the library's figures
 change with an option, compare shows each variant's chance, the workbench places a diagnostic on
-its line and its fix clears it, rule text that looks like HTML is shown and never run, and no page
-scrolls sideways at 375 px. One browser and one server for the module (CI has two cores).
+its line and its fix clears it, rule text that looks like HTML is shown and never run, no page
+scrolls sideways at 375 px, no table cell breaks a word, compare's charts draw a negative edge and
+are readable on a phone, no page has an error in its console, and the workbench gives up what a
+newer request replaces and asks before unsaved changes are left. One browser and one server for
+the module (CI has two cores).
 
 Skipped, saying why, only where Chromium, chromedriver or Selenium cannot be found; `.ci/run`
 installs them as it installs Graphviz.
@@ -241,3 +244,155 @@ def test_the_workbench_completes_and_explains_from_the_language_service(browser,
     labels = browser.execute_script(offered)
     assert any(label.startswith("chance_throw") for label in labels), labels
     assert any(label.startswith("set_main") for label in labels), labels
+
+
+def console_errors(browser) -> list[str]:
+    """The page's errors in the console since the last call (a failed request, an attribute the
+    browser refused, an exception)."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_compare_draws_a_negative_edge_with_no_error(browser, server):
+    """Petty Hazard's edge against the caster is negative (−1.53%): its bar is drawn to its length
+    from the exact fraction, not from the text with its minus sign (which made every width NaN);
+    and no page of the three has an error in the console, the favicon included."""
+    address, _ = server
+    console_errors(browser)
+    browser.get(f"{address}/compare?v=cotton&v=petty")
+    wait(browser, lambda d: d.find_elements("css selector", "#charts svg rect"), message="the charts")
+    time.sleep(0.3)
+    bars = browser.execute_script(
+        "return [...document.querySelectorAll('#charts svg')].map(s => [...s.querySelectorAll('rect, line, text')]"
+        ".map(e => [...e.attributes].filter(a => /^(x|y|x1|x2|y1|y2|width|height)$/.test(a.name)).map(a => a.value)));")
+    values = [v for chart in bars for element in chart for v in element]
+    assert values and all(v not in ("NaN", "Infinity", "-Infinity") for v in values), values
+    edge = browser.find_elements("css selector", "#charts svg")[1]
+    widths = [float(r.get_attribute("width")) for r in edge.find_elements("css selector", "rect")]
+    assert len(widths) == 2 and min(widths) > 20, widths  # cotton's 1.84% and petty's −1.53%, each a bar
+    assert console_errors(browser) == []
+    for page, ready in (("/?ruleset=petty", "#figure-win"), ("/workbench", "#new-base option")):
+        browser.get(address + page)
+        wait(browser, lambda d: d.find_elements("css selector", ready), message=page)
+        time.sleep(0.5)
+        assert console_errors(browser) == [], page
+
+
+# Every word of every table cell on the page that is drawn on more than one line (cut inside the
+# word), and each header cell that takes more than one line.
+BROKEN_WORDS = """
+const broken = [], headers = [];
+const lines = range => new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+for (const cell of document.querySelectorAll('main table th, main table td')) {
+  if (!cell.getClientRects().length) continue;
+  const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walk.nextNode());) {
+    for (const m of node.data.matchAll(/[^\\s\\-\\u2010-\\u2014]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (lines(range) > 1) broken.push(m[0]);
+    }
+  }
+  if (cell.closest('thead')) {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    if (lines(range) > 1) headers.push(cell.textContent);
+  }
+}
+const bets = document.getElementById('bets');
+return {broken, headers, bets: bets ? [bets.getBoundingClientRect().width, bets.parentElement.clientWidth] : null,
+        page: [document.documentElement.scrollWidth, window.innerWidth]};
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("ruleset", ["chicken", "cotton", "craps", "french", "fullams", "history_sheet", "hoyle",
+                                     "petty"])
+def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
+    """French Hazard's payout of `odds` in words runs to 280 characters: it wraps, and no other
+    column is squeezed to a letter a line. At 1280 px every header is one line and the bets fit
+    their box; at 375 px a wide table scrolls in its own box, the page never sideways."""
+    from hazard_dsl.parse.files import builtin_names
+
+    assert ruleset in builtin_names() and len(builtin_names()) == 8  # each built-in is one case here
+    address, _ = server
+    if width != 1280:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(f"{address}/?ruleset={ruleset}")
+        wait(browser, lambda d: "%" in text_of(d, "#figure-win"), message="the figures")
+        time.sleep(0.3)
+        found = browser.execute_script(BROKEN_WORDS)
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert found["broken"] == [], found["broken"]
+    assert found["page"][0] <= found["page"][1], found["page"]
+    if width == 1280:
+        assert found["headers"] == [], found["headers"]
+        assert found["bets"] is None or found["bets"][0] <= found["bets"][1] + 1, found["bets"]
+
+
+def test_compare_charts_are_readable_at_375_px(browser, server):
+    """On a phone the charts are drawn to the page's width, a unit a pixel: their words are at
+    least 11 px high, and none runs out of its chart."""
+    address, _ = server
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 375, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(f"{address}/compare?v=cotton&v=petty&v=cotton:main=called")
+        wait(browser, lambda d: d.find_elements("css selector", "#charts svg text"), message="the charts")
+        time.sleep(0.3)
+        texts = browser.execute_script(
+            "return [...document.querySelectorAll('#charts svg text')].map(t => { const r = t.getBoundingClientRect(),"
+            " s = t.ownerSVGElement.getBoundingClientRect(); return [t.textContent, r.height, r.left - s.left,"
+            " s.right - r.right]; });")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert texts and all(height >= 11 for _, height, _, _ in texts), texts
+    assert all(left >= -0.5 and right >= -0.5 for _, _, left, right in texts), texts
+
+
+def test_the_workbench_gives_up_what_a_newer_request_replaces_and_warns_of_unsaved_changes(browser, server):
+    """While a file's figures are worked out, an edit gives that request up (the server then stops
+    its work); leaving the page with the edit unsaved asks first, and not once it is saved."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, folder = server
+    # a count to 5,000 by the totals thrown: some seconds to analyse (and new to the reading cache)
+    (folder / "counting.yaml").write_text(
+        f"# {time.time_ns()}\nname: counting\nvariables:\n  n: 0..5012\nphases:\n  roll:\n"
+        "    - when: n >= 5000 and total == 7\n      do: win\n    - when: n >= 5000\n      do: lose\n"
+        "    - otherwise: set n = n + total; throw again\n", encoding="utf-8")
+    watch = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.__asked = []; window.__given_up = [];
+        const fetching = window.fetch;
+        window.fetch = (url, init) => {
+          window.__asked.push(String(url));
+          if (init && init.signal) init.signal.addEventListener('abort', () => window.__given_up.push(String(url)));
+          return fetching(url, init);
+        };"""})
+    leaving = ("const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e);"
+               "return e.defaultPrevented;")
+    try:
+        browser.get(f"{address}/workbench?file=counting.yaml")
+        wait(browser, lambda d: "/api/analyse" in d.execute_script("return window.__asked"),
+             message="the analysis asked")
+        assert browser.execute_script(leaving) is False  # nothing changed yet
+        content = browser.execute_script(
+            "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+        content.click()
+        ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).send_keys(
+            "# an edit\n").perform()
+        wait(browser, lambda d: "/api/analyse" in d.execute_script("return window.__given_up"),
+             message="the analysis of the text before the edit given up")
+        assert browser.execute_script(leaving) is True  # the edit is not saved
+        browser.find_element(By.ID, "save").click()
+        wait(browser, lambda d: "Saved counting.yaml" in text_of(d, "#status"), message="saved")
+        assert browser.execute_script(leaving) is False
+        assert (folder / "counting.yaml").read_text(encoding="utf-8").endswith("# an edit\n")
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
+        browser.get("about:blank")

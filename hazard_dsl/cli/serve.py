@@ -48,8 +48,18 @@ def command(args) -> int:
     print(f"hazard-dsl: the tables are kept in {db}", file=sys.stderr, flush=True)
     # a browser's WebSocket message is small (serve.tables.MAX_MESSAGE): larger frames are refused by uvicorn
     # itself; and the table's messages are small, so compressing each one costs more than it saves
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False,
-                                           ws_max_size=65_536, ws_per_message_deflate=False))
+    worker = app.state.api.worker
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            # Ctrl-C: the work running is killed now, so that the requests waiting for it are
+            # answered and the server stops in a moment, not when the slowest analysis ends
+            worker.stop()
+            super().handle_exit(sig, frame)
+
+    # timeout_graceful_shutdown: a page that holds its connection open does not hold the stop for ever
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="off", server_header=False,
+                                   ws_max_size=65_536, ws_per_message_deflate=False, timeout_graceful_shutdown=5))
     try:
         server.run(sockets=[listening])
     except KeyboardInterrupt:  # uvicorn stops on the first Ctrl-C and raises it again once stopped

@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+
 from .errors import CommandError
+
+# The folder a rule file's `extends:` may not leave while a server's work runs (`confined`): the
+# commands take a ruleset by name, as the command line gives it, and the server that calls them
+# serves a folder whose files anyone it serves may write.
+_FOLDER: ContextVar[Path | None] = ContextVar("hazard_dsl_folder", default=None)
+
+
+@contextmanager
+def confined(folder: Path):
+    """While inside, a rule file read by `load` extends only the built-in rulesets and the files
+    whose real path lies in `folder` (a real path); anything else is refused as a ruleset error."""
+    token = _FOLDER.set(folder)
+    try:
+        yield
+    finally:
+        _FOLDER.reset(token)
 
 
 def load(name: str, text: str | None = None):
@@ -21,7 +41,7 @@ def load(name: str, text: str | None = None):
 
         raise CommandError(f"no ruleset file or built-in ruleset named {name!r}{did_you_mean(name, builtin_names())} "
                            f"(built-ins: {', '.join(builtin_names())})")
-    return read_ruleset(path)
+    return read_ruleset(path, within=_FOLDER.get())
 
 
 def build_machine(ruleset, option_texts, bets=None):

@@ -43,7 +43,7 @@ from types import MappingProxyType
 
 from ..diagnostics import SOURCES
 from ..version import __version__
-from .files import MAX_BYTES, builtin_file, cache_folder, read_regular, resolve
+from .files import MAX_BYTES, builtin_dir, builtin_file, cache_folder, read_regular, resolve
 from .store import read_entry, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
@@ -52,26 +52,29 @@ FORMAT = 3  # bump when what is kept changes shape
 SUFFIX = ".entry"
 
 
-def read_ruleset(path: str | Path, text: str | None = None):
+def read_ruleset(path: str | Path, text: str | None = None, within: Path | None = None):
     """The checked Ruleset of a rule file, from the cache when its files are unchanged.
     Raises RulesetError with every problem, exactly as `parse.reader.read_ruleset`. `text`: the
     file's text as an editor holds it, not yet saved; it is read in place of the file's (and
-    `extends:` still resolves beside the file)."""
+    `extends:` still resolves beside the file). `within`: a folder `extends:` may not leave
+    (`reader._load_chain`); a kept ruleset read from files outside it is read again, and refused."""
     path = Path(path)
     folder = _folder("rulesets")
     if text is not None and len(text) > MAX_BYTES:  # as the reader bounds a file it opens
         from .reader import read_ruleset as read
 
-        return read(path, text=text)
+        return read(path, text=text, within=within)
     text = text if text is not None else _text(path) if folder else None
     if text is None:
         from .reader import read_ruleset as read
 
-        return read(path)
+        return read(path, within=within)
     key = _hash(str(FORMAT), _code(), _cwd(), str(path), _digest(text))
     entry = os.path.join(folder, key + SUFFIX)
     kept = _load(entry, key, _is_kept_ruleset)
-    if kept is not None and kept["files"][0][3] == _digest(text) and _unchanged(kept["files"], text):
+    if kept is not None and kept["files"][0][3] == _digest(text) and (
+            within is None or all(_within(real, within) for _, real, _, _ in kept["files"][1:])) and _unchanged(
+            kept["files"], text):
         return kept["ruleset"]
     from ..records import replace
     from .reader import read_ruleset as read
@@ -80,7 +83,7 @@ def read_ruleset(path: str | Path, text: str | None = None):
     # The reader parses the very text the key was made from (it does not open the file again):
     # a file saved between the two reads would otherwise be kept under one version's key with
     # the other version's figures.
-    ruleset = read(path, files, text=text)
+    ruleset = read(path, files, text=text, within=within)
     kept_files = [(named, real, display, _digest(t)) for named, real, display, t in files]
     # The ruleset's own key names every file it was read from (the entry's key names only the
     # file asked for): what is kept under it, the machines, changes when a parent file does.
@@ -209,6 +212,11 @@ def _code() -> str:
                          f"{info.st_size}:{info.st_mtime_ns}")
         _CODE.append(_hash(*parts))
     return _CODE[0]
+
+
+def _within(real: str, folder: Path) -> bool:
+    """Whether a kept ruleset's file (its real path) is a built-in one or lies inside `folder`."""
+    return Path(real).is_relative_to(folder) or Path(real).is_relative_to(builtin_dir().resolve())
 
 
 def _unchanged(files: list, text: str) -> bool:

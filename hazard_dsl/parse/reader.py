@@ -26,8 +26,8 @@ from .expressions import parse_actions, parse_expression, parse_payout
 # the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
 from . import keys as K
 from .keys import KEYWORDS, MAX_NARRATION_CHARS, MAX_WHOLE, MERGED_BY_NAME
-from .files import (NotRegular, TooLarge, builtin_file, builtin_names, display as _display, is_file, read_regular,
-                    resolve)
+from .files import (NotRegular, TooLarge, builtin_dir, builtin_file, builtin_names, display as _display, is_file,
+                    read_regular, resolve)
 from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
 
@@ -126,14 +126,16 @@ class _Reader:
 
 
 def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None,
-                named: str | None = None) -> list[YMap]:
+                named: str | None = None, within: Path | None = None) -> list[YMap]:
     """The file and every file it extends, most basic first. `files`, when given, receives
     (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
     for each file read, for the reading cache to check later. `text`, when given, is the file's
     own text, already read: it is parsed rather than the file read again. `named`: the text is
     no file at all but a rule file held in a string (`hazard_dsl.load_text`), shown by that name
     in messages, with no real path; its `extends:` names a built-in ruleset only, since a text has
-    no folder of its own to be beside (and the working folder is not one to trust)."""
+    no folder of its own to be beside (and the working folder is not one to trust). `within`: a
+    folder (its real path) that `extends:` may not leave — only a built-in ruleset or a file whose
+    real path lies inside it may be named (`serve`, whose folder's files anyone it serves may write)."""
     chain: list[YMap] = []
     seen: list[Path | None] = []
     current: Path | None = path
@@ -180,7 +182,16 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
             if not isinstance(parent, YScalar) or not isinstance(parent.value, str):
                 diags.error("extends must name a ruleset file or a built-in ruleset", parent.position)
                 raise RulesetError(diags.items)
-            found = builtin_file(parent.value) if in_text else resolve(parent.value, resolved.parent)
+            if within is not None and not in_text:
+                found = _inside(parent.value, resolved.parent, within)
+                if found is False:
+                    # refused whether or not such a file exists: the answer tells nothing of what lies outside
+                    diags.error(f"extends: {parent.value!r} leads outside the folder served", parent.position,
+                                "a rule file of the folder extends a built-in ruleset or another rule file "
+                                "of the folder")
+                    raise RulesetError(diags.items)
+            else:
+                found = builtin_file(parent.value) if in_text else resolve(parent.value, resolved.parent)
             if found is None:
                 near = builtin_names() if in_text else _rulesets_near(resolved)
                 hint = f"built-in rulesets: {', '.join(builtin_names())}"
@@ -209,6 +220,26 @@ def _rulesets_near(path: Path) -> list[str]:
     except OSError:
         pass
     return names
+
+
+def _inside(name: str, beside: Path, within: Path) -> Path | None | bool:
+    """What `extends: name` of a file in the folder `beside` names when it may not leave the folder
+    `within`: a file beside it (real path inside `within` or among the built-in rulesets, links
+    followed), else a built-in ruleset; None if neither; False if the name leads outside (`..`,
+    an absolute path, a link out)."""
+    builtins = builtin_dir().resolve()
+    for candidate in (beside / name, beside / f"{name}.yaml"):
+        try:
+            real = candidate.resolve()
+        except ValueError:  # a NUL: no file has that name
+            return None
+        except (OSError, RuntimeError):  # a loop of links
+            return False
+        if not (real.is_relative_to(within) or real.is_relative_to(builtins)):
+            return False
+        if is_file(real):
+            return real
+    return builtin_file(name)
 
 
 def _may_extend(path: Path) -> bool:
@@ -264,10 +295,11 @@ def _merge(chain: list[YMap]) -> YMap:
 
 
 def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
-                 named: str | None = None) -> Ruleset:
+                 named: str | None = None, within: Path | None = None) -> Ruleset:
     """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
     (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
-    `named` with `text`: a rule file held in a string, not a file (`_load_chain`)."""
+    `named` with `text`: a rule file held in a string, not a file; `within`: a folder `extends:`
+    may not leave (`_load_chain`)."""
     from ..check.names import check_names
 
     if named is not None and text is None:
@@ -275,7 +307,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     path = Path(path)
     diags = Diagnostics()
     files = [] if files is None else files
-    chain = _load_chain(path, diags, files, text, named)
+    chain = _load_chain(path, diags, files, text, named, within)
     root = _merge(chain)
     r = _Reader()
     r.keys(root, K.RULESET, "a ruleset")

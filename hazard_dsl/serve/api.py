@@ -1,7 +1,8 @@
 """The JSON API under `/api/`: everything the pages do, and nothing they do otherwise.
 
 Every body is JSON of bounded size; every name is checked against the built-in rulesets and the
-folder (`files.Folder`) before anything reads it; the work itself (`jobs`) runs off the event
+folder (`files.Folder`) before anything reads it, and what a file of the folder extends lies in
+the folder too (`commands.loading.confined`, in `work`); the work itself (`jobs`) runs off the event
 loop, bounded in time (`work.Worker`). Figures are the command line's JSON, fractions as strings.
 
     GET  /api/rulesets                    the built-in rulesets and the folder's rule files
@@ -25,13 +26,18 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
 
 Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
 a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
-(Graphviz missing), 503 (the time limit) or 500 (a bug: please report it).
+(Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it).
+The check, hover and completion run in a lane of their own (`Worker.ask`), and the work of a
+request whose client hangs up is stopped (`Api.run`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+
+import anyio
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -41,7 +47,7 @@ from ..parse.files import MAX_BYTES
 from . import jobs
 from .files import Conflict, FileRefused, Folder
 from .tables import TableRefused, TableRoutes
-from .work import Failed, TimeLimit, Worker
+from .work import Failed, Stopping, TimeLimit, Worker
 
 HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused
 MAX_BODY = 2 * MAX_BYTES + 65_536  # a rule file at its bound, escaped as JSON, and the rest
@@ -86,10 +92,15 @@ class Api:
                     return error(exc.status, str(exc))
                 except Conflict as exc:
                     return error(409, str(exc), current=exc.current, sent=exc.sent)
-                except TimeLimit as exc:
+                except (TimeLimit, Stopping) as exc:
                     return error(503, str(exc))
                 except Failed as exc:
                     return _failed(exc)
+                except asyncio.CancelledError:
+                    # the server stops, and its last requests are cancelled: an answer, not a traceback
+                    if not self.worker.stopping:
+                        raise
+                    return error(503, "the server is stopping")
             return handle
 
         return [
@@ -117,6 +128,31 @@ class Api:
                 Route("/api/tables/{id}/actions", guarded(tables.action), methods=["POST"]),
                 Route("/api/tables/{id}/log", guarded(tables.log), methods=["GET"]),
                 WebSocketRoute("/api/tables/{id}/ws", tables.socket)]
+
+    # -- the work, given up when its client is
+
+    async def run(self, request: Request, function, *args, ask: bool = False):
+        """`function(*args)` done by the worker (`ask`: in the language service's lane), its
+        process killed as soon as the client hangs up (a page that left, a request a newer one
+        replaced): it holds no slot for nobody."""
+        outcome = None
+        async with anyio.create_task_group() as group:
+            async def watch():
+                while (await request.receive())["type"] != "http.disconnect":
+                    pass
+                group.cancel_scope.cancel()
+
+            group.start_soon(watch)
+            try:
+                outcome = (True, await (self.worker.ask if ask else self.worker.run)(function, *args))
+            except Exception as exc:  # raised here, outside the group, not as a group of one
+                outcome = (False, exc)
+            group.cancel_scope.cancel()
+        if outcome is None:
+            raise Refused(499, "the client hung up")  # read by nobody
+        if not outcome[0]:
+            raise outcome[1]
+        return outcome[1]
 
     # -- what a request names
 
@@ -184,16 +220,16 @@ class Api:
 
     async def show(self, request: Request):
         name, _ = self.target(request.path_params["name"])
-        return JSONResponse(await self.worker.run(jobs.show, name))
+        return JSONResponse(await self.run(request, jobs.show, name))
 
     async def show_text(self, request: Request):
         text, name = self.text_of(await body_of(request))
-        return JSONResponse(await self.worker.run(jobs.show, name, text))
+        return JSONResponse(await self.run(request, jobs.show, name, text, ask=True))
 
     async def analyse(self, request: Request):
         body = await body_of(request)
         name, text = self.subject(body)
-        return JSONResponse(await self.worker.run(jobs.analyse, name, self.options(body.get("options")), text))
+        return JSONResponse(await self.run(request, jobs.analyse, name, self.options(body.get("options")), text))
 
     async def compare(self, request: Request):
         body = await body_of(request)
@@ -214,11 +250,11 @@ class Api:
             shown.append(name + suffix)
         if len(set(texts)) != len(texts):
             raise Refused(400, "the same variant twice")
-        return JSONResponse(await self.worker.run(jobs.compare, texts, shown))
+        return JSONResponse(await self.run(request, jobs.compare, texts, shown))
 
     async def check(self, request: Request):
         text, name = self.text_of(await body_of(request))
-        return JSONResponse({"diagnostics": await self.worker.run(jobs.check, text, name)})
+        return JSONResponse({"diagnostics": await self.run(request, jobs.check, text, name, ask=True)})
 
     def place(self, body: dict) -> tuple[int, int]:
         line, column = body.get("line"), body.get("column")
@@ -229,16 +265,17 @@ class Api:
     async def hover(self, request: Request):
         body = await body_of(request)
         text, name = self.text_of(body)
-        return JSONResponse(await self.worker.run(jobs.hover, text, name, *self.place(body)))
+        return JSONResponse(await self.run(request, jobs.hover, text, name, *self.place(body), ask=True))
 
     async def completion(self, request: Request):
         body = await body_of(request)
         text, name = self.text_of(body)
-        return JSONResponse({"items": await self.worker.run(jobs.completion, text, name, *self.place(body))})
+        items = await self.run(request, jobs.completion, text, name, *self.place(body), ask=True)
+        return JSONResponse({"items": items})
 
     async def rules(self, request: Request):
         name, _ = self.target(request.path_params["name"])
-        html = await self.worker.run(jobs.rules, name, self.options(dict(request.query_params)))
+        html = await self.run(request, jobs.rules, name, self.options(dict(request.query_params)))
         return Response(html, media_type="text/html; charset=utf-8", headers={"Content-Security-Policy": DOCUMENT_CSP})
 
     async def graph_of(self, request: Request):
@@ -246,7 +283,7 @@ class Api:
         if not dot or fmt not in GRAPH_FORMATS:
             raise Refused(404, "a drawing is NAME.svg, NAME.mermaid or NAME.json")
         name, _ = self.target(stem)
-        drawing = await self.worker.run(jobs.graph, name, self.options(dict(request.query_params)), fmt)
+        drawing = await self.run(request, jobs.graph, name, self.options(dict(request.query_params)), fmt)
         return Response(drawing, media_type=GRAPH_FORMATS[fmt], headers={"Content-Security-Policy": DOCUMENT_CSP})
 
     async def graph(self, request: Request):
@@ -255,7 +292,7 @@ class Api:
         if fmt not in GRAPH_FORMATS:
             raise Refused(400, "format: svg, mermaid or json")
         name, text = self.subject(body)
-        drawing = await self.worker.run(jobs.graph, name, self.options(body.get("options")), fmt, text)
+        drawing = await self.run(request, jobs.graph, name, self.options(body.get("options")), fmt, text)
         return JSONResponse({"format": fmt, "drawing": drawing})
 
     async def file(self, request: Request):

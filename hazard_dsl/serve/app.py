@@ -83,7 +83,8 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
     shared tables live in the SQLite file `db` (store.Store: locked for this app, StoreLocked if
     another server holds it; None: a file of its own in a temporary folder, gone with the app),
     at most `max_tables` in play, closed after `idle` seconds without an action."""
-    api = Api(Folder(folder), Worker(time_limit, jobs, inline))
+    served = Folder(folder)
+    api = Api(served, Worker(time_limit, jobs, inline, folder=served.root))
     if db is None:
         import tempfile
 
@@ -100,9 +101,14 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
     async def library_of(request):  # /library → the library page
         return RedirectResponse("/", status_code=308)
 
+    async def favicon(request):  # asked for by every browser on every page: a die showing five
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
     routes = [Route(path, page(file, policy), methods=["GET", "HEAD"]) for path, (file, policy) in PAGES.items()]
     routes.append(Route("/tables/{id}", page("table.html", CSP), methods=["GET", "HEAD"]))
-    routes += [Route("/library", library_of), *api.routes(), Mount("/static", StaticFiles(directory=STATIC), name="static")]
+    routes += [Route("/library", library_of), Route("/favicon.ico", favicon, methods=["GET", "HEAD"]), *api.routes(),
+               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = [Middleware(SecurityHeaders)]
     if is_loopback(host):
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))

@@ -37,10 +37,13 @@ def _range(span: dict) -> dict:
             "end_line": span["end"]["line"] + 1, "end_column": span["end"]["column"] + 1}
 
 
-def diagnostic_json(problem: dict, name: str) -> dict:
+def diagnostic_json(problem: dict, name: str, placed: bool = True) -> dict:
     """One diagnostic: line, column, end_line and end_column from 1; its fixes each a title, a
-    range and the new text. A problem of a ruleset the text extends stands on `extends:`."""
-    where = _range(problem["range"])
+    range and the new text. A problem of a ruleset the text extends stands on `extends:`. One
+    the checker gives no place (`placed` false: of the file as a whole) has no line: listed, not
+    underlined (an editor's protocol needs a range, and the service gives it line 1's)."""
+    where = _range(problem["range"]) if placed else {"line": None, "column": None, "end_line": None,
+                                                      "end_column": None}
     return {**where, "severity": problem["severity"], "message": problem["message"], "hint": problem["hint"],
             "file": name, "fixes": [{"title": f["title"], "range": _range(f["range"]), "new_text": f["new_text"]}
                                     for f in problem["fixes"]]}
@@ -60,7 +63,12 @@ def refusal_json(d) -> dict:
 def check_text(text: str, name: str) -> list[dict]:
     """Every problem of the rule file held in `text` (shown as `name`), in order of place."""
     service, uri = _service(text, name)
-    return [diagnostic_json(p.to_json(), name) for p in service.diagnostics(uri)]
+    problems = service.diagnostics(uri)
+    # the service's problems are the checker's diagnostics one for one, in their order; which of
+    # them has no place only the checker's say
+    found = service._doc(uri).checked[1]
+    placed = [d.position is not None for d in found] if len(found) == len(problems) else [True] * len(problems)
+    return [diagnostic_json(p.to_json(), name, here) for p, here in zip(problems, placed)]
 
 
 def hover(text: str, name: str, line: int, column: int):

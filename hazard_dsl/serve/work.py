@@ -3,19 +3,32 @@
 Each piece of work runs in a process of its own, forked from a server process that has the
 pipeline imported already (`multiprocessing`'s forkserver, so a fork costs milliseconds, not an
 import): a pathological rule file that takes minutes is stopped at the time limit (the process
-is killed, which a thread cannot be), and meanwhile the event loop answers other requests. At
-most `jobs` pieces run at once (the cores); others wait their turn. The solver's own bounds
-(states, rule tests, option tables) hold in the process exactly as on the command line, and the
-cache of read rulesets and compiled machines on disk is shared with it.
+is killed, which a thread cannot be), and meanwhile the event loop answers other requests. The
+solver's own bounds (states, rule tests, option tables) hold in the process exactly as on the
+command line, and the cache of read rulesets and compiled machines on disk is shared with it.
 
-`inline=True` runs the work in a thread of this process instead (no time limit): for a
-platform without fork, and for debugging.
+Two lanes, so that slow work never keeps the editor waiting: `run` (analyse, compare, draw, the
+rule sheet) runs at most `jobs` pieces at once (the cores), others waiting their turn; `ask`
+(the language service's check, hover and completion, each a few milliseconds) has slots of its
+own that no analysis can take, and a shorter time limit. A piece of work whose request is given
+up (the client hung up, a newer request replaced it, the server stops) is killed at once and its
+slot freed: it does not run on to its time limit for nobody.
+
+The work runs in the folder served (`folder`): a rule file of it is shown by its name there, as
+the command line run in that folder shows it, and its `extends:` may name only the built-in
+rulesets and the folder's own files (`commands.loading.confined`).
+
+`inline=True` runs the work in a thread of this process instead (no time limit, nothing killed,
+paths shown from the server's working folder): for a platform without fork, and for debugging.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import sys
+from pathlib import Path
 
 import anyio
 import anyio.to_thread
@@ -29,8 +42,16 @@ PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.language", "hazard_dsl.com
            "hazard_dsl.check.game", "hazard_dsl.check.names"]
 
 
+ASK_JOBS = 2  # the language service's own slots
+ASK_LIMIT = 15.0  # seconds: the checker's own bounds keep the slowest corpus file to a few
+
+
 class TimeLimit(Exception):
     """The work took longer than the server's time limit and was stopped."""
+
+
+class Stopping(Exception):
+    """The server is stopping: the work was stopped, or not started."""
 
 
 class Failed(Exception):
@@ -42,15 +63,26 @@ class Failed(Exception):
         self.kind, self.payload = kind, payload
 
 
-def _child(connection, function, args, kwargs) -> None:
+def _child(connection, folder, function, args, kwargs) -> None:
     try:
-        result = ("ok", function(*args, **kwargs))
+        if folder is not None:
+            os.chdir(folder)  # a file of the folder is shown by its name, as the command line run there shows it
+        result = ("ok", _confined(folder, function, args, kwargs))
     except BaseException as exc:  # every failure goes back to the server, none is printed here
         result = ("failed", _failure(exc))
     try:
         connection.send(result)
     finally:
         connection.close()
+
+
+def _confined(folder, function, args, kwargs):
+    if folder is None:
+        return function(*args, **kwargs)
+    from ..commands.loading import confined
+
+    with confined(folder):
+        return function(*args, **kwargs)
 
 
 def _failure(exc: BaseException) -> tuple[str, object]:
@@ -71,53 +103,113 @@ def _failure(exc: BaseException) -> tuple[str, object]:
     return "internal", f"{type(exc).__name__}: {exc}"
 
 
-def run_inline(function, args, kwargs):
+def run_inline(function, args, kwargs, folder=None):
     try:
-        return function(*args, **kwargs)
+        return _confined(folder, function, args, kwargs)
     except BaseException as exc:
         raise Failed(*_failure(exc)) from None
 
 
 class Worker:
     """Runs `function(*args)` (a module-level function whose arguments and result pickle) for a
-    request, in a process killed after `time_limit` seconds."""
+    request, in a process killed after `time_limit` seconds (`ask_limit` in the language
+    service's lane), or as soon as the request is given up."""
 
-    def __init__(self, time_limit: float = 60.0, jobs: int = 2, inline: bool = False):
+    def __init__(self, time_limit: float = 60.0, jobs: int = 2, inline: bool = False, folder: Path | None = None,
+                 ask_limit: float = ASK_LIMIT):
         self.time_limit = time_limit
+        self.ask_limit = min(ask_limit, time_limit)
         self.inline = inline or sys.platform == "win32" or "forkserver" not in multiprocessing.get_all_start_methods()
         self.jobs = max(1, jobs)
-        self._limiter = None  # made in the event loop, at the first request
+        self.folder = None if folder is None else Path(folder).resolve()
+        self.stopping = False
+        self._lanes = None  # made in the event loop, at the first request
+        self._running: set = set()  # the processes at work, until their waiter reaps them
         if not self.inline:
             self._context = multiprocessing.get_context("forkserver")
             self._context.set_forkserver_preload(PRELOAD)
 
     async def run(self, function, *args, **kwargs):
-        # work waiting its turn waits here, holding no thread: the threads of the server's other
-        # work (reading static files) stay free
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.jobs)
-        return await anyio.to_thread.run_sync(self._run, function, args, kwargs, abandon_on_cancel=True,
-                                              limiter=self._limiter)
+        """Slow work (analyse, compare, draw): at most `jobs` at once."""
+        return await self._work("run", self.time_limit, function, args, kwargs)
 
-    def _run(self, function, args, kwargs):
-        if self.inline:
-            return run_inline(function, args, kwargs)
-        receive, send = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_child, args=(send, function, args, kwargs), daemon=True)
-        process.start()
-        send.close()
-        try:
-            if not receive.poll(self.time_limit):
-                raise TimeLimit(f"the work took longer than {self.time_limit:g} s and was stopped")
+    async def ask(self, function, *args, **kwargs):
+        """A question about a text (check, hover, completion), in a lane of its own."""
+        return await self._work("ask", self.ask_limit, function, args, kwargs)
+
+    def stop(self) -> None:
+        """The server stops: every piece of work running is killed, and each request waiting
+        for one is answered at once (Stopping); no new work starts. Safe in a signal handler."""
+        self.stopping = True
+        for process in list(self._running):
+            self._kill(process)
+
+    async def _work(self, lane: str, limit: float, function, args, kwargs):
+        if self.stopping:
+            raise Stopping("the server is stopping")
+        if self._lanes is None:
+            # work waiting its turn waits here, holding no thread: the threads of the server's
+            # other work (reading static files) stay free
+            self._lanes = {"run": anyio.CapacityLimiter(self.jobs), "ask": anyio.CapacityLimiter(ASK_JOBS)}
+        async with self._lanes[lane]:
+            if self.inline:
+                return await anyio.to_thread.run_sync(run_inline, function, args, kwargs, self.folder,
+                                                      abandon_on_cancel=True)
+            started: list = []
             try:
-                status, value = receive.recv()
-            except EOFError:  # the process died without a word: killed for memory, or a crash
-                raise Failed("internal", f"the work ended without an answer (exit {process.exitcode})") from None
-        finally:
-            receive.close()
-            if process.is_alive():
-                process.kill()
-            process.join()
+                await anyio.to_thread.run_sync(self._start, function, args, kwargs, started)
+            except anyio.get_cancelled_exc_class():
+                for process, receive in started:  # given up while it was forked: no one will wait for it
+                    self._kill(process)
+                    self._running.discard(process)
+                    receive.close()
+                raise
+            try:
+                status, value = await anyio.to_thread.run_sync(self._wait, *started[0], limit, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                # given up (the client hung up, the server stops): the process goes now, not at the
+                # time limit, and the slot with it; the waiting thread, abandoned, reaps it
+                self._kill(started[0][0])
+                raise
         if status == "ok":
             return value
         raise Failed(*value)
+
+    def _start(self, function, args, kwargs, started: list) -> None:
+        receive, send = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_child, args=(send, self.folder, function, args, kwargs), daemon=True)
+        process.start()
+        send.close()
+        self._running.add(process)
+        started.append((process, receive))
+        if self.stopping:  # the server began to stop while this one was forked
+            self._kill(process)
+
+    def _wait(self, process, receive, limit: float):
+        try:
+            if not receive.poll(limit):
+                raise TimeLimit(f"the work took longer than {limit:g} s and was stopped")
+            try:
+                return receive.recv()
+            except EOFError:  # the process died without a word: killed for memory, a crash, or the server stopping
+                if self.stopping:
+                    raise Stopping("the server is stopping: the work was stopped") from None
+                raise Failed("internal", f"the work ended without an answer (exit {process.exitcode})") from None
+        finally:
+            receive.close()
+            # out of the set before it is reaped: `_kill` then never signals a process id reused since
+            self._running.discard(process)
+            if process.is_alive():
+                process.kill()
+            process.join()
+
+    def _kill(self, process) -> None:
+        """SIGKILL to a process at work, by its id alone, while its waiting thread has not begun to
+        reap it: that thread alone reaps it (two threads reaping one process would race for its
+        exit status), and a process id reaped may be reused."""
+        if process not in self._running:
+            return
+        try:
+            os.kill(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, TypeError):  # gone already
+            pass

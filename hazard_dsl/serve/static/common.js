@@ -14,8 +14,9 @@ const Hz = (() => {
   }
 
   // GET without a body; POST/PUT with JSON and the header a cross-site form cannot send.
-  async function api(path, body, method) {
-    const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {}};
+  // `signal` (an AbortController's): the request given up, the server stops its work.
+  async function api(path, body, method, signal) {
+    const init = {method: method || (body === undefined ? "GET" : "POST"), headers: {}, signal};
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.headers["X-Hazard-DSL"] = "1";
@@ -84,6 +85,7 @@ const Hz = (() => {
     return d === 1n ? String(n) : `${text} (≈ ${(Number(n * 100n / d) / 100).toFixed(2)})`;
   }
 
+  // the fraction as a number, to six decimals: for drawing, never for a figure shown
   function toNumber(text) {
     const [n, d] = parts(text);
     return Number(n * 1000000n / d) / 1000000;
@@ -227,6 +229,6 @@ const Hz = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", header);
-  return {api, ApiError, el, svg, figure, percent, expectation, die, throwOf, throwsChart, figures, drawing, machineSvg,
+  return {api, ApiError, el, svg, figure, percent, toNumber, expectation, die, throwOf, throwsChart, figures, drawing, machineSvg,
           rulesetQuery, status};
 })();

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {api, el, svg, figures, percent, throwsChart, throwOf, status} = Hz;
+  const {api, el, svg, figures, percent, toNumber, throwsChart, throwOf, status} = Hz;
   const MAX = 8;
   let builtins = [], files = [];
   const shows = {};  // ruleset → show --json (its options)
@@ -93,49 +93,68 @@
   }
 
   // The charts of `compare --plot` (render.plot.compare_chart), drawn here: each variant's
-  // chance of winning beside 50%, its edge beside 0, and the edges of the bets they share.
+  // chance of winning beside 50%, its edge beside 0, and the edges of the bets they share. Each
+  // figure's length is worked from its exact fraction (the text shown writes a minus as "−").
+  // Drawn to the width of the page, so that their words are as large as the page's on a phone;
+  // drawn again when that width changes.
+  let charted = null, chartedWidth = 0;
   function charts(analyses) {
+    charted = analyses;
     const box = document.getElementById("charts");
-    const pct = text => Number(percent(text).replace("%", ""));
+    document.getElementById("charts-section").hidden = false;
+    const room = box.clientWidth;
+    const pct = text => toNumber(text) * 100;
     const rows = analyses.map(a => ({name: a.name, win: pct(a.win), edge: pct(a.edge), winText: percent(a.win),
                                      edgeText: percent(a.edge)}));
     const parts = [bars("The caster's chance of winning a game", "caster wins, % of games; the line: an even game",
-                        rows.map(r => [r.name, r.win, r.winText]), 50),
+                        rows.map(r => [r.name, r.win, r.winText]), 50, room),
                    bars("The edge against the caster", "% of the stake, P(lose) − P(win); below 0: in his favour",
-                        rows.map(r => [r.name, r.edge, r.edgeText]), 0)];
+                        rows.map(r => [r.name, r.edge, r.edgeText]), 0, room)];
     const names = analyses.map(a => Object.keys(a.bets || {}));
     const shared = [...new Set(names.flat())].filter(bet => names.filter(list => list.includes(bet)).length > 1);
     for (const bet of shared)
       parts.push(bars(`The edge of ${bet}, where the variants share it`, "% of the stake, against its backer",
                       analyses.filter(a => a.bets && a.bets[bet]).map(a => [a.name, pct(a.bets[bet].edge),
-                                                                            percent(a.bets[bet].edge)]), 0));
+                                                                            percent(a.bets[bet].edge)]), 0, room));
     box.replaceChildren(...parts);
-    document.getElementById("charts-section").hidden = false;
+    chartedWidth = room;
   }
 
-  // A horizontal bar for each [label, value, text], from `base` (drawn as a line).
-  function bars(title, axis, items, base) {
-    const row = 26, left = 150, width = 640, right = 70, top = 8;
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (charted && document.getElementById("charts").clientWidth !== chartedWidth) charts(charted);
+    }, 150);
+  });
+
+  // A horizontal bar for each [label, value, text], from `base` (drawn as a line), `room` pixels
+  // wide (at most 640): one unit of the drawing is one pixel. Narrow, each label stands above
+  // its bar rather than beside it.
+  function bars(title, axis, items, base, room) {
+    const width = Math.round(Math.max(260, Math.min(640, room || 640)));
+    const narrow = width < 480;
+    const row = narrow ? 40 : 26, left = narrow ? 4 : 150, right = 70, top = 8;
     const values = items.map(i => i[1]).concat([base]);
     let low = Math.min(...values), high = Math.max(...values);
     const pad = (high - low || 1) * 0.15;
     low = base === 50 ? Math.max(0, low - pad) : low - pad;
     high += pad;
     const x = v => left + (width - left - right) * (v - low) / (high - low);
-    const height = top + row * items.length + 22;
-    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "compare-chart", role: "img",
+    const height = top + row * items.length + 4;
+    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: "compare-chart", role: "img",
                               "aria-label": `${title}: ` + items.map(i => `${i[0]} ${i[2]}`).join(", ")});
     items.forEach(([label, value, text], k) => {
-      const y = top + k * row;
-      chart.append(svg("text", {x: left - 6, y: y + row / 2 + 4, class: "label", "text-anchor": "end", text: label}));
+      const y = top + k * row, barTop = narrow ? y + 17 : y + 4, barHeight = narrow ? 15 : row - 8;
+      chart.append(narrow ? svg("text", {x: left, y: y + 12, class: "label", text: label})
+                          : svg("text", {x: left - 6, y: y + row / 2 + 4, class: "label", "text-anchor": "end", text: label}));
       const a = x(Math.min(base, value)), b = x(Math.max(base, value));
-      chart.append(svg("rect", {x: a.toFixed(1), y: y + 4, width: Math.max(1, b - a).toFixed(1), height: row - 8,
+      chart.append(svg("rect", {x: a.toFixed(1), y: barTop, width: Math.max(1, b - a).toFixed(1), height: barHeight,
                                 class: value > base ? "bar above" : "bar below"}));
-      chart.append(svg("text", {x: (b + 4).toFixed(1), y: y + row / 2 + 4, class: "value", text}));
+      chart.append(svg("text", {x: (b + 4).toFixed(1), y: barTop + barHeight / 2 + 4, class: "value", text}));
     });
     chart.append(svg("line", {x1: x(base), x2: x(base), y1: top, y2: top + row * items.length, class: "base"}));
-    chart.append(svg("text", {x: left, y: height - 4, class: "tick", text: axis}));
-    return el("figure", {class: "chart"}, el("figcaption", {text: title}), chart);
+    return el("figure", {class: "chart"}, el("figcaption", {text: title}), chart, el("p", {class: "quiet axis", text: axis}));
   }
 
   function differences(all) {

@@ -1,6 +1,8 @@
 // The workbench: open, edit and save a rule file of the folder; its problems as you type (in the
 // editor and as a list, a "did you mean" as a one-click fix), and its figures and machine whenever
-// it has no errors. Saving never writes over a file changed on disk since it was opened.
+// it has no errors. Saving never writes over a file changed on disk since it was opened. A request
+// a newer one makes useless (the text changed, the cursor moved) is given up, and the server
+// stops its work; leaving the page with changes unsaved asks first.
 "use strict";
 
 (() => {
@@ -10,15 +12,24 @@
   let saved = null;     // the text last saved or loaded
   let editor = null;
   let timer = null, asked = 0;
+  // each kind of request's latest, to give up when a newer one is asked: the check of the text
+  // (with its figures and drawing), a hover, a completion
+  const pending = {};
+  function latest(kind) {
+    if (pending[kind]) pending[kind].abort();
+    pending[kind] = new AbortController();
+    return pending[kind].signal;
+  }
+  const givenUp = e => e && e.name === "AbortError";
 
   const $ = id => document.getElementById(id);
 
   async function hover(text, line, column) {
-    try { return await api("/api/hover", {text, name: file || "untitled.yaml", line, column}); } catch (e) { return null; }
+    try { return await api("/api/hover", {text, name: file || "untitled.yaml", line, column}, "POST", latest("hover")); } catch (e) { return null; }
   }
 
   async function complete(text, line, column) {
-    try { return (await api("/api/completion", {text, name: file || "untitled.yaml", line, column})).items; } catch (e) { return []; }
+    try { return (await api("/api/completion", {text, name: file || "untitled.yaml", line, column}, "POST", latest("completion"))).items; } catch (e) { return []; }
   }
 
   function changed() {
@@ -52,8 +63,9 @@
 
   async function check() {
     const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
+    const signal = latest("check");
     try {
-      const {diagnostics} = await api("/api/check", {text, name});
+      const {diagnostics} = await api("/api/check", {text, name}, "POST", signal);
       if (mine !== asked) return;
       editor.show(diagnostics);
       diagnosticsList(diagnostics);
@@ -62,9 +74,9 @@
         $("figures-state").hidden = false;
         return;
       }
-      const [analysis, drawn] = await Promise.allSettled([api("/api/analyse", {text, name}),
-                                                          api("/api/graph", {text, name, format: "svg"})]);
-      if (mine !== asked) return;
+      const [analysis, drawn] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal),
+                                                          api("/api/graph", {text, name, format: "svg"}, "POST", signal)]);
+      if (mine !== asked || signal.aborted) return;
       if (analysis.status === "fulfilled") {
         figures($("figures"), analysis.value);
         $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
@@ -79,13 +91,13 @@
         img.addEventListener("load", () => URL.revokeObjectURL(url));
         $("drawing").replaceChildren(img);
       } else if (drawn.reason.status === 501) {  // no Graphviz on the server: drawn here from the machine's JSON
-        const machine = await api("/api/graph", {text, name, format: "json"});
+        const machine = await api("/api/graph", {text, name, format: "json"}, "POST", signal);
         if (mine === asked) $("drawing").replaceChildren(Hz.machineSvg(JSON.parse(machine.drawing)));
       } else {
         $("drawing").replaceChildren(el("p", {class: "quiet", text: `Not drawn: ${drawn.reason.message}`}));
       }
     } catch (e) {
-      if (mine === asked) status(`Cannot check the file: ${e.message}`, "error");
+      if (mine === asked && !givenUp(e)) status(`Cannot check the file: ${e.message}`, "error");
     }
   }
 
@@ -155,6 +167,10 @@
     editor = HazardEditor.create($("editor"), {doc: "", onChange: changed, hover, complete, onSave: () => save(), label: "Rule file"});
     $("save").addEventListener("click", () => save());
     $("new-file").addEventListener("submit", fresh);
+    // changes not saved: the browser asks before the page is left (its own words; a page's are not shown)
+    window.addEventListener("beforeunload", event => {
+      if (file && editor.text() !== saved) { event.preventDefault(); event.returnValue = ""; }
+    });
     try { await files(); } catch (e) { status(e.message, "error"); }
     const asked = new URLSearchParams(location.search).get("file");
     if (asked) await load(asked);
