@@ -20,7 +20,7 @@ from ..records import field, record
 from .engine import LANES, generator, run_chunk
 
 GAMES_PER_CHUNK = 1 << 21  # about 10 million throws: a tenth of a second, and a progress step
-SESSIONS_PER_CHUNK = 1 << 15  # some 200,000 games of a round, played in `sessions.LANES` lanes
+SESSIONS_PER_CHUNK = 1 << 16  # some 400,000 games of a round: eight sessions a lane (`sessions.LANES`), so the lanes that finish last are few
 
 
 @record

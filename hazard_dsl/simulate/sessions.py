@@ -289,7 +289,7 @@ class Played:
     rounded: int  # stakes or payouts rounded down to a whole minor unit
 
 
-LANES = 1 << 14  # sessions under way at once: enough that NumPy's cost per call vanishes, few enough to stay in cache
+LANES = 1 << 13  # sessions under way at once: enough that NumPy's cost per call vanishes, few enough to stay in cache
 # the rows of a lane's state (`play_sessions`): then each seat's purse from the caster round, then each fee's state
 CASTER, BANK, BOX, GAMES, PASSES, HAND, IDLE, TAPE, PURSES = range(9)
 
