@@ -93,10 +93,11 @@ class Problem:
     message: str
     hint: str | None = None
     fixes: tuple = ()
+    placed: bool = True  # false where the checker gives no place (of the file as a whole): on line 1
 
     def to_json(self) -> dict:
         return {"range": self.span.to_json(), "severity": self.severity, "message": self.message,
-                "hint": self.hint, "fixes": [f.to_json() for f in self.fixes]}
+                "hint": self.hint, "fixes": [f.to_json() for f in self.fixes], "placed": self.placed}
 
 
 @record(frozen=True)
@@ -600,7 +601,8 @@ def _problems(doc: _Document) -> list[Problem]:
         fixes = ()
         if d.position is not None and d.position.file == own:
             span, fixes = _fixes(doc, message, d.hint, span)
-        problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes))
+        problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes,
+                                d.position is not None))
     return problems
 
 

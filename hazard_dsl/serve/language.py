@@ -63,12 +63,7 @@ def refusal_json(d) -> dict:
 def check_text(text: str, name: str) -> list[dict]:
     """Every problem of the rule file held in `text` (shown as `name`), in order of place."""
     service, uri = _service(text, name)
-    problems = service.diagnostics(uri)
-    # the service's problems are the checker's diagnostics one for one, in their order; which of
-    # them has no place only the checker's say
-    found = service._doc(uri).checked[1]
-    placed = [d.position is not None for d in found] if len(found) == len(problems) else [True] * len(problems)
-    return [diagnostic_json(p.to_json(), name, here) for p, here in zip(problems, placed)]
+    return [diagnostic_json(p.to_json(), name, p.placed) for p in service.diagnostics(uri)]
 
 
 def hover(text: str, name: str, line: int, column: int):
