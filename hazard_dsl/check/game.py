@@ -216,7 +216,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagno
                 # played out against the game, not solved: what can go wrong is in the chain itself
                 # (a bet never decided) or where it is made (never made; a commission it cannot pay)
                 placed = table.placement(compiled[name])
-                table.product(compiled[name], [(g, 0) for g in placed])
+                table.never_decided(compiled[name], [(g, 0) for g in placed])
                 for g in placed:
                     table.up_front(compiled[name], g)
             except RulesetError as exc:

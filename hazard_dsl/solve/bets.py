@@ -262,6 +262,44 @@ class BetTable:
         self._never_decided(cb, rows)
         return Chain(rows)
 
+    def never_decided(self, cb: CompiledBet, starts) -> None:
+        """`product`'s refusal of a bet that is never decided, from the chain's shape alone: the
+        same nodes, and the same steps between them, without their chances (`check` plays the
+        bets out against the game; it does not solve them)."""
+        rows: dict = {}
+        queue = list(starts)
+        seen = set(queue)
+        states, moves = self.states, cb.moves
+        throw_dice = self.solver.throw_dice
+        while queue:
+            node = queue.pop()
+            weights = throw_dice(node[0]).weights
+            steps = states[node[0]].steps
+            entries = moves[node]
+            moved: set = set()
+            for k in range(36):
+                if not weights[k]:
+                    continue
+                entry = entries[k]
+                target = steps[k].target
+                if entry.__class__ is int:
+                    moved.add((target, entry))
+                else:
+                    moved.update((final, entry[final]) for final in self.resolve(target))
+            row: dict = {}
+            for final, code in moved:
+                if code < 0:  # decided
+                    row[code] = None
+                    continue
+                for g2 in self.after(final):
+                    nxt = (g2, code)
+                    row[nxt] = None
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        queue.append(nxt)
+            rows[node] = row
+        self._never_decided(cb, rows)
+
     def _never_decided(self, cb: CompiledBet, rows: dict) -> None:
         """Refuse a bet that, from some point it can reach, is never decided: its chain would
         have no solution (the stake would be up for ever)."""
