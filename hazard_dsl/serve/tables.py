@@ -37,12 +37,13 @@ import os
 import secrets
 import tempfile
 import time
+from contextlib import nullcontext
 from fractions import Fraction
 
 from ..commands import sessions
 from ..commands.dice import checked_seed, seed_and_dice
 from ..commands.errors import CommandError
-from ..commands.loading import load
+from ..commands.loading import confined, load
 from ..play.actions import IllegalAction
 from .store import Store, StoreError
 
@@ -428,7 +429,10 @@ class Tables:
         if tape is not None and (not isinstance(tape, str) or len(tape) > MAX_TAPE):
             raise TableRefused(400, f"dice: a tape of throws as text, such as \"3-4 5-6\" (at most {MAX_TAPE:,} characters)")
         try:
-            ruleset = load(path)
+            # a folder's file extends only built-ins and files inside the folder, here as in the
+            # worker that analysed it first (it may have been changed since)
+            with (nullcontext() if builtin else confined(self.api.folder.root)):
+                ruleset = load(path)
             for key in ("purse", "stake"):
                 if given.get(key) is not None and not isinstance(given[key], (str, int)) or isinstance(given.get(key), bool):
                     raise TableRefused(400, f"settings.{key}: an amount, such as 20 or \"2.50\"")
