@@ -365,8 +365,9 @@ class Variant:
         With `players=["Ann", "Ben"]`: a `hazard_dsl.TableSimulation` of `games` sessions at the
         table (default 1,000), each seat's purse at the end (`purse`, `stake`, `strategy`,
         `rounds` as for `session`). The same `seed` gives the same numbers, whatever `workers`.
-        `engine="compiled"` plays games on the compiled kernel (`pip install 'hazard-dsl[fast]'`;
-        its own random numbers: the same seed, the same numbers with the same engine).
+        `engine="compiled"` plays games, or sessions, on the compiled kernels (`pip install
+        'hazard-dsl[fast]'`; their own random numbers: the same seed, the same numbers with the same
+        engine).
 
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
@@ -378,10 +379,12 @@ class Variant:
         _whole("workers", workers, 1, 1024)
         if engine not in simulator.ENGINES:
             raise ValueError(f"engine={engine!r}: one of {', '.join(map(repr, simulator.ENGINES))}")
+        if engine == "compiled":
+            from .simulate.compiled import available
+
+            if not available():
+                raise ValueError("engine='compiled' needs Numba: pip install 'hazard-dsl[fast]'")
         if players is not None:
-            if engine != "numpy":
-                raise ValueError("engine='compiled' plays games; sessions at the table are played by the NumPy "
-                                 "engine (leave engine= out)")
             if bets:
                 raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
                                  "players")
@@ -393,16 +396,11 @@ class Variant:
                                  f"the table never ends")
             return TableSimulation(simulator.sessions(machine, settings["players"], count, seed, settings["purse"],
                                                       settings["stake"], settings["strategy"], settings["rounds"],
-                                                      policy, workers))
+                                                      policy, workers, engine=engine))
         count = simulator.DEFAULT_GAMES if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
         orders = _orders(self.ruleset, _old_bets(bets))
         machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders])
         _made(machine, orders)
-        if engine == "compiled":
-            from .simulate.compiled import available
-
-            if not available():
-                raise ValueError("engine='compiled' needs Numba: pip install 'hazard-dsl[fast]'")
         return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers,
                                           engine=engine))
 

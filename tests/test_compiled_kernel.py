@@ -69,9 +69,18 @@ def test_the_command_runs_on_the_compiled_kernel():
     assert report["games"] == 20000 and abs(report["win"]["z"]) <= 4
 
 
-def test_sessions_are_not_played_by_the_compiled_kernel():
-    done = _run("simulate", "hoyle", "--players", "Ann,Ben", "--engine", "compiled")
-    assert done.returncode == 2 and "--engine" in done.stderr and "sessions" in done.stderr
+def test_sessions_at_the_table_run_on_the_compiled_kernel():
+    """The same command, the same numbers on either side of --workers; other numbers than the
+    NumPy engine's (its own random numbers), money conserved in every session."""
+    import json
+
+    runs = [json.loads(_run("simulate", "hoyle", "--players", "Ann,Ben,Cat", "--games", "3000", "--seed", "4",
+                            "--engine", engine, "--workers", workers, "--json").stdout)
+            for engine, workers in (("compiled", "1"), ("compiled", "2"), ("numpy", "1"))]
+    for report in runs:
+        assert report["sessions"] == 3000 and report["money_conserved"]
+    assert runs[0]["seats"] == runs[1]["seats"] and runs[0]["games"] == runs[1]["games"]
+    assert runs[0]["seats"] != runs[2]["seats"]
 
 
 def test_numba_is_imported_only_when_the_compiled_engine_plays():
@@ -92,5 +101,7 @@ def test_the_python_api_takes_the_engine():
     assert cotton.simulate(games=100_000, seed=3, engine="compiled").win == estimate
     with pytest.raises(ValueError, match="engine"):
         cotton.simulate(games=10, engine="fast")
-    with pytest.raises(ValueError, match="sessions"):
-        hazard_dsl.load("hoyle").simulate(games=10, players=["Ann", "Ben"], engine="compiled")
+    hoyle = hazard_dsl.load("hoyle")
+    at_table = [hoyle.simulate(games=300, seed=2, players=["Ann", "Ben"], engine="compiled") for _ in range(2)]
+    assert at_table[0].money_conserved and at_table[0].sessions == 300
+    assert at_table[0].games == at_table[1].games and at_table[0].to_json()["seats"] == at_table[1].to_json()["seats"]

@@ -5,6 +5,7 @@ state), against the exact games per session of `solve.session.hand`, and money c
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from fractions import Fraction
 
@@ -19,6 +20,9 @@ from hazard_dsl.simulate import sessions as table
 from hazard_dsl.solve.markov import Solver
 from hazard_dsl.solve.session import hand
 from tests.conftest import RULESETS
+
+COMPILED = pytest.mark.skipif(importlib.util.find_spec("numba") is None,
+                              reason="the compiled kernel needs Numba (pip install 'hazard-dsl[fast]')")
 
 
 def _machine(name):
@@ -162,3 +166,72 @@ def test_forfeits_and_payouts_not_even_follow_the_session_engine(text, strategy,
                                                                              end["purses"].values()]
         assert int(played.games[k]) == end["games"]
         assert Fraction(int(played.bank[k]), setup.scale) == Fraction(end["bank"])
+
+
+# ------------------------------------------------------------------ the compiled kernel (--engine compiled)
+
+
+@COMPILED
+@pytest.mark.parametrize("text", [None, HARD_PLAY, THREE_TO_TWO.format(against="setters"),
+                                  THREE_TO_TWO.format(against="bank")],
+                         ids=["the corpus", "hard play", "3 to 2 against the caster", "3 to 2 against a bank"])
+@pytest.mark.parametrize("strategy", ["flat", "fraction", "cautious"])
+def test_the_compiled_kernel_plays_the_same_sessions_on_the_same_tapes(text, strategy, write_ruleset):
+    """Given the same categories game by game and the same first casters, the compiled kernel and
+    the NumPy engine end every session alike, to the minor unit and the stake rounded: the same
+    rules in the same order (the NumPy engine's are held to the session engine above)."""
+    from hazard_dsl.simulate import compiled
+
+    if text is None:
+        machines = [(_machine(name), players) for name, players in
+                    (("cotton", 3), ("chicken", 2), ("hoyle", 4), ("craps", 3), ("french", 5), ("history_sheet", 3))]
+    else:
+        machines = [(compile_ruleset(read_ruleset(write_ruleset(text)), {}, ["stake"]), 3)]
+    for m, players in machines:
+        setup = table.setup(m, _solver(m), players, Fraction(9), Fraction(3, 2), strategy, 3)
+        rng = np.random.default_rng(players)
+        tapes = [np.searchsorted(setup.cumulative, rng.integers(0, setup.denominator, size=int(rng.integers(1, 300))),
+                                 side="right").tolist() for _ in range(200)]
+        firsts = rng.integers(0, players, size=200)
+        a = table.play_sessions(setup, 200, categories=tapes, first=firsts)
+        b = compiled.play_sessions(setup, 200, None, categories=tapes, first=firsts)
+        for field in ("purses", "bank", "box", "games", "why"):
+            assert (getattr(a, field) == getattr(b, field)).all(), (m.ruleset.name, field)
+        assert a.rounded == b.rounded
+
+
+@COMPILED
+@pytest.mark.parametrize("name", ["cotton", "hoyle", "craps", "history_sheet"])
+def test_the_compiled_kernels_games_per_session_agree_with_the_exact_hand(name):
+    """As for the NumPy engine: deep purses, R rounds of n hands; from the kernel's own draws."""
+    from hazard_dsl.simulate import compiled
+
+    m = _machine(name)
+    players, rounds, sessions = 3, 2, 40_000
+    setup = table.setup(m, _solver(m), players, Fraction(10 ** 6), Fraction(1), "flat", rounds)
+    played = compiled.play_sessions(setup, sessions, np.random.SeedSequence(7))
+    games = played.games.astype(float)
+    exact = players * rounds * hand(m).games
+    stderr = games.std(ddof=1) / math.sqrt(sessions)
+    assert abs(games.mean() - float(exact)) <= 4 * stderr, (games.mean(), float(exact), stderr)
+    assert (played.why == 0).all()
+
+
+@COMPILED
+def test_the_compiled_kernels_sessions_conserve_money_and_agree_with_the_numpy_engines():
+    """Short purses, a box fee, three strategies: money conserved in every session, and each
+    seat's mean purse and the games per session as the NumPy engine finds them, within four
+    standard errors of their difference (two independent samples of the same sessions)."""
+    from hazard_dsl.simulate import compiled
+    from hazard_dsl.simulate.engine import generator
+
+    m = _machine("hoyle")
+    for strategy in ("flat", "fraction", "cautious"):
+        setup = table.setup(m, _solver(m), 4, Fraction(15), Fraction(3, 2), strategy, 5)
+        a = table.play_sessions(setup, 20_000, generator(np.random.SeedSequence(3)))
+        b = compiled.play_sessions(setup, 20_000, np.random.SeedSequence(3))
+        assert (b.purses.sum(axis=1) + b.bank + b.box == 4 * setup.purse).all() and (b.purses >= 0).all()
+        for x, y in [(a.games, b.games)] + [(a.purses[:, j], b.purses[:, j]) for j in range(4)]:
+            x, y = x.astype(float), y.astype(float)
+            spread = math.sqrt(x.var(ddof=1) / x.size + y.var(ddof=1) / y.size)
+            assert abs(x.mean() - y.mean()) <= 4 * spread, (strategy, x.mean(), y.mean(), spread)

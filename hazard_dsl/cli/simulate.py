@@ -53,7 +53,8 @@ def command(args) -> int:
     count = simulating.checked_count(args.games, at_table)
     try:
         if at_table:
-            context = simulating.session_simulation(ruleset, count, seed, table_settings(args, ruleset), args.option)
+            context = simulating.session_simulation(ruleset, count, seed, table_settings(args, ruleset), args.option,
+                                                    engine)
         else:
             context = simulating.game_simulation(ruleset, count, seed, args.option, args.policy, args.bet, engine)
     except SimulationError as exc:

@@ -32,15 +32,12 @@ ENGINES = ("numpy", "compiled")
 
 
 def checked_engine(engine: str | None, at_table: bool = False) -> str:
-    """The engine that plays the games: "numpy" (the default, the reference) or "compiled" (the
-    kernel of the `fast` extra, which needs Numba)."""
+    """The engine that plays the games (or sessions at the table): "numpy" (the default, the
+    reference) or "compiled" (the kernels of the `fast` extra, which need Numba)."""
     engine = engine or "numpy"
     if engine not in ENGINES:
         raise SettingError("engine", f"must be one of {', '.join(ENGINES)}")
     if engine == "compiled":
-        if at_table:
-            raise SettingError("engine", "compiled plays games and bets; sessions at the table are played by the "
-                                         "NumPy engine (leave --engine out)")
         from ..simulate.compiled import available
 
         if not available():
@@ -49,11 +46,13 @@ def checked_engine(engine: str | None, at_table: bool = False) -> str:
 
 
 def sessions(machine, players, sessions: int = DEFAULT_SESSIONS, seed: int = 0, purse=20, stake=1,
-             strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1, scheduler=None) -> dict:
+             strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1, scheduler=None,
+             engine: str = "numpy") -> dict:
     """Simulate sessions at the table; the report `simulate --players … --json` prints."""
     from ..simulate.simulation import execute, prepare_sessions
 
-    context = prepare_sessions(machine, sessions, seed, players, purse, stake, strategy, rounds, policy)
+    engine = checked_engine(engine, at_table=True)
+    context = prepare_sessions(machine, sessions, seed, players, purse, stake, strategy, rounds, policy, engine=engine)
     return execute(context, workers, scheduler)[0]
 
 
@@ -101,9 +100,9 @@ def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str
         raise CommandError(str(exc)) from None
 
 
-def session_simulation(ruleset, count: int, seed: int, settings: dict, option_texts=()):
+def session_simulation(ruleset, count: int, seed: int, settings: dict, option_texts=(), engine: str = "numpy"):
     """A simulation of `count` sessions at the table with these settings
-    (`commands.sessions.table_settings`), ready to execute."""
+    (`commands.sessions.table_settings`), ready to execute; `engine` as for games."""
     from ..simulate.simulation import prepare_sessions
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
@@ -116,7 +115,7 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
                                f"of the table never ends; add passing: to the rule file")
         return prepare_sessions(machine, count, seed, settings["players"], Fraction(settings["purse"]),
                                 Fraction(settings["stake"]), settings["strategy"], settings["rounds"],
-                                settings["policy"])
+                                settings["policy"], engine=engine)
     except (PolicyError, BetError) as exc:
         raise CommandError(str(exc)) from None
 

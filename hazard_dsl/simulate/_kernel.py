@@ -171,3 +171,205 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
             if x >= tag or lo <= x < hi:
                 counts[np.int64(x * inverse + 0.5)] += 1
     return draws
+
+
+@njit(inline="always")
+def _mask(n):
+    """The fewest low bits that can hold n - 1 (at least one), as a mask."""
+    mask = uint64(1)
+    while mask < uint64(n - 1):
+        mask = (mask << uint64(1)) | uint64(1)
+    return mask
+
+
+@njit(inline="always")
+def _below64(n, mask, s0, s1, s2, s3):
+    """A whole number uniform below n (1 <= n < 2**63) from 64-bit words: the low bits of `mask`
+    (`_mask(n)`), drawn again while they come to n or more (exactly uniform)."""
+    while True:
+        w, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+        x = w & mask
+        if x < uint64(n):
+            return np.int64(x), s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _after(cumulative, u):
+    """The first index whose cumulative weight exceeds u (numpy.searchsorted, side="right")."""
+    low, high = 0, cumulative.size
+    while low < high:
+        mid = (low + high) >> 1
+        if cumulative[mid] <= u:
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+@njit(inline="always")
+def _stake_of(strategy, purse, stake, scale, counted):
+    """What a setter puts down (sessions._stake, one purse): returns (amount, rounded)."""
+    rounded = 0
+    if strategy == 1:  # fraction: a tenth of the purse, in whole units where it comes to one or more
+        tenth = purse // 10
+        if tenth < scale:
+            amount = tenth
+            if counted and purse % 10 != 0:
+                rounded = 1
+        else:
+            amount = (purse // (10 * scale)) * scale
+    else:
+        amount = stake
+    if strategy == 2 and purse < 3 * amount:  # cautious: sits out when he could not stake three times more
+        amount = 0
+    return min(amount, purse), rounded
+
+
+@njit(cache=True, nogil=True)
+def play_sessions(n, against_bank, forfeit_rule, rounds, purse, stake, strategy, scale, per_num, per_den,
+                  cumulative, denominator, category_of, laid, times, per, ending, passing_next, passing_passes,
+                  fee_amount, fee_next, fee_due, fee_start, max_games, by_lot, seed, tape, tape_start, tape_end,
+                  first, purses_out, bank_out, box_out, games_out, why_out):
+    """Sessions one after another (see `simulate.compiled.play_sessions`): the same rules, in the same
+    order, as `sessions.play_sessions` plays them on arrays. Returns the stakes and payouts rounded
+    down to a whole minor unit."""
+    s0, s1, s2, s3 = seed[0], seed[1], seed[2], seed[3]
+    has_tape = tape_start.size > 0
+    least = 1 if against_bank else 2
+    fees = fee_amount.size
+    rounded = 0
+    p = np.empty(n, dtype=np.int64)
+    amounts = np.zeros(n, dtype=np.int64)
+    fee_state = np.empty(max(fees, 1), dtype=np.int64)
+    total = cumulative[cumulative.size - 1]
+    seats_mask = _mask(n)
+    draw_mask = _mask(max(denominator, 1))
+    for i in range(purses_out.shape[0]):
+        for j in range(n):
+            p[j] = purse
+        for f in range(fees):
+            fee_state[f] = fee_start[f]
+        bank = box = games = passes = hand = idle = 0
+        caster = 0
+        if first.size > 0:
+            caster = first[i]
+        elif by_lot:  # each seat alike (sessions' docstring)
+            caster, s0, s1, s2, s3 = _below64(n, seats_mask, s0, s1, s2, s3)
+        at = tape_start[i] if has_tape else 0
+        while True:
+            # the checks of Session._events, in its order
+            if games >= max_games:
+                why = 3
+                break
+            if idle > n:
+                why = 2
+                break
+            if passes >= rounds * n:
+                why = 0
+                break
+            with_money = 0
+            for j in range(n):
+                if p[j] > 0:
+                    with_money += 1
+            if with_money < least:
+                why = 1
+                break
+            if has_tape and at >= tape_end[i]:
+                why = 3
+                break
+            if not against_bank and p[caster] <= 0:  # nothing to answer stakes with: the box passes
+                caster = caster + 1 if caster + 1 < n else 0
+                passes += 1
+                hand = 0
+                idle += 1
+                continue
+            games += 1
+            if has_tape:
+                cat = tape[at]
+                at += 1
+            elif denominator > 0:
+                u, s0, s1, s2, s3 = _below64(denominator, draw_mask, s0, s1, s2, s3)
+                cat = category_of[u] if category_of.size > 0 else _after(cumulative, u)
+            else:
+                w, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+                cat = _after(cumulative, np.float64(w >> uint64(11)) * (1.0 / 9007199254740992.0) * total)
+            for j in range(n):
+                amounts[j] = 0
+            forfeited = False
+            answered = 0
+            if laid[cat]:
+                for k in range(0 if against_bank else 1, n):  # from the caster's left (a bank: the caster first)
+                    seat = caster + k if caster + k < n else caster + k - n
+                    pk = p[seat]
+                    if forfeited or pk <= 0:
+                        continue
+                    # a setter lays the stake times the payout: he stakes no more than his purse can pay
+                    limit = pk
+                    if not against_bank and not (per_num == 1 and per_den == 1):
+                        limit = pk * per_den // per_num
+                        if (pk * per_den) % per_num != 0:
+                            rounded += 1
+                    amount, r = _stake_of(strategy, pk, stake, scale, True)
+                    rounded += r
+                    amount = min(amount, limit)
+                    if amount <= 0:
+                        continue
+                    if against_bank:
+                        amounts[seat] = amount
+                        continue
+                    need = answered + amount
+                    if need > p[caster]:
+                        if forfeit_rule:  # hard play: a stake he cannot match and he gives up the dice
+                            forfeited = True
+                        continue
+                    answered = need
+                    amounts[seat] = amount
+            if forfeited:
+                caster = caster + 1 if caster + 1 < n else 0
+                passes += 1
+                hand = 0
+                idle += 1
+                continue
+            idle = 0
+            # the stake decided: the backer (the caster; with a bank each player) wins amount × net
+            t = times[cat]
+            if t != 0:
+                moved_in_all = 0
+                for seat in range(n):
+                    a = amounts[seat]
+                    if a == 0:
+                        continue
+                    if t > 0:
+                        moved = a * t // per[cat]
+                        if (a * t) % per[cat] != 0:
+                            rounded += 1
+                    else:
+                        moved = -a
+                    if against_bank:
+                        p[seat] += moved
+                        bank -= moved
+                    else:
+                        p[seat] -= moved
+                        moved_in_all += moved
+                if not against_bank:
+                    p[caster] += moved_in_all
+            # fees from the caster's purse, then the passing table
+            e = ending[cat]
+            for f in range(fees):
+                state = fee_state[f]
+                due = fee_due[f, state, e]
+                fee_state[f] = fee_next[f, state, e]
+                if due:
+                    take = min(fee_amount[f], p[caster])
+                    p[caster] -= take
+                    box += take
+            passes_now = passing_passes[hand, e]
+            hand = passing_next[hand, e]
+            if passes_now:
+                caster = caster + 1 if caster + 1 < n else 0
+                passes += 1
+                hand = 0
+        for j in range(n):
+            purses_out[i, j] = p[j]
+        bank_out[i], box_out[i], games_out[i], why_out[i] = bank, box, games, why
+    return rounded

@@ -34,7 +34,7 @@ class Plan:
     setup: object = None  # sessions: simulate.sessions.Setup
     per_chunk: int = 0
     lanes: int = LANES
-    engine: str = "numpy"  # games: "numpy" (engine.run_chunk, the reference) or "compiled" (compiled.run_chunk)
+    engine: str = "numpy"  # "numpy" (engine.run_chunk, sessions.play_sessions: the reference) or "compiled" (compiled.*)
 
     def chunk_size(self) -> int:
         return self.per_chunk or (GAMES_PER_CHUNK if self.kind == "games" else SESSIONS_PER_CHUNK)
@@ -106,9 +106,14 @@ def play_chunk(plan: Plan, index: int, count: int) -> ChunkResult:
     """One chunk, from its own seed: each table (the game's, each group's) from a child of it."""
     seed = seed_of(plan, index)
     if plan.kind == "sessions":
-        from .sessions import play_sessions
+        if plan.engine == "compiled":
+            from .compiled import play_sessions as compiled_sessions
 
-        played = play_sessions(plan.setup, count, generator(seed))
+            played = compiled_sessions(plan.setup, count, seed)
+        else:
+            from .sessions import play_sessions
+
+            played = play_sessions(plan.setup, count, generator(seed))
         return ChunkResult(index, count, sessions=summarise(played, plan.setup))
     result = ChunkResult(index, count)
     for table, child in zip(plan.tables, seed.spawn(len(plan.tables))):

@@ -1,5 +1,7 @@
 """The compiled kernel (`simulate --engine compiled`, the `fast` extra: Numba): the lane tables of
-`simulate.tables` played by machine code instead of NumPy calls.
+`simulate.tables` played by machine code instead of NumPy calls; and sessions at the table
+(`play_sessions`, below), played a session at a time by the rules `sessions.play_sessions` plays
+on arrays.
 
 The same tables, the same rules of a chunk as `engine.run_chunk` (exactly N games, the first N
 started in order of round then lane; after the N-th has started the lanes finish on `finish`),
@@ -57,3 +59,48 @@ def run_chunk(table: Table, games: int, seed: np.random.SeedSequence, lanes: int
     from .engine import not_thrown
 
     return counts, int(draws) - not_thrown(table, counts)
+
+
+STRATEGIES = {"flat": 0, "fraction": 1, "cautious": 2}
+
+
+def play_sessions(s, sessions: int, seed: np.random.SeedSequence, categories=None, first=None):
+    """As `sessions.play_sessions` (a `sessions.Played`), played by the compiled kernel: the same
+    rules in the same order, a session at a time, from its own random numbers (xoshiro256**
+    seeded from the chunk's `SeedSequence`; a category drawn below the denominator by rejection,
+    exactly uniform). For a test, `categories` (a list of category indices per session) and
+    `first` (each session's first caster) stand in for the draws, as they do there."""
+    from ._kernel import play_sessions as kernel
+    from .sessions import Played
+
+    words = seed.generate_state(4, np.uint64) if seed is not None else np.ones(4, dtype=np.uint64)
+    if not words.any():
+        words[0] = 1
+    n = s.seats
+    fees = len(s.fees)
+    width = max((nxt.shape[0] for _, nxt, _, _ in s.fees), default=1)
+    endings = len(s.endings)
+    fee_next = np.zeros((max(fees, 1), width, endings), dtype=np.int64)
+    fee_due = np.zeros((max(fees, 1), width, endings), dtype=np.bool_)
+    for f, (_, nxt, due, _) in enumerate(s.fees):
+        fee_next[f, :nxt.shape[0]], fee_due[f, :due.shape[0]] = nxt, due
+    if categories is not None:
+        tape = np.array([c for games in categories for c in games], dtype=np.int64)
+        ends = np.cumsum([len(games) for games in categories]).astype(np.int64)
+        starts = ends - np.array([len(games) for games in categories], dtype=np.int64)
+    else:
+        tape, starts, ends = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    firsts = np.zeros(0, dtype=np.int64) if first is None else \
+        np.broadcast_to(np.asarray(first, dtype=np.int64), (sessions,)).copy()
+    purses = np.empty((sessions, n), dtype=np.int64)
+    bank, box, games = (np.zeros(sessions, dtype=np.int64) for _ in range(3))
+    why = np.zeros(sessions, dtype=np.int8)
+    cumulative = s.cumulative if s.denominator else s.cumulative.astype(np.float64)
+    rounded = kernel(n, s.against_bank, s.forfeit, s.rounds, s.purse, s.stake, STRATEGIES[s.strategy], s.scale,
+                     s.per_unit.numerator, s.per_unit.denominator, cumulative, s.denominator,
+                     s.category_of.astype(np.int64) if s.category_of is not None else np.zeros(0, dtype=np.int64),
+                     s.laid, s.stake_times, s.stake_per, s.ending, s.passing_next, s.passing_passes,
+                     np.array([a for a, _, _, _ in s.fees], dtype=np.int64), fee_next, fee_due,
+                     np.array([start for _, _, _, start in s.fees], dtype=np.int64), s.max_games, s.by_lot, words,
+                     tape, starts, ends, firsts, purses, bank, box, games, why)
+    return Played(purses, bank, box, games, why, int(rounded))

@@ -66,7 +66,10 @@ def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=
 
 
 def prepare_sessions(machine, sessions: int, seed: int, players, purse=20, stake=1, strategy: str = "flat",
-                     rounds: int = 1, policy: str = "optimal", per_chunk: int | None = None) -> Context:
+                     rounds: int = 1, policy: str = "optimal", per_chunk: int | None = None,
+                     engine: str = "numpy") -> Context:
+    """The session's arrays (`sessions.setup`); `engine`: "numpy" (`sessions.play_sessions`, the
+    reference) or "compiled" (`compiled.play_sessions`: the same rules, its own random numbers)."""
     from ..solve.markov import Solver
     from .chunks import Plan
     from .sessions import setup
@@ -74,7 +77,7 @@ def prepare_sessions(machine, sessions: int, seed: int, players, purse=20, stake
     solver = Solver(machine)
     solver.set_policy(policy)
     s = setup(machine, solver, len(players), Fraction(purse), Fraction(stake), strategy, rounds)
-    plan = Plan("sessions", sessions, seed, setup=s, per_chunk=per_chunk or 0)
+    plan = Plan("sessions", sessions, seed, setup=s, per_chunk=per_chunk or 0, engine=engine)
     return Context(machine, policy, plan, setup=s, players=tuple(players), purse=Fraction(purse),
                    stake=Fraction(stake))
 
