@@ -796,15 +796,13 @@ class Solver:
         node = self.machine.node
         c = recast.chance
 
-        def worth(target) -> tuple:  # (a, b): the value a + b·v of reaching `target`
-            return (ZERO, ONE) if target == s else (value[target], ZERO)
-
         flat = (ONE - c) ** 2
-        base_a, base_b = ZERO, self._off[0]
+        base_a, base_b = ZERO, self._off[0]  # reaching a target is worth a + b·v: (value, 0), or (0, 1) for s
         for target, p in self._cast_rows[s].items():
-            a, b = worth(target)
-            base_a += flat * p * a
-            base_b += flat * p * b
+            if target == s:
+                base_b += flat * p
+            else:
+                base_a += flat * p * value[target]
         ways = []  # (m, the choice state or None, (a, b) of the off die alone)
         landed = recast.landed[s]
         for way in range(1, 13):
@@ -832,21 +830,23 @@ class Solver:
 
         # In floats first, to find the choices in a round or two; then exactly, from those
         # choices, until no choice changes (normally one round: it proves them best).
+        floats = [(float(m), choice, (float(a), float(b)), thrown) for m, choice, (a, b), thrown in ways]
         for exact in (False, True):
             one = ONE if exact else 1.0
             number = (lambda x: x) if exact else float
+            terms = ways if exact else floats  # (each way's figures converted once, not each round)
             for _ in range(MAX_POLICY_ROUNDS):
                 total_a, total_b = number(base_a), number(base_b)
-                for m, choice, (a, b), _ in ways:
+                for m, choice, (a, b), _ in terms:
                     alone = number(alone_share(choice))
-                    total_a += number(m) * alone * number(a)
-                    total_b += number(m) * (alone * number(b) + one - alone)
+                    total_a += m * alone * a
+                    total_b += m * (alone * b + one - alone)
                 v = total_a / (one - total_b)
                 changed = False
-                for m, choice, (a, b), _ in ways:
+                for m, choice, (a, b), _ in terms:
                     if choice is None or choice.index in fixed:
                         continue
-                    scores = [number(a) + number(b) * v if alt == "off" else v for alt, _ in choice.alternatives]
+                    scores = [a + b * v if alt == "off" else v for alt, _ in choice.alternatives]
                     current = next(iter(self.policy[choice.index]))
                     best = (max if maximises(choice.chooser) else min)(scores)
                     if scores[current] != best and (exact or abs(scores[current] - best) > 1e-12):
