@@ -101,7 +101,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     if ruleset.fees and default_machine is not None:
         diags.extend(_check_fees(ruleset, default_machine))
     if ruleset.bets:
-        diags.extend(_check_bets(ruleset, defaults, machines))
+        diags.extend(_check_bets(ruleset, defaults, machines, shared))
     if diags.has_errors:
         diags.items.append(Diagnostic("the check for rules that can never fire runs once these errors are fixed",
                                       None, NOTE))
@@ -165,9 +165,10 @@ def _key(options: dict) -> tuple:
     return tuple(sorted(options.items()))
 
 
-def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagnostic]:
+def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict, shared: Shapes | None = None) -> list[Diagnostic]:
     """Play every bet out against the game (defaults, then one option changed at a time): a
-    throw no bet rule handles, a bet that can never be made, rules that never fire."""
+    throw no bet rule handles, a bet that can never be made, rules that never fire. `shared`:
+    the explorations the machines came from (a bet is compiled once for the machines of one)."""
     from ..compile.bets import TooManyBetNodes, compile_bet, count_bet_nodes
     from ..compile.compiler import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
@@ -210,7 +211,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict) -> list[Diagno
         for name in names:
             bet = ruleset.bets[name]
             try:
-                compiled[name] = compile_bet(machine, bet)
+                compiled[name] = shared.compiled_bet(machine, bet) if shared is not None else compile_bet(machine, bet)
                 nodes = count_bet_nodes(nodes, compiled[name])
                 fired[name] |= compiled[name].fired
                 # played out against the game, not solved: what can go wrong is in the chain itself

@@ -27,6 +27,7 @@ MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
 MAX_REMEMBERED_THROWS = 500_000  # throws kept for other explorations of a ruleset (`Shapes`)
+MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
@@ -509,9 +510,36 @@ class Shapes:
                                                         for x in ex.walk(rules))
         self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
         self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
+        self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
+        self._bet_reads: dict = {}  # bet -> (the options it reads, whether it reads the dice's weights)
         passed = options_read(tuple(r for p in ruleset.phases.values() if not p.throws for r in p.rules))
         self._reads = {name: tuple(sorted(options_read(phase.rules) | passed))
                        for name, phase in ruleset.phases.items()}
+
+    def compiled_bet(self, machine: Machine, bet):
+        """`compile_bet` of `bet` with `machine`, once for the machines of one exploration (the
+        same states, `reshaped`) under the same values of the options the bet reads (and the
+        same dice, where it reads their weights): the bet follows every one of the 36 throws
+        whatever their chances, so it is the same bet."""
+        from .bets import compile_bet
+        from .evaluate import bet_options
+
+        reads = self._bet_reads.get(bet.name)
+        if reads is None:
+            weights = any(isinstance(x, ex.Call) and x.function == "weight" for x in ex.walk(
+                (tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made, bet.commission,
+                 tuple(bet.multiples.values()))))
+            reads = self._bet_reads[bet.name] = (tuple(sorted(bet_options(bet))), weights)
+        key = (id(machine.states), bet.name, tuple(machine.options.get(name) for name in reads[0]),
+               machine.dice if reads[1] else None)
+        found = self.bets.get(key)
+        if found is not None and found[0] is machine.states:  # (held, so its id is not reused)
+            return found[1]
+        compiled = compile_bet(machine, bet)
+        if len(self.bets) >= MAX_SHARED_BETS:
+            self.bets.clear()
+        self.bets[key] = (machine.states, compiled)
+        return compiled
 
     def throw_reads(self, phase: str, options: dict) -> tuple:
         """The values of the options a throw in `phase` can read (and the dice's loading, where
@@ -600,9 +628,12 @@ def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
     machine = _game(ruleset, options)
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
     machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options))
+    entry = _EXPLORED.get(id(ruleset))
+    shapes = entry[3] if entry is not None and entry[0] is ruleset else None
     nodes = 0
     for name in (ruleset.bets if bets is None else bets):
-        machine.bets[name] = compile_bet(machine, ruleset.bets[name])
+        bet = ruleset.bets[name]
+        machine.bets[name] = shapes.compiled_bet(machine, bet) if shapes is not None else compile_bet(machine, bet)
         nodes = count_bet_nodes(nodes, machine.bets[name])
     states = 0
     for name, fee in ruleset.fees.items():
