@@ -271,7 +271,7 @@ def _lookup(cumulative: np.ndarray, denominator: int) -> np.ndarray | None:
     """The category of every draw below the denominator (the search made once), when there are few."""
     if not 0 < denominator <= LOOKUP:
         return None
-    return np.searchsorted(cumulative, np.arange(denominator), side="right").astype(np.int16)
+    return np.searchsorted(cumulative, np.arange(denominator), side="right")  # intp: what `take` reads
 
 
 # --------------------------------------------------------------------------- playing them
@@ -455,17 +455,18 @@ def play_sessions(s: Setup, sessions: int, rng: np.random.Generator | None = Non
             ~forfeit if broke is None else ~broke if forfeit is None else ~forfeit & ~broke
         # the stake decided: the backer (the caster; with a bank each player) wins amount × net
         times = s.stake_times.take(cat)  # net's numerator won, -1 lost, 0 neither
+        staked = amounts if s.against_bank else amounts[1:]  # against the caster, he stakes nothing himself
         if whole_nets:
-            moved = amounts * times
+            moved = staked * times
         else:
-            moved, rest = np.divmod(amounts * times, s.stake_per.take(cat))
-            rounded[0] += int(np.count_nonzero((rest != 0) & (amounts > 0)))
+            moved, rest = np.divmod(staked * times, s.stake_per.take(cat))
+            rounded[0] += int(np.count_nonzero((rest != 0) & (staked > 0)))
         if s.against_bank:
             purses += moved
             bank -= moved.sum(axis=0)
         else:
-            purses -= moved
-            purses[0] += moved.sum(axis=0)
+            purses[1:] -= moved
+            purses[0] += moved.sum(axis=0) if n > 2 else moved[0]
         # fees from the caster's purse, then the passing table (a forfeited game has neither)
         e = s.ending.take(cat)
         for f, (amount, nxt, due) in enumerate(fees):
