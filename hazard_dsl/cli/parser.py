@@ -287,7 +287,8 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
                                                   "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
     p.add_argument("--engine", choices=("numpy", "compiled"), default=None,
-                   help="what plays the games: numpy (default, the reference) or compiled (a Numba kernel, faster; "
+                   help="what plays the games, or the sessions at the table: numpy (default, the reference) or "
+                        "compiled (a Numba kernel, faster; "
                         "needs hazard-dsl[fast]; its own random numbers: a seed gives the same numbers with the "
                         "same engine)")
     at_table = p.add_argument_group("sessions at the table")
