@@ -138,4 +138,4 @@ def test_python_api_hand_ruin_session():
     events = cotton.session(["Ann", "Ben", "Cat"], seed=1)
     assert events[0]["event"] == "session" and events[-1]["event"] == "end"
     assert cotton.show()["money"] == {"unit": "shilling", "units": "shillings", "against": "setters",
-                                      "when_short": "refuse", "stake": "stake"}
+                                      "when_short": "refuse", "stake": "stake", "refuse": "at_will"}
