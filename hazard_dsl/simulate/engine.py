@@ -56,7 +56,9 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
         draws = rng.integers(0, cols, size=(block, lanes), dtype=draw_type)
         for r in range(block):
             np.add(state, draws[r], out=index)
-            np.take(step, index, out=trail[r])
+            # mode="clip": with the default ("raise") NumPy buffers `out` and checks every index;
+            # a row and a draw below the columns are always inside the table (a tenth faster)
+            np.take(step, index, out=trail[r], mode="clip")
             state = trail[r]
         played = trail[:block]
         seen = _read_rows(played, read, size)
@@ -84,7 +86,7 @@ def run_chunk(table: Table, games: int, rng: np.random.Generator, lanes: int = L
     while state.size:
         throws += state.size
         moves = rng.integers(0, cols, size=state.size, dtype=draw_type)
-        state = np.take(finish, state + moves)
+        state = np.take(finish, state + moves, mode="clip")
         reached.append(state[state >= read])
         state = state[np.flatnonzero(state < first_done)]
     if reached:
