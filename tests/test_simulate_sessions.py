@@ -81,15 +81,15 @@ def test_games_per_session_agree_with_the_exact_hand(name):
     assert (played.why == 0).all()  # every one ended with its rounds
 
 
-@pytest.mark.parametrize("lanes", [1, 7, 256, 10_000])
+@pytest.mark.parametrize("lanes", [1, 7, 256, 1000])
 def test_every_session_is_played_to_its_end_whatever_the_lanes(lanes):
     """However many lanes, exactly the sessions asked for, each ended for a reason, money
     conserved in each; the same seed gives the same sessions."""
     m = _machine("hoyle")  # a box fee, paid from the caster's purse
     setup = table.setup(m, _solver(m), 4, Fraction(5), Fraction(1), "flat", 3)
-    one = table.play_sessions(setup, 3000, np.random.default_rng(11), lanes=lanes)
-    two = table.play_sessions(setup, 3000, np.random.default_rng(11), lanes=lanes)
-    assert one.purses.shape == (3000, 4)
+    one = table.play_sessions(setup, 800, np.random.default_rng(11), lanes=lanes)
+    two = table.play_sessions(setup, 800, np.random.default_rng(11), lanes=lanes)
+    assert one.purses.shape == (800, 4)
     assert (one.games > 0).all()
     assert set(np.unique(one.why).tolist()) <= {0, 1, 2}
     assert (one.purses.sum(axis=1) + one.bank + one.box == 4 * setup.purse).all()
