@@ -340,27 +340,20 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
     moves: dict = {}
     queue = [(g, 0) for g in sorted(made)]
     seen = set(queue)
-    alike_by = _TOTALS if bm.by_total else range(36)
+    groups = _throw_groups(machine, bm.by_total)
     while queue:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
-        row = []
-        alike: dict = {}  # (total, state reached) -> entry: a bet that reads no single face sees 2-5 as 5-2
-        for k, dice in enumerate(OUTCOMES):
-            target = game.steps[k].target
-            key = (alike_by[k], target)
-            entry = alike.get(key)
-            if entry is not None:
-                row.append(entry)
-                continue
+        row = [0] * 36
+        for dice, target, throws in groups(g):  # the throws alike for the bet, in the order they come
             if states[target].kind == CHOICE:
                 entry = {f: code(bm.step(game, bet_state, dice, states[f])) for f in finals.after_choices(target)}
                 outcomes = entry.items()
             else:
                 entry = code(bm.step(game, bet_state, dice, states[target]))
                 outcomes = ((target, entry),)
-            alike[key] = entry
-            row.append(entry)
+            for k in throws:
+                row[k] = entry
             for final, c in outcomes:
                 if c < 0:
                     continue
@@ -392,6 +385,42 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
 
 
 _TOTALS = tuple(a + b for a, b in OUTCOMES)
+_GROUPS: dict = {}  # (the game's states, by total) -> (those states, {game state: its throws grouped})
+MAX_GROUPED_GAMES = 8
+
+
+def _throw_groups(machine: Machine, by_total: bool):
+    """For a throw state, its 36 throws grouped as a bet sees them — by the state each reaches
+    and, for a bet that reads only the total, by total (2-5 as 5-2) — each group as (its first
+    throw, the state reached, the indices of its throws), in the order of their first throw. Made
+    once for every bet compiled with the same game."""
+    states = machine.states
+    key = (id(states), by_total)
+    found = _GROUPS.get(key)
+    if found is None or found[0] is not states:  # (held, so its id is not reused)
+        while len(_GROUPS) >= MAX_GROUPED_GAMES:
+            _GROUPS.pop(next(iter(_GROUPS)))
+        found = _GROUPS[key] = (states, {})
+    grouped = found[1]
+    alike_by = _TOTALS if by_total else range(36)
+
+    def groups(g: int) -> list:
+        out = grouped.get(g)
+        if out is None:
+            first: dict = {}
+            out = []
+            for k, step in enumerate(states[g].steps):
+                alike = (alike_by[k], step.target)
+                at = first.get(alike)
+                if at is None:
+                    first[alike] = len(out)
+                    out.append((OUTCOMES[k], step.target, [k]))
+                else:
+                    out[at][2].append(k)
+            grouped[g] = out
+        return out
+
+    return groups
 
 
 class TooManyBetNodes(RulesetError):
