@@ -26,7 +26,7 @@ from .rule_index import RuleIndex
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
-MAX_REMEMBERED_THROWS = 500_000  # throws kept for other explorations of a ruleset (`Shapes`)
+MAX_REMEMBERED_THROWS = 100_000  # throws kept for other explorations of a ruleset (`Shapes`)
 MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
@@ -610,6 +610,8 @@ def _game(ruleset: Ruleset, options: dict) -> Machine:
         if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES \
                 or len(shapes.found) > MAX_EXPLORED_GAMES:  # kept as the machines are, or not at all
             shapes.found.pop(shapes.key(options), None)
+            if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES:
+                shapes.throws.clear()  # (a long-running server holds what is kept)
         diags = Diagnostics(list(result.diagnostics.items))
         if result.machine is not None:  # (the dice decide which throws can come: checked for each)
             diags.extend(machine_problems(ruleset, result))
