@@ -28,6 +28,7 @@ MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
 MAX_REMEMBERED_THROWS = 100_000  # throws kept for other explorations of a ruleset (`Shapes`)
 MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
+MAX_SHARED_BET_NODES = 200_000  # ... and their rows, at most
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
@@ -512,6 +513,7 @@ class Shapes:
         self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
         self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
         self._bet_reads: dict = {}  # bet -> (the options it reads, whether it reads the dice's weights)
+        self._bet_nodes = 0  # (game state, bet state) rows of the bets kept
         passed = options_read(tuple(r for p in ruleset.phases.values() if not p.throws for r in p.rules))
         self._reads = {name: tuple(sorted(options_read(phase.rules) | passed))
                        for name, phase in ruleset.phases.items()}
@@ -536,8 +538,10 @@ class Shapes:
         if found is not None and found[0] is machine.states:  # (held, so its id is not reused)
             return found[1]
         compiled = compile_bet(machine, bet)
-        if len(self.bets) >= MAX_SHARED_BETS:
-            self.bets.clear()
+        self._bet_nodes += len(compiled.moves)
+        if len(self.bets) >= MAX_SHARED_BETS or self._bet_nodes > MAX_SHARED_BET_NODES:
+            self.bets.clear()  # (a long-running server holds what is kept)
+            self._bet_nodes = len(compiled.moves)
         self.bets[key] = (machine.states, compiled)
         return compiled
 
