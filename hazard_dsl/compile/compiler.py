@@ -392,9 +392,9 @@ class _Compiler:
     def throw(self, phase: str, values: dict, dice) -> Step:
         """What a throw does from a throw state of `phase`. With `shapes`, a throw worked out in
         another exploration of the ruleset, from the same values under the same values of the
-        options it can read (`Shapes.throw_reads`), is replayed rather than worked out again: the same rules fire, the
-        same phases are entered, the same conditions are counted and the same state is asked
-        for (by its key, so numbered as this exploration numbers it)."""
+        options it can read (`Shapes.throw_reads`), is replayed rather than worked out again:
+        the same rules fire, the same phases are entered, the same conditions are counted and
+        the same state is asked for (by its key, so numbered as this exploration numbers it)."""
         shapes = self.shapes
         if shapes is None:
             return self._throw(phase, values, dice)
