@@ -414,10 +414,15 @@ def test_work_past_the_time_limit_is_stopped_and_blocks_no_other_work():
 
 
 def slow_rule_file(tag: str) -> str:
-    """A rule file that takes long to analyse (about 90 s here): a count to 19,000 by the totals
-    thrown, each of its 19,000 states a throw; `tag` makes its text new to the reading cache."""
-    return (f"# {tag} {time.time_ns()}\nname: slow\nvariables:\n  n: 0..19012\nphases:\n  roll:\n"
-            "    - when: n >= 19000 and total == 7\n      do: win\n    - when: n >= 19000\n      do: lose\n"
+    """A rule file that takes long to analyse (about 50 s here): a count to 19,000 by the totals
+    thrown, each of its 19,000 states a throw, and an option of 20 values that each make it another
+    game, which `analyse` explores and solves in turn (the game under each option's values); `tag`
+    makes its text new to the reading cache."""
+    values = ", ".join(f"v{k}" for k in range(20))
+    return (f"# {tag} {time.time_ns()}\nname: slow\nvariables:\n  n: 0..19012\n"
+            f"options:\n  goal:\n    default: v0\n    values: [{values}]\nphases:\n  roll:\n"
+            "    - when: n >= 19000 and total == 7 and option.goal != \"v19\"\n      do: win\n"
+            "    - when: n >= 19000\n      do: lose\n"
             "    - otherwise: set n = n + total; throw again\n")
 
 

@@ -34,7 +34,6 @@ request whose client hangs up is stopped (`Api.run`).
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 
 import anyio
@@ -46,6 +45,7 @@ from starlette.routing import Route, WebSocketRoute
 from ..parse.files import MAX_BYTES
 from . import jobs
 from .files import Conflict, FileRefused, Folder
+from .bodies import json_object
 from .tables import TableRefused, TableRoutes
 from .work import Failed, Stopping, TimeLimit, Worker
 
@@ -310,22 +310,7 @@ class Api:
 
 async def body_of(request: Request) -> dict:
     """The request's JSON object, refused (413) past MAX_BODY before it is all read."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise Refused(413, f"a request's body is at most {MAX_BODY:,} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, f"a request's body is at most {MAX_BODY:,} bytes")
-        chunks.append(chunk)
-    try:
-        body = json.loads(b"".join(chunks))
-    except (ValueError, RecursionError):
-        raise Refused(400, "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise Refused(400, "the body is a JSON object")
-    return body
+    return await json_object(request, MAX_BODY, Refused, "a request's body")
 
 
 def _failed(exc: Failed) -> JSONResponse:

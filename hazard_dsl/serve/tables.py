@@ -45,6 +45,7 @@ from ..commands.dice import checked_seed, seed_and_dice
 from ..commands.errors import CommandError
 from ..commands.loading import confined, load
 from ..play.actions import IllegalAction
+from .bodies import json_object
 from .store import Store, StoreError
 
 MAX_SEATS = 12
@@ -627,24 +628,9 @@ def _whole(text: str):
 
 async def new_table_body(request) -> dict:
     """The JSON object that opens a table, at most MAX_NEW_TABLE bytes (refused, 413, before it is
-    all read), its numbers read with their length bounded (Overlong). The API's own reader
-    (serve.api.body_of) takes bodies of two megabytes and turns a long number into "not JSON"."""
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_NEW_TABLE):
-        raise TableRefused(413, f"the body that opens a table is at most {MAX_NEW_TABLE:,} bytes")
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_NEW_TABLE:
-            raise TableRefused(413, f"the body that opens a table is at most {MAX_NEW_TABLE:,} bytes")
-        chunks.append(chunk)
-    try:
-        body = json.loads(b"".join(chunks), parse_int=_whole)
-    except (ValueError, RecursionError):
-        raise TableRefused(400, "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise TableRefused(400, "the body is a JSON object")
-    return body
+    all read), its numbers read with their length bounded (Overlong). The API's own requests
+    (serve.api.body_of) may be of two megabytes, and a long number in them is "not JSON"."""
+    return await json_object(request, MAX_NEW_TABLE, TableRefused, "the body that opens a table", _whole)
 
 
 def seed_of(seed) -> int | None:

@@ -1,0 +1,30 @@
+"""A request's JSON object, read with its size bounded: refused (413) before it is all read, as
+soon as it says or shows that it is larger than allowed; one reader for the API's requests
+(serve.api) and the body that opens a table (serve.tables)."""
+
+from __future__ import annotations
+
+import json
+
+
+async def json_object(request, most: int, refused, what: str, parse_int=None) -> dict:
+    """The body of `request` as a JSON object of at most `most` bytes, else `refused(status,
+    message)` raised (413 naming `what`, "a request's body"; 400 for a body that is not a JSON
+    object); `parse_int` reads its whole numbers (json.loads's, e.g. bounding their length)."""
+    declared = request.headers.get("content-length")
+    too_large = f"{what} is at most {most:,} bytes"
+    if declared is not None and (not declared.isdigit() or int(declared) > most):
+        raise refused(413, too_large)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            raise refused(413, too_large)
+        chunks.append(chunk)
+    try:
+        body = json.loads(b"".join(chunks), parse_int=parse_int)
+    except (ValueError, RecursionError):
+        raise refused(400, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise refused(400, "the body is a JSON object")
+    return body
