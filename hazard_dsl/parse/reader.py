@@ -182,7 +182,10 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
             if not isinstance(parent, YScalar) or not isinstance(parent.value, str):
                 diags.error("extends must name a ruleset file or a built-in ruleset", parent.position)
                 raise RulesetError(diags.items)
-            if within is not None and not in_text:
+            # only a file of the folder is held to it: a built-in ruleset (the one named, or one a
+            # file of the folder extends) extends the built-ins beside it, wherever this copy of
+            # hazard-dsl keeps them (the server's and its worker's copies may live apart)
+            if within is not None and not in_text and _real_inside(resolved, within):
                 found = _inside(parent.value, resolved.parent, within)
                 if found is False:
                     # refused whether or not such a file exists: the answer tells nothing of what lies outside
@@ -220,6 +223,14 @@ def _rulesets_near(path: Path) -> list[str]:
     except OSError:
         pass
     return names
+
+
+def _real_inside(path: Path, within: Path) -> bool:
+    """Whether the real path of `path` (links followed) lies in the folder `within`."""
+    try:
+        return path.resolve().is_relative_to(within)
+    except (OSError, RuntimeError, ValueError):
+        return True  # unreadable as a path: held to the folder, which refuses it
 
 
 def _inside(name: str, beside: Path, within: Path) -> Path | None | bool:
