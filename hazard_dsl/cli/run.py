@@ -75,8 +75,7 @@ def _session(args, ruleset, fmt) -> int:
         raise UsageError("a session at the table stakes by --strategy and --stake, with --purse each, and bets by "
                          "--bet SEAT:NAME=AMOUNT; --bankroll and --games are for games without players")
     settings = table_settings(args, ruleset)
-    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, args.refuse)
-    stakes = sessions.seat_stakes(ruleset, settings["players"], args.bet)
+    plans, refused, stakes = sessions.bet_plans(ruleset, settings["players"], args.bet, args.refuse)
     if plans:
         # the bets planned are the bets of this table; the log says so, for its replay
         settings["bets"] = sorted({name for bets in plans.values() for name in bets})

@@ -120,8 +120,7 @@ def _one_by_one(args, ruleset, fmt: str, seed: int, play, what: str, per_session
     if getattr(args, "plot", None) is not None:
         raise UsageError("--plot draws games, not sessions at the table")
     settings = table_settings(args, ruleset)
-    plans, refused = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
-    stakes = sessions.seat_stakes(ruleset, settings["players"], args.bet)
+    plans, refused, stakes = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
     count = args.games if args.games is not None else 1000
     total = count * (per_session or len(settings["players"]))
     bar = _Bar(total, what) if fmt != "json" and sys.stderr.isatty() else _NoBar()

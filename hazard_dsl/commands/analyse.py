@@ -122,19 +122,18 @@ def table_plans(ruleset, bets, players: str | None, stake: str | None = None) ->
     (SEAT:stake=AMOUNT) must be `stake` (the text of --stake, default 1): the figures take one
     stake for every setter."""
     from ..solve.bets import BetError, parse_money
-    from .sessions import bet_plans, checked_players, player_names, seat_stakes, stakes_alike
+    from .sessions import bet_plans, checked_players, player_names, stakes_alike
 
     if players is not None:
         names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
     else:
         names = list(dict.fromkeys(text.partition(":")[0].strip() for text in bets))
         names = checked_players(names, 1) if names else []
-    plans, _ = bet_plans(ruleset, names, bets)
+    plans, _, own = bet_plans(ruleset, names, bets)
     try:
         amount = parse_money(stake, "--stake") if stake is not None else Fraction(1)
     except BetError as exc:
         raise CommandError(str(exc)) from None
-    own = seat_stakes(ruleset, names, bets)
     if not stakes_alike(own, amount):
         seat = next(seat for seat, mine in own.items() if mine != amount)
         raise SettingError("bet", f"{seat}:stake={own[seat]}: the exact figures take one stake for every setter "

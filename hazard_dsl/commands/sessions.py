@@ -134,31 +134,24 @@ def _amount(text: str, seat: str, name: str, least_zero: bool) -> Fraction:
     return amount
 
 
-def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set]:
-    """Each seat's bets from `SEAT:NAME=AMOUNT` texts (the seat makes NAME for AMOUNT whenever it
-    may) and the refusals from `SEAT:NAME` texts (the seat refuses NAME when it is put to him):
-    checked against the players and the ruleset's bets, with "did you mean". A seat's own stake
-    (SEAT:stake=AMOUNT) is not among them: see `seat_stakes`."""
+def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set, dict]:
+    """Each seat's plans from `SEAT:NAME=AMOUNT` texts, checked against the players and the
+    ruleset's bets with "did you mean": (its bets {seat: {bet: amount}}, made for that amount
+    whenever it may; the refusals {(seat, bet)} from `SEAT:NAME` texts, bets the seat refuses when
+    they are put to him; its own stake {seat: amount} from `SEAT:stake=AMOUNT`, the ruleset's
+    stake bet may be named instead, `Ann:pass=1` at craps: what that seat stakes each game it
+    sets in place of --stake, 0 to sit out of the stakes, an onlooker)."""
     plans: dict = {}
+    stakes: dict = {}
     for text in texts:
         seat, name = _planned(ruleset, players, text, "bet")
         amount = _amount(text, seat, name, least_zero=name == STAKE_WORD)
-        if name != STAKE_WORD:
+        if name == STAKE_WORD:
+            stakes[seat] = amount
+        else:
             plans.setdefault(seat, {})[name] = amount
     refused = {_planned(ruleset, players, text, "refuse") for text in refusals}
-    return plans, refused
-
-
-def seat_stakes(ruleset, players: list[str], texts) -> dict:
-    """{seat: amount} from the `SEAT:stake=AMOUNT` texts among `texts` (the ruleset's stake bet
-    may be named instead of `stake`: `Ann:pass=1` at craps): what that seat stakes each game it
-    sets (0: it sits out of the stakes, an onlooker), in place of --stake."""
-    stakes = {}
-    for text in texts:
-        seat, name = _planned(ruleset, players, text, "bet")
-        if name == STAKE_WORD:
-            stakes[seat] = _amount(text, seat, name, least_zero=True)
-    return stakes
+    return plans, refused, stakes
 
 
 def stakes_alike(stakes: dict, stake: Fraction) -> bool:
@@ -191,7 +184,7 @@ def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool 
 
 def strategy(table, settings: dict, plans=None, refused=(), stakes=None):
     """The settings' strategy at `table`: what the computer stakes (`stakes`: a seat's own, from
-    `seat_stakes`), bets (`plans`, `refused`: `bet_plans`) and chooses for the players."""
+    `bet_plans`), bets (`plans`, `refused`: `bet_plans`) and chooses for the players."""
     return table.strategy(settings["strategy"], Fraction(settings["stake"]), plans, refused, stakes)
 
 

@@ -131,7 +131,7 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
     with refusals there is none. The same seed gives the same figures. Returns a report:
     {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume.
-    `stakes` ({seat: amount}, sessions.seat_stakes): a seat's own stake in place of --stake."""
+    `stakes` ({seat: amount}, sessions.bet_plans): a seat's own stake in place of --stake."""
 
     import numpy as np
 

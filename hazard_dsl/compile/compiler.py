@@ -487,6 +487,11 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     return result
 
 
+def _reads_weights(node) -> bool:
+    """Whether rules (or any part of a rule file) read the dice's weights: `weight(t)`."""
+    return any(isinstance(x, ex.Call) and x.function == "weight" for x in ex.walk(node))
+
+
 class Shapes:
     """Explorations of one ruleset shared among option values that explore alike (`explore`).
 
@@ -507,8 +512,7 @@ class Shapes:
         if ruleset.cocked is not None:
             rules += tuple(ruleset.cocked.rules)
         self.reads = tuple(sorted(options_read(rules)))
-        self.weights = ruleset.dice is not None and any(isinstance(x, ex.Call) and x.function == "weight"
-                                                        for x in ex.walk(rules))
+        self.weights = ruleset.dice is not None and _reads_weights(rules)
         self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
         self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
         self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
@@ -528,9 +532,8 @@ class Shapes:
 
         reads = self._bet_reads.get(bet.name)
         if reads is None:
-            weights = any(isinstance(x, ex.Call) and x.function == "weight" for x in ex.walk(
-                (tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made, bet.commission,
-                 tuple(bet.multiples.values()))))
+            weights = _reads_weights((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
+                                      bet.commission, tuple(bet.multiples.values())))
             reads = self._bet_reads[bet.name] = (tuple(sorted(bet_options(bet))), weights)
         key = (id(machine.states), bet.name, tuple(machine.options.get(name) for name in reads[0]),
                machine.dice if reads[1] else None)

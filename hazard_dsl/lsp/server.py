@@ -143,18 +143,20 @@ def _answers(nothing):
     """A request's handler that answers `nothing` for a document not open, and for anything that
     goes wrong while answering (said in one line on standard error) rather than an error carrying
     a traceback; a refusal with a reason (JsonRpcException) is passed on as it is."""
+    empty = nothing if callable(nothing) else (lambda: nothing)  # a new empty answer each time
+
     def wrap(handler):
         @functools.wraps(handler)
         def answer(ls: HazardServer, params):
             if not ls.is_open(params.text_document.uri):
-                return nothing() if callable(nothing) else nothing
+                return empty()
             try:
                 return handler(ls, params)
             except JsonRpcException:
                 raise
             except Exception as exc:  # noqa: BLE001 - the editor is told nothing, the log one line
                 print(f"hazard-dsl lsp: {handler.__name__}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                return nothing() if callable(nothing) else nothing
+                return empty()
         return answer
     return wrap
 

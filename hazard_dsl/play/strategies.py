@@ -38,9 +38,8 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
     def decide(question: Question) -> dict:
         ask = question.ask
         if ask == "stake":
-            if stakes and question.player in stakes:
-                own = Fraction(stakes[question.player])
-                return {"action": "stake", "amount": stake_of("flat", own, question) if own > 0 else Fraction(0)}
+            if stakes and question.player in stakes:  # its own, flat (0: it sits out)
+                return {"action": "stake", "amount": stake_of("flat", Fraction(stakes[question.player]), question)}
             return {"action": "stake", "amount": stake_of(name, size, question)}
         if ask == "bet":  # the first seat, from the caster round, with a planned bet open
             for seat, offered in question.facts["bets"].items():
