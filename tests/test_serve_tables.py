@@ -617,3 +617,18 @@ def test_docs_web_states_the_tables_bounds_the_code_enforces():
     assert f"{tables_module.PAGES_OF_ONLOOKERS} on the onlookers' link" in text
     assert f"the body that opens a table of at most {tables_module.MAX_NEW_TABLE:,} bytes" in text
     assert tables_module.IDLE == 6 * 3600 and "nobody has acted at for six hours" in text
+
+
+def test_every_state_told_carries_a_version_that_grows_with_each_action(client):
+    """A page hears its own action's answer and the socket's states of others' actions by two
+    ways, in either order: `version` (the entries of the log) tells it which is the later, even
+    where no event came between them (a bet put to the caster waits for his answer)."""
+    table_id, tokens, watch = open_table(client)
+    versions = [standing(client, table_id, watch)["version"]]
+    for who, action in (("Ben", {"action": "bet", "player": "Ben", "bet": "side", "amount": "1"}),
+                        ("Ann", {"action": "cover"}), ("Ann", {"action": "throw"})):
+        r = client.post(f"/api/tables/{table_id}/actions", json=action, headers={**HEADER, **auth(tokens[who])})
+        assert r.status_code == 200, r.text
+        versions.append(r.json()["version"])
+        assert standing(client, table_id, watch)["version"] == versions[-1]
+    assert versions == sorted(set(versions))  # strictly growing, the bet's answer too (no event came)

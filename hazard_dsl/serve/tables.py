@@ -230,10 +230,12 @@ class LiveTable:
         return {"id": self.id, "ruleset": self.spec["ruleset"], "seat": seat, "players": self.table.players,
                 "waiting": self.waiting(seat), "events": events,
                 "purses": {name: str(p) for name, p in self.table.purses.items()},
-                "finished": self.table.over, "last": len(self.told)}
+                "finished": self.table.over, "last": len(self.told), "version": self.lines}
 
     def state_message(self, seat: str | None) -> dict:
-        return {"type": "state", "last": len(self.told), "waiting": self.waiting(seat),
+        # `version`, the entries of the table's log, orders the states a page is told: the answer
+        # to its own action and the socket's states of others' come by two ways, in either order
+        return {"type": "state", "last": len(self.told), "version": self.lines, "waiting": self.waiting(seat),
                 "purses": {name: str(p) for name, p in self.table.purses.items()}, "finished": self.table.over}
 
     # ------------------------------------------------------------------ acting

@@ -17,6 +17,7 @@
   let socket = null, retry = 0, timer = null, finished = false, sending = false;
   let refused = false;   // the server closed the socket with a refusal (4400–4499): no reconnecting
   let shown = null;      // what the page last drew (show), as text
+  let version = -1;      // the log entries of the state last drawn: an older one is not drawn again
 
   // a new token in the address is another seat (or the onlookers'): the page starts again for it
   window.addEventListener("hashchange", () => {
@@ -181,6 +182,10 @@
     // is drawn again, so an amount being typed is not wiped out under the person's fingers
     const now = JSON.stringify([state.last, state.waiting, state.purses, state.finished]);
     if (now === shown) return;
+    // an older state told after a newer one (the answer to this page's action and the socket's
+    // state of another's come by two ways, in either order) would put the page back: not drawn
+    if (state.version < version) return;
+    version = state.version;
     shown = now;
     finished = state.finished;
     // the table moved on: an error said about an earlier moment is no longer true
