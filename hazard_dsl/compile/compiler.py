@@ -13,6 +13,7 @@ were entered, and the throws that no rule handles.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, Position, did_you_mean
@@ -631,21 +632,78 @@ def _game(ruleset: Ruleset, options: dict) -> Machine:
 
 
 def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
-    from .bets import compile_bet, compile_fee, count_bet_nodes, count_fee_states
+    from .bets import compile_fee, count_fee_states
     from .passing import compile_passing
 
     machine = _game(ruleset, options)
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
-    machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options))
+    names = tuple(ruleset.bets if bets is None else bets)
+    for name in names:
+        ruleset.bets[name]  # (an unknown name is the caller's mistake, found now)
     entry = _EXPLORED.get(id(ruleset))
     shapes = entry[3] if entry is not None and entry[0] is ruleset else None
-    nodes = 0
-    for name in (ruleset.bets if bets is None else bets):
-        bet = ruleset.bets[name]
-        machine.bets[name] = shapes.compiled_bet(machine, bet) if shapes is not None else compile_bet(machine, bet)
-        nodes = count_bet_nodes(nodes, machine.bets[name])
+    compiled_bets = CompiledBets(names)
+    machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options), bets=compiled_bets)
+    compiled_bets.attach(machine, shapes)
     states = 0
     for name, fee in ruleset.fees.items():
         machine.fees[name] = compile_fee(machine, fee)
         states = count_fee_states(states, machine.fees[name])
     return machine
+
+
+class CompiledBets(Mapping):
+    """A machine's bets by name, each compiled against the game (`compile.bets.compile_bet`) the
+    first time something reads it: the exact P(win) of craps reads none of its 39 bets, and
+    compiling them was four fifths of the time from its rule text to that answer. A bet that
+    cannot be compiled raises its RulesetError where it is read, every time it is read.
+
+    `in`, `len` and iterating over the names compile nothing; reading a bet (`[name]`, `get`,
+    `items`, `values`) compiles it. A pickled machine (the reading cache, a worker) carries every
+    bet compiled: pickling compiles the rest (and fails, so nothing is kept, if one cannot be)."""
+
+    __slots__ = ("_names", "_compiled", "_machine", "_shapes", "_nodes")
+
+    def __init__(self, names=(), compiled: dict | None = None):
+        self._names = tuple(names)
+        self._compiled = dict(compiled or {})
+        self._machine = self._shapes = None
+        self._nodes = 0  # (game state, bet state) rows compiled, against MAX_BET_NODES_TOTAL
+
+    def attach(self, machine: Machine, shapes: "Shapes | None") -> None:
+        """The machine the bets are compiled against (it holds this mapping, so it is set after)
+        and the exploration it came from, whose machines share a compiled bet (`Shapes`)."""
+        self._machine, self._shapes = machine, shapes
+
+    def __getitem__(self, name: str):
+        found = self._compiled.get(name)
+        if found is None:
+            if name not in self._names:
+                raise KeyError(name)
+            found = self._compile(name)
+        return found
+
+    def _compile(self, name: str):
+        from .bets import compile_bet, count_bet_nodes
+
+        machine = self._machine
+        bet = machine.ruleset.bets[name]
+        found = self._shapes.compiled_bet(machine, bet) if self._shapes is not None else compile_bet(machine, bet)
+        self._nodes = count_bet_nodes(self._nodes, found)
+        self._compiled[name] = found
+        return found
+
+    def __contains__(self, name) -> bool:
+        return name in self._names
+
+    def __iter__(self):
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __repr__(self) -> str:
+        return f"<CompiledBets {list(self._names)!r}, {len(self._compiled)} compiled>"
+
+    def __reduce__(self):
+        return CompiledBets, (self._names, {name: self[name] for name in self._names})
