@@ -339,9 +339,9 @@ YAML_WORDS = ("<block end>", "<block mapping start>", "<block sequence start>", 
 
 
 def _lark_words() -> set[str]:
-    from hazard_dsl.parse.expressions import _parser
+    from hazard_dsl.parse._tables import TERMINALS
 
-    return {t.name for t in _parser().terminals} | {"$END"}
+    return set(TERMINALS) | {"$END"}
 
 
 def _foreign_words(diagnostics, lark_words) -> list[str]:

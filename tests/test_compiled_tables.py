@@ -2,7 +2,7 @@
 
 The analysis and the table read each bet's compiled table; nothing after compile re-reads the
 rules; compile does not reach up into check; the fast paths (libyaml, cached parse trees, the
-stand-alone parser) give the same results and positions as the slow ones."""
+parser run from its tables) give the same results and positions as the slow ones."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The expression language: Lark grammar → the syntax trees of `parse.syntax`, with positions.
 
-The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data); its parser is
-generated from it at build time into `parse._lalr` (``python grammar/standalone.py``). Expressions
-are parsed, never ``eval``'d: the trees are interpreted by `compile.evaluate`. Lark's own errors
+The grammar lives in ``grammar/hazard.lark`` (shipped inside the package as data); its LALR(1)
+tables are computed from it by Lark at build time into `parse._tables` (``python grammar/tables.py``)
+and run by `parse.lalr`, which gives Lark's trees and errors without importing Lark. Expressions
+are parsed, never ``eval``'d: the trees are interpreted by `compile.evaluate`. The parser's errors
 are turned into our diagnostics with the same positions. The trees are re-exported here, so
 `expressions.Binary` and `syntax.Binary` are one class.
 """
@@ -12,8 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..diagnostics import Diagnostic, Position, RulesetError
-from ._lalr import (Lark_StandAlone, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                    UnexpectedToken, VisitError, v_args)
+from .lalr import Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, parse as _lalr_parse, terminal
 from .syntax import (Assign, Binary, Boolean, Call, Chain, ChainStep, Choose, Conditional, End, Goto, Member, Name,
                      Number, OptionRef, Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
@@ -31,16 +31,8 @@ MAX_CACHED_CHARS = 200  # the texts worth remembering are the short ones every r
 # --------------------------------------------------------------------------- parsing
 
 
-@lru_cache(maxsize=1)
-def _parser():
-    """The LALR parser of the grammar, loaded from its tables: `_lalr` is Lark's stand-alone
-    parser generated from grammar/hazard.lark at build time (``python grammar/standalone.py``),
-    so no parser is built at run time and Lark itself is not imported."""
-    return Lark_StandAlone()
-
-
-# The options the stand-alone parser was generated with (grammar/standalone.py gives them as
-# flags): a parser built at run time by Lark from the grammar with these is the same parser.
+# The options the tables were computed with (grammar/tables.py reads them here): a parser built
+# at run time by Lark from the grammar with these is the parser `parse.lalr` runs.
 LARK_OPTIONS = dict(
     parser="lalr",
     start=["expression", "actions", "payout"],
@@ -76,7 +68,7 @@ def _describe_expected(expected, what: str = "expression") -> str:
         elif value & {"NAME", "INT"}:
             told.append((3, "a value (a number, a name or a quoted word)"))
         else:
-            told.extend((3, f"`{_parser().get_terminal(n).pattern.value}`") for n in sorted(value))
+            told.extend((3, f"`{terminal(n)[1]}`") for n in sorted(value))
     elif "LPAR" in expected and not expected & {"COMPARE", "AND", "OR", "$END", "MUL"}:
         told.append((0, "`(`"))
     if "NOT" in expected and value:
@@ -98,178 +90,163 @@ def _describe_expected(expected, what: str = "expression") -> str:
     if not told:  # a terminal this table does not know: its literal text, never its name
         for name in sorted(expected):
             try:
-                pattern = _parser().get_terminal(name).pattern
+                kind, pattern = terminal(name)
             except KeyError:
                 continue
-            if pattern.type == "str":
-                told.append((4, f"`{pattern.value}`"))
+            if kind == "str":
+                told.append((4, f"`{pattern}`"))
     words = [w for _, w in sorted(set(told))][:MAX_ALTERNATIVES]
     if not words:
         return "something else"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-class _Build(Transformer):
-    """Lark tree → our nodes. `at(meta)` turns a Lark offset into a file position."""
+def _start_pos(thing) -> int:
+    """Where a token or a (non-empty) tree begins in the text, as Lark places it."""
+    return thing.start_pos or 0
+
+
+class _Builder:
+    """Parse tree → our nodes, by the rule each tree node was reduced by. A plain recursive walk
+    with a table of handlers (Lark's Transformer rebuilt a decorated method for every node it
+    visited, which cost more than the parse). Nesting is bounded before (`_deepest`), and a chain
+    (`a and b and …`) is one node with many children, so the recursion stays shallow."""
+
+    __slots__ = ("at_offset",)
 
     def __init__(self, scalar: YScalar):
-        super().__init__()
-        self.scalar = scalar
+        self.at_offset = scalar.position_at
 
     def at(self, thing) -> Position:
-        offset = thing.start_pos if isinstance(thing, Token) else getattr(thing, "start_pos", 0)
-        return self.scalar.position_at(offset or 0)
+        return self.at_offset(_start_pos(thing))
 
-    def __default__(self, data, children, meta):  # pragma: no cover - every rule is handled
-        raise ValueError(f"unhandled grammar rule {data}")
+    def build(self, node):
+        if node is None or node.__class__ is Token:
+            return node
+        return _RULES[node.data](self, node.children, node)
 
-    @v_args(meta=True)
-    def expression(self, meta, children):
-        return children[0]
-
-    @v_args(meta=True)
-    def actions(self, meta, children):
-        return tuple(children)
+    def all(self, children) -> list:
+        build = self.build
+        return [build(c) for c in children]
 
     # --- atoms
-    def number(self, children):
+    def number(self, children, tree):
         (token,) = children
         if len(token) > MAX_INT_DIGITS:
             raise _NodeError(f"the number {token[:12]}… is too large (at most {MAX_INT_DIGITS} digits)", self.at(token))
         return Number(int(token), self.at(token))
 
-    @v_args(meta=True)
-    def true(self, meta, children):
-        return Boolean(True, self.at(meta))
+    def true(self, children, tree):
+        return Boolean(True, self.at(tree))
 
-    @v_args(meta=True)
-    def false(self, meta, children):
-        return Boolean(False, self.at(meta))
+    def false(self, children, tree):
+        return Boolean(False, self.at(tree))
 
-    def string(self, children):
+    def string(self, children, tree):
         (token,) = children
         return String(token[1:-1], self.at(token))
 
-    def name(self, children):
+    def name(self, children, tree):
         (token,) = children
         return Name(str(token), self.at(token))
 
-    @v_args(meta=True)
-    def option(self, meta, children):
-        return OptionRef(str(children[0]), self.at(meta))
+    def option(self, children, tree):
+        return OptionRef(str(children[0]), self.at(tree))
 
-    @v_args(meta=True)
-    def call(self, meta, children):
+    def call(self, children, tree):
         function, *args = children
-        return Call(str(function), tuple(a for a in args if a is not None), self.at(meta))
+        return Call(str(function), tuple(self.build(a) for a in args if a is not None), self.at(tree))
 
     # --- operators
-    @v_args(meta=True)
-    def neg(self, meta, children):
+    def neg(self, children, tree):
         sign, operand = children
+        operand = self.build(operand)
         return operand if sign == "+" else Unary("-", operand, self.at(sign))
 
-    @v_args(meta=True)
-    def not_(self, meta, children):
-        return Unary("not", children[0], self.at(meta))
+    def not_(self, children, tree):
+        return Unary("not", self.build(children[0]), self.at(tree))
 
-    @v_args(meta=True)
-    def or_expr(self, meta, children):
-        return _balanced("or", children, self.at(meta))
+    def or_expr(self, children, tree):
+        return _balanced("or", self.all(children), self.at(tree))
 
-    @v_args(meta=True)
-    def and_expr(self, meta, children):
-        return _balanced("and", children, self.at(meta))
+    def and_expr(self, children, tree):
+        return _balanced("and", self.all(children), self.at(tree))
 
-    @v_args(meta=True)
-    def sum(self, meta, children):
-        return self._arithmetic(meta, children)
-
-    @v_args(meta=True)
-    def product(self, meta, children):
-        return self._arithmetic(meta, children)
-
-    def _arithmetic(self, meta, children):
+    def arithmetic(self, children, tree):
         """operand (op operand)+: a Binary for two operands, a flat Chain for more."""
-        first, rest = children[0], children[1:]
-        steps = tuple(ChainStep(str(op), operand, self.at(op)) for op, operand in zip(rest[::2], rest[1::2]))
+        build = self.build
+        first, rest = build(children[0]), children[1:]
+        steps = tuple(ChainStep(str(op), build(operand), self.at(op)) for op, operand in zip(rest[::2], rest[1::2]))
         if len(steps) == 1:
             (step,) = steps
             return Binary(step.op, first, step.operand, step.position)
-        return Chain(first, steps, self.at(meta))
+        return Chain(first, steps, self.at(tree))
 
-    @v_args(meta=True)
-    def compare(self, meta, children):
+    def compare(self, children, tree):
         left, op, right = children
-        return Binary(str(op), left, right, self.at(op))
+        return Binary(str(op), self.build(left), self.build(right), self.at(op))
 
-    @v_args(meta=True)
-    def member(self, meta, children):
-        return Member(children[0], children[1], False, self.at(meta))
+    def member(self, children, tree):
+        return Member(self.build(children[0]), self.build(children[1]), False, self.at(tree))
 
-    @v_args(meta=True)
-    def not_member(self, meta, children):
-        return Member(children[0], children[1], True, self.at(meta))
+    def not_member(self, children, tree):
+        return Member(self.build(children[0]), self.build(children[1]), True, self.at(tree))
 
-    @v_args(meta=True)
-    def conditional(self, meta, children):
-        return Conditional(children[0], children[1], children[2], self.at(meta))
+    def conditional(self, children, tree):
+        return Conditional(*self.all(children[:3]), self.at(tree))
 
-    @v_args(meta=True)
-    def set_literal(self, meta, children):
-        return SetLiteral(tuple(c for c in children if c is not None), self.at(meta))
+    def set_literal(self, children, tree):
+        return SetLiteral(tuple(self.build(c) for c in children if c is not None), self.at(tree))
 
-    @v_args(meta=True)
-    def range(self, meta, children):
-        return Range(children[0], children[1], self.at(meta))
+    def range(self, children, tree):
+        return Range(self.build(children[0]), self.build(children[1]), self.at(tree))
 
     # --- actions
-    @v_args(meta=True)
-    def win(self, meta, children):
-        return End("win", str(children[0]) if children[0] else "win", self.at(meta), children[1])
+    def expression(self, children, tree):
+        return self.build(children[0])
 
-    @v_args(meta=True)
-    def payout_to(self, meta, children):
-        return Payout(children[0], children[1], "to", self.at(meta))
+    def actions(self, children, tree):
+        return tuple(self.all(children))
 
-    @v_args(meta=True)
-    def payout_for(self, meta, children):
-        return Payout(children[0], children[1], "for", self.at(meta))
+    def win(self, children, tree):
+        return End("win", str(children[0]) if children[0] else "win", self.at(tree), self.build(children[1]))
 
-    @v_args(meta=True)
-    def pay(self, meta, children):
+    def payout_to(self, children, tree):
+        return Payout(self.build(children[0]), self.build(children[1]), "to", self.at(tree))
+
+    def payout_for(self, children, tree):
+        return Payout(self.build(children[0]), self.build(children[1]), "for", self.at(tree))
+
+    def pay(self, children, tree):
         return Pay(str(children[0]), self.at(children[0]))
 
-    @v_args(meta=True)
-    def lose(self, meta, children):
-        return End("lose", str(children[0]) if children[0] else "lose", self.at(meta))
+    def lose(self, children, tree):
+        return End("lose", str(children[0]) if children[0] else "lose", self.at(tree))
 
-    @v_args(meta=True)
-    def push(self, meta, children):
-        return End("push", str(children[0]) if children[0] else "push", self.at(meta))
+    def push(self, children, tree):
+        return End("push", str(children[0]) if children[0] else "push", self.at(tree))
 
-    @v_args(meta=True)
-    def throw_again(self, meta, children):
-        return ThrowAgain(self.at(meta))
+    def throw_again(self, children, tree):
+        return ThrowAgain(self.at(tree))
 
-    @v_args(meta=True)
-    def assign(self, meta, children):
-        return Assign(str(children[0]), children[1], self.at(children[0]))
+    def assign(self, children, tree):
+        return Assign(str(children[0]), self.build(children[1]), self.at(children[0]))
 
-    @v_args(meta=True)
-    def goto(self, meta, children):
+    def goto(self, children, tree):
         return Goto(str(children[0]), self.at(children[0]))
 
-    @v_args(meta=True)
-    def choose(self, meta, children):
+    def choose(self, children, tree):
         variable, collection, role = children
-        return Choose(str(variable), collection, str(role) if role else "caster", self.at(meta))
+        return Choose(str(variable), self.build(collection), str(role) if role else "caster", self.at(tree))
 
-
-    @v_args(meta=True)
-    def recast(self, meta, children):
+    def recast(self, children, tree):
         *ways, role = children
-        return Recast(tuple(str(w) for w in ways), str(role) if role else None, self.at(meta))
+        return Recast(tuple(str(w) for w in ways), str(role) if role else None, self.at(tree))
+
+
+_RULES = {name: method for name, method in vars(_Builder).items() if not name.startswith("_")
+          and name not in ("at", "build", "all", "arithmetic")}
+_RULES["sum"] = _RULES["product"] = _Builder.arithmetic
 
 
 def _balanced(op: str, operands: list, position: Position):
@@ -310,13 +287,10 @@ def _parse(scalar: YScalar, start: str, what: str):
         raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS:,} characters",
                                        scalar.position)])
     try:
-        tree = _tree(text, start) if len(text) <= MAX_CACHED_CHARS else _parser().parse(text, start=start)
+        tree, deepest = _tree(text, start) if len(text) <= MAX_CACHED_CHARS else _measured(text, start)
     except UnexpectedCharacters as exc:
         raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
                                        scalar.position_at(exc.pos_in_stream))]) from None
-    except UnexpectedEOF as exc:
-        raise RulesetError([Diagnostic(f"the {what} {_ends(what)} too soon; expected {_describe_expected(exc.expected, what)}",
-                                       scalar.position_at(len(text)))]) from None
     except UnexpectedToken as exc:
         token = exc.token
         accepts = exc.accepts or exc.expected
@@ -342,30 +316,32 @@ def _parse(scalar: YScalar, start: str, what: str):
                            f"{written if len(written) <= 16 else written[:12] + '…'}")
                 offset = start
         raise RulesetError([Diagnostic(message, scalar.position_at(offset), hint=hint)]) from None
-    except UnexpectedInput as exc:  # pragma: no cover - the three above are exhaustive in Lark 1.x
+    except UnexpectedInput as exc:  # pragma: no cover - the two above are the parser's only errors
         raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
     except RecursionError:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
-    deepest = _deepest(tree)
     if deepest is not None:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply (more than {MAX_NESTING} levels of "
                                        f"brackets, `not`, signs or if … then … else)", scalar.position_at(deepest))])
     try:
-        return _Build(scalar).transform(tree)
-    except VisitError as exc:
-        if isinstance(exc.orig_exc, _NodeError):
-            raise RulesetError([exc.orig_exc.diagnostic]) from None
-        raise
+        return _Builder(scalar).build(tree)
+    except _NodeError as exc:
+        raise RulesetError([exc.diagnostic]) from None
     except RecursionError:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
 
 
 @lru_cache(maxsize=4096)
 def _tree(text: str, start: str):
-    """Lark's parse tree of a text. A rule file says `total == 7` or `throw again` many times:
-    each distinct text is parsed once (its tree is read, never changed; the positions come
-    from each scalar when the tree is built into ours)."""
-    return _parser().parse(text, start=start)
+    """The parse tree of a text, and where it nests too deeply (`_measured`). A rule file
+    says `total == 7` or `throw again` many times: each distinct text is parsed once (its tree
+    is read, never changed; the positions come from each scalar when the tree is built into ours)."""
+    return _measured(text, start)
+
+
+def _measured(text: str, start: str):
+    tree = _lalr_parse(text, start)
+    return tree, _deepest(tree)
 
 
 def _deepest(tree) -> int | None:
@@ -375,8 +351,7 @@ def _deepest(tree) -> int | None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
-            meta = getattr(node, "meta", None)
-            return getattr(meta, "start_pos", None) or getattr(node, "start_pos", 0) or 0
+            return node.start_pos or 0
         for child in getattr(node, "children", ()):
             if child is not None:
                 stack.append((child, depth + 1))

@@ -9,8 +9,8 @@ depth) so no file can make the loader hang or eat memory.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
-from typing import Any
 
 import yaml
 
@@ -36,7 +36,7 @@ _PLAIN_TAGS = {
 
 @record(frozen=True)
 class YScalar:
-    value: Any  # str, int, float, bool or None as YAML resolved it
+    value: object  # str, int, float, bool or None as YAML resolved it
     text: str  # the scalar's text before typing: what expressions are parsed from
     position: Position
     _span: "_Span | None" = field(repr=False, compare=False, default=None)
@@ -48,7 +48,7 @@ class YScalar:
         offsets = self._span.offsets(self.text)
         index = offsets[min(max(offset, 0), len(offsets) - 1)]
         line_starts = self._span.line_starts
-        line = _bisect_right(line_starts, index) - 1
+        line = bisect_right(line_starts, index) - 1
         return Position(self.position.file, line + 1, index - line_starts[line] + 1)
 
     def end(self) -> Position:
@@ -59,7 +59,7 @@ class YScalar:
         raw = self._span.raw.rstrip()
         index = self._span.start + len(raw)
         line_starts = self._span.line_starts
-        line = _bisect_right(line_starts, index) - 1
+        line = bisect_right(line_starts, index) - 1
         return Position(self.position.file, line + 1, index - line_starts[line] + 1)
 
 
@@ -108,17 +108,6 @@ class YMap:
 
 
 YNode = YScalar | YSeq | YMap
-
-
-def _bisect_right(xs, x) -> int:
-    lo, hi = 0, len(xs)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if x < xs[mid]:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
 
 
 def _align(value: str, raw: str, raw_start: int) -> tuple[int, ...]:
