@@ -164,3 +164,29 @@ def test_help_to_a_full_disk_is_an_error():
                                 text=True)
     assert result.returncode == 1 and "cannot write the output" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_command_line_builds_only_its_command_and_parses_as_if_all_were_built(capsys):
+    """`main` gives only the command it runs its arguments (cli.parser._OnlyOne): its help, its
+    parse and the list of commands are those of the parser of every command."""
+    import pytest as _pytest
+
+    from hazard_dsl.cli import HANDLERS
+    from hazard_dsl.cli.parser import build_parser
+
+    every = build_parser(HANDLERS)
+    for name in [*HANDLERS, "analyze"]:
+        for argv in ([name, "--help"], ["--help"]):
+            said = []
+            for parser in (every, build_parser(HANDLERS, only=name)):
+                with _pytest.raises(SystemExit):
+                    parser.parse_args(argv)
+                said.append(capsys.readouterr().out)
+            assert said[0] == said[1], argv
+    argv = ["analyse", "cotton", "--option", "main=called", "--json", "--bet", "main=1"]
+    assert vars(every.parse_args(argv)) == vars(build_parser(HANDLERS, only="analyse").parse_args(argv))
+    for parser in (every, build_parser(HANDLERS, only="anlyse")):
+        with _pytest.raises(SystemExit):
+            parser.parse_args(["anlyse", "cotton"])
+    said = capsys.readouterr().err
+    assert said.count("did you mean 'analyse'") == 2, said

@@ -16,7 +16,7 @@ import sys
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
 from .output import silence_stdout
-from .parser import UsageError, build_parser
+from .parser import UsageError, build_parser, command_named
 
 # Each command's module is imported when that command runs, not before: a short command pays
 # for its own imports only (`analyse` never loads the session player, `check` never rich).
@@ -54,7 +54,8 @@ def main(argv=None) -> int:
     from ..render.terminal import ensure_encodable, printable
 
     ensure_encodable()
-    parser = build_parser(HANDLERS)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(HANDLERS, only=command_named(argv))
     args = parser.parse_args(argv)
     try:
         code = args.func(args)

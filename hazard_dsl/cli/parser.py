@@ -72,9 +72,42 @@ class Parser(argparse.ArgumentParser):
             raise SystemExit(1) from None
 
 
-def build_parser(handlers: dict) -> argparse.ArgumentParser:
+class _Unused:
+    """Another command's arguments, while one command runs: taken, and dropped."""
+
+    def __getattr__(self, name: str):
+        return self._drop
+
+    def _drop(self, *args, **kwargs):
+        return self
+
+
+class _OnlyOne:
+    """The commands, each added in full only if it is `only` (a command's name or alias; None:
+    all): the others are added by name and help alone, so that `--help` lists them and a
+    mistyped command hears "did you mean", and their many arguments are not built for nothing
+    (building every command's was a tenth of a short command's time)."""
+
+    def __init__(self, commands, only: str | None):
+        self.commands, self.only = commands, only
+
+    def add_parser(self, name: str, **settings):
+        aliases = settings.get("aliases", [])
+        if self.only is None or self.only == name or self.only in aliases:
+            return self.commands.add_parser(name, **settings)
+        self.commands.add_parser(name, help=settings.get("help"), aliases=aliases)
+        return _Unused()
+
+
+def command_named(argv: list[str]) -> str | None:
+    """The command a command line names (its first word that is not a flag), if any."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; `handlers` maps each command's name to the function that
-    runs it (args -> exit status), set as `args.func`."""
+    runs it (args -> exit status), set as `args.func`. With `only`, the command of that name
+    alone is given its arguments (`_OnlyOne`): the one a command line runs."""
     from ..render.tables import FORMATS
 
     parser = Parser(
@@ -84,8 +117,9 @@ def build_parser(handlers: dict) -> argparse.ArgumentParser:
         epilog="A RULESET is a path to a rule file or the name of a built-in one (hazard-dsl list).",
     )
     parser.add_argument("-V", "--version", action="version", version=f"hazard-dsl {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    commands.required = True
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    subparsers.required = True
+    commands = _OnlyOne(subparsers, only)
 
     p = commands.add_parser("check", help="check rule files and report every problem",
                             description="Check rule files: YAML, keys, expressions, names and types, and the "
