@@ -33,7 +33,6 @@ one. ``HAZARD_DSL_NO_CACHE=1`` turns the cache off.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import pickle
@@ -44,7 +43,7 @@ from types import MappingProxyType
 from ..diagnostics import SOURCES
 from ..version import __version__
 from .files import MAX_BYTES, builtin_dir, builtin_file, cache_folder, read_regular, resolve
-from .store import read_entry, write_entry
+from .store import read_entry, sha256, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
 MAX_ENTRY_BYTES = 64 << 20  # a kept machine is well under this; a larger file in the folder is not ours
@@ -172,7 +171,7 @@ def _text(path: Path) -> str | None:
 
 
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _hash(*parts: str) -> str:

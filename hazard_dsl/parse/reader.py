@@ -474,9 +474,9 @@ def _built_on(chain: list[YMap], sources: list) -> tuple[str | None, list, str |
 def _rules_digest(files: list) -> str:
     """A hash of the text of the rule file and every file it extends: what a session log records,
     so that a log is never replayed against other rules (a renamed or moved file is the same)."""
-    import hashlib
+    from .store import sha256
 
-    h = hashlib.sha256()
+    h = sha256()
     for _, _, _, text in files:
         data = text.encode("utf-8", "surrogatepass")
         h.update(len(data).to_bytes(8, "big"))
