@@ -127,13 +127,33 @@ def walk(tree):
     a payout) — iteratively, so a deep tree is walked all the same. The one traversal the
     checker, the compiler and the analysis use to ask what an expression reads."""
     stack = [tree]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
-        if isinstance(node, (tuple, list)):
-            stack.extend(node)
-        elif hasattr(node, "__record_fields__") and not isinstance(node, type):
+        node = pop()
+        kind = node.__class__
+        inside = _INSIDE.get(kind)
+        if inside is None:
+            inside = _inside(kind)
+        if inside is _SEQUENCE:
+            extend(node)
+        elif inside is not _LEAF:
             yield node
-            stack.extend(getattr(node, f) for f in node.__record_fields__ if f != "position")
+            extend([getattr(node, name) for name in inside])
+
+
+_SEQUENCE, _LEAF = object(), object()
+_INSIDE: dict = {}  # a class -> what `walk` looks into: its items, its fields but the position, or nothing
+
+
+def _inside(kind: type):
+    if issubclass(kind, (tuple, list)):
+        found = _SEQUENCE
+    elif hasattr(kind, "__record_fields__") and not issubclass(kind, type):
+        found = tuple(name for name in kind.__record_fields__ if name != "position")
+    else:
+        found = _LEAF
+    _INSIDE[kind] = found
+    return found
 
 
 # --------------------------------------------------------------------------- actions
