@@ -108,6 +108,50 @@ def test_run_compiles_only_the_bets_it_is_asked_for(capsys):
     assert list(only.bets) == ["pass"]
 
 
+def test_a_bet_is_compiled_when_something_reads_it(write_ruleset, monkeypatch):
+    """compile.compiler.CompiledBets: the game's P(win) reads no bet, so none is compiled; a bet
+    read is compiled once; a machine pickled (the cache, a worker) carries every bet; a bet that
+    cannot be compiled says so where it is read, every time."""
+    import copyreg
+    import io
+    import pickle
+    from types import MappingProxyType
+
+    import hazard_dsl.compile.bets as bets_module
+    from hazard_dsl.parse.cache import _reduce_mapping
+    from hazard_dsl.solve.markov import Solver
+
+    monkeypatch.setenv("HAZARD_DSL_NO_CACHE", "1")
+    compiled: list = []
+    real = bets_module.compile_bet
+    monkeypatch.setattr(bets_module, "compile_bet", lambda m, bet: compiled.append(bet.name) or real(m, bet))
+    craps = read_ruleset(RULESETS / "craps.yaml")
+    m = compile_ruleset(craps)
+    solver = Solver(m)
+    solver.set_policy("optimal")
+    wins = solver.forward().total(s.index for s in m.states if s.kind == END and s.result == "win")
+    assert wins == F(244, 495) and compiled == []
+    assert len(m.bets) == len(craps.bets) == 39 and "pass" in m.bets and "nothing" not in m.bets and compiled == []
+    assert m.bets["pass"] is m.bets.get("pass") and compiled == ["pass"]
+    with pytest.raises(KeyError):
+        m.bets["nothing"]
+    buffer = io.BytesIO()  # pickled as the reading cache pickles a machine (its ruleset's read-only mappings)
+    pickler = pickle.Pickler(buffer)
+    pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _reduce_mapping}
+    pickler.dump(m)
+    again = pickle.loads(buffer.getvalue())
+    assert sorted(compiled) == sorted(craps.bets) and set(again.bets) == set(craps.bets)
+    assert again.bets["odds"].moves == m.bets["odds"].moves
+
+    path = write_ruleset("name: bad bet\nextends: hoyle\nbets:\n  silly:\n    pays: 0 to 0\n"
+                         "    rules: [{when: total == 7, do: win}, {otherwise: lose}]\n")
+    broken = compile_ruleset(read_ruleset(path))
+    assert "silly" in broken.bets
+    for _ in range(2):
+        with pytest.raises(RulesetError, match="silly"):
+            broken.bets["silly"]
+
+
 def test_the_table_settles_bets_from_the_compiled_table():
     m = compile_ruleset(read_ruleset(RULESETS / "craps.yaml"), bets=["place_6"])
     wagers = Wagers(m, [Order.parse("place_6=12")], None)

@@ -689,9 +689,10 @@ class CompiledBets(Mapping):
         machine = self._machine
         bet = machine.ruleset.bets[name]
         found = self._shapes.compiled_bet(machine, bet) if self._shapes is not None else compile_bet(machine, bet)
-        self._nodes = count_bet_nodes(self._nodes, found)
-        self._compiled[name] = found
-        return found
+        if name not in self._compiled:  # (another thread may have compiled it meanwhile: counted once)
+            self._nodes = count_bet_nodes(self._nodes, found)
+            self._compiled[name] = found
+        return self._compiled[name]
 
     def __contains__(self, name) -> bool:
         return name in self._names
