@@ -20,7 +20,8 @@ from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
 from ..parse.numbers import whole_number
-from .evaluate import EvaluationError, Scope, closure, collection_closure, options_read, uses_single_faces
+from .evaluate import (EvaluationError, Scope, closure, collection_closure, options_read, reads_weights,
+                       uses_single_faces)
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 from .rule_index import RuleIndex
 
@@ -217,7 +218,10 @@ class _Compiler:
             phase = rule.phase
             for number in range(number, len(rule.actions)):
                 action = rule.actions[number]
-                if isinstance(action, ex.Assign):
+                kind = action.__class__  # (records have no subclasses: the class says what it is)
+                if kind is ex.End:
+                    return Step(self.end_state(action, phase, values), fired, tuple(events))
+                if kind is ex.Assign:
                     try:
                         value = self.fn(action.value)(values, dice, self.options)
                     except EvaluationError as exc:
@@ -228,18 +232,16 @@ class _Compiler:
                                   f"(in {self.where(phase, values)}{_dice_text(dice)})", action.position)
                     values[action.variable] = value
                     events.append(Event("set", action.variable, value))
-                elif isinstance(action, ex.Goto):
+                elif kind is ex.Goto:
                     events.append(Event("goto", action.phase))
                     entered = self.enter(action.phase, values, events, passed, action.position)
                     if isinstance(entered, Step):
                         return Step(entered.target, fired, entered.events)
                     rule, number, dice = entered, 0, None
                     break
-                elif isinstance(action, ex.End):
-                    return Step(self.end_state(action, phase, values), fired, tuple(events))
-                elif isinstance(action, ex.ThrowAgain):
+                elif kind is ex.ThrowAgain:
                     return Step(self.throw_state(phase, values), fired, tuple(events))
-                elif isinstance(action, ex.Choose):
+                elif kind is ex.Choose:
                     key = (CHOICE, phase, rule.index, number, tuple(values.values()), dice)
                     target = self.state(key, CHOICE, phase, values, chooser=action.role, variable=action.variable,
                                         _pending=(rule, number, dice))
@@ -490,7 +492,7 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
 
 def _reads_weights(node) -> bool:
     """Whether rules (or any part of a rule file) read the dice's weights: `weight(t)`."""
-    return any(isinstance(x, ex.Call) and x.function == "weight" for x in ex.walk(node))
+    return reads_weights(node)
 
 
 class Shapes:
