@@ -23,6 +23,7 @@ from .yaml_errors import explain
 MAX_NODES = 50_000
 
 _INT = "tag:yaml.org,2002:int"
+_STR = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -43,13 +44,17 @@ class YScalar:
 
     def position_at(self, offset: int) -> Position:
         """The file position of character `offset` of `text` (best effort for folded scalars)."""
-        if self._span is None:
+        span = self._span
+        if span is None:
             return self.position
-        offsets = self._span.offsets(self.text)
-        index = offsets[min(max(offset, 0), len(offsets) - 1)]
-        line_starts = self._span.line_starts
-        line = bisect_right(line_starts, index) - 1
-        return Position(self.position.file, line + 1, index - line_starts[line] + 1)
+        found = span.positions.get(offset)  # an expression's nodes often start where another does
+        if found is None:
+            offsets = span.offsets(self.text)
+            index = offsets[min(max(offset, 0), len(offsets) - 1)]
+            line_starts = span.line_starts
+            line = bisect_right(line_starts, index) - 1
+            found = span.positions[offset] = Position(self.position.file, line + 1, index - line_starts[line] + 1)
+        return found
 
     def end(self) -> Position:
         """The file position just past the scalar's last character as written (its closing
@@ -68,10 +73,11 @@ class _Span:
     a position inside the scalar is asked for (an expression's node, an error), since most
     scalars — descriptions, notes — never are."""
 
-    __slots__ = ("raw", "start", "line_starts", "_offsets")
+    __slots__ = ("raw", "start", "line_starts", "_offsets", "positions")
 
     def __init__(self, raw: str, start: int, line_starts: tuple):
         self.raw, self.start, self.line_starts, self._offsets = raw, start, line_starts, None
+        self.positions: dict = {}  # offset in the value -> its Position (they are immutable)
 
     def offsets(self, value: str) -> tuple:
         if self._offsets is None:
@@ -172,10 +178,13 @@ class _Loader:
                 raise RulesetError([Diagnostic(
                     f"the number {shown} has more than {MAX_YAML_DIGITS} digits; no rule needs one so large",
                     position, hint="quote it if it is text")])
-            try:
-                value = self.constructor.construct_object(node)
-            except Exception:  # e.g. a malformed !!int: keep the text
+            if node.tag == _STR:  # (nearly every scalar: the constructor would return its text)
                 value = node.value
+            else:
+                try:
+                    value = self.constructor.construct_object(node)
+                except Exception:  # e.g. a malformed !!int: keep the text
+                    value = node.value
             raw = self.text[node.start_mark.index:node.end_mark.index]
             skip = 0
             if node.style in ("'", '"'):
