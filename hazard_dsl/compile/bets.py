@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, RulesetError
 from ..model import DICE_FACTS, Bet, Fee, Ruleset
 from ..parse import syntax as ex
 from ..records import record, replace
-from .evaluate import EvaluationError, Scope, closure, uses_single_faces
+from .evaluate import EvaluationError, Scope, closure, names_read, uses_single_faces
 from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
@@ -105,8 +105,7 @@ class BetMachine:
         # What the bet's rules and payout read of the game: a throw is decided alike in every
         # game state that agrees on these, so it is evaluated once for all of them (the stake
         # on the main reads only the game's result, whatever the main and the chance are).
-        reads = {x.name for x in ex.walk((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays,
-                                          bet.commission)) if isinstance(x, ex.Name)}
+        reads = names_read((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.commission))
         self._reads_game = tuple(i for i, v in enumerate(machine.variables) if v in reads)
         self._reads = ("phase" in reads, "result" in reads, "label" in reads)
 
@@ -367,7 +366,7 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
                         queue.append((g2, c))
         moves[g, b] = tuple(row)
     pays: dict = {}
-    if bet.pays is not None and any(isinstance(x, ex.Name) and x.name in DICE_FACTS for x in ex.walk(bet.pays)):
+    if bet.pays is not None and not names_read(bet.pays).isdisjoint(DICE_FACTS):
         # a payout that reads the deciding throw (`total to 1`, the field) has no value before it
         why = RulesetError([Diagnostic(f"bet {bet.name!r}: its payout reads the throw, so it has no value when the "
                                        f"bet is made (a commission up front of the win cannot be worked out)",

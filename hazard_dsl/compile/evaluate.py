@@ -117,11 +117,20 @@ def options_read(e) -> set[str]:
     return read
 
 
+def names_read(e) -> set[str]:
+    """The names (variables, facts of the throw, `phase`, `result`…) an expression (or a
+    tuple, rule, payout… of them) reads."""
+    read: set = set()
+    for reads in _reads_of(e):
+        read |= reads[3]
+    return read
+
+
 # What each syntax tree (or rule, payout…) reads, walked once per object: compiling a game asks
 # it of the same rules several times over (every rule, each phase's, the phases passed through),
 # which was a tenth of compiling Cotton. Keyed by identity, holding the object (so its id is
 # not reused); cleared when large, so a long-running server does not hold rule files for ever.
-_READS: dict = {}  # id(node) -> (node, (options read, reads single faces, reads weights))
+_READS: dict = {}  # id(node) -> (node, (options read, reads single faces, reads weights, names read))
 MAX_READS = 50_000
 
 
@@ -138,18 +147,19 @@ def _reads_of(e) -> list:
             continue
         kept = _READS.get(id(node))
         if kept is None or kept[0] is not node:
-            options, faces, weights = set(), False, False
+            options, names, weights = set(), set(), False
             for x in ex.walk(node):
                 kind = x.__class__
                 if kind is ex.OptionRef:
                     options.add(x.name)
                 elif kind is ex.Name:
-                    faces = faces or (x.name in _DICE and x.name != "total")
+                    names.add(x.name)
                 elif kind is ex.Call and x.function == "weight":
                     weights = True
+            faces = any(name in _DICE and name != "total" for name in names)
             if len(_READS) >= MAX_READS:
                 _READS.clear()
-            kept = _READS[id(node)] = (node, (frozenset(options), faces, weights))
+            kept = _READS[id(node)] = (node, (frozenset(options), faces, weights, frozenset(names)))
         found.append(kept[1])
     return found
 
