@@ -115,3 +115,24 @@ def test_the_pipelines_values_are_records():
         assert fields(cls)
     assert Position("f", 1, 2) < Position("f", 2, 1)
     assert Ruleset.__dict__["__eq__"].__qualname__ == "Ruleset.__eq__"
+
+
+def test_init_is_compiled_when_the_first_record_is_made_and_then_is_the_class_own():
+    """records: `__init__` is compiled on first use, then replaces the stand-in; every record made
+    before and after is alike (positional, by name, defaults, frozen)."""
+    from hazard_dsl.records import FrozenRecordError, field, record
+
+    @record(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+        tags: tuple = field(default_factory=tuple)
+
+    stand_in = Point.__init__
+    first = Point(1, y=2)
+    assert Point.__init__ is not stand_in and Point.__init__.__qualname__.endswith("Point.__init__")
+    assert first == Point(1, 2) == Point(x=1, y=2, tags=()) and Point(3).y == 0 and Point(3).tags == ()
+    with pytest.raises(TypeError):
+        Point()
+    with pytest.raises(FrozenRecordError):
+        first.x = 5
