@@ -8,7 +8,6 @@ thrown. Problems are collected and raised together.
 
 from __future__ import annotations
 
-import difflib
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, did_you_mean
@@ -57,7 +56,9 @@ def _suggest(name: str, known) -> str | None:
         return None
     known = [k for k in known if abs(len(k) - len(name)) <= 3][:_Budget.left]  # only these can be close
     _Budget.left -= len(known)
-    close = difflib.get_close_matches(name, known, n=1) if known else []
+    from difflib import get_close_matches  # (only for a name that is wrong)
+
+    close = get_close_matches(name, known, n=1) if known else []
     return f"did you mean {close[0]!r}?" if close else None
 
 

@@ -36,8 +36,24 @@ def whole_number_argument(text: str) -> int:
     return value
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, as wide as the terminal as `render.terminal.width` finds it (argparse
+    makes one for every argument it is given, and would import shutil to ask)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            from ..render.terminal import width as terminal_width
+
+            width = terminal_width() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with "did you mean" for a mistyped command."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         import re

@@ -10,7 +10,6 @@ problems found are raised together; names and types are checked next, in
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from pathlib import Path
@@ -62,7 +61,9 @@ class _Reader:
         allowed, required = table.allowed, table.required
         for key, (key_node, _) in node.entries.items():
             if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
+                from difflib import get_close_matches  # (only for a key that is wrong)
+
+                close = get_close_matches(key, allowed, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else f"{what} takes: {', '.join(allowed)}"
                 self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint)
         for key in required:

@@ -4,7 +4,6 @@ and caption is written through that format's escaper (escape.py)."""
 
 from __future__ import annotations
 
-import csv
 import io
 import sys
 from fractions import Fraction
@@ -598,6 +597,8 @@ def _csv(tables) -> str:
                     record[name + suffix] = "" if str(value).strip() == "—" else str(value)
             records.append((table.title, record))
     buffer = io.StringIO()
+    import csv
+
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["table", *map(csv_cell, header)])
     for title, record in records:

@@ -53,13 +53,18 @@ def colour_wanted(stream) -> bool:
 
 
 def width() -> int:
-    """The terminal's width: COLUMNS if set, else the terminal's own, else 80 (piped output)."""
-    import shutil  # here, not at the top: output that is not laid out (JSON) never needs it
-
+    """The terminal's width: COLUMNS if set, else the terminal's own, else 80 (piped output).
+    As `shutil.get_terminal_size` works it out, without importing shutil (and the compressors it
+    imports): argparse asks it of every command line, to lay out a help it seldom prints."""
     try:
-        columns = shutil.get_terminal_size((FALLBACK_WIDTH, 24)).columns
-    except (OSError, ValueError):
-        columns = FALLBACK_WIDTH
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
     return max(MIN_WIDTH, columns or FALLBACK_WIDTH)
 
 
