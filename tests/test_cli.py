@@ -30,6 +30,19 @@ def test_help_on_every_command(command):
     assert result.returncode == 0 and "usage: hazard-dsl" in result.stdout
 
 
+def test_every_help_fits_80_columns(monkeypatch, capsys):
+    """A newcomer's first read, at an 80-column terminal: no line of any command's help is wider
+    (argparse cannot break a metavar, so a long one would run over)."""
+    from hazard_dsl.cli import HANDLERS
+
+    monkeypatch.setenv("COLUMNS", "80")
+    for command in [[], *([name] for name in HANDLERS)]:
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        wide = [line for line in capsys.readouterr().out.splitlines() if len(line) > 80]
+        assert not wide, (command, wide)
+
+
 def test_version(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])

@@ -275,7 +275,10 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p = commands.add_parser("compare", help="rulesets side by side, and how their rules differ",
                             description="Put rulesets side by side. Give options to one of them as "
                                         "RULESET:NAME=VALUE[,NAME=VALUE], e.g. cotton:main=called.")
-    p.add_argument("rulesets", nargs="+", metavar="RULESET[:NAME=VALUE,…]")
+    # (a short name: argparse cannot break "RULESET[:NAME=VALUE,…]" twice over, and the usage line
+    # was wider than 80 columns)
+    p.add_argument("rulesets", nargs="+", metavar="VARIANT",
+                   help="a ruleset, or one with options: RULESET:NAME=VALUE[,NAME=VALUE] (cotton:main=called)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--plot", metavar="FILE", help="also chart each variant's chance and edge, and the edges of "
