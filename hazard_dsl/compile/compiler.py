@@ -490,11 +490,6 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     return result
 
 
-def _reads_weights(node) -> bool:
-    """Whether rules (or any part of a rule file) read the dice's weights: `weight(t)`."""
-    return reads_weights(node)
-
-
 class Shapes:
     """Explorations of one ruleset shared among option values that explore alike (`explore`).
 
@@ -515,7 +510,7 @@ class Shapes:
         if ruleset.cocked is not None:
             rules += tuple(ruleset.cocked.rules)
         self.reads = tuple(sorted(options_read(rules)))
-        self.weights = ruleset.dice is not None and _reads_weights(rules)
+        self.weights = ruleset.dice is not None and reads_weights(rules)
         self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
         self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
         self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
@@ -535,7 +530,7 @@ class Shapes:
 
         reads = self._bet_reads.get(bet.name)
         if reads is None:
-            weights = _reads_weights((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
+            weights = reads_weights((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
                                       bet.commission, tuple(bet.multiples.values())))
             reads = self._bet_reads[bet.name] = (tuple(sorted(bet_options(bet))), weights)
         key = (id(machine.states), bet.name, tuple(machine.options.get(name) for name in reads[0]),
@@ -695,6 +690,10 @@ class CompiledBets(Mapping):
             self._nodes = count_bet_nodes(self._nodes, found)
             self._compiled[name] = found
         return self._compiled[name]
+
+    def get(self, name: str, default=None):
+        # (Mapping's own get goes by a KeyError for a name that is not a bet: the table asks often)
+        return self[name] if name in self._names else default
 
     def __contains__(self, name) -> bool:
         return name in self._names

@@ -13,7 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..diagnostics import Diagnostic, Position, RulesetError
-from .lalr import Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, parse as _lalr_parse, terminal
+from ._tables import TERMINALS
+from .lalr import Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, parse as _lalr_parse
 from .syntax import (Assign, Binary, Boolean, Call, Chain, ChainStep, Choose, Conditional, End, Goto, Member, Name,
                      Number, OptionRef, Pay, Payout, Range, Recast, SetLiteral, String, ThrowAgain, Unary)
 from .yaml_nodes import YScalar
@@ -68,7 +69,7 @@ def _describe_expected(expected, what: str = "expression") -> str:
         elif value & {"NAME", "INT"}:
             told.append((3, "a value (a number, a name or a quoted word)"))
         else:
-            told.extend((3, f"`{terminal(n)[1]}`") for n in sorted(value))
+            told.extend((3, f"`{TERMINALS[n][1]}`") for n in sorted(value))
     elif "LPAR" in expected and not expected & {"COMPARE", "AND", "OR", "$END", "MUL"}:
         told.append((0, "`(`"))
     if "NOT" in expected and value:
@@ -90,7 +91,7 @@ def _describe_expected(expected, what: str = "expression") -> str:
     if not told:  # a terminal this table does not know: its literal text, never its name
         for name in sorted(expected):
             try:
-                kind, pattern = terminal(name)
+                kind, pattern = TERMINALS[name]
             except KeyError:
                 continue
             if kind == "str":
@@ -99,11 +100,6 @@ def _describe_expected(expected, what: str = "expression") -> str:
     if not words:
         return "something else"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _start_pos(thing) -> int:
-    """Where a token or a (non-empty) tree begins in the text, as Lark places it."""
-    return thing.start_pos or 0
 
 
 class _Builder:
@@ -118,7 +114,7 @@ class _Builder:
         self.at_offset = scalar.position_at
 
     def at(self, thing) -> Position:
-        return self.at_offset(_start_pos(thing))
+        return self.at_offset(thing.start_pos or 0)  # a token's start, or a tree's as Lark places it
 
     def build(self, node):
         if node is None or node.__class__ is Token:

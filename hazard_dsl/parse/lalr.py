@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from ._tables import ACTIONS, ALLOWED, END, IGNORE, KEYWORDS, NEWLINE_TYPES, RULES, START, TERMINALS, TOKENS
+from ._tables import ACTIONS, ALLOWED, END, IGNORE, KEYWORDS, NEWLINE_TYPES, RULES, START, TOKENS
 
 _MATCH = re.compile(TOKENS).match
 
@@ -32,10 +32,6 @@ class Token(str):
         token = str.__new__(cls, value)
         token.type, token.start_pos, token.line, token.column = type_, start_pos, line, column
         return token
-
-    @property
-    def value(self) -> str:
-        return str(self)
 
     def __repr__(self) -> str:
         return f"Token({self.type!r}, {str(self)!r})"
@@ -69,7 +65,6 @@ class UnexpectedCharacters(UnexpectedInput):
     def __init__(self, text: str, position: int, line: int, column: int):
         super().__init__(f"no token at {line}:{column}: {text[position]!r}")
         self.pos_in_stream, self.line, self.column = position, line, column
-        self.char = text[position]
         self.allowed = ALLOWED
 
 
@@ -197,8 +192,3 @@ def _takes(states: list, kind: str, end_state: int) -> bool:
         states.append(ACTIONS[states[-1]][origin])
         if kind == "$END" and states[-1] == end_state:
             return True
-
-
-def terminal(name: str) -> tuple[str, str]:
-    """A terminal's pattern: ("str", its text) or ("re", its regular expression)."""
-    return TERMINALS[name]
