@@ -249,9 +249,38 @@ def test_the_readme_states_the_engines_constants():
     from tests.conftest import ROOT
 
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    for phrase in (f"{LANES:,} games advance in lock-step", f"one `bincount` per {MAX_BLOCK} throws",
+    for phrase in (f"{LANES:,} games advance in lock-step", f"every {MAX_BLOCK} throws the endings are counted",
                    f"chunks of {GAMES_PER_CHUNK:,} games"):
         assert phrase in readme, phrase
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_two_counts_of_a_block_agree_with_a_plain_count(seed):
+    from hazard_dsl.simulate.engine import _picked_rows, _sorted_rows
+
+    rng = np.random.default_rng(seed)
+    cols = int(rng.integers(1, 40))
+    rows = int(rng.integers(1, 60))
+    read = int(rng.integers(0, rows + 1))
+    played = (rng.integers(-1, rows, size=(int(rng.integers(1, 5)), int(rng.integers(1, 300)))) * cols).astype(np.int32)
+    rows_of = played.ravel() // cols
+    expected = np.bincount(rows_of[rows_of >= read] - read, minlength=rows - read)
+    bounds = np.arange(read, rows + 1, dtype=np.int32) * cols
+    assert np.array_equal(_picked_rows(played, bounds, cols), expected)
+    assert np.array_equal(_sorted_rows(played.copy(), bounds, cols), expected)
+
+
+@pytest.mark.parametrize("name", ["cotton", "craps"])
+def test_either_count_gives_a_chunk_the_same_figures(name, monkeypatch):
+    from hazard_dsl.simulate import engine
+
+    table = prepare_games(machine(name), 10, 1).tables[0]
+    results = []
+    for sort_from in (0.0, 2.0):  # every table sorted; none
+        monkeypatch.setattr(engine, "SORT_FROM", sort_from)
+        counts, throws = engine.run_chunk(table, 300_001, engine.generator(np.random.SeedSequence(7)))
+        results.append((counts.tolist(), throws))
+    assert results[0] == results[1]
 
 
 @pytest.mark.parametrize("argv", [
