@@ -123,6 +123,8 @@ def _align(value: str, raw: str, raw_start: int) -> tuple[int, ...]:
     space or line break in the value takes the next raw whitespace character if there is one
     (so indentation kept by a block scalar stays aligned) and otherwise stands where the
     folding happened."""
+    if raw.startswith(value):  # written as it reads (nearly every expression): character k at k
+        return tuple(range(raw_start, raw_start + len(value) + 1))
     offsets = []
     i = 0
     n = len(raw)
@@ -250,8 +252,14 @@ def _load(text: str, file: str) -> YNode | None:
     version of a document twice, once to check it and once for the names in it (the nodes are
     immutable; a failure is raised again each time, never kept)."""
     root = _compose_fast(text)
-    if root is None:
-        root = _compose(text, file)
+    if root is _EMPTY:
+        return None
+    if root is not None:
+        try:
+            return _Loader(file, text).convert(root)  # it counts the nodes (and aliases' nodes) as it goes
+        except RulesetError:
+            pass  # the pure loader reads it again and reports the problem, as it always has
+    root = _compose(text, file)
     if root is _EMPTY:
         return None
     return _Loader(file, text).convert(root)
@@ -268,7 +276,8 @@ _EMPTY = object()
 def _compose_fast(text: str):
     """The node tree by libyaml's C composer (an order of magnitude faster), or None when it is
     not installed, the text could nest too deep for it, or anything goes wrong: the pure-Python
-    composer then reads the file again and reports the problem in today's words and positions."""
+    composer then reads the file again and reports the problem in today's words and positions
+    (as it does when the tree has a problem: too many nodes, a tag, a key twice; see `_load`)."""
     loader_class = getattr(yaml, "CSafeLoader", None)
     if loader_class is None or _nesting_bound(text) > MAX_FAST_NESTING:
         return None
@@ -281,11 +290,7 @@ def _compose_fast(text: str):
     finally:
         if loader is not None:
             loader.dispose()
-    if root is None:
-        return _EMPTY
-    if _count_nodes(root) > MAX_NODES:  # the pure loader stops at the node that is one too many
-        return None
-    return root
+    return _EMPTY if root is None else root
 
 
 def _nesting_bound(text: str) -> int:
@@ -302,22 +307,6 @@ def _nesting_bound(text: str) -> int:
         if stripped:
             block = max(block, 2 * (len(line) - len(stripped) + 1) + sum(stripped.count(c) for c in _BLOCK_MARKS))
     return block + text.count("[") + text.count("{")
-
-
-def _count_nodes(root) -> int:
-    """The nodes of a composed tree, counted up to just past the limit (a node reached through
-    several aliases counts each time, as `convert` counts it, so a cycle of aliases ends too)."""
-    count, stack = 0, [root]
-    while stack and count <= MAX_NODES:
-        node = stack.pop()
-        count += 1
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                stack.append(key)
-                stack.append(value)
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
-    return count
 
 
 def _compose(text: str, file: str):
