@@ -23,6 +23,22 @@ def run(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.parametrize("argv, unneeded", [
+    (["check", str(RULESETS / "cotton.yaml")], ("rich", "numpy", "json", "locale")),
+    (["analyse", "cotton"], ("numpy", "json", "locale")),  # its tables are rich's
+    (["analyse", "cotton", "--json"], ("rich", "numpy", "locale")),
+])
+def test_a_short_command_imports_only_what_it_uses(argv, unneeded, tmp_path):
+    # start-up is most of a short command's time (issue 27): the table library where nothing is
+    # laid out in tables, NumPy, the JSON encoder for text, and the locale argparse would look up
+    # translations with, are not imported
+    code = (f"import sys; from hazard_dsl.cli import main; code = main({argv!r}); "
+            f"print(code, [m for m in {unneeded!r} if m in sys.modules], file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert result.stderr.splitlines()[-1] == "0 []", result.stderr
+
+
 @pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"], ["play"], ["replay"],
                                      ["lsp"]])
 def test_help_on_every_command(command):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from ..commands import analyse as analysing
 from ..commands.charts import check_chart_file
@@ -25,6 +24,8 @@ def command(args) -> int:
         draw_chart(analysis_chart, analysis, args.plot)
     fmt = output_format(args)
     if fmt == "json":
+        import json  # imported only for --json
+
         print(json.dumps(analysis_json(analysis), indent=2))
     else:
         print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis), colour()), end="")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..commands.check import check_files
@@ -18,6 +17,8 @@ def command(args) -> int:
         if fmt == "text":
             _say(checked, args.quiet)
     if fmt == "json":
+        import json  # imported only for --json
+
         print(json.dumps([{"file": c.name, "ok": c.ok, "errors": c.errors, "warnings": c.warnings,
                            "diagnostics": [diagnostic_json(d) for d in c.diagnostics]} for c in results], indent=2))
     elif fmt != "text":

@@ -3,7 +3,6 @@ which their rules differ."""
 
 from __future__ import annotations
 
-import json
 
 from ..commands.charts import check_chart_file
 from ..commands.compare import compare
@@ -22,6 +21,8 @@ def command(args) -> int:
         draw_chart(compare_chart, entries, args.plot, rulesets=[m.ruleset for _, m in machines])
     fmt = output_format(args)
     if fmt == "json":
+        import json  # imported only for --json
+
         print(json.dumps(comparison_json(entries, machines), indent=2))
         return 0
     header, tables = comparison(entries, [machine for _, machine in machines])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from ..commands.listing import builtin_rulesets
 from .output import colour, output_format
@@ -14,6 +13,8 @@ def command(args) -> int:
     entries = builtin_rulesets()
     fmt = output_format(args)
     if fmt == "json":
+        import json  # imported only for --json
+
         print(json.dumps(entries, indent=2))
         return 0
     t = Table("Built-in rulesets", ["name", "year", "ruleset"], align=["left", "right", "left"],

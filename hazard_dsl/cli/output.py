@@ -3,7 +3,6 @@ session told as it goes, and standard output gone quiet after it failed."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from contextlib import closing
@@ -37,6 +36,8 @@ def tell(events, narrator, fmt: str) -> dict | None:
     """Print a session's events as they come (commands.sessions.logged: already logged), in
     words or as JSON lines; returns the last one."""
     last = None
+    if fmt == "json":
+        import json  # imported only for --json
     with closing(events):  # stopped early (a closed pipe): the log is closed all the same
         for event in events:
             if fmt == "json":

@@ -11,6 +11,14 @@ from ..version import __version__
 from .output import silence_stdout
 
 
+# argparse passes each of its own words ("usage:", "options", "show this help message and exit",
+# three for every command) through gettext, which looks on disk for a catalogue of the "messages"
+# domain every time, and imports `locale` to spell the language: 3 ms a command line, for a
+# translation Python does not ship. hazard-dsl speaks English throughout, argparse's words too.
+argparse._ = str
+argparse.ngettext = lambda singular, plural, n: singular if n == 1 else plural
+
+
 class UsageError(Exception):
     """A bad command-line argument: reported as `hazard-dsl: error: …`, exit 2."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from ..commands.loading import load
 from .output import colour, output_format
@@ -15,6 +14,8 @@ def command(args) -> int:
     ruleset = load(args.ruleset)
     fmt = output_format(args)
     if fmt == "json":
+        import json  # imported only for --json
+
         print(json.dumps(show_json(ruleset), indent=2))
         return 0
     header, tables = show_tables(ruleset)
