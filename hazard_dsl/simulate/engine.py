@@ -105,7 +105,8 @@ def _sorted_rows(played: np.ndarray, bounds: np.ndarray, cols: int) -> np.ndarra
     where each row's run begins in the sorted block (`bounds`: each row read, premultiplied,
     and the end of the table). NumPy sorts integers with the processor's vector instructions,
     at a cost that does not depend on how many throws land on the rows read: where a quarter
-    or more do (craps), this is about a third faster than picking them out."""
+    or more do (craps), this is about a third faster than picking them out. (`cols` unused: the
+    two counts are called alike.)"""
     played = played.reshape(-1)  # a view: the block's rounds are contiguous
     played.sort()
     return np.diff(np.searchsorted(played, bounds))
