@@ -39,6 +39,23 @@ def test_a_short_command_imports_only_what_it_uses(argv, unneeded, tmp_path):
     assert result.stderr.splitlines()[-1] == "0 []", result.stderr
 
 
+@pytest.mark.parametrize("argv, said", [
+    (["check", "--formt", "json", "x.yaml"], "hazard-dsl check: error: unrecognized argument: --formt (did you mean "
+                                              "'--format'?)"),
+    (["analyse", "cotton", "--polcy=optimal", "--jsno"], "hazard-dsl analyse: error: unrecognized arguments: "
+     "--polcy=optimal (did you mean '--policy'?), --jsno (did you mean '--json'?)"),
+    (["simulate", "cotton", "--sed", "3"], "hazard-dsl simulate: error: unrecognized arguments: --sed (did you mean "
+                                           "'--seed'?), 3"),
+    (["list", "--quiet-ish"], "hazard-dsl list: error: unrecognized argument: --quiet-ish"),
+])
+def test_a_mistyped_flag_hears_did_you_mean_under_its_commands_usage(argv, said, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.splitlines()[-1] == said, err
+    assert err.startswith(f"usage: hazard-dsl {argv[0]} ")
+
+
 @pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"], ["play"], ["replay"],
                                      ["lsp"]])
 def test_help_on_every_command(command):

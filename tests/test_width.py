@@ -281,3 +281,27 @@ def test_a_diagnostic_wraps_at_a_terminal(monkeypatch):
     wrapped = render(d, wrapped=True).splitlines()
     assert max(map(len, wrapped)) <= 60 and " ".join(w.strip() for w in wrapped).count("chance = 0;") == 1
     assert render(d).splitlines()[0] == f"docs/examples/tavern-1.yaml:12:7: error: {message}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("argv", [["analyse", "cotten"], ["analyse", "cotton", "--polcy=optimal", "--jsno"]])
+def test_an_error_wraps_between_words_at_a_terminal_and_stays_a_line_in_a_pipe(argv, monkeypatch):
+    """`hazard-dsl: error: …` (and argparse's own) at an 80-column terminal: no line longer, no
+    word split by the terminal, the same words; into a pipe, the message on one line."""
+    monkeypatch.setenv("COLUMNS", "80")
+    said = {}
+    for name, stream in (("terminal", _Terminal()), ("pipe", io.StringIO())):
+        monkeypatch.setattr("sys.stderr", stream)
+        with contextlib.suppress(SystemExit):
+            main(argv)
+        said[name] = stream.getvalue().splitlines()
+    message = said["pipe"][-1]
+    assert len(message) > 80 and "did you mean" in message
+    at_terminal = said["terminal"][len(said["pipe"]) - 1:]  # (argparse's usage before it is alike)
+    assert said["terminal"][:len(said["pipe"]) - 1] == said["pipe"][:-1]
+    assert max(map(len, at_terminal)) <= 80 and len(at_terminal) > 1
+    assert " ".join(line.strip() for line in at_terminal).split() == message.split()

@@ -15,7 +15,7 @@ import sys
 
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
-from .output import silence_stdout
+from .output import say_error, silence_stdout
 from .parser import UsageError, build_parser, command_named
 
 # Each command's module is imported when that command runs, not before: a short command pays
@@ -65,17 +65,17 @@ def main(argv=None) -> int:
         print_diagnostics(exc.diagnostics)
         return 1
     except SettingError as exc:  # under the flag that gives the setting: --purse, --no-log
-        print(f"hazard-dsl: error: {printable(exc.said_as('--' + exc.setting.replace('_', '-')))}", file=sys.stderr)
+        say_error(f"{printable(exc.said_as('--' + exc.setting.replace('_', '-')))}")
         return 2
     except (UsageError, CommandError) as exc:
-        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        say_error(f"{printable(exc)}")
         return 2
     except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
-        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        say_error(f"{printable(exc)}")
         return 1
     except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
         sys.stdout.flush()
-        print(f"hazard-dsl: error: {printable(exc)}", file=sys.stderr)
+        say_error(f"{printable(exc)}")
         return 1
     except KeyboardInterrupt:
         return 130
@@ -85,16 +85,15 @@ def main(argv=None) -> int:
     except OSError as exc:
         if exc.filename is None and exc.errno is not None:  # writing the output failed (ENOSPC, EIO…)
             silence_stdout()
-            print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            say_error(f"cannot write the output: {exc.strerror or exc}")
             return 1
-        print(f"hazard-dsl: error: {printable(exc.strerror or exc)}"
-              + (f": {printable(exc.filename)}" if exc.filename else ""), file=sys.stderr)
+        say_error(f"{printable(exc.strerror or exc)}" + (f": {printable(exc.filename)}" if exc.filename else ""))
         return 1
     except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
         from ..solve.bets import BetError
 
         if isinstance(exc, BetError):  # a bet the ruleset makes impossible, found while solving
-            print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+            say_error(f"{exc}")
             return 1
         if os.environ.get("HAZARD_DSL_DEBUG"):
             raise

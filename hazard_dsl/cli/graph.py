@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..commands.graph import graph, machine_to_draw
-from .output import output_format
+from .output import output_format, say_error
 from .parser import UsageError
 
 
@@ -20,7 +20,7 @@ def command(args) -> int:
     try:
         data = graph(machine, fmt, args.unfold, args.phase, args.bet)
     except GraphvizMissing as exc:
-        print(f"hazard-dsl: error: {exc}", file=sys.stderr)
+        say_error(f"{exc}")
         return 1
     if args.output:
         with open(args.output, "wb") as handle:

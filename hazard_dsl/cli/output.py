@@ -50,6 +50,13 @@ def tell(events, narrator, fmt: str) -> dict | None:
     return last
 
 
+def say_error(message: str) -> None:
+    """`hazard-dsl: error: …` on standard error, fitted to a terminal (`terminal.fitted`)."""
+    from ..render.terminal import fitted
+
+    print(fitted(f"hazard-dsl: error: {message}", sys.stderr), file=sys.stderr)
+
+
 def silence_stdout() -> None:
     """After stdout failed (a closed pipe, a full disk), send what is left to nowhere, so that
     Python's own flush at exit does not print a traceback."""

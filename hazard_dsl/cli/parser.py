@@ -57,7 +57,7 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with "did you mean" for a mistyped command."""
+    """argparse, with "did you mean" for a mistyped command, choice or flag."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
@@ -76,7 +76,24 @@ class Parser(argparse.ArgumentParser):
                 message = f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}"
             else:
                 message = f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}"
+        elif message.startswith("unrecognized arguments: "):
+            command = self._command_run()
+            if command is not None:  # said by the command's own parser, with its usage and flags
+                command.error(_unrecognized(command, message.removeprefix("unrecognized arguments: ")))
         super().error(message)
+
+    def exit(self, status: int = 0, message: str | None = None):
+        if message:  # argparse's "prog: error: …", fitted to a terminal as every error is
+            from ..render.terminal import fitted
+
+            message = fitted(message.rstrip("\n"), sys.stderr) + "\n"
+        super().exit(status, message)
+
+    def _command_run(self):
+        """The parser of the command the command line runs, if this is the top-level parser (the
+        one argparse reports a command's unknown flags from) and a command was named."""
+        commands = getattr(self, "commands", None)
+        return commands.choices.get(self.command) if commands is not None else None
 
     def _print_message(self, message, file=None):
         """Help and usage written and flushed here, so that a full disk is an error (exit 1) and
@@ -94,6 +111,21 @@ class Parser(argparse.ArgumentParser):
             silence_stdout()
             print(f"hazard-dsl: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
             raise SystemExit(1) from None
+
+
+def _unrecognized(parser: argparse.ArgumentParser, words: str) -> str:
+    """argparse's "unrecognized arguments: …", each mistyped flag with the flag of the command
+    it is closest to: `--formt` hears "did you mean '--format'"."""
+    from ..diagnostics import did_you_mean
+
+    import re
+
+    flags = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", parser.format_help())))  # as the help shows them
+    said = []
+    for word in words.split(" "):
+        flag = word.partition("=")[0]
+        said.append(f"{word}{did_you_mean(flag, flags)}" if flag.startswith("--") else word)
+    return f"unrecognized argument{'s' if len(said) > 1 else ''}: {', '.join(said)}"
 
 
 class _Unused:
@@ -142,6 +174,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     )
     parser.add_argument("-V", "--version", action="version", version=f"hazard-dsl {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # the command run, whose flags a mistyped one is compared with (Parser.error)
+    parser.command, parser.commands = only, subparsers
     subparsers.required = True
     commands = _OnlyOne(subparsers, only)
 

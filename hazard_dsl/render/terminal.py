@@ -206,6 +206,17 @@ def wrap(text: str, columns: int | None = None, indent: str = "", more: str | No
     return [line.rstrip() for line in lines]
 
 
+def fitted(text: str, stream) -> str:
+    """A message for `stream`: on a terminal, broken between words at its width, the lines after
+    the first indented (as a rule file's diagnostics are), so that no word or number is split by
+    the terminal; as it is to a pipe or a file, where a line is a line (grep, an editor)."""
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        terminal = False
+    return "\n".join(wrap(text, width(), "", "  ")) if terminal else text
+
+
 def said_with_command(before: str, command: str, after: str, columns: int | None = None) -> str:
     """`before command after` on one line if it fits; else the sentence, and under it the shell
     command (`command`, its words quoted), broken between words with a backslash at the end of
