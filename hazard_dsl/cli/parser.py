@@ -124,7 +124,10 @@ def _unrecognized(parser: argparse.ArgumentParser, words: str) -> str:
     said = []
     for word in words.split(" "):
         flag = word.partition("=")[0]
-        said.append(f"{word}{did_you_mean(flag, flags)}" if flag.startswith("--") else word)
+        if flag in flags:  # the command's own flag, given before the command's name
+            said.append(f"{word} (it goes after the command: hazard-dsl {parser.prog.split()[-1]} {word} …)")
+        else:
+            said.append(f"{word}{did_you_mean(flag, flags)}" if flag.startswith("--") else word)
     return f"unrecognized argument{'s' if len(said) > 1 else ''}: {', '.join(said)}"
 
 
