@@ -99,6 +99,7 @@ class _Compiler:
         self.shapes = shapes  # Shapes: the throws of other explorations of the ruleset (`throw`)
         self._reads = {name: shapes.throw_reads(name, options) for name in ruleset.phases} if shapes else None
         self._made = None  # the state the throw being worked out asked for (`state`), to replay it
+        self._fired = self._entered = None  # what it fired and entered, likewise (`_fire`, `_enter`)
         self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
         self.scope = Scope.of(ruleset.variables, self.dice.by_total())
         self.variables = tuple(ruleset.variables)
@@ -139,8 +140,8 @@ class _Compiler:
 
     # --- states
     def state(self, key, kind: str, phase: str, values: dict, **extra) -> int:
-        if self._made is not None:
-            self._made.append((key, kind, phase, dict(values), extra))
+        if self._made is not None:  # (values: `run`'s own copy, which it leaves once a state is asked for)
+            self._made.append((key, kind, phase, values, extra))
         found = self.index.get(key)
         if found is not None:
             return found
@@ -253,6 +254,8 @@ class _Compiler:
         """Enter a phase: a throw state (as a Step) if the dice are thrown there, or else the
         rule that fires at once, without a throw."""
         self.result.entered.add(phase_name)
+        if self._entered is not None:
+            self._entered.append(phase_name)
         phase = self.ruleset.phases[phase_name]
         if phase.throws:
             return Step(self.throw_state(phase_name, values), None, tuple(events))
@@ -278,7 +281,7 @@ class _Compiler:
         if rule is None:
             self.fail(f"no rule of phase {phase_name!r} applies when {self.where(phase_name, values)}",
                       phase.position, "add an `otherwise:` rule")
-        self.result.fired.add((phase_name, rule.index))
+        self._fire((phase_name, rule.index))
         return rule
 
     # --- exploring
@@ -295,18 +298,22 @@ class _Compiler:
                 if spec["kind"] == THROW:
                     values = dict(zip(self.variables, spec["values"]))
                     self.result.thrown.setdefault(spec["phase"], []).append(values)
-                    if self.by_total[spec["phase"]]:
+                    phase = spec["phase"]
+                    # the throws from here in other explorations, by what they read (`throw`)
+                    here = self.shapes.throws_from((phase, spec["values"], self._reads[phase])) \
+                        if self.shapes is not None else None
+                    if self.by_total[phase]:
                         # the first throw of each total stands for the others (2-5 for 5-2 …)
                         first: dict = {}
                         steps = []
                         for dice in OUTCOMES:
                             total = dice[0] + dice[1]
                             if total not in first:
-                                first[total] = self.throw(spec["phase"], values, dice)
+                                first[total] = self.throw(phase, values, dice, here)
                             steps.append(first[total])
                         spec["steps"] = tuple(steps)
                     else:
-                        spec["steps"] = tuple(self.throw(spec["phase"], values, dice) for dice in OUTCOMES)
+                        spec["steps"] = tuple(self.throw(phase, values, dice, here) for dice in OUTCOMES)
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:
@@ -392,49 +399,55 @@ class _Compiler:
         self.fail(f"no cocked: rule applies with {what}, in {self.where(phase, values)}",
                   self.ruleset.cocked.position, "add an `otherwise:` rule")
 
-    def throw(self, phase: str, values: dict, dice) -> Step:
+    def throw(self, phase: str, values: dict, dice, here: dict | None) -> Step:
         """What a throw does from a throw state of `phase`. With `shapes`, a throw worked out in
         another exploration of the ruleset, from the same values under the same values of the
         options it can read (`Shapes.throw_reads`), is replayed rather than worked out again:
         the same rules fire, the same phases are entered, the same conditions are counted and
-        the same state is asked for (by its key, so numbered as this exploration numbers it)."""
-        shapes = self.shapes
-        if shapes is None:
+        the same state is asked for (by its key, so numbered as this exploration numbers it).
+        `here`: the throws from this state kept by `Shapes.throws_from`, by their dice."""
+        if here is None:
             return self._throw(phase, values, dice)
-        key = (phase, tuple(values.values()), dice, self._reads[phase])
-        found = shapes.throws.get(key)
+        found = here.get(dice)
         result = self.result
         if found is not None and result.tests + found[0] <= self.max_tests:
             # within the budget all along (the count only grows), as the throw itself would be
             tests, fired, entered, made, step = found
             result.tests += tests
-            result.fired |= fired
-            result.entered |= entered
+            result.fired.update(fired)
+            result.entered.update(entered)
             if made is None:
                 result.unhandled.setdefault(phase, []).append((values, dice))
                 return step
             return Step(self.state(*made[:4], **made[4]), step.rule, step.events)
-        outer_fired, outer_entered, before = result.fired, result.entered, result.tests
-        result.fired, result.entered, self._made = set(), set(), []
+        # what the throw does to the exploration, noted as it happens (a journal, not sets swapped
+        # in and out: this runs for every throw of the first exploration, which records them all)
+        before = result.tests
+        self._fired, self._entered, self._made = fired, entered, made = [], [], []
         try:
             step = self._throw(phase, values, dice)
-            made = self._made
-            if (len(made) == 1 or not made and step.target == -1) and len(shapes.throws) < MAX_REMEMBERED_THROWS:
-                shapes.throws[key] = (result.tests - before, frozenset(result.fired), frozenset(result.entered),
-                                      made[0] if made else None, step)
+            if (len(made) == 1 or not made and step.target == -1) and self.shapes.remembered < MAX_REMEMBERED_THROWS:
+                here[dice] = (result.tests - before, fired, entered, made[0] if made else None, step)
+                self.shapes.remembered += 1
             return step
         finally:
-            outer_fired |= result.fired
-            outer_entered |= result.entered
-            result.fired, result.entered, self._made = outer_fired, outer_entered, None
+            self._fired = self._entered = self._made = None
 
     def _throw(self, phase: str, values: dict, dice) -> Step:
         rule = self.first_rule(phase, values, dice)
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)
-        self.result.fired.add((phase, rule.index))
+        fired = (phase, rule.index)
+        self.result.fired.add(fired)
+        if self._fired is not None:  # (a throw recorded for other explorations: `throw`)
+            self._fired.append(fired)
         return self.run(rule, 0, values, dice, [])
+
+    def _fire(self, rule_key: tuple) -> None:
+        self.result.fired.add(rule_key)
+        if self._fired is not None:
+            self._fired.append(rule_key)
 
     def choices(self, spec: dict) -> tuple:
         rule, number, dice = spec["_pending"]
@@ -512,7 +525,8 @@ class Shapes:
         self.reads = tuple(sorted(options_read(rules)))
         self.weights = ruleset.dice is not None and reads_weights(rules)
         self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
-        self.throws: dict = {}  # (phase, values, dice, what it reads) -> what the throw did (`_Compiler.throw`)
+        self.throws: dict = {}  # (phase, values, what it reads) -> {dice: what the throw did} (`_Compiler.throw`)
+        self.remembered = 0  # throws kept in `throws`
         self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
         self._bet_reads: dict = {}  # bet -> (the options it reads, whether it reads the dice's weights)
         self._bet_nodes = 0  # (game state, bet state) rows of the bets kept
@@ -545,6 +559,14 @@ class Shapes:
             self._bet_nodes = len(compiled.moves)
         self.bets[key] = (machine.states, compiled)
         return compiled
+
+    def throws_from(self, here: tuple) -> dict:
+        """The throws kept from a state, (its phase, its values, what its throws read of the
+        options): {dice: what the throw did}, filled as they are worked out."""
+        found = self.throws.get(here)
+        if found is None:
+            found = self.throws[here] = {}
+        return found
 
     def throw_reads(self, phase: str, options: dict) -> tuple:
         """The values of the options a throw in `phase` can read (and the dice's loading, where
@@ -617,6 +639,7 @@ def _game(ruleset: Ruleset, options: dict) -> Machine:
             shapes.found.pop(shapes.key(options), None)
             if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES:
                 shapes.throws.clear()  # (a long-running server holds what is kept)
+                shapes.remembered = 0
         diags = Diagnostics(list(result.diagnostics.items))
         if result.machine is not None:  # (the dice decide which throws can come: checked for each)
             diags.extend(machine_problems(ruleset, result))
