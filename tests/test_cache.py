@@ -411,3 +411,30 @@ def test_any_damage_to_any_entry_never_reaches_the_figures(tmp_path_factory, mon
         assert analyse(compile_ruleset(cache.read_ruleset(RULESETS / "petty.yaml"))).win == truth
 
     damaged()
+
+
+def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypatch):
+    """An edit of any module, at the top or in a sub-package, is a new key; bytecode is not."""
+    from hazard_dsl.parse import cache
+
+    package = tmp_path / "hazard_dsl"
+    for name in ("__init__.py", "model.py", "parse/cache.py", "solve/markov.py"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text("x = 1\n")
+    monkeypatch.setattr(cache, "__file__", str(package / "parse" / "cache.py"))
+
+    def key():
+        cache._CODE.clear()
+        return cache._code()
+
+    first = key()
+    assert key() == first
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "model.py").write_text("not ours\n")
+    assert key() == first
+    (package / "solve" / "markov.py").write_text("x = 2  # an edit\n")
+    second = key()
+    assert second != first
+    (package / "model.py").write_text("x = 11\n")
+    assert key() not in (first, second)
+    cache._CODE.clear()
