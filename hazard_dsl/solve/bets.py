@@ -586,9 +586,14 @@ def _stationary(transitions: dict) -> dict:
 
 def _moves_key(moves: dict) -> tuple:
     """A bet's moves as a hashable value (an entry that leads through a choice is a dict)."""
-    return tuple((node, row if all(e.__class__ is int for e in row) else
-                  tuple(e if e.__class__ is int else tuple(sorted(e.items())) for e in row))
-                 for node, row in sorted(moves.items()))
+    key = []
+    for node, row in sorted(moves.items()):
+        try:
+            hash(row)  # (in C: a row of codes alone, nearly every row, is its own key)
+        except TypeError:
+            row = tuple(e if e.__class__ is int else tuple(sorted(e.items())) for e in row)
+        key.append((node, row))
+    return tuple(key)
 
 
 class _Chances(dict):
