@@ -59,6 +59,17 @@ def test_a_mistyped_flag_hears_did_you_mean_under_its_commands_usage(argv, said,
     assert err.startswith(f"usage: hazard-dsl {command} ")
 
 
+def test_a_mistyped_flag_of_hazard_dsl_itself_hears_did_you_mean(capsys):
+    with pytest.raises(SystemExit):
+        main(["--verison"])
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "hazard-dsl: error: unrecognized argument: --verison (did you mean '--version'?); no command given "
+        "(hazard-dsl --help lists them)")
+    with pytest.raises(SystemExit):
+        main([])
+    assert capsys.readouterr().err.splitlines()[-1] == "hazard-dsl: error: the following arguments are required: COMMAND"
+
+
 @pytest.mark.parametrize("command", [[], ["check"], ["list"], ["run"], ["analyse"], ["compare"], ["play"], ["replay"],
                                      ["lsp"]])
 def test_help_on_every_command(command):

@@ -80,6 +80,10 @@ class Parser(argparse.ArgumentParser):
             command = self._command_run()
             if command is not None:  # said by the command's own parser, with its usage and flags
                 command.error(_unrecognized(command, message.removeprefix("unrecognized arguments: ")))
+        elif message.endswith("required: COMMAND") and getattr(self, "commands", None) is not None:
+            flags = [word for word in getattr(self, "words", ()) if word.startswith("--")]
+            if flags:  # `hazard-dsl --verison`: a mistyped flag of hazard-dsl's own, and no command
+                message = f"{_unrecognized(self, ' '.join(flags))}; no command given (hazard-dsl --help lists them)"
         super().error(message)
 
     def exit(self, status: int = 0, message: str | None = None):
