@@ -176,13 +176,10 @@ def render(diagnostic: Diagnostic, sources: SourceTexts = SOURCES, colour: bool 
 
 
 def print_diagnostics(diagnostics: Iterable[Diagnostic], stream=None) -> None:
-    from .render.terminal import colour_wanted
+    from .render.terminal import colour_wanted, is_terminal
 
     stream = stream if stream is not None else sys.stderr
     colour = colour_wanted(stream)
-    try:
-        wrapped = stream.isatty()
-    except (AttributeError, ValueError):
-        wrapped = False
+    wrapped = is_terminal(stream)
     for d in diagnostics:
         print(render(d, colour=colour, wrapped=wrapped), file=stream)

@@ -73,17 +73,17 @@ def main(argv=None) -> int:
         print_diagnostics(exc.diagnostics)
         return 1
     except SettingError as exc:  # under the flag that gives the setting: --purse, --no-log
-        say_error(f"{printable(exc.said_as('--' + exc.setting.replace('_', '-')))}")
+        say_error(printable(exc.said_as('--' + exc.setting.replace('_', '-'))))
         return 2
     except (UsageError, CommandError) as exc:
-        say_error(f"{printable(exc)}")
+        say_error(printable(exc))
         return 2
     except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
-        say_error(f"{printable(exc)}")
+        say_error(printable(exc))
         return 1
     except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
         sys.stdout.flush()
-        say_error(f"{printable(exc)}")
+        say_error(printable(exc))
         return 1
     except KeyboardInterrupt:
         return 130
@@ -95,13 +95,13 @@ def main(argv=None) -> int:
             silence_stdout()
             say_error(f"cannot write the output: {exc.strerror or exc}")
             return 1
-        say_error(f"{printable(exc.strerror or exc)}" + (f": {printable(exc.filename)}" if exc.filename else ""))
+        say_error(printable(exc.strerror or exc) + (f": {printable(exc.filename)}" if exc.filename else ""))
         return 1
     except Exception as exc:  # the promise is "never a traceback"; HAZARD_DSL_DEBUG=1 shows it
         from ..solve.bets import BetError
 
         if isinstance(exc, BetError):  # a bet the ruleset makes impossible, found while solving
-            say_error(f"{exc}")
+            say_error(str(exc))
             return 1
         if os.environ.get("HAZARD_DSL_DEBUG"):
             raise

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..commands import analyse as analysing
 from ..commands.charts import check_chart_file
 from .output import colour, draw_chart, output_format

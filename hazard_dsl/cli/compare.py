@@ -3,7 +3,6 @@ which their rules differ."""
 
 from __future__ import annotations
 
-
 from ..commands.charts import check_chart_file
 from ..commands.compare import compare
 from .output import colour, draw_chart, output_format

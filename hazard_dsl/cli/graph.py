@@ -20,7 +20,7 @@ def command(args) -> int:
     try:
         data = graph(machine, fmt, args.unfold, args.phase, args.bet)
     except GraphvizMissing as exc:
-        say_error(f"{exc}")
+        say_error(str(exc))
         return 1
     if args.output:
         with open(args.output, "wb") as handle:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..commands.listing import builtin_rulesets
 from .output import colour, output_format
 

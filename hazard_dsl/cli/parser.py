@@ -120,9 +120,9 @@ class Parser(argparse.ArgumentParser):
 def _unrecognized(parser: argparse.ArgumentParser, words: str) -> str:
     """argparse's "unrecognized arguments: …", each mistyped flag with the flag of the command
     it is closest to: `--formt` hears "did you mean '--format'"."""
-    from ..diagnostics import did_you_mean
-
     import re
+
+    from ..diagnostics import did_you_mean
 
     flags = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", parser.format_help())))  # as the help shows them
     said = []

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..commands.loading import load
 from .output import colour, output_format
 

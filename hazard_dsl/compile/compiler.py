@@ -99,7 +99,7 @@ class _Compiler:
         self.shapes = shapes  # Shapes: the throws of other explorations of the ruleset (`throw`)
         self._reads = {name: shapes.throw_reads(name, options) for name in ruleset.phases} if shapes else None
         self._made = None  # the state the throw being worked out asked for (`state`), to replay it
-        self._fired = self._entered = None  # what it fired and entered, likewise (`_fire`, `_enter`)
+        self._fired = self._entered = None  # what it fired and entered, likewise (`_fire`, `enter`)
         self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
         self.scope = Scope.of(ruleset.variables, self.dice.by_total())
         self.variables = tuple(ruleset.variables)
@@ -438,15 +438,12 @@ class _Compiler:
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)
-        fired = (phase, rule.index)
-        self.result.fired.add(fired)
-        if self._fired is not None:  # (a throw recorded for other explorations: `throw`)
-            self._fired.append(fired)
+        self._fire((phase, rule.index))
         return self.run(rule, 0, values, dice, [])
 
     def _fire(self, rule_key: tuple) -> None:
         self.result.fired.add(rule_key)
-        if self._fired is not None:
+        if self._fired is not None:  # (a throw recorded for other explorations: `throw`)
             self._fired.append(rule_key)
 
     def choices(self, spec: dict) -> tuple:
@@ -563,10 +560,7 @@ class Shapes:
     def throws_from(self, here: tuple) -> dict:
         """The throws kept from a state, (its phase, its values, what its throws read of the
         options): {dice: what the throw did}, filled as they are worked out."""
-        found = self.throws.get(here)
-        if found is None:
-            found = self.throws[here] = {}
-        return found
+        return self.throws.setdefault(here, {})
 
     def throw_reads(self, phase: str, options: dict) -> tuple:
         """The values of the options a throw in `phase` can read (and the dice's loading, where

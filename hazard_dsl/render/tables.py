@@ -596,9 +596,9 @@ def _csv(tables) -> str:
                 for suffix, value in (cell.data if isinstance(cell, Cell) and cell.data else [("", cell)]):
                     record[name + suffix] = "" if str(value).strip() == "—" else str(value)
             records.append((table.title, record))
-    buffer = io.StringIO()
     import csv
 
+    buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["table", *map(csv_cell, header)])
     for title, record in records:

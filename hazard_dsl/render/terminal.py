@@ -45,6 +45,11 @@ def colour_wanted(stream) -> bool:
         return False
     if os.environ.get("TERM") == "dumb":
         return False
+    return is_terminal(stream)
+
+
+def is_terminal(stream) -> bool:
+    """Whether `stream` is a terminal (a closed or odd stream is not)."""
     isatty = getattr(stream, "isatty", None)
     try:
         return bool(isatty and isatty())
@@ -210,11 +215,7 @@ def fitted(text: str, stream) -> str:
     """A message for `stream`: on a terminal, broken between words at its width, the lines after
     the first indented (as a rule file's diagnostics are), so that no word or number is split by
     the terminal; as it is to a pipe or a file, where a line is a line (grep, an editor)."""
-    try:
-        terminal = stream.isatty()
-    except (AttributeError, ValueError, OSError):
-        terminal = False
-    return "\n".join(wrap(text, width(), "", "  ")) if terminal else text
+    return "\n".join(wrap(text, width(), "", "  ")) if is_terminal(stream) else text
 
 
 def said_with_command(before: str, command: str, after: str, columns: int | None = None) -> str:
