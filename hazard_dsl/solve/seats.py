@@ -263,8 +263,17 @@ class SeatSolver:
         the first throw where the stake bet may be made (the first throw of every game, where
         the stake is even money on the game), void if still up when the game ends."""
         if self._stake_unit is None:
-            self._stake_unit = self._solve([], ONE, True)["stake"]
-        return self._stake_unit
+            solved = self._solve([], ONE, True)
+            self._stake_unit = (solved["stake"], solved["laid"])
+        return self._stake_unit[0]
+
+    def stake_laid(self) -> Fraction:
+        """The stakes laid per game, in the long run: the chance that a game reaches a throw
+        where the stake bet may be made (1 where every game is staked; the history sheet's 2/3,
+        a third of its games ending before a main). The stake's net per stake laid, its edge at
+        the table, is `stake_unit() / stake_laid()`."""
+        self.stake_unit()
+        return self._stake_unit[1]
 
     def _solve(self, slots: list, stake: Fraction, track: bool) -> dict:
         machine, states, table = self.machine, self.machine.states, self.table
@@ -288,7 +297,9 @@ class SeatSolver:
         while queue:
             node = queue.pop()
             g, s, ups = node
+            unlaid = s == UNLAID
             s, ups, risk, wagers, paid = self._offer(slots, g, s, ups, stake, track)
+            laid = ONE if unlaid and s >= 0 else ZERO  # the stake laid at this throw (one unit of it)
             dice = self.solver.throw_dice(g)
             weights, total = dice.weights, dice.total
             steps = states[g].steps
@@ -323,7 +334,7 @@ class SeatSolver:
                             queue.append(nxt)
                     row[nxt] = row.get(nxt, ZERO) + chance
             rows[node] = row
-            reward[node] = (nets, risk, wagers, stake_net)
+            reward[node] = (nets, risk, wagers, stake_net, laid)
             if not queue:  # the games that start with other wagers carried
                 for carried in sorted(ends - set(starts), key=repr):
                     starts[carried] = start_of(carried)
@@ -332,34 +343,37 @@ class SeatSolver:
                             seen.add(start)
                             queue.append(start)
         chain = Chain(rows)
-        per: dict = {}  # carried -> (net, risk, wagers per slot; stake; throws; {carried after: p})
+        per: dict = {}  # carried -> (net, risk, wagers per slot; stake; throws; {carried after: p}; stakes laid)
         for carried, start in starts.items():
             visits = chain.forward(start)
             nets, risks, wagers = [ZERO] * n, [ZERO] * n, [ZERO] * n
-            stake_net = throws = ZERO
+            stake_net = throws = stakes_laid = ZERO
             after: dict = {}
             for node, x in visits.items():
                 if node[0] == "end":
                     after[node[1]] = after.get(node[1], ZERO) + x
                     continue
                 throws += x
-                r_net, r_risk, r_wagers, r_stake = reward[node]
+                r_net, r_risk, r_wagers, r_stake, r_laid = reward[node]
                 for i in range(n):
                     nets[i] += x * r_net[i]
                     risks[i] += x * r_risk[i]
                     wagers[i] += x * r_wagers[i]
                 stake_net += x * r_stake
-            per[carried] = (nets, risks, wagers, stake_net, throws, after)
+                stakes_laid += x * r_laid
+            per[carried] = (nets, risks, wagers, stake_net, throws, after, stakes_laid)
         weights = long_run({c: v[5] for c, v in per.items()}, nothing)
-        out = {"net": [ZERO] * n, "risk": [ZERO] * n, "wagers": [ZERO] * n, "stake": ZERO, "throws": ZERO}
+        out = {"net": [ZERO] * n, "risk": [ZERO] * n, "wagers": [ZERO] * n, "stake": ZERO, "throws": ZERO,
+               "laid": ZERO}
         for carried, pi in weights.items():
-            nets, risks, wagers, stake_net, throws, _ = per[carried]
+            nets, risks, wagers, stake_net, throws, _, stakes_laid = per[carried]
             for i in range(n):
                 out["net"][i] += pi * nets[i]
                 out["risk"][i] += pi * risks[i]
                 out["wagers"][i] += pi * wagers[i]
             out["stake"] += pi * stake_net
             out["throws"] += pi * throws
+            out["laid"] += pi * stakes_laid
         out["carried"] = [any(c[i] is not None for c in starts) for i in range(n)]
         return out
 
@@ -611,7 +625,7 @@ def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None,
         fees = {name: chains.table.fee(name, labels, results) for name in machine.fees}
     out = Seats(dict(plans), stake, list(players) if players is not None else None, game.throws, games, passing,
                 units=machine.ruleset.money_units, against=chains.against)
-    unit = chains.stake_unit()
+    unit, laid = chains.stake_unit(), chains.stake_laid()
     stake_name = chains.stake_name or "stake"
 
     def per_hand(per_game: Fraction, alike: bool = True):
@@ -637,7 +651,10 @@ def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None,
                 what, side = stake_name if count is not None else f"{stake_name} (each setter's)", "backer"
             staked, risk = _stake_terms(chains, role, stake, count if count is not None else 2)
             per_game = staked * unit
-            rows.append(SeatRow(what, role, side, per_game, per_hand(per_game), risk, bet=chains.stake_name))
+            # at risk only in the games that lay a stake: its edge is then per stake laid, the
+            # stake bet's own (analyse's bets table), not spread over games that carry none
+            rows.append(SeatRow(what, role, side, per_game, per_hand(per_game), risk * laid,
+                                abs(staked) / stake * laid, bet=chains.stake_name))
             if role == "caster":  # the table charges every fee to the caster
                 for fee_name, fee in fees.items():
                     rows.append(SeatRow(f"fee {fee_name}", role, "pays", -fee.cost_per_game,
