@@ -155,7 +155,7 @@ def test_the_websocket_pushes_every_event_in_order_and_resumes_after_a_reconnect
         [ann.receive_json() for _ in range(4)]
         ann.send_json({"id": 7, "action": {"action": "done"}})
         assert ann.receive_json()["type"] == "state"  # no event: the throw is asked now
-        assert ann.receive_json() == {"type": "reply", "id": 7, "status": 200, "events": []}
+        assert ann.receive_json() == {"type": "reply", "id": 7, "status": 200, "events": [], "version": 4}
         ann.send_json({"id": 8, "action": {"action": "throw"}})
         told = ann.receive_json()
         assert told["type"] == "event" and told["n"] == 4 and told["event"]["dice"] == [3, 4]

@@ -87,7 +87,7 @@ class Api:
                 except Refused as exc:
                     return JSONResponse(exc.body, status_code=exc.status)
                 except TableRefused as exc:
-                    return error(exc.status, str(exc))
+                    return error(exc.status, str(exc), **exc.more)
                 except FileRefused as exc:
                     return error(exc.status, str(exc))
                 except Conflict as exc:

@@ -7,6 +7,10 @@ followed by the events it caused — one row per entry, numbered from 1. A serve
 by replaying those entries through the code that resumes a log (commands.sessions.check_log), so
 the store holds nothing that could disagree with the log.
 
+An action sent with a key (serve.tables: a page's id, an `Idempotency-Key`) has its first answer
+kept in `answers`, written in the same transaction as its entries: a repeat of it, even after a
+restart, is given that answer and never applied again.
+
 Durability: every action's entries are written in one transaction, committed (and, with
 `synchronous=FULL`, the write-ahead log synced) before the server answers; a server killed at any
 moment has every acknowledged action on disk, and an action it had not acknowledged is either all
@@ -43,6 +47,14 @@ CREATE TABLE IF NOT EXISTS entries (
     n INTEGER NOT NULL,          -- the entry's line in the table's log, from 1 (the session event)
     entry TEXT NOT NULL,         -- one JSON object, as `play --log` writes it
     PRIMARY KEY (table_id, n)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS answers (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat TEXT NOT NULL,          -- the seat whose key it is: each seat's keys are its own
+    key TEXT NOT NULL,           -- the action's key (a page's id, an Idempotency-Key)
+    action TEXT NOT NULL,        -- the SHA-256 of the action as sent: a key is one action's alone
+    answer TEXT NOT NULL,        -- JSON: the first answer, given again to a repeat
+    PRIMARY KEY (table_id, seat, key)
 ) WITHOUT ROWID;
 """
 
@@ -104,19 +116,42 @@ class Store:
         """An action and the events it caused, numbered from `first`, committed before this returns."""
         self.append_many([(table_id, first, entries)])
 
-    def append_many(self, batch: list[tuple[str, int, list[dict]]]) -> None:
+    def append_many(self, batch: list[tuple]) -> None:
         """Several tables' actions and events in one transaction: one sync of the write-ahead log
-        for all of them (a group commit), committed before this returns."""
+        for all of them (a group commit), committed before this returns. Each item is (table_id,
+        first, entries) or (table_id, first, entries, answer), `answer` being (seat, key, action's
+        digest, the answer as JSON text) or None; a table whose session the action ended is
+        closed ("finished") in the same transaction when `finished` is True (a fifth item)."""
         now = time.time()
         with self._transaction():
-            for table_id, first, entries in batch:
+            for table_id, first, entries, *more in batch:
                 self._insert(table_id, first, entries)
+                answer = more[0] if more else None
+                if answer is not None:
+                    self.db.execute("INSERT INTO answers (table_id, seat, key, action, answer) VALUES (?, ?, ?, ?, ?)",
+                                    (table_id, *answer))
+                if len(more) > 1 and more[1]:
+                    self.db.execute("UPDATE tables SET closed = ? WHERE id = ?", ("finished", table_id))
             self.db.executemany("UPDATE tables SET touched = ? WHERE id = ?",
-                                [(now, table_id) for table_id in dict.fromkeys(t for t, _, _ in batch)])
+                                [(now, table_id) for table_id in dict.fromkeys(b[0] for b in batch)])
 
     def close_table(self, table_id: str, why: str) -> None:
         with self._transaction():
             self.db.execute("UPDATE tables SET closed = ? WHERE id = ?", (why, table_id))
+
+    def prune(self, keep: int) -> list[str]:
+        """Keep the logs of the `keep` most recently closed tables (finished, idle…); the older
+        ones' logs and answers are deleted and the table marked "pruned" (its row stays, so that
+        its links are told what became of it). Returns the ids pruned."""
+        with self._transaction():
+            rows = self.db.execute("SELECT id FROM tables WHERE closed IS NOT NULL AND closed != 'pruned' "
+                                   "ORDER BY touched DESC, created DESC LIMIT -1 OFFSET ?", (keep,)).fetchall()
+            gone = [r[0] for r in rows]
+            for table_id in gone:
+                self.db.execute("DELETE FROM entries WHERE table_id = ?", (table_id,))
+                self.db.execute("DELETE FROM answers WHERE table_id = ?", (table_id,))
+                self.db.execute("UPDATE tables SET closed = 'pruned' WHERE id = ?", (table_id,))
+        return gone
 
     def _insert(self, table_id: str, first: int, entries: list[dict]) -> None:
         self.db.executemany("INSERT INTO entries (table_id, n, entry) VALUES (?, ?, ?)",
@@ -138,6 +173,14 @@ class Store:
         with self._using:
             row = self.db.execute("SELECT spec, touched, closed FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else (json.loads(row[0]), row[1], row[2])
+
+    def answer(self, table_id: str, seat: str, key: str) -> tuple[str, str] | None:
+        """(the action's digest, the first answer as JSON text) of the action sent with `key` by
+        `seat`, or None: not seen."""
+        with self._using:
+            row = self.db.execute("SELECT action, answer FROM answers WHERE table_id = ? AND seat = ? AND key = ?",
+                                  (table_id, seat, key)).fetchone()
+        return None if row is None else (row[0], row[1])
 
     def lines(self, table_id: str) -> list[str]:
         """The table's log, one JSON text per entry, in order."""

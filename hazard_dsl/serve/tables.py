@@ -36,6 +36,7 @@ import json
 import os
 import secrets
 import tempfile
+import threading
 import time
 from contextlib import nullcontext
 from fractions import Fraction
@@ -50,6 +51,10 @@ from .store import Store, StoreError
 
 MAX_SEATS = 12
 MAX_TABLES = 100
+MAX_PER_CLIENT = 20  # tables in play opened from one address
+MAX_FINISHED = 1000  # closed tables whose logs are kept; the oldest beyond are pruned
+FINISHED_IN_MEMORY = 16  # finished tables kept rebuilt for their pages (the rest are read from the store)
+MAX_KEY = 64  # characters of an action's key (a page's id, an Idempotency-Key)
 PAGES_PER_SEAT = 8  # pages open on one seat's link: a phone, a laptop, tabs left open
 PAGES_OF_ONLOOKERS = 32  # pages open on the onlookers' link, which every onlooker shares
 MAX_MESSAGE = 4096  # bytes of one WebSocket message from a browser
@@ -63,18 +68,44 @@ MAX_REASON = 123  # bytes of a WebSocket close's reason (RFC 6455: 125 in the fr
 # what the body that opens a table may hold, and its settings
 NEW_TABLE = ("ruleset", "options", "players", "settings", "seed", "dice")
 SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
-# the amounts' bounds an action carries for a page (min, max) are not part of the action
-SHOWN_ONLY = ("min", "max")
+# the amounts' bounds an action carries for a page (min, max) are not part of the action; nor are
+# the version it was made against and its key, which the tables read before the action
+SHOWN_ONLY = ("min", "max", "version", "key")
 # shown with a bet (its payout, who takes it, its edge from here), not part of it
 SHOWN_WITH_A_BET = ("pays", "against", "side", "edge", "edge_percent")
 
 
-class TableRefused(Exception):
-    """A request the tables refuse: `status` (400, 403, 404, 409, 410, 429, 503) and why."""
+class Unbuildable(Exception):
+    """A table that cannot be rebuilt from its log, and why in words."""
 
-    def __init__(self, status: int, message: str):
+
+class TableRefused(Exception):
+    """A request the tables refuse: `status` (400, 403, 404, 409, 410, 429, 503) and why;
+    `more`, what the answer adds to the error (the version now, for a stale action)."""
+
+    def __init__(self, status: int, message: str, **more):
         super().__init__(message)
-        self.status = status
+        self.status, self.more = status, more
+
+
+class Moved(TableRefused):
+    """An action made against a version of the table it has moved on from."""
+
+    def __init__(self, now: int):
+        super().__init__(409, f"the table moved on since this action was made (it is at version {now} now): "
+                              f"look again, then act", version=now)
+
+
+def checked_key(key) -> str | None:
+    """An action's key as text, or None; TableRefused where it is not a short string or number."""
+    if key is None:
+        return None
+    if isinstance(key, int) and not isinstance(key, bool):
+        key = str(key)
+    if not isinstance(key, str) or not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+        raise TableRefused(400, f"an action's key (id) is a string of 1 to {MAX_KEY} printable characters, "
+                                f"new for each action")
+    return key
 
 
 def digest(token: str) -> str:
@@ -153,8 +184,14 @@ class LiveTable:
 
     def tell(self, event: dict) -> dict:
         """The event numbered, in the period's words, with the caster's exact chance after a throw
-        or a choice (as `play` prints it)."""
-        told = {"n": len(self.told) + 1, "event": event, "text": self.narrator.said(event)}
+        or a choice (as `play` prints it), added to the events told."""
+        told = self.telling(event, len(self.told) + 1)
+        self.told.append(told)
+        return told
+
+    def telling(self, event: dict, n: int) -> dict:
+        """`tell`'s words for the event numbered `n`, not yet added."""
+        told = {"n": n, "event": event, "text": self.narrator.said(event)}
         if event["event"] in ("throw", "choice"):
             now = self.table.machine.states[event["to"]]
             if now.kind != "end":
@@ -164,7 +201,6 @@ class LiveTable:
                 else:
                     win = self.odds.win[now.index]
                     told["chance"] = {"win": str(win), "text": f"From here {caster} wins {self._words(win)}."}
-        self.told.append(told)
         return told
 
     # ------------------------------------------------------------------ where it stands
@@ -229,14 +265,15 @@ class LiveTable:
         events = self.told if not after else self.told[after:]
         return {"id": self.id, "ruleset": self.spec["ruleset"], "seat": seat, "players": self.table.players,
                 "waiting": self.waiting(seat), "events": events,
-                "purses": {name: str(p) for name, p in self.table.purses.items()},
+                "purses": {name: str(p) for name, p in self.table.purses.items()}, "wagers": open_wagers(self.table),
                 "finished": self.table.over, "last": len(self.told), "version": self.lines}
 
     def state_message(self, seat: str | None) -> dict:
         # `version`, the entries of the table's log, orders the states a page is told: the answer
         # to its own action and the socket's states of others' come by two ways, in either order
         return {"type": "state", "last": len(self.told), "version": self.lines, "waiting": self.waiting(seat),
-                "purses": {name: str(p) for name, p in self.table.purses.items()}, "finished": self.table.over}
+                "purses": {name: str(p) for name, p in self.table.purses.items()}, "wagers": open_wagers(self.table),
+                "finished": self.table.over}
 
     # ------------------------------------------------------------------ acting
 
@@ -283,6 +320,68 @@ class LiveTable:
         return entries
 
 
+def _game_stakes(table):
+    """The stakes laid this game and not yet settled ({setter: amount}), read from the session's
+    own game (play.session.Session._game's `stakes`, a local of its generator: the engine keeps
+    them nowhere else yet). Empty where none are up."""
+    seen, todo = set(), [getattr(table, "_run", None)]
+    while todo:
+        gen = todo.pop()
+        if gen is None or id(gen) in seen or not hasattr(gen, "gi_frame"):
+            continue
+        seen.add(id(gen))
+        frame = gen.gi_frame
+        if frame is None:
+            continue
+        names = frame.f_locals
+        if frame.f_code.co_name == "_game":
+            stakes = names.get("stakes")
+            return dict(getattr(stakes, "amounts", None) or {})
+        todo.append(gen.gi_yieldfrom)
+        todo += [v for v in names.values() if hasattr(v, "gi_frame")]
+    return {}
+
+
+def open_wagers(table) -> dict:
+    """Each seat's wagers up at the table: {seat: [{"bet", "words", "side", "against", "at_risk",
+    "wins"}]}, money exact. The stakes of this game (the setters against the caster, or each
+    against the bank) and the bets besides them (play.table_bets.TableBets.up: odds, side bets),
+    each seen from both parties. `at_risk` is what the seat loses if the wager goes against him,
+    `wins` the most a win pays him from where it was made. Derived here from the session's state
+    (no function of play/ lists them yet)."""
+    from ..play.table_bets import BANK
+
+    session = table.session
+    out: dict[str, list] = {seat.name: [] for seat in session.seats}
+
+    def add(name, entry):
+        if name in out:
+            out[name].append(entry)
+
+    caster = table.caster if not table.over else None
+    stake_bet = session.machine.ruleset.table.stake
+    per_unit = session.most_paid()
+    for setter, amount in (_game_stakes(table).items() if caster else ()):
+        words = (stake_bet or "stake").replace("_", " ")
+        if session.against == "bank":
+            add(setter, {"bet": stake_bet, "words": words, "side": "backs", "against": BANK,
+                         "at_risk": str(amount), "wins": str(amount * per_unit)})
+            continue
+        # the caster backs his game against each setter, who lays the stake times the payout
+        add(setter, {"bet": stake_bet, "words": words, "side": "lays", "against": caster,
+                     "at_risk": str(amount * per_unit), "wins": str(amount)})
+        add(caster, {"bet": stake_bet, "words": words, "side": "backs", "against": setter,
+                     "at_risk": str(amount), "wins": str(amount * per_unit)})
+    for w in session.table_bets.up:
+        name = w.bet.bet.name
+        words = name.replace("_", " ")
+        add(w.backer, {"bet": name, "words": words, "side": "backs", "against": w.layer,
+                       "at_risk": str(w.amount), "wins": str(w.amount * w.most)})
+        add(w.layer, {"bet": name, "words": words, "side": "lays", "against": w.backer,
+                      "at_risk": str(w.amount * w.most), "wins": str(w.amount)})
+    return out
+
+
 class Committer:
     """Group commit: the actions of every table that arrive while one commit is being synced are
     committed together in the next transaction (one sync of the write-ahead log for all of them),
@@ -294,9 +393,9 @@ class Committer:
         self.pending: list = []
         self.running = None
 
-    async def append(self, table_id: str, first: int, entries: list[dict]) -> None:
+    async def append(self, table_id: str, first: int, entries: list[dict], answer=None, finished=False) -> None:
         done = asyncio.get_running_loop().create_future()
-        self.pending.append((table_id, first, entries, done))
+        self.pending.append((table_id, first, entries, answer, finished, done))
         if self.running is None:
             self.running = asyncio.ensure_future(self._drain())
         await done
@@ -307,7 +406,7 @@ class Committer:
             while self.pending:
                 batch, self.pending = self.pending, []
                 try:
-                    await loop.run_in_executor(None, self.store.append_many, [b[:3] for b in batch])
+                    await loop.run_in_executor(None, self.store.append_many, [b[:5] for b in batch])
                 except Exception as exc:  # StoreError: none of the batch is done
                     for *_, done in batch:
                         if not done.done():
@@ -321,34 +420,87 @@ class Committer:
 
 
 class Tables:
-    """Every table of one store: made, rebuilt from their logs, acted at and listened to."""
+    """Every table of one store: made, rebuilt from their logs, acted at and listened to.
 
-    def __init__(self, store: Store, api, max_tables: int = MAX_TABLES, idle: float = IDLE):
+    A table whose rules cannot be rebuilt (its rule file broken, changed since the table was
+    made, gone, or reaching out of the folder) stands closed with the reason (`broken`: 409 to
+    every request of its links) while every other table plays on. A finished table is closed in
+    the transaction of its last action; it is not rebuilt at a start, only when one of its links
+    asks for it, and kept rebuilt for FINISHED_IN_MEMORY of them at most."""
+
+    def __init__(self, store: Store, api, max_tables: int = MAX_TABLES, idle: float = IDLE,
+                 per_client: int = MAX_PER_CLIENT, max_finished: int = MAX_FINISHED):
+        from collections import OrderedDict
+
         self.store, self.api = store, api
         self.committer = Committer(store)
         self.max_tables, self.idle = max_tables, idle
+        self.per_client, self.max_finished = per_client, max_finished
         self.live: dict[str, LiveTable] = {}
+        self.finished: OrderedDict[str, LiveTable] = OrderedDict()  # the last finished tables asked for
         self.broken: dict[str, str] = {}  # tables that could not be rebuilt, and why
+        self.making = threading.Lock()  # tables made in threads: counted and stored one at a time
         self.sweeper: asyncio.Task | None = None  # closes idle tables while pages are open (keep_sweeping)
 
     # ------------------------------------------------------------------ starting
 
     def load(self) -> None:
-        """Rebuild every open table from its log (the same replay as `play --resume`)."""
+        """Rebuild every table in play from its log (the same replay as `play --resume`). A table
+        that cannot be rebuilt is kept aside with the reason (`broken`), never stopping the start."""
         now = time.time()
         for table_id, spec, touched, _ in self.store.tables():
             if now - touched > self.idle:
                 self.store.close_table(table_id, "idle")
                 continue
             try:
-                self.live[table_id] = self.rebuild(table_id, spec, touched)
-            except (ValueError, CommandError) as exc:  # LogError, a rule file changed since
+                live = self.rebuild(table_id, spec, touched)
+            except Unbuildable as exc:
                 self.broken[table_id] = str(exc)
+                continue
+            if live.table.over:  # finished by its last action before a closing was kept (an older store)
+                self.store.close_table(table_id, "finished")
+                continue
+            self.live[table_id] = live
+        self.store.prune(self.max_finished)
+
+    def rules_path(self, spec: dict) -> str | None:
+        """The rule file of a folder's table, found as opening a table finds it (Api.target:
+        a plain name of the folder, a regular file inside it), or None for a built-in ruleset;
+        Unbuildable where it is no longer there."""
+        name = spec.get("ruleset")
+        if spec.get("named") is None:
+            return None
+        try:
+            return self.api.target(name)[0]
+        except Exception as exc:  # api.Refused, files.FileRefused: gone, or now outside the folder
+            raise Unbuildable(str(exc)) from None
+
+    def confinement(self, path: str | None):
+        """What a folder's rule file may extend, when a table is made and when it is rebuilt
+        alike: the built-ins and the files inside the folder (commands.loading.confined)."""
+        return nullcontext() if path is None else confined(self.api.folder.root)
 
     def rebuild(self, table_id: str, spec: dict, touched: float) -> LiveTable:
+        """The table replayed from its log; Unbuildable, with the reason in words, where it cannot
+        be (whatever went wrong: one table's trouble is never the server's)."""
+        try:
+            return self._rebuild(table_id, spec, touched)
+        except Unbuildable:
+            raise
+        except StoreError as exc:
+            raise Unbuildable(str(exc)) from None
+        except Exception as exc:  # LogError, RulesetError, CommandError: the rules as they are now
+            import re
+
+            text = re.sub(r"\S*table-[\w-]+\.jsonl:\d+: ", "", str(exc)).strip() or type(exc).__name__
+            text = re.sub(r"\S*table-[\w-]+\.jsonl", "the table's log", text)
+            raise Unbuildable(text) from None
+
+    def _rebuild(self, table_id: str, spec: dict, touched: float) -> LiveTable:
         from ..play.dice import DiceTape
         from ..play.log import open_log
 
+        named = self.rules_path(spec)
         lines = self.store.lines(table_id)
         with tempfile.TemporaryDirectory(prefix="hazard-table-") as folder:
             path = os.path.join(folder, f"table-{table_id}.jsonl")
@@ -358,7 +510,8 @@ class Tables:
             try:
                 tape = DiceTape.parse(spec["dice"]) if spec.get("dice") is not None else None
                 seed, dice = sessions.resumed_dice(log, tape)
-                table, settings, unlogged = sessions.check_log(log, spec.get("named"), seed, dice, follow_dice=True)
+                with self.confinement(named):
+                    table, settings, unlogged = sessions.check_log(log, named, seed, dice, follow_dice=True)
                 entries = [json.loads(line) for line in lines]
             finally:
                 log.close()
@@ -375,32 +528,36 @@ class Tables:
     # ------------------------------------------------------------------ making
 
     def open_count(self) -> int:
-        return sum(not live.table.over for live in self.live.values())
+        return sum(not live.table.over for live in list(self.live.values()))
 
-    async def create(self, body: dict) -> tuple[LiveTable, dict, str]:
+    async def create(self, body: dict, client: str | None = None) -> tuple[LiveTable, dict, str]:
         """A new table from a request's body: the table, each seat's token and the watch token.
         Raises TableRefused (or the API's Refused) saying what to correct. A rule file of the
         folder is first analysed in the time-bounded worker (serve.work: a pathological file is
         stopped there, and its machine is cached); the table is then built in a thread, so the
         event loop serves the other tables meanwhile."""
         self.sweep()
-        self.room()
+        self.room(client)
         name = body.get("ruleset")
         if isinstance(name, str) and name.endswith(".yaml"):
             from . import jobs
 
             await self.api.worker.run(jobs.analyse, self.api.target(name)[0], self.api.options(body.get("options")))
-        live, tokens, watch = await asyncio.get_running_loop().run_in_executor(None, self.make, body)
-        self.room()  # another table may have been made meanwhile
-        self.live[live.id] = live
+        live, tokens, watch = await asyncio.get_running_loop().run_in_executor(None, self.make, body, client)
+        self.live[live.id] = live  # made and stored: counted from now (another may have been made meanwhile)
         return live, tokens, watch
 
-    def room(self) -> None:
+    def room(self, client: str | None = None) -> None:
         if self.open_count() >= self.max_tables:
             raise TableRefused(429, f"this server has {self.max_tables} tables in play, its most; wait until "
                                     f"one ends or is closed")
+        if client is not None:
+            mine = sum(not live.table.over and live.spec.get("client") == client for live in list(self.live.values()))
+            if mine >= self.per_client:
+                raise TableRefused(429, f"this address has {self.per_client} tables in play, the most one address "
+                                        f"may open; finish one, or wait until one is closed")
 
-    def make(self, body: dict) -> tuple[LiveTable, dict, str]:
+    def make(self, body: dict, client: str | None = None) -> tuple[LiveTable, dict, str]:
         """`create`'s table, made and stored (in a thread: it touches nothing the event loop reads)."""
         from ..diagnostics import did_you_mean
 
@@ -418,6 +575,15 @@ class Tables:
             raise TableRefused(400, f"players: at most {MAX_SEATS} seats at a table here")
         if any(not isinstance(p, str) or "," in p or p != p.strip() for p in players):
             raise TableRefused(400, "players: each name is text without commas or spaces around it")
+        # at the table a name is typed as people write it (any case, any spacing): two names that
+        # read alike would be one seat to everyone speaking
+        alike: dict[str, str] = {}
+        for p in players:
+            folded = " ".join(p.split()).casefold()
+            if folded in alike:
+                raise TableRefused(400, f"players: {alike[folded]!r} and {p!r} differ only in case or spacing; "
+                                        f"at the table they read as one name: give each player a name of his own")
+            alike[folded] = p
         given = body.get("settings") or {}
         if not isinstance(given, dict):
             raise TableRefused(400, f"settings: an object of {', '.join(SETTINGS[:-1])} and {SETTINGS[-1]}")
@@ -434,7 +600,7 @@ class Tables:
         try:
             # a folder's file extends only built-ins and files inside the folder, here as in the
             # worker that analysed it first (it may have been changed since)
-            with (nullcontext() if builtin else confined(self.api.folder.root)):
+            with self.confinement(None if builtin else path):
                 ruleset = load(path)
             for key in ("purse", "stake"):
                 if given.get(key) is not None and not isinstance(given[key], (str, int)) or isinstance(given.get(key), bool):
@@ -469,7 +635,7 @@ class Tables:
         tokens = {name: secrets.token_urlsafe(24) for name in settings["players"]}
         watch = secrets.token_urlsafe(24)
         spec = {"ruleset": shown, "named": None if builtin else path, "options": options, "seed": seed, "dice": tape,
-                "seats": {name: digest(t) for name, t in tokens.items()}, "watch": digest(watch)}
+                "seats": {name: digest(t) for name, t in tokens.items()}, "watch": digest(watch), "client": client}
         table_id = secrets.token_urlsafe(9)
         live = LiveTable(table_id, spec, table, settings, 0, time.time())
         entries = list(opening)
@@ -477,35 +643,71 @@ class Tables:
         while not table.over and table.waiting.player is None and table.waiting.ask != "bet":
             made = table.apply(live.strategy(table.waiting))
             entries += [table.last_action, *made]
-        try:
-            self.store.create(table_id, spec, entries)
-        except StoreError as exc:
-            raise TableRefused(503, str(exc)) from None
         live.lines = len(entries)
         for entry in entries:
             if "event" in entry:
                 live.tell(told_as(entry))
+        try:
+            with self.making:  # the bounds checked and the table stored together
+                self.room(client)
+                self.store.create(table_id, spec, entries)
+                self.live[table_id] = live
+        except StoreError as exc:
+            raise TableRefused(503, str(exc)) from None
         return live, tokens, watch
 
     # ------------------------------------------------------------------ finding
 
-    def get(self, table_id: str) -> LiveTable:
+    def get(self, table_id: str, token=None) -> LiveTable:
+        """The table `table_id` for one of its links (`token`: a table that is not in play tells
+        its state only to its own links), rebuilt from the store where it is not in memory; else
+        TableRefused: 404 (no such table), 403 (not this table's link), 409 (its rules cannot be
+        rebuilt, and why), 410 (closed)."""
         live = self.live.get(table_id)
         if live is not None:
             if self.is_idle(live, time.time()):
                 self.close(live, "idle")
             else:
                 return live
-        if table_id in self.broken:
-            raise TableRefused(409, f"this table cannot be rebuilt from its log: {self.broken[table_id]}")
+        live = self.finished.get(table_id)
+        if live is not None:
+            self.finished.move_to_end(table_id)
+            return live
         found = self.store.table(table_id) if isinstance(table_id, str) and len(table_id) <= 40 else None
         if found is None:
             raise TableRefused(404, "no such table")
-        if found[2] is not None:
-            raise TableRefused(410, f"{self.closed_words(found[2])}: GET /api/tables/{table_id}/log")
-        live = self.rebuild(table_id, found[0], found[1])
-        self.live[table_id] = live
+        spec, touched, closed = found
+        if not isinstance(token, str) or digest(token) not in {spec["watch"], *spec["seats"].values()}:
+            raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
+        if table_id in self.broken:
+            raise TableRefused(409, self.broken_words(self.broken[table_id]))
+        if closed == "pruned":
+            raise TableRefused(410, f"this table was closed and its log deleted: this server keeps the logs of "
+                                    f"the last {self.max_finished:,} closed tables")
+        if closed is not None and closed != "finished":
+            raise TableRefused(410, f"{self.closed_words(closed)}: GET /api/tables/{table_id}/log")
+        try:
+            live = self.rebuild(table_id, spec, touched)
+        except Unbuildable as exc:
+            self.broken[table_id] = str(exc)
+            raise TableRefused(409, self.broken_words(str(exc))) from None
+        if closed == "finished" or live.table.over:
+            self.keep_finished(live)
+        else:
+            self.live[table_id] = live
         return live
+
+    @staticmethod
+    def broken_words(why: str) -> str:
+        return (f"this table is closed: its rules cannot be rebuilt ({why}); every other table plays on, and "
+                f"its log is kept")
+
+    def keep_finished(self, live: LiveTable) -> None:
+        self.live.pop(live.id, None)
+        self.finished[live.id] = live
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > FINISHED_IN_MEMORY:
+            self.finished.popitem(last=False)
 
     def is_idle(self, live: LiveTable, now: float) -> bool:
         """Nobody has acted at the table for `idle` seconds, and nobody is acting now. Pages open
@@ -518,7 +720,7 @@ class Tables:
         return f"this table was closed ({why}); its log is kept"
 
     def authorised(self, table_id: str, token) -> tuple[LiveTable, str | None]:
-        live = self.get(table_id)
+        live = self.get(table_id, token)
         known, seat = live.seat_of(token)
         if not known:
             raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
@@ -534,9 +736,11 @@ class Tables:
         spec = found[0]
         if not isinstance(token, str) or digest(token) not in {spec["watch"], *spec["seats"].values()}:
             raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
+        if found[2] == "pruned":
+            raise TableRefused(410, f"this table's log was deleted: this server keeps the logs of the last "
+                                    f"{self.max_finished:,} closed tables")
         lines = self.store.lines(table_id)
-        live = self.live.get(table_id)
-        if lines and not (live is not None and live.table.over) and '"seed": null' not in lines[0]:
+        if lines and found[2] != "finished" and '"seed": null' not in lines[0]:
             header = json.loads(lines[0])
             header["seed"] = None
             lines[0] = json.dumps(header)
@@ -544,10 +748,35 @@ class Tables:
 
     # ------------------------------------------------------------------ acting
 
-    async def act(self, live: LiveTable, seat: str | None, action) -> list[dict]:
+    async def act(self, live: LiveTable, seat: str | None, action, key=None) -> dict:
         """One action from `seat`: checked, applied, committed, then told to everyone listening.
-        Returns the events told."""
+        Returns its answer: {"events": the events told, and the state after it}.
+
+        The action may carry `version`, the version of the table it was made against: where the
+        table has moved on since, it is refused (409, with the version now). With a `key` (a
+        page's id, an Idempotency-Key) its answer is kept with it, durably, in the transaction of
+        its entries: the same key again is given that first answer (`"repeated": true`) and never
+        applied twice; the key with another action is refused (409). A refused action keeps
+        nothing: nothing was done, so sending it again is asking again."""
+        if not isinstance(action, dict):
+            raise TableRefused(400, "an action is a JSON object such as {\"action\": \"throw\"}")
+        version = action.get("version")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise TableRefused(400, "version: the table's version the action was made against (a whole number)")
+        key = action.get("key", key) if key is None else key
+        key = checked_key(key)
+        sent = hashlib.sha256(json.dumps({k: v for k, v in action.items() if k not in ("min", "max", "key")},
+                                         sort_keys=True, default=str).encode("utf-8", "surrogatepass")).hexdigest()
         async with live.lock:
+            if key is not None and seat is not None:
+                first = self.store.answer(live.id, seat, key)
+                if first is not None:
+                    if first[0] != sent:
+                        raise TableRefused(409, f"the key {key!r} was sent with another action at this seat; a key "
+                                                f"names one action: send a new key with a new action")
+                    return dict(json.loads(first[1]), repeated=True)
+            if version is not None and version != live.lines:
+                raise Moved(live.lines)
             action = live.check_speaker(seat, action)
             try:
                 entries = live.apply(action)
@@ -556,8 +785,14 @@ class Tables:
             except Exception:  # the table may be half-way: rebuilt from the store next time
                 self.live.pop(live.id, None)
                 raise
+            told = [live.telling(told_as(e), len(live.told) + 1 + i)
+                    for i, e in enumerate(e for e in entries if "event" in e)]
+            state = {k: v for k, v in live.state_message(seat).items() if k != "type"}
+            answer = dict(state, events=told, last=len(live.told) + len(told), version=live.lines + len(entries))
+            kept = None if key is None else (seat, key, sent, json.dumps(answer))
+            over = live.table.over
             try:
-                await self.committer.append(live.id, live.lines + 1, entries)
+                await self.committer.append(live.id, live.lines + 1, entries, kept, over)
             except StoreError as exc:
                 # not written, so not done: the table is rebuilt from what the store holds
                 self.live.pop(live.id, None)
@@ -565,9 +800,12 @@ class Tables:
                 raise TableRefused(503, f"{exc}; the action was not taken") from None
             live.lines += len(entries)
             live.touched = time.time()
-            told = [live.tell(e) for e in entries if "event" in e]
+            live.told += told
             self.broadcast(live, told)
-            return told
+            if over:  # closed in the transaction of its last action; its pages stay open on it
+                self.keep_finished(live)
+                self.store.prune(self.max_finished)
+            return answer
 
     def broadcast(self, live: LiveTable, told: list[dict]) -> None:
         texts = [json.dumps(dict(type="event", **t)) for t in told]
@@ -589,6 +827,7 @@ class Tables:
 
     def close(self, live: LiveTable, why: str) -> None:
         self.store.close_table(live.id, why)
+        self.store.prune(self.max_finished)
         self.live.pop(live.id, None)
         # its pages are told why, as a refusal (4410), so that they stop rather than reconnect
         self.drop_all(live, 4410, self.closed_words(why))
@@ -697,7 +936,7 @@ class TableRoutes:
         from starlette.responses import JSONResponse
 
         body = await new_table_body(request)
-        live, tokens, watch = await self.tables.create(body)
+        live, tokens, watch = await self.tables.create(body, request.client.host if request.client else None)
         base = f"/tables/{live.id}"
         return JSONResponse({"id": live.id,
                              "seats": {name: {"token": t, "url": f"{base}#token={t}"} for name, t in tokens.items()},
@@ -723,8 +962,8 @@ class TableRoutes:
         body = await self.body_of(request)
         if len(json.dumps(body)) > MAX_MESSAGE:
             raise TableRefused(413, f"an action is at most {MAX_MESSAGE:,} bytes")
-        told = await self.tables.act(live, seat, body)
-        return JSONResponse({"events": told, **{k: v for k, v in live.state_message(seat).items() if k != "type"}})
+        key = request.headers.get("idempotency-key")
+        return JSONResponse(await self.tables.act(live, seat, body, key))
 
     async def log(self, request):
         from starlette.responses import Response
@@ -832,9 +1071,15 @@ class TableRoutes:
         if not isinstance(message, dict) or "action" not in message:
             return {"type": "reply", "id": None, "status": 400, "error": "a message is {\"id\", \"action\"}"}
         ident = message.get("id")
-        ident = ident if isinstance(ident, (int, str)) and not isinstance(ident, bool) and len(str(ident)) <= 40 else None
+        ident = ident if isinstance(ident, (int, str)) and not isinstance(ident, bool) and len(str(ident)) <= MAX_KEY else None
+        action = message["action"]
+        if isinstance(action, dict) and "version" in message and "version" not in action:
+            action = dict(action, version=message["version"])
         try:
-            told = await self.tables.act(live, seat, message["action"])
+            # the message's id is the action's key: sent twice, it is answered twice, applied once
+            answer = await self.tables.act(live, seat, action, ident)
         except TableRefused as exc:
-            return {"type": "reply", "id": ident, "status": exc.status, "error": str(exc)}
-        return {"type": "reply", "id": ident, "status": 200, "events": [t["n"] for t in told]}
+            return {"type": "reply", "id": ident, "status": exc.status, "error": str(exc), **exc.more}
+        reply = {"type": "reply", "id": ident, "status": 200, "events": [t["n"] for t in answer["events"]],
+                 "version": answer["version"]}
+        return dict(reply, repeated=True) if answer.get("repeated") else reply
