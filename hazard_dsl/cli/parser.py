@@ -433,6 +433,14 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="the folder of your rule files (*.yaml), read and written by the workbench (default: here)")
     p.add_argument("--db", metavar="FILE", help="the SQLite file the shared tables are kept in (default: tables.db "
                                                 "in the data folder of play's logs); one server at a time")
+    # phones at a table: off loopback the server is for the tables alone unless saves are asked for
+    p.add_argument("--allow-saves", action="store_true", help="let the workbench save rule files into --folder "
+                   "although --host opens the server to the network (off loopback, saves are refused)")
+    p.add_argument("--tables-only", action="store_true", help="refuse saves of rule files on loopback too (behind "
+                   "a proxy or a tunnel that opens it to others); the default off loopback")
+    p.add_argument("--certfile", metavar="FILE", help="serve HTTPS with this certificate (PEM; see docs/phones.md "
+                   "for a self-signed one); the seats' links then begin https://")
+    p.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM), unless --certfile holds it")
     p.set_defaults(func=handlers["serve"])
 
     p = commands.add_parser("lsp", help="the language server for editors (LSP over stdin and stdout)",

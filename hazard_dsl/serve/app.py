@@ -5,6 +5,11 @@ Every response carries a strict Content-Security-Policy (scripts and styles only
 server, no inline ones; requests only to this server), `nosniff`, no referrer, and may be framed
 only by this server's own pages. On loopback the app answers only to the loopback host names, so
 a page elsewhere cannot reach it through DNS rebinding.
+
+Off loopback (a server the network reaches: phones at a table) the app is for the tables alone
+unless it is told otherwise: the library, compare, the workbench and the tables, but a save of a
+rule file (PUT /api/files/NAME) is refused, 403, with the flag that allows it. Each table's links
+are also shown as QR codes (serve.qr).
 """
 
 from __future__ import annotations
@@ -14,12 +19,13 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.responses import FileResponse, RedirectResponse
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .api import Api
 from .files import Folder
+from .qr import Announcer, QrRoute
 from .store import Store
 from .tables import IDLE, MAX_TABLES, Tables
 from .work import Worker
@@ -76,13 +82,17 @@ def is_loopback(host: str) -> bool:
 
 def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: float = 60.0, jobs: int = 2,
                inline: bool = False, db: str | Path | None = None, max_tables: int = MAX_TABLES,
-               idle: float = IDLE) -> Starlette:
+               idle: float = IDLE, saves: bool | None = None, why_no_saves: str | None = None,
+               announce=None) -> Starlette:
     """The app serving the rule files of `folder` (its `*.yaml`) beside the built-in rulesets.
     `host` is the address it is served on: on loopback only loopback host names are answered.
     Each analysis runs for at most `time_limit` seconds, `jobs` at once (`work.Worker`). The
     shared tables live in the SQLite file `db` (store.Store: locked for this app, StoreLocked if
     another server holds it; None: a file of its own in a temporary folder, gone with the app),
-    at most `max_tables` in play, closed after `idle` seconds without an action."""
+    at most `max_tables` in play, closed after `idle` seconds without an action.
+    `saves`: whether the workbench saves rule files (None: on loopback only), `why_no_saves` the
+    reason a refused save is given (by default the flag that allows saves). `announce(base,
+    made)`: told each table made (serve.qr.Announcer), as the server's terminal shows it."""
     served = Folder(folder)
     api = Api(served, Worker(time_limit, jobs, inline, folder=served.root))
     if db is None:
@@ -105,14 +115,35 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
                             headers={"Cache-Control": "max-age=86400"})
 
+    if saves is None:
+        saves = is_loopback(host)
+    saves_refused = None if saves else (why_no_saves or saves_off(host))
+
+    async def no_saves(request):  # before the API's own route for the file, which it shadows for PUT
+        return JSONResponse({"error": f"rule files are not saved here: {saves_refused}"}, status_code=403)
+
     routes = [Route(path, page(file, policy), methods=["GET", "HEAD"]) for path, (file, policy) in PAGES.items()]
+    if saves_refused:
+        routes.append(Route("/api/files/{name:path}", no_saves, methods=["PUT"]))
+    shown = f"[{host}]" if ":" in host else host  # the address a link carries where a request's Host will not do
+    routes.append(Route("/api/tables/{id}/qr.svg", QrRoute(api.tables, shown).answer, methods=["GET"]))
     routes.append(Route("/tables/{id}", page("table.html", CSP), methods=["GET", "HEAD"]))
     routes += [Route("/library", library_of), Route("/favicon.ico", favicon, methods=["GET", "HEAD"]), *api.routes(),
                Mount("/static", StaticFiles(directory=STATIC), name="static")]
     middleware = [Middleware(SecurityHeaders)]
     if is_loopback(host):
-        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
+        # the address asked for too (127.0.0.2: loopback, but not one of the names)
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=sorted({*LOOPBACK_NAMES, host, shown})))
+    if announce is not None:
+        middleware.append(Middleware(Announcer, say=announce, fallback=shown))
     app = Starlette(routes=routes, middleware=middleware)
     app.state.api = api
     app.state.tables = api.tables
+    app.state.saves_refused = saves_refused
     return app
+
+
+def saves_off(host: str) -> str:
+    """Why a server on the network `host` saves no rule file, and which flag changes that."""
+    return (f"this server is open to the network ({host}), for the tables alone; whoever runs it may "
+            f"start it with --allow-saves to let the workbench save rule files")

@@ -115,14 +115,35 @@
     if (field("dice")) body.dice = field("dice");
     try {
       const made = await api("/api/tables", body);
-      const link = (text, url) => el("li", {}, `${text}: `, el("a", {href: url, target: "_blank", rel: "noopener", text: location.origin + url}));
-      links.replaceChildren(...Object.entries(made.seats).map(([name, seat]) => link(`${name}'s seat`, seat.url)),
-                            link("Onlookers", made.watch.url));
-      status("The table is open: give each player their own link.", "ok");
+      // each link with its QR code, so that a phone joins by scanning it rather than typing it
+      const link = (text, url, token) => el("li", {}, `${text}: `,
+        el("a", {href: url, target: "_blank", rel: "noopener", text: location.origin + url}),
+        qrCode(made.id, token, `QR code of ${text}'s link`));
+      links.replaceChildren(...Object.entries(made.seats).map(([name, seat]) => link(`${name}'s seat`, seat.url, seat.token)),
+                            link("Onlookers", made.watch.url, made.watch.token));
+      // a code carries the address this page was opened at: one that names this machine alone
+      // reaches nothing from a phone
+      if (/^(localhost|127\.|\[::1\]$)/.test(location.hostname)) {
+        links.append(el("li", {class: "hint", text: `These links and codes carry ${location.host}, which only this ` +
+          "machine reaches: for phones, start the server with --host and this machine's network address, " +
+          "and open this page at that address."}));
+      }
+      status("The table is open: give each player their own link, or let them scan its code.", "ok");
     } catch (e) {
       links.replaceChildren();
       status(`The table cannot be opened: ${e.message}`, "error");
     }
+  }
+
+  // A link's QR code, drawn by the server (GET /api/tables/ID/qr.svg) for the token in the
+  // Authorization header (never in an address) and shown from a blob: (the pages' CSP allows it).
+  function qrCode(id, token, label) {
+    const img = el("img", {class: "qr", alt: label, width: 180, height: 180});
+    fetch(`/api/tables/${encodeURIComponent(id)}/qr.svg`, {headers: {"Authorization": `Bearer ${token}`}})
+      .then(r => r.ok ? r.blob() : Promise.reject(new Error(`the server answered ${r.status}`)))
+      .then(blob => { img.src = URL.createObjectURL(blob); })
+      .catch(e => img.replaceWith(el("span", {class: "quiet", text: ` (no QR code: ${e.message})`})));
+    return el("div", {class: "qr-code"}, img);
   }
 
   async function start() {
