@@ -48,6 +48,11 @@ def plural(word: str) -> str:
     return word + "s"
 
 
+def readable(name: str) -> str:
+    """An identifier of a rule file as words, where the file gives none: `no_main` → "no main"."""
+    return " ".join(name.replace("_", " ").split())
+
+
 @record(frozen=True)
 class Source:
     title: str
@@ -202,6 +207,35 @@ COMMISSION_PAID = ("on_win", "up_front")  # when a commission is paid: with the 
 
 
 @record(frozen=True)
+class Coin:
+    """One coin (or money of account) of a ruleset's coinage: `money: coins:` in a rule file.
+    Its `worth` is in the file's unit (a penny is 1/12 of a shilling); `short` is how a count
+    of it is written ("{n}d", "£{n}"); `places` writes its count as a decimal to that many
+    places where that is exact (a dollar's "12.50")."""
+
+    name: str
+    worth: Fraction
+    plural: str | None = None
+    short: str | None = None
+    places: int = 0
+    position: Position | None = None
+
+    @property
+    def names(self) -> str:
+        return self.plural or plural(self.name)
+
+
+@record(frozen=True)
+class Sum:
+    """A sum the period names, `money: sums:` ("half a guinea" for 21/2 shillings): said so
+    wherever exactly that sum is told."""
+
+    words: str
+    amount: Fraction
+    position: Position | None = None
+
+
+@record(frozen=True)
 class Table:
     """The money of the table: `money:` in a rule file."""
 
@@ -212,6 +246,8 @@ class Table:
     position: Position | None = None
     units: str | None = None  # the unit's plural when the file gives it (`units: pence`); else by rule
     refuse: str = "at_will"  # the caster refuses a bet put to him at will, or only when he cannot cover it
+    coins: tuple = ()  # Coin, largest first: how a sum is told (£ s d); () tells it as a number of units
+    sums: tuple = ()  # Sum: sums the period names ("half a guinea")
 
 
 @record(frozen=True)
@@ -268,6 +304,7 @@ class Bet:
     # `game: own`: the bet plays a game of its own, started when it is made, on the table's
     # throws (a come bet is a pass bet of its own); its rules read that game, not the table's
     own_game: bool = False
+    called: str | None = None  # what players call it, in words ("a side bet on the caster")
 
 
 @record(frozen=True)
@@ -282,6 +319,7 @@ class Fee:
     variables: Mapping
     rules: tuple  # evaluated once at the end of each game
     position: Position
+    called: str | None = None  # what players call it, in words ("the box's fee")
 
 
 @record(frozen=True, repr=False)
@@ -331,6 +369,25 @@ class Ruleset:
     def money_units(self) -> str:
         """The money unit's plural ("shillings", "pence"): the file's `units:`, else by rule."""
         return self.table.units or plural(self.money_unit)
+
+    def label_words(self, name: str) -> str:
+        """A label as a person reads it in a phrase ("a game ending in no main"): its name's
+        words; the label's `say` is a whole sentence, told where the game ends."""
+        return readable(name)
+
+    def bet_words(self, name: str) -> str:
+        """A bet by what players call it (`called:`), else its name's words ("the side bet")."""
+        bet = self.bets.get(name)
+        if bet is not None and bet.called:
+            return bet.called
+        return f"the {readable(name)} bet"
+
+    def fee_words(self, name: str) -> str:
+        """A fee by what players call it (`called:`), else its name's words ("the box fee")."""
+        fee = self.fees.get(name)
+        if fee is not None and fee.called:
+            return fee.called
+        return f"the {readable(name)} fee"
 
     def default_options(self) -> dict:
         return {name: option.default for name, option in self.options.items()}

@@ -58,7 +58,7 @@ def command(args) -> int:
         print(fit(printable(narrator.text(record))), file=out)
     if not as_json:
         label_results = {s.label: s.result for s in machine.end_states()}
-        print("\n" + fit(printable(tally.summary(label_results, ruleset.words.caster))), file=out)
+        print("\n" + fit(printable(tally.summary(label_results, ruleset.words.caster, ruleset))), file=out)
         if games.wagers is not None:
             print(fit(printable(money_summary(games.wagers, ruleset))), file=out)
         if args.dice is None:

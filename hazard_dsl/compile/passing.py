@@ -44,7 +44,7 @@ class CompiledPassing:
         """The rule in a few words, for people — only about endings these rules can reach (no
         "after a game ending no_main" where no game can end so), and, when it takes more than
         one loss, which losses count ("any loss counts: chance_loss or out")."""
-        from ..model import NUMBER_WORDS
+        from ..model import NUMBER_WORDS, readable  # a label in words: "no main", never no_main
 
         reached = list(dict.fromkeys(label for _, _, label in self.moves))
         parts = []
@@ -55,6 +55,7 @@ class CompiledPassing:
             counted = [label for label in reached if self.moves.get((0, "lose", label), (0, True)) == (1, False)]
             count = f"after {NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} losses in a row"
             if counted:
+                counted = [readable(label) for label in counted]
                 kinds = counted[0] if len(counted) == 1 else ", ".join(counted[:-1]) + " or " + counted[-1]
                 count += f" (any loss counts: {kinds}; a win starts the count again"
                 pushes = [label for label in reached if (0, "push", label) in self.moves
@@ -63,7 +64,7 @@ class CompiledPassing:
             parts.append(count)
         after = [label for label in self.after_labels if label in reached]
         if after:
-            parts.append("after a game ending " + " or ".join(after))
+            parts.append("after a game ending in " + " or ".join(readable(label) for label in after))
         text = "the dice pass " + " or ".join(parts) if parts else "the dice never pass"
         if self.voluntary_after_win:
             text += "; the caster may also pass them after a win"

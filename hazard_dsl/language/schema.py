@@ -205,9 +205,28 @@ KEYS: dict[str, dict[str, dict]] = {
                                                  "on the game"},
         "refuse": _enum(REFUSE, "`at_will` (the caster may refuse any bet put to him; the default) or "
                                 "`when_short` (only one he cannot cover)"),
+        "coins": {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": K.MAX_CALLED_CHARS},
+                  "additionalProperties": _ref("coin"), "maxProperties": K.MAX_COINS,
+                  "description": "the coinage a sum is told in, each coin by its name with its worth in the unit: "
+                                 "`{pound: {worth: 20, short: \"£{n}\"}, shilling: {worth: 1, short: \"{n}s\"}, "
+                                 "penny: {worth: 1/12, plural: pence, short: \"{n}d\"}}` tells 21/2 as 10s 6d"},
+        "sums": {"type": "object", "propertyNames": {"type": "string", "minLength": 1, "maxLength": K.MAX_CALLED_CHARS},
+                 "additionalProperties": {**_ref("amount"), "description": "the sum, in the unit"},
+                 "description": "sums the period names, words to amount: `{half a guinea: 21/2}`"},
+    },
+    "coin": {
+        "worth": {**_ref("amount"), "description": "what one is worth in the unit, more than 0: `1/12` (required)"},
+        "plural": _text(K.MAX_CALLED_CHARS, "its plural, where adding an s will not do: `pence`"),
+        "short": _text(K.MAX_CALLED_CHARS, "how a count of it is written, `{n}` the count: `\"{n}d\"`, `\"£{n}\"` "
+                                           "(without it, in words: 6 pence)"),
+        "places": {"type": "integer", "minimum": 0, "maximum": K.MAX_PLACES,
+                   "description": "its count written as a decimal to this many places where exact: `2` for "
+                                  "`$12.50` (default 0)"},
     },
     "bet": {
         "description": _text(description="what the bet is"),
+        "called": _text(K.MAX_CALLED_CHARS, "what players call it, in the narration: `a side bet on the caster` "
+                                            "(default: its name's words, `the side bet`)"),
         "backer": _enum(ROLES, "whose money makes the bet: caster, setter, fader, bank, player (default: caster)"),
         "layer": _enum(ROLES, "who takes the other side: caster, setter, fader, bank, player (default: setter)"),
         "made": {**_ref("condition"), "description": "an expression: when the bet may be made, e.g. "
@@ -238,6 +257,8 @@ KEYS: dict[str, dict[str, dict]] = {
     },
     "fee": {
         "description": _text(description="what the fee is"),
+        "called": _text(K.MAX_CALLED_CHARS, "what players call it, in the narration: `the box's fee` "
+                                            "(default: its name's words, `the box fee`)"),
         "payer": _enum(ROLES, "who pays: caster, setter, fader, bank, player (default: caster)"),
         "payee": _text(60, "who is paid (default: the box)"),
         "amount": {**_ref("amount"), "description": "the amount, 0 or more: `21/2` (required)"},
@@ -260,6 +281,7 @@ TABLE_DESCRIPTIONS = {
     "rule": "a rule: `when:` and `do:`, or `otherwise:` (last); may have `say:`",
     "passing": "when the dice pass to the caster's left",
     "money": "the money at the table",
+    "coin": "a coin of the table's coinage",
     "bet": "a bet that rides alongside the game, decided by its own rules on each throw",
     "commission": "a commission on a bet: `{rate: 5%, of: bet, paid: up_front}`",
     "fee": "a fee, run at the end of each game",

@@ -42,19 +42,24 @@ PHASE = Keys(("description", "throw", "rules"), required=("rules",))
 # A rule: `when` and `do`, or `otherwise` (checked apart: neither one is required alone).
 RULE = Keys(("when", "do", "otherwise", "say"))
 PASSING = Keys(("losses_in_a_row", "after_labels", "voluntary_after_win", "first", "description"))
-MONEY = Keys(("unit", "units", "against", "when_short", "stake", "refuse"))
-BET = Keys(("description", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
+MONEY = Keys(("unit", "units", "against", "when_short", "stake", "refuse", "coins", "sums"))
+# One coin of `money: coins:` (a penny: `worth: 1/12`, `plural: pence`, `short: "{n}d"`).
+COIN = Keys(("worth", "plural", "short", "places"), required=("worth",))
+BET = Keys(("description", "called", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
             "variables", "rules", "phases", "start", "game"))
 COMMISSION = Keys(("rate", "of", "paid"), required=("rate",))
-FEE = Keys(("description", "payer", "payee", "amount", "variables", "rules"), required=("amount", "rules"))
+FEE = Keys(("description", "called", "payer", "payee", "amount", "variables", "rules"), required=("amount", "rules"))
 
 # Every mapping of a rule file whose keys are fixed, by the name the schema gives it.
 TABLES = {"ruleset": RULESET, "source": SOURCE, "dice_size": DICE_SIZE, "loading": LOADING, "cocked": COCKED,
           "words": WORDS, "variable": VARIABLE, "option": OPTION, "phase": PHASE, "rule": RULE,
-          "passing": PASSING, "money": MONEY, "bet": BET, "commission": COMMISSION, "fee": FEE}
+          "passing": PASSING, "money": MONEY, "coin": COIN, "bet": BET, "commission": COMMISSION, "fee": FEE}
 
 MAX_WHOLE = 10**9  # a whole number in a rule file: a variable's range and initial value, an option's value
 MAX_NARRATION_CHARS = 500  # a `say:` or a label's words
+MAX_CALLED_CHARS = 80  # what a bet or a fee is called, a coin's name or a named sum's words
+MAX_COINS = 12  # coins in a coinage (£ s d and the farthing are four)
+MAX_PLACES = 6  # decimal places of a coin's count
 # The reserved words of the grammar: no phase, variable, option, label, bet or fee may be named so.
 KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "from", "by", "and",
             "or", "not", "in", "true", "false", "if", "then", "else", "option", "pay", "pays", "to", "for",

@@ -19,7 +19,8 @@ from fractions import Fraction
 
 from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
-                     Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words)
+                     Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
+                     Coin, Sum)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 # the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
@@ -956,7 +957,83 @@ def _money(r: _Reader, node) -> Table:
     stake = r.word(m.get("stake"), "money: stake (a bet)") if m.get("stake") is not None else None
     return Table(r.text(m.get("unit"), "unit", 40) or "unit", choices["against"], choices["when_short"], stake,
                  (m.get("stake") or m).position, units=r.text(m.get("units"), "units (the unit's plural)", 40),
-                 refuse=choices["refuse"])
+                 refuse=choices["refuse"], coins=_coins(r, m.get("coins")), sums=_sums(r, m.get("sums")))
+
+
+def _coins(r: _Reader, node) -> tuple:
+    """`money: coins:`, each coin by name with its worth in the unit; largest first, as a sum is
+    told (£ s d)."""
+    if node is None:
+        return ()
+    m = r.mapping(node, "money: coins")
+    if m is None:
+        return ()
+    if len(m.entries) > K.MAX_COINS:
+        r.diags.error(f"money: coins names more than {K.MAX_COINS} coins", m.position)
+        return ()
+    coins, worths = [], {}
+    for name, (key_node, spec_node) in m.entries.items():
+        spec = r.mapping(spec_node, f"coin {name!r}") if spec_node is not None else \
+            r.mapping(key_node, f"coin {name!r}")
+        if spec is None:
+            continue
+        r.keys(spec, K.COIN, f"coin {name!r}")
+        if len(name) > K.MAX_CALLED_CHARS:
+            r.diags.error(f"a coin's name is longer than {K.MAX_CALLED_CHARS} characters", key_node.position)
+            continue
+        worth = _fraction(r, spec.get("worth"), f"coin {name!r}: worth", Fraction(0), None, "more than 0") \
+            if spec.get("worth") is not None else None
+        if worth == 0:
+            r.diags.error(f"coin {name!r}: worth must be more than 0", spec.get("worth").position)
+            worth = None
+        short = r.text(spec.get("short"), f"coin {name!r}: short", K.MAX_CALLED_CHARS) \
+            if spec.get("short") is not None else None
+        if short is not None and short.count("{n}") != 1:
+            r.diags.error(f"coin {name!r}: short must hold {{n}} once, where the count goes: \"{{n}}d\", \"£{{n}}\"",
+                          spec.get("short").position)
+            short = None
+        places = 0
+        if spec.get("places") is not None:
+            places = r.integer(spec.get("places"), f"coin {name!r}: places") or 0
+            if not 0 <= places <= K.MAX_PLACES:
+                r.diags.error(f"coin {name!r}: places must be 0 to {K.MAX_PLACES}", spec.get("places").position)
+                places = 0
+        if worth is None:
+            continue
+        if worth in worths:
+            r.diags.error(f"coin {name!r} is worth what coin {worths[worth]!r} is: one sum would be told two ways",
+                          spec.get("worth").position)
+            continue
+        worths[worth] = name
+        coins.append(Coin(name, worth, r.text(spec.get("plural"), f"coin {name!r}: plural", K.MAX_CALLED_CHARS),
+                          short, places, key_node.position))
+    return tuple(sorted(coins, key=lambda c: -c.worth))
+
+
+def _sums(r: _Reader, node) -> tuple:
+    """`money: sums:`, the sums the period names: words to an amount in the unit."""
+    if node is None:
+        return ()
+    m = r.mapping(node, "money: sums")
+    if m is None:
+        return ()
+    sums, amounts = [], {}
+    for words, (key_node, value) in m.entries.items():
+        if not words.strip() or len(words) > K.MAX_CALLED_CHARS:
+            r.diags.error(f"a named sum is words of 1 to {K.MAX_CALLED_CHARS} characters", key_node.position)
+            continue
+        amount = _fraction(r, value, f"sum {words!r}", Fraction(0), None, "more than 0")
+        if amount is None:
+            continue
+        if amount == 0:
+            r.diags.error(f"sum {words!r} must be more than 0", value.position)
+            continue
+        if amount in amounts:
+            r.diags.error(f"sums {amounts[amount]!r} and {words!r} name the same amount", key_node.position)
+            continue
+        amounts[amount] = words
+        sums.append(Sum(words, amount, key_node.position))
+    return tuple(sums)
 
 
 def _fraction(r: _Reader, node, what: str, low: Fraction | None = None, high: Fraction | None = None,
@@ -1056,11 +1133,23 @@ def _bets(r: _Reader, node, game_variables) -> dict:
         out[name] = Bet(name, r.text(spec.get("description"), "description"),
                         _role(r, spec.get("backer"), "backer", "caster"), _role(r, spec.get("layer"), "layer", "setter"),
                         made, backs, pays, spec.get("pays").text.strip() if pays is not None else None, commission, MappingProxyType(multiples), MappingProxyType(own),
-                        MappingProxyType(phases), start, key_node.position, own_game)
+                        MappingProxyType(phases), start, key_node.position, own_game,
+                        called=_called(r, spec.get("called"), f"bet {name!r}"))
     for bet in out.values():
         if bet.backs is not None and bet.backs not in out:
             r.diags.error(f"bet {bet.name!r} backs {bet.backs!r}, which is not a bet", bet.position)
     return out
+
+
+def _called(r: _Reader, node, what: str) -> str | None:
+    """What players call a bet or a fee (`called:`): words, told as they stand."""
+    if node is None:
+        return None
+    called = r.text(node, f"{what}: called", K.MAX_CALLED_CHARS)
+    if called is not None and not called.strip():
+        r.diags.error(f"{what}: called must be words (what players call it)", node.position)
+        return None
+    return called.strip() if called else None
 
 
 def _commission(r: _Reader, node) -> Commission | None:
@@ -1096,5 +1185,5 @@ def _fees(r: _Reader, node) -> dict:
         out[name] = Fee(name, r.text(spec.get("description"), "description"),
                         _role(r, spec.get("payer"), "payer", "caster"), r.text(spec.get("payee"), "payee", 60) or "the box",
                         amount or Fraction(0), MappingProxyType(own), phases[name].rules if name in phases else (),
-                        key_node.position)
+                        key_node.position, called=_called(r, spec.get("called"), f"fee {name!r}"))
     return out

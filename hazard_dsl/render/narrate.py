@@ -12,7 +12,7 @@ from ..records import field, record
 
 from ..compile.machine import Machine
 from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
-from .words import fill, number_word
+from .words import fill, money_amount, number_word, sentences
 
 RESULT_VERBS = {"win": "wins", "lose": "loses", "push": "neither wins nor loses"}
 
@@ -47,12 +47,15 @@ class Narrator:
                 if variable.say:
                     said.append(_sentence(fill(variable.say, dict(values, value=event.value))))
                 elif event.kind == "set":
-                    said.append(f"{event.name} is {event.value}.")
+                    said.append(_sentence(f"{variable_words(variable)} is {event.value}."))
         if after.kind == "end":
             label = self.ruleset.labels.get(after.label)
-            if label and label.say:
+            if label and label.say:  # the label's own sentence says how; the tag says who won
                 said.append(_sentence(fill(label.say, values)))
-            said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: {after.label}]")
+                said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}]")
+            else:
+                said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: "
+                            f"{self.ruleset.label_words(after.label)}]")
         return said
 
     def text(self, record) -> str | None:
@@ -67,7 +70,7 @@ class Narrator:
             head = f"  {record.number:>3}. {name} ({d1}-{d2}), {number_word(record.total)}"
             said = self._sentences(record.step, record.after, record.dice)
             if not said and not record.choices:
-                said = ["no decision; the dice go on."]
+                said = ["No decision; the dice go on."]
             lines = [self._money(e) for e in record.made]
             told = cast_text(record.casts, self.words) if record.casts else ""
             if told:
@@ -85,36 +88,40 @@ class Narrator:
         said = self._sentences(record.step, after, record.dice, rule_said=record.dice is not None)
         value = number_word(record.value) if isinstance(record.value, int) else record.value
         who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
-        head = (f"{_sentence(who)} calls {value}." if self.ruleset.variables[record.state.variable].say
-                else f"{_sentence(who)} chooses {record.state.variable} = {record.value}.")
+        variable = self.ruleset.variables[record.state.variable]
+        head = (f"{_sentence(who)} calls {value}." if variable.say
+                else f"{_sentence(who)} chooses {variable_words(variable)}: {record.value}.")
         return f"       {' '.join([head] + said)}"
 
     def _money(self, e: dict) -> str:
-        """One line of money: a bet made, refused, won, lost or pushed, or a fee paid."""
-        from ..play.wagers import money
+        """One line of money: a bet made, refused, won, lost or pushed, or a fee paid, in the
+        ruleset's money and its words for bets and fees (the JSON keeps the exact figures)."""
         from fractions import Fraction
 
-        unit = self.ruleset.money_unit
-        tail = f"  [bankroll {money(Fraction(e['bankroll']))}]" if "bankroll" in e else ""
-        amount = money(Fraction(e["amount"])) if "amount" in e else ""
-        name = e.get("bet") or e.get("fee")
+        ruleset = self.ruleset
+
+        def told(key: str) -> str:
+            return money_amount(ruleset, Fraction(e[key]))
+
+        tail = f"  [bankroll {told('bankroll')}]" if "bankroll" in e else ""
+        amount = told("amount") if "amount" in e else ""
         kind = e["event"]
+        name = ruleset.fee_words(e["fee"]) if kind == "paid" else ruleset.bet_words(e.get("bet") or "")
         if kind == "made":
-            extra = f" (and {money(Fraction(e['commission']))} commission)" if "commission" in e else ""
+            extra = f" (and {told('commission')} commission)" if "commission" in e else ""
             text = f"bets {amount} on {name}{extra}"
         elif kind == "refused":
             text = f"{name} refused: {e['reason']}"
         elif kind == "win":
-            extra = f" after {money(Fraction(e['commission']))} commission" if "commission" in e else ""
-            text = f"{name} {amount} wins {money(Fraction(e['won']))}{extra}{_said(e)}"
+            extra = f" after {told('commission')} commission" if "commission" in e else ""
+            text = f"{name}, {amount}, wins {told('won')}{extra}{_said(e, ruleset)}"
         elif kind == "lose":
-            text = f"{name} {amount} loses{_said(e)}"
+            text = f"{name}, {amount}, loses{_said(e, ruleset)}"
         elif kind == "push":
-            text = f"{name} {amount} is a push ({e['label']}): the stake comes back"
+            text = f"{name}, {amount}, is a push ({ruleset.label_words(e['label'])}): the stake comes back"
         else:
-            text = f"{amount} {unit if Fraction(e['amount']) == 1 else self.ruleset.money_units} paid to " \
-                f"{e['payee']} ({name} fee)"
-        return f"       $ {text}{tail}"
+            text = f"{amount} paid to {e['payee']} ({name})"
+        return f"       $ {_sentence(text)}{tail}"
 
     def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:
         """One JSON line per throw (choices made before it ride along as `choices`, those it led
@@ -207,16 +214,26 @@ def _choice_json(record: ChoiceMade) -> dict:
     return {"by": record.state.chooser, "variable": record.state.variable, "value": record.value}
 
 
-def _said(event: dict) -> str:
+def _said(event: dict, ruleset) -> str:
     """The bet's own word for its decision, when it has one (`hard`, `bar`)."""
-    return f" ({event['label']})" if event.get("label") not in (None, "", event["event"]) else ""
+    label = event.get("label")
+    return f" ({ruleset.label_words(label)})" if label not in (None, "", event["event"]) else ""
 
 
 def _sentence(text: str) -> str:
-    text = text.strip()
-    if text and text[0].islower():
-        text = text[0].upper() + text[1:]
-    return text
+    return sentences(text)
+
+
+def variable_words(variable) -> str:
+    """A variable as a person reads it, where it has no `say:`: its description's first phrase
+    ("the main, the number thrown…" → "the main"), else its name's words."""
+    from ..model import readable
+
+    if variable.description:
+        first = variable.description.strip().split(",")[0].split(";")[0].split("(")[0].strip()
+        if first and len(first) <= 40:
+            return first
+    return readable(variable.name)
 
 
 @record
@@ -243,12 +260,13 @@ class Tally:
         elif isinstance(record, TapeRanOut) and record.throws:
             self.unfinished += 1
 
-    def summary(self, label_results: dict, caster: str = "the caster") -> str:
+    def summary(self, label_results: dict, caster: str = "the caster", ruleset=None) -> str:
         parts = []
         for result, verb in (("win", "won"), ("lose", "lost"), ("push", "pushed")):
             n = self.results.get(result, 0)
             if n:
-                detail = ", ".join(f"{label} {count}" for label, count in self.labels.items()
+                detail = ", ".join(f"{ruleset.label_words(label) if ruleset else label} {count}"
+                                   for label, count in self.labels.items()
                                    if label_results.get(label) == result)
                 parts.append(f"{verb} {n} ({detail})")
         games = f"{self.games} game{'s' if self.games != 1 else ''}"
@@ -262,11 +280,9 @@ class Tally:
 def money_summary(wagers, ruleset) -> str:
     """What the bets of a run of games came to, for the summary: the net won or lost in the
     ruleset's money, and the bankroll left when there was one."""
-    from ..play.wagers import money
-
     net = wagers.net
     sign = "+" if net >= 0 else "−"
-    line = f"Money: net {sign}{money(abs(net))} {ruleset.money_unit if abs(net) == 1 else ruleset.money_units}"
+    line = f"Money: net {sign}{money_amount(ruleset, abs(net))}"
     if wagers.bankroll is not None:
-        line += f"; bankroll {money(wagers.bankroll)}"
+        line += f"; bankroll {money_amount(ruleset, wagers.bankroll)}"
     return line + "."

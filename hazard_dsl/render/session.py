@@ -10,10 +10,15 @@ from fractions import Fraction
 
 from ..compile.machine import Machine, outcome_index
 from ..play.game import ChoiceMade, Thrown
-from .words import money_amount
+import re
+
+from .words import money_amount, sentences
 from ..records import replace
 from .narrate import Narrator, cast_text, face_text
 from .terminal import fit, printable
+
+
+_ENDED = re.compile(r"the game ended ([A-Za-z_][A-Za-z0-9_]*)")
 
 
 class SessionNarrator:
@@ -26,8 +31,24 @@ class SessionNarrator:
         return money_amount(self.machine.ruleset, Fraction(text))
 
     def _bet(self, name: str) -> str:
-        """A bet by its name in the rule file, as a person reads it: `odds`, `place 6`."""
-        return f"the {name.replace('_', ' ')} bet" if name in ("stake",) else name.replace("_", " ")
+        """A bet as players call it (`called:` in the rule file, else its name's words: "the
+        place 6 bet")."""
+        return self.machine.ruleset.bet_words(name)
+
+    def _settled_on(self, e: dict) -> str:
+        """What a payment settles, in words: a fee, a commission, a bet (with the bet's own word
+        for its decision, `hard`; a game's ending the throw's line has said), or the stake."""
+        ruleset = self.machine.ruleset
+        if "fee" in e:
+            return ", " + ruleset.fee_words(e["fee"])
+        if e.get("why") == "commission":
+            return f", the commission on {self._bet(e['bet'])}"
+        on = " on " + self._bet(e["bet"]) if "bet" in e else " on " + \
+            self._bet(ruleset.table.stake) if ruleset.table.stake else "the stake"
+        why = e.get("why")
+        if why and why not in ruleset.labels and why not in ("win", "lose", "push"):
+            on += f" ({ruleset.label_words(why)})"
+        return on
 
     def text(self, e: dict) -> str | None:
         """The event in words, printable (rule text's control characters shown) and fitted to the
@@ -67,9 +88,10 @@ class SessionNarrator:
         if kind == "bet":
             side = "backs" if e["side"] == "backer" else "lays"
             against = "with the bank" if e["against"] == "bank" else f"against {e['against']}"
-            return f"       {e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])} {against}."
+            return "       " + sentences(f"{e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])} "
+                                          f"{against}.")
         if kind == "refuse" and "bet" in e:
-            what = f"{e['who']}'s {self._bet(e['bet'])} for {self.amount(e['amount'])}"
+            what = f"{e['who']}'s offer of {self._bet(e['bet'])} for {self.amount(e['amount'])}"
             if e.get("declined"):
                 return f"       {e['against']} declines {what}."
             return f"       Nobody takes {what}." if e["against"] == "nobody" else \
@@ -93,10 +115,13 @@ class SessionNarrator:
         if kind == "settle":
             payer = "The bank" if e["payer"] == "bank" else e["payer"]
             payee = "the box" if e["payee"] == "box" else "the bank" if e["payee"] == "bank" else e["payee"]
-            on = f"{self._bet(e['bet'])}: " if "bet" in e else ""
-            return f"       $ {payer} pays {payee} {self.amount(e['amount'])} ({on}{e['why']})."
+            return f"       $ {payer} pays {payee} {self.amount(e['amount'])}{self._settled_on(e)}."
         if kind == "pass":
-            return f"The dice pass from {e['caster']} to {e['to']}: {e['why']}."
+            why = e["why"]
+            ended = _ENDED.fullmatch(why)
+            if ended and ended.group(1) in self.machine.ruleset.labels:  # the engine's "the game ended no_main"
+                why = f"the game ended in {self.machine.ruleset.label_words(ended.group(1))}"
+            return f"The dice pass from {e['caster']} to {e['to']}: {why}."
         if kind == "end":
             lines = [f"\nThe session ends after {e['games']} game{'s' * (e['games'] != 1)} and {e['throws']} "
                      f"throw{'s' * (e['throws'] != 1)} ({e['why']}).", "Purses:"]
