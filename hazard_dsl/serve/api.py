@@ -101,6 +101,11 @@ class Api:
                     if not self.worker.stopping:
                         raise
                     return error(503, "the server is stopping")
+                except Exception as exc:  # a bug: said as JSON, with its traceback in the server's log
+                    import logging
+
+                    logging.getLogger("hazard_dsl.serve").exception("%s %s", request.method, request.url.path)
+                    return error(500, f"internal error: {type(exc).__name__} (please report it)")
             return handle
 
         return [

@@ -10,6 +10,7 @@ back, and a file changed on disk since is refused (`Conflict`), never overwritte
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -26,7 +27,8 @@ NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_. -]{0,120}\.yaml")
 
 class FileRefused(ValueError):
     """A name outside the boundary (status 400), a file that is not there (404) or too large
-    (413)."""
+    (413), a name held by what cannot be written over, such as a folder (409), a folder that
+    cannot be written (403) or a full disk (507)."""
 
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
@@ -119,7 +121,16 @@ class Folder:
             now = self.current(path)
             if now != base:
                 raise Conflict(now, base)
-            handle, temporary = tempfile.mkstemp(dir=self.root, prefix=".hazard-dsl-", suffix=".tmp")
+            if now == "unreadable":
+                # a folder, a device, a file too large or not ours to read: nothing a save may
+                # replace ("Save mine over it" after a conflict sends this base back)
+                what = "a folder" if path.is_dir() else "not a regular rule file this server can read"
+                raise FileRefused(f"{name}: {what} has this name; it is not written over: save under another name",
+                                  409)
+            try:
+                handle, temporary = tempfile.mkstemp(dir=self.root, prefix=".hazard-dsl-", suffix=".tmp")
+            except OSError as exc:
+                raise FileRefused(f"{name}: the folder cannot be written ({exc.strerror or exc})", 403) from None
             try:
                 with os.fdopen(handle, "wb") as out:
                     out.write(data)
@@ -130,11 +141,14 @@ class Folder:
                 else:  # mkstemp's 0600 is for secrets; a rule file is as readable as any other
                     os.chmod(temporary, 0o644)
                 os.replace(temporary, path)
-            except BaseException:
+            except BaseException as exc:
                 try:
                     os.unlink(temporary)
                 except OSError:
                     pass
+                if isinstance(exc, OSError):  # a full disk, a folder swapped in meanwhile, no permission
+                    status = 507 if exc.errno in (errno.ENOSPC, errno.EDQUOT) else 409
+                    raise FileRefused(f"{name}: cannot be written ({exc.strerror or exc})", status) from None
                 raise
         return digest(data)
 

@@ -3,6 +3,9 @@
 // the legal actions the server lists for this seat as buttons. The page decides no rule: it
 // shows what the table allows and sends back what the person chose. Text only via textContent.
 // Money comes from the server exact ("5/2"); the page shows it readably ("2½") and posts it exact.
+// Each action is posted with the table's version it was made against and a key of its own: a
+// table that moved on meanwhile refuses it (409: the page catches up and says so), and an action
+// posted again after a lost answer (the page retries it) is answered once more, never applied twice.
 "use strict";
 
 (() => {
@@ -29,6 +32,14 @@
     const h = {"Authorization": `Bearer ${token}`};
     if (json) { h["Content-Type"] = "application/json"; h["X-Hazard-DSL"] = "1"; }
     return h;
+  }
+
+  // a new key for each action: random, so that no two pages nor two visits share one
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
   }
 
   async function request(path, action) {
@@ -177,15 +188,34 @@
       input, button);
   }
 
+  // each seat's wagers up: what, which side, against whom, what is at risk and the most a win pays
+  function drawWagers(wagers, caster) {
+    const box = document.getElementById("wagers");
+    const rows = [];
+    for (const [name, list] of Object.entries(wagers || {})) {
+      for (const w of list) {
+        const side = w.side === "backs" ? "backs" : "lays";
+        const you = name === seat;
+        const verb = side === "backs" ? (you ? "back" : "backs") : (you ? "lay" : "lays");
+        const text = `${you ? "You" : name} ${verb} ${w.words} against ${w.against}: ${money(w.at_risk)} at risk, ` +
+          `a win pays ${money(w.wins)}`;
+        rows.push(el("li", {"data-player": name, "data-bet": w.bet || "", "data-side": side, "data-against": w.against,
+                            "data-at-risk": w.at_risk, "data-wins": w.wins, class: name === caster ? "caster" : null, text}));
+      }
+    }
+    box.replaceChildren(...rows);
+    document.getElementById("wagers-none").hidden = rows.length > 0;
+  }
+
   function show(state) {
     // the same table told again (a reconnection, a POST's answer and the socket's state): nothing
     // is drawn again, so an amount being typed is not wiped out under the person's fingers
-    const now = JSON.stringify([state.last, state.waiting, state.purses, state.finished]);
-    if (now === shown) return;
     // an older state told after a newer one (the answer to this page's action and the socket's
     // state of another's come by two ways, in either order) would put the page back: not drawn
     if (state.version < version) return;
-    version = state.version;
+    version = state.version;  // the next action is made against this one, drawn again or not
+    const now = JSON.stringify([state.last, state.waiting, state.purses, state.wagers, state.finished]);
+    if (now === shown) return;
     shown = now;
     finished = state.finished;
     // the table moved on: an error said about an earlier moment is no longer true
@@ -198,6 +228,7 @@
       el("div", {class: name === caster ? "caster" : null, "data-player": name},
          el("dt", {text: name === seat ? `${name} (you)` : name}),
          el("dd", {text: money(amount), "data-exact": amount}))));
+    drawWagers(state.wagers, caster);
     const turn = document.getElementById("turn"), box = document.getElementById("actions");
     box.replaceChildren();
     if (!w) {
@@ -223,19 +254,42 @@
     }
   }
 
+  const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+
   async function act(action) {
     if (sending) return;
     sending = true;
     for (const b of document.querySelectorAll("#actions button")) b.disabled = true;
+    // made against the version drawn, with a key of its own: the same key on every retry
+    const sent = Object.assign({}, action, {version, key: newKey()});
+    delete sent.min; delete sent.max;
     try {
-      const answer = await request(`/api/tables/${encodeURIComponent(id)}/actions`, action);
+      let answer = null;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          answer = await request(`/api/tables/${encodeURIComponent(id)}/actions`, sent);
+          break;
+        } catch (e) {
+          // no answer (the connection dropped, the server restarting): the same action, same key,
+          // asked again — applied at most once whatever happened to the first
+          if (e instanceof Hz.ApiError || attempt >= 4) throw e;
+          status("The server did not answer; asking again…");
+          await sleep(500 * 2 ** attempt);
+        }
+      }
       let whole = true;
       for (const t of answer.events) whole = tell(t) && whole;
-      if (!whole) await catchUp();
+      if (!whole || answer.repeated) await catchUp();
       else show(answer);
       if (body.dataset.connected === "yes") status("");  // not over "reconnecting…"
     } catch (e) {
-      status(e instanceof Hz.ApiError ? e.message : "The server cannot be reached; the page reconnects by itself.", "error");
+      if (e instanceof Hz.ApiError && e.status === 409 && e.body.version !== undefined) {
+        // the table moved on since this was drawn: what stands now, and why nothing was done
+        await catchUp().catch(() => {});
+        status("The table moved on before your action arrived; nothing was done. Here is where it stands now.", "error");
+      } else {
+        status(e instanceof Hz.ApiError ? e.message : "The server cannot be reached; the page reconnects by itself.", "error");
+      }
     } finally {
       sending = false;
       if (!refused) for (const b of document.querySelectorAll("#actions button")) b.disabled = false;
@@ -332,7 +386,15 @@
     try {
       first = await request(`/api/tables/${encodeURIComponent(id)}`);
     } catch (e) {
-      if (e instanceof Hz.ApiError) { status(e.message, "error"); return; }
+      if (e instanceof Hz.ApiError) {
+        // a table closed (its rules cannot be rebuilt, or it was closed): the page says why
+        if (e.status === 409 || e.status === 410) {
+          body.dataset.closed = String(e.status);
+          document.getElementById("turn").textContent = "This table is closed.";
+        }
+        status(e.message, "error");
+        return;
+      }
       status("The server cannot be reached; trying again…", "error");
       timer = setTimeout(start, 1000);
       return;
