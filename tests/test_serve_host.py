@@ -279,3 +279,55 @@ def test_tables_only_on_another_loopback_address_says_so_and_refuses_saves(tmp_p
     # into a pipe (a log), the table is told without its private links
     made = made.json()
     assert f"a table is open ({made['id']})" in out and made["seats"]["Ann"]["token"] not in out + err
+
+
+# -- the host's page, in a real browser
+
+@pytest.mark.browser
+def test_the_hosts_page_shows_each_seats_code_and_a_phone_reads_its_link(tmp_path):
+    from tests.test_serve_browser import _chromium
+
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if shutil.os.path.exists("/usr/bin/chromedriver") else None)
+    if _chromium() is None or driver is None:
+        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver; .ci/run does)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = _chromium()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=390,844"):
+        options.add_argument(argument)
+    process, address = serve("--folder", str(tmp_path), "--db", str(tmp_path / "t.db"))
+    chrome = webdriver.Chrome(service=Service(driver), options=options)
+    try:
+        chrome.set_window_size(390, 844)  # a phone's (the flag alone leaves headless Chromium at 500 wide)
+        chrome.get(address + "/?ruleset=cotton")
+        # the form is shown once the ruleset is read
+        players = WebDriverWait(chrome, 60).until(lambda d: d.find_element(By.ID, "table-players").is_displayed()
+                                                  and d.find_element(By.ID, "table-players"))
+        players.clear()
+        players.send_keys(", ".join(PLAYERS))
+        chrome.find_element(By.CSS_SELECTOR, "#new-table button").click()
+        WebDriverWait(chrome, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "img.qr")) == len(PLAYERS) + 1
+                                        and all(d.execute_script("return arguments[0].naturalWidth", i) > 0
+                                                for i in d.find_elements(By.CSS_SELECTOR, "img.qr")))
+        for item in chrome.find_elements(By.CSS_SELECTOR, "#table-links li"):
+            shown = item.find_element(By.TAG_NAME, "a").text
+            chrome.execute_script("arguments[0].scrollIntoView()", item)
+            png = item.find_element(By.CSS_SELECTOR, "img.qr").screenshot_as_png
+            zxing = pytest.importorskip("zxingcpp", reason="zxing-cpp is not installed (pip install '.[test]')")
+            import io
+
+            from PIL import Image
+
+            assert [found.text for found in zxing.read_barcodes(Image.open(io.BytesIO(png)))] == [shown]
+            assert shown.startswith(address + "/tables/")
+        # the page says that 127.0.0.1 in a code reaches nothing from a phone
+        assert "only this machine reaches" in chrome.find_element(By.ID, "table-links-hint").text
+        assert chrome.execute_script("return document.documentElement.scrollWidth <= innerWidth && innerWidth <= 390")
+        assert not [e for e in chrome.get_log("browser") if e["level"] == "SEVERE" and "/api/graph/" not in e["message"]]
+    finally:
+        chrome.quit()
+        stop(process)

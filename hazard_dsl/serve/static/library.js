@@ -123,14 +123,14 @@
                             link("Onlookers", made.watch.url, made.watch.token));
       // a code carries the address this page was opened at: one that names this machine alone
       // reaches nothing from a phone
-      if (/^(localhost|127\.|\[::1\]$)/.test(location.hostname)) {
-        links.append(el("li", {class: "hint", text: `These links and codes carry ${location.host}, which only this ` +
-          "machine reaches: for phones, start the server with --host and this machine's network address, " +
-          "and open this page at that address."}));
-      }
+      const hint = document.getElementById("table-links-hint");
+      hint.hidden = !/^(localhost|127\.|\[::1\]$)/.test(location.hostname);
+      hint.textContent = `These links and codes carry ${location.host}, which only this machine reaches: for ` +
+        "phones, start the server with --host and this machine's network address, and open this page at that address.";
       status("The table is open: give each player their own link, or let them scan its code.", "ok");
     } catch (e) {
       links.replaceChildren();
+      document.getElementById("table-links-hint").hidden = true;
       status(`The table cannot be opened: ${e.message}`, "error");
     }
   }
