@@ -37,6 +37,8 @@ def analysis_json(a: Analysis) -> dict:
         "lose": exact(f.lose),
         "push": exact(f.push),
         "edge": exact(f.edge),
+        "edge_per_stake_laid": exact(stake_edge(a)),
+        "net_per_game": exact(f.win - f.lose),
         "expected_throws": exact(f.expected_throws),
         "labels": {label: exact(p) for label, p in f.labels.items()},
         "label_results": dict(a.label_results),
@@ -77,7 +79,10 @@ def analysis_json(a: Analysis) -> dict:
     if a.never_made:
         out["never_made"] = list(a.never_made)
     if a.game_by_option:
-        out["game_by_option"] = {option: {str(value): {k: exact(v) for k, v in figures.items()}
+        # "edge" there is P(lose) − P(win) per game (kept as it was); "net_per_game" is what the text
+        # shows, the caster's net per game in stakes, since under some values not every game is staked
+        out["game_by_option"] = {option: {str(value): dict({k: exact(v) for k, v in figures.items()},
+                                                           net_per_game=exact(figures["win"] - figures["lose"]))
                                           for value, figures in values.items()}
                                  for option, values in a.game_by_option.items()}
     if a.by_option:
@@ -186,7 +191,9 @@ def session_tables(a: Analysis) -> list[Table]:
         ([table_ruin_table(a.table_ruin)] if a.table_ruin is not None else [])
 
 
-SEAT_COLUMNS = ["bet", "as", "side", "per game", "per throw", "per hand", "edge %"]
+# each figure says what it is per: the nets per game, throw and hand; the edge per unit the seat
+# puts at risk (a stake laid, a backer's stake, what a layer lays), the bets table's edge for a backer
+SEAT_COLUMNS = ["bet", "as", "side", "net per game", "net per throw", "net per hand", "edge % per unit at risk"]
 
 
 def seats_tables(s) -> list[Table]:
@@ -228,7 +235,7 @@ def seats_tables(s) -> list[Table]:
     if s.per_round is not None:
         n = len(s.players)
         t = Table(f"A round of the table: {', '.join(s.players)} each cast one hand ({shown(s.games_per_hand)} "
-                  f"games a hand)", ["", "per round", "per game"])
+                  f"games a hand)", ["", "net per round", "net per game"])
         per_game = s.per_game_of_round()
         for name in s.players:
             t.add(name, shown(s.per_round[name]), shown(per_game[name]))
@@ -287,8 +294,9 @@ def seats_caption(s) -> str:
     return (f"Each bet is made whenever the table allows, for its amount (what the seat puts at risk: a backer's "
             f"stake, what a layer lays; a bet that backs the stake or another at most that times its multiple), "
             f"one wager at a time; every bet is taken, no purse runs short, and {stakes}. Per game and per throw "
-            f"are the long run; {hand}. edge %: the seat's expected loss per unit it puts at risk (negative: a "
-            f"gain).")
+            f"are the long run; {hand}. Edge % per unit at risk: the seat's expected loss per unit it puts at "
+            f"risk (negative: a gain): a backer's per unit staked (the bets table's edge), a layer's per unit "
+            f"laid, the stake's per stake laid (a game that ends before any stake puts none at risk).")
 
 
 def hand_table(h) -> Table:
@@ -390,8 +398,25 @@ def analysis_header(a: Analysis) -> str:
 
 
 EDGE_DIGITS = 3  # every edge is shown to the same precision, so they can be compared at a glance
-EDGE_MEANS = ("edge: the expected loss per unit staked, in % of the stake. For the game, the caster's at even "
-              "money: P(lose) − P(win). For a bet, the bettor's, at the bet's own payouts and commission.")
+EDGE_MEANS = ("edge: the expected loss per unit staked (per stake laid: a game that ends before any stake does "
+              "not count), in % of the stake. For the game, the caster's at even money: P(lose) − P(win), where "
+              "every game lays a stake. For a bet, the bettor's, at the bet's own payouts and commission.")
+
+
+def stake_bet(a: Analysis) -> str | None:
+    """The table's stake bet (`money: stake`) where it was analysed, else None."""
+    if a.stake is not None:
+        return a.stake["bet"]
+    name = a.bet_table.machine.ruleset.table.stake if a.bet_table is not None else None
+    return name if name in a.bets else None
+
+
+def stake_edge(a: Analysis) -> Fraction:
+    """The edge money meets on the game: the stake bet's, per stake laid (the bets table's, and
+    each seat's stake at the table: solve.seats), or without one, the caster's at even money on
+    every game, P(lose) − P(win), each game laying one stake."""
+    name = stake_bet(a)
+    return a.bets[name].edge if name is not None else a.figures.edge
 
 
 def edge_percent(value: Fraction) -> str:
@@ -415,18 +440,22 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     summary.add("win", shown(f.win), percent(f.win))
     summary.add("lose", shown(f.lose), percent(f.lose))
     summary.add("push", shown(f.push), percent(f.push))
-    if a.stake is None:
+    edge = stake_edge(a)
+    if a.stake is None and edge == f.edge:  # every game lays a stake at even money: one figure
         summary.add("edge", shown(f.edge), edge_percent(f.edge))
     else:
-        # some games end before any stake is laid: the edge that money meets is the stake's, per
-        # stake laid; the game's own edge counts those games too, and says how
-        stake = a.bets[a.stake["bet"]]
-        unmade = sum(a.stake["unmade"].values(), Fraction(0))
-        summary.add(f"edge of the {a.stake['bet']} (per {a.stake['bet']} laid)", shown(stake.edge),
-                    edge_percent(stake.edge))
-        summary.add(f"games ending before any {a.stake['bet']} ({', '.join(a.stake['unmade'])})", shown(unmade),
-                    percent(unmade))
-        summary.add(f"edge per game ({unstaked(a)})", shown(f.edge), edge_percent(f.edge))
+        # some games end before any stake is laid (or the stake is not at even money): the edge
+        # that money meets is the stake's, per stake laid; the game's own figure, per game, is
+        # a net, and says how it counts the games without a stake
+        name = stake_bet(a)
+        summary.add(f"edge of the {name} (per {name} laid)", shown(edge), edge_percent(edge))
+        if a.stake is not None:
+            unmade = sum(a.stake["unmade"].values(), Fraction(0))
+            summary.add(f"games ending before any {name} ({', '.join(a.stake['unmade'])})", shown(unmade),
+                        percent(unmade))
+        counted = unstaked(a) if a.stake is not None else "at even money"
+        summary.add(f"caster's net per game, in stakes ({counted})", shown(f.win - f.lose),
+                    edge_percent(f.win - f.lose))
     summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
     summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
     summary.add("median throws per game", _throws(a.median_throws, a), "")
@@ -436,8 +465,9 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         name = a.stake["bet"]
         summary.caption += (f"\nA {name} is laid in {percent(a.stake['made_per_game'])} of games; the others end "
                             f"{' or '.join(a.stake['unmade'])} before any {name} is laid, so no money changes hands. "
-                            f"The edge is the {name}'s, per {name} laid (the bet {name} below); the edge per game "
-                            f"counts every game at even money, {unstaked(a)}.")
+                            f"The edge is the {name}'s, per {name} laid, as in the bets below and each seat's "
+                            f"{name} at the table; the caster's net per game counts every game at even money, "
+                            f"{unstaked(a)}.")
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
         labels.add(label, a.label_results.get(label, ""), shown(p), percent(p))
@@ -560,11 +590,16 @@ def bet_tables(a: Analysis) -> list[Table]:
     t = Table(title, columns)
     for name, f in a.bets.items():
         bet = ruleset.bets[name]
-        t.add(name, *([] if shared else [f"{bet.backer} : {bet.layer}"]), pays_text(bet, f), percent(f.win),
+        # "caster :" stays one unit: a narrow column breaks it "caster :" / "setter", not in three
+        parties = Cell(f"{bet.backer}\u00a0: {bet.layer}", [("", f"{bet.backer} : {bet.layer}")])
+        t.add(name, *([] if shared else [parties]), pays_text(bet, f), percent(f.win),
               percent(f.lose), percent(f.push), shown(f.edge), edge_percent(f.edge),
               edge_percent(f.edge_per_decision), decimal(f.expected_throws, 2))
-    notes = ["per decision: pushes left out. throws: the expected number from when the bet is made until it "
-             "is decided. Exact win/lose/push: --format json."]
+    stake = a.stake["bet"] if a.stake is not None else None  # some games lay none: it is said which
+    notes = [f"edge: the backer's expected loss per {unit} staked on a bet made"
+             + (f" (the {stake}'s: per {stake} laid, as in the caster's game above)" if stake else "")
+             + "; per decision: per bet decided, pushes left out. throws: the expected number from when the bet "
+               "is made until it is decided. Exact win/lose/push: --format json."]
     commissions = sorted({(percent(b.commission.rate, 0), b.commission.of) for b in ruleset.bets.values()
                           if b.commission is not None and b.commission.rate})
     for rate, of in commissions:
@@ -606,12 +641,17 @@ def money_tables(a: Analysis) -> list[Table]:
         if len({tuple(sorted(f.items())) for f in values.values()}) <= 1:
             same.append(option)
             continue
-        t = Table(f"Option {option}: the caster's game under each value", [option, "win %", "lose %", "edge %",
-                                                                           "throws"])
+        # per game, every game counted as its result says: under a value that ends some games before
+        # any stake (a first throw that loses the turn), that is not the stake's edge, so it is a net
+        t = Table(f"Option {option}: the caster's game under each value", [option, "win %", "lose %",
+                                                                           "net per game %", "throws"])
         for value, f in values.items():
             mark = f"{value} (this analysis)" if str(a.options.get(option)) == str(value) else str(value)
-            t.add(mark, percent(f["win"]), percent(f["lose"]), edge_percent(f["edge"]), decimal(f["expected_throws"]))
-        t.caption = "The other options as above. Exact fractions: --format json."
+            t.add(mark, percent(f["win"]), percent(f["lose"]), edge_percent(f["win"] - f["lose"]),
+                  decimal(f["expected_throws"]))
+        t.caption = ("Net per game: the caster's expected net, in % of a stake at even money, P(win) − P(lose); "
+                     "each bet's edge (the stake's: per stake laid) under each value: the bets' option tables. The "
+                     "other options as above. Exact fractions: --format json.")
         tables.append(t)
     if same:
         line = (f"The caster's game is the same under every value of {', '.join(same)} here (the other options "
@@ -637,7 +677,8 @@ def money_tables(a: Analysis) -> list[Table]:
             for bet in changed:
                 t.add(bet, *(edge_percent(edges[bet]) if edges.get(bet) is not None else "not offered"
                              for edges in values.values()))
-            t.caption = "Exact edges: --format json."
+            t.caption = ("Edge: the backer's expected loss per unit staked on a bet made (the stake's: per stake "
+                         "laid). Exact edges: --format json.")
             tables.append(t)
         notes = []
         if quiet:
@@ -747,16 +788,16 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
             ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
             ("options", lambda a: options_text(a.options)),
         ]
-    if any(a.stake is not None for _, a in entries):
+    two_edges = any(a.stake is not None or stake_edge(a) != a.figures.edge for _, a in entries)
+    if two_edges:
         # Some variant ends games before any stake is laid (a turn lost on the first throw): its
-        # game's edge counts those games as pushes, so the edge money meets is the stake's, per
-        # stake laid. Where the stake is laid in every game the two are one figure.
-        def stake_edge(a: Analysis):
-            return a.bets[a.stake["bet"]].edge if a.stake is not None else a.figures.edge
-
+        # game's P(lose) − P(win) counts those games too, a figure per game, not per stake, so it
+        # is shown as the caster's net per game, and the edge money meets is the stake's, per
+        # stake laid. Where the stake is laid in every game at even money the two are one figure.
         at = next(k for k, (title, _) in enumerate(rows) if title.startswith("edge"))
-        title, cell = rows[at]
-        rows[at] = (title.replace("edge", "edge per game", 1), cell)
+        rows[at] = ("caster's net per game %" if compact else "caster's net per game",
+                    (lambda a: edge_percent(a.figures.win - a.figures.lose)) if compact
+                    else (lambda a: both(a.figures.win - a.figures.lose, EDGE_DIGITS)))
         rows.insert(at, ("edge per stake laid %" if compact else "edge per stake laid",
                          (lambda a: edge_percent(stake_edge(a))) if compact
                          else (lambda a: both(stake_edge(a), EDGE_DIGITS))))
@@ -777,10 +818,11 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
               *((percent if compact else both)(a.figures.labels[label]) if label in a.figures.labels else "—"
                 for _, a in entries))
     notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
-    if any(a.stake is not None for _, a in entries):
-        notes.append("edge per stake laid: the stake's edge where some games end before any stake is laid; the "
-                     "edge per game counts those games too (" + "; ".join(f"{name}: {unstaked(a)}" for name, a in entries
-                                                                         if a.stake is not None) + ").")
+    if two_edges:
+        counted = "; ".join(f"{name}: {unstaked(a)}" for name, a in entries if a.stake is not None)
+        notes.append("edge per stake laid: the stake's edge, where some games end before any stake is laid; the "
+                     "caster's net per game, in stakes at even money, counts every game" +
+                     (f" ({counted})." if counted else "."))
     for name, dice in loaded:
         notes.append(f"Dice of {name}: {dice_text(dice)} (each face's chance).")
     if compact:
