@@ -113,20 +113,20 @@ def twin(argv: list[str], monkeypatch):
 # claim to show (each bet's net and stake, the chances given each value that are not in the
 # by-table, the dice's faces).
 SHOWN = {
-    "analyse": ["win", "lose", "push", "edge", "expected_throws", "labels.*", "throws.median",
+    "analyse": ["win", "lose", "push", "edge_per_stake_laid", "expected_throws", "labels.*", "throws.median",
                 "throws.percentile_99", "by.values.*.probability", "by.values.*.win", "by.values.*.edge",
                 "by.values.*.expected_throws", "by.values.*.joint_labels.*",
                 "bets.*.win", "bets.*.lose", "bets.*.push", "bets.*.edge", "bets.*.edge_per_decision",
                 "bets.*.expected_throws", "fees.*.amount", "fees.*.due_per_game", "fees.*.cost_per_game",
                 "combination.staked", "combination.net", "combination.edge",
-                "game_by_option.*.*.win", "game_by_option.*.*.lose", "game_by_option.*.*.edge",
+                "game_by_option.*.*.win", "game_by_option.*.*.lose", "game_by_option.*.*.net_per_game",
                 "game_by_option.*.*.expected_throws", "by_option.*.*.*", "choices.*.*.win", "choices.*.*.edge",
                 "hand.games", "hand.throws", "hand.net", "hand.wins", "ruin.bankroll", "ruin.goal", "ruin.stake",
                 "ruin.reach_goal", "ruin.ruin", "ruin.games", "recast.casts_per_game", "recast.choices.*.win",
                 "recast.choices.*.win_if_both", "seats.seats.*.*.per_game", "seats.seats.*.*.per_throw",
                 "seats.seats.*.*.per_hand", "seats.seats.*.*.edge", "seats.games_per_hand",
                 "seats.round.per_round.*", "seats.round.per_game.*", "seats.round.box", "seats.round.bank"],
-    "compare": ["rulesets.*.win", "rulesets.*.lose", "rulesets.*.push", "rulesets.*.edge",
+    "compare": ["rulesets.*.win", "rulesets.*.lose", "rulesets.*.push", "rulesets.*.edge_per_stake_laid",
                 "rulesets.*.expected_throws", "rulesets.*.labels.*", "rulesets.*.throws.median",
                 "rulesets.*.throws.percentile_99", "rulesets.*.bets.*.edge", "rulesets.*.fees.*.cost_per_game"],
     "rules": ["phases.*.tables.*.rows.*.caster_wins", "labels.*.chance", "odds.*", "bets.*.edge", "fees.*.amount"],

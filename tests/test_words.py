@@ -186,7 +186,7 @@ def test_the_headline_edge_is_the_stakes_where_some_games_carry_none():
     rows = {row[0]: row[1:] for row in _summary(analysis_tables(a)).rows}
     assert rows["edge of the stake (per stake laid)"] == ["37/2016", "1.835%"]
     assert rows["games ending before any stake (no_main)"] == ["1/3", "33.33%"]
-    assert rows["edge per game (no_main as a push)"] == ["37/3024", "1.224%"]
+    assert rows["caster's net per game, in stakes (no_main as a push)"] == ["-37/3024", "-1.224%"]
     assert "edge" not in rows  # no unlabelled edge
     out = analysis_json(a)
     assert out["stake"] == {"bet": "stake", "edge": "37/2016", "made_per_game": "2/3", "unmade": {"no_main": "1/3"}}
@@ -201,7 +201,7 @@ def test_a_lost_first_throw_is_counted_as_a_loss_but_the_stakes_edge_leads():
     a = analyse(machine("cotton", first_throw="lose"))
     rows = {row[0]: row[1:] for row in _summary(analysis_tables(a)).rows}
     assert rows["edge of the stake (per stake laid)"] == ["37/2016", "1.835%"]
-    assert rows["edge per game (bad_main as a loss)"] == ["1045/3024", "34.557%"]
+    assert rows["caster's net per game, in stakes (bad_main as a loss)"] == ["-1045/3024", "-34.557%"]
 
 
 def test_where_every_game_carries_a_stake_the_edge_is_one_row():
@@ -253,6 +253,6 @@ def test_compare_gives_the_stakes_edge_beside_the_games_where_some_games_carry_n
     rows = {line.split("  ")[0].strip(): line.split() for line in
             printed(capsys, "compare", "cotton", "history_sheet").splitlines() if line.strip()}
     assert rows["edge per stake laid"][-4:] == ["37/2016", "(1.835%)", "37/2016", "(1.835%)"]
-    assert rows["edge per game"][-4:] == ["37/2016", "(1.835%)", "37/3024", "(1.224%)"]
+    assert rows["caster's net per game"][-4:] == ["-37/2016", "(-1.835%)", "-37/3024", "(-1.224%)"]
     plain = printed(capsys, "compare", "cotton", "petty")  # every game staked: one edge, as before
     assert "edge per stake laid" not in plain and "\n edge " in plain
