@@ -211,7 +211,8 @@ PLACES = {
     "cocked": [("cocked",)], "words": [("words",)], "variable": [("variables", "main")],
     "option": [("options", "dice")], "phase": [("phases", "set_main")],
     "rule": [("phases", "set_main", "rules", 0), ("phases", "set_main", "rules", 1)],
-    "passing": [("passing",)], "money": [("money",)], "bet": [("bets", "stake"), ("bets", "odds")],
+    "passing": [("passing",)], "money": [("money",)],
+    "coin": [("money", "coins", "shilling"), ("money", "coins", "penny")], "bet": [("bets", "stake"), ("bets", "odds")],
     "commission": [("bets", "odds", "commission")], "fee": [("fees", "box")],
 }
 DICE_SIZE = "extends: cotton\ndice: {count: 2, sides: 6}\n"

@@ -134,10 +134,10 @@ def test_a_declined_stake_is_said_once():
     narrator = SessionNarrator(machine("cotton"))
     declined = narrator.text({"event": "refuse", "player": "Ben", "caster": "Ann", "amount": "5",
                               "why": "Ann declines it", "declined": True})
-    assert declined.strip() == "Ann declines Ben's 5 shillings."
+    assert declined.strip() == "Ann declines Ben's stake of 5s."  # Cotton's coinage: shillings and pence
     short = narrator.text({"event": "refuse", "player": "Ben", "caster": "Ann", "amount": "1",
                            "why": "Ann cannot cover it (0 in the purse)"})
-    assert short.strip() == "Ann refuses Ben's 1 shilling: Ann cannot cover it (0 in the purse)."
+    assert short.strip() == "Ann refuses Ben's stake of 1s: Ann cannot cover it (0 in the purse)."
 
 
 # --------------------------------------------------------------------------- endings that can happen
@@ -145,19 +145,19 @@ def test_a_declined_stake_is_said_once():
 def test_passing_names_only_endings_the_machine_can_reach(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     # Cotton throws again outside 5-9: no game ends no_main, so nothing is said of it
-    assert "no_main" not in machine("cotton").passing.says()
+    assert "no main" not in machine("cotton").passing.says()
     run = printed(capsys, "run", "cotton", "--players", "Ann,Ben", "--rounds", "1", "--seed", "1")
-    assert "no_main" not in run.splitlines()[0] + run.splitlines()[1]
-    assert "after a game ending no_main" not in printed(capsys, "rules", "cotton")
-    # the history sheet's bad first throw loses the turn: there it is said
-    assert "after a game ending no_main" in machine("history_sheet").passing.says()
-    assert "after a game ending no_main" in printed(capsys, "rules", "history_sheet")
+    assert "no main" not in run.splitlines()[0] + run.splitlines()[1]
+    assert "after a game ending in no main" not in printed(capsys, "rules", "cotton")
+    # the history sheet's bad first throw loses the turn: there it is said, in words (not no_main)
+    assert "after a game ending in no main" in machine("history_sheet").passing.says()
+    assert "after a game ending in no main" in printed(capsys, "rules", "history_sheet")
 
 
 def test_chickens_sheet_says_which_losses_count_toward_the_three(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     text = printed(capsys, "rules", "chicken")
-    assert ("The dice pass after three losses in a row (any loss counts: chance_loss or out; a win starts the "
+    assert ("The dice pass after three losses in a row (any loss counts: chance loss or out; a win starts the "
             "count again).") in text
 
 

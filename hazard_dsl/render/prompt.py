@@ -126,7 +126,7 @@ class Terminal:
             elif word == "odds":
                 self.say(self.odds())
             elif word == "purses":
-                self.say(", ".join(f"{name} {money(purse)}" for name, purse in self.table.purses.items()))
+                self.say(", ".join(f"{name} {self._money(purse)}" for name, purse in self.table.purses.items()))
             elif word in ("quit", "exit", "q"):
                 raise SessionOver("quit")
             elif word in ("bet", "bets") and not self.at_bets:
@@ -208,7 +208,7 @@ class Terminal:
         default = min(self.stake_size, most)
         against = "with the bank on" if f["layer"] == "bank" else "against"
         prompt = (f"{question.player}, your stake {against} {f['caster']}? (Enter for {money(default)}, 0 for none; "
-                  f"purse {money(purse)}) ")
+                  f"purse {self._money(purse)}) ")
         while True:
             answer = self.ask(prompt)
             if answer == "":
@@ -217,7 +217,7 @@ class Terminal:
             if amount is None or amount < 0:
                 self.say("A stake is an amount such as 2 or 1.50 (0 for none), or ? for help.")
             elif amount > purse:
-                self.say(f"{question.player} has only {money(purse)}.")
+                self.say(f"{question.player} has only {self._money(purse)}.")
             elif amount > most:
                 self.say(f"{question.player} can stake at most {money(most)} here ({f['why_most']}).")
             else:
@@ -233,7 +233,7 @@ class Terminal:
                            + (f" (a win pays the backer {pays})" if pays else "")
                            + f": do you take it? (? {f['bet']} says what it is) [Y/n] ", bet=f["bet"], pays=pays)
         else:
-            yes = self.yes(f"{question.player}, do you cover {f['setter']}'s {money(Fraction(f['amount']))}? [Y/n] ")
+            yes = self.yes(f"{question.player}, do you cover {f['setter']}'s stake of {self._money(f['amount'])}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
 
     def _accept(self, question) -> dict:
@@ -246,13 +246,14 @@ class Terminal:
         return {"action": "accept" if yes else "decline"}
 
     def _money(self, amount) -> str:
-        """An amount in the ruleset's unit: "2 shillings"."""
+        """An amount in the ruleset's money: "2s", "half a guinea" (render.words)."""
         from .words import money_amount
 
         return money_amount(self.machine.ruleset, Fraction(amount))
 
     def _bet_name(self, name: str) -> str:
-        return name.replace("_", " ")
+        """A bet as players call it (render.words: the rule file's `called:`, else its name's words)."""
+        return self.machine.ruleset.bet_words(name)
 
     def edge_here(self, name: str):
         """A bet's exact edge against its backer if made now, where the table stands (solved once

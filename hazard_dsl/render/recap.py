@@ -79,7 +79,7 @@ def where_the_table_stands(session) -> str:
     elif state is None or state.kind == END:
         if state is not None and session.game:
             lines.append(f"Game {session.game} is over: {session.game_caster} {RESULT_VERBS[state.result]} "
-                         f"({state.label}).")
+                         f"({machine.ruleset.label_words(state.label)}).")
         lines.append(f"{caster} holds the box ({hand}); game {session.game + 1} comes next.")
     else:
         lines.append(f"Game {session.game} is under way: {caster} holds the box ({hand}).")

@@ -29,6 +29,7 @@ from .escape import markdown, markdown_block
 from .tables import Table, exact, percent, shown
 from .terminal import printable
 from .transitions import RESULT_WORDS, View, key_text, phase_rows, phase_said
+from ..model import readable
 from .words import fill
 
 FORMATS = ("text", "markdown", "html", "json")
@@ -133,11 +134,14 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
                    else "each setter stakes against the caster, who answers him"),
         "when_short": ("a caster who cannot cover every stake forfeits the dice (hard play)"
                        if table.when_short == "forfeit" else "a caster refuses the stakes he cannot answer"),
-        "stake": (f"a stake is laid on the bet {table.stake}" if table.stake else "a stake is laid on the game at "
-                  "even money"),
+        "stake": (("a stake is laid on the bet " + table.stake if ruleset.bet_words(table.stake) == f"the {table.stake}"
+                   else f"a stake is laid on {ruleset.bet_words(table.stake)} (the bet {table.stake})") if table.stake
+                  else "a stake is laid on the game at even money"),
+        "coinage": coinage_words(ruleset),
     }
     out["bets"] = _bets(machine, analysis)
     out["fees"] = [{"fee": name, "amount": exact(fee.amount), "payer": fee.payer, "payee": fee.payee,
+                    "called": ruleset.fee_words(name), "told": _told(ruleset, fee.amount),
                     "description": _words(fee.description),
                     "cost_per_game": exact(analysis.fees[name].cost_per_game) if analysis and name in analysis.fees
                     else None,
@@ -198,7 +202,7 @@ def _lines(view: View, node) -> list:
             continue
         target = view.nodes[e.target]
         if target.kind == END:
-            does = f"{target.label}: {verb(target.result, view.machine.ruleset.words.caster)}"
+            does = f"{readable(target.label)}: {verb(target.result, view.machine.ruleset.words.caster)}"
         elif e.does == "throw again":
             does = "thrown again"
         else:
@@ -368,7 +372,7 @@ def _blocks(data: dict) -> list:
         if phase.get("lines"):
             blocks.append(("throws", [(line["throws"], f"{line['does']} ({line['chance']})", line["result"])
                                       for line in phase["lines"]]))
-    endings = [(label["label"], verb(label["result"], caster)
+    endings = [(readable(label["label"]), verb(label["result"], caster)
                 + (f" — “{label['says']}”" if label["says"] else "")
                 + (f" ({percent(Fraction(label['chance']))} of games)" if label.get("chance") else ""),
                 label["result"]) for label in data["labels"]]
@@ -408,17 +412,18 @@ def _blocks(data: dict) -> list:
     money = data["money"]
     items = [("stakes", f"{money['stakes'][:1].upper() + money['stakes'][1:]}; {money['when_short']}; "
                         f"{money['stake']} (in {money['units']}).", "")]
+    if money.get("coinage"):
+        items.append(("money", money["coinage"], ""))
     if data.get("passing"):
         items.append(("passing the dice", data["passing"], ""))
     for fee in data["fees"]:
-        text = (f"{exact(Fraction(fee['amount']))} {money['unit'] if Fraction(fee['amount']) == 1 else money['units']}, "
-                f"{fee['payer']} to {fee['payee']}")
+        text = f"{fee['told']}, {fee['payer']} to {fee['payee']}"
         if fee["description"]:
             text += f": {fee['description']}"
         if fee.get("cost_per_game") is not None:
             text += (f" (due in {percent(Fraction(fee['due_per_game']))} of games; "
                      f"{float(Fraction(fee['cost_per_game'])):.4f} {money['units']} a game on average)")
-        items.append((f"fee: {fee['fee']}", text + ".", ""))
+        items.append((fee["called"], text + ".", ""))
     blocks.append(("items", items))
     if data["bets"]:
         t = Table(f"Bets (per {money['unit']} staked)", ["bet", "backer : layer", "pays", "edge", "what it is"])
@@ -654,6 +659,36 @@ def _html_page(data: dict, blocks) -> str:
             out.append("<ol>" + "".join(f"<li>{escape.html(text)}</li>" for _, text, _ in block[1]) + "</ol>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def coinage_words(ruleset) -> str | None:
+    """The ruleset's coinage in a sentence: "Sums are told in pounds, shillings and pence (£1 is
+    20s, 1s is 12d); half a guinea is 10s 6d." None without one."""
+    from ..records import replace
+    from .words import money_told
+
+    table = ruleset.table
+    if not table.coins:
+        return None
+    bare = replace(table, sums=())
+    names = [c.names for c in table.coins]
+    said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    worth = [f"{money_told(bare, bigger.worth)} is {money_told(replace(bare, coins=(smaller,)), bigger.worth)}"
+             for bigger, smaller in zip(table.coins, table.coins[1:])]
+    text = f"Sums are told in {said}" + (f" ({', '.join(worth)})" if worth else "")
+    named = [f"{s.words} is {money_told(bare, s.amount)}" for s in table.sums]
+    return text + ("; " + ", ".join(named) if named else "") + "."
+
+
+def _told(ruleset, amount) -> str:
+    """A sum in the ruleset's money; one the period names, with its coins too: "half a guinea
+    (10s 6d)"."""
+    from ..records import replace
+    from .words import money_told
+
+    named = money_told(ruleset.table, amount)
+    plain = money_told(replace(ruleset.table, sums=()), amount)
+    return named if named == plain else f"{named} ({plain})"
 
 
 def rule_sheet(machine: Machine, fmt: str = "text", policy: str = "optimal", colour: bool = False) -> str:

@@ -98,8 +98,8 @@ class SessionNarrator:
                 f"       {e['against']} cannot take {what}."
         if kind == "refuse":
             if e.get("declined"):  # the caster's own choice: said once, not "refuses …: declines it"
-                return f"       {e['caster']} declines {e['player']}'s {self.amount(e['amount'])}."
-            return f"       {e['caster']} refuses {e['player']}'s {self.amount(e['amount'])}: {e['why']}."
+                return f"       {e['caster']} declines {e['player']}'s stake of {self.amount(e['amount'])}."
+            return f"       {e['caster']} refuses {e['player']}'s stake of {self.amount(e['amount'])}: {e['why']}."
         if kind == "choice":
             state = states[e["state"]]
             value, step = state.alternatives[[v for v, _ in state.alternatives].index(e["value"])]
