@@ -41,19 +41,21 @@ def command(args) -> int:
     host, port = listening.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if tls else "http"
+    # the mode in force, said at the start
     if network and saves:
-        print(f"hazard-dsl: warning: serving on {args.host}, not this machine alone: anyone who can reach it "
-              f"can read and write the rule files of {folder.resolve()} (--allow-saves)", file=sys.stderr)
+        say(f"hazard-dsl: warning: serving on {args.host}, not this machine alone: anyone who can reach it "
+            f"can read and write the rule files of {folder.resolve()} (--allow-saves)")
     elif network:
-        print(f"hazard-dsl: warning: serving on {args.host}, not this machine alone: for the tables alone "
-              f"(the library, compare and the tables; the rule files of {folder.resolve()} are read, never "
-              f"saved: --allow-saves lets the workbench save them)", file=sys.stderr)
+        say(f"hazard-dsl: warning: serving on {args.host}, not this machine alone: for the tables alone "
+            f"(the library, compare and the tables; the rule files of {folder.resolve()} are read, never "
+            f"saved: --allow-saves lets the workbench save them)")
     elif not saves:
-        print("hazard-dsl: for the tables alone (--tables-only): rule files are read, never saved", file=sys.stderr)
+        say("hazard-dsl: for the tables alone (--tables-only): rule files are read, never saved")
+    else:
+        say(f"hazard-dsl: this machine alone: the workbench saves rule files into {folder.resolve()}")
     if network and not tls:
-        print("hazard-dsl: warning: plain HTTP: the seats' private links cross the network in clear; "
-              "--certfile and --keyfile serve HTTPS (docs/phones.md makes a self-signed certificate)",
-              file=sys.stderr)
+        say("hazard-dsl: warning: plain HTTP: the seats' private links cross the network in clear; "
+            "--certfile and --keyfile serve HTTPS (docs/phones.md makes a self-signed certificate)")
     from ..commands.errors import CommandError
 
     try:
@@ -93,6 +95,13 @@ def command(args) -> int:
         listening.close()
     print("hazard-dsl: stopped", file=sys.stderr)
     return 0
+
+
+def say(message: str) -> None:
+    """A line of the start on standard error, broken between words at a terminal's width."""
+    from ..render.terminal import fitted
+
+    print(fitted(message, sys.stderr), file=sys.stderr)
 
 
 def certificate(certfile: str | None, keyfile: str | None) -> dict:
