@@ -331,3 +331,39 @@ def test_the_hosts_page_shows_each_seats_code_and_a_phone_reads_its_link(tmp_pat
     finally:
         chrome.quit()
         stop(process)
+
+
+def test_at_a_terminal_each_seats_link_comes_with_its_code():
+    import io
+
+    from hazard_dsl.cli.serve import announcer
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Terminal()
+    made = {"id": "T1", "seats": {"Ann": {"token": "t" * 32, "url": "/tables/T1#token=" + "t" * 32}},
+            "watch": {"token": "w" * 32, "url": "/tables/T1#token=" + "w" * 32}}
+    announcer(out)("https://192.0.2.10:8000", made)
+    lines = out.getvalue().splitlines()
+    assert lines[1:3] == ["Ann's seat:", "https://192.0.2.10:8000/tables/T1#token=" + "t" * 32]
+    # the code in half blocks, two rows of modules a line: read back, it is the link
+    rows = []
+    for line in lines[3:lines.index("Onlookers:")]:
+        rows.append([0 if c in "\u2588\u2580" else 1 for c in line])  # the top half: light where drawn
+        rows.append([0 if c in "\u2588\u2584" else 1 for c in line])
+    assert decoded(rows[:len(rows[0])]) == [lines[2]]
+
+
+def test_the_guide_quotes_what_the_server_says():
+    """docs/phones.md quotes the refusal of a save and the warning of plain HTTP word for word."""
+    from pathlib import Path
+
+    from hazard_dsl.cli.serve import IN_CLEAR
+    from hazard_dsl.serve.app import saves_off
+
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs" / "phones.md").read_text(encoding="utf-8")
+                     .replace("\n> ", " ").split())
+    assert f"rule files are not saved here: {saves_off('192.168.1.20')}" in guide
+    assert IN_CLEAR in guide

@@ -14,6 +14,8 @@ from ..commands.errors import SettingError
 from .parser import UsageError
 
 NEEDS_EXTRA = "serve needs the web extra: pip install 'hazard-dsl[web]'"
+IN_CLEAR = ("hazard-dsl: warning: plain HTTP: the seats' private links cross the network in clear; "
+            "--certfile and --keyfile serve HTTPS (docs/phones.md makes a self-signed certificate)")
 
 
 def command(args) -> int:
@@ -54,8 +56,7 @@ def command(args) -> int:
     else:
         say(f"hazard-dsl: this machine alone: the workbench saves rule files into {folder.resolve()}")
     if network and not tls:
-        say("hazard-dsl: warning: plain HTTP: the seats' private links cross the network in clear; "
-            "--certfile and --keyfile serve HTTPS (docs/phones.md makes a self-signed certificate)")
+        say(IN_CLEAR)
     from ..commands.errors import CommandError
 
     try:
