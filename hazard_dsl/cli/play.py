@@ -70,8 +70,8 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
     resumed session (its table stands where the log ends; `unlogged`: events its last action
     made that the log lacked, written to it now and told after the recap)."""
     from ..render.prompt import HELP, SessionOver, Terminal, UnreadableAnswer, read_answer
-    from ..render.recap import (logged_to, resume_command, resuming, session_length, where_the_table_stands,
-                                with_command)
+    from ..render.recap import (logged_to, resume_command, resuming, session_length, wagers_up,
+                                where_the_table_stands, with_command)
     from ..render.session import SessionNarrator
     from ..render.terminal import fit, printable
 
@@ -111,9 +111,11 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
         return answer
 
     machine = table.machine
-    # the dice are thrown on Enter, unless they come from a tape
+    # the dice are thrown on Enter, unless they come from a tape read without a person at the
+    # keyboard; at a terminal a tape's throws wait for Enter too, so that the people can bet
+    # between them (a tape only says what the dice show)
     terminal = Terminal(machine, table.chooser.solver, ask, say, Fraction(settings["stake"]), table,
-                        dice_on_enter=args.dice is None, policy=settings["policy"])
+                        dice_on_enter=args.dice is None or typed, policy=settings["policy"])
     narrator = SessionNarrator(machine)
     header = sessions.log_header(settings, seed if args.dice is None else None)
     if log is not None:
@@ -156,11 +158,13 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
     except SessionOver:
         print(printable("\n" + fit(f"The session stops here. Purses: {sessions.purses(table.session)}.")),
               file=talk)
+        say(wagers_up(table.session))  # kept in the log: a resumed session settles them
         stopped(command)
         return 0
     except KeyboardInterrupt:
         print(printable("\n" + fit(f"Interrupted: the session stops here. Purses: {sessions.purses(table.session)}.")),
               file=talk)
+        say(wagers_up(table.session))
         stopped(command)
         return 130
     finally:

@@ -46,6 +46,15 @@ def checked_players(names: list, least: int = 2) -> list[str]:
                                           f"{MAX_NAME} characters, not 'bank' or 'box')")
     if len(set(names)) != len(names):
         raise SettingError("players", ": each player needs a name of his own")
+    # at the keyboard a seat is typed in any case and spacing (render.prompt.seat_at_start), so
+    # two names that differ only so would be one seat there
+    seen: dict = {}
+    for name in names:
+        key = " ".join(name.split()).casefold()
+        if key in seen:
+            raise SettingError("players", f": {seen[key]!r} and {name!r} differ only in case or spacing; "
+                                          f"each player needs a name of his own")
+        seen[key] = name
     return list(names)
 
 

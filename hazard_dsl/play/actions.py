@@ -71,7 +71,7 @@ class Question:
         if self.ask == "throw":
             return [{"action": "throw"}, {"action": "throw", "dice": "given"}]
         if self.ask == "bet":
-            return [{"action": "bet", "player": seat, "bet": o["bet"],
+            return [{"action": "bet", "player": seat, "bet": o["bet"], "side": o["side"],
                      "amount": {"least": o["least"], "most": o["most"]}}
                     for seat, offered in self.facts["bets"].items() for o in offered] + [{"action": "done"}]
         return [{"action": name} for name in ACTIONS[self.ask]]
@@ -110,17 +110,27 @@ def check(question: Question, action) -> dict:
     if name == "stake":
         made["amount"] = exact_money(_amount(question, action.get("amount"), question.facts))
     elif name == "bet":
-        offered = {o["bet"]: o for o in question.facts["bets"][player]}
+        offered: dict = {}  # bet -> its options, the backer's side first (a side bet may be backed or laid)
+        for o in question.facts["bets"][player]:
+            offered.setdefault(o["bet"], []).append(o)
         bet = action.get("bet")
         if not isinstance(bet, str) or bet not in offered:
             from ..diagnostics import did_you_mean
 
             raise IllegalAction(f"{player} may make {', '.join(offered)} now, not {_shown(bet)}"
                                 + (did_you_mean(bet, offered) if isinstance(bet, str) else ""))
-        amount = _amount(question, action.get("amount"), offered[bet], player)
+        # no side: the first offered, as before a bet could be laid (old logs name none)
+        side = action.get("side", offered[bet][0]["side"])
+        option = next((o for o in offered[bet] if o["side"] == side), None)
+        if option is None:
+            sides = " or ".join(repr(o["side"]) for o in offered[bet])
+            raise IllegalAction(f"{player} may make {bet} as {sides} now, not {_shown(side)}")
+        amount = _amount(question, action.get("amount"), option, player)
         if amount <= 0:
             raise IllegalAction("a bet's amount is more than 0 (done: no more bets)")
         made.update(bet=bet, amount=exact_money(amount))
+        if "side" in action or len(offered[bet]) > 1:  # said where it could be either
+            made["side"] = side
     elif name == "choose":
         made["value"] = _value(question, action.get("value", _NOTHING))
     elif name == "throw" and "dice" in action:
@@ -130,7 +140,7 @@ def check(question: Question, action) -> dict:
 
 _NOTHING = object()
 _FIELDS = {"stake": ("amount",), "cover": (), "refuse": (), "keep": (), "pass": (), "choose": ("value",),
-           "throw": ("dice",), "bet": ("bet", "amount"), "done": (), "accept": (), "decline": ()}
+           "throw": ("dice",), "bet": ("bet", "amount", "side"), "done": (), "accept": (), "decline": ()}
 
 
 def _doing(question: Question) -> str:

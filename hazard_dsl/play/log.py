@@ -491,7 +491,10 @@ def implied_action(question, event: dict, where: str) -> dict:
         return {"action": "pass" if kind == "pass" and event.get("voluntary") else "keep"}
     if ask == "bet":
         if kind in ("bet", "refuse") and "bet" in event:
-            return {"action": "bet", "player": event.get("who"), "bet": event["bet"], "amount": event.get("amount")}
+            implied = {"action": "bet", "player": event.get("who"), "bet": event["bet"], "amount": event.get("amount")}
+            if event.get("side") in ("backer", "layer"):  # a side bet may be backed or laid
+                implied["side"] = event["side"]
+            return implied
         return {"action": "done"}
     if ask == "accept":
         return {"action": "accept" if kind == "bet" and event.get("against") == question.player else "decline"}

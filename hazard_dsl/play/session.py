@@ -83,6 +83,11 @@ class Session:
         self.state = None
         self.game_caster = None  # the name of who casts game number `game` (or cast it, once over)
         self.throws = 0
+        # the passing's count of the caster's losses in a row (0 where losses alone never pass)
+        self.losses = self.passing.start
+        # this game's stakes once laid (None before, and once the game is over): the wagers up
+        # that `open_wagers` tells beside the other bets'
+        self.stakes = None
         self.bank = Fraction(0)  # what the bank has won (a bank table)
         self.box = Fraction(0)  # fees paid to the box
         self.unit = machine.ruleset.money_unit
@@ -112,6 +117,28 @@ class Session:
     def most_paid(self) -> Fraction:
         """The most a unit staked on the caster can win: what a setter must answer per unit."""
         return Fraction(1) if self.bet is None else most_paid(self.bet)
+
+    def open_wagers(self) -> list[dict]:
+        """The wagers up now, plain JSON, in the order they were made: this game's stakes, then
+        the other bets (play.table_bets.Wager.to_json). Each names the `bet` (the stake is
+        `stake`, or the rules' stake bet), its `backer` and `layer` (a seat, or the bank), the
+        backer's `amount`, what each could lose on it (`backer_risks`, `layer_risks`: the stake
+        times the most a win pays) and `pays`, what a win pays the backer per unit."""
+        wagers = []
+        stakes = self.stakes
+        if stakes is not None and stakes.amounts:
+            caster = self.seats[self.caster].name
+            per_unit = self.most_paid()
+            pays = f"{per_unit.numerator} to {per_unit.denominator}"  # the most a stake's win pays
+            name = self.bet.bet.name if self.bet is not None else "stake"
+            for setter, amount in stakes.amounts.items():
+                if self.against == "bank":  # each player's stake on the caster, with the bank
+                    wagers.append(dict(bet=name, backer=setter, layer="bank", maker=setter, amount=exact(amount),
+                                       backer_risks=exact(amount), layer_risks=exact(amount * per_unit), pays=pays))
+                else:  # the caster backs his cast against each setter's stake
+                    wagers.append(dict(bet=name, backer=caster, layer=setter, maker=setter, amount=exact(amount),
+                                       backer_risks=exact(amount), layer_risks=exact(amount * per_unit), pays=pays))
+        return wagers + [w.to_json() for w in self.table_bets.up]
 
     def transfer(self, payer: str, payee: str, amount: Fraction, why: str, **more) -> dict:
         for name, sign in ((payer, -1), (payee, 1)):
@@ -150,7 +177,7 @@ class Session:
                    against=self.against, passing=self.passing.says(),
                    **({"caster": None} if self.by_lot else {}))  # nobody holds the box until the lot
         ended = "the games ran out"
-        hand_state = self.passing.start
+        self.losses = self.passing.start
         try:
             yield from self._first_caster()
             yield self._hand_event()
@@ -171,7 +198,7 @@ class Session:
             caster = self.seats[self.caster]
             if caster.purse <= 0 and self.against != "bank":
                 yield from self._pass("the caster has nothing left to answer stakes")
-                hand_state = self.passing.start
+                self.losses = self.passing.start
                 idle += 1
                 continue
             self.game += 1
@@ -182,13 +209,13 @@ class Session:
                 break
             if outcome == "forfeit":
                 yield from self._pass("hard play: the caster could not match every stake and forfeits the dice")
-                hand_state = self.passing.start
+                self.losses = self.passing.start
                 idle += 1
                 continue
             idle = 0
             result, label = outcome
             yield from self._fees(caster, result, label)
-            hand_state, passes = self.passing.after_game(hand_state, result, label)
+            self.losses, passes = self.passing.after_game(self.losses, result, label)
             if passes:
                 if label in self.passing.after_labels:
                     why = f"the game ended {label}"
@@ -197,12 +224,12 @@ class Session:
                     # the player by name: a person at the table is not "he" unless the rules say so
                     why = f"{caster.name} lost" if n == 1 else f"{caster.name} lost {n} games in a row"
                 yield from self._pass(why)
-                hand_state = self.passing.start
+                self.losses = self.passing.start
             elif result == "win" and self.passing.voluntary_after_win:
                 action = yield Question("keep", caster.name)
                 if action["action"] == "pass":
                     yield from self._pass(f"{caster.name} chooses to pass the dice after a win", voluntary=True)
-                    hand_state = self.passing.start
+                    self.losses = self.passing.start
         yield dict(event="end", why=ended, games=self.game, throws=self.throws, purses=self.purses(),
                    bank=exact(self.bank), box=exact(self.box))
 
@@ -338,7 +365,7 @@ class Session:
         state = self.state = states[machine.start.target]
         self.game_caster = caster.name
         yield dict(event="game", game=self.game, caster=caster.name)
-        stakes = None
+        stakes = self.stakes = None
         number = 0
         while True:
             state = yield from self._choices(state, caster)
@@ -348,6 +375,7 @@ class Session:
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
                     return "forfeit"
+                self.stakes = stakes
             yield from self.table_bets.offer(state, caster, stakes)
             d1, d2 = yield from self._cast(state, caster)
             number += 1
@@ -370,6 +398,7 @@ class Session:
             yield from self.table_bets.decide(state, outcome_index(d1, d2), final)
             state = final
         result, label = state.result, state.label
+        self.stakes = None  # decided, or void: none is up once the game is over
         yield dict(event="result", game=self.game, caster=caster.name, result=result, label=label,
                    state=state.index)
         if stakes is not None and stakes.amounts:

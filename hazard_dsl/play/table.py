@@ -82,14 +82,17 @@ class Table:
         return self.session.seats[self.session.caster].name
 
     def to_json(self) -> dict:
-        """Where the table stands, as data: what it waits for, the purses, the caster, the game."""
+        """Where the table stands, as data: what it waits for, the purses, the caster, the game,
+        the wagers up (Session.open_wagers) and the caster's run of losses as the passing counts
+        them (`losses`: 0 where losses alone never pass the dice)."""
         from ..parse.numbers import exact_money
 
         session = self.session
         return {"waiting": self.waiting.to_json() if self.waiting is not None else None,
                 "over": self.over, "caster": self.caster, "game": session.game, "round": session.round,
                 "throws": session.throws, "purses": {k: exact_money(v) for k, v in self.purses.items()},
-                "bank": exact_money(session.bank), "box": exact_money(session.box)}
+                "bank": exact_money(session.bank), "box": exact_money(session.box),
+                "wagers": session.open_wagers(), "losses": session.losses}
 
     # ------------------------------------------------------------------ acting
 

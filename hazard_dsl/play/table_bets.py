@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.bets import most_paid_from, plays, side_of
+from ..compile.bets import most_paid_from, plays
 from ..compile.machine import END
 from ..diagnostics import RulesetError
 from ..parse.numbers import exact_money as exact
@@ -40,6 +40,15 @@ class Wager:
     amount: Fraction  # the backer's stake; a win pays him amount × the decision's net
     most: Fraction  # the largest net a win can pay from where it was made (most_paid_from)
     state: int = 0  # the bet's own state
+    pays: str = ""  # what a win pays per unit backed, as said when it was made ("2 to 3")
+
+    def to_json(self) -> dict:
+        """The wager as the table shows it: the bet, who backs it and who lays it, the backer's
+        stake, what each could lose on it (the layer: the stake times the most a win pays), and
+        what a win pays the backer per unit."""
+        return dict(bet=self.bet.bet.name, backer=self.backer, layer=self.layer, maker=self.maker,
+                    amount=exact(self.amount), backer_risks=exact(self.amount),
+                    layer_risks=exact(self.amount * self.most), pays=self.pays)
 
 
 def pays_here(cb, state) -> str:
@@ -50,6 +59,19 @@ def pays_here(cb, state) -> str:
     except RulesetError:  # a payout that needs the throw
         return cb.bet.pays_text or "as its rules say"
     return f"{net.numerator} to {net.denominator}" if isinstance(net, Fraction) else str(net)
+
+
+def sides_of(bet, seat_role: str) -> list:
+    """[(side, the other side's role)] that a seat in `seat_role` may play on `bet` when it
+    proposes it: the backer's side, the layer's, or both where its role plays both and neither
+    is the bank (a side bet between two at the table: source 004, "Both the caster and other
+    players can also offer and accept other 'Side' bets from each other"), the backer's first."""
+    sides = []
+    if plays(bet.backer, seat_role) and bet.backer != BANK:
+        sides.append(("backer", bet.layer))
+    if plays(bet.layer, seat_role) and bet.layer != BANK:
+        sides.append(("layer", bet.backer))
+    return sides
 
 
 def fits(role: str, seat: str, caster: str) -> bool:
@@ -123,44 +145,73 @@ class TableBets:
             if action["action"] == "done":
                 return
             name = action["player"]
-            facts, cb, takers = next(o for o in options[name] if o[0]["bet"] == action["bet"])
+            # an action without a side (every log before bets could be laid) takes the first
+            # offered: the backer's where the seat may back it, as it always was
+            facts, cb, takers = next(o for o in options[name] if o[0]["bet"] == action["bet"]
+                                     and action.get("side", o[0]["side"]) == o[0]["side"])
             proposed.add((name, action["bet"]))
             yield from self.make(name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name, stakes,
                                  state)
 
     def open_to(self, name: str, open_now, state, caster: str, stakes) -> list:
-        """The bets `name` may propose now: (facts for the question, the bet, who may take it)."""
+        """The bets `name` may propose now: (facts for the question, the bet, who may take it).
+        A bet whose both sides `name`'s role plays (a side bet between any two at the table) is
+        offered twice, to back it and to lay it, the backer's side first. The most offered is
+        what the maker can put up and what somebody who would take it can cover (`why_most`
+        says which binds); a bet nobody can cover at all is not offered."""
         options = []
+        role = "caster" if name == caster else "setter"
         for cb in open_now:
             bet = cb.bet
             if any(w.bet is cb and name in (w.backer, w.layer) for w in self.up):
                 continue  # one at a time
-            sides = side_of(bet, "caster" if name == caster else "setter")
-            if sides is None:
-                continue
-            side, other = sides
-            most = None
-            if bet.backs:
-                takers, most = self._parties(name, bet.backs, stakes, cb, state)
-            elif other == BANK:
-                takers = [BANK]
-            else:
-                takers = [s.name for s in self._round_from(name) if fits(other, s.name, caster)]
-            if not takers:
-                continue
-            # the amount is what the maker puts at risk: a backer's stake, or what a layer lays;
-            # a backer also pays a commission taken up front out of what he has
-            limit = self.available(name, stakes)
-            if side == "backer":
-                limit /= 1 + cb.up_front(state.index, Fraction(1))
-            most = limit if most is None else min(most, limit)
-            if most <= 0:
-                continue
-            against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
-            facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(most),
-                         pays=pays_here(cb, state), takers=list(takers))
-            options.append((facts, cb, takers))
+            for side, other in sides_of(bet, role):
+                option = self._option(name, cb, side, other, state, caster, stakes)
+                if option is not None:
+                    options.append(option)
         return options
+
+    def _option(self, name: str, cb, side: str, other: str, state, caster: str, stakes):
+        bet = cb.bet
+        most = None
+        if bet.backs:
+            takers, most = self._parties(name, bet.backs, stakes, cb, state)
+        elif other == BANK:
+            takers = [BANK]
+        else:
+            takers = [s.name for s in self._round_from(name) if fits(other, s.name, caster)]
+        if not takers:
+            return None
+        # the amount is what the maker puts at risk: a backer's stake, or what a layer lays;
+        # a backer also pays a commission taken up front out of what he has
+        limit = self.available(name, stakes)
+        if side == "backer":
+            limit /= 1 + cb.up_front(state.index, Fraction(1))
+        why = "what the purse has free" if limit < self.session.seat(name).purse else "the purse"
+        if most is not None and most < limit:
+            limit, why = most, f"the {bet.backs} it backs"
+        cover = self.coverable(cb, side, takers, state, stakes)
+        if cover is not None and cover < limit:
+            limit, why = cover, f"the most anyone who would take it can cover at {pays_here(cb, state)}"
+        if limit <= 0:
+            return None
+        against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
+        facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(limit),
+                     pays=pays_here(cb, state), takers=list(takers), why_most=why)
+        return facts, cb, takers
+
+    def coverable(self, cb, side: str, takers: list, state, stakes) -> Fraction | None:
+        """The most a maker on `side` may put up that one of `takers` can cover out of what his
+        purse has free (None: the bank takes it, and covers anything). A backer's stake s costs
+        its layer s times the most a win pays; a layer who lays L backs a stake of L / that,
+        which its backer puts up with any commission up front."""
+        if BANK in takers:
+            return None
+        most = most_paid_from(cb, self.session.machine, state.index)
+        free = max(self.available(taker, stakes) for taker in takers)
+        if side == "backer":
+            return free / most
+        return free * most / (1 + cb.up_front(state.index, Fraction(1)))
 
     def _round_from(self, name: str):
         """The other seats, in turn from `name`'s left."""
@@ -198,11 +249,19 @@ class TableBets:
         commission = cb.up_front(state.index, stake)
         need = stake * most if side == "backer" else stake + commission  # what the taker could lose
         said = dict(bet=bet, who=name, amount=exact(amount), side=side)
+        pays = pays_here(cb, state)
+        short = [taker for taker in takers if taker != BANK and self.available(taker, stakes) < need]
+        if short and len(short) == len(takers):  # nobody who would take it can cover it: say why
+            free = max(self.available(taker, stakes) for taker in short)
+            cover = free / most if side == "backer" else free * most / (1 + cb.up_front(state.index, Fraction(1)))
+            whose = f"{short[0]}'s purse" if len(short) == 1 else "nobody's purse"
+            doesnt = "does not cover" if len(short) == 1 else "covers"
+            yield dict(event="refuse", against=short[0] if len(short) == 1 else "nobody",
+                       why=f"{whose} {doesnt} {pays} on {exact(stake)}", most=exact(max(cover, Fraction(0))),
+                       **said)
+            return
         for taker in takers:
-            if taker != BANK and self.available(taker, stakes) < need:
-                if len(takers) == 1:
-                    yield dict(event="refuse", against=taker, why=f"{taker} cannot cover it", **said)
-                    return
+            if taker in short:
                 continue
             if taker == BANK:
                 taken = True
@@ -210,18 +269,20 @@ class TableBets:
                 taken = self.refuse == "when_short" or (yield Question("cover", taker, dict(
                     setter=name, amount=exact(amount), purse=exact(self.session.seat(taker).purse),
                     answered=exact(self.committed(taker, stakes)), bet=bet, side=side,
-                    pays=pays_here(cb, state))))["action"] == "cover"
+                    pays=pays, puts_up=exact(need))))["action"] == "cover"
                 if not taken:
                     yield dict(event="refuse", against=taker, why=f"{taker} declines it", declined=True, **said)
                     return
             else:
+                # `puts_up`: what the taker puts at risk if he accepts (a layer: the backer's
+                # stake times the most a win pays; a backer: the stake the amount laid stands for)
                 answer = yield Question("accept", taker, dict(maker=name, amount=exact(amount), bet=bet, side=side,
-                                                              pays=pays_here(cb, state)))
+                                                              pays=pays, puts_up=exact(need)))
                 taken = answer["action"] == "accept"
                 if not taken:
                     continue
             backer, layer = (name, taker) if side == "backer" else (taker, name)
-            self.up.append(Wager(cb, name, backer, layer, stake, most))
+            self.up.append(Wager(cb, name, backer, layer, stake, most, pays=pays))
             yield dict(event="bet", against=taker, stake=exact(stake), **said)
             if commission:  # paid as the bet is made, whatever comes of it
                 yield self.session.transfer(backer, layer, commission, "commission", bet=bet, stake=exact(stake))

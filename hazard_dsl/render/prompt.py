@@ -14,8 +14,9 @@ from ..parse.numbers import exact_amount
 from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
-        "from here (at a choice, with each value), purses for every purse, bets to bet before the next throw, "
-        "quit to end the session.")
+        "from here (at a choice, with each answer), purses for every purse and the wagers up, bets to bet "
+        "before the next throw, quit to end the session.")
+SIDE_WORDS = {"back": "backer", "backs": "backer", "lay": "layer", "lays": "layer"}
 MAX_ANSWER = 200  # characters of an answer used; more is no answer
 MAX_ANSWER_BYTES = 4096  # bytes of one line of input read; a longer line is refused, never held whole
 
@@ -60,6 +61,60 @@ def read_answer(stdin) -> str:
     return line.rstrip("\r\n")
 
 
+def name_key(name: str) -> str:
+    """A seat's name as the table compares it: case and runs of spaces aside (`--players`
+    refuses two names that differ only so: commands.sessions.checked_players)."""
+    return " ".join(name.split()).casefold()
+
+
+def seat_at_start(line: str, names) -> tuple[str | None, str]:
+    """The seat named at the start of `line` and the rest of it: the longest of `names` that
+    begins the line, compared as `name_key` does ("the guildmaster side 2"), or a name in
+    quotes ("'Ann' side 2"). (None, line) where no seat's name begins it."""
+    line = line.strip()
+    if line[:1] in ("'", '"'):
+        end = line.find(line[0], 1)
+        if end > 0:
+            key = name_key(line[1:end])
+            found = next((name for name in names if name_key(name) == key), None)
+            return (found, line[end + 1:].strip()) if found is not None else (None, line)
+    words = line.split()
+    best = None
+    for name in names:
+        size = len(name.split())
+        if size <= len(words) and name_key(" ".join(words[:size])) == name_key(name) \
+                and (best is None or size > len(best.split())):
+            best = name
+    if best is None:
+        return None, line
+    return best, " ".join(words[len(best.split()):])
+
+
+def typed_name(name: str, names) -> str:
+    """A seat's name as it is typed at the prompt: as it is, or in quotes where it could be
+    read as another's (a name that begins with a longer seat's name, or with a quote)."""
+    plain, _ = seat_at_start(f"{name} x", names)
+    return name if plain == name and name[:1] not in ("'", '"') else (f'"{name}"' if "'" in name else f"'{name}'")
+
+
+def _value_words(value) -> str:
+    """A value to choose as the prompt shows it: a number in words ("six"), else as it is."""
+    from .words import number_word
+
+    return number_word(value) if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def _both_sides(offered: dict) -> bool:
+    """Whether some seat may both back and lay one of the bets offered."""
+    return any(len({o["side"] for o in bets if o["bet"] == b["bet"]}) > 1 for bets in offered.values() for b in bets)
+
+
+def _bet_named(text: str, names) -> str | None:
+    """The bet of `names` that `text` names: its name or its words, in any case ("Side Odds")."""
+    key = "_".join(text.split()).casefold()
+    return next((name for name in names if name.casefold() == key), None)
+
+
 def chance_words(p: Fraction) -> str:
     """"1 time in 3", "244 times in 495 (49.29%)": a person's words for an exact chance."""
     p = Fraction(p)
@@ -101,9 +156,14 @@ class Terminal:
         self.solver = solver
         self.win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
         self._lose = None  # solved when a choice's odds are first asked for
+        self.question = None  # the question being asked
 
     def __call__(self, question) -> dict:
-        return getattr(self, f"_{question.ask}")(question)
+        self.question = question  # what `odds` answers for at a choice
+        try:
+            return getattr(self, f"_{question.ask}")(question)
+        finally:
+            self.question = None
 
     # ------------------------------------------------------------------ asking
 
@@ -126,14 +186,26 @@ class Terminal:
             elif word == "odds":
                 self.say(self.odds())
             elif word == "purses":
-                self.say(", ".join(f"{name} {self._money(purse)}" for name, purse in self.table.purses.items()))
+                self.say(self.purses())
             elif word in ("quit", "exit", "q"):
                 raise SessionOver("quit")
             elif word in ("bet", "bets") and not self.at_bets:
                 self.betting = True
-                self.say("Bets are taken before the next throw where any may be made.")
+                self.say("Bets are taken before the next throw where any may be made.\n" + self.wagers())
             else:
                 return answer
+
+    def purses(self) -> str:
+        """Every purse, in the ruleset's money, and the wagers up."""
+        session = self.table.session
+        purses = ", ".join(f"{s.name} {self._money(s.purse)}" for s in session.seats)
+        return f"Purses: {purses}.\n{self.wagers()}"
+
+    def wagers(self) -> str:
+        """Each seat's wagers up (render.recap.wagers_up)."""
+        from .recap import wagers_up
+
+        return wagers_up(self.table.session) if self.table is not None else ""
 
     def rules(self) -> str:
         ruleset = self.machine.ruleset
@@ -157,6 +229,9 @@ class Terminal:
         between games, a new game's."""
         session = self.table.session if self.table is not None else None
         caster = session.seats[session.caster].name if session is not None else "the caster"
+        question = self.question
+        if state is None and question is not None and question.ask == "choose" and question.node is not None:
+            return self.choices(question.node, caster)  # the choice asked now, a recast's too
         if state is None:
             state = session.state if session is not None else None
         if state is None or state.kind == END:
@@ -176,14 +251,55 @@ class Terminal:
             from ..solve.markov import ONE, ZERO
 
             self._lose = self.solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
-        worth = [self.win[t] - self._lose[t] for _, t in targets]
+        win, lose = self._through_recasts([t for _, t in targets])
+        worth = [win[t] - lose[t] for _, t in targets]
         best = max(worth) if maximises(state.chooser) else min(worth)
         whose = "the best" if maximises(state.chooser) else f"the {state.chooser}'s best"
-        lines = [f"{caster}'s chance with each {state.variable}:"]
+        recast = state.index >= len(self.machine.states)  # a die off: recast it alone, or both
+        lines = [f"{caster}'s chance with each answer:" if recast else f"{caster}'s chance with each {state.variable}:"]
         for (value, target), w in zip(targets, worth):
             mark = f", {whose}" if w == best and len(set(worth)) > 1 else ""
-            lines.append(f"  {value}: wins {chance_words(self.win[target])}{mark}")
+            shown = {"off": "the off die alone (off)", "both": "both dice (both)"}.get(value, value) if recast \
+                else _value_words(value)
+            lines.append(f"  {shown}: wins {chance_words(win[target])}{mark}")
         return "\n".join(lines)
+
+    def _through_recasts(self, targets: list) -> tuple[dict, dict]:
+        """The caster's chance of winning and of losing from each of `targets`: a state of the
+        game (the solver's figures), or a recast state (a die thrown alone, a pick between the
+        off die and both, numbered on from the machine's states), whose figures follow from the
+        game's: a die thrown alone lands on each face with its chance, or off again (back where
+        the rules send it, `off`), and a pick is made as the table's policy makes it
+        (solve.markov.Solver.policy): one small absorbing chain, solved exactly."""
+        states = len(self.machine.states)
+        if all(t < states for t in targets):
+            return self.win, self._lose
+        from ..compile.machine import CHOICE as KIND_CHOICE
+        from ..solve.markov import ONE, ZERO, Chain
+
+        c = self.machine.recast.chance
+        rows, todo = {}, [t for t in targets if t >= states]
+        while todo:
+            number = todo.pop()
+            if number in rows or number < states:
+                continue
+            node = self.machine.node(number)
+            row: dict = {}
+            if node.kind == KIND_CHOICE:
+                for k, p in self.solver.policy.get(number, {0: ONE}).items():
+                    target = node.alternatives[k][1].target
+                    row[target] = row.get(target, ZERO) + p
+            else:
+                for step, p in zip(node.steps, self.machine.dice.faces(node.die)):
+                    if p:
+                        row[step.target] = row.get(step.target, ZERO) + (ONE - c) * p
+                row[node.off] = row.get(node.off, ZERO) + c
+            rows[number] = row
+            todo.extend(row)
+        chain = Chain(rows)
+        known = [t for t in targets if t < states]
+        return (chain.backward(lambda t: self.win[t], absorbing=known),
+                chain.backward(lambda t: self._lose[t], absorbing=known))
 
     def yes(self, prompt: str, default: bool = True, bet: str | None = None, pays: str | None = None) -> bool:
         """y or n (Enter: `default`); with `bet`, `? BET` says what the bet put is."""
@@ -194,11 +310,12 @@ class Terminal:
                 return True
             if answer in ("n", "no") or (answer == "" and not default):
                 return False
-            if bet is not None and len(words) == 2 and words[0] == "?":
-                self.say(self._explain(words[1], {"": [{"bet": bet, "pays": pays}]}))
+            if bet is not None and len(words) >= 2 and words[0] == "?":
+                self.say(self._explain(" ".join(words[1:]), {"": [{"bet": bet, "pays": pays}]}))
                 continue
             self.say(f"Answer y or n (Enter for {'yes' if default else 'no'})"
-                     + (f", ? {bet} for what the bet is," if bet is not None else "") + " or ? for help.")
+                     + (f", ? {self._typed_bet(bet)} for what the bet is," if bet is not None else "")
+                     + " or ? for help.")
 
     # ------------------------------------------------------------------ the table's questions
 
@@ -226,24 +343,30 @@ class Terminal:
     def _cover(self, question) -> dict:
         f = question.facts
         if "bet" in f:  # a bet put to the caster
-            side = "backs" if f["side"] == "backer" else "lays"
             pays = f.get("pays")
-            yes = self.yes(f"{question.player}, {f['setter']} {side} {self._bet_name(f['bet'])} for "
-                           f"{self._money(f['amount'])} against you"
-                           + (f" (a win pays the backer {pays})" if pays else "")
-                           + f": do you take it? (? {f['bet']} says what it is) [Y/n] ", bet=f["bet"], pays=pays)
+            yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? {self._typed_bet(f['bet'])} says "
+                           f"what it is) [Y/n] ", bet=f["bet"], pays=pays)
         else:
             yes = self.yes(f"{question.player}, do you cover {f['setter']}'s stake of {self._money(f['amount'])}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
 
     def _accept(self, question) -> dict:
         f = question.facts
-        side = "backs" if f["side"] == "backer" else "lays"
         # Enter declines: nobody takes on another's bet by pressing a key
-        yes = self.yes(f"{question.player}, {f['maker']} {side} {self._bet_name(f['bet'])} for "
-                       f"{self._money(f['amount'])} (a win pays the backer {f['pays']}): do you take it? "
-                       f"(? {f['bet']} says what it is) [y/N] ", default=False, bet=f["bet"], pays=f["pays"])
+        yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? {self._typed_bet(f['bet'])} says what "
+                       f"it is) [y/N] ", default=False, bet=f["bet"], pays=f["pays"])
         return {"action": "accept" if yes else "decline"}
+
+    def _put(self, f: dict) -> str:
+        """A bet put to a taker, and what he puts up if he takes it: "Ben lays the odds for 2s
+        against you (a win pays the backer 4 to 5; you put up 2s 6d)"."""
+        maker = f.get("maker", f.get("setter"))
+        side = "backs" if f["side"] == "backer" else "lays"
+        said = [f"a win pays the backer {f['pays']}"] if f.get("pays") else []
+        if "puts_up" in f:  # what the taker could lose: the stake the amount laid stands for, or the odds on it
+            said.append(f"you put up {self._money(f['puts_up'])}")
+        return (f"{maker} {side} {self._bet_name(f['bet'])} for {self._money(f['amount'])} against you"
+                + (f" ({'; '.join(said)})" if said else ""))
 
     def _money(self, amount) -> str:
         """An amount in the ruleset's money: "2s", "half a guinea" (render.words)."""
@@ -272,14 +395,17 @@ class Terminal:
     def _bet(self, question) -> dict:
         """Bets before a throw: the table is asked once. With dice thrown on Enter the question
         is the throw's own prompt (Enter: no bets, and the dice roll); with a tape's dice it is
-        asked only after someone said `bets`. Answered `NAME BET AMOUNT`; `bets` lists what each
-        may bet, with its payout, who would take it and its edge; `? BET` says what it is."""
+        asked only after someone said `bets`. Answered `NAME BET AMOUNT` (`NAME lay BET AMOUNT`
+        to offer to lay a bet that may be backed or laid); `bets` lists what each may bet, with
+        its payout, who would take it, its edge and the line that makes it, and the wagers up;
+        `? BET` says what it is."""
         offered = question.facts["bets"]
         if not self.dice_on_enter and not self.betting:
             return {"action": "done"}
         caster = question.facts["caster"]
-        prompt = (f"{caster} throws (a bet first? NAME BET AMOUNT; bets lists them): press Enter "
-                  if self.dice_on_enter else "Bets before the throw (NAME BET AMOUNT; bets lists them; Enter: none) ")
+        form = "NAME BET AMOUNT" + (" or NAME lay BET AMOUNT" if _both_sides(offered) else "")
+        prompt = (f"{caster} throws (a bet first? {form}; bets lists them): press Enter "
+                  if self.dice_on_enter else f"Bets before the throw ({form}; bets lists them; Enter: none) ")
         self.at_bets = True
         try:
             while True:
@@ -289,16 +415,26 @@ class Terminal:
                     self.betting = False
                     self.entered = self.dice_on_enter  # that Enter threw the dice
                     return {"action": "done"}
-                if words[0].lower() in ("bet", "bets"):
-                    self.say(self._bets_open(offered))
-                elif words[0] == "?" and len(words) == 2:
-                    self.say(self._explain(words[1], offered))
+                if words[0].lower() in ("bet", "bets") and len(words) == 1:
+                    self.say(self._bets_open(offered) + "\n" + self.wagers())
+                elif words[0] == "?" and len(words) >= 2:
+                    self.say(self._explain(" ".join(words[1:]), offered))
                 else:
-                    action = self._bet_action(words, offered)
+                    action = self._bet_action(answer, offered)
                     if action is not None:
                         return action
         finally:
             self.at_bets = False
+
+    def _typed_bet(self, name: str) -> str:
+        """A bet's name as it is typed: its words ("side odds" for side_odds)."""
+        return name.replace("_", " ")
+
+    def _line(self, seat: str, o: dict, offered: dict, amount: str = "AMOUNT") -> str:
+        """The line that makes bet `o` for `seat`: "The Guildmaster lay side 2"."""
+        sides = [x["side"] for x in offered[seat] if x["bet"] == o["bet"]]
+        lay = "lay " if o["side"] == "layer" and len(sides) > 1 else ""
+        return f"{typed_name(seat, offered)} {lay}{self._typed_bet(o['bet'])} {amount}"
 
     def _bets_open(self, offered: dict) -> str:
         lines = []
@@ -316,43 +452,65 @@ class Terminal:
                 # less than `analyse`'s figure, priced from the first throw it may be made
                 shown = "" if edge is None else ", no edge either way from here" if edge == 0 else \
                     f", edge from here {float(edge):.3%} against its backer"
-                lines.append(f"  {o['bet']}: {side}, up to {money(Fraction(o['most']))}{shown}")
+                lines.append(f"  {self._typed_bet(o['bet'])}: {side}, up to {self._money(o['most'])}{shown}"
+                             f" ({self._line(seat, o, offered)})")
         return "\n".join(lines)
 
     def _explain(self, name: str, offered: dict) -> str:
+        name = _bet_named(name, {o["bet"] for bets in offered.values() for o in bets}) or name
         bet = self.machine.ruleset.bets.get(name)
         pays = next((o["pays"] for bets in offered.values() for o in bets if o["bet"] == name), None)
         if bet is None or pays is None:
-            names = sorted({o["bet"] for bets in offered.values() for o in bets})
+            names = sorted({self._typed_bet(o["bet"]) for bets in offered.values() for o in bets})
             return f"Open now: {', '.join(names)}."
-        return f"{name}: {(bet.description or name).strip()}; it pays {pays}."
+        return f"{self._typed_bet(name)}: {(bet.description or name).strip()}; it pays {pays}."
 
-    def _bet_action(self, words: list, offered: dict) -> dict | None:
-        """`NAME BET AMOUNT` as an action, or None after saying what is wrong."""
+    def _bet_action(self, line: str, offered: dict) -> dict | None:
+        """`NAME [back|lay] BET AMOUNT` as an action, or None after saying what is wrong. NAME is
+        a seat's name as people write it (`seat_at_start`: any case, any spacing, in quotes where
+        wanted), BET the bet's name or its words."""
         from ..diagnostics import did_you_mean
 
-        if len(words) != 3:
-            example = next(f"{seat} {bets[0]['bet']} 2" for seat, bets in offered.items())
+        seat, rest = seat_at_start(line, list(offered))
+        words = rest.split()
+        if seat is None:
+            first = line.split()[0]
+            self.say(f"Those who may bet now: {', '.join(offered)}{did_you_mean(first, offered)}.")
+            return None
+        side = SIDE_WORDS.get(words[0].lower()) if words else None
+        if side is not None:
+            words = words[1:]
+        if len(words) < 2:
+            o = offered[seat][0]
             self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
-                     + f" is NAME BET AMOUNT, such as {example} (bets lists them)"
+                     + f" is NAME BET AMOUNT, such as {self._line(seat, o, offered, '2')} (bets lists them)"
                      + ("." if self.dice_on_enter else "; Enter for none."))
             return None
-        seat, name, text = words
-        if seat not in offered:
-            self.say(f"Those who may bet now: {', '.join(offered)}{did_you_mean(seat, offered)}.")
+        mine = [o for o in offered[seat]]
+        name = _bet_named(" ".join(words[:-1]), {o["bet"] for o in mine})
+        if name is None:
+            names = list(dict.fromkeys(self._typed_bet(o["bet"]) for o in mine))
+            self.say(f"{seat} may bet {', '.join(names)} now{did_you_mean(' '.join(words[:-1]), names)}.")
             return None
-        mine = {o["bet"]: o for o in offered[seat]}
-        if name not in mine:
-            self.say(f"{seat} may bet {', '.join(mine)} now{did_you_mean(name, mine)}.")
+        options = [o for o in mine if o["bet"] == name]
+        option = options[0] if side is None else next((o for o in options if o["side"] == side), None)
+        if option is None:
+            can = "back" if options[0]["side"] == "backer" else "lay"
+            self.say(f"{seat} may only {can} {self._typed_bet(name)} now ({self._line(seat, options[0], offered)}).")
             return None
-        amount = exact_amount(text, percent=False)
-        most = Fraction(mine[name]["most"])
+        amount = exact_amount(words[-1], percent=False)
+        most = Fraction(option["most"])
         if amount is None or amount <= 0:
-            self.say("An amount such as 2 or 1.50.")
+            self.say(f"An amount such as 2 or 1.50: {self._line(seat, option, offered, '2')}.")
         elif amount > most:
-            self.say(f"{seat} can bet at most {money(most)} on {name} now.")
+            why = f" ({option['why_most']})" if option.get("why_most") else ""
+            self.say(f"{seat} can {'back' if option['side'] == 'backer' else 'lay'} {self._typed_bet(name)} "
+                     f"for at most {self._money(most)} now{why}.")
         else:
-            return {"action": "bet", "player": seat, "bet": name, "amount": amount}
+            action = {"action": "bet", "player": seat, "bet": name, "amount": amount}
+            if len(options) > 1:  # a bet that may be backed or laid: which
+                action["side"] = option["side"]
+            return action
         return None
 
     def _keep(self, question) -> dict:
@@ -361,19 +519,20 @@ class Terminal:
     def _choose(self, question) -> dict:
         f = question.facts
         values = f["values"]
-        shown = ", ".join(map(str, values))
+        shown = ", ".join(_value_words(v) for v in values)
         who = question.player if f["role"] == "caster" else f"the {f['role']}"
-        prompt = f"{who}, choose {f['variable']} ({shown})? "
+        prompt = f"{who}, choose the {f['variable']} ({shown})? "
         if f["variable"] == "recast" and "die" in f:  # a die landed off (play.casting)
             face = self.machine.ruleset.words.faces[f["shown"] - 1]
             prompt = (f"{who}, the {'first' if f['die'] == 1 else 'second'} die is off and the other shows "
                       f"{face}: recast the off die alone, or both? ({shown}) ")
         while True:
-            answer = self.ask(prompt)
-            match = [v for v in values if str(v) == answer]
+            answer = " ".join(self.ask(prompt).split()).casefold()
+            # the word the prompt shows ("six") or the value itself ("6"), in any case
+            match = [v for v in values if answer in (str(v).casefold(), _value_words(v).casefold())]
             if match:
                 return {"action": "choose", "value": match[0]}
-            self.say(f"Choose one of {shown}, or ? for help.")
+            self.say(f"Choose one of {shown}, or ? for help (odds gives each one's chance).")
 
     def _throw(self, question) -> dict:
         """The dice thrown when the caster presses Enter (or at once, from a tape)."""

@@ -88,7 +88,67 @@ def where_the_table_stands(session) -> str:
     lines.append("Purses: " + ", ".join(f"{s.name} {narrator.amount(str(s.purse))}" for s in session.seats) + ".")
     if session.box:
         lines.append(f"The box has taken {narrator.amount(str(session.box))} in fees.")
+    run = losses_in_a_row(session)
+    if run:
+        lines.append(run)
+    lines.append(wagers_up(session))
     return "\n".join(lines)
+
+
+def bet_words(name: str) -> str:
+    """A bet as a person types and reads it: `side odds` for side_odds."""
+    return name.replace("_", " ")
+
+
+def wagers_up(session, heading: str = "Wagers up:") -> str:
+    """Each seat's open wagers, one line each: what, against whom, what it has at risk and what
+    a win pays it (Session.open_wagers); "No wagers are up." where there are none. Money in the
+    ruleset's own words (render.words.money_amount)."""
+    from fractions import Fraction
+
+    from .words import money_amount
+
+    ruleset = session.machine.ruleset
+
+    def amount(text: str) -> str:
+        return money_amount(ruleset, Fraction(text))
+
+    wagers = session.open_wagers()
+    if not wagers:
+        return "No wagers are up."
+    stake = ruleset.table.stake or "stake"
+    lines = [heading]
+    for seat in session.seats:
+        for w in wagers:
+            if seat.name not in (w["backer"], w["layer"]):
+                continue
+            backs = seat.name == w["backer"]
+            other = w["layer"] if backs else w["backer"]
+            other = "the bank" if other == "bank" else other
+            if w["bet"] == stake:
+                what = "stakes on the cast" if backs else "sets the stake"
+            else:
+                what = f"{'backs' if backs else 'lays'} {bet_words(w['bet'])}"
+            risks, wins = (w["backer_risks"], w["layer_risks"]) if backs else (w["layer_risks"], w["backer_risks"])
+            lines.append(f"  {seat.name} {what} against {other}: {amount(risks)} at risk, a win pays "
+                         f"{amount(wins)}" + (f" ({w['pays']})" if w["pays"] and w["pays"] != "1 to 1" else "") + ".")
+    return "\n".join(lines)
+
+
+def losses_in_a_row(session) -> str | None:
+    """The caster's run of losses where the rules' passing counts them ("Ann has lost 2 games
+    in a row; the dice pass after 3"); None where losses alone never pass the dice or there are
+    none."""
+    from ..model import NUMBER_WORDS
+
+    counted = session.passing.losses_in_a_row
+    n = session.losses
+    if counted <= 1 or not n:
+        return None
+    caster = session.seats[session.caster].name
+    said = NUMBER_WORDS[counted] if counted < len(NUMBER_WORDS) else str(counted)
+    return (f"{caster} has lost {n} game{'s' * (n != 1)} in a row with the box; the dice pass after "
+            f"{said} losses in a row.")
 
 
 def _standing(machine, state, caster: str) -> list[str]:
