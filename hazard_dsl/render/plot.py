@@ -143,11 +143,13 @@ def compare_chart(entries, path: str, labels=None, rulesets=()) -> None:
                 fontsize=8, bbox=dict(facecolor="white", edgecolor="none", pad=0.6))
     ax.text(50, -0.55, " 50%: an even game", fontsize=7, color="#333333", va="bottom")
     ax = fig.add_subplot(grid[0, 1], sharey=ax)
-    edge = [_pct(a.figures.edge) for a in analyses]
+    from .report import stake_edge
+
+    edge = [_pct(stake_edge(a)) for a in analyses]  # per stake laid, as analyse and compare print it
     ax.barh(y, edge, color=[LOSE if e > 0 else WIN for e in edge], height=0.6)
     ax.axvline(0, color="#333333", linewidth=0.8)
     ax.tick_params(labelleft=False)
-    ax.set_xlabel("% of the stake, P(lose) − P(win); below 0: in his favour")
+    ax.set_xlabel("% per stake laid; below 0: in his favour")
     ax.set_title("The edge against the caster", loc="left")
     span = max(abs(e) for e in edge) or 1
     ax.set_xlim(min(0, min(edge)) - span * 0.35, max(0, max(edge)) + span * 0.35)
@@ -177,7 +179,7 @@ def compare_chart(entries, path: str, labels=None, rulesets=()) -> None:
         low, high = ax.get_xlim()
         pad = (high - low) * 0.12  # room for the figures written beside the bars
         ax.set_xlim(low - (pad if low < 0 else 0), high + pad)
-        ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncols=min(3, n), frameon=False)
+        ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.42), ncols=min(3, n), frameon=False)
     files = _files(a.file for a in analyses)
     cited = sources_line(rulesets)
     _save(fig, path, (f"Sources: {cited}. " if cited else "") +

@@ -185,8 +185,8 @@ def ruin_json(r) -> dict:
 def session_tables(a: Analysis) -> list[Table]:
     """The hand (until the dice pass), the session to ruin or goal, and each seat's figures at
     the table, when asked for."""
-    return ([hand_table(a.hand)] if a.hand is not None else []) + ([ruin_table(a.ruin)] if a.ruin is not None
-                                                                      else []) + \
+    hand = [hand_table(a.hand, unstaked(a) if a.stake is not None else None)] if a.hand is not None else []
+    return hand + ([ruin_table(a.ruin)] if a.ruin is not None else []) + \
         (seats_tables(a.seats) if a.seats is not None else []) + \
         ([table_ruin_table(a.table_ruin)] if a.table_ruin is not None else [])
 
@@ -299,15 +299,17 @@ def seats_caption(s) -> str:
             f"laid, the stake's per stake laid (a game that ends before any stake puts none at risk).")
 
 
-def hand_table(h) -> Table:
-    """The caster's hand (solve.session.Hand), until the dice pass."""
+def hand_table(h, counted: str | None = None) -> Table:
+    """The caster's hand (solve.session.Hand), until the dice pass; `counted`, how the net
+    counts the games that end before any stake ("no_main as a push"), where some do."""
     t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
     t.add("expected games", shown(h.games), decimal(h.games))
     t.add("expected throws", shown(h.throws), decimal(h.throws))
     t.add("expected games won", shown(h.wins), decimal(h.wins))
     t.add("caster's expected net, in stakes", shown(h.net), decimal(h.net))
     t.caption = (f"{h.rule[0].upper()}{h.rule[1:]}. Net: staking 1 at even money on every game of the hand "
-                 f"(+1 a win, −1 a loss).")
+                 f"(+1 a win, −1 a loss" + (f"; a game that ends before any stake, {counted}" if counted else "")
+                 + ").")
     return t
 
 
