@@ -70,14 +70,15 @@ def browsers():
 class Server:
     """`hazard-dsl serve --db FILE` in a process of its own, killed and started again at will."""
 
-    def __init__(self, db, port=0):
+    def __init__(self, db, port=0, folder=None):
         self.db, self.port, self.process = str(db), port, None
+        self.more = [] if folder is None else ["--folder", str(folder)]
 
     def start(self):
         # what the server says on standard error goes to a file: a pipe nobody reads would stop it once full
         self.errors = open(self.db + ".stderr", "a+", encoding="utf-8")
         self.process = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", str(self.port),
-                                         "--db", self.db], stdout=subprocess.PIPE, stderr=self.errors, text=True)
+                                         "--db", self.db, *self.more], stdout=subprocess.PIPE, stderr=self.errors, text=True)
         line = self.process.stdout.readline()
         if " at http://" not in line:
             self.process.kill()
@@ -204,7 +205,7 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
     accept = ann_page.find_element(By.CSS_SELECTOR, "#actions button")
     assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's side"  # put to the caster
     accept.click()
-    wait(ben_page, lambda d: "Ben backs side for 2 shillings against Ann" in text_of(d, "#story"), message="the bet told")
+    wait(ben_page, lambda d: "Ben backs a side bet on the caster for 2s against Ann" in text_of(d, "#story"), message="the bet told")
     killed = False
     while True:
         state = server.call(f"/api/tables/{table_id}", token=watch)
@@ -255,8 +256,10 @@ def test_a_seats_link_acts_for_itself_alone_and_an_onlookers_for_nobody(browsers
     table_id, tokens, watch = new_table(server)
     ben_page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
     in_step(ben_page, server, table_id, watch)
-    # Ann is asked (the caster's throw): Ben's page offers him only his own bet
-    assert [b.get_attribute("data-action") for b in ben_page.find_elements(By.CSS_SELECTOR, "#actions button")] == ["bet"]
+    # Ann is asked (the caster's throw): Ben's page offers him only his own bets (the side bet
+    # to back or to lay), nothing of Ann's
+    assert [b.get_attribute("data-action") for b in ben_page.find_elements(By.CSS_SELECTOR, "#actions button")] \
+        == ["bet", "bet"]
     forge = ("const [path, token, action] = arguments; return fetch(path, {method: 'POST', headers: {'Authorization': "
              "'Bearer ' + token, 'X-Hazard-DSL': '1', 'Content-Type': 'application/json'}, body: JSON.stringify(action)})"
              ".then(r => r.json().then(b => [r.status, b.error]))")
@@ -357,7 +360,7 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     amount("stake", "1,5")  # a phone's decimal keypad in much of Europe
     wait(page, asked_to_cover("3/2"), message="Ben's stake of 3/2 put to Ann")
     post_as(server, table_id, tokens["Ann"], {"action": "cover"})
-    wait(page, lambda d: "Ben sets 1.50 shillings; Ann covers it." in text_of(d, "#story"), message="the stake told")
+    wait(page, lambda d: "Ben sets 1s 6d; Ann covers it." in text_of(d, "#story"), message="the stake told")
     # no decimal is exact: the fraction, and about how much it is
     made = server.call("/api/tables", {"ruleset": "cotton", "players": ["Ann", "Ben"], "dice": TAPE,
                                        "settings": {"purse": "43/7"}})
@@ -496,3 +499,193 @@ def test_the_library_opens_a_table_with_stake_rounds_and_seed_by_keyboard_at_375
         assert box.get_attribute("value") == "2.50"
     finally:
         page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+# --------------------------------------------------------------------------- the group at the table
+
+HOYLE_TAPE = "3-3 4-4 5-2 4-4"  # six the main, eight the chance, a seven (nothing), eight: the caster wins
+GROUP = ("Robert fitz John", "The Guildmaster", "Ann")
+
+
+def group_story() -> list:
+    """The Hoyle game the group plays, as (seat, action) in order:
+    a side bet backed by The Guildmaster and taken by Ann, six the main, two stakes covered, eight
+    the chance, the odds laid by The Guildmaster and taken by the caster."""
+    robert, guild, ann = GROUP
+    return [(guild, {"action": "bet", "bet": "side", "amount": "1"}), (ann, {"action": "accept"}),
+            (robert, {"action": "done"}), (robert, {"action": "throw"}),
+            (guild, {"action": "stake", "amount": "1"}), (robert, {"action": "cover"}),
+            (ann, {"action": "stake", "amount": "2"}), (robert, {"action": "cover"}),
+            (robert, {"action": "done"}), (robert, {"action": "throw"}),
+            (guild, {"action": "bet", "bet": "odds", "amount": "1"}), (robert, {"action": "cover"})]
+
+
+def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repeat_applied_once(tmp_path):
+    """Done when (issue 34): three seats on phone-sized windows (390x844) join by their links and
+    play Hoyle through a side bet, stakes and the odds, clicking the page's own buttons; the
+    server is killed (SIGKILL) and started again with the rule file of ANOTHER table of the
+    folder broken: that table's page says why it is closed, this one resumes exactly where it
+    stood (events, purses, wagers up); the caster's throw sent twice with the same id on the
+    WebSocket is applied once; the game ends with the purses of the same game never interrupted."""
+    pytest.importorskip("uvicorn")
+    from selenium.webdriver.common.by import By
+
+    from hazard_dsl.parse.files import builtin_dir
+
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    mine = folder / "mine.yaml"
+    mine.write_text((builtin_dir() / "petty.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    server = Server(tmp_path / "tables.db", folder=folder)
+    server.start()
+    browser = _driver()
+    try:
+        other = server.call("/api/tables", {"ruleset": "mine.yaml", "players": ["Cat", "Dan"], "dice": TAPE})
+        server.call(f"/api/tables/{other['id']}/actions", {"action": "done"}, other["seats"]["Cat"]["token"])
+        made = server.call("/api/tables", {"ruleset": "hoyle", "players": list(GROUP), "dice": HOYLE_TAPE})
+        table_id, watch = made["id"], made["watch"]["token"]
+        tokens = {name: seat["token"] for name, seat in made["seats"].items()}
+        windows = {}
+        for name in GROUP:
+            if windows:
+                browser.switch_to.new_window("window")
+            browser.set_window_size(390, 844)
+            browser.get(f"{server.address}{made['seats'][name]['url']}")  # the link as given
+            windows[name] = browser.current_window_handle
+            wait(browser, lambda d: page_state(d)[3] == "yes", message=f"{name}'s page connected")
+            assert text_of(browser, "#seat") == f"Your seat: {name}"
+
+        def on(name):
+            browser.switch_to.window(windows[name])
+            return browser
+
+        def click(name, action):
+            """`name` does `action` on his own page: the amount typed in its box, its button clicked."""
+            page = on(name)
+            before = server.call(f"/api/tables/{table_id}", token=watch)
+            in_step(page, server, table_id, watch)
+            if action["action"] in ("bet", "stake"):
+                box = page.find_element(By.CSS_SELECTOR, f"#actions input[data-amount-for='{action['action']}']"
+                                        if action["action"] == "stake" else "#actions .amount:has(button"
+                                        f"[data-bet='{action['bet']}']) input")
+                box.clear()
+                box.send_keys(action["amount"])
+                selector = f"#actions button[data-action='{action['action']}']" + (
+                    f"[data-bet='{action['bet']}']" if action["action"] == "bet" else "")
+            else:
+                selector = f"#actions button[data-action='{action['action']}']"
+            page.find_element(By.CSS_SELECTOR, selector).click()
+            wait(page, lambda d: server.call(f"/api/tables/{table_id}", token=watch)["version"] > before["version"],
+                 message=f"{name}'s {action} taken: {text_of(page, '#status')!r}")
+
+        for name, action in group_story():
+            click(name, action)
+        before = server.call(f"/api/tables/{table_id}", token=watch)
+        ann = on("Ann")
+        in_step(ann, server, table_id, watch)
+        # the wagers up, in Ann's Now box: her own and everyone's, in the game's words and coin
+        wagers = [li.text for li in ann.find_elements(By.CSS_SELECTOR, "#wagers li")]
+        assert "You lay a side bet on the caster against The Guildmaster: 1s at risk, a win pays 1s" in wagers
+        assert "You lay the stake against Robert fitz John: 2s at risk, a win pays 2s" in wagers
+        assert "The Guildmaster lays the odds on the chance against Robert fitz John: 1s at risk, a win pays 1s" in wagers
+        assert len(wagers) == sum(len(w) for w in before["wagers"].values()) == 8
+
+        # the server dies without a word; Dan's and Cat's rule file is saved with a mistake meanwhile
+        server.kill()
+        mine.write_text(mine.read_text(encoding="utf-8") + "\nphases: [unclosed\n", encoding="utf-8")
+        server.start()
+        for name in GROUP:
+            page = on(name)
+            wait(page, lambda d: page_state(d)[3] == "yes", timeout=30, message=f"{name}'s page reconnects")
+        after = server.call(f"/api/tables/{table_id}", token=watch)
+        assert after == before  # every event, purse, wager and question where it stood
+        assert [li.text for li in on("Ann").find_elements(By.CSS_SELECTOR, "#wagers li")] == wagers
+
+        # the broken table's own page says why it is closed, and its log is still had
+        on("Ann").switch_to.new_window("window")
+        browser.set_window_size(390, 844)
+        browser.get(f"{server.address}{other['seats']['Dan']['url']}")
+        wait(browser, lambda d: d.execute_script("return document.body.dataset.closed") == "409",
+             message="the broken table's page")
+        said = text_of(browser, "#status")
+        assert said.startswith("this table is closed: its rules cannot be rebuilt (") and "mine.yaml" in said, said
+        assert text_of(browser, "#turn") == "This table is closed."
+        browser.close()
+
+        # the caster's throw sent twice on the WebSocket with one id (a bot that lost the answer)
+        robert = on("Robert fitz John")
+        in_step(robert, server, table_id, watch)
+        replies = robert.execute_async_script("""
+            const [url, done] = [arguments[0], arguments[arguments.length - 1]];
+            const ws = new WebSocket(url), replies = [];
+            ws.onmessage = m => {
+              const data = JSON.parse(m.data);
+              if (data.type !== "reply") return;
+              replies.push(data);
+              if (replies.length === 1) for (let i = 0; i < 2; i++) ws.send(JSON.stringify({id: "r1", action: {action: "throw"}}));
+              if (replies.length === 3) { ws.close(); done(replies); }
+            };
+            ws.onopen = () => ws.send(JSON.stringify({id: "d1", action: {action: "done"}}));
+        """, f"{server.address.replace('http', 'ws')}/api/tables/{table_id}/ws?token={tokens['Robert fitz John']}"
+             f"&after={after['last']}")
+        assert [r["status"] for r in replies] == [200, 200, 200], replies
+        assert replies[1]["events"] == replies[2]["events"] and replies[2].get("repeated") is True
+        state = server.call(f"/api/tables/{table_id}", token=watch)
+        throws = [t["event"]["dice"] for t in state["events"] if t["event"]["event"] == "throw"]
+        assert throws == [[3, 3], [4, 4], [5, 2]]  # one throw for the two messages
+        # and on to the end by the pages, each time the first action the page offers: the caster
+        # throws his chance, and on until the tape runs out
+        for _ in range(30):
+            state = server.call(f"/api/tables/{table_id}", token=watch)
+            if state["finished"]:
+                break
+            page = on(state["waiting"]["who"])
+            in_step(page, server, table_id, watch)
+            click_first(page)
+            wait(page, lambda d: server.call(f"/api/tables/{table_id}", token=watch)["version"] > state["version"],
+                 message="the action taken")
+        assert state["finished"] and state["wagers"] == {name: [] for name in GROUP}
+        for name in GROUP:
+            page = on(name)
+            wait(page, lambda d: page_state(d)[4] == "yes", message=f"{name}'s page shows the end")
+            shown = {dt.text.replace(" (you)", ""): dd.text for dt, dd in
+                     zip(page.find_elements(By.CSS_SELECTOR, "#purses dt"), page.find_elements(By.CSS_SELECTOR, "#purses dd"))}
+            assert shown == {n: str(v) for n, v in state["purses"].items()}
+    finally:
+        browser.quit()
+        server.stop()
+    assert state["purses"] == uninterrupted_group_purses()
+    said = Path(server.db + ".stderr").read_text(encoding="utf-8")
+    assert "Traceback" not in said, said
+
+
+def uninterrupted_group_purses() -> dict:
+    """The same Hoyle game through the API in-process, never interrupted, each action once."""
+    from starlette.testclient import TestClient
+
+    from hazard_dsl.serve.app import create_app
+
+    app = create_app(".")
+    try:
+        with TestClient(app, base_url="http://127.0.0.1") as c:
+            made = c.post("/api/tables", json={"ruleset": "hoyle", "players": list(GROUP), "dice": HOYLE_TAPE},
+                          headers={"X-Hazard-DSL": "1"}).json()
+            url = f"/api/tables/{made['id']}"
+            robert = GROUP[0]
+            def post(name, action):
+                r = c.post(f"{url}/actions", json=action,
+                           headers={"X-Hazard-DSL": "1", "Authorization": f"Bearer {made['seats'][name]['token']}"})
+                assert r.status_code == 200, r.text
+
+            def get(name=None):
+                token = made["seats"][name]["token"] if name else made["watch"]["token"]
+                return c.get(url, headers={"Authorization": f"Bearer {token}"}).json()
+
+            for name, action in group_story() + [(robert, {"action": "done"}), (robert, {"action": "throw"})]:
+                post(name, action)
+            while not get()["finished"]:  # then the first action offered, as the pages click it
+                who = get()["waiting"]["who"]
+                post(who, get(who)["waiting"]["actions"][0])
+            return get()["purses"]
+    finally:
+        app.state.tables.store.close()

@@ -241,24 +241,26 @@ def test_each_seats_open_wagers_are_in_the_state(tmp_path):
         for token, action in ((guild, {"action": "bet", "bet": "side", "amount": "1"}), (ann, {"action": "accept"})):
             assert post(c, table_id, token, action).status_code == 200
         wagers = c.get(f"/api/tables/{table_id}", headers=auth(watch)).json()["wagers"]
+        side = {"bet": "side", "words": "a side bet on the caster"}  # hoyle.yaml's `called:`
         assert wagers == {
             "Robert fitz John": [],
-            "The Guildmaster": [{"bet": "side", "words": "side", "side": "backs", "against": "Ann", "at_risk": "1",
-                                 "wins": "1"}],
-            "Ann": [{"bet": "side", "words": "side", "side": "lays", "against": "The Guildmaster", "at_risk": "1",
-                     "wins": "1"}]}
+            "The Guildmaster": [dict(side, side="backs", against="Ann", at_risk="1", wins="1",
+                                     said="The Guildmaster backs a side bet on the caster against Ann: 1s at risk, "
+                                          "a win pays 1s")],
+            "Ann": [dict(side, side="lays", against="The Guildmaster", at_risk="1", wins="1",
+                         said="Ann lays a side bet on the caster against The Guildmaster: 1s at risk, "
+                              "a win pays 1s")]}
         for token, action in ((robert, {"action": "done"}), (robert, {"action": "throw"}),
                               (guild, {"action": "stake", "amount": "1"}), (robert, {"action": "cover"}),
                               (ann, {"action": "stake", "amount": "2"}), (robert, {"action": "cover"})):
             r = post(c, table_id, token, action)
             assert r.status_code == 200, (action, r.text)
         wagers = r.json()["wagers"]
-        stake = {"bet": "stake", "words": "stake"}
-        assert [w for w in wagers["Robert fitz John"] if w["bet"] == "stake"] == [
-            dict(stake, side="backs", against="The Guildmaster", at_risk="1", wins="1"),
-            dict(stake, side="backs", against="Ann", at_risk="2", wins="2")]
-        assert [w for w in wagers["Ann"] if w["bet"] == "stake"] == [
-            dict(stake, side="lays", against="Robert fitz John", at_risk="2", wins="2")]
+        stakes = {name: [(w["side"], w["against"], w["at_risk"], w["wins"]) for w in mine if w["words"] == "the stake"]
+                  for name, mine in wagers.items()}
+        assert stakes == {"Robert fitz John": [("backs", "The Guildmaster", "1", "1"), ("backs", "Ann", "2", "2")],
+                          "The Guildmaster": [("lays", "Robert fitz John", "1", "1")],
+                          "Ann": [("lays", "Robert fitz John", "2", "2")]}
     app.state.tables.store.close()
 
 

@@ -344,25 +344,32 @@ def _game_stakes(table):
 
 def open_wagers(table) -> dict:
     """Each seat's wagers up at the table: {seat: [{"bet", "words", "side", "against", "at_risk",
-    "wins"}]}, money exact. The stakes of this game (the setters against the caster, or each
+    "wins", "said"}]}, money exact, and `said` the wager in the game's words and coinage. The stakes of this game (the setters against the caster, or each
     against the bank) and the bets besides them (play.table_bets.TableBets.up: odds, side bets),
     each seen from both parties. `at_risk` is what the seat loses if the wager goes against him,
     `wins` the most a win pays him from where it was made. Derived here from the session's state
     (no function of play/ lists them yet)."""
     from ..play.table_bets import BANK
+    from ..render.words import money_amount
 
     session = table.session
+    ruleset = session.machine.ruleset
     out: dict[str, list] = {seat.name: [] for seat in session.seats}
 
     def add(name, entry):
         if name in out:
+            verb = "backs" if entry["side"] == "backs" else "lays"
+            against = "the bank" if entry["against"] == BANK else entry["against"]
+            entry["said"] = (f"{name} {verb} {entry['words']} against {against}: "
+                             f"{money_amount(ruleset, Fraction(entry['at_risk']))} at risk, "
+                             f"a win pays {money_amount(ruleset, Fraction(entry['wins']))}")
             out[name].append(entry)
 
     caster = table.caster if not table.over else None
     stake_bet = session.machine.ruleset.table.stake
     per_unit = session.most_paid()
     for setter, amount in (_game_stakes(table).items() if caster else ()):
-        words = (stake_bet or "stake").replace("_", " ")
+        words = ruleset.bet_words(stake_bet) if stake_bet else "the stake"
         if session.against == "bank":
             add(setter, {"bet": stake_bet, "words": words, "side": "backs", "against": BANK,
                          "at_risk": str(amount), "wins": str(amount * per_unit)})
@@ -374,7 +381,7 @@ def open_wagers(table) -> dict:
                      "at_risk": str(amount), "wins": str(amount * per_unit)})
     for w in session.table_bets.up:
         name = w.bet.bet.name
-        words = name.replace("_", " ")
+        words = ruleset.bet_words(name)
         add(w.backer, {"bet": name, "words": words, "side": "backs", "against": w.layer,
                        "at_risk": str(w.amount), "wins": str(w.amount * w.most)})
         add(w.layer, {"bet": name, "words": words, "side": "lays", "against": w.backer,
