@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 HERE = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (HERE / "rulesets").glob("*.yaml"))
 BASELINE = [sys.executable, "-c", "import numpy"]
@@ -140,11 +142,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9, help="alternate runs of each command and the baseline")
     parser.add_argument("--repeat", type=int, default=20, help="repetitions of each in-process measurement")
     parser.add_argument("--in-process-only", action="store_true")
+    _docs.add_option(parser)
     args = parser.parse_args()
-    in_process(args.repeat)
-    if not args.in_process_only:
-        met = side_by_side(args.rounds)
-        print("every target met" if met else "some targets not met")
+    with _docs.recording("bench_analyse", args.write_docs):
+        in_process(args.repeat)
+        if not args.in_process_only:
+            met = side_by_side(args.rounds)
+            print("every target met" if met else "some targets not met")
 
 
 if __name__ == "__main__":

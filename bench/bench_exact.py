@@ -28,6 +28,8 @@ import sys
 import venv
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 HERE = Path(__file__).resolve().parent.parent
 ICEPOOL_VENV = Path(os.environ.get("HAZARD_BENCH_ICEPOOL", "/tmp/hazard-bench-icepool"))
 TARGETS = {"cotton": 2.0, "craps": 10.0}
@@ -128,36 +130,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="calls of each, the best kept")
     parser.add_argument("--no-icepool", action="store_true", help="time ours alone")
+    _docs.add_option(parser)
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls, in ms")
-    env = dict(os.environ, PYTHONPATH=str(HERE))
-    ours = json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
-                                      str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
-                                     check=True, env=env, cwd=HERE).stdout)
-    theirs = {}
-    if not args.no_icepool:
-        theirs = json.loads(subprocess.run([str(icepool_python()), "-c", THEIRS.replace("ROUNDS", str(args.rounds))],
-                                           capture_output=True, text=True, check=True).stdout)
-    print(f"{'game':<8} {'text':<6} {'read':>6} {'compile':>8} {'solve':>6} {'ours':>7} {'icepool':>8} {'ratio':>7} "
-          f"{'target':>7}")
-    for name, target in TARGETS.items():
-        for new in (False, True):
-            o = ours[name + (" new" if new else "")]
-            assert o["win"] == EXPECTED[name], (name, o["win"])
-            line = (f"{name:<8} {'new' if new else 'again':<6} {o['read'] * 1e3:>6.2f} {o['compile'] * 1e3:>8.2f} "
-                    f"{o['solve'] * 1e3:>6.2f} {o['total'] * 1e3:>7.2f}")
-            if name in theirs:
-                t = theirs[name]
-                assert t["win"] == EXPECTED[name], (name, t["win"])
-                ratio = o["total"] / t["total"]
-                line += (f" {t['total'] * 1e3:>8.2f} {ratio:>6.2f}× {'≤ %g×' % target:>7} "
-                         f"{'met' if ratio <= target else 'not met'}")
-            print(line)
-    print("again: the same text read again (its YAML's nodes kept in the process, as the language service\n"
-          "reads each version of a document twice); new: a text not read before, its YAML parsed anew.\n"
-          "Either way the expressions' parse trees are kept in the process (an edit changes one or two).")
-    if theirs:
-        print(f"icepool {next(iter(theirs.values()))['version']}")
+    with _docs.recording("bench_exact", args.write_docs):
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls, in ms")
+        env = dict(os.environ, PYTHONPATH=str(HERE))
+        ours = json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
+                                          str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
+                                         check=True, env=env, cwd=HERE).stdout)
+        theirs = {}
+        if not args.no_icepool:
+            code = THEIRS.replace("ROUNDS", str(args.rounds))
+            theirs = json.loads(subprocess.run([str(icepool_python()), "-c", code], capture_output=True, text=True,
+                                               check=True).stdout)
+        print(f"{'game':<8} {'text':<6} {'read':>6} {'compile':>8} {'solve':>6} {'ours':>7} {'icepool':>8} "
+              f"{'ratio':>7} {'target':>7}")
+        for name, target in TARGETS.items():
+            for new in (False, True):
+                o = ours[name + (" new" if new else "")]
+                assert o["win"] == EXPECTED[name], (name, o["win"])
+                line = (f"{name:<8} {'new' if new else 'again':<6} {o['read'] * 1e3:>6.2f} {o['compile'] * 1e3:>8.2f} "
+                        f"{o['solve'] * 1e3:>6.2f} {o['total'] * 1e3:>7.2f}")
+                if name in theirs:
+                    t = theirs[name]
+                    assert t["win"] == EXPECTED[name], (name, t["win"])
+                    ratio = o["total"] / t["total"]
+                    line += (f" {t['total'] * 1e3:>8.2f} {ratio:>6.2f}× {'≤ %g×' % target:>7} "
+                             f"{'met' if ratio <= target else 'not met'}")
+                print(line)
+        print("again: the same text read again (its YAML's nodes kept in the process, as the language service\n"
+              "reads each version of a document twice); new: a text not read before, its YAML parsed anew.\n"
+              "Either way the expressions' parse trees are kept in the process (an edit changes one or two).")
+        if theirs:
+            print(f"icepool {next(iter(theirs.values()))['version']}")
 
 
 if __name__ == "__main__":

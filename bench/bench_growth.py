@@ -28,6 +28,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 os.environ.setdefault("HAZARD_DSL_NO_CACHE", "1")  # time the work, not the cache
 
 from hazard_dsl.compile.compiler import MAX_STATES, compile_ruleset, explore  # noqa: E402
@@ -145,37 +147,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,2000,3000,4000", help="values of N, comma-separated")
     parser.add_argument("--stages", default="1000,2000,4000,8000", help="the stages' N, comma-separated")
+    _docs.add_option(parser)
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="hazard-growth-"))
-    stages(folder, [int(x) for x in args.stages.split(",")])
-    print()
-    print("long counters: the numbers grow with N (P(win) has thousands of digits)")
-    print(f"{'N':>6} {'states':>7} {'compile s':>10} {'smooth s':>9} {'fractions s':>12} {'ratio':>7}")
-    for n in (int(x) for x in args.sizes.split(",")):
-        path = folder / f"counter{n}.yaml"
-        path.write_text(COUNTER.format(n=n))
+    with _docs.recording("bench_growth", args.write_docs):
+        folder = Path(tempfile.mkdtemp(prefix="hazard-growth-"))
+        stages(folder, [int(x) for x in args.stages.split(",")])
+        print()
+        print("long counters: the numbers grow with N (P(win) has thousands of digits)")
+        print(f"{'N':>6} {'states':>7} {'compile s':>10} {'smooth s':>9} {'fractions s':>12} {'ratio':>7}")
+        for n in (int(x) for x in args.sizes.split(",")):
+            path = folder / f"counter{n}.yaml"
+            path.write_text(COUNTER.format(n=n))
+            t0 = time.perf_counter()
+            machine = compile_ruleset(read_ruleset(path))
+            t1 = time.perf_counter()
+            solver = Solver(machine)
+            solver.set_policy("optimal")
+            start = {machine.start.target: 1}
+            t2 = time.perf_counter()
+            visits = solver.chain.forward(start, smooth=True)
+            ours = figures(machine, visits, lambda v, nodes: v.total(nodes))
+            t3 = time.perf_counter()
+            plain = solver.chain._forward(start, FRACTIONS)
+            theirs = figures(machine, plain, lambda v, nodes: exact_sum([v[s] for s in nodes if s in v]))
+            t4 = time.perf_counter()
+            assert ours == theirs, "the two solves disagree"
+            print(f"{n:>6} {len(machine.states):>7} {t1 - t0:>10.2f} {t3 - t2:>9.2f} {t4 - t3:>12.2f} "
+                  f"{(t4 - t3) / (t3 - t2):>6.1f}×")
+        path = folder / "endless.yaml"
+        path.write_text(ENDLESS)
         t0 = time.perf_counter()
-        machine = compile_ruleset(read_ruleset(path))
-        t1 = time.perf_counter()
-        solver = Solver(machine)
-        solver.set_policy("optimal")
-        start = {machine.start.target: 1}
-        t2 = time.perf_counter()
-        visits = solver.chain.forward(start, smooth=True)
-        ours = figures(machine, visits, lambda v, nodes: v.total(nodes))
-        t3 = time.perf_counter()
-        plain = solver.chain._forward(start, FRACTIONS)
-        theirs = figures(machine, plain, lambda v, nodes: exact_sum([v[s] for s in nodes if s in v]))
-        t4 = time.perf_counter()
-        assert ours == theirs, "the two solves disagree"
-        print(f"{n:>6} {len(machine.states):>7} {t1 - t0:>10.2f} {t3 - t2:>9.2f} {t4 - t3:>12.2f} "
-              f"{(t4 - t3) / (t3 - t2):>6.1f}×")
-    path = folder / "endless.yaml"
-    path.write_text(ENDLESS)
-    t0 = time.perf_counter()
-    result = explore(read_ruleset(path))
-    print(f"refusing a game of more than {MAX_STATES} states: {time.perf_counter() - t0:.2f} s "
-          f"({'refused' if result.too_large else 'NOT refused'})")
+        result = explore(read_ruleset(path))
+        print(f"refusing a game of more than {MAX_STATES} states: {time.perf_counter() - t0:.2f} s "
+              f"({'refused' if result.too_large else 'NOT refused'})")
 
 
 if __name__ == "__main__":

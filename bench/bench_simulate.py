@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 ROOT = Path(__file__).resolve().parent.parent
 CRAPSSIM_VENV = Path(os.environ.get("HAZARD_BENCH_CRAPSSIM", "/tmp/hazard-bench-crapssim"))
 CRAPS_THROWS_PER_GAME = 557 / 165  # exact (hazard-dsl analyse craps): games = rolls / this
@@ -223,63 +225,66 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="runs of every case, alternately (best kept)")
     parser.add_argument("--full", action="store_true", help="also 10^9 games, for the peak memory")
     parser.add_argument("--no-crapssim", action="store_true")
+    _docs.add_option(parser)
     args = parser.parse_args()
-    if args.case:
-        if args.case.startswith("memory "):
-            result = case_memory(int(float(args.case.split()[1])))
-        else:
-            result = CASES[args.case]()
-        result["peak_mib"] = peak_mib()
-        print(json.dumps(result))
-        return
-    names = list(CASES) + ([] if args.no_crapssim else ["crapssim"])
-    best: dict = {}
-    for round_ in range(args.rounds):
-        for name in names:
-            result = run_case(name)
-            if not result:
-                continue
-            rate = result["throws"] / result["seconds"] if result["throws"] else result["games"] / result["seconds"]
-            kept = best.get(name)
-            if kept is None or rate > kept["rate"]:
-                best[name] = dict(result, rate=rate)
-            print(f"  round {round_ + 1}: {name}: {rate / 1e6:.1f} M/s", file=sys.stderr)
-    sizes = [10 ** 7, 10 ** 8] + ([10 ** 9] if args.full else [])
-    for n in sizes:
-        out = subprocess.run([sys.executable, __file__, "--case", f"memory {n}"], capture_output=True, text=True,
-                             check=True, cwd=ROOT)
-        best[f"memory {n:.0e}"] = json.loads(out.stdout.strip().splitlines()[-1])
+    with _docs.recording("bench_simulate", args.write_docs):
+        if args.case:
+            if args.case.startswith("memory "):
+                result = case_memory(int(float(args.case.split()[1])))
+            else:
+                result = CASES[args.case]()
+            result["peak_mib"] = peak_mib()
+            print(json.dumps(result))
+            return
+        names = list(CASES) + ([] if args.no_crapssim else ["crapssim"])
+        best: dict = {}
+        for round_ in range(args.rounds):
+            for name in names:
+                result = run_case(name)
+                if not result:
+                    continue
+                rate = result["throws"] / result["seconds"] if result["throws"] else result["games"] / result["seconds"]
+                kept = best.get(name)
+                if kept is None or rate > kept["rate"]:
+                    best[name] = dict(result, rate=rate)
+                print(f"  round {round_ + 1}: {name}: {rate / 1e6:.1f} M/s", file=sys.stderr)
+        sizes = [10 ** 7, 10 ** 8] + ([10 ** 9] if args.full else [])
+        for n in sizes:
+            out = subprocess.run([sys.executable, __file__, "--case", f"memory {n}"], capture_output=True, text=True,
+                                 check=True, cwd=ROOT)
+            best[f"memory {n:.0e}"] = json.loads(out.stdout.strip().splitlines()[-1])
 
-    print(f"{'case':<28} {'games/s':>14} {'throws/s':>14} {'peak MiB':>9}")
-    for name, r in best.items():
-        games = f"{r['games'] / r['seconds']:,.0f}" if r.get("games") else ""
-        throws = f"{r['throws'] / r['seconds']:,.0f}" if r.get("throws") else ""
-        print(f"{name:<28} {games:>14} {throws:>14} {r['peak_mib']:>9.1f}")
+        print(f"{'case':<28} {'games/s':>14} {'throws/s':>14} {'peak MiB':>9}")
+        for name, r in best.items():
+            games = f"{r['games'] / r['seconds']:,.0f}" if r.get("games") else ""
+            throws = f"{r['throws'] / r['seconds']:,.0f}" if r.get("throws") else ""
+            print(f"{name:<28} {games:>14} {throws:>14} {r['peak_mib']:>9.1f}")
 
-    def tps(name):
-        r = best.get(name)
-        return r["throws"] / r["seconds"] if r else None
+        def tps(name):
+            r = best.get(name)
+            return r["throws"] / r["seconds"] if r else None
 
-    def gps(name):
-        r = best.get(name)
-        return r["games"] / r["seconds"] if r else None
+        def gps(name):
+            r = best.get(name)
+            return r["games"] / r["seconds"] if r else None
 
-    floor = tps("floor")
-    print("\nratios (targets in brackets)")
-    for name in ("cotton", "craps"):
-        print(f"  {name}: {tps(name) / floor:.0%} of the floor's throws per second  [at least 40%]")
-    for name in ("craps pass bet", "craps pass+odds+place_6"):
-        print(f"  {name}: {tps(name) / floor:.0%} of the floor's throws per second (bets: the throws of every "
-              f"table), {gps(name) / gps('craps'):.0%} of the game's games per second")
-    if gps("crapssim"):
-        print(f"  craps: {gps('craps') / gps('crapssim'):,.0f}× crapssim's pass-line games per second  [at least 1000×]")
-    print(f"  plain Python: cotton {tps('cotton') / tps('python cotton'):.0f}×, craps "
-          f"{tps('craps') / tps('python craps'):.0f}× slower than the engine")
-    print(f"  two workers: {tps('cotton 2 workers') / tps('cotton 1 worker'):.2f}× one worker  [at least 1.7×; "
-          f"{os.cpu_count()} cores here]")
-    peaks = [best[k]["peak_mib"] for k in best if k.startswith("memory")]
-    print(f"  peak memory for {', '.join(k.split()[1] for k in best if k.startswith('memory'))} games: "
-          f"{', '.join(f'{p:.0f}' for p in peaks)} MiB  [under 200 MiB, flat in N]")
+        floor = tps("floor")
+        print("\nratios (targets in brackets)")
+        for name in ("cotton", "craps"):
+            print(f"  {name}: {tps(name) / floor:.0%} of the floor's throws per second  [at least 40%]")
+        for name in ("craps pass bet", "craps pass+odds+place_6"):
+            print(f"  {name}: {tps(name) / floor:.0%} of the floor's throws per second (bets: the throws of every "
+                  f"table), {gps(name) / gps('craps'):.0%} of the game's games per second")
+        if gps("crapssim"):
+            print(f"  craps: {gps('craps') / gps('crapssim'):,.0f}× crapssim's pass-line games per second  "
+                  f"[at least 1000×]")
+        print(f"  plain Python: cotton {tps('cotton') / tps('python cotton'):.0f}×, craps "
+              f"{tps('craps') / tps('python craps'):.0f}× slower than the engine")
+        print(f"  two workers: {tps('cotton 2 workers') / tps('cotton 1 worker'):.2f}× one worker  [at least 1.7×; "
+              f"{os.cpu_count()} cores here]")
+        peaks = [best[k]["peak_mib"] for k in best if k.startswith("memory")]
+        print(f"  peak memory for {', '.join(k.split()[1] for k in best if k.startswith('memory'))} games: "
+              f"{', '.join(f'{p:.0f}' for p in peaks)} MiB  [under 200 MiB, flat in N]")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END
 from hazard_dsl.parse.reader import read_ruleset
@@ -61,36 +63,38 @@ def timed(fn, repeat: int) -> tuple[float, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    _docs.add_option(parser)
     args = parser.parse_args()
-    print(f"{'ruleset':<10} {'states':>6} {'compile ms':>10} {'analyse ms':>10} {'P(win) ms':>10} "
-          f"{'baseline ms':>11} {'ratio':>7} {'bets':>5} {'ms/bet':>7}")
-    for path in sorted(RULESETS.glob("*.yaml")):
-        ruleset = read_ruleset(path)
-        compile_time, machine = timed(lambda: compile_ruleset(ruleset), args.repeat)
-        analyse_time, analysis = timed(lambda: analyse(machine), args.repeat)
+    with _docs.recording("bench_solve", args.write_docs):
+        print(f"{'ruleset':<10} {'states':>6} {'compile ms':>10} {'analyse ms':>10} {'P(win) ms':>10} "
+              f"{'baseline ms':>11} {'ratio':>7} {'bets':>5} {'ms/bet':>7}")
+        for path in sorted(RULESETS.glob("*.yaml")):
+            ruleset = read_ruleset(path)
+            compile_time, machine = timed(lambda: compile_ruleset(ruleset), args.repeat)
+            analyse_time, analysis = timed(lambda: analyse(machine), args.repeat)
 
-        def ours():
-            solver = Solver(machine)
-            solver.set_policy("optimal")
-            visits = solver.forward()
-            return sum((x for s, x in visits.items() if machine.states[s].kind == END
-                        and machine.states[s].result == "win"), Fraction(0))
+            def ours():
+                solver = Solver(machine)
+                solver.set_policy("optimal")
+                visits = solver.forward()
+                return sum((x for s, x in visits.items() if machine.states[s].kind == END
+                            and machine.states[s].result == "win"), Fraction(0))
 
-        ours_time, ours_win = timed(ours, args.repeat)
-        base_time, base_win = timed(lambda: baseline_win(machine), args.repeat)
-        assert ours_win == base_win == analysis.win, path.stem
+            ours_time, ours_win = timed(ours, args.repeat)
+            base_time, base_win = timed(lambda: baseline_win(machine), args.repeat)
+            assert ours_win == base_win == analysis.win, path.stem
 
-        def bets():
-            solver = Solver(machine)
-            solver.set_policy("optimal")
-            table = BetTable(machine, solver)
-            return [table.figures(name) for name in ruleset.bets]
+            def bets():
+                solver = Solver(machine)
+                solver.set_policy("optimal")
+                table = BetTable(machine, solver)
+                return [table.figures(name) for name in ruleset.bets]
 
-        bets_time, _ = timed(bets, args.repeat)
-        per_bet = bets_time * 1e3 / max(len(ruleset.bets), 1)
-        print(f"{path.stem:<10} {len(machine.states):>6} {compile_time * 1e3:>10.2f} {analyse_time * 1e3:>10.2f} "
-              f"{ours_time * 1e3:>10.2f} {base_time * 1e3:>11.2f} {base_time / ours_time:>6.1f}x "
-              f"{len(ruleset.bets):>5} {per_bet:>7.2f}")
+            bets_time, _ = timed(bets, args.repeat)
+            per_bet = bets_time * 1e3 / max(len(ruleset.bets), 1)
+            print(f"{path.stem:<10} {len(machine.states):>6} {compile_time * 1e3:>10.2f} {analyse_time * 1e3:>10.2f} "
+                  f"{ours_time * 1e3:>10.2f} {base_time * 1e3:>11.2f} {base_time / ours_time:>6.1f}x "
+                  f"{len(ruleset.bets):>5} {per_bet:>7.2f}")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 HERE = Path(__file__).resolve().parent.parent
 RULESETS = sorted(p.stem for p in (HERE / "rulesets").glob("*.yaml"))
 SIX = ["chicken", "cotton", "craps", "french", "hoyle", "petty"]
@@ -226,19 +228,21 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout of hazard-dsl, run beside")
     parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
     parser.add_argument("--no-commands", action="store_true", help="the kernels and simulations only")
+    _docs.add_option(parser)
     args = parser.parse_args()
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in load) if load else 'unknown'} "
-          f"(1, 5, 15 min) at the start")
-    met = True
-    if not args.no_commands:
-        met &= cold_start(args.rounds, args.baseline)
-    if not args.no_simulate:
-        met &= kernels(args.rounds)
-        met &= simulations(args.rounds)
-    if load is not None:
-        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("every target met" if met else "some targets not met")
+    with _docs.recording("bench_speed", args.write_docs):
+        load = os.getloadavg() if hasattr(os, "getloadavg") else None
+        print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in load) if load else 'unknown'} "
+              f"(1, 5, 15 min) at the start")
+        met = True
+        if not args.no_commands:
+            met &= cold_start(args.rounds, args.baseline)
+        if not args.no_simulate:
+            met &= kernels(args.rounds)
+            met &= simulations(args.rounds)
+        if load is not None:
+            print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print("every target met" if met else "some targets not met")
 
 
 if __name__ == "__main__":

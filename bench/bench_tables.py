@@ -33,6 +33,8 @@ import tempfile
 import time
 import urllib.request
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 
 def percentile(values, p):
     if not values:
@@ -188,73 +190,77 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=300.0, help="seconds at most (default 300)")
     parser.add_argument("--think", type=float, default=0.0, help="seconds each table waits between its actions "
                                                                  "(default 0: as fast as the server answers)")
+    _docs.add_option(parser)
     args = parser.parse_args()
     if not (1 <= args.tables <= 100 and 2 <= args.players <= 12 and 1 <= args.actions <= 100_000):
         parser.error("1-100 tables, 2-12 players, at most 100,000 actions")
-    from hazard_dsl.serve.tables import BURST, RATE
+    with _docs.recording("bench_tables", args.write_docs) as record:
+        from hazard_dsl.serve.tables import BURST, RATE
 
-    folder = tempfile.mkdtemp(prefix="bench-tables-")
-    server = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--host", "127.0.0.1", "--port", "0",
-                               "--db", os.path.join(folder, "tables.db")], stdout=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline()
-        if " at http://" not in line:
-            print(f"serve did not start: {line}", file=sys.stderr)
-            return 1
-        address = line.split(" at ")[1].split()[0].rstrip("/")
-        names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lem"][:args.players]
-        made_at = time.perf_counter()
-        tables = []
-        for i in range(args.tables):
-            made = call(address, "/api/tables", {"ruleset": "cotton", "players": names, "seed": 1000 + i,
-                                                 "settings": {"purse": 100_000, "rounds": 10_000}})
-            tables.append((made["id"], {n: s["token"] for n, s in made["seats"].items()}))
-        print(f"{args.tables} tables of {args.players} players opened in {time.perf_counter() - made_at:.1f} s")
-        results, latencies, elapsed = asyncio.run(run(address, tables, args, RATE, BURST))
-        actions = sum(sent for _, sent in results)
-        # every player received every event of its table's log, once, in order
-        problems, events = [], 0
-        for (table_id, tokens), (players, _) in zip(tables, results):
-            log = call(address, f"/api/tables/{table_id}/log", token=next(iter(tokens.values())))
-            logged = [json.loads(line) for line in log.decode().splitlines()]
-            logged = [e for e in logged if "event" in e]
-            events += len(logged)
-            for p in players.values():
-                problems += p.problems
-                got = [e for _, e in p.events]
-                if len(got) != len(logged):
-                    problems.append(f"table {table_id}, {p.name}: {len(got)} events received, {len(logged)} logged")
-                else:
-                    for (n, e), want in zip(p.events, logged[:len(got)]):
-                        if e != {k: v for k, v in want.items() if k in e} or (n == 1) != (want["event"] == "session"):
-                            problems.append(f"table {table_id}, {p.name}: event {n} differs from the log")
-                            break
-        state, event = latencies["state"], latencies["event"]
-        print(f"{actions:,} actions at {len(tables)} tables in {elapsed:.1f} s: {actions / elapsed:,.0f} actions/s "
-              f"({events:,} events logged)")
-        print(f"action -> its first event, at every player ({len(event):,} deliveries): "
-              f"p50 {percentile(event, 50) * 1e3:.1f} ms, p99 {percentile(event, 99) * 1e3:.1f} ms, "
-              f"max {max(event) * 1e3:.1f} ms" if event else "no events")
-        print(f"action -> the table's new state, at every player ({len(state):,} deliveries): "
-              f"p50 {percentile(state, 50) * 1e3:.1f} ms, p99 {percentile(state, 99) * 1e3:.1f} ms, "
-              f"mean {statistics.fmean(state) * 1e3:.1f} ms")
-        if actions < args.actions:
-            print(f"stopped at {actions:,} actions of {args.actions:,} (the time limit, or sessions that ended)")
-        if problems:
-            print(f"PROBLEMS ({len(problems)}):", *problems[:20], sep="\n  ")
-            return 1
-        print("nothing lost, duplicated or reordered at any player")
-        return 0
-    finally:
-        server.terminate()
+        folder = tempfile.mkdtemp(prefix="bench-tables-")
+        server = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--host", "127.0.0.1", "--port", "0",
+                                   "--db", os.path.join(folder, "tables.db")], stdout=subprocess.PIPE, text=True)
         try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=20)
-        # the database, its write-ahead log and the server's files go with the run (after the
-        # server: it holds them open until it stops)
-        shutil.rmtree(folder, ignore_errors=True)
+            line = server.stdout.readline()
+            if " at http://" not in line:
+                print(f"serve did not start: {line}", file=sys.stderr)
+                record.cancel()  # no figures: the page keeps its last ones
+                return 1
+            address = line.split(" at ")[1].split()[0].rstrip("/")
+            names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gil", "Hal", "Ivy", "Jon", "Kit", "Lem"][:args.players]
+            made_at = time.perf_counter()
+            tables = []
+            for i in range(args.tables):
+                made = call(address, "/api/tables", {"ruleset": "cotton", "players": names, "seed": 1000 + i,
+                                                     "settings": {"purse": 100_000, "rounds": 10_000}})
+                tables.append((made["id"], {n: s["token"] for n, s in made["seats"].items()}))
+            print(f"{args.tables} tables of {args.players} players opened in {time.perf_counter() - made_at:.1f} s")
+            results, latencies, elapsed = asyncio.run(run(address, tables, args, RATE, BURST))
+            actions = sum(sent for _, sent in results)
+            # every player received every event of its table's log, once, in order
+            problems, events = [], 0
+            for (table_id, tokens), (players, _) in zip(tables, results):
+                log = call(address, f"/api/tables/{table_id}/log", token=next(iter(tokens.values())))
+                logged = [json.loads(line) for line in log.decode().splitlines()]
+                logged = [e for e in logged if "event" in e]
+                events += len(logged)
+                for p in players.values():
+                    problems += p.problems
+                    got = [e for _, e in p.events]
+                    if len(got) != len(logged):
+                        problems.append(f"table {table_id}, {p.name}: {len(got)} events received, {len(logged)} logged")
+                    else:
+                        for (n, e), want in zip(p.events, logged[:len(got)]):
+                            alike = e == {k: v for k, v in want.items() if k in e}
+                            if not alike or (n == 1) != (want["event"] == "session"):
+                                problems.append(f"table {table_id}, {p.name}: event {n} differs from the log")
+                                break
+            state, event = latencies["state"], latencies["event"]
+            print(f"{actions:,} actions at {len(tables)} tables in {elapsed:.1f} s: {actions / elapsed:,.0f} actions/s "
+                  f"({events:,} events logged)")
+            print(f"action -> its first event, at every player ({len(event):,} deliveries): "
+                  f"p50 {percentile(event, 50) * 1e3:.1f} ms, p99 {percentile(event, 99) * 1e3:.1f} ms, "
+                  f"max {max(event) * 1e3:.1f} ms" if event else "no events")
+            print(f"action -> the table's new state, at every player ({len(state):,} deliveries): "
+                  f"p50 {percentile(state, 50) * 1e3:.1f} ms, p99 {percentile(state, 99) * 1e3:.1f} ms, "
+                  f"mean {statistics.fmean(state) * 1e3:.1f} ms")
+            if actions < args.actions:
+                print(f"stopped at {actions:,} actions of {args.actions:,} (the time limit, or sessions that ended)")
+            if problems:
+                print(f"PROBLEMS ({len(problems)}):", *problems[:20], sep="\n  ")
+                return 1
+            print("nothing lost, duplicated or reordered at any player")
+            return 0
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=20)
+            # the database, its write-ahead log and the server's files go with the run (after the
+            # server: it holds them open until it stops)
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

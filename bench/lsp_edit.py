@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 HERE = Path(__file__).resolve().parent.parent
 CRAPS = HERE / "rulesets" / "craps.yaml"
 BAR_MS = 200.0
@@ -72,55 +74,57 @@ def summary(name: str, times: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
+    _docs.add_option(parser)
     args = parser.parse_args()
+    with _docs.recording("lsp_edit", args.write_docs):
 
-    cache = tempfile.mkdtemp(prefix="hazard-dsl-bench-")
-    os.environ["XDG_CACHE_HOME"] = cache
-    from hazard_dsl.language.service import LanguageService, uri_of
+        cache = tempfile.mkdtemp(prefix="hazard-dsl-bench-")
+        os.environ["XDG_CACHE_HOME"] = cache
+        from hazard_dsl.language.service import LanguageService, uri_of
 
-    text = CRAPS.read_text(encoding="utf-8")
-    folder = Path(tempfile.mkdtemp(prefix="hazard-dsl-bench-files-"))
-    path = folder / "craps.yaml"
-    path.write_text(text, encoding="utf-8")
-    uri = uri_of(path)
-    service = LanguageService()
-    start = time.perf_counter()
-    service.open(uri, text)
-    service.diagnostics(uri)
-    opened = (time.perf_counter() - start) * 1000
-
-    edited, restored, command = [], [], []
-    by_kind: dict = {False: [], True: []}
-    for version, (changed, breaks) in enumerate(edits(text, args.rounds), 2):
+        text = CRAPS.read_text(encoding="utf-8")
+        folder = Path(tempfile.mkdtemp(prefix="hazard-dsl-bench-files-"))
+        path = folder / "craps.yaml"
+        path.write_text(text, encoding="utf-8")
+        uri = uri_of(path)
+        service = LanguageService()
         start = time.perf_counter()
-        service.change(uri, changed, version)
-        problems = service.diagnostics(uri)
-        edited.append((time.perf_counter() - start) * 1000)
-        by_kind[breaks].append(edited[-1])
-        assert any(p.severity == "error" for p in problems) == breaks
-        start = time.perf_counter()
-        service.change(uri, text, version)
-        assert not [p for p in service.diagnostics(uri) if p.severity == "error"]
-        restored.append((time.perf_counter() - start) * 1000)
-        saved = folder / f"edit{version}.yaml"
-        saved.write_text(changed, encoding="utf-8")
-        start = time.perf_counter()
-        subprocess.run([*hazard_dsl(), "check", str(saved)], capture_output=True)
-        command.append((time.perf_counter() - start) * 1000)
+        service.open(uri, text)
+        service.diagnostics(uri)
+        opened = (time.perf_counter() - start) * 1000
 
-    print(f"craps.yaml: {len(text.splitlines())} lines; {len(edited)} edits of one character")
-    print(f"{'opening it (the first diagnostics)':<46} {opened:8.1f} ms")
-    print(summary("diagnostics after an edit (a new text)", edited))
-    print(summary("  of which: still clean (the game explored)", by_kind[False]))
-    print(summary("  of which: an unknown name (an error)", by_kind[True]))
-    print(summary("diagnostics after restoring it (seen before)", restored))
-    print(summary("before: save, then `hazard-dsl check FILE`", command))
-    median = statistics.median(edited)
-    print(f"median after an edit: {median:.1f} ms against the bar of {BAR_MS:.0f} ms: "
-          f"{'within it' if median <= BAR_MS else 'OVER IT'}; "
-          f"{statistics.median(command) / median:.1f}x faster than saving and running check")
-    shutil.rmtree(cache, ignore_errors=True)
-    shutil.rmtree(folder, ignore_errors=True)
+        edited, restored, command = [], [], []
+        by_kind: dict = {False: [], True: []}
+        for version, (changed, breaks) in enumerate(edits(text, args.rounds), 2):
+            start = time.perf_counter()
+            service.change(uri, changed, version)
+            problems = service.diagnostics(uri)
+            edited.append((time.perf_counter() - start) * 1000)
+            by_kind[breaks].append(edited[-1])
+            assert any(p.severity == "error" for p in problems) == breaks
+            start = time.perf_counter()
+            service.change(uri, text, version)
+            assert not [p for p in service.diagnostics(uri) if p.severity == "error"]
+            restored.append((time.perf_counter() - start) * 1000)
+            saved = folder / f"edit{version}.yaml"
+            saved.write_text(changed, encoding="utf-8")
+            start = time.perf_counter()
+            subprocess.run([*hazard_dsl(), "check", str(saved)], capture_output=True)
+            command.append((time.perf_counter() - start) * 1000)
+
+        print(f"craps.yaml: {len(text.splitlines())} lines; {len(edited)} edits of one character")
+        print(f"{'opening it (the first diagnostics)':<46} {opened:8.1f} ms")
+        print(summary("diagnostics after an edit (a new text)", edited))
+        print(summary("  of which: still clean (the game explored)", by_kind[False]))
+        print(summary("  of which: an unknown name (an error)", by_kind[True]))
+        print(summary("diagnostics after restoring it (seen before)", restored))
+        print(summary("before: save, then `hazard-dsl check FILE`", command))
+        median = statistics.median(edited)
+        print(f"median after an edit: {median:.1f} ms against the bar of {BAR_MS:.0f} ms: "
+              f"{'within it' if median <= BAR_MS else 'OVER IT'}; "
+              f"{statistics.median(command) / median:.1f}x faster than saving and running check")
+        shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

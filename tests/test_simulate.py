@@ -243,17 +243,6 @@ def test_ctrl_c_prints_what_is_done_and_exits_130(capsys, monkeypatch):
     assert "interrupted" in captured.err
 
 
-def test_the_readme_states_the_engines_constants():
-    from hazard_dsl.simulate.engine import LANES, MAX_BLOCK
-    from hazard_dsl.simulate.chunks import GAMES_PER_CHUNK
-    from tests.conftest import ROOT
-
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    for phrase in (f"{LANES:,} games advance in lock-step", f"every {MAX_BLOCK} throws the endings are counted",
-                   f"chunks of {GAMES_PER_CHUNK:,} games"):
-        assert phrase in readme, phrase
-
-
 @pytest.mark.parametrize("seed", range(20))
 def test_the_two_counts_of_a_block_agree_with_a_plain_count(seed):
     from hazard_dsl.simulate.engine import _picked_rows, _sorted_rows
