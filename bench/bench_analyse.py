@@ -11,13 +11,13 @@ Two parts:
    `hazard-dsl check rulesets/*.yaml` and `hazard-dsl compare` of the six built-ins, each run
    alternately with `python -c "import numpy"` on the same machine in the same rounds, so the
    ratio holds when the machine's speed drifts. It prints the median wall time of each and the
-   median of the per-round ratios, against the targets of issue 8 (analyse at most 1.0× the
+   median of the per-round ratios, against the targets (analyse at most 1.0× the
    NumPy import; check and compare at most 1.5×). The targets are for the command run again
    on an unchanged file (the cache of read rulesets and compiled machines filled by the
    warm-up round); the same commands with ``HAZARD_DSL_NO_CACHE=1`` — the first run after an
    edit — are printed below them, without a target.
 
-    python bench/bench_analyse.py [--rounds 9] [--repeat 20]
+    python bench/bench_analyse.py [--rounds 9] [--repeat 20] [--write-docs [FILE]]
 
 Run it on an idle machine; a loaded one widens every figure. The first round of each command
 is a warm-up (it fills the parser cache and Python's bytecode cache), not counted.

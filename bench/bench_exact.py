@@ -1,6 +1,6 @@
 """From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
 
-    python bench/bench_exact.py [--rounds 20] [--no-icepool]
+    python bench/bench_exact.py [--rounds 20] [--no-icepool] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked (`parse.reader.read_ruleset`, no cache),
 compiled into the machine (`compile.compiler.compile_ruleset`: the game, and whatever the file
@@ -14,7 +14,7 @@ Cotton's 1979/4032 and the pass line's 244/495, checked. Ours twice: the same te
 (its YAML parsed anew, as after an edit); either way the parse trees of its expressions are kept in
 the process, as after an edit of one of them. Each is the best of `--rounds` calls, in
 its own process; the two processes run one after the other, so a busy machine slows both (the
-first line says how busy it was). Issue 27's targets: Cotton ≤ 2×, craps ≤ 10× (craps' file
+first line says how busy it was). The targets: Cotton ≤ 2×, craps ≤ 10× (craps' file
 carries 39 bets that P(win) never reads).
 """
 

@@ -16,7 +16,7 @@ small primes, no gcd until a figure is reported) and over normalised Fractions (
 one gcd per operation). Both must give the same P(win) and expected throws. The last line times
 how long a game that exceeds the state limit takes to be refused.
 
-    python bench/bench_growth.py [--sizes 1000,2000,3000,4000] [--stages 1000,2000,4000,8000]
+    python bench/bench_growth.py [--sizes 1000,2000,3000,4000] [--stages 1000,2000,4000,8000] [--write-docs [FILE]]
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
     python bench/bench_simulate.py            # about a minute and a half
     python bench/bench_simulate.py --full     # also 10^9 games, for the peak memory (a few minutes more)
+    python bench/bench_simulate.py --write-docs   # and its figures into docs/performance.md
 
 Each case runs in a fresh process (its peak memory is that process's), and the cases are run
 in turn three times, keeping each one's best: the development machine is shared, and the best

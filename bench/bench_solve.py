@@ -6,7 +6,7 @@ at a time (most are a single state with a self-loop). Both must give the same P(
 ratio printed is baseline time / our time, so larger is better. The last columns time the exact
 analysis of every bet the ruleset declares (on the product of game and bet machines).
 
-    python bench/bench_solve.py [--repeat N]
+    python bench/bench_solve.py [--repeat N] [--write-docs [FILE]]
 """
 
 from __future__ import annotations

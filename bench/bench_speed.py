@@ -1,6 +1,6 @@
-"""The targets of issue 27, side by side in one run: a cold start, the text `compare`, the kernels.
+"""The speed targets side by side in one run: a cold start, the text `compare`, the kernels, simulations.
 
-    python bench/bench_speed.py [--rounds 7] [--baseline DIR] [--no-simulate]
+    python bench/bench_speed.py [--rounds 7] [--baseline DIR] [--no-simulate] [--write-docs [FILE]]
 
 1. **Cold start.** `analyse R --json` for every built-in R, and `check rulesets/*.yaml`, each with
    an empty cache (a new, empty ``XDG_CACHE_HOME`` for every run: the first run after an edit

@@ -2,6 +2,7 @@
 
     python bench/bench_tables.py                       # 50 tables x 4 players, 10,000 actions
     python bench/bench_tables.py --tables 10 --actions 1000
+    python bench/bench_tables.py --write-docs       # and its figures into docs/performance.md
 
 A real `hazard-dsl serve --db FILE` (a process of its own, a fresh database in a temporary
 folder) is started on 127.0.0.1; each table (Cotton, seeded random dice, four players with deep

@@ -1,5 +1,5 @@
 """Do diagnostics keep up with typing? An edit of the largest built-in, craps (about 600 lines),
-and the language service's diagnostics after it, against the 200 ms bar of issue 24.
+and the language service's diagnostics after it, against a bar of 200 ms.
 
 Each round changes one character of a name in a condition near the middle of the file (a different character
 each time, so every edited text is new: never found in the reading cache) and asks for the
@@ -11,7 +11,7 @@ again (a text seen before: the reading cache's case, as after an undo). Side by 
 same rounds, so the ratio holds when the machine's speed drifts. The median, min and max of each,
 in milliseconds, and the median against the bar.
 
-    python bench/lsp_edit.py [--rounds 40]
+    python bench/lsp_edit.py [--rounds 40] [--write-docs [FILE]]
 
 A cache folder of its own (empty at the start) keeps the user's out of it; run it on an idle
 machine.
