@@ -396,3 +396,140 @@ def test_the_workbench_gives_up_what_a_newer_request_replaces_and_warns_of_unsav
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": watch["identifier"]})
         browser.get("about:blank")
+
+
+# Each chart of compare as the page draws it: its ticks ([value, x, text]), its marks ([value,
+# left, right, cx]) in the order of the rows, and its words.
+CHARTS = """
+return [...document.querySelectorAll('#charts svg.compare-chart')].map(s => ({
+  kind: s.classList.contains('dots') ? 'dots' : 'bars',
+  label: s.getAttribute('aria-label'),
+  ticks: [...s.querySelectorAll('text.tick')].map(t => [+t.dataset.value, +t.getAttribute('x'), t.textContent]),
+  marks: [...s.querySelectorAll('[data-value]:not(text)')].map(m => m.tagName === 'circle'
+    ? [+m.dataset.value, null, null, +m.getAttribute('cx')]
+    : [+m.dataset.value, +m.getAttribute('x'), +m.getAttribute('x') + +m.getAttribute('width'), null]),
+  base: [...s.querySelectorAll('line.base')].map(l => +l.getAttribute('x1')),
+  words: [...s.querySelectorAll('text.unit')].map(t => t.textContent).join(' ')}));
+"""
+
+
+def _scale(ticks):
+    """The page's own scale, read back from two of its ticks: value → x."""
+    (v0, x0, _), (v1, x1, _) = ticks[0], ticks[-1]
+    return lambda v: x0 + (x1 - x0) * (v - v0) / (v1 - v0)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_compare_places_each_chance_on_a_labelled_scale_in_its_order(browser, server, width):
+    """Issue 34: each chance was a bar from its value to the 50% line, so Chicken's 49.29% (the
+    best of the three below 50%) had a shorter bar than Cotton's 49.08%. Now each chance is a dot
+    on a scale of % with labelled ticks, where the ticks say it is: Cotton (1979/4032, 49.08%)
+    left of Chicken (244/495, 49.29%) left of Petty Hazard (5629/11088, 50.77%), and 50% drawn as
+    a dashed line; the edges are bars from the tick "0%", each as long as its value."""
+    address, _ = server
+    if width != 1280:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.get(f"{address}/compare?v=cotton&v=chicken&v=petty")
+        wait(browser, lambda d: len(d.execute_script(CHARTS)) >= 2 and d.execute_script(CHARTS)[0]["marks"],
+             message="the charts")
+        time.sleep(0.3)
+        chance, edge = browser.execute_script(CHARTS)[:2]
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    # the chances, exactly 1979/4032, 244/495, 5629/11088 as percentages
+    exact = [100 * 1979 / 4032, 100 * 244 / 495, 100 * 5629 / 11088]
+    # (drawn from the fraction to six decimals: toNumber)
+    assert chance["kind"] == "dots" and all(abs(m[0] - v) < 1e-3 for m, v in zip(chance["marks"], exact, strict=True))
+    assert len(chance["ticks"]) >= 3 and all(t[2].endswith("%") for t in chance["ticks"]), chance["ticks"]
+    assert chance["ticks"][0][0] <= min(exact) and chance["ticks"][-1][0] >= max(exact), chance["ticks"]
+    at = _scale(chance["ticks"])
+    places = [m[3] for m in chance["marks"]]
+    assert places == sorted(places) and len(set(places)) == 3, places  # in the order of the values
+    assert all(abs(x - at(v)) < 0.6 for x, v in zip(places, exact)), (places, [at(v) for v in exact])
+    assert "% of games the caster wins" in chance["words"] and "50%" in chance["words"]
+    # the edges against the caster: 37/2016 (1.84%), 7/495 (1.41%), −85/5544 (−1.53%), bars from 0
+    edges = [100 * 37 / 2016, 100 * 7 / 495, -100 * 85 / 5544]
+    assert edge["kind"] == "bars" and all(abs(m[0] - v) < 1e-3 for m, v in zip(edge["marks"], edges, strict=True))
+    zero = [t for t in edge["ticks"] if t[0] == 0]
+    assert zero and zero[0][2] == "0%" and abs(edge["base"][0] - zero[0][1]) < 0.2, (edge["ticks"], edge["base"])
+    at = _scale(edge["ticks"])
+    for value, left, right, _ in edge["marks"]:
+        start, end = (left, right) if value > 0 else (right, left)  # a bar runs from 0 towards its value
+        assert abs(start - at(0)) < 0.2 and abs(end - at(value)) < 0.6, (value, left, right)
+    signed = [(right - left) * (1 if value > 0 else -1) for value, left, right, _ in edge["marks"]]
+    assert sorted(range(3), key=lambda i: signed[i]) == sorted(range(3), key=lambda i: edges[i]), signed
+    assert "% of the stake" in edge["words"]
+
+
+def test_the_throws_chart_stands_on_zero_with_a_scale_of_the_share_of_games(browser, server):
+    """The throws per game (the library's, compare's and the workbench's chart): bars from the
+    tick "0%" on a scale of % of games, each bar's top where the scale puts its share. Cotton
+    ends on the second throw in 131/648 of games (20.22%: the chance of throwing the main)."""
+    address, _ = server
+    browser.get(f"{address}/?ruleset=cotton")
+    wait(browser, lambda d: d.find_elements("css selector", "#throws-chart svg rect"), message="the chart")
+    chart = browser.execute_script("""
+      const s = document.querySelector('#throws-chart svg');
+      return {ticks: [...s.querySelectorAll('text.tick-y')].map(t => [+t.dataset.value, +t.getAttribute('y') - 4, t.textContent]),
+              bars: [...s.querySelectorAll('rect')].map(r => [+r.dataset.value, +r.getAttribute('y'), +r.getAttribute('y') + +r.getAttribute('height')]),
+              words: [...s.querySelectorAll('text')].map(t => t.textContent)};""")
+    ticks = chart["ticks"]
+    assert ticks[0][0] == 0 and ticks[0][2] == "0%" and ticks[-1][0] >= 20.22, ticks
+    (v0, y0, _), (v1, y1, _) = ticks[0], ticks[-1]
+    at = lambda v: y0 + (y1 - y0) * (v - v0) / (v1 - v0)  # noqa: E731
+    assert abs(chart["bars"][0][0] - 100 * 131 / 648) < 1e-4, chart["bars"][0]
+    for value, top, bottom in chart["bars"]:
+        assert abs(bottom - at(0)) < 0.05 and abs(top - at(value)) < 0.05, (value, top, bottom)
+    assert "% of games" in chart["words"] and "throws in the game" in chart["words"]
+
+
+STALE = """
+const box = document.getElementById('figures-box'), note = document.getElementById('figures-state');
+const drawing = document.getElementById('drawing'), said = document.getElementById('drawing-state');
+return {dimmed: box.classList.contains('stale'), opacity: +getComputedStyle(box).opacity,
+        note: note.hidden ? '' : note.textContent, win: document.getElementById('figure-win').textContent,
+        drawingDimmed: drawing.classList.contains('stale'), drawn: drawing.children.length > 0,
+        drawingNote: said.hidden ? '' : said.textContent};
+"""
+
+
+def test_the_workbench_dims_the_figures_of_an_older_version_and_says_so(browser, server):
+    """Issue 34: a file broken by an edit kept the last valid figures on screen, undimmed, under
+    "The figures appear when the file has no errors". Now they are dimmed and say they are of
+    the last valid version, how many edits ago; the fix un-dims them once the figures of the
+    text in the editor arrive; the machine drawn likewise."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, folder = server
+    (folder / "stale.yaml").write_text(COTTON, encoding="utf-8")
+    browser.get(f"{address}/workbench?file=stale.yaml")
+    wait(browser, lambda d: "1979/4032" in text_of(d, "#figure-win") and d.execute_script(STALE)["drawn"],
+         message="the figures")
+    wait(browser, lambda d: not d.execute_script(STALE)["drawingDimmed"], message="the drawing of this text")
+    fresh = browser.execute_script(STALE)
+    assert not fresh["dimmed"] and fresh["opacity"] == 1 and fresh["note"] == "" and fresh["drawingNote"] == "", fresh
+    content = browser.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+    content.click()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).send_keys(
+        "bogus: 1").perform()  # 8 edits, each keystroke one; every one of them an unknown key or worse
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"), message="the error")
+    wait(browser, lambda d: "errors" in d.execute_script(STALE)["note"], message="the note")
+    broken = browser.execute_script(STALE)
+    assert broken["dimmed"] and broken["opacity"] < 0.6, broken
+    assert broken["win"].startswith("1979/4032")  # the last valid figures, kept
+    assert broken["note"].startswith("Dimmed: the figures of the last valid version, 8 edits ago (from "), broken
+    assert "The text now has errors" in broken["note"], broken
+    assert broken["drawingDimmed"] and broken["drawingNote"].startswith("Dimmed: the drawing of the last valid version")
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.HOME).key_up(Keys.SHIFT).send_keys(Keys.BACKSPACE).perform()
+    wait(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"), message="fixed")
+    wait(browser, lambda d: not d.execute_script(STALE)["dimmed"] and not d.execute_script(STALE)["drawingDimmed"],
+         message="the figures of the text now")
+    time.sleep(0.3)  # the fade back
+    fixed = browser.execute_script(STALE)
+    assert fixed["opacity"] == 1 and fixed["note"] == "" and fixed["drawingNote"] == "", fixed
+    assert fixed["win"].startswith("1979/4032")

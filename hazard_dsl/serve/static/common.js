@@ -106,24 +106,54 @@ const Hz = (() => {
     return el("span", {class: "pair", title: text}, die(+faces[1]), die(+faces[2]));
   }
 
-  // The throws per game as bars: the exact distribution, "beyond" as the last bar.
+  // Ticks for a scale from `low` to `high`: about `count` round steps (1, 2, 2.5 or 5 times a power
+  // of ten), each as [value, its text]. `widen`: the ends moved out to the nearest tick, so that the
+  // scale begins and ends on a labelled value.
+  function ticks(low, high, count, unit, widen) {
+    if (!(high > low)) { high = low + 1; }
+    const raw = (high - low) / (count || 4), power = 10 ** Math.floor(Math.log10(raw));
+    const step = [1, 2, 2.5, 5, 10].map(m => m * power).find(s => s >= raw * 0.999);
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9)) + (Math.round(step / power * 10) % 10 ? 1 : 0);
+    if (widen) { low = Math.floor(low / step + 1e-9) * step; high = Math.ceil(high / step - 1e-9) * step; }
+    const list = [];
+    for (let k = Math.ceil(low / step - 1e-9); k * step <= high + step * 1e-9; k++) {
+      const v = Number((k * step).toFixed(decimals + 2));
+      list.push([v, `${v < 0 ? "\u2212" : ""}${Math.abs(v).toFixed(decimals)}${unit || ""}`]);
+    }
+    return {low, high, step, list};
+  }
+
+  // The throws per game as bars standing on 0, on a scale of the share of games (% ticks at the
+  // left), the number of throws below: the exact distribution, "more" as the last bar. Its words
+  // are in the drawing, 12 units high in a drawing 340 wide: about 11 px on a phone, larger on a
+  // wide page.
   function throwsChart(throws, title) {
-    const entries = Object.entries(throws.distribution || {}).map(([n, p]) => [Number(n), toNumber(p), p]);
-    if (throws.beyond && throws.beyond !== "0") entries.push([null, toNumber(throws.beyond), throws.beyond]);
-    const width = 320, height = 120, gap = 1, bottom = 16;
-    const top = Math.max(...entries.map(e => e[1]), 1e-9);
-    const bar = entries.length ? (width - gap * entries.length) / entries.length : width;
+    const entries = Object.entries(throws.distribution || {}).map(([n, p]) => [Number(n), toNumber(p) * 100, p]);
+    if (throws.beyond && throws.beyond !== "0") entries.push([null, toNumber(throws.beyond) * 100, throws.beyond]);
+    const width = 340, height = 194, left = 40, right = 6, top = 26, bottom = 40, gap = 1;
+    const scale = ticks(0, Math.max(...entries.map(e => e[1]), 1e-6), 5, "%", true);
+    const plot = height - top - bottom, y = v => top + plot * (1 - v / scale.high);
+    const bar = entries.length ? (width - left - right - gap * entries.length) / entries.length : 1;
     const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "throws", role: "img",
-      "aria-label": title || `throws per game: median ${throws.median}, 99th percentile ${throws.percentile_99}`});
+      "aria-label": title || `throws per game, % of games: median ${throws.median}, 99th percentile ${throws.percentile_99}`});
+    chart.append(svg("text", {x: 2, y: 12, class: "unit", text: "% of games"}));
+    for (const [v, text] of scale.list) {
+      chart.append(svg("line", {x1: left - 4, x2: width - right, y1: y(v).toFixed(2), y2: y(v).toFixed(2),
+                                class: v === 0 ? "base" : "grid"}),
+                   svg("text", {x: left - 6, y: (y(v) + 4).toFixed(2), class: "tick-y", "data-value": v, text}));
+    }
     entries.forEach(([n, p, exact], i) => {
-      const h = (height - bottom - 4) * p / top, x = i * (bar + gap);
-      const rect = svg("rect", {x: x.toFixed(2), y: (height - bottom - h).toFixed(2), width: bar.toFixed(2),
-                                height: h.toFixed(2), class: n === null ? "beyond" : "bar"});
+      const h = y(0) - y(p), x = left + gap + i * (bar + gap);
+      const rect = svg("rect", {x: x.toFixed(2), y: y(p).toFixed(2), width: bar.toFixed(2), height: h.toFixed(2),
+                                class: n === null ? "beyond" : "bar", "data-value": p});
       rect.append(svg("title", {text: `${n === null ? "more" : n} throws: ${figure(exact)}`}));
       chart.append(rect);
-      if (n === null || n === 1 || n % 5 === 0 || i === 0)
-        chart.append(svg("text", {x: (x + bar / 2).toFixed(2), y: height - 3, class: "tick", text: n === null ? "+" : String(n)}));
+      if (n === null || i === 0 || n % 5 === 0)
+        chart.append(n === null ? svg("text", {x: width - 1, y: y(0) + 15, class: "tick more", text: "more"})
+                                : svg("text", {x: (x + bar / 2).toFixed(2), y: y(0) + 15, class: "tick", text: String(n)}));
     });
+    chart.append(svg("text", {x: left + (width - left - right) / 2, y: height - 5, class: "unit-x",
+                              text: "throws in the game"}));
     return chart;
   }
 
@@ -229,6 +259,6 @@ const Hz = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", header);
-  return {api, ApiError, el, svg, figure, percent, toNumber, expectation, die, throwOf, throwsChart, figures, drawing, machineSvg,
+  return {api, ApiError, el, svg, figure, percent, toNumber, expectation, die, throwOf, throwsChart, ticks, figures, drawing, machineSvg,
           rulesetQuery, status};
 })();

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {api, el, svg, figures, percent, toNumber, throwsChart, throwOf, status} = Hz;
+  const {api, el, svg, figures, percent, toNumber, ticks, throwsChart, throwOf, status} = Hz;
   const MAX = 8;
   let builtins = [], files = [];
   const shows = {};  // ruleset → show --json (its options)
@@ -93,10 +93,11 @@
   }
 
   // The charts of `compare --plot` (render.plot.compare_chart), drawn here: each variant's
-  // chance of winning beside 50%, its edge beside 0, and the edges of the bets they share. Each
-  // figure's length is worked from its exact fraction (the text shown writes a minus as "−").
-  // Drawn to the width of the page, so that their words are as large as the page's on a phone;
-  // drawn again when that width changes.
+  // chance of winning as a dot on a scale of % (the chances lie close together near 50%, where a
+  // bar's length would measure only the distance from wherever the scale began), its edge and the
+  // edges of the bets they share as bars from 0. Each figure's place is worked from its exact
+  // fraction (the text shown writes a minus as "−"). Drawn to the width of the page, so that
+  // their words are as large as the page's on a phone; drawn again when that width changes.
   let charted = null, chartedWidth = 0;
   function charts(analyses) {
     charted = analyses;
@@ -104,18 +105,20 @@
     document.getElementById("charts-section").hidden = false;
     const room = box.clientWidth;
     const pct = text => toNumber(text) * 100;
-    const rows = analyses.map(a => ({name: a.name, win: pct(a.win), edge: pct(a.edge), winText: percent(a.win),
-                                     edgeText: percent(a.edge)}));
-    const parts = [bars("The caster's chance of winning a game", "caster wins, % of games; the line: an even game",
-                        rows.map(r => [r.name, r.win, r.winText]), 50, room),
-                   bars("The edge against the caster", "% of the stake, P(lose) − P(win); below 0: in his favour",
-                        rows.map(r => [r.name, r.edge, r.edgeText]), 0, room)];
+    const parts = [
+      chart({title: "The caster's chance of winning a game", kind: "dots", reference: 50,
+             unit: ["% of games the caster wins", "dashed line: 50%, an even game"],
+             items: analyses.map(a => [a.name, pct(a.win), percent(a.win)])}, room),
+      chart({title: "The edge against the caster", kind: "bars",
+             unit: ["% of the stake, P(lose) − P(win), from 0", "left of 0: in the caster's favour"],
+             items: analyses.map(a => [a.name, pct(a.edge), percent(a.edge)])}, room)];
     const names = analyses.map(a => Object.keys(a.bets || {}));
     const shared = [...new Set(names.flat())].filter(bet => names.filter(list => list.includes(bet)).length > 1);
     for (const bet of shared)
-      parts.push(bars(`The edge of ${bet}, where the variants share it`, "% of the stake, against its backer",
-                      analyses.filter(a => a.bets && a.bets[bet]).map(a => [a.name, pct(a.bets[bet].edge),
-                                                                            percent(a.bets[bet].edge)]), 0, room));
+      parts.push(chart({title: `The edge of ${bet}, where the variants share it`, kind: "bars",
+                        unit: ["% of the stake, against its backer, from 0"],
+                        items: analyses.filter(a => a.bets && a.bets[bet]).map(a => [a.name, pct(a.bets[bet].edge),
+                                                                                      percent(a.bets[bet].edge)])}, room));
     box.replaceChildren(...parts);
     chartedWidth = room;
   }
@@ -128,33 +131,51 @@
     }, 150);
   });
 
-  // A horizontal bar for each [label, value, text], from `base` (drawn as a line), `room` pixels
-  // wide (at most 640): one unit of the drawing is one pixel. Narrow, each label stands above
-  // its bar rather than beside it.
-  function bars(title, axis, items, base, room) {
+  // One row for each [label, value, text] over a scale of % with its ticks, the unit written
+  // under it. "bars": each bar runs from 0 (a solid line, its tick "0%") to its value, rightwards
+  // above 0 and leftwards below, so that its length is its value. "dots": a dot at each value on
+  // a scale that need not start at 0, for figures close together; `reference` drawn as a dashed
+  // line. The figure itself stands in a column at the right. `room` pixels wide (at most 640):
+  // one unit of the drawing is one pixel. Narrow, each label stands above its row rather than
+  // beside it.
+  function chart({title, unit, kind, items, reference}, room) {
     const width = Math.round(Math.max(260, Math.min(640, room || 640)));
     const narrow = width < 480;
-    const row = narrow ? 40 : 26, left = narrow ? 4 : 150, right = 70, top = 8;
-    const values = items.map(i => i[1]).concat([base]);
-    let low = Math.min(...values), high = Math.max(...values);
-    const pad = (high - low || 1) * 0.15;
-    low = base === 50 ? Math.max(0, low - pad) : low - pad;
-    high += pad;
-    const x = v => left + (width - left - right) * (v - low) / (high - low);
-    const height = top + row * items.length + 4;
-    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: "compare-chart", role: "img",
+    const row = narrow ? 40 : 28, left = narrow ? 24 : 150, right = 74, top = 6;
+    const values = items.map(i => i[1]);
+    const anchor = kind === "bars" ? [0] : reference !== undefined ? [reference] : [];
+    let low = Math.min(...values, ...anchor), high = Math.max(...values, ...anchor);
+    if (kind === "dots") { const pad = (high - low || 1) * 0.1; low -= pad; high += pad; }
+    const scale = ticks(low, high, narrow ? 4 : 6, "%", true);
+    const x = v => left + (width - left - right) * (v - scale.low) / (scale.high - scale.low);
+    const bottom = top + row * items.length + 4, height = bottom + 22 + 16 * unit.length;
+    const drawn = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: `compare-chart ${kind}`, role: "img",
                               "aria-label": `${title}: ` + items.map(i => `${i[0]} ${i[2]}`).join(", ")});
+    for (const [v, text] of scale.list) {
+      const at = x(v).toFixed(1);
+      drawn.append(svg("line", {x1: at, x2: at, y1: top, y2: bottom + 4, class: "grid"}),
+                   svg("text", {x: at, y: bottom + 17, class: "tick", "data-value": v, text}));
+    }
+    drawn.append(svg("line", {x1: left, x2: width - right, y1: bottom, y2: bottom, class: "axis"}));
+    if (kind === "bars") drawn.append(svg("line", {x1: x(0).toFixed(1), x2: x(0).toFixed(1), y1: top, y2: bottom + 4, class: "base"}));
+    if (kind === "dots" && reference !== undefined)
+      drawn.append(svg("line", {x1: x(reference).toFixed(1), x2: x(reference).toFixed(1), y1: top, y2: bottom, class: "reference"}));
     items.forEach(([label, value, text], k) => {
-      const y = top + k * row, barTop = narrow ? y + 17 : y + 4, barHeight = narrow ? 15 : row - 8;
-      chart.append(narrow ? svg("text", {x: left, y: y + 12, class: "label", text: label})
-                          : svg("text", {x: left - 6, y: y + row / 2 + 4, class: "label", "text-anchor": "end", text: label}));
-      const a = x(Math.min(base, value)), b = x(Math.max(base, value));
-      chart.append(svg("rect", {x: a.toFixed(1), y: barTop, width: Math.max(1, b - a).toFixed(1), height: barHeight,
-                                class: value > base ? "bar above" : "bar below"}));
-      chart.append(svg("text", {x: (b + 4).toFixed(1), y: barTop + barHeight / 2 + 4, class: "value", text}));
+      const y = top + k * row, middle = narrow ? y + 25 : y + row / 2, thick = narrow ? 14 : row - 10;
+      drawn.append(narrow ? svg("text", {x: 4, y: y + 12, class: "label", text: label})
+                          : svg("text", {x: left - 8, y: middle + 4, class: "label", "text-anchor": "end", text: label}));
+      if (kind === "dots") {
+        drawn.append(svg("line", {x1: left, x2: width - right, y1: middle, y2: middle, class: "guide"}),
+                     svg("circle", {cx: x(value).toFixed(1), cy: middle, r: 6, class: "dot", "data-value": value}));
+      } else {
+        const a = x(Math.min(0, value)), b = x(Math.max(0, value));
+        drawn.append(svg("rect", {x: a.toFixed(1), y: (middle - thick / 2).toFixed(1), width: Math.max(1, b - a).toFixed(1),
+                                  height: thick, class: value > 0 ? "bar above" : "bar below", "data-value": value}));
+      }
+      drawn.append(svg("text", {x: width - 2, y: middle + 4, class: "value", "text-anchor": "end", text}));
     });
-    chart.append(svg("line", {x1: x(base), x2: x(base), y1: top, y2: top + row * items.length, class: "base"}));
-    return el("figure", {class: "chart"}, el("figcaption", {text: title}), chart, el("p", {class: "quiet axis", text: axis}));
+    unit.forEach((line, k) => drawn.append(svg("text", {x: narrow ? 4 : left, y: bottom + 36 + 16 * k, class: "unit", text: line})));
+    return el("figure", {class: "chart"}, el("figcaption", {text: title}), drawn);
   }
 
   function differences(all) {

@@ -12,6 +12,14 @@
   let saved = null;     // the text last saved or loaded
   let editor = null;
   let timer = null, asked = 0;
+  // The figures and the drawing on screen may be of an older version of the text than the
+  // editor's: each edit counts one, and each shown part remembers the count and the time of the
+  // text it was made from (null: nothing shown). Where they differ the part is dimmed and a line
+  // says which version it is of; `now` says, for each, what is known of the text in the editor
+  // ({state: "checking" | "errors" | "failed", reason}).
+  let edits = 0, editedAt = new Date();
+  const shownOf = {figures: null, drawing: null};
+  let now = {};
   // each kind of request's latest, to give up when a newer one is asked: the check of the text
   // (with its figures and drawing), a hover, a completion
   const pending = {};
@@ -33,9 +41,44 @@
   }
 
   function changed() {
+    edits += 1;
+    editedAt = new Date();
+    now = {figures: {state: "checking"}, drawing: {state: "checking"}};
+    stale();
+    later();
+  }
+
+  function later() {
     $("save").disabled = !file || editor.text() === saved;
     clearTimeout(timer);
     timer = setTimeout(check, 300);
+  }
+
+  const clock = when => when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
+
+  // Dims each shown part made from an older version of the text, and says so in plain words;
+  // un-dims it once it is of the text in the editor.
+  function stale() {
+    const parts = {figures: [$("figures-box"), $("figures-state"), "figures", "They appear"],
+                   drawing: [$("drawing"), $("drawing-state"), "drawing", "It is drawn"]};
+    for (const [kind, [box, note, word, appear]] of Object.entries(parts)) {
+      const of = shownOf[kind], old = of !== null && of.edits !== edits;
+      box.classList.toggle("stale", old);
+      note.classList.toggle("stale-note", old);
+      const known = now[kind] || {state: "checking"};
+      const after = known.state === "errors" ? `The text now has errors: ${appear.toLowerCase()} when they are fixed.`
+        : known.state === "failed" ? `No ${word} for the text now: ${known.reason}`
+        : "The text now is being checked.";
+      if (of === null) {
+        note.textContent = known.state === "failed" ? `No ${word}: ${known.reason}` : `${appear} when the file has no errors.`;
+        note.hidden = false;
+      } else if (old) {
+        const ago = edits - of.edits;
+        note.textContent = `Dimmed: the ${word} of the last valid version, ${ago} edit${ago === 1 ? "" : "s"} ago ` +
+                           `(from ${clock(of.at)}). ${after}`;
+        note.hidden = false;
+      } else note.hidden = true;
+    }
   }
 
   function diagnosticsList(found) {
@@ -63,6 +106,7 @@
 
   async function check() {
     const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
+    const version = {edits, at: editedAt};
     const signal = latest("check");
     try {
       const {diagnostics} = await api("/api/check", {text, name}, "POST", signal);
@@ -70,8 +114,7 @@
       editor.show(diagnostics);
       diagnosticsList(diagnostics);
       if (diagnostics.some(d => d.severity === "error")) {
-        $("figures-state").textContent = "The figures appear when the file has no errors.";
-        $("figures-state").hidden = false;
+        if (version.edits === edits) { now = {figures: {state: "errors"}, drawing: {state: "errors"}}; stale(); }
         return;
       }
       const [analysis, drawn] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal),
@@ -80,22 +123,22 @@
       if (analysis.status === "fulfilled") {
         figures($("figures"), analysis.value);
         $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
-        $("figures-state").hidden = true;
-      } else {
-        $("figures-state").textContent = `No figures: ${analysis.reason.message}`;
-        $("figures-state").hidden = false;
-      }
+        shownOf.figures = version;
+      } else if (version.edits === edits) now.figures = {state: "failed", reason: analysis.reason.message};
       if (drawn.status === "fulfilled") {
         const url = URL.createObjectURL(new Blob([drawn.value.drawing], {type: "image/svg+xml"}));
         const img = el("img", {src: url, alt: "The compiled machine", class: "machine"});
         img.addEventListener("load", () => URL.revokeObjectURL(url));
         $("drawing").replaceChildren(img);
+        shownOf.drawing = version;
       } else if (drawn.reason.status === 501) {  // no Graphviz on the server: drawn here from the machine's JSON
         const machine = await api("/api/graph", {text, name, format: "json"}, "POST", signal);
-        if (mine === asked) $("drawing").replaceChildren(Hz.machineSvg(JSON.parse(machine.drawing)));
+        if (mine === asked) { $("drawing").replaceChildren(Hz.machineSvg(JSON.parse(machine.drawing))); shownOf.drawing = version; }
       } else {
-        $("drawing").replaceChildren(el("p", {class: "quiet", text: `Not drawn: ${drawn.reason.message}`}));
+        // the drawing of an older version stays, dimmed, with the reason this one is not drawn
+        if (version.edits === edits) now.drawing = {state: "failed", reason: drawn.reason.message};
       }
+      stale();
     } catch (e) {
       if (mine === asked && !givenUp(e)) status(`Cannot check the file: ${e.message}`, "error");
     }
@@ -108,8 +151,17 @@
     $("file-name").textContent = name;
     $("conflict").hidden = true;
     editor.setText(text);
+    // another file, or the file read again: what was shown is of no version of this text
+    edits = 0;
+    editedAt = new Date();
+    now = {figures: {state: "checking"}, drawing: {state: "checking"}};
+    shownOf.figures = shownOf.drawing = null;
+    $("figures").replaceChildren();
+    $("throws-chart").replaceChildren();
+    $("drawing").replaceChildren();
+    stale();
     history.replaceState(null, "", `/workbench?file=${encodeURIComponent(name)}`);
-    changed();
+    later();
   }
 
   async function load(name) {
