@@ -226,3 +226,15 @@ def test_a_benchmark_run_writes_its_figures_into_a_copy_of_the_page(tmp_path):
     assert done.stdout.strip() in written  # what it printed, whole
     assert "    12      27 " in written  # 12 stages: 2N + 3 = 27 states
     assert (ROOT / "docs" / "performance.md").read_text(encoding="utf-8") == original  # the page itself untouched
+
+
+def test_every_key_a_rule_file_may_use_is_in_docs_rule_files():
+    """docs/rule-files.md lists every key the checker accepts (parse.keys, the table the checker
+    and the JSON Schema read), each in its place: a key nobody can read about is a key nobody uses."""
+    from hazard_dsl.parse.keys import TABLES
+
+    page = (ROOT / "docs" / "rule-files.md").read_text(encoding="utf-8")
+    listed = page[page.index("## Every key a rule file may use"):page.index("## What check refuses")]
+    missing = [f"{table}: {key}" for table, keys in TABLES.items() for key in keys.allowed
+               if not re.search(rf"`{re.escape(key)}[`:]", listed)]
+    assert not missing, f"add these keys to 'Every key a rule file may use' in docs/rule-files.md: {missing}"
