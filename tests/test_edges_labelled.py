@@ -182,3 +182,11 @@ def test_the_simulator_meets_the_stake_at_its_edge_per_stake_laid():
     net = sim.net_per_unit
     assert F(net.exact) == -EDGE_PER_STAKE_LAID
     assert abs(net.value - float(-EDGE_PER_STAKE_LAID)) < 4 * net.stderr
+
+
+def test_the_by_table_gives_each_mains_edge_per_stake_laid(capsys, monkeypatch):
+    """By main: a main of 5 nets Cotton's 1.517% (S2's 49.24% to win), a game without a main lays
+    no stake and has no edge, and the row 'all' is the stake's 1.835%, not 1.224% per game."""
+    text = _text(["analyse", "history_sheet", "--by", "main", "--no-options"], 80, capsys, monkeypatch)
+    rows = {line.split()[0]: line.split() for line in text.split("By main:")[1].split("\n\n")[1].splitlines()[3:]}
+    assert rows["0"][8] == "—" and rows["5"][8] == "1.517" and rows["all"][8] == "1.835"

@@ -735,17 +735,28 @@ def by_table(a: Analysis) -> Table:
     def pct(x):  # the title says these are percentages: no % sign, so the table fits 80 columns
         return percent(x).rstrip("%")
 
+    # the edge is per stake laid: a value whose games all end before any stake has none, and the
+    # row 'all' is the stake's edge, where some games lay no stake (not P(lose) − P(win) per game)
+    unmade = set(a.stake["unmade"]) if a.stake is not None else set()
+
+    def edge(g, joint) -> str:
+        if unmade and {label for label, p in joint.items() if p} <= unmade:
+            return "—"
+        return edge_percent(g.edge).rstrip("%")
+
     t = Table(f"By {var}: percentages of all games, except where | {var} (given {var})",
               [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}", "setter:caster", f"throws | {var}"])
     for value, (probability, g, joint) in a.by.items():
         t.add(value, pct(probability), *(pct(joint.get(label, 0)) for label in labels), pct(g.win),
-              edge_percent(g.edge).rstrip("%"), _odds(g.lose, g.win, True), decimal(g.expected_throws, 2))
+              edge(g, joint), _odds(g.lose, g.win, True), decimal(g.expected_throws, 2))
     f = a.figures
     t.add("all", "100", *(pct(f.labels[label]) for label in labels), pct(f.win),
-          edge_percent(f.edge).rstrip("%"), _odds(f.lose, f.win, True), decimal(f.expected_throws, 2))
+          edge_percent(stake_edge(a) if a.stake is not None else f.edge).rstrip("%"), _odds(f.lose, f.win, True),
+          decimal(f.expected_throws, 2))
     t.caption = (f"Label columns are shares of all games (P({var} = v and the label), so each column sums to the "
-                 f"row 'all'); win, edge (%) and expected throws are given {var} = v. Exact fractions: "
-                 f"--format json.")
+                 f"row 'all'); win, edge (%) and expected throws are given {var} = v. The edge is per stake laid"
+                 + (f" (—: no {a.stake['bet']} is laid; the row 'all': the {a.stake['bet']}'s edge)" if unmade else "")
+                 + ". Exact fractions: --format json.")
     return t
 
 
