@@ -85,6 +85,14 @@ class Analysis(_Shown, _Analysis):
     def of(cls, analysis: _Analysis) -> "Analysis":
         return cls(**{name: getattr(analysis, name) for name in fields(analysis)})
 
+    @property
+    def edge_per_stake_laid(self):
+        """The edge money meets: the stake bet's, per stake laid (`.edge` is P(lose) − P(win) per
+        game, which counts games that end before any stake is laid)."""
+        from .render.report import stake_edge
+
+        return stake_edge(self)
+
     def to_json(self) -> dict:
         from .render.report import analysis_json
 
