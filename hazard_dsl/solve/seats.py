@@ -38,6 +38,11 @@ of its distributions from c = nothing up (a stationary distribution; weighed by 
 reaching each closed class, where there are several). Where no wager is ever carried, c is
 always nothing up and every game is alike.
 
+A seat's edge on a line is its expected loss per game over what it puts at risk per game: for
+the stake, what the table sets aside for it times the stakes laid per game (the chain counts a
+stake laid where the stake bet is first made; a game that ends before, a first throw that loses
+the turn, lays none), so that the stake's edge is per stake laid, the stake bet's own.
+
 Per throw is per game over the game's expected throws. Per hand, each game of a hand is alike
 and the number of games a stopping time of their results, so by Wald's identity a hand's net is
 the expected games per hand (`session.hand`) times the net per game; a setter's hand is another
@@ -561,6 +566,10 @@ class SeatRow:
 
     @property
     def edge(self) -> Fraction | None:
+        """The seat's expected loss per unit it puts at risk (negative: a gain), None where it
+        puts nothing at risk (a fee): a backer per unit staked, a layer per unit laid, the stake
+        per stake laid — `risk` counts a stake only in the games that lay one, so the stake's is
+        the stake bet's own edge (analyse's bets table), not spread over games without a stake."""
         return -self.per_game / self.risk if self.risk else None
 
 
