@@ -19,6 +19,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from hazard_dsl.parse.files import builtin_dir  # noqa: E402
+from hazard_dsl.serve import tables as tables_module  # noqa: E402
 from hazard_dsl.serve.app import create_app  # noqa: E402
 
 HEADER = {"X-Hazard-DSL": "1"}
@@ -68,7 +69,8 @@ def restart(app, folder, db, **bounds):
     ("deleted", "no such file in the folder"),
     ("outside", "outside"),
 ])
-def test_a_table_whose_rules_cannot_be_rebuilt_stands_closed_and_the_others_play_on(tmp_path, folder, harm, words):
+def test_a_table_whose_rules_cannot_be_rebuilt_stands_closed_and_the_others_play_on(tmp_path, folder, harm, words,
+                                                                                     monkeypatch):
     db = tmp_path / "tables.db"
     app = create_app(folder, db=str(db))
     with TestClient(app, base_url="http://127.0.0.1") as c:
@@ -100,6 +102,12 @@ def test_a_table_whose_rules_cannot_be_rebuilt_stands_closed_and_the_others_play
         assert c.get(f"/api/tables/{mine}", headers=auth("x" * 32)).status_code == 403
         assert c.get(f"/api/tables/{other}", headers=auth(watch)).json() == before
         assert post(c, other, tokens["Ann"], {"action": "throw"}).status_code == 200
+        # the rule file mended (put back as it was): the table comes back, no restart needed
+        if harm != "changed":
+            path.write_text(PETTY, encoding="utf-8")
+            monkeypatch.setattr(tables_module, "RETRY_BROKEN", 0.0)
+            r = c.get(f"/api/tables/{mine}", headers=auth(mine_tokens["Ann"]))
+            assert r.status_code == 200 and r.json()["waiting"]["ask"] == "bet"
     again.state.tables.store.close()
 
 

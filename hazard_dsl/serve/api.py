@@ -294,7 +294,7 @@ class Api:
     async def graph(self, request: Request):
         body = await body_of(request)
         fmt = body.get("format", "svg")
-        if fmt not in GRAPH_FORMATS:
+        if not isinstance(fmt, str) or fmt not in GRAPH_FORMATS:
             raise Refused(400, "format: svg, mermaid or json")
         name, text = self.subject(body)
         drawing = await self.run(request, jobs.graph, name, self.options(body.get("options")), fmt, text)

@@ -54,6 +54,7 @@ MAX_TABLES = 100
 MAX_PER_CLIENT = 20  # tables in play opened from one address
 MAX_FINISHED = 1000  # closed tables whose logs are kept; the oldest beyond are pruned
 FINISHED_IN_MEMORY = 16  # finished tables kept rebuilt for their pages (the rest are read from the store)
+RETRY_BROKEN = 5.0  # seconds before a table that could not be rebuilt is tried again
 MAX_KEY = 64  # characters of an action's key (a page's id, an Idempotency-Key)
 PAGES_PER_SEAT = 8  # pages open on one seat's link: a phone, a laptop, tabs left open
 PAGES_OF_ONLOOKERS = 32  # pages open on the onlookers' link, which every onlooker shares
@@ -445,7 +446,9 @@ class Tables:
         self.per_client, self.max_finished = per_client, max_finished
         self.live: dict[str, LiveTable] = {}
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()  # the last finished tables asked for
-        self.broken: dict[str, str] = {}  # tables that could not be rebuilt, and why
+        # tables that could not be rebuilt: why, and when it was last tried (tried again on a
+        # request RETRY_BROKEN seconds later: a rule file mended in the workbench brings it back)
+        self.broken: dict[str, tuple[str, float]] = {}
         self.making = threading.Lock()  # tables made in threads: counted and stored one at a time
         self.sweeper: asyncio.Task | None = None  # closes idle tables while pages are open (keep_sweeping)
 
@@ -462,7 +465,7 @@ class Tables:
             try:
                 live = self.rebuild(table_id, spec, touched)
             except Unbuildable as exc:
-                self.broken[table_id] = str(exc)
+                self.broken[table_id] = (str(exc), time.monotonic())
                 continue
             if live.table.over:  # finished by its last action before a closing was kept (an older store)
                 self.store.close_table(table_id, "finished")
@@ -687,7 +690,9 @@ class Tables:
         if not isinstance(token, str) or digest(token) not in {spec["watch"], *spec["seats"].values()}:
             raise TableRefused(403, "this link's token is not one of this table's (a seat's or an onlooker's)")
         if table_id in self.broken:
-            raise TableRefused(409, self.broken_words(self.broken[table_id]))
+            why, when = self.broken[table_id]
+            if time.monotonic() - when < RETRY_BROKEN:
+                raise TableRefused(409, self.broken_words(why))
         if closed == "pruned":
             raise TableRefused(410, f"this table was closed and its log deleted: this server keeps the logs of "
                                     f"the last {self.max_finished:,} closed tables")
@@ -696,8 +701,9 @@ class Tables:
         try:
             live = self.rebuild(table_id, spec, touched)
         except Unbuildable as exc:
-            self.broken[table_id] = str(exc)
+            self.broken[table_id] = (str(exc), time.monotonic())
             raise TableRefused(409, self.broken_words(str(exc))) from None
+        self.broken.pop(table_id, None)
         if closed == "finished" or live.table.over:
             self.keep_finished(live)
         else:
