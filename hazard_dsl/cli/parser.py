@@ -427,7 +427,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "their own browsers; a JSON API under /api/. Loopback only unless "
                                         "--host says otherwise. Ctrl-C stops it.")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this "
-                                                        "machine only; another address warns)")
+                                                        "machine only; another address, such as this machine's on "
+                                                        "the Wi-Fi for phones, is for the tables alone: see "
+                                                        "docs/phones.md)")
     p.add_argument("--port", type=whole_number_argument, default=8000, help="the port (default 8000)")
     p.add_argument("--folder", default=".", metavar="DIR",
                    help="the folder of your rule files (*.yaml), read and written by the workbench (default: here)")
