@@ -518,7 +518,8 @@ def test_the_workbench_dims_the_figures_of_an_older_version_and_says_so(browser,
     ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).send_keys(
         "bogus: 1").perform()  # 8 edits, each keystroke one; every one of them an unknown key or worse
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"), message="the error")
-    wait(browser, lambda d: "errors" in d.execute_script(STALE)["note"], message="the note")
+    wait(browser, lambda d: "errors" in d.execute_script(STALE)["note"] and d.execute_script(STALE)["opacity"] < 0.6,
+         message="the note, and the figures dimmed")
     broken = browser.execute_script(STALE)
     assert broken["dimmed"] and broken["opacity"] < 0.6, broken
     assert broken["win"].startswith("1979/4032")  # the last valid figures, kept

@@ -148,7 +148,7 @@
     if (kind === "dots") { const pad = (high - low || 1) * 0.1; low -= pad; high += pad; }
     const scale = ticks(low, high, narrow ? 4 : 6, "%", true);
     const x = v => left + (width - left - right) * (v - scale.low) / (scale.high - scale.low);
-    const bottom = top + row * items.length + 4, height = bottom + 22 + 16 * unit.length;
+    const bottom = top + row * items.length + 4, height = bottom + 26 + 16 * unit.length;
     const drawn = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: `compare-chart ${kind}`, role: "img",
                               "aria-label": `${title}: ` + items.map(i => `${i[0]} ${i[2]}`).join(", ")});
     for (const [v, text] of scale.list) {

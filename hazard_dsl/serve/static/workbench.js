@@ -57,21 +57,27 @@
   const clock = when => when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
 
   // Dims each shown part made from an older version of the text, and says so in plain words;
-  // un-dims it once it is of the text in the editor.
-  function stale() {
-    const parts = {figures: [$("figures-box"), $("figures-state"), "figures", "They appear"],
-                   drawing: [$("drawing"), $("drawing-state"), "drawing", "It is drawn"]};
-    for (const [kind, [box, note, word, appear]] of Object.entries(parts)) {
+  // un-dims it once it is of the text in the editor. While the text is being checked the line
+  // waits a second: typing on a valid file would otherwise push the page down and up at every
+  // key (the dimming itself waits half a second, in site.css).
+  let saying = null;
+  function stale(waited) {
+    clearTimeout(saying);
+    const parts = {figures: [$("figures-box"), $("figures-state"), "figures", "They appear", "its figures appear"],
+                   drawing: [$("drawing"), $("drawing-state"), "drawing", "It is drawn", "its drawing appears"]};
+    for (const [kind, [box, note, word, appear, its]] of Object.entries(parts)) {
       const of = shownOf[kind], old = of !== null && of.edits !== edits;
       box.classList.toggle("stale", old);
       note.classList.toggle("stale-note", old);
       const known = now[kind] || {state: "checking"};
-      const after = known.state === "errors" ? `The text now has errors: ${appear.toLowerCase()} when they are fixed.`
+      const after = known.state === "errors" ? `The text now has errors: ${its} once they are fixed.`
         : known.state === "failed" ? `No ${word} for the text now: ${known.reason}`
         : "The text now is being checked.";
       if (of === null) {
         note.textContent = known.state === "failed" ? `No ${word}: ${known.reason}` : `${appear} when the file has no errors.`;
         note.hidden = false;
+      } else if (old && known.state === "checking" && note.hidden && !waited) {
+        saying = setTimeout(() => stale(true), 1000);
       } else if (old) {
         const ago = edits - of.edits;
         note.textContent = `Dimmed: the ${word} of the last valid version, ${ago} edit${ago === 1 ? "" : "s"} ago ` +
