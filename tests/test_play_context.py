@@ -98,7 +98,7 @@ def test_ctrl_c_then_resume_from_the_default_log_recaps_the_table_and_odds_are_f
         {"XDG_DATA_HOME": str(tmp_path)}, b"(3-4)")
     text = out.decode("utf-8", "replace")
     assert status == 130, text
-    assert "Interrupted: the session stops here. Purses: Ann 5 shillings, Ben 9 shillings." in text
+    assert "Interrupted: the session stops here. Purses: Ann 5s, Ben 9s." in text
     assert "Traceback" not in text
     # the default log, in the private data folder, named by the ruleset and the time
     [log] = logs(tmp_path)
@@ -123,7 +123,7 @@ def test_ctrl_c_then_resume_from_the_default_log_recaps_the_table_and_odds_are_f
     assert str(log) in told
     assert "Game 2 is under way: Ben holds the box (hand 2, round 1 of 1)." in told
     assert "Eight is the main. Four is the chance." in told  # the rule file's words
-    assert "Purses: Ann 5 shillings, Ben 9 shillings." in told
+    assert "Purses: Ann 5s, Ben 9s." in told
     # odds from where the game stands: the chance (four) before the main (eight), by the solver
     m = machine("cotton")
     p = chance_of_winning(m, m.find("chance", main=8, chance=4).index)
@@ -153,7 +153,8 @@ def test_the_end_of_input_prints_the_command_and_it_resumes_a_rule_file_of_ones_
     again = cli(*argv, stdin="odds\n", data=data)
     assert again.returncode == 0, again.stderr
     assert "Game 1 is over: Ann wins (nick).\nAnn holds the box (hand 1, round 1 of 1); game 2 comes next.\n" \
-           "Purses: Ann 9 shillings, Ben 5 shillings.\nAnn, you won: keep the dice? [Y/n] odds\n" in again.stdout
+           "Purses: Ann 9s, Ben 5s.\n" in again.stdout  # the purses in Cotton's coinage (shillings)
+    assert "Ann, you won: keep the dice? [Y/n] odds\n" in again.stdout
     m = machine("cotton")  # the same rules: between games, odds are a new game's
     assert f"A new game: Ann wins {chance_words(chance_of_winning(m, m.start.target))}." in again.stdout
 

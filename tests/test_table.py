@@ -60,9 +60,9 @@ def test_run_session_is_reproducible_and_every_event_names_the_caster(capsys):
 def test_run_session_narration(capsys):
     assert main(["run", "chicken", "--players", "Ann,Ben,Cat", "--seed", "2", "--purse", "5"]) == 0
     out = capsys.readouterr().out
-    assert "Ann takes the box" in out and "Ben sets 1 shilling; Ann covers it." in out
+    assert "Ann takes the box" in out and "Ben sets 1s; Ann covers it." in out  # Cotton's coinage, inherited
     assert "Ann calls seven." in out  # Chicken's caster calls his main
-    assert "pays the box 5 shillings (fee box)" in out  # the box fee after three mains
+    assert "pays the box 5s, the box's fee." in out  # the box fee after three mains
     assert "Purses:" in out and "Seed 2" in out
 
 
@@ -146,8 +146,8 @@ def test_play_a_whole_session_of_cotton_at_one_keyboard(tmp_path):
                  stdin="\n".join(answers) + "\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Ann declines Ben's 2 shillings." in out and "declines it" not in out
-    assert "Cat sets 1 shilling; Ann covers it." in out
+    assert "Ann declines Ben's stake of 2s." in out and "declines it" not in out
+    assert "Cat sets 1s; Ann covers it." in out
     assert "The dice pass from Ann to Ben" in out and "The dice pass from Ben to Cat" in out
     assert "From here Ann wins" in out  # the caster's exact chance after a throw
     assert "The session ends after" in out and "Purses:" in out
@@ -158,7 +158,7 @@ def test_play_a_whole_session_of_cotton_at_one_keyboard(tmp_path):
     ([], ["", "maybe", "y"], ["Answer y or n"]),
     (["--option", "main=called"], ["4", "seven", "7"], ["Choose one of 5, 6, 7, 8, 9", "Choose one of"]),
     ([], ["?", "rules", "odds", "purses", "1"], ["At any question", "Hazard (Cotton, 1674)", "wins",
-                                                 "Ann 5, Ben 5"]),
+                                                 "Ann 5s, Ben 5s"]),
 ])
 def test_play_refuses_bad_input_and_asks_again(option, answers, said):
     # with a called main the first question is the call; otherwise the stake (the dice come from the tape)
@@ -173,7 +173,7 @@ def test_play_refuses_bad_input_and_asks_again(option, answers, said):
 def test_play_ends_cleanly_at_end_of_input_and_on_quit():
     for stdin in ("", "quit\n"):
         result = cli("play", "cotton", "--players", "Ann,Ben", "--seed", "1", stdin=stdin)
-        assert result.returncode == 0 and "The session stops here. Purses: Ann 20 shillings" in result.stdout
+        assert result.returncode == 0 and "The session stops here. Purses: Ann £1" in result.stdout  # 20s
         assert "Traceback" not in result.stderr
 
 
@@ -195,7 +195,7 @@ def test_play_ctrl_c_in_a_pseudo_terminal():
             out += os.read(fd, 4096)
     out, status = press_ctrl_c(fd, pid, out, deadline)
     assert os.WEXITSTATUS(status) == 130, out
-    assert b"Interrupted: the session stops here. Purses: Ann 20 shillings" in out
+    assert "Interrupted: the session stops here. Purses: Ann £1".encode() in out
     assert b"Traceback" not in out
 
 

@@ -106,12 +106,12 @@ def test_run_with_plans_logs_and_replays(tmp_path):
                                  "--purse", "40", "--bet", "Ben:odds=10", "--bet", "Cat:odds=5", "--refuse",
                                  "Ann:odds", "--log", str(log)], capture_output=True, text=True, timeout=120)
     assert made.returncode == 0, made.stderr
-    assert "Ann declines Ben's odds for 10 shillings." in made.stdout
+    assert "Ann declines Ben's offer of the odds on the chance for 10s." in made.stdout
     header = json.loads(log.read_text().splitlines()[0])
     assert header["bets"] == ["odds"]
     again = subprocess.run(cli + ["replay", str(log)], capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
-    assert "Ann declines Ben's odds" in again.stdout
+    assert "Ann declines Ben's offer of the odds" in again.stdout
 
 
 @settings(max_examples=40, deadline=None)
@@ -272,9 +272,9 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
     assert "Ben may bet:" in flat and "odds: lay it against Ann, you pay " in flat  # `bets`
     assert "no edge either way from here" in flat  # Hoyle's odds are true odds, wherever they are laid
     assert "odds: chance against main" in flat  # `? odds`: the rule file's description
-    assert "Ann, Ben backs side for 1 shilling against you (a win pays the backer 1 to 1)" in flat
-    assert "Ann declines Ben's side for 1 shilling." in flat
-    assert "Ann, Ben lays odds for 1 shilling against you (a win pays the backer " in flat
+    assert "Ann, Ben backs a side bet on the caster for 1s against you (a win pays the backer 1 to 1" in flat
+    assert "Ann declines Ben's offer of a side bet on the caster for 1s." in flat
+    assert "Ann, Ben lays the odds on the chance for 1s against you (a win pays the backer " in flat
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert {"action": "refuse", "player": "Ann"} in entries
     assert {"action": "bet", "player": "Ben", "bet": "odds", "amount": "1"} in entries
@@ -282,9 +282,9 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
                              input="? odds\ny\n" + "\n" * 60, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     again = " ".join(resumed.stdout.split())
-    assert "Resuming" in again and "Ann, Ben lays odds for 1 shilling against you" in again  # asked again
+    assert "Resuming" in again and "Ann, Ben lays the odds on the chance for 1s against you" in again  # asked again
     assert "odds: chance against main" in again  # explained at that question
-    assert "Ben lays odds for 1 shilling against Ann." in again and "(odds: " in again  # taken, then settled
+    assert "Ben lays the odds on the chance for 1s against Ann." in again and " on the odds on the chance." in again  # taken, then settled
 
 
 def test_at_the_keyboard_enter_declines_anothers_bet_and_may_ask_what_it_is():
