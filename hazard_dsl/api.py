@@ -315,8 +315,9 @@ class Variant:
         """A session at the table as a state machine (`hazard_dsl.play.table.Table`, docs/table.md):
         `players` in order round the table, each with `purse`; the box goes round `rounds` times.
         `.waiting` is what it waits for (who must act, the legal actions), `.apply(action)` takes
-        one action and returns the events it caused, `.play(strategy)` goes on to the end, and
-        `.log` is the actions and events. Its dice are seeded by `seed`, or a tape (`dice="3-4
+        one action and returns the events it caused, `.play(strategy)` goes on to the end,
+        `.wagers` the wagers up (who backs and who lays what, each one's risk, what a win pays),
+        `.to_json()` where it stands (with the wagers), and `.log` is the actions and events. Its dice are seeded by `seed`, or a tape (`dice="3-4
         6-6"`); a throw may also give its own dice. `bets`: the bets besides the stake the people
         may make at the table (default: every one the rules declare)."""
         from .commands.dice import load_dice

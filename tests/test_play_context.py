@@ -182,14 +182,17 @@ def test_odds_at_choose_the_main_give_each_mains_chance(ruleset, options):
     solver = Solver(m)
     solver.set_policy("optimal")
     win = solver.backward(lambda s: ONE if s.result == "win" else ZERO)
-    listed = re.findall(r"^  (\d+): wins (.*?)(, the best)?$", result.stdout, re.M)
-    assert [int(v) for v, _, _ in listed] == [v for v, _ in start.alternatives] == [5, 6, 7, 8, 9]
+    # each main as the prompt shows it, in words (`choose` takes the word or the number)
+    words = {"five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+    listed = [(words[v], said, best) for v, said, best in
+              re.findall(r"^  (\w+): wins (.*?)(, the best)?$", result.stdout, re.M)]
+    assert [v for v, _, _ in listed] == [v for v, _ in start.alternatives] == [5, 6, 7, 8, 9]
     for (value, said, _), (_, step) in zip(listed, start.alternatives):
         assert said == chance_words(win[step.target])
     best = [int(v) for v, _, mark in listed if mark]
     assert best == [7]  # seven is the best main: 244 times in 495
     assert win[start.alternatives[2][1].target] == Fraction(244, 495)
-    assert "7: wins 244 times in 495 (49.29%), the best" in result.stdout
+    assert "seven: wins 244 times in 495 (49.29%), the best" in result.stdout
 
 
 # ------------------------------------------------------------------ the default log

@@ -156,7 +156,9 @@ def test_play_a_whole_session_of_cotton_at_one_keyboard(tmp_path):
 @pytest.mark.parametrize("option, answers, said", [
     ([], ["abc", "-1", "999", "1"], ["A stake is an amount", "A stake is an amount", "has only 5"]),
     ([], ["", "maybe", "y"], ["Answer y or n"]),
-    (["--option", "main=called"], ["4", "seven", "7"], ["Choose one of 5, 6, 7, 8, 9", "Choose one of"]),
+    # the mains as the prompt shows them, in words; the word (any case) or the number is taken
+    (["--option", "main=called"], ["4", "ten", "Seven"], ["Choose one of five, six, seven, eight, nine",
+                                                          "Choose one of"]),
     ([], ["?", "rules", "odds", "purses", "1"], ["At any question", "Hazard (Cotton, 1674)", "wins",
                                                  "Ann 5s, Ben 5s"]),
 ])

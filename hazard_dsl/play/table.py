@@ -78,6 +78,12 @@ class Table:
         return {seat.name: seat.purse for seat in self.session.seats}
 
     @property
+    def wagers(self) -> list[dict]:
+        """The wagers up now, each with who backs it and who lays it, the amount, what each
+        party could lose and what a win pays (play.session.Session.open_wagers)."""
+        return self.session.open_wagers()
+
+    @property
     def caster(self) -> str:
         return self.session.seats[self.session.caster].name
 

@@ -191,13 +191,16 @@ class TableBets:
         if most is not None and most < limit:
             limit, why = most, f"the {bet.backs} it backs"
         cover = self.coverable(cb, side, takers, state, stakes)
-        if cover is not None and cover < limit:
+        covered = cover is not None and cover < limit
+        if covered:
             limit, why = cover, f"the most anyone who would take it can cover at {pays_here(cb, state)}"
         if limit <= 0:
             return None
         against = BANK if takers == [BANK] else (takers[0] if len(takers) == 1 else other)
         facts = dict(bet=bet.name, side=side, against=against, least="0", most=exact(limit),
                      pays=pays_here(cb, state), takers=list(takers), why_most=why)
+        if covered:  # the takers' purses bind, not the maker's
+            facts["covered"] = True
         return facts, cb, takers
 
     def coverable(self, cb, side: str, takers: list, state, stakes) -> Fraction | None:
@@ -258,7 +261,7 @@ class TableBets:
             doesnt = "does not cover" if len(short) == 1 else "covers"
             yield dict(event="refuse", against=short[0] if len(short) == 1 else "nobody",
                        why=f"{whose} {doesnt} {pays} on {exact(stake)}", most=exact(max(cover, Fraction(0))),
-                       **said)
+                       pays=pays, stake=exact(stake), **said)
             return
         for taker in takers:
             if taker in short:

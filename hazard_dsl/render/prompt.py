@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, maximises
-from ..parse.numbers import exact_amount
+from ..parse.numbers import exact_amount, exact_money
 from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
@@ -475,7 +475,10 @@ class Terminal:
         words = rest.split()
         if seat is None:
             first = line.split()[0]
-            self.say(f"Those who may bet now: {', '.join(offered)}{did_you_mean(first, offered)}.")
+            seat0 = next(iter(offered))
+            self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
+                     + f" is NAME BET AMOUNT, such as {self._line(seat0, offered[seat0][0], offered, '2')}; "
+                     f"those who may bet now: {', '.join(offered)}{did_you_mean(first, offered)}.")
             return None
         side = SIDE_WORDS.get(words[0].lower()) if words else None
         if side is not None:
@@ -503,9 +506,15 @@ class Terminal:
         if amount is None or amount <= 0:
             self.say(f"An amount such as 2 or 1.50: {self._line(seat, option, offered, '2')}.")
         elif amount > most:
-            why = f" ({option['why_most']})" if option.get("why_most") else ""
-            self.say(f"{seat} can {'back' if option['side'] == 'backer' else 'lay'} {self._typed_bet(name)} "
-                     f"for at most {self._money(most)} now{why}.")
+            doing = f"{'back' if option['side'] == 'backer' else 'lay'} {self._typed_bet(name)}"
+            if option.get("covered"):  # what those who would take it can cover binds: say so
+                what = f"{option['pays']} on {self._money(amount)}" if option["side"] == "backer" else \
+                    f"{self._money(amount)} laid at {option['pays']}"
+                self.say(f"Nobody's purse covers {what}: the most anyone who would take it can cover is "
+                         f"{self._money(most)} ({self._line(seat, option, offered, exact_money(most))}).")
+            else:
+                why = f" ({option['why_most']})" if option.get("why_most") else ""
+                self.say(f"{seat} can {doing} for at most {self._money(most)} now{why}.")
         else:
             action = {"action": "bet", "player": seat, "bet": name, "amount": amount}
             if len(options) > 1:  # a bet that may be backed or laid: which

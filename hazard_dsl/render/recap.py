@@ -128,7 +128,7 @@ def wagers_up(session, heading: str = "Wagers up:") -> str:
             if w["bet"] == stake:
                 what = "stakes on the cast" if backs else "sets the stake"
             else:
-                what = f"{'backs' if backs else 'lays'} {bet_words(w['bet'])}"
+                what = f"{'backs' if backs else 'lays'} {ruleset.bet_words(w['bet'])}"  # as players call it
             risks, wins = (w["backer_risks"], w["layer_risks"]) if backs else (w["layer_risks"], w["backer_risks"])
             lines.append(f"  {seat.name} {what} against {other}: {amount(risks)} at risk, a win pays "
                          f"{amount(wins)}" + (f" ({w['pays']})" if w["pays"] and w["pays"] != "1 to 1" else "") + ".")

@@ -94,6 +94,12 @@ class SessionNarrator:
             what = f"{e['who']}'s offer of {self._bet(e['bet'])} for {self.amount(e['amount'])}"
             if e.get("declined"):
                 return f"       {e['against']} declines {what}."
+            if "most" in e and "pays" in e:  # nobody who would take it could cover it: why
+                who = "anyone" if e["against"] == "nobody" else e["against"]
+                head = f"Nobody takes {what}: no purse" if e["against"] == "nobody" else \
+                    f"{e['against']} cannot take {what}: the purse does not"
+                return (f"       {head} cover{'s' * (e['against'] == 'nobody')} {e['pays']} on a stake of "
+                        f"{self.amount(e['stake'])}; the most {who} can cover is {self.amount(e['most'])}.")
             return f"       Nobody takes {what}." if e["against"] == "nobody" else \
                 f"       {e['against']} cannot take {what}."
         if kind == "refuse":
