@@ -199,7 +199,7 @@ const Hz = (() => {
       const offset = (width - row.length * (W + GX) + GX) / 2;
       at.set(id, {x: offset + i * (W + GX), y: GY / 2 + d * (H + GY)});
     }));
-    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "machine-drawn", role: "img",
+    const chart = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, class: "machine-drawn", role: "img",
       "aria-label": `the machine of ${machine.ruleset}: ${machine.nodes.length} states`});
     chart.append(svg("defs", {}, svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 7,
       markerHeight: 7, orient: "auto-start-reverse"}, svg("path", {d: "M 0 0 L 10 5 L 0 10 z", class: "arrow-head"}))));
