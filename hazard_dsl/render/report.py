@@ -667,6 +667,10 @@ def money_tables(a: Analysis) -> list[Table]:
         t = Table(f"These bets together (in {_units(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
         t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), shown(c.staked), shown(c.net), shown(c.edge),
               edge_percent(c.edge))
+        # solve.bets.combination: each bet made once, one that backs another as often as it may be
+        t.caption = (f"Expected staked and net: each bet made once (one that backs another, each time that one is "
+                     f"made, where it may be). edge: the expected loss per {a.bet_table.machine.ruleset.money_unit} "
+                     f"of all the money staked.")
         tables.append(t)
     if a.by_option:
         quiet = []
