@@ -85,10 +85,12 @@ def test_a_whole_session_by_the_first_legal_action_and_its_log_replays(client, t
     table_id, tokens, watch = open_table(client)
     first = standing(client, table_id, tokens["Ann"])
     assert first["waiting"]["who"] == "Ann" and first["waiting"]["actions"][0] == {"action": "done"}
-    # Ben may bet before Ann throws: a complete action, with its default and bounds, and its edge
-    assert standing(client, table_id, tokens["Ben"])["waiting"]["actions"] == [
-        {"action": "bet", "player": "Ben", "bet": "side", "amount": "1", "min": "0", "max": "20", "pays": "1 to 1",
-         "against": "Ann", "side": "backer", "edge": "37/2016", "edge_percent": "1.835%"}]
+    # Ben may bet before Ann throws, backing the side bet or laying it: each a complete action,
+    # with its default and bounds, and its edge
+    side = {"action": "bet", "player": "Ben", "bet": "side", "amount": "1", "min": "0", "max": "20", "pays": "1 to 1",
+            "against": "Ann", "edge": "37/2016", "edge_percent": "1.835%"}
+    assert standing(client, table_id, tokens["Ben"])["waiting"]["actions"] == [dict(side, side="backer"),
+                                                                                dict(side, side="layer")]
     assert standing(client, table_id, watch)["waiting"]["actions"] == []
     posted = play_first_actions(client, table_id, tokens)
     end = standing(client, table_id, watch)
@@ -110,7 +112,7 @@ def test_a_whole_session_by_the_first_legal_action_and_its_log_replays(client, t
     done = subprocess.run([sys.executable, "-m", "hazard_dsl", "replay", str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "Ann  19 shillings" in done.stdout and "Ben  21 shillings" in done.stdout
+    assert "Ann  19s" in done.stdout and "Ben  £1 1s" in done.stdout  # 19 and 21 shillings, in Cotton's coin
 
 
 def test_a_seat_acts_for_itself_alone_and_an_illegal_action_is_refused_with_its_reason(client):
@@ -414,8 +416,8 @@ def test_each_bet_offered_carries_its_exact_edge_from_where_the_table_stands(cli
                                            headers={**HEADER, **auth(tokens[who])})
     analysed = client.post("/api/analyse", json={"ruleset": "cotton"}, headers=HEADER)
     assert analysed.status_code == 200, analysed.text
-    [bet] = standing(client, table_id, tokens["Ben"])["waiting"]["actions"]
-    assert bet["edge"] == analysed.json()["bets"]["side"]["edge"] == "37/2016"
+    bet, _ = standing(client, table_id, tokens["Ben"])["waiting"]["actions"]  # to back, and to lay
+    assert bet["side"] == "backer" and bet["edge"] == analysed.json()["bets"]["side"]["edge"] == "37/2016"
     assert bet["edge_percent"] == "1.835%"
     for who, action in [("Ann", {"action": "done"}), ("Ann", {"action": "throw"}),
                         ("Ben", {"action": "stake", "amount": "1"}), ("Ann", {"action": "cover"})]:
@@ -423,8 +425,8 @@ def test_each_bet_offered_carries_its_exact_edge_from_where_the_table_stands(cli
     state = standing(client, table_id, tokens["Ben"])
     chance = Fraction(next(t for t in reversed(state["events"]) if "chance" in t)["chance"]["win"])
     assert chance == Fraction(244, 495)
-    [bet] = state["waiting"]["actions"]
-    assert Fraction(bet["edge"]) == 1 - 2 * chance == Fraction(7, 495) and bet["edge_percent"] == "1.414%"
+    bet, _ = state["waiting"]["actions"]
+    assert bet["side"] == "backer" and Fraction(bet["edge"]) == 1 - 2 * chance == Fraction(7, 495) and bet["edge_percent"] == "1.414%"
     # the action as listed, its edge and payout with it, is legal posted back unchanged
     r = post("Ben", bet)
     assert r.status_code == 200, r.text

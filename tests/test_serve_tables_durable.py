@@ -285,3 +285,50 @@ def test_a_save_over_a_folder_of_that_name_is_a_clear_409_not_a_500(tmp_path, fo
         assert (folder / "x.yaml").is_dir()
         assert not [p for p in folder.iterdir() if p.name.startswith(".hazard-dsl-")]  # no temporary file left
     app.state.tables.store.close()
+
+
+def test_the_documented_bot_loop_plays_a_table_to_its_end(tmp_path):
+    """docs/web.md's bot loop, as printed there, plays Ann's and Ben's seats at once against a
+    real server (`hazard-dsl serve`): each acting with the version and a key, a stale action read
+    again; the session ends where the first actions lead (tests/test_serve_tables.py's restarted
+    table: Ann 19, Ben 21)."""
+    import re
+    import subprocess
+    import sys
+    import threading
+
+    pytest.importorskip("uvicorn")
+    text = (Path(__file__).resolve().parents[1] / "docs" / "web.md").read_text(encoding="utf-8")
+    code = re.search(r"A bot at a seat.*?```python\n(.*?)```", text, re.S).group(1)
+    bot: dict = {}
+    exec(compile(code, "docs/web.md", "exec"), bot)
+    server = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", "0", "--db",
+                               str(tmp_path / "tables.db")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
+    try:
+        address = server.stdout.readline().split(" at ")[1].split()[0].rstrip("/")
+        made = bot["call"](f"{address}/api/tables", "",
+                           {"ruleset": "cotton", "players": ["Ann", "Ben"], "dice": TAPE})
+
+        def choose(state):  # the first action offered, but no bet: the session the tests know
+            return next((a for a in state["waiting"]["actions"] if a["action"] != "bet"), None)
+
+        ends = {}
+        seats = [threading.Thread(target=lambda n=name: ends.__setitem__(
+            n, bot["play_seat"](address, made["id"], made["seats"][n]["token"], choose))) for name in ("Ann", "Ben")]
+        for seat in seats:
+            seat.start()
+        for seat in seats:
+            seat.join(timeout=120)
+        assert ends["Ann"]["purses"] == ends["Ben"]["purses"] == {"Ann": "19", "Ben": "21"}
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_docs_web_states_the_new_bounds_the_code_enforces():
+    text = " ".join((Path(__file__).resolve().parents[1] / "docs" / "web.md").read_text(encoding="utf-8").split())
+    assert f"At most {tables_module.MAX_TABLES} tables in play at once" in text
+    assert f"at most {tables_module.MAX_PER_CLIENT} of them opened from one address" in text
+    assert f"the logs of the last {tables_module.MAX_FINISHED:,} closed tables are kept" in text
+    assert f"any text of 1 to {tables_module.MAX_KEY} characters" in text

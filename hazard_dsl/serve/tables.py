@@ -72,8 +72,9 @@ SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
 # the amounts' bounds an action carries for a page (min, max) are not part of the action; nor are
 # the version it was made against and its key, which the tables read before the action
 SHOWN_ONLY = ("min", "max", "version", "key")
-# shown with a bet (its payout, who takes it, its edge from here), not part of it
-SHOWN_WITH_A_BET = ("pays", "against", "side", "edge", "edge_percent")
+# shown with a bet (its payout, who takes it, its edge from here), not part of it; its `side`
+# (backer or layer: a side bet may be offered to back or to lay) is
+SHOWN_WITH_A_BET = ("pays", "against", "edge", "edge_percent")
 
 
 class Unbuildable(Exception):
@@ -321,72 +322,28 @@ class LiveTable:
         return entries
 
 
-def _game_stakes(table):
-    """The stakes laid this game and not yet settled ({setter: amount}), read from the session's
-    own game (play.session.Session._game's `stakes`, a local of its generator: the engine keeps
-    them nowhere else yet). Empty where none are up."""
-    seen, todo = set(), [getattr(table, "_run", None)]
-    while todo:
-        gen = todo.pop()
-        if gen is None or id(gen) in seen or not hasattr(gen, "gi_frame"):
-            continue
-        seen.add(id(gen))
-        frame = gen.gi_frame
-        if frame is None:
-            continue
-        names = frame.f_locals
-        if frame.f_code.co_name == "_game":
-            stakes = names.get("stakes")
-            return dict(getattr(stakes, "amounts", None) or {})
-        todo.append(gen.gi_yieldfrom)
-        todo += [v for v in names.values() if hasattr(v, "gi_frame")]
-    return {}
-
-
 def open_wagers(table) -> dict:
     """Each seat's wagers up at the table: {seat: [{"bet", "words", "side", "against", "at_risk",
-    "wins", "said"}]}, money exact, and `said` the wager in the game's words and coinage. The stakes of this game (the setters against the caster, or each
-    against the bank) and the bets besides them (play.table_bets.TableBets.up: odds, side bets),
-    each seen from both parties. `at_risk` is what the seat loses if the wager goes against him,
-    `wins` the most a win pays him from where it was made. Derived here from the session's state
-    (no function of play/ lists them yet)."""
+    "wins", "said"}]}, money exact, and `said` the wager in the game's words and coinage. The
+    table's own list (play.table.Table.wagers: this game's stakes, then the odds and side bets),
+    each seen from both parties: `at_risk` is what the seat loses if the wager goes against him,
+    `wins` the most a win pays him (what the other party risks)."""
     from ..play.table_bets import BANK
     from ..render.words import money_amount
 
-    session = table.session
-    ruleset = session.machine.ruleset
-    out: dict[str, list] = {seat.name: [] for seat in session.seats}
-
-    def add(name, entry):
-        if name in out:
-            verb = "backs" if entry["side"] == "backs" else "lays"
-            against = "the bank" if entry["against"] == BANK else entry["against"]
-            entry["said"] = (f"{name} {verb} {entry['words']} against {against}: "
-                             f"{money_amount(ruleset, Fraction(entry['at_risk']))} at risk, "
-                             f"a win pays {money_amount(ruleset, Fraction(entry['wins']))}")
-            out[name].append(entry)
-
-    caster = table.caster if not table.over else None
-    stake_bet = session.machine.ruleset.table.stake
-    per_unit = session.most_paid()
-    for setter, amount in (_game_stakes(table).items() if caster else ()):
-        words = ruleset.bet_words(stake_bet) if stake_bet else "the stake"
-        if session.against == "bank":
-            add(setter, {"bet": stake_bet, "words": words, "side": "backs", "against": BANK,
-                         "at_risk": str(amount), "wins": str(amount * per_unit)})
-            continue
-        # the caster backs his game against each setter, who lays the stake times the payout
-        add(setter, {"bet": stake_bet, "words": words, "side": "lays", "against": caster,
-                     "at_risk": str(amount * per_unit), "wins": str(amount)})
-        add(caster, {"bet": stake_bet, "words": words, "side": "backs", "against": setter,
-                     "at_risk": str(amount), "wins": str(amount * per_unit)})
-    for w in session.table_bets.up:
-        name = w.bet.bet.name
-        words = ruleset.bet_words(name)
-        add(w.backer, {"bet": name, "words": words, "side": "backs", "against": w.layer,
-                       "at_risk": str(w.amount), "wins": str(w.amount * w.most)})
-        add(w.layer, {"bet": name, "words": words, "side": "lays", "against": w.backer,
-                      "at_risk": str(w.amount * w.most), "wins": str(w.amount)})
+    ruleset = table.session.machine.ruleset
+    out: dict[str, list] = {name: [] for name in table.players}
+    for w in table.wagers:
+        # the stake is "stake" where the rules have no stake bet of their own (even money on the game)
+        words = ruleset.bet_words(w["bet"]) if w["bet"] in ruleset.bets else "the stake"
+        for name, side, against, risk, wins in ((w["backer"], "backs", w["layer"], w["backer_risks"], w["layer_risks"]),
+                                                (w["layer"], "lays", w["backer"], w["layer_risks"], w["backer_risks"])):
+            if name not in out:  # the bank
+                continue
+            said = (f"{name} {side} {words} against {'the bank' if against == BANK else against}: "
+                    f"{money_amount(ruleset, Fraction(risk))} at risk, a win pays {money_amount(ruleset, Fraction(wins))}")
+            out[name].append({"bet": w["bet"], "words": words, "side": side, "against": against,
+                              "at_risk": str(risk), "wins": str(wins), "said": said})
     return out
 
 

@@ -172,8 +172,9 @@
     const input = el("input", {type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
                                id: `amount-${n}`, value: boxed(a.amount), "data-amount-for": a.action,
                                "data-least": a.min, "data-most": a.max, "aria-describedby": a.edge ? `edge-${n}` : null});
-    const button = el("button", {type: "button", class: "primary", "data-action": a.action,
-                                 "data-bet": a.bet || null, text: bet ? `Bet on ${bet}` : "Stake"});
+    const lays = a.side === "layer";  // a side bet offered to lay: he takes the other side
+    const button = el("button", {type: "button", class: "primary", "data-action": a.action, "data-bet": a.bet || null,
+                                 "data-side": a.side || null, text: bet ? (lays ? `Lay ${bet}` : `Bet on ${bet}`) : "Stake"});
     button.addEventListener("click", () => {
       // the default untouched is posted exactly as the server gave it
       const amount = input.value.trim() === boxed(a.amount) ? a.amount : typed(input.value);
@@ -181,7 +182,7 @@
     });
     const bounds = `${money(a.min)} to ${money(a.max)}`;
     return el("div", {class: "amount"},
-      el("label", {for: `amount-${n}`}, bet ? `Bet ${name}, ${bounds}:` : `Your stake, ${bounds}:`),
+      el("label", {for: `amount-${n}`}, bet ? `${lays ? "Lay" : "Bet"} ${name}, ${bounds}:` : `Your stake, ${bounds}:`),
       // the edge the server priced from where the table stands, as `play` shows it
       a.edge ? el("span", {class: "edge", id: `edge-${n}`, "data-edge": a.edge,
                            text: `edge from here ${a.edge_percent} (${a.edge}) against the backer`}) : null,
