@@ -3,8 +3,10 @@ system's chromedriver (nothing is downloaded). What only a browser shows: the li
 change with an option, compare shows each variant's chance, the workbench places a diagnostic on
 its line and its fix clears it, rule text that looks like HTML is shown and never run, no page
 scrolls sideways at 375 px, no table cell breaks a word, compare's charts draw a negative edge and
-are readable on a phone, no page has an error in its console, and the workbench gives up what a
-newer request replaces and asks before unsaved changes are left. One browser and one server for
+are readable on a phone, every chart puts each figure where its labelled scale says (chances as
+dots in their order, edges and throws as bars from 0%), no page has an error in its console, and
+the workbench gives up what a newer request replaces, asks before unsaved changes are left, and
+dims the figures of an older version of the text, saying so, until the current text's arrive. One browser and one server for
 the module (CI has two cores).
 
 Skipped, saying why, only where Chromium, chromedriver or Selenium cannot be found; `.ci/run`
