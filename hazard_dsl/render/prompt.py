@@ -93,8 +93,9 @@ def seat_at_start(line: str, names) -> tuple[str | None, str]:
 def typed_name(name: str, names) -> str:
     """A seat's name as it is typed at the prompt: as it is, or in quotes where it could be
     read as another's (a name that begins with a longer seat's name, or with a quote)."""
-    plain, _ = seat_at_start(f"{name} x", names)
-    return name if plain == name and name[:1] not in ("'", '"') else (f'"{name}"' if "'" in name else f"'{name}'")
+    key = name_key(name) + " "
+    longer = any(name_key(other).startswith(key) for other in names)
+    return name if not longer and name[:1] not in ("'", '"') else (f'"{name}"' if "'" in name else f"'{name}'")
 
 
 def _value_words(value) -> str:
