@@ -138,7 +138,7 @@ def test_compare_shows_each_variants_chance(browser, server):
     charts = [c.get_attribute("aria-label") for c in browser.find_elements("css selector", "#charts svg")]
     assert charts[0] == ("The caster's chance of winning a game: cotton 49.08%, petty 50.77%, "
                          "cotton:main=called 49.29%")
-    assert charts[1].startswith("The edge against the caster: cotton 1.84%")
+    assert charts[1].startswith("The edge against the caster, per stake laid: cotton 1.84%")
 
 
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):

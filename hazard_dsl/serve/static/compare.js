@@ -109,9 +109,14 @@
       chart({title: "The caster's chance of winning a game", kind: "dots", reference: 50,
              unit: ["% of games the caster wins", "dashed line: 50%, an even game"],
              items: analyses.map(a => [a.name, pct(a.win), percent(a.win)])}, room),
-      chart({title: "The edge against the caster", kind: "bars",
-             unit: ["% of the stake, P(lose) − P(win), from 0", "left of 0: in the caster's favour"],
-             items: analyses.map(a => [a.name, pct(a.edge), percent(a.edge)])}, room)];
+      // Per stake laid, as every table prints it: where some games end before any stake (the
+      // history sheet's no_main), the per-game figure `edge` would divide by stakes never laid.
+      chart({title: "The edge against the caster, per stake laid", kind: "bars",
+             unit: ["% of the stake laid, P(lose) − P(win), from 0", "left of 0: in the caster's favour"],
+             items: analyses.map(a => {
+               const edge = a.edge_per_stake_laid ?? a.edge;
+               return [a.name, pct(edge), percent(edge)];
+             })}, room)];
     const names = analyses.map(a => Object.keys(a.bets || {}));
     const shared = [...new Set(names.flat())].filter(bet => names.filter(list => list.includes(bet)).length > 1);
     for (const bet of shared)
