@@ -386,6 +386,7 @@ class LanguageService:
             if problem.span.start <= span.end and span.start <= problem.span.end:
                 for fix in problem.fixes:
                     found.append(QuickFix(fix.title, problem, {uri: [Edit(fix.span, fix.new_text)]}))
+                found += self._more_fixes(uri, problem)  # language.fixes: beyond "did you mean"
         return found
 
     # --- names
@@ -563,6 +564,75 @@ class LanguageService:
             return _Completer(self, doc, place).items()
         except RecursionError:
             return []
+
+    # --- figures, highlighting and the file's shape (language.figures, .tokens, .structure, .fixes)
+    def figures(self, uri: str):
+        """The game's figures (`language.figures.Figures`) for the document as held, worked out
+        once per version, or None while it has an error (figures are of a valid file only)."""
+        from .figures import figures_of
+
+        doc = self._doc(uri)
+        if getattr(doc, "_figures", None) is None:
+            ruleset = doc.checked[0]
+            if ruleset is None or any(p.severity == ERROR for p in self.diagnostics(uri)):
+                return None
+            doc._figures = figures_of(ruleset, doc.display)
+        return doc._figures
+
+    def inlay_hints(self, uri: str) -> list:
+        """Each rule's exact expected firings per game, at the end of its first line."""
+        from .figures import hints
+
+        found = self.figures(uri)
+        return hints(found, self._doc(uri).lines) if found is not None else []
+
+    def code_lenses(self, uri: str) -> list:
+        """Over each phase and bet: its exact figure and the commands to analyse, draw or play it."""
+        from .figures import lenses
+
+        found = self.figures(uri)
+        return lenses(found, self._doc(uri).index, uri) if found is not None else []
+
+    def semantic_tokens(self, uri: str) -> list:
+        """Every token of the expression language in the document's strings (`language.tokens`)."""
+        from .tokens import tokens
+
+        doc = self._doc(uri)
+        return tokens(doc.text, doc.display)
+
+    def folding_ranges(self, uri: str) -> list:
+        from .structure import folding_ranges
+
+        return folding_ranges([line.rstrip("\r") for line in self._doc(uri).lines])
+
+    def document_links(self, uri: str) -> list:
+        """`extends:`'s value as a link to the parent file."""
+        from .structure import links
+
+        doc = self._doc(uri)
+        return links(doc.index, self._parents(doc))
+
+    def workspace_symbols(self, query: str) -> list:
+        """The definitions of every open rule file whose name holds `query`."""
+        from .structure import workspace_symbols
+
+        return workspace_symbols({u: d.index for u, d in self._open.items() if self.is_rule_file(u)}, query)
+
+    def signature_help(self, uri: str, place: Place):
+        """The signature of the function whose brackets hold `place` (`ways(`), or None."""
+        from .structure import signature_help
+
+        return signature_help(self._doc(uri).line(place.line), place.column)
+
+    def _more_fixes(self, uri: str, problem: Problem) -> list:
+        from .fixes import fixes
+
+        doc = self._doc(uri)
+        extends = doc.index.extends
+        if not problem.placed or (extends and (problem.span.start.line, problem.span.start.column) == extends[1]):
+            return []  # of the file as a whole, or of a parent (shown on `extends:`): not this text's to mend
+        return [QuickFix(title, problem, {uri: [Edit(_span(a, b), text) for a, b, text in edits]})
+                for title, edits in fixes(problem, doc.lines, doc.index)]
 
 
 def _span(start: tuple, end: tuple) -> Span:

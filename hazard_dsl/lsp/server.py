@@ -20,6 +20,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from ..language.service import LanguageService, Place, RenameError, Span
+from ..language.commands import CommandRefused, run_command
+from ..language.figures import ANALYSE, DRAW, PLAY, never_fires
+from ..language.tokens import KINDS as TOKEN_KINDS, encoded as encoded_tokens
 from ..version import __version__
 
 REQUEST_FAILED = -32803  # LSP's RequestFailed: a request refused for a reason the message gives
@@ -109,7 +112,7 @@ class HazardServer(LanguageServer):
     def diagnostic(self, uri: str, problem) -> types.Diagnostic:
         return types.Diagnostic(range=self.range(uri, problem.span), message=problem.message + (
             f"\nhint: {problem.hint}" if problem.hint else ""), severity=_SEVERITY[problem.severity],
-            source="hazard-dsl")
+            source="hazard-dsl", tags=[types.DiagnosticTag.Unnecessary] if never_fires(problem) else None)
 
     def publish(self, uri: str, version=None) -> None:
         # an editor may start the server for every YAML file: only rule files are checked
@@ -273,6 +276,112 @@ def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types
                                         diagnostics=[ls.diagnostic(uri, fix.problem)],
                                         edit=types.WorkspaceEdit(changes=changes), is_preferred=True))
     return actions
+
+
+# --- figures as you type, highlighting and the file's shape (language.figures, .tokens, .structure)
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
+@_answers(list)
+def inlay_hints(ls: HazardServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    uri = params.text_document.uri
+    shown = ls.span_of(uri, params.range)
+    return [types.InlayHint(position=ls.range(uri, Span(Place(h.line, h.column), Place(h.line, h.column))).start,
+                            label=h.label, kind=types.InlayHintKind.Parameter, tooltip=h.tooltip,
+                            padding_left=True)
+            for h in ls.service.inlay_hints(uri) if shown.start.line <= h.line <= shown.end.line]
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+@_answers(list)
+def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    uri = params.text_document.uri
+    found = []
+    for lens in ls.service.code_lenses(uri):
+        where = ls.range(uri, Span(Place(lens.line, lens.start), Place(lens.line, lens.end)))
+        found.append(types.CodeLens(range=where, command=types.Command(title=lens.title, command="")))
+        found += [types.CodeLens(range=where, command=types.Command(title=title, command=command,
+                                                                   arguments=list(arguments)))
+                  for title, command, arguments in lens.commands]
+    return found
+
+
+def _run(ls: HazardServer, command: str, arguments: tuple):
+    """A lens's command (language.commands): analyse (the text and the JSON of `hazard-dsl
+    analyse`), draw (the phase's or the bet's drawing, as Mermaid and DOT) or play (the command
+    line to run at a terminal: play is a conversation, not an answer)."""
+    try:
+        return run_command(ls.service, command, list(arguments), ls.is_open)
+    except CommandRefused as exc:
+        raise JsonRpcException(str(exc), REQUEST_FAILED) from None
+
+
+@server.command(ANALYSE)
+def analyse_command(ls: HazardServer, *arguments):
+    return _run(ls, ANALYSE, arguments)
+
+
+@server.command(DRAW)
+def draw_command(ls: HazardServer, *arguments):
+    return _run(ls, DRAW, arguments)
+
+
+@server.command(PLAY)
+def play_command(ls: HazardServer, *arguments):
+    return _run(ls, PLAY, arguments)
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                types.SemanticTokensLegend(token_types=list(TOKEN_KINDS), token_modifiers=[]))
+@_answers(lambda: types.SemanticTokens(data=[]))
+def semantic_tokens(ls: HazardServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+    uri = params.text_document.uri
+
+    def column(line: int, at: int) -> int:
+        return ls.range(uri, Span(Place(line, at), Place(line, at))).start.character
+
+    return types.SemanticTokens(data=encoded_tokens(ls.service.semantic_tokens(uri), column))
+
+
+@server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=["(", ","]))
+@_answers(None)
+def signature_help(ls: HazardServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
+    uri = params.text_document.uri
+    found = ls.service.signature_help(uri, ls.place(uri, params.position))
+    if found is None:
+        return None
+    return types.SignatureHelp(signatures=[types.SignatureInformation(
+        label=found.label, documentation=found.documentation,
+        parameters=[types.ParameterInformation(label=p) for p in found.parameters])],
+        active_signature=0, active_parameter=found.active)
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+@_answers(list)
+def folding_ranges(ls: HazardServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    return [types.FoldingRange(start_line=f.start, end_line=f.end,
+                               kind=types.FoldingRangeKind.Comment if f.kind == "comment" else None)
+            for f in ls.service.folding_ranges(params.text_document.uri)]
+
+
+@server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
+@_answers(list)
+def document_links(ls: HazardServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    uri = params.text_document.uri
+    return [types.DocumentLink(range=ls.range(uri, Span(Place(k.line, k.start), Place(k.line, k.end))),
+                               target=k.target, tooltip="the rule file this one extends")
+            for k in ls.service.document_links(uri)]
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+def workspace_symbols(ls: HazardServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+    found = []
+    for s in ls.service.workspace_symbols(params.query):
+        if not ls.is_open(s.uri):
+            continue
+        where = ls.range(s.uri, Span(Place(s.line, s.start), Place(s.line, s.end)))
+        found.append(types.WorkspaceSymbol(name=s.name, kind=_SYMBOL.get(s.kind, types.SymbolKind.Key),
+                                           location=types.Location(s.uri, where), container_name=s.container))
+    return found
 
 
 def serve() -> None:

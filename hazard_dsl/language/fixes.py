@@ -1,0 +1,103 @@
+"""Quick fixes beyond "did you mean", each made only where `check`'s diagnostic gives the facts
+it needs, and only where the text at the problem's place is what the diagnostic says:
+
+- `=` in a condition ("unexpected '=' in condition: to compare, write `==`") → `==`;
+- a rule without its `- ` ("a rule is a list item", or a duplicate key whose hint says to start
+  the next rule with `- `) → the two spaces before its first key become `- `;
+- a phase whose rules leave throws unhandled (the hint offers "an `otherwise:`") → a last rule
+  `- otherwise: throw again`, at the indentation of the phase's rules;
+- a label used but not declared ("label 'x' is not among the labels: declared above") → the
+  label declared under `labels:` (the section made at the end of the file when there is none),
+  saying its name in words.
+
+Each fix is (title, edits) on one document; places are (line, column) from 0, in code points.
+"""
+
+from __future__ import annotations
+
+import re
+
+_COMPARE = re.compile(r"unexpected '=' in (?:condition|expression)[^`]*write `==`")
+_NO_DASH = re.compile(r"a rule is a list item: write `- ")
+_NEXT_RULE = re.compile(r"start the next rule with `- ")
+_ITEM_COLUMN = re.compile(r"starts a list item in column (\d+)")
+_UNHANDLED = re.compile(r"no rule of phase '([^']+)' handles")
+_UNDECLARED = re.compile(r"label '([^']+)' is not among the labels")
+
+
+def fixes(problem, lines: list[str], index) -> list[tuple[str, list[tuple]]]:
+    """The fixes of one problem (a `service.Problem`): [(title, [(start, end, new_text)])], with
+    start and end places (line, column). `lines`: the document's lines; `index`: its names."""
+    message, hint = problem.message, problem.hint or ""
+    start = (problem.span.start.line, problem.span.start.column)
+    if _COMPARE.search(message):
+        return _compare(lines, start)
+    if _NO_DASH.search(message) or _NEXT_RULE.search(hint):
+        return _dash(lines, start, hint)
+    found = _UNHANDLED.search(message)
+    if found and "otherwise" in hint:
+        return _otherwise(lines, index, found.group(1))
+    found = _UNDECLARED.search(message)
+    if found:
+        return _declare(lines, found.group(1))
+    return []
+
+
+def _line(lines: list[str], number: int) -> str:
+    return lines[number].rstrip("\r") if 0 <= number < len(lines) else ""
+
+
+def _compare(lines, start) -> list:
+    line, column = start
+    text = _line(lines, line)
+    if text[column:column + 1] != "=" or text[column + 1:column + 2] == "=" or text[column - 1:column] in "=!<>":
+        return []
+    return [("Write `==` to compare", [((line, column), (line, column + 1), "==")])]
+
+
+def _dash(lines, start, hint: str) -> list:
+    line, column = start
+    text = _line(lines, line)
+    indent = len(text) - len(text.lstrip(" "))
+    if indent < 2 or column != indent or not re.match(r"[A-Za-z_]\w*\s*:", text[indent:]):
+        return []
+    item = _ITEM_COLUMN.search(hint)
+    if item and int(item.group(1)) - 1 != indent - 2:
+        return []  # the list's items start elsewhere: the dash would not line up
+    return [("Add the missing `- ` of this rule", [((line, indent - 2), (line, indent), "- ")])]
+
+
+def _otherwise(lines, index, phase: str) -> list:
+    """`- otherwise: throw again` after the last rule of the game's phase `phase`."""
+    defined = [n for n in index.definitions if n.kind == "phase" and n.name == phase and n.scope == ""]
+    if not defined or defined[0].block_end is None:
+        return []
+    first, last = defined[0].start[0], defined[0].block_end[0]
+    items = [k for k in range(first + 1, last + 1) if re.match(r"\s*- ", _line(lines, k))]
+    if not items:
+        return []
+    dash = _line(lines, items[-1]).index("-")
+    end_line = last
+    new = f"{' ' * dash}- otherwise: throw again\n"
+    return [(f"Add `otherwise: throw again` as the last rule of phase {phase!r}",
+             [((end_line + 1, 0), (end_line + 1, 0), new)])] if end_line + 1 <= len(lines) else []
+
+
+def _declare(lines, label: str) -> list:
+    said = label.replace("_", " ").strip().capitalize() + "."
+    said = said.replace('"', "'")
+    for k, raw in enumerate(lines):
+        text = raw.rstrip("\r")
+        if re.match(r"labels\s*:\s*(#.*)?$", text):
+            below = next((_line(lines, j) for j in range(k + 1, len(lines))
+                          if _line(lines, j).strip() and not _line(lines, j).lstrip().startswith("#")), "")
+            indent = len(below) - len(below.lstrip(" ")) if below.startswith(" ") else 2
+            return [(f"Declare the label {label!r} under `labels:`",
+                     [((k + 1, 0), (k + 1, 0), f"{' ' * indent}{label}: \"{said}\"\n")])]
+        if re.match(r"labels\s*:", text):
+            return []  # a flow mapping (`labels: {…}`): not edited here
+    last = len(lines) - 1
+    ending = "" if not lines or not lines[-1].strip() else "\n"
+    end = (last, len(_line(lines, last)))
+    return [(f"Declare the label {label!r} in a new `labels:` section",
+             [(end, end, f"{ending}labels:\n  {label}: \"{said}\"\n")])]
