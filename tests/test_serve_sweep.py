@@ -97,3 +97,20 @@ def test_a_save_of_any_shape_is_refused_with_a_reason_or_written(client, name, b
     assert r.status_code < 500, (name, body, r.status_code, r.text)
     if r.status_code >= 400:
         assert r.json()["error"], r.text
+
+
+def test_a_websocket_message_of_any_shape_is_answered_with_a_reason(client):
+    made = client.table
+    odd = [[], "x", 1, {"id": [1]}, {"action": []}, {"action": None, "id": True}, {"id": {}, "action": {"x": 1}},
+           {"id": "k" * 65, "action": {"action": "done"}}, {"id": "r", "action": {"action": "bet", "amount": [1]}},
+           {"id": "v", "version": "3", "action": {"action": "done"}}, {"id": "w", "action": {"action": {"a": 1}}},
+           {"id": "\u0000", "action": {"action": "done", "version": True}}]
+    url = f"ws://127.0.0.1/api/tables/{made['id']}/ws?token={made['seats']['Ben']['token']}&after=999999"
+    with client.websocket_connect(url) as ws:
+        assert ws.receive_json()["type"] == "state"
+        for message in odd:
+            ws.send_json(message)
+            reply = ws.receive_json()
+            while reply["type"] != "reply":
+                reply = ws.receive_json()
+            assert 400 <= reply["status"] < 500 and reply["error"], (message, reply)

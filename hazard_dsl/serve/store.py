@@ -143,6 +143,11 @@ class Store:
         """Keep the logs of the `keep` most recently closed tables (finished, idle…); the older
         ones' logs and answers are deleted and the table marked "pruned" (its row stays, so that
         its links are told what became of it). Returns the ids pruned."""
+        with self._using:  # read first: nothing to prune, no write (and no sync) at all
+            kept = self.db.execute("SELECT count(*) FROM tables WHERE closed IS NOT NULL AND closed != 'pruned'"
+                                   ).fetchone()[0]
+        if kept <= keep:
+            return []
         with self._transaction():
             rows = self.db.execute("SELECT id FROM tables WHERE closed IS NOT NULL AND closed != 'pruned' "
                                    "ORDER BY touched DESC, created DESC LIMIT -1 OFFSET ?", (keep,)).fetchall()

@@ -1041,7 +1041,10 @@ class TableRoutes:
         if not isinstance(message, dict) or "action" not in message:
             return {"type": "reply", "id": None, "status": 400, "error": "a message is {\"id\", \"action\"}"}
         ident = message.get("id")
-        ident = ident if isinstance(ident, (int, str)) and not isinstance(ident, bool) and len(str(ident)) <= MAX_KEY else None
+        try:  # the id is the action's key: one that cannot be kept is refused, not silently dropped
+            checked_key(ident)
+        except TableRefused as exc:
+            return {"type": "reply", "id": None, "status": exc.status, "error": str(exc)}
         action = message["action"]
         if isinstance(action, dict) and "version" in message and "version" not in action:
             action = dict(action, version=message["version"])
