@@ -130,16 +130,21 @@ def compare_chart(entries, path: str, labels=None, rulesets=()) -> None:
     y = list(range(n))[::-1]
     win = [_pct(a.figures.win) for a in analyses]
     ax = fig.add_subplot(grid[0, 0])
-    bars = ax.barh(y, win, color=[PALETTE[k % len(PALETTE)] for k in range(n)], height=0.6)
+    # Dots on a scale of %, not bars: the chances lie close together near 50%, and a bar from an
+    # axis cut short of 0 would draw their differences many times their size (the web page's
+    # compare chart draws them the same way).
+    ax.hlines(y, 0, 100, color="#dddddd", linewidth=0.6, zorder=0)
+    ax.scatter(win, y, color=[PALETTE[k % len(PALETTE)] for k in range(n)], s=46, zorder=3)
     ax.axvline(50, color="#333333", linewidth=0.8, linestyle="--")
     ax.set_yticks(y, names)
-    ax.set_xlabel("caster wins, % of games")
+    ax.set_xlabel("caster wins, % of games (a dot on the scale; not a bar from 0)")
     ax.set_title("The caster's chance of winning a game", loc="left")
-    low = min(win + [50])
-    ax.set_xlim(max(0, low - 6), max(win + [50]) + 4)
+    low, high = min(win + [50]), max(win + [50])
+    pad = max(0.5, (high - low) * 0.3)
+    ax.set_xlim(max(0, low - pad), min(100, high + pad * 1.6))
     ax.set_ylim(-0.7, n - 0.4)
-    for bar, value, a in zip(bars, win, analyses):
-        ax.text(bar.get_width() + 0.25, bar.get_y() + bar.get_height() / 2, f"{value:.2f}%", va="center",
+    for yy, value in zip(y, win):
+        ax.text(value + pad * 0.12, yy + 0.18, f"{value:.2f}%", va="bottom",
                 fontsize=8, bbox=dict(facecolor="white", edgecolor="none", pad=0.6))
     ax.text(50, -0.55, " 50%: an even game", fontsize=7, color="#333333", va="bottom")
     ax = fig.add_subplot(grid[0, 1], sharey=ax)
