@@ -70,7 +70,11 @@ class Analysis:
     def __repr__(self) -> str:
         f = self.figures
         bets = f", {len(self.bets)} bets" if self.bets else ""
-        return (f"<Analysis {self.ruleset!r}: win {f.win} ({float(f.win):.2%}), edge {float(f.edge):.3%}, "
+        # where some games lay no stake, the edge money meets is the stake bet's, per stake laid
+        stake = self.stake and self.bets.get(self.stake["bet"])
+        edge = (f"edge {float(stake.edge):.3%} per stake laid" if stake is not None and stake.edge is not None
+                else f"edge {float(f.edge):.3%}")
+        return (f"<Analysis {self.ruleset!r}: win {f.win} ({float(f.win):.2%}), {edge}, "
                 f"{float(f.expected_throws):.2f} throws{bets}>")
 
     @property
