@@ -7,8 +7,7 @@ it needs, and only where the text at the problem's place is what the diagnostic 
 - a phase whose rules leave throws unhandled (the hint offers "an `otherwise:`") → a last rule
   `- otherwise: throw again`, at the indentation of the phase's rules;
 - a label used but not declared ("label 'x' is not among the labels: declared above") → the
-  label declared under `labels:` (the section made at the end of the file when there is none),
-  saying its name in words.
+  label declared first under `labels:`, saying its name in words.
 
 Each fix is (title, edits) on one document; places are (line, column) from 0, in code points.
 """
@@ -96,8 +95,4 @@ def _declare(lines, label: str) -> list:
                      [((k + 1, 0), (k + 1, 0), f"{' ' * indent}{label}: \"{said}\"\n")])]
         if re.match(r"labels\s*:", text):
             return []  # a flow mapping (`labels: {…}`): not edited here
-    last = len(lines) - 1
-    ending = "" if not lines or not lines[-1].strip() else "\n"
-    end = (last, len(_line(lines, last)))
-    return [(f"Declare the label {label!r} in a new `labels:` section",
-             [(end, end, f"{ending}labels:\n  {label}: \"{said}\"\n")])]
+    return []  # (the checker says a label is not declared only where a file declares labels)

@@ -1,0 +1,184 @@
+"""The editor features of the language service beyond names: highlighting of the expression
+language inside the YAML strings (each token at its place, told by what it is), signature help
+for the functions, folding ranges, workspace symbols, `extends:` as a link to the parent file,
+and the quick fixes beyond spelling, each applied to a broken file and the result checked again
+(clean, or with one problem fewer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hazard_dsl.language.service import LanguageService, Place, uri_of
+from hazard_dsl.language.tokens import encoded, tokens
+from hazard_dsl.parse.files import builtin_file
+
+GAME = '''name: Two phases
+start: first
+variables:
+  point: {range: 0..12, initial: 0}
+phases:
+  first:
+    rules:
+      - when: total == 7 or ways(total) == 1
+        do: win natural
+      - when: total in {2, 3}
+        do: lose craps
+      - otherwise: set point = total; goto second
+  second:
+    # the point, thrown again until it comes or a seven
+    rules:
+      - when: total == point
+        do: win made
+      - when: total == 7
+        do: lose seven_out
+      - otherwise: throw again
+labels:
+  natural: Natural.
+  craps: Craps.
+  made: Made.
+  seven_out: Seven out.
+'''
+
+
+def opened(text: str, name: str = "untitled:game.yaml"):
+    service = LanguageService()
+    service.open(name, text)
+    return service, name
+
+
+def test_the_tokens_of_a_condition_are_at_their_places_and_told_by_what_they_are():
+    lines = GAME.split("\n")
+    found = [(t, lines[t.line][t.column:t.column + t.length]) for t in tokens(GAME)]
+    condition = [(text, t.kind) for t, text in found if t.line == 7]
+    assert condition == [("total", "variable"), ("==", "operator"), ("7", "number"), ("or", "keyword"),
+                         ("ways", "function"), ("total", "variable"), ("==", "operator"), ("1", "number")]
+    assert lines[7].index("ways") == next(t.column for t, text in found if text == "ways")
+    actions = [(text, t.kind) for t, text in found if t.line == 11]
+    assert actions == [("set", "keyword"), ("point", "variable"), ("=", "operator"), ("total", "variable"),
+                       ("goto", "keyword"), ("second", "namespace")]
+    assert ("natural", "enumMember") in [(text, t.kind) for t, text in found if t.line == 8]
+    # nothing outside an expression: the description, the labels' words, the keys
+    assert not [t for t, _ in found if t.line in (0, 13, 20, 21)]
+
+
+def test_tokens_in_lsps_relative_encoding():
+    found = tokens("phases:\n  a:\n    rules:\n      - when: total == 7\n        do: win x\n")
+    # (line delta, start delta, length, kind, modifiers): `total` at 3:14, `==` 6 on, `7` 3 on; `win` next line
+    assert encoded(found)[:20] == [3, 14, 5, 1, 0, 0, 6, 2, 5, 0, 0, 3, 1, 3, 0, 1, 12, 3, 0, 0]
+
+
+def test_the_options_value_and_a_quoted_phase_are_words_and_a_broken_expression_stops_its_tokens():
+    text = ("phases:\n  a:\n    rules:\n      - when: option.vig == \"on_win\" and phase == 'point'\n"
+            "        do: win x\n      - when: total == $ 7\n        do: lose y\n")
+    lines = text.split("\n")
+    found = [(lines[t.line][t.column:t.column + t.length], t.kind) for t in tokens(text)]
+    assert ("vig", "parameter") in found and ('"on_win"', "string") in found and ("'point'", "string") in found
+    assert ("7", "number") not in found  # past the `$` nothing lexes
+
+
+@pytest.mark.parametrize("written, column, label, active", [
+    ("      - when: ways(", 19, "ways(total) -> int", 0),
+    ("      - when: weight(total) > 3 and min(ways(3), ", 49, "min(x, y) -> int", 1),
+    ("      - when: max(ways(4", 28, "ways(total) -> int", 0),
+])
+def test_signature_help_for_the_function_being_written(written, column, label, active):
+    service, uri = opened(f"phases:\n  a:\n    rules:\n{written}\n")
+    found = service.signature_help(uri, Place(3, column))
+    assert found.label == label and found.active == active
+    assert found.documentation  # the checker's own words for what it gives
+
+
+def test_no_signature_outside_a_functions_brackets():
+    service, uri = opened("phases:\n  a:\n    rules:\n      - when: (total + 1) == 7\n")
+    assert service.signature_help(uri, Place(3, 20)) is None
+    assert service.signature_help(uri, Place(3, 30)) is None
+
+
+def test_folding_ranges_are_the_yaml_blocks_and_the_comment_runs():
+    service, uri = opened(GAME)
+    folds = {(f.start, f.end) for f in service.folding_ranges(uri)}
+    assert (4, 19) in folds  # phases:
+    assert (5, 11) in folds and (12, 19) in folds  # each phase
+    assert (7, 8) in folds  # a rule of two lines
+    assert (20, 24) in folds  # labels: to the end
+    assert not any(start == end for start, end in folds)
+
+
+def test_workspace_symbols_find_the_definitions_of_every_open_rule_file_by_part_of_their_name():
+    service = LanguageService()
+    service.open("untitled:one.yaml", GAME)
+    service.open("untitled:two.yaml", GAME.replace("seven_out", "out_seven"))
+    service.open("untitled:notes.yaml", "title: no rule file\n")
+    found = {(s.uri, s.name, s.kind, s.line) for s in service.workspace_symbols("sevout")}
+    assert found == {("untitled:one.yaml", "seven_out", "label", 24)}
+    assert {s.name for s in service.workspace_symbols("second")} == {"second"}
+    assert len(service.workspace_symbols("")) == 2 * 7  # both files: 2 phases, 1 variable and 4 labels each
+
+
+def test_extends_is_a_link_to_the_parent_file(tmp_path):
+    (tmp_path / "parent.yaml").write_text(GAME, encoding="utf-8")
+    child = tmp_path / "child.yaml"
+    text = "name: Child\nextends: parent.yaml\n"
+    service = LanguageService()
+    service.open(uri_of(child), text)
+    [link] = service.document_links(uri_of(child))
+    assert (link.line, link.start, link.end) == (1, 9, 20)
+    assert link.target == uri_of(tmp_path / "parent.yaml")
+    built_in = LanguageService()
+    built_in.open(uri_of(child), "name: Child\nextends: craps\n")
+    assert [k.target for k in built_in.document_links(uri_of(child))] == [uri_of(builtin_file("craps"))]
+
+
+def _apply(text: str, edits) -> str:
+    lines = text.split("\n")
+
+    def offset(place) -> int:
+        return sum(len(line) + 1 for line in lines[:place.line]) + place.column
+
+    for e in sorted(edits, key=lambda e: offset(e.span.start), reverse=True):
+        text = text[:offset(e.span.start)] + e.new_text + text[offset(e.span.end):]
+    return text
+
+
+@pytest.mark.parametrize("broken, title", [
+    (GAME.replace("when: total == point", "when: total = point"), "Write `==` to compare"),
+    (GAME.replace("      - when: total == point\n", "        when: total == point\n"), "Add the missing `- `"),
+    (GAME.replace("      - when: total == 7\n        do: lose", "        when: total == 7\n        do: lose"),
+     "Add the missing `- `"),
+    (GAME.replace("      - otherwise: throw again\n", ""), "Add `otherwise: throw again`"),
+    (GAME.replace("  seven_out: Seven out.\n", ""), "Declare the label 'seven_out' under `labels:`"),
+    (GAME.replace("labels:\n  natural: Natural.\n  craps: Craps.\n  made: Made.\n  seven_out: Seven out.\n", "")
+     .replace("win made", "win made"), None),
+])
+def test_each_quick_fix_gives_a_file_that_checks_clean(broken, title):
+    service, uri = opened(broken)
+    problems = service.diagnostics(uri)
+    if title is None:  # a file with no labels: section at all reads its labels as they are used
+        assert not [p for p in problems if p.severity == "error"]
+        return
+    actions = [a for p in problems for a in service.code_actions(uri, p.span) if a.title.startswith(title)]
+    assert len(actions) == 1, [p.message for p in problems]
+    mended = _apply(broken, actions[0].edits[uri])
+    again, _ = opened(mended)
+    assert again.diagnostics(uri) == [], mended
+
+
+def test_a_label_is_declared_first_under_labels_at_its_indentation_saying_its_name():
+    text = GAME.replace("  seven_out: Seven out.\n", "").replace("labels:\n  ", "labels:  # the endings\n    ")
+    text = text.replace("\n  craps: Craps.\n  made: Made.\n", "\n    craps: Craps.\n    made: Made.\n")
+    service, uri = opened(text)
+    [action] = [a for p in service.diagnostics(uri) for a in service.code_actions(uri, p.span)]
+    mended = _apply(text, action.edits[uri])
+    assert mended.endswith('labels:  # the endings\n    seven_out: "Seven out."\n    natural: Natural.\n'
+                           '    craps: Craps.\n    made: Made.\n')
+    assert opened(mended)[0].diagnostics(uri) == []
+
+
+def test_no_fix_where_the_text_is_not_what_the_diagnostic_says():
+    # `=` already doubled elsewhere on the line: the fix replaces only the one the checker found
+    text = GAME.replace("when: total == point", "when: total = point")
+    service, uri = opened(text)
+    [action] = [a for p in service.diagnostics(uri) for a in service.code_actions(uri, p.span)]
+    [edit] = action.edits[uri]
+    assert (edit.span.start.line, text.split("\n")[edit.span.start.line][edit.span.start.column]) == (15, "=")
+    assert edit.new_text == "=="
