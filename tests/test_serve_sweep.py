@@ -31,8 +31,8 @@ ACTION_KEYS = ("action", "player", "amount", "bet", "value", "dice", "version", 
 # a few values that mean something to a route, among values of every type
 MEANINGFUL = st.sampled_from(["cotton", "hoyle", "x.yaml", "mine.yaml", "name: x\n", "bet", "stake", "throw",
                               "done", "side", "odds", "1", "5/2", "-1", "svg", "Ann", "ann", "a b", ""])
-SCALARS = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12) \
-    | MEANINGFUL
+SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False, allow_infinity=False)
+           | st.text(max_size=12) | MEANINGFUL)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
     st.text(max_size=8) | MEANINGFUL, inner, max_size=4), max_leaves=8)
 

@@ -622,7 +622,8 @@ def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repe
               const data = JSON.parse(m.data);
               if (data.type !== "reply") return;
               replies.push(data);
-              if (replies.length === 1) for (let i = 0; i < 2; i++) ws.send(JSON.stringify({id: "r1", action: {action: "throw"}}));
+              const twice = JSON.stringify({id: "r1", action: {action: "throw"}});
+              if (replies.length === 1) { ws.send(twice); ws.send(twice); }
               if (replies.length === 3) { ws.close(); done(replies); }
             };
             ws.onopen = () => ws.send(JSON.stringify({id: "d1", action: {action: "done"}}));
@@ -648,8 +649,8 @@ def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repe
         for name in GROUP:
             page = on(name)
             wait(page, lambda d: page_state(d)[4] == "yes", message=f"{name}'s page shows the end")
-            shown = {dt.text.replace(" (you)", ""): dd.text for dt, dd in
-                     zip(page.find_elements(By.CSS_SELECTOR, "#purses dt"), page.find_elements(By.CSS_SELECTOR, "#purses dd"))}
+            shown = {dt.text.replace(" (you)", ""): dd.text for dt, dd in zip(
+                page.find_elements(By.CSS_SELECTOR, "#purses dt"), page.find_elements(By.CSS_SELECTOR, "#purses dd"))}
             assert shown == {n: str(v) for n, v in state["purses"].items()}
     finally:
         browser.quit()

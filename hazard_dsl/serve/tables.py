@@ -341,7 +341,8 @@ def open_wagers(table) -> dict:
             if name not in out:  # the bank
                 continue
             said = (f"{name} {side} {words} against {'the bank' if against == BANK else against}: "
-                    f"{money_amount(ruleset, Fraction(risk))} at risk, a win pays {money_amount(ruleset, Fraction(wins))}")
+                    f"{money_amount(ruleset, Fraction(risk))} at risk, "
+                    f"a win pays {money_amount(ruleset, Fraction(wins))}")
             out[name].append({"bet": w["bet"], "words": words, "side": side, "against": against,
                               "at_risk": str(risk), "wins": str(wins), "said": said})
     return out
