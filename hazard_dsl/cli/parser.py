@@ -232,7 +232,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                         "someone takes it")
     p.add_argument("--bankroll", default=None, metavar="AMOUNT",
                    help="start with this much money; bets it cannot cover are refused")
-    def add_table(group, stake_help: str, strategy: bool):
+    def add_table(group, stake_help: str, strategy: bool, log: bool = True):
         """The settings of a session at the table, alike for run and play."""
         group.add_argument("--players", metavar="Ann,Ben,Cat",
                            help="these players in order round the table, the first casting first")
@@ -244,9 +244,11 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                            help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
                                 "cautious (flat, but sit out when the purse holds less than three stakes)"
                            if strategy else argparse.SUPPRESS)
+        # simulate reports figures, not a session: its --log is refused with the reason (commands)
         group.add_argument("--log", default=None, metavar="FILE",
                            help="write the session to FILE as JSON Lines, one event per line as it happens "
-                                "(a new file: an existing one is refused unless --force)")
+                                "(a new file: an existing one is refused unless --force)" if log
+                           else argparse.SUPPRESS)
 
     table = p.add_argument_group("a session at the table (the dice pass, purses, stakes)")
     add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
@@ -394,7 +396,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                         "needs hazard-dsl[fast]; its own random numbers: a seed gives the same numbers with the "
                         "same engine)")
     at_table = p.add_argument_group("sessions at the table")
-    add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True)
+    add_table(at_table, "a stake, for flat and cautious (default 1)", strategy=True, log=False)
     at_table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
                           help="with --bet SEAT:NAME=AMOUNT: that seat refuses bet NAME when it is put to him")
     at_table.add_argument("--goal", default=None, metavar="AMOUNT",
