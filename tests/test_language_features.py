@@ -182,3 +182,43 @@ def test_no_fix_where_the_text_is_not_what_the_diagnostic_says():
     [edit] = action.edits[uri]
     assert (edit.span.start.line, text.split("\n")[edit.span.start.line][edit.span.start.column]) == (15, "=")
     assert edit.new_text == "=="
+
+
+def _walk_schema(node, path=()):
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _walk_schema(value, (*path, key))
+    elif isinstance(node, list):
+        for k, value in enumerate(node):
+            yield from _walk_schema(value, (*path, k))
+
+
+def test_the_schema_speaks_the_authors_words_and_names_every_kind_of_value():
+    from hazard_dsl.language.schema import rule_file_schema
+
+    schema = rule_file_schema()
+    for path, node in _walk_schema(schema):
+        for word in ("mapping", "dict"):
+            for key in ("description", "title"):
+                said = node.get(key)
+                assert not (isinstance(said, str) and word in said.lower().split()), (path, said)
+    # yaml-language-server's "Incorrect type. Expected X" names a definition by its title, else by
+    # its $ref's last part ("money"): every definition has a title in words
+    assert all(d.get("title") for d in schema["$defs"].values())
+    assert schema["$defs"]["money"]["title"] == "an object"
+
+
+def test_each_key_is_offered_once():
+    from hazard_dsl.language.schema import rule_file_schema
+
+    schema = rule_file_schema()
+    offered = list(schema["properties"])
+    # the keys an editor offers are those of `properties`, wherever a branch (if/then/else) has them
+    for branch in ("then", "else"):
+        offered += list(schema.get(branch, {}).get("properties", {}))
+    assert len(offered) == len(set(offered)), [k for k in offered if offered.count(k) > 1]
+    service, uri = opened("name: Mine\n\n")
+    labels = [c.label for c in service.completion(uri, Place(1, 0))]
+    assert "fees" in labels and len(labels) == len(set(labels))
+    assert "name" not in labels  # already written

@@ -158,7 +158,7 @@ KEYS: dict[str, dict[str, dict]] = {
             {"type": "array", "minItems": 1, "uniqueItems": True, "anyOf": [  # all words, or all numbers
                 {"items": {"type": "string", "pattern": r"\S"}},
                 {"items": {"type": "integer", "minimum": -K.MAX_WHOLE, "maximum": K.MAX_WHOLE}}]}),
-            "description": "the values it may take, all words or all whole numbers: a list, or a mapping of each "
+            "description": "the values it may take, all words or all whole numbers: a list, or an object of each "
                            "value to what it means (`{thrown: the caster throws until 5-9, called: the caster "
                            "calls a main}`) (required)"},
         "default": {"type": ["string", "integer"], "description": "the value used unless another is picked "
@@ -322,7 +322,7 @@ def _defs() -> dict:
                                                          "these values"),
                          "propertyNames": {"allOf": [_ref("name"), {"not": {"enum": sorted(DICE_FACTS)}}]}}
     defs["variable_value"] = {**_either("object", _ref("variable"), _ref("range")),
-                              "description": "`low..high`, or a mapping with `range`, `initial`, `description`, `say`"}
+                              "description": "`low..high`, or an object with `range`, `initial`, `description`, `say`"}
     defs["range"] = {**_either(
         "array", {"minItems": 2, "maxItems": 2,
                   "items": {"type": "integer", "minimum": -K.MAX_WHOLE, "maximum": K.MAX_WHOLE}},
@@ -332,7 +332,7 @@ def _defs() -> dict:
                      "description": "a list of rules (`- when: … do: …`, `- otherwise: …`): the first whose "
                                     "condition holds on the throw fires"}
     defs["phase_value"] = {**_either("array", _ref("rules"), _ref("phase")),
-                     "description": "a list of rules, or a mapping with `rules`, `throw: false`, `description`"}
+                     "description": "a list of rules, or an object with `rules`, `throw: false`, `description`"}
     defs["name"] = {"type": "string", "pattern": _NAME, "not": {"enum": sorted(K.KEYWORDS)},
                     "description": "a name (letters, digits, _), not a reserved word"}
     defs["condition"] = {"type": ["string", "boolean"],
@@ -355,7 +355,31 @@ def _defs() -> dict:
                      "items": {"type": ["number", "string"], "pattern": _AMOUNT, "minimum": 0},
                      "description": "the chance of each face, 1 to 6, adding up to 1: "
                                     "`[1/12, 1/12, 1/12, 1/4, 1/4, 1/4]`"}
+    for name, title in TITLES.items():
+        defs[name]["title"] = title
     return defs
+
+
+# What each definition is called where an editor names it. yaml-language-server says "Incorrect type.
+# Expected X" with X a definition's title, else the last part of its `$ref` ("money"): an author
+# is told what kind of value is meant, in words (an object, a list, a number), not the schema's name.
+TITLES = {
+    **{name: "an object" for name in K.TABLES if name != "ruleset"},
+    "dice": "`2d6`, or an object of each die's chances",
+    "variables": "an object: each variable by name",
+    "variable_value": "a range `low..high`, or an object",
+    "range": "a range `low..high`, or a list `[low, high]`",
+    "rules": "a list of rules",
+    "phase_value": "a list of rules, or an object",
+    "name": "a name",
+    "condition": "an expression",
+    "expression": "an expression",
+    "actions": "actions",
+    "narration": "a text",
+    "amount": "a number",
+    "off_chance": "a chance",
+    "faces": "a list of six chances",
+}
 
 
 def rule_file_schema() -> dict:
@@ -365,15 +389,17 @@ def rule_file_schema() -> dict:
     ruleset = defs.pop("ruleset")
     # A file that extends nothing is the whole ruleset: what a merged file must have, it must have.
     # One that extends another may refine a parent's bet, fee, option or variable key by key.
+    # (said under `patternProperties`, each key's pattern matching that key alone: an editor offers
+    # the keys of `properties` for completion, and would offer `fees` and the others twice)
     whole = {
         "required": list(K.RULESET.required),
-        "properties": {
-            "phases": {"minProperties": 1},
-            "variables": {"additionalProperties": {"if": {"type": "object"},
+        "patternProperties": {
+            "^phases$": {"minProperties": 1},
+            "^variables$": {"additionalProperties": {"if": {"type": "object"},
                                                    "then": {"required": list(K.VARIABLE.required)}}},
-            "options": {"additionalProperties": {"required": list(K.OPTION.required)}},
-            "bets": {"additionalProperties": {"anyOf": [{"required": ["rules"]}, {"required": ["phases"]}]}},
-            "fees": {"additionalProperties": {"required": list(K.FEE.required)}},
+            "^options$": {"additionalProperties": {"required": list(K.OPTION.required)}},
+            "^bets$": {"additionalProperties": {"anyOf": [{"required": ["rules"]}, {"required": ["phases"]}]}},
+            "^fees$": {"additionalProperties": {"required": list(K.FEE.required)}},
         },
     }
     return {
