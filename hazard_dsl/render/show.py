@@ -110,13 +110,18 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
             if bet.own_game:
                 extra.append("plays a game of its own")
             description = (bet.description or "") + (f" ({'; '.join(extra)})" if extra else "")
+            if bet.called:  # what players call it, as the narration says it
+                description = f"“{bet.called}”: {description}" if description else f"“{bet.called}”"
             t.add(bet.name, f"{bet.backer} : {bet.layer}", pays, description)
         t.caption = "Each bet's exact edge: hazard-dsl analyse."
         tables.append(t)
     if ruleset.fees:
         t = Table(f"Fees (in {ruleset.money_units})", ["fee", "payer → payee", "amount", "what it is"])
         for fee in ruleset.fees.values():
-            t.add(fee.name, f"{fee.payer} → {fee.payee}", exact(fee.amount), fee.description or "")
+            description = fee.description or ""
+            if fee.called:
+                description = f"“{fee.called}”: {description}" if description else f"“{fee.called}”"
+            t.add(fee.name, f"{fee.payer} → {fee.payee}", _amount_told(ruleset, fee.amount), description)
         tables.append(t)
     if ruleset.dice is not None or ruleset.cocked is not None:
         from ..compile.machine import dice_for
@@ -149,6 +154,10 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
     t.add("a caster who cannot cover", "forfeits the dice (hard play)" if money.when_short == "forfeit"
           else "refuses the stakes he cannot answer")
     t.add("a stake is laid on", f"the bet {money.stake!r}" if money.stake else "the game, at even money")
+    if money.coins:
+        from .rulesheet import coinage_words
+
+        t.add("sums", coinage_words(ruleset))
     if any({bet.layer, bet.backer} & {"caster", "player"} for bet in ruleset.bets.values()
            if bet.name != money.stake):
         t.add("a bet put to the caster", "he may refuse any, at will" if money.refuse == "at_will"
@@ -170,10 +179,10 @@ def passing_said(ruleset: Ruleset) -> str:
             in_words.value(p.losses_in_a_row, options)) if options is not None
             else f"after {in_words.expression(p.losses_in_a_row)} losses in a row"))
     if p.after_labels:
-        endings = [f"{label} ({' or '.join(settings)})" if settings else label
-                   for label, settings in _endings_reached(ruleset, p.after_labels)]
+        endings = [f"{ruleset.label_words(label)} ({' or '.join(settings)})" if settings
+                   else ruleset.label_words(label) for label, settings in _endings_reached(ruleset, p.after_labels)]
         if endings:
-            rules.append("after a game ending " + " or ".join(endings))
+            rules.append("after a game ending in " + " or ".join(endings))
     if p.voluntary_after_win:
         rules.append("the caster may pass after a win")
     return "; ".join(rules)
@@ -293,3 +302,16 @@ def show_json(ruleset: Ruleset) -> dict:
                      "in_words": passing_said(ruleset),
                      "description": ruleset.passing.description} if ruleset.passing else None),
     }
+
+
+def _amount_told(ruleset, amount) -> str:
+    """A fee's amount as the file writes it (in the unit), and where the ruleset has a coinage as
+    players are told it: "21/2 = 10s 6d, half a guinea"."""
+    if not ruleset.table.coins:
+        return exact(amount)
+    from ..records import replace
+    from .words import money_told
+
+    named = money_told(ruleset.table, amount)
+    plain = money_told(replace(ruleset.table, sums=()), amount)
+    return f"{exact(amount)} = {plain}" + (f", {named}" if named != plain else "")
