@@ -690,3 +690,50 @@ def uninterrupted_group_purses() -> dict:
             return get()["purses"]
     finally:
         app.state.tables.store.close()
+
+
+def test_the_page_posts_each_action_with_its_version_and_a_key_and_a_stale_one_is_said(browsers, server):
+    """The page's action carries the version it was drawn from and a new key: posted again (an
+    answer lost), it is answered once more and not applied; made against a version the table has
+    left, it is refused and the page says the table moved on, showing where it stands now."""
+    from selenium.webdriver.common.by import By
+
+    page, _ = browsers
+    table_id, tokens, watch = new_table(server)
+    # a page's socket that can be made deaf (window.deaf): its events and states held back
+    deaf = page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const Real = window.WebSocket;
+        window.WebSocket = function (url, protocols) {
+          const ws = new Real(url, protocols), add = ws.addEventListener.bind(ws);
+          ws.addEventListener = (type, listener, options) =>
+            add(type, type === "message" ? (e => { if (!window.deaf) listener(e); }) : listener, options);
+          return ws;
+        };
+        window.WebSocket.prototype = Real.prototype;"""})
+    try:
+        page.get(f"{server.address}/tables/{table_id}#token={tokens['Ann']}")
+    finally:
+        page.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", deaf)
+    before = in_step(page, server, table_id, watch)
+    page.execute_script("window.sent = []; const real = window.fetch; window.fetch = (url, init) => {"
+                        "if (init && init.method === 'POST') window.sent.push(init.body); return real(url, init); };")
+    page.find_element(By.CSS_SELECTOR, "#actions button[data-action='done']").click()
+    wait(page, lambda d: page_state(d)[2] == "throw", message="the bets closed")
+    [sent] = [json.loads(body) for body in page.execute_script("return window.sent")]
+    assert sent["action"] == "done" and sent["version"] == before["version"] and len(sent["key"]) >= 32
+    after = server.call(f"/api/tables/{table_id}", token=watch)
+    again = server.call(f"/api/tables/{table_id}/actions", sent, tokens["Ann"])
+    assert again["repeated"] is True and again["version"] == after["version"]
+    assert server.call(f"/api/tables/{table_id}", token=watch) == after  # not applied twice
+    # the page drawn at a version the table has since left: its socket's news held back (a phone
+    # asleep), Ann's throw taken meanwhile from another device, then her page's Throw clicked
+    page.execute_script("window.deaf = true;")
+    server.call(f"/api/tables/{table_id}/actions", {"action": "throw"}, tokens["Ann"])
+    moved = server.call(f"/api/tables/{table_id}", token=watch)
+    page.find_element(By.CSS_SELECTOR, "#actions button[data-action='throw']").click()
+    wait(page, lambda d: "moved on" in text_of(d, "#status"),
+         message=f"the stale action said: {text_of(page, '#status')!r}")
+    assert text_of(page, "#status") == ("The table moved on before your action arrived; nothing was done. "
+                                        "Here is where it stands now.")
+    assert page_state(page)[:3] == [str(moved["last"]), "Ben", "stake"]  # caught up
+    assert server.call(f"/api/tables/{table_id}", token=watch) == moved  # the second throw never made
