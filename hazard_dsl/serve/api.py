@@ -20,13 +20,16 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     PUT  /api/files/NAME  {"text", "base"}  {"name", "hash"}; 409 if the file is not `base`
     POST /api/tables    {"ruleset", "options", "players", "settings", "seed"|"dice"}  {"id", "seats", "watch"}
     GET  /api/tables/ID                   (Authorization: Bearer TOKEN) {"waiting", "events", "purses", "finished"}
-    POST /api/tables/ID/actions  ACTION   (Bearer TOKEN) {"events", "waiting", "purses", "finished"}
+    POST /api/tables/ID/actions  ACTION   (Bearer TOKEN) {"events", "waiting", "purses", "wagers", "finished"};
+                                          the action's "version" and "key" (or Idempotency-Key): stale 409, a
+                                          repeat given its first answer
     GET  /api/tables/ID/log               (Bearer TOKEN) the session's log, JSON Lines
     WS   /api/tables/ID/ws?token=T&after=N  each event after N, in order, then live (serve.tables)
 
 Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
 a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
-(Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it).
+(Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it;
+JSON all the same, its traceback in the server's log).
 The check, hover and completion run in a lane of their own (`Worker.ask`), and the work of a
 request whose client hangs up is stopped (`Api.run`).
 """

@@ -15,7 +15,16 @@ actions in and events out. Everything a browser sends is hostile until the table
   open table rebuilt by replaying its log with the code that resumes a log,
   commands.sessions.check_log).
 
-Bounds: at most `max_tables` unfinished tables open, `MAX_SEATS` seats a table; live connections
+An action may carry the table's `version` it was made against (stale: 409, with the version now)
+and a key (a page's id, an `Idempotency-Key`): its first answer is committed with its entries, so
+a repeat, even after a restart, is given that answer and never applied twice (`Tables.act`).
+
+A table whose rules cannot be rebuilt (its rule file broken, changed, gone, reaching out of the
+folder) stands closed with the reason while every other table plays on (`Tables.broken`); a
+finished table is closed with its last action and rebuilt only when asked for.
+
+Bounds: at most `max_tables` unfinished tables open (`per_client` of them from one address), the
+logs of `max_finished` closed tables kept, `MAX_SEATS` seats a table; live connections
 counted by link, `PAGES_PER_SEAT` for each seat's and `PAGES_OF_ONLOOKERS` for the onlookers' one
 (shared by every onlooker, so one onlooker cannot fill the table and a seat always has room);
 a WebSocket message of at most `MAX_MESSAGE` bytes, at most `RATE` a second (a burst of `BURST`);
