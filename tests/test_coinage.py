@@ -139,6 +139,9 @@ def test_the_box_fee_and_a_side_bet_are_said_in_words():
     stake = narrator.text({"event": "settle", "payer": "Ann", "payee": "Ben", "amount": "15/8", "why": "chance_win",
                            "stake": "15/8"})
     assert stake.strip() == "$ Ann pays Ben 1s 10½d on the stake."
+    short = narrator.text({"event": "refuse", "player": "Ben", "caster": "Ann", "amount": "2",
+                           "why": "Ann cannot cover it (113/8 in the purse)"})
+    assert " ".join(short.split()) == "Ann refuses Ben's stake of 2s: Ann cannot cover it (14s 1½d in the purse)."
     passed = narrator.text({"event": "pass", "caster": "Ann", "to": "Ben", "why": "the game ended no_main"})
     assert passed == "The dice pass from Ann to Ben: the game ended in no main."
 

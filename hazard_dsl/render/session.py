@@ -19,6 +19,7 @@ from .terminal import fit, printable
 
 
 _ENDED = re.compile(r"the game ended ([A-Za-z_][A-Za-z0-9_]*)")
+_IN_PURSE = re.compile(r"\((-?\d+(?:\.\d+)?(?:/\d+)?) in the purse\)")
 
 
 class SessionNarrator:
@@ -105,7 +106,10 @@ class SessionNarrator:
         if kind == "refuse":
             if e.get("declined"):  # the caster's own choice: said once, not "refuses …: declines it"
                 return f"       {e['caster']} declines {e['player']}'s stake of {self.amount(e['amount'])}."
-            return f"       {e['caster']} refuses {e['player']}'s stake of {self.amount(e['amount'])}: {e['why']}."
+            # the engine writes the purse exactly ("(113/8 in the purse)"); a person reads it in coin
+            why = _IN_PURSE.sub(lambda m: "(nothing in the purse)" if Fraction(m.group(1)) == 0 else
+                                f"({self.amount(m.group(1))} in the purse)", e["why"])
+            return f"       {e['caster']} refuses {e['player']}'s stake of {self.amount(e['amount'])}: {why}."
         if kind == "choice":
             state = states[e["state"]]
             value, step = state.alternatives[[v for v, _ in state.alternatives].index(e["value"])]
