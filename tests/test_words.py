@@ -137,7 +137,7 @@ def test_a_declined_stake_is_said_once():
     assert declined.strip() == "Ann declines Ben's stake of 5s."  # Cotton's coinage: shillings and pence
     short = narrator.text({"event": "refuse", "player": "Ben", "caster": "Ann", "amount": "1",
                            "why": "Ann cannot cover it (0 in the purse)"})
-    assert short.strip() == "Ann refuses Ben's stake of 1s: Ann cannot cover it (nothing in the purse)."
+    assert " ".join(short.split()) == "Ann refuses Ben's stake of 1s: Ann cannot cover it (nothing in the purse)."
 
 
 # --------------------------------------------------------------------------- endings that can happen
