@@ -193,7 +193,9 @@
   function drawWagers(wagers, caster) {
     const box = document.getElementById("wagers");
     const rows = [];
-    for (const [name, list] of Object.entries(wagers || {})) {
+    // this seat's own first: what a player looks for is what he has up
+    const seats = Object.entries(wagers || {}).sort(([a], [b]) => (b === seat) - (a === seat));
+    for (const [name, list] of seats) {
       for (const w of list) {
         const side = w.side === "backs" ? "backs" : "lays";
         const you = name === seat;
