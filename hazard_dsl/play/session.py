@@ -301,7 +301,7 @@ class Session:
         """The stakes of this game, laid when the stake bet may be made: each other player in turn
         from the caster's left puts down his stake; the caster covers or refuses it. Returns the
         stakes, or "forfeit" (hard play, a stake he cannot match)."""
-        stakes = _Stakes(0)
+        stakes = self.stakes = _Stakes(0)  # up as each is laid: a stop between them shows those laid
         per_unit = self.most_paid()
         answered = Fraction(0)
         n = len(self.seats)
@@ -374,8 +374,8 @@ class Session:
             if stakes is None and (self.bet is None or state.index in self.bet.made):
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
+                    self.stakes = None  # the caster forfeits the dice: no stake of this game stands
                     return "forfeit"
-                self.stakes = stakes
             yield from self.table_bets.offer(state, caster, stakes)
             d1, d2 = yield from self._cast(state, caster)
             number += 1
