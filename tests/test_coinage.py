@@ -117,6 +117,21 @@ def test_a_mistaken_coinage_is_refused_where_it_is(tmp_path, capsys):
     assert "did you mean 'worth'?" in err and "did you mean 'called'?" in err
 
 
+@pytest.mark.parametrize("body, message", [
+    ('coins: {"": {worth: 1}}', "a coin's name is words of 1 to 80 characters"),
+    ("coins: {pound: {worth: -1}}", "coin 'pound': worth must be more than 0, not -1"),
+    ("coins: {pound: {worth: 0}}", "coin 'pound': worth must be more than 0"),
+    ("coins: {pound: 3}", "coin 'pound' must be a mapping (key: value)"),
+    ("coins: [1, 2]", "money: coins must be a mapping (key: value)"),
+    ("sums: {x: abc}", "sum 'x' must be an exact number such as 12, 10.5, 21/2 or 5% (at most 15 digits in each part)"),
+])
+def test_each_mistake_of_a_coinage_is_said(tmp_path, body, message):
+    path = tmp_path / "f.yaml"
+    path.write_text(f"name: X\nextends: cotton\nmoney:\n  unit: shilling\n  {body}\n", encoding="utf-8")
+    errors = [(d.position.line, d.message) for d in check_file(path) if d.severity == ERROR]
+    assert errors == [(5, message)]
+
+
 def test_a_good_coinage_checks_clean(tmp_path):
     path = tmp_path / "good.yaml"
     path.write_text("name: Groats\nextends: cotton\nmoney:\n  unit: penny\n  units: pence\n  coins:\n"

@@ -978,8 +978,8 @@ def _coins(r: _Reader, node) -> tuple:
         if spec is None:
             continue
         r.keys(spec, K.COIN, f"coin {name!r}")
-        if len(name) > K.MAX_CALLED_CHARS:
-            r.diags.error(f"a coin's name is longer than {K.MAX_CALLED_CHARS} characters", key_node.position)
+        if not name.strip() or len(name) > K.MAX_CALLED_CHARS:
+            r.diags.error(f"a coin's name is words of 1 to {K.MAX_CALLED_CHARS} characters", key_node.position)
             continue
         worth = _fraction(r, spec.get("worth"), f"coin {name!r}: worth", Fraction(0), None, "more than 0") \
             if spec.get("worth") is not None else None
