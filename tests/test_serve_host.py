@@ -98,6 +98,8 @@ def test_off_loopback_a_save_is_refused_saying_which_flag_allows_it(folder):
     new = c.put("/api/files/new.yaml", json={"text": "name: new\n", "base": None}, headers=HEADER)
     assert new.status_code == 403
     assert (folder / "mine.yaml").read_text(encoding="utf-8") == "name: mine\n" and not (folder / "new.yaml").exists()
+    # the pages are told before anyone edits (the workbench then offers no Save)
+    assert c.get("/api/server").json() == {"saves": False, "why_no_saves": put.json()["error"]}
     # the library, compare's list and the tables play on
     assert c.get("/").status_code == 200 and c.get("/api/rulesets").status_code == 200
     assert new_table(c)["seats"].keys() == set(PLAYERS)
@@ -107,6 +109,7 @@ def test_saves_allowed_off_loopback_when_asked_and_on_loopback_as_before(folder)
     allowed = client(folder, saves=True)
     put = allowed.put("/api/files/new.yaml", json={"text": "name: new\n", "base": None}, headers=HEADER)
     assert put.status_code == 200 and (folder / "new.yaml").read_text(encoding="utf-8") == "name: new\n"
+    assert allowed.get("/api/server").json() == {"saves": True, "why_no_saves": None}
     loopback = client(folder, host="127.0.0.1")
     assert loopback.put("/api/files/other.yaml", json={"text": "name: other\n", "base": None},
                         headers=HEADER).status_code == 200
@@ -331,6 +334,45 @@ def test_the_hosts_page_shows_each_seats_code_and_a_phone_reads_its_link(tmp_pat
     finally:
         chrome.quit()
         stop(process)
+
+
+@pytest.mark.browser
+def test_the_workbench_of_a_server_for_the_tables_alone_is_read_only_and_says_why(tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from tests.test_serve_browser import _chromium, wait
+
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install '.[test]')")
+    from selenium.webdriver.chrome.service import Service
+
+    driver = shutil.which("chromedriver")
+    if _chromium() is None or driver is None:
+        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver; .ci/run does)")
+    (tmp_path / "mine.yaml").write_text("name: mine\nextends: cotton\n", encoding="utf-8")
+    options = webdriver.ChromeOptions()
+    options.binary_location = _chromium()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    process, address = serve("--folder", str(tmp_path), "--db", str(tmp_path / "t.db"), "--tables-only")
+    chrome = webdriver.Chrome(service=Service(driver), options=options)
+    try:
+        chrome.get(address + "/workbench?file=mine.yaml")
+        note = wait(chrome, lambda d: d.find_element(By.ID, "read-only").is_displayed()
+                    and d.find_element(By.ID, "read-only").text, message="the read-only note")
+        assert note.startswith("Read only: rule files are not saved here") and "--tables-only" in note
+        wait(chrome, lambda d: "mine.yaml" in d.find_element(By.ID, "file-name").text, message="the file open")
+        content = chrome.execute_script(
+            "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+        content.click()
+        content.send_keys("# a change\n")
+        wait(chrome, lambda d: "# a change" in d.execute_script(
+            "return document.getElementById('editor').shadowRoot.querySelector('.cm-content').textContent"),
+            message="the edit made")
+        assert not chrome.find_element(By.ID, "save").is_enabled()  # an edit offers no Save
+    finally:
+        chrome.quit()
+        stop(process)
+    assert (tmp_path / "mine.yaml").read_text(encoding="utf-8") == "name: mine\nextends: cotton\n"
 
 
 def test_at_a_terminal_each_seats_link_comes_with_its_code():

@@ -122,7 +122,13 @@ def create_app(folder: str | Path = ".", host: str = "127.0.0.1", time_limit: fl
     async def no_saves(request):  # before the API's own route for the file, which it shadows for PUT
         return JSONResponse({"error": f"rule files are not saved here: {saves_refused}"}, status_code=403)
 
+    async def settings(request):  # what the pages need to know of this server before they offer a save
+        return JSONResponse({"saves": saves_refused is None,
+                             "why_no_saves": f"rule files are not saved here: {saves_refused}" if saves_refused
+                             else None})
+
     routes = [Route(path, page(file, policy), methods=["GET", "HEAD"]) for path, (file, policy) in PAGES.items()]
+    routes.append(Route("/api/server", settings, methods=["GET"]))
     if saves_refused:
         routes.append(Route("/api/files/{name:path}", no_saves, methods=["PUT"]))
     shown = f"[{host}]" if ":" in host else host  # the address a link carries where a request's Host will not do

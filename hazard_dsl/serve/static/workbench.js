@@ -10,6 +10,7 @@
   let file = null;      // the open file's name
   let base = null;      // the hash of the version on disk it was opened from (null: a new file)
   let saved = null;     // the text last saved or loaded
+  let savesRefused = null;  // why this server saves no rule file (open to the network), or null
   let editor = null;
   let timer = null, asked = 0;
   // The figures and the drawing on screen may be of an older version of the text than the
@@ -49,7 +50,7 @@
   }
 
   function later() {
-    $("save").disabled = !file || editor.text() === saved;
+    $("save").disabled = !file || editor.text() === saved || savesRefused !== null;
     clearTimeout(timer);
     timer = setTimeout(check, 300);
   }
@@ -110,6 +111,16 @@
     }
   }
 
+  // The figures inside the text (each rule's, each phase's and bet's: /api/figures) and the
+  // expression language's colours, from the same language service as `hazard-dsl lsp`'s inlay
+  // hints, code lenses and semantic tokens; those of an older text are kept, moved with the edits.
+  async function inText(text, name) {
+    try {
+      const found = await api("/api/figures", {text, name}, "POST", latest("figures"));
+      if (editor.text() === text) editor.figures(found);
+    } catch (e) { /* given up for a newer text, or none: the editor keeps what it shows */ }
+  }
+
   async function check() {
     const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
     const version = {edits, at: editedAt};
@@ -119,6 +130,7 @@
       if (mine !== asked) return;
       editor.show(diagnostics);
       diagnosticsList(diagnostics);
+      inText(text, name);
       if (diagnostics.some(d => d.severity === "error")) {
         if (version.edits === edits) { now = {figures: {state: "errors"}, drawing: {state: "errors"}}; stale(); }
         return;
@@ -182,6 +194,7 @@
 
   async function save(over) {
     if (!file) return;
+    if (savesRefused !== null) { status(`Not saved: ${savesRefused}.`, "error"); return; }  // Ctrl-S too
     const text = editor.text();
     try {
       const done = await api(`/api/files/${encodeURIComponent(file)}`, {text, base: over === undefined ? base : over}, "PUT");
@@ -217,8 +230,10 @@
     open(name, `# A variant of ${title}: write below only what differs.\n` +
       `name: My variant of ${on}\nextends: ${on}\ndescription: >\n  What this variant changes, and why.\n` +
       `sources:\n  - title: my own rules\n    note: the changes of this file are my own\n`, null);
-    status(`${name} is new: Save writes it to the folder.`);
-    $("save").disabled = false;
+    if (savesRefused === null) {
+      status(`${name} is new: Save writes it to the folder.`);
+      $("save").disabled = false;
+    } else status(`${name} is new. ${savesRefused}.`);
   }
 
   async function start() {
@@ -229,7 +244,18 @@
     window.addEventListener("beforeunload", event => {
       if (file && editor.text() !== saved) { event.preventDefault(); event.returnValue = ""; }
     });
-    try { await files(); } catch (e) { status(e.message, "error"); }
+    try {
+      // a server open to the network saves nothing unless started to: say so before anyone edits
+      const server = await api("/api/server");
+      if (!server.saves) {
+        savesRefused = server.why_no_saves;
+        $("save").disabled = true;
+        $("save").title = savesRefused;
+        $("read-only").textContent = `Read only: ${savesRefused}.`;
+        $("read-only").hidden = false;
+      }
+      await files();
+    } catch (e) { status(e.message, "error"); }
     const asked = new URLSearchParams(location.search).get("file");
     if (asked) await load(asked);
   }
