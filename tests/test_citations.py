@@ -90,10 +90,10 @@ def test_show_says_the_passing_rule_in_words(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "200")
     said = json.loads(printed(capsys, "show", "cotton", "--json"))["passing"]["in_words"]
     assert said == ("after every loss (passing=after_loss); after 3 losses in a row (passing=three_losses); "
-                    "after a game ending no_main (first_throw=lose_turn); the caster may pass after a win")
+                    "after a game ending in no main (first_throw=lose_turn); the caster may pass after a win")
     # an ending that needs two settings away from the defaults says both (Chicken calls its main)
     chicken = json.loads(printed(capsys, "show", "chicken", "--json"))["passing"]["in_words"]
-    assert chicken.endswith("after a game ending no_main (first_throw=lose_turn, main=thrown)")
+    assert chicken.endswith("after a game ending in no main (first_throw=lose_turn, main=thrown)")
     assert "after every loss (passing=after_loss); after 3 losses in a row" in printed(capsys, "show", "cotton")
     petty = json.loads(printed(capsys, "show", "petty", "--json"))["passing"]["in_words"]
     assert petty.startswith("after every loss (passing=after_loss)") and "after a win" not in petty
