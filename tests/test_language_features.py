@@ -222,3 +222,107 @@ def test_each_key_is_offered_once():
     labels = [c.label for c in service.completion(uri, Place(1, 0))]
     assert "fees" in labels and len(labels) == len(set(labels))
     assert "name" not in labels  # already written
+
+
+# --------------------------------------------------------------------------- the workbench's API
+
+
+def test_the_workbench_gets_the_same_figures_tokens_and_fixes_from_the_api(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from starlette.testclient import TestClient
+
+    from hazard_dsl.serve.app import create_app
+
+    header = {"X-Hazard-DSL": "1"}
+    craps = builtin_file("craps").read_text(encoding="utf-8")
+    with TestClient(create_app(tmp_path), base_url="http://127.0.0.1") as client:
+        got = client.post("/api/figures", json={"text": craps, "name": "craps.yaml"}, headers=header)
+        assert got.status_code == 200
+        found = got.json()
+        lines = craps.split("\n")
+        natural = next(k for k, line in enumerate(lines) if "do: win natural" in line)  # from 1: the line above
+        assert {"line": natural, "column": len(lines[natural - 1]) + 1, "label": "ends 2/9 of games (22.22%)"}.items() \
+            <= next(h for h in found["hints"] if h["line"] == natural).items()
+        assert any(k["title"] == "bet pass: edge 7/495 (1.414%) against the backer" for k in found["lenses"])
+        first = next(t for t in found["tokens"] if t["line"] == natural)
+        assert lines[natural - 1][first["column"] - 1:][:first["length"]] == "total" and first["kind"] == "variable"
+        # a text with an error: its tokens, no figures
+        broken = GAME.replace("when: total == point", "when: total = point")
+        found = client.post("/api/figures", json={"text": broken, "name": "mine.yaml"}, headers=header).json()
+        assert found["hints"] == [] and found["lenses"] == [] and found["tokens"]
+        # and its quick fix, one click in the workbench's list of problems
+        [problem] = [d for d in client.post("/api/check", json={"text": broken, "name": "mine.yaml"},
+                                            headers=header).json()["diagnostics"] if d["line"]]
+        assert [(f["title"], f["new_text"], f["range"]["line"], f["range"]["column"]) for f in problem["fixes"]] == \
+            [("Write `==` to compare", "==", 16, broken.split("\n")[15].index("=") + 1)]
+
+
+@pytest.mark.browser
+def test_the_workbench_shows_the_figures_and_the_colours_inside_the_text(tmp_path):
+    """In a real Chromium: craps' figures after its rules and above its phases and bets, its
+    expressions coloured by kind; a mistake typed takes the figures away and its quick fix (a
+    button in the list of problems) brings them back."""
+    import shutil
+    import subprocess
+    import sys
+
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra)")
+    pytest.importorskip("uvicorn")
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    binary = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    driver = shutil.which("chromedriver")
+    if binary is None or driver is None:
+        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver)")
+    craps = builtin_file("craps").read_text(encoding="utf-8")
+    (tmp_path / "mine.yaml").write_text(craps.replace("when: total == point", "when: total = point"),
+                                        encoding="utf-8")
+    server = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", "0", "--folder", str(tmp_path)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1000"):
+        options.add_argument(argument)
+    chrome = None
+    try:
+        line = server.stdout.readline()
+        assert " at http://" in line, line
+        address = line.split(" at ")[1].split()[0].rstrip("/")
+        chrome = webdriver.Chrome(service=Service(driver), options=options)
+        chrome.get(f"{address}/workbench?file=mine.yaml")
+
+        def inside(selector: str) -> list:
+            return chrome.execute_script(
+                "const r = document.getElementById('editor').shadowRoot;"
+                f"return [...r.querySelectorAll({selector!r})].map(e => e.textContent);")
+
+        def until(condition, message):
+            return WebDriverWait(chrome, 30).until(lambda d: condition(), message)
+
+        def scroll_to(number: int) -> bool:  # CodeMirror draws only the lines in view
+            return chrome.execute_script(
+                "const r = document.getElementById('editor').shadowRoot;"
+                "const height = r.querySelector('.cm-line').getBoundingClientRect().height;"
+                f"r.querySelector('.cm-scroller').scrollTop = Math.max(0, ({number} - 5) * height); return true;")
+
+        natural = next(k for k, text in enumerate(craps.split("\n"), 1) if "do: win natural" in text)
+        until(lambda: scroll_to(natural) and "total" in inside(".cm-expr-variable"), "the expressions coloured")
+        assert "==" in inside(".cm-expr-operator") and "natural" in inside(".cm-expr-enumMember")
+        assert inside(".cm-figure") == []  # the file has an error: no figures
+        fix = until(lambda: chrome.find_elements(By.CSS_SELECTOR, "#diagnostics button.fix"), "the quick fix")
+        assert fix[0].text == "Write `==` to compare"
+        fix[0].click()
+        until(lambda: scroll_to(natural) and "ends 2/9 of games (22.22%)" in inside(".cm-figure"), "the figures")
+        assert any(t.startswith("phase come_out: the caster wins 244/495") for t in inside(".cm-lens"))
+        bet = next(k for k, text in enumerate(craps.split("\n"), 1) if text == "  pass:")
+        until(lambda: scroll_to(bet) and "bet pass: edge 7/495 (1.414%) against the backer" in inside(".cm-lens"),
+              "a bet's lens")
+    finally:
+        if chrome is not None:
+            chrome.quit()
+        server.terminate()
+        server.wait(timeout=20)

@@ -94,7 +94,8 @@ def test_each_bet_and_the_first_phase_have_a_lens_with_analyses_figure(name):
 
 def test_no_figures_for_a_file_with_an_error_and_figures_again_once_it_is_mended():
     service, uri = LanguageService(), "untitled:mine.yaml"
-    broken = "name: Mine\nextends: craps\nphases:\n  point:\n    rules:\n      - when: totl == 7\n        do: lose seven_out\n      - otherwise: throw again\n"
+    broken = ("name: Mine\nextends: craps\nphases:\n  point:\n    rules:\n      - when: totl == 7\n"
+              "        do: lose seven_out\n      - otherwise: throw again\n")
     service.open(uri, broken)
     assert service.figures(uri) is None and service.inlay_hints(uri) == [] and service.code_lenses(uri) == []
     service.change(uri, broken.replace("totl", "total"))

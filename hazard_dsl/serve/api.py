@@ -12,6 +12,7 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     POST /api/check     {"text", "name"}  {"diagnostics": […]}
     POST /api/hover     {"text", "name", "line", "column"}  {"text"} or null
     POST /api/completion  {"text", "name", "line", "column"}  {"items": [{"label", "detail", "kind"}…]}
+    POST /api/figures   {"text", "name"}  {"tokens", "hints", "lenses", "reason"} (serve.language.figures)
     POST /api/show      {"text", "name"}  `show --json` of a text
     GET  /api/rules/NAME?OPTION=VALUE…    `rules --format html` (a document of its own)
     GET  /api/graph/NAME.svg?OPTION=VALUE…  `graph --format svg` (.mermaid, .json likewise)
@@ -120,6 +121,7 @@ class Api:
             Route("/api/check", guarded(self.check), methods=["POST"]),
             Route("/api/hover", guarded(self.hover), methods=["POST"]),
             Route("/api/completion", guarded(self.completion), methods=["POST"]),
+            Route("/api/figures", guarded(self.figures), methods=["POST"]),
             Route("/api/rules/{name}", guarded(self.rules), methods=["GET"]),
             Route("/api/graph/{name}", guarded(self.graph_of), methods=["GET"]),
             Route("/api/graph", guarded(self.graph), methods=["POST"]),
@@ -280,6 +282,10 @@ class Api:
         text, name = self.text_of(body)
         items = await self.run(request, jobs.completion, text, name, *self.place(body), ask=True)
         return JSONResponse({"items": items})
+
+    async def figures(self, request: Request):
+        text, name = self.text_of(await body_of(request))
+        return JSONResponse(await self.run(request, jobs.figures, text, name))
 
     async def rules(self, request: Request):
         name, _ = self.target(request.path_params["name"])

@@ -55,6 +55,12 @@ def check(text: str, name: str) -> list[dict]:
     return check_text(text, name)
 
 
+def figures(text: str, name: str) -> dict:
+    from . import language
+
+    return language.figures(text, name)
+
+
 def hover(text: str, name: str, line: int, column: int):
     from . import language
 

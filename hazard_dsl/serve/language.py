@@ -61,9 +61,37 @@ def refusal_json(d) -> dict:
 
 
 def check_text(text: str, name: str) -> list[dict]:
-    """Every problem of the rule file held in `text` (shown as `name`), in order of place."""
+    """Every problem of the rule file held in `text` (shown as `name`), in order of place, each
+    with its quick fixes: the checker's "did you mean", and those of `language.fixes` (`==` for
+    `=`, a rule's missing `- `, an `otherwise`, a label declared), each one edit."""
     service, uri = _service(text, name)
-    return [diagnostic_json(p.to_json(), name, p.placed) for p in service.diagnostics(uri)]
+    found = []
+    for p in service.diagnostics(uri):
+        data = p.to_json()
+        for fix in service._more_fixes(uri, p):
+            [edit] = fix.edits[uri]
+            data["fixes"].append({"title": fix.title, "range": edit.span.to_json(), "new_text": edit.new_text})
+        found.append(diagnostic_json(data, name, p.placed))
+    return found
+
+
+def figures(text: str, name: str) -> dict:
+    """What the editor shows inside the text (`language.figures`, `language.tokens`), lines and
+    columns from 1: `tokens` [{line, column, length, kind}] of the expression language, always;
+    for a text with no errors, `hints` [{line, column, label, tooltip}] (each rule's expected
+    firings per game, at the end of its first line) and `lenses` [{line, column, end_column,
+    kind, name, title}] (each phase's and bet's figure); `reason` why there are none, else null."""
+    service, uri = _service(text, name)
+    tokens = [{"line": t.line + 1, "column": t.column + 1, "length": t.length, "kind": t.kind}
+              for t in service.semantic_tokens(uri)]
+    found = service.figures(uri)
+    if found is None:
+        return {"tokens": tokens, "hints": [], "lenses": [], "reason": "the text has errors"}
+    hints = [{"line": h.line + 1, "column": h.column + 1, "label": h.label.strip(), "tooltip": h.tooltip}
+             for h in service.inlay_hints(uri)]
+    lenses = [{"line": k.line + 1, "column": k.start + 1, "end_column": k.end + 1, "kind": k.kind, "name": k.name,
+               "title": k.title} for k in service.code_lenses(uri)]
+    return {"tokens": tokens, "hints": hints, "lenses": lenses, "reason": found.reason}
 
 
 def hover(text: str, name: str, line: int, column: int):
