@@ -191,3 +191,35 @@ async def test_the_server_tags_a_rule_that_can_never_fire_unnecessary(client: La
     found = client.diagnostics[uri]
     tagged = [d for d in found if d.tags and types.DiagnosticTag.Unnecessary in d.tags]
     assert [d.range.start.line for d in tagged] == [7]
+
+
+@needs_pytest_lsp
+@pytest.mark.asyncio
+async def test_the_server_answers_tokens_signatures_folds_links_symbols_and_a_quick_fix(client: LanguageClient):
+    uri = "file:///nowhere/mine.hazard.yaml"
+    text = ("name: Mine\nextends: craps\nphases:\n  point:\n    rules:\n      - when: ways(total) = 6\n"
+            "        do: lose seven_out\n      - otherwise: throw again\n")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    document = types.TextDocumentIdentifier(uri)
+    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(document))
+    from hazard_dsl.language.tokens import KINDS
+
+    # `ways` on line 5 at column 14, a function (the kinds are the legend's, in its order)
+    assert list(tokens.data[:5]) == [5, 14, 4, KINDS.index("function"), 0]
+    signature = await client.text_document_signature_help_async(types.SignatureHelpParams(
+        document, types.Position(5, 19)))
+    assert signature.signatures[0].label == "ways(total) -> int"
+    folds = await client.text_document_folding_range_async(types.FoldingRangeParams(document))
+    assert (2, 7) in {(f.start_line, f.end_line) for f in folds}
+    links = await client.text_document_document_link_async(types.DocumentLinkParams(document))
+    assert [k.target for k in links] == [uri_of(builtin_file("craps"))]
+    symbols = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="poi"))
+    assert [(s.name, s.location.uri) for s in symbols] == [("point", uri)]
+    found = client.diagnostics[uri]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        document, found[0].range, types.CodeActionContext(diagnostics=found)))
+    [fix] = [a for a in actions if a.title == "Write `==` to compare"]
+    [edit] = fix.edit.changes[uri]
+    assert (edit.range.start.line, edit.range.start.character, edit.new_text) == (5, 26, "==")
