@@ -15,7 +15,8 @@ from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
         "from here (at a choice, with each answer), purses for every purse and the wagers up, bets to bet "
-        "before the next throw, quit to end the session.")
+        "before the next throw (NAME BET AMOUNT, or NAME lay BET AMOUNT to lay a side bet; a name in any "
+        "case, or in quotes), quit to end the session.")
 SIDE_WORDS = {"back": "backer", "backs": "backer", "lay": "layer", "lays": "layer"}
 MAX_ANSWER = 200  # characters of an answer used; more is no answer
 MAX_ANSWER_BYTES = 4096  # bytes of one line of input read; a longer line is refused, never held whole
