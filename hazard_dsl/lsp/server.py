@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
 import sys
 import types as pytypes
 
@@ -384,9 +385,203 @@ def workspace_symbols(ls: HazardServer, params: types.WorkspaceSymbolParams) -> 
     return found
 
 
-def serve() -> None:
-    """Answer an editor over stdin and stdout until it says exit."""
+
+@server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@_answers(list)
+def formatting(ls: HazardServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+    uri = params.text_document.uri
+    return [types.TextEdit(ls.range(uri, e.span), e.new_text) for e in ls.service.formatting(uri)]
+
+# --- the stream: LSP's framing read here, with bounds (pygls's own reader has none)
+
+MAX_HEADER_LINE = 1024  # bytes of one header line: `Content-Length: 123` and `Content-Type: …` are short
+MAX_HEADERS = 16  # header lines of one message (LSP defines two)
+# bytes of one message's body: a rule file is at most parse.files.MAX_BYTES, and JSON may write a
+# character of it as six (\u0001); a message larger than this is no editor's
+MAX_BODY = 8 * 1_000_000 + 65_536
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+
+
+class BrokenStream(Exception):
+    """The editor's stream cannot be read on: its framing is broken (a header that is no header,
+    a Content-Length missing, or larger than a message may be) or it ended inside a message.
+    Nothing after it can be trusted to start a message, so the server stops, saying why."""
+
+
+class _Descriptor:
+    """Reads of a file descriptor, buffered here with os.read: a thread blocked in a read of
+    sys.stdin.buffer holds its lock, and Python then aborts at exit ("could not acquire lock");
+    a thread blocked in os.read does not."""
+
+    def __init__(self, fd: int):
+        self.fd, self.kept = fd, bytearray()
+
+    def _more(self) -> bool:
+        chunk = os.read(self.fd, 65_536)
+        self.kept += chunk
+        return bool(chunk)
+
+    def readline(self, limit: int) -> bytes:
+        while True:
+            end = self.kept.find(b"\n", 0, limit)
+            if end >= 0 or len(self.kept) >= limit or not self._more():
+                end = end + 1 if end >= 0 else min(limit, len(self.kept))
+                line = bytes(self.kept[:end])
+                del self.kept[:end]
+                return line
+
+    def read(self, size: int) -> bytes:
+        while len(self.kept) < size and self._more():
+            pass
+        found = bytes(self.kept[:size])
+        del self.kept[:size]
+        return found
+
+
+def read_message(stream) -> bytes | None:
+    """The body of the next message on `stream` (a binary file), or None where the stream ends
+    between messages. Every read is bounded: a header line by MAX_HEADER_LINE, the headers by
+    MAX_HEADERS, the body by MAX_BODY — a lying `Content-Length: 999999999999` is refused before
+    anything is read or allocated for it, rather than read (pygls would try, and die of MemoryError)."""
+    length, headers = None, 0
+    while True:
+        line = stream.readline(MAX_HEADER_LINE + 1)
+        if not line:
+            if headers == 0:
+                return None
+            raise BrokenStream("the stream ended inside a message's headers")
+        if len(line) > MAX_HEADER_LINE or not line.endswith(b"\n"):
+            raise BrokenStream(f"a header line longer than {MAX_HEADER_LINE} bytes")
+        if line in (b"\r\n", b"\n"):
+            if headers == 0:
+                continue  # a blank line between messages: nothing lost
+            break
+        headers += 1
+        if headers > MAX_HEADERS:
+            raise BrokenStream(f"more than {MAX_HEADERS} header lines")
+        name, colon, value = line.partition(b":")
+        if not colon or not name.strip():
+            raise BrokenStream(f"{line[:40].decode('ascii', 'replace').strip()!r} is no header (`Name: value`)")
+        if name.strip().lower() == b"content-length":
+            value = value.strip()
+            if not value.isdigit() or len(value) > 15:
+                raise BrokenStream(f"Content-Length {value[:20].decode('ascii', 'replace')!r} is no number of bytes")
+            length = int(value)
+    if length is None:
+        raise BrokenStream("a message without Content-Length")
+    if length > MAX_BODY:
+        raise BrokenStream(f"a message of {length:,} bytes (Content-Length), more than the {MAX_BODY:,} "
+                           f"a message may have")
+    body = stream.read(length)
+    if len(body) < length:
+        raise BrokenStream(f"the stream ended inside a message ({len(body):,} of its {length:,} bytes came)")
+    return body
+
+
+def _refuse(protocol, data, code: int, message: str) -> None:
+    """An error response to a message that is no request the protocol can take: with the
+    request's id where it has one (a number or a string), else with id null, as JSON-RPC says."""
+    ident = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ident, bool) or not isinstance(ident, (int, str)):
+        ident = None
+    # written as a plain object: pygls's own response drops an id of None, which JSON-RPC requires
+    protocol._send_data({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}})
+
+
+def take(ls: HazardServer, body: bytes) -> None:
+    """One message's body handed to pygls, once it is known to be JSON-RPC 2.0: what is not JSON
+    gets ParseError, what is not a request, a notification or a response (no `"jsonrpc": "2.0"`,
+    no method, a batch) gets InvalidRequest — never silence, which would leave the editor waiting."""
+    import json
+
+    protocol = ls.protocol
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError)
+        _refuse(protocol, None, PARSE_ERROR, "the message is not JSON")
+        return
+    if not isinstance(data, dict) or data.get("jsonrpc") != "2.0" or not (
+            isinstance(data.get("method"), str) or ("id" in data and ("result" in data or "error" in data))):
+        if isinstance(data, dict) and "method" not in data and "id" in data:
+            return  # a response of the editor's that does not read: nobody waits for an answer to it
+        _refuse(protocol, data, INVALID_REQUEST,
+                "not a JSON-RPC 2.0 request: an object with \"jsonrpc\": \"2.0\" and a method")
+        return
+    try:
+        message = json.loads(body, object_hook=protocol.structure_message)
+    except (ValueError, RecursionError, JsonRpcException) as exc:
+        _refuse(protocol, data, INVALID_REQUEST, f"the message does not read: {exc}")
+        return
+    try:
+        protocol.handle_message(message)
+    except Exception as exc:  # noqa: BLE001 - one line on standard error; the server reads on
+        ls.report_server_error(exc, JsonRpcException)
+
+
+async def _read_on(ls: HazardServer, stdin) -> int:
+    """Read messages until the stream ends or the editor says exit: 0 after shutdown and exit;
+    1, with a line on standard error, for a stream broken or closed without shutdown. The reads
+    are a daemon thread's (a read blocked on a silent editor must not keep the process alive
+    once the editor has said exit); the messages are handled here, in the event loop, in order."""
+    import asyncio
+    import threading
+
+    loop = asyncio.get_running_loop()
+    arrived: asyncio.Queue = asyncio.Queue()
+
+    def reader() -> None:
+        while True:
+            try:
+                body = read_message(stdin)
+            except (BrokenStream, OSError, ValueError) as exc:  # (a closed or unreadable standard input)
+                body = exc
+            loop.call_soon_threadsafe(arrived.put_nowait, body)
+            if not isinstance(body, bytes):
+                return
+
+    threading.Thread(target=reader, name="hazard-dsl lsp reader", daemon=True).start()
+    while not ls._stop_event.is_set():
+        body = await arrived.get()
+        if isinstance(body, BrokenStream):
+            print(f"hazard-dsl lsp: the editor's stream is broken: {body}; stopping", file=sys.stderr)
+            return 1
+        if isinstance(body, Exception):
+            print(f"hazard-dsl lsp: standard input cannot be read: {body}; stopping", file=sys.stderr)
+            return 1
+        if body is None:
+            if ls.protocol._shutdown:
+                return 0
+            print("hazard-dsl lsp: the editor closed the stream without shutdown; stopping", file=sys.stderr)
+            return 1
+        take(ls, body)
+    return 0
+
+
+def serve(stdin=None, stdout=None) -> None:
+    """Answer an editor over stdin and stdout until it says exit. Ends with SystemExit(1) where
+    the stream breaks or closes without shutdown (LSP's exit code without shutdown)."""
+    import asyncio
+    import threading
+
+    from pygls.io_ import StdoutWriter
+
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(_OneLine())  # on the handler: it sees the records of every pygls module
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
-    server.start_io()
+    # pygls's start_io, with our reader in place of its run_async (which reads without bounds)
+    server._stop_event = threading.Event()
+    server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    status = 0
+    try:
+        status = asyncio.run(_read_on(server, stdin or _Descriptor(sys.stdin.fileno())))
+    except BrokenPipeError:
+        print("hazard-dsl lsp: the editor closed its end of the stream; stopping", file=sys.stderr)
+        status = 1
+    except SystemExit as exc:  # the editor said exit (pygls's handler exits: 0 after shutdown, else 1)
+        status = exc.code if isinstance(exc.code, int) else 1
+    except KeyboardInterrupt:
+        status = 1
+    finally:
+        server.shutdown()
+    if status:
+        raise SystemExit(status)
