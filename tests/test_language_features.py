@@ -326,3 +326,35 @@ def test_the_workbench_shows_the_figures_and_the_colours_inside_the_text(tmp_pat
             chrome.quit()
         server.terminate()
         server.wait(timeout=20)
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+@pytest.mark.parametrize("name", ["craps", "cotton", "hoyle"])
+def test_formatting_takes_away_trailing_spaces_and_keeps_comments_byte_for_byte(name):
+    import re
+
+    text = builtin_file(name).read_text(encoding="utf-8")
+    lines = text.split("\n")
+
+    def one_line(k: int) -> bool:  # a rule's `when:`, `do:` or `otherwise:`, the value on its line
+        return re.match(r"\s*(- )?(when|do|otherwise): [^>|'\"#\s][^#]*$", lines[k]) is not None
+
+    # spaces and a tab after such lines, a comment with spaces after it, blank lines at the end
+    messy = "\n".join(line + "  \t" if one_line(k) else line for k, line in enumerate(lines))
+    assert messy.count("  \t\n") > 10
+    messy = messy.replace("\n", "  # the author's note   \n", 1).rstrip("\n") + "\n\n\n"
+    service, uri = opened(messy, f"untitled:{name}.yaml")
+    mended = _apply(messy, service.formatting(uri))
+    assert mended == text.replace("\n", "  # the author's note   \n", 1)
+    assert service.formatting(uri) and opened(mended)[0].formatting("untitled:game.yaml") == []
+
+
+def test_formatting_leaves_a_file_alone_where_it_would_change_a_value_or_does_not_read():
+    kept = "name: X  \ndescription: |\n  two spaces end this line  \n  and not this one\n"
+    service, uri = opened(kept)
+    # the spaces in the block are its own text: only the first line's go
+    assert _apply(kept, service.formatting(uri)) == kept.replace("X  \n", "X\n")
+    service, uri = opened("name: [unclosed  \n")
+    assert service.formatting(uri) == []

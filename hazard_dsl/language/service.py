@@ -624,6 +624,15 @@ class LanguageService:
 
         return signature_help(self._doc(uri).line(place.line), place.column)
 
+    def formatting(self, uri: str) -> list[Edit]:
+        """The edits that format the document without changing what it says (`language.formatting`:
+        trailing spaces, the final line break; lines with a `#` untouched); [] when it cannot be
+        formatted safely."""
+        from .formatting import edits
+
+        doc = self._doc(uri)
+        return [Edit(_span(a, b), text) for a, b, text in edits(doc.text, doc.display)]
+
     def _more_fixes(self, uri: str, problem: Problem) -> list:
         from .fixes import fixes
 
