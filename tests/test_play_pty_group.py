@@ -136,12 +136,13 @@ def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path)
     lines = first.splitlines()
     flat = " ".join(first.split())
     # `bets`: each bet with the line that makes it, to back and to lay a side bet
-    assert "(The Guildmaster side AMOUNT)" in flat and "(The Guildmaster lay side AMOUNT)" in flat
-    assert "(Robert fitz John lay side AMOUNT)" in flat
+    assert "The Guildmaster side AMOUNT: back it against" in flat
+    assert "The Guildmaster lay side AMOUNT: lay it against" in flat
+    assert "Robert fitz John lay side AMOUNT: lay it against" in flat
     # the side bet's limit is what somebody who would take it can cover: the caster has 15
     # free (20 less the stakes of 2 and 3 he answers), the others 18 and 17
-    assert f"side: back it against whoever accepts of The Guildmaster, Ann, a win pays you 1 to 1, up to {m(15)}" \
-        in flat
+    assert (f"Robert fitz John side AMOUNT: back it against whoever accepts of The Guildmaster, Ann, a win pays "
+            f"you 1 to 1, up to {m(15)}, edge from here 1.414% against you") in flat
     # a taker is told what he puts up before he accepts
     assert (f"Ann, The Guildmaster backs a side bet on the caster for {m(2)} against you (a win pays the backer "
             f"1 to 1; you put up {m(2)}): do you take it?") in flat

@@ -269,7 +269,7 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
     assert all(len(line) <= 80 or any(line.endswith(" " + a) and len(line) - len(a) <= 81 for a in answers if a)
                for line in out.splitlines() if "--resume" not in line)
     flat = " ".join(out.split())
-    assert "Ben may bet:" in flat and "odds: lay it against Ann, you pay " in flat  # `bets`
+    assert "Ben may bet:" in flat and "Ben odds AMOUNT: lay it against Ann, you pay " in flat  # `bets`
     assert "no edge either way from here" in flat  # Hoyle's odds are true odds, wherever they are laid
     assert "odds: chance against main" in flat  # `? odds`: the rule file's description
     assert "Ann, Ben backs a side bet on the caster for 1s against you (a win pays the backer 1 to 1" in flat

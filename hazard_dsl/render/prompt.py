@@ -450,12 +450,13 @@ class Terminal:
                 # what a win pays the backer: a layer pays it, a backer is paid it
                 side = (f"back it against {against}, a win pays you {o['pays']}" if o["side"] == "backer" else
                         f"lay it against {against}, you pay {o['pays']} if it wins")
-                # the edge of a wager made now: a side bet once the chance is set is worth more or
-                # less than `analyse`'s figure, priced from the first throw it may be made
+                # the edge of a wager made now, for the one who makes it: a side bet once the
+                # chance is set is worth more or less than `analyse`'s figure, priced from the
+                # first throw it may be made
                 shown = "" if edge is None else ", no edge either way from here" if edge == 0 else \
-                    f", edge from here {float(edge):.3%} against its backer"
-                lines.append(f"  {self._typed_bet(o['bet'])}: {side}, up to {self._money(o['most'])}{shown}"
-                             f" ({self._line(seat, o, offered)})")
+                    f", edge from here {float(abs(edge)):.3%} " + \
+                    ("against you" if (edge > 0) == (o["side"] == "backer") else "in your favour")
+                lines.append(f"  {self._line(seat, o, offered)}: {side}, up to {self._money(o['most'])}{shown}")
         return "\n".join(lines)
 
     def _explain(self, name: str, offered: dict) -> str:
