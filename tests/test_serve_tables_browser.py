@@ -232,9 +232,12 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
     assert state["purses"] == expected
     for name, page in pages.items():
         wait(page, lambda d: page_state(d)[4] == "yes", message=f"{name}'s page shows the end")
-        shown = {dt.text.replace(" (you)", ""): dd.text for dt, dd in
+        shown = {dt.text.replace(" (you)", ""): dd.get_attribute("data-exact") for dt, dd in
                  zip(page.find_elements(By.CSS_SELECTOR, "#purses dt"), page.find_elements(By.CSS_SELECTOR, "#purses dd"))}
         assert shown == expected
+        # and in the game's coin, as the story tells money (Cotton's £ s d)
+        told = [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")]
+        assert told == [state["purses_told"][n] for n in state["purses"]] and all(t[-1] in "sd" or "£" in t for t in told)
         assert "The session ends after" in text_of(page, "#story")
         # every throw drawn as dice, each event once, in order
         numbers = [int(li.get_attribute("data-n")) for li in page.find_elements(By.CSS_SELECTOR, "#story li")]
@@ -336,7 +339,8 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     assert [box.get_attribute(a) for a in ("type", "inputmode", "value")] == ["text", "decimal", "2.50"]
     assert "0 to 14.50" in text_of(page, "#actions label")
     assert text_of(page, "#actions .edge") == "edge from here 1.835% (37/2016) against the backer"
-    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["14.50"] * 2
+    # purses in Cotton's coin, as the story tells them (29/2 shillings: 14s 6d)
+    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["14s 6d"] * 2
 
     def amount(action, typed):
         in_step(page, server, table_id, watch)
@@ -366,7 +370,8 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
                                        "settings": {"purse": "43/7"}})
     page.get(f"{server.address}/tables/{made['id']}#token={made['seats']['Ben']['token']}")
     in_step(page, server, made["id"], made["watch"]["token"])
-    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["43/7 (≈ 6.14)"] * 2
+    # 43/7 shillings: 6s and 12/7 of a penny, exactly (no improper fraction, no rounding)
+    assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["6s 1 5/7d"] * 2
     assert "0 to 43/7 (≈ 6.14)" in text_of(page, "#actions label")
 
 
@@ -651,7 +656,7 @@ def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repe
             wait(page, lambda d: page_state(d)[4] == "yes", message=f"{name}'s page shows the end")
             shown = {dt.text.replace(" (you)", ""): dd.text for dt, dd in zip(
                 page.find_elements(By.CSS_SELECTOR, "#purses dt"), page.find_elements(By.CSS_SELECTOR, "#purses dd"))}
-            assert shown == {n: str(v) for n, v in state["purses"].items()}
+            assert shown == state["purses_told"]  # in Hoyle's coin, as the story tells money
     finally:
         browser.quit()
         server.stop()

@@ -276,15 +276,24 @@ class LiveTable:
         events = self.told if not after else self.told[after:]
         return {"id": self.id, "ruleset": self.spec["ruleset"], "seat": seat, "players": self.table.players,
                 "waiting": self.waiting(seat), "events": events,
-                "purses": {name: str(p) for name, p in self.table.purses.items()}, "wagers": open_wagers(self.table),
-                "finished": self.table.over, "last": len(self.told), "version": self.lines}
+                "purses": {name: str(p) for name, p in self.table.purses.items()}, "purses_told": self.purses_told(),
+                "wagers": open_wagers(self.table), "finished": self.table.over, "last": len(self.told),
+                "version": self.lines}
+
+    def purses_told(self) -> dict:
+        """Each purse as the story tells it, in the ruleset's coin ("14s 1½d", "half a guinea"):
+        the exact `purses` are for programs, these for the page's people."""
+        from ..render.words import money_amount
+
+        ruleset = self.table.session.machine.ruleset
+        return {name: money_amount(ruleset, p) for name, p in self.table.purses.items()}
 
     def state_message(self, seat: str | None) -> dict:
         # `version`, the entries of the table's log, orders the states a page is told: the answer
         # to its own action and the socket's states of others' come by two ways, in either order
         return {"type": "state", "last": len(self.told), "version": self.lines, "waiting": self.waiting(seat),
-                "purses": {name: str(p) for name, p in self.table.purses.items()}, "wagers": open_wagers(self.table),
-                "finished": self.table.over}
+                "purses": {name: str(p) for name, p in self.table.purses.items()}, "purses_told": self.purses_told(),
+                "wagers": open_wagers(self.table), "finished": self.table.over}
 
     # ------------------------------------------------------------------ acting
 

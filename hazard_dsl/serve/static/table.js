@@ -232,7 +232,7 @@
     purses.replaceChildren(...Object.entries(state.purses).map(([name, amount]) =>
       el("div", {class: name === caster ? "caster" : null, "data-player": name},
          el("dt", {text: name === seat ? `${name} (you)` : name}),
-         el("dd", {text: money(amount), "data-exact": amount}))));
+         el("dd", {text: (state.purses_told || {})[name] || money(amount), "data-exact": amount}))));
     drawWagers(state.wagers, caster);
     const turn = document.getElementById("turn"), box = document.getElementById("actions");
     box.replaceChildren();
