@@ -171,7 +171,9 @@ def _amount(question: Question, amount, bounds: dict, player: str | None = None)
     if value < least:
         raise IllegalAction(f"a stake is at least {exact_money(least)} (0: no stake this game)")
     if value > most:
-        raise IllegalAction(f"{player or question.player} can stake at most {exact_money(most)} here "
+        doing = "stake" if question.ask == "stake" else \
+            f"{'lay' if bounds.get('side') == 'layer' else 'back'} {bounds.get('bet')} for"
+        raise IllegalAction(f"{player or question.player} can {doing} at most {exact_money(most)} here "
                             f"({bounds.get('why_most', 'the purse, less what is up')})")
     return value
 
