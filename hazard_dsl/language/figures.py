@@ -234,7 +234,7 @@ class InlayHint:
 @record(frozen=True)
 class Lens:
     """A figure over a phase or a bet (its name's line), with the commands it offers: `commands`
-    are (title, command, arguments)."""
+    are (title, command, arguments), the first the figure itself (its command analyses)."""
 
     line: int
     start: int
@@ -278,7 +278,7 @@ def lenses(figures: Figures, index, uri: str) -> list[Lens]:
         if figure is None:
             continue
         title = f"{n.kind} {n.name}: {figure.words}"
-        commands = ((f"analyse", ANALYSE, (uri,)),
+        commands = ((title, ANALYSE, (uri,)),  # the figure itself: a click analyses the game
                     (f"draw {n.kind}", DRAW, (uri, n.kind, n.name)),
                     ("play", PLAY, (uri,)))
         found.append(Lens(n.start[0], n.start[1], n.end[1], n.kind, n.name, title, commands))

@@ -299,7 +299,6 @@ def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.Co
     found = []
     for lens in ls.service.code_lenses(uri):
         where = ls.range(uri, Span(Place(lens.line, lens.start), Place(lens.line, lens.end)))
-        found.append(types.CodeLens(range=where, command=types.Command(title=lens.title, command="")))
         found += [types.CodeLens(range=where, command=types.Command(title=title, command=command,
                                                                    arguments=list(arguments)))
                   for title, command, arguments in lens.commands]
