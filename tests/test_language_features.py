@@ -358,3 +358,29 @@ def test_formatting_leaves_a_file_alone_where_it_would_change_a_value_or_does_no
     assert _apply(kept, service.formatting(uri)) == kept.replace("X  \n", "X\n")
     service, uri = opened("name: [unclosed  \n")
     assert service.formatting(uri) == []
+
+
+def test_api_figures_answers_any_body_with_figures_or_a_reason_never_a_500(tmp_path):
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from starlette.testclient import TestClient
+
+    from hazard_dsl.serve.app import create_app
+
+    values = st.none() | st.booleans() | st.integers() | st.text(max_size=40) | st.sampled_from(
+        ["name: x\nextends: craps\n", GAME, GAME.replace("==", "="), "phases: [", "x.yaml", ""])
+    bodies = st.dictionaries(st.sampled_from(["text", "name"]) | st.text(max_size=5), values, max_size=3)
+    app = create_app(tmp_path, inline=True, time_limit=5)
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(bodies)
+        def sweep(body):
+            got = client.post("/api/figures", json=body, headers={"X-Hazard-DSL": "1"})
+            assert got.status_code in (200, 400, 413, 422), (body, got.status_code, got.text)
+            if got.status_code == 200:
+                assert set(got.json()) == {"tokens", "hints", "lenses", "reason"}
+            else:
+                assert got.json()["error"]
+
+        sweep()

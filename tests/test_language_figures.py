@@ -223,3 +223,16 @@ async def test_the_server_answers_tokens_signatures_folds_links_symbols_and_a_qu
     [fix] = [a for a in actions if a.title == "Write `==` to compare"]
     [edit] = fix.edit.changes[uri]
     assert (edit.range.start.line, edit.range.start.character, edit.new_text) == (5, 26, "==")
+
+
+@needs_pytest_lsp
+@pytest.mark.asyncio
+async def test_the_server_formats_a_file_keeping_its_comment(client: LanguageClient):
+    uri = "file:///nowhere/tidy.hazard.yaml"
+    text = "name: Tidy   \nextends: craps  # the parent   \n\n\n"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        types.TextDocumentIdentifier(uri), types.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert [(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.new_text)
+            for e in edits] == [(0, 10, 0, 13, ""), (1, 31, 4, 0, "\n")]
