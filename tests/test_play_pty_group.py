@@ -191,6 +191,11 @@ def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path)
                                  ("Robert fitz John", "The Guildmaster", 2), ("Ann", "Robert fitz John", 1),
                                  ("The Guildmaster", "Robert fitz John", 2)]:
         assert f"$ {payer} pays {payee} {m(amount)}" in told
+    # the narration reads in words: no identifier of the rule file, no improper fraction
+    for text in (first, resumed):
+        for word in ("chance_win", "chance_loss", "no_main", "side_odds", "(fee box)"):
+            assert word not in text
+        assert not re.search(r"\b\d+/\d+\b", text.replace(str(log), ""))
     # once settled nothing is up: the stop says so; the purses are what the settlements left
     assert "No wagers are up." in told
     assert (f"Purses: Robert fitz John {m(26)}, The Guildmaster {m(18)}, Ann {m(16)}.") in told
