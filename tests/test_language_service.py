@@ -115,16 +115,63 @@ def test_a_misspelt_label_in_a_flow_list_is_fixed_on_its_word(files):
     assert problems[0].fixes[0].new_text == "seven_out"
 
 
-def test_a_rule_file_stays_one_while_open_though_phases_is_misspelt(files):
+def test_a_rule_file_stays_one_while_open_though_its_modeline_is_deleted(files):
     folder, service = files
-    uri, text = opened(service, folder / "small.yaml")
+    text = "# hazard-dsl\n" + (folder / "small.yaml").read_text()
+    uri, text = opened(service, folder / "small.yaml", text)
     assert service.is_rule_file(uri)
-    service.change(uri, text.replace("phases:", "phaces:"))
+    service.change(uri, text.replace("# hazard-dsl\n", "").replace("phases:", "phaces:"))
     assert service.is_rule_file(uri)
     assert any("phaces" in p.message for p in service.diagnostics(uri))
     service.close(uri)
-    service.open(uri, "name: CI\non: [push]\n")
+    service.open(uri, (folder / "small.yaml").read_text())  # no modeline, no glob: not said to be one
     assert not service.is_rule_file(uri)
+
+
+@pytest.mark.parametrize("name, text", [
+    (".eslintrc.yml", "extends: airbnb\nrules:\n  semi: error\n"),
+    (".yamllint.yaml", "extends: default\nrules:\n  line-length: disable\n"),
+    ("kustomization.yaml", "labels:\n  - pairs: {app: web}\nresources: [a.yaml]\n"),
+    (".github/workflows/ci.yml", "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"),
+    ("notes.yaml", "# the hazard-dsl rules are in rulesets/\nphases: [one, two]\n"),
+])
+def test_keys_other_tools_share_do_not_make_a_rule_file(tmp_path, name, text):
+    service = LanguageService()
+    service.configure(["rulesets/*.yaml"], [tmp_path.as_uri()])
+    uri, _ = opened(service, tmp_path / name, text)
+    assert not service.is_rule_file(uri)
+
+
+@pytest.mark.parametrize("name, head", [
+    ("mine.yaml", "# hazard-dsl\n"),
+    ("mine.yaml", "# hazard-dsl: a rule file\n"),
+    ("mine.yaml", "# yaml-language-server: $schema=../hazard-dsl.schema.json\n"),
+    ("mine.yaml", "# $schema: /venv/site-packages/hazard_dsl/language/rule-file.schema.json\n"),
+    ("mine.hazard.yaml", ""),
+    ("mine.hazard.yml", ""),
+    ("rulesets/mine.yaml", ""),  # by the configured glob
+    ("rulesets/deeper/mine.yaml", "# hazard-dsl\n"),
+])
+def test_the_author_says_a_file_is_a_rule_file(tmp_path, name, head):
+    service = LanguageService()
+    service.configure(["rulesets/*.yaml"], [tmp_path.as_uri()])
+    uri, _ = opened(service, tmp_path / name, head + "name: Mine\nextends: craps\n")
+    assert service.is_rule_file(uri)
+
+
+def test_a_glob_reaches_no_deeper_than_it_says_and_a_file_extended_is_a_rule_file(tmp_path):
+    service = LanguageService()
+    service.configure(["rulesets/*.yaml"], [tmp_path.as_uri()])
+    folder = tmp_path / "rulesets" / "deeper"
+    folder.mkdir(parents=True)
+    (folder / "base.yaml").write_text("name: Base\nextends: craps\n")
+    (folder / "child.yaml").write_text("# hazard-dsl\nname: C\nextends: base.yaml\n")
+    base, _ = opened(service, folder / "base.yaml")
+    assert not service.is_rule_file(base)
+    opened(service, folder / "child.yaml")
+    assert service.is_rule_file(base)  # the open child's author named it by `extends:`
+    service.configure(["**/deeper/*.yaml"])
+    assert service.is_rule_file(uri_of(tmp_path / "rulesets" / "deeper" / "other.yaml"))
 
 
 def test_hover_while_the_file_does_not_read_says_where_the_name_is_defined(files):

@@ -101,7 +101,10 @@ class Client:
 def client(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lsp")
     editor = Client(folder / "server.log")
-    answer = editor.request("initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {
+    # the files of the test folder are rule files by the editor's setting (the server guesses none)
+    answer = editor.request("initialize", {"processId": None, "rootUri": folder.as_uri(),
+                                           "initializationOptions": {"hazard-dsl": {"files": ["*.yaml"]}},
+                                           "capabilities": {
         "textDocument": {"hover": {"contentFormat": ["markdown"]}, "rename": {"prepareSupport": True}}}})
     capabilities = answer["capabilities"]
     assert capabilities["hoverProvider"] and capabilities["definitionProvider"]
@@ -116,6 +119,7 @@ def client(tmp_path_factory):
 def document(client, name: str, text: str) -> str:
     """A rule file beside small.yaml, opened in the editor (version 1); its URI."""
     path = client.folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     uri = path.as_uri()
     client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1,
@@ -248,7 +252,11 @@ def test_closing_clears_the_diagnostics(client):
 
 
 def test_a_yaml_file_that_is_no_rule_file_is_left_alone(client):
-    uri = document(client, "workflow.yaml", "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n")
+    # outside the configured `*.yaml` (of the workspace folder itself), with no modeline
+    uri = document(client, ".github/workflows/ci.yml", "name: CI\non: [push]\njobs:\n  test:\n"
+                   "    runs-on: ubuntu-latest\n")
+    assert client.diagnostics(uri, 1) == []
+    uri = document(client, "lint/.eslintrc.yml", "extends: airbnb\nrules:\n  semi: error\n")
     assert client.diagnostics(uri, 1) == []
 
 

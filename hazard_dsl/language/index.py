@@ -99,6 +99,7 @@ _AFTER_OPTION = re.compile(r"option\s*\.\s*" + _NAME)
 _AFTER_CHOOSE = re.compile(r"choose\s+" + _NAME)
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)")
 _TEMPLATE_WORDS = {"value", "caster", "total", "throw"}  # what a narration names besides the variables
+_NAMING_FACTS = {"phase": "phase", "label": "label"}  # facts whose value is a name the file defines
 _EXPRESSION_KEYS = {"when": "expression", "made": "expression", "do": "actions", "otherwise": "actions",
                     "pays": "payout"}
 
@@ -263,16 +264,21 @@ class _Walk:
     def expression(self, node, kind: str, scope: str) -> None:
         if not isinstance(node, YScalar) or not isinstance(node.value, (str, int)) or isinstance(node.value, bool):
             return
-        for name, used_as, offset, option in _names_in(node.text, kind):
+        for name, used_as, offset, option, of_game in _names_in(node.text, kind):
             start = place(node.position_at(offset))
-            self.use(name, used_as, scope if used_as in ("variable", "phase") else GAME, start, option)
+            own = used_as in ("variable", "phase") and not of_game
+            self.use(name, used_as, scope if own else GAME, start, option)
 
 
 @lru_cache(maxsize=8192)
 def _names_in(text: str, kind: str) -> tuple:
-    """(name, what it names, its offset in the text, for a value its option) of every name an
-    expression, action list or payout uses; () when it does not parse. Kept by text: a rule file
-    says `total == 7` many times, and an edit leaves all its other expressions as they were."""
+    """(name, what it names, its offset in the text, for a value its option, whether it is the
+    game's) of every name an expression, action list or payout uses; () when it does not parse.
+    A word in quotes compared with the facts `phase` or `label` (`phase == "point"`, `label in
+    {"nick", "main"}`) names the game's phase or label, as the checker reads it
+    (check.names: `_check_option_value`), wherever it is written — a bet's `made:` included.
+    Kept by text: a rule file says `total == 7` many times, and an edit leaves all its other
+    expressions as they were."""
     from ..parse.expressions import parse_actions, parse_expression, parse_payout
     from ..parse.yaml_nodes import scalar_of
 
@@ -290,11 +296,25 @@ def _names_in(text: str, kind: str) -> tuple:
         return found.start(1) if found and found.group(1) == name else None
 
     compared: dict = {}  # a string compared with an option: one of its values
+    named: dict = {}  # a string compared with the fact `phase` or `label`: the name of one
     for n in nodes:
         if isinstance(n, ex.Binary) and n.op in ("==", "!="):
             for one, other in ((n.left, n.right), (n.right, n.left)):
                 if isinstance(one, ex.OptionRef) and isinstance(other, ex.String):
                     compared[id(other)] = one.name
+                elif isinstance(one, ex.Name) and one.name in _NAMING_FACTS and isinstance(other, ex.String):
+                    named[id(other)] = _NAMING_FACTS[one.name]
+        elif isinstance(n, ex.Member) and isinstance(n.element, ex.Name) and n.element.name in _NAMING_FACTS \
+                and isinstance(n.collection, ex.SetLiteral):
+            for item in n.collection.items:
+                if isinstance(item, ex.String):
+                    named[id(item)] = _NAMING_FACTS[n.element.name]
+
+    def quoted(n) -> int | None:
+        """The offset of a string's word, past its opening quote, where it is written as it reads."""
+        at = offset(n) + 1
+        return at if text[at:at + len(n.value)] == n.value else None
+
     found = []
     for n in nodes:
         if isinstance(n, ex.Name):
@@ -314,8 +334,10 @@ def _names_in(text: str, kind: str) -> tuple:
         elif isinstance(n, ex.Pay):
             found.append((n.fee, "fee", offset(n), None))
         elif isinstance(n, ex.String) and id(n) in compared:
-            found.append((n.value, "value", offset(n) + 1, compared[id(n)]))  # past the opening quote
-    return tuple(f for f in found if f[2] is not None)
+            found.append((n.value, "value", quoted(n), compared[id(n)]))
+        elif isinstance(n, ex.String) and id(n) in named and n.value.isidentifier():
+            found.append((n.value, named[id(n)], quoted(n), None, True))
+    return tuple((*f, False) if len(f) == 4 else f for f in found if f[2] is not None)
 
 
 def _block_end(node, default: tuple) -> tuple:

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -42,9 +44,12 @@ from .index import GAME, Index, Name, build_index
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 MAX_KEPT_EDGES = 256
 MAX_EXTENDS = 16  # as the reader (parse.reader.MAX_EXTENDS_DEPTH)
-# a top-level key only a rule file has (not `name:` or `variables:`, which CI files have too)
-_RULE_FILE = re.compile(r"^(?:(?:phases|extends|labels|bets|fees|cocked|passing|words)[ \t]*:|#.*hazard[-_]dsl)",
-                        re.M)
+RENAMABLE = ("phase", "variable", "label", "option", "bet", "fee")
+# the author's word that a file is a rule file (`is_rule_file`): a comment line `# hazard-dsl`
+# (`# hazard-dsl: rule file`), or a schema comment naming hazard-dsl's schema
+_MODELINE = re.compile(r"^[ \t]*#[ \t]*(?:hazard-dsl[ \t]*(?::.*)?$"
+                       r"|(?:yaml-language-server:[ \t]*)?\$schema[ \t]*[:=][ \t]*\S*hazard)", re.M | re.I)
+_MODELINE_WITHIN = 4096  # characters at the head of a file where a modeline is looked for
 
 
 # --------------------------------------------------------------------------- the values
@@ -242,15 +247,21 @@ class _Document:
 
     @property
     def checked(self) -> tuple:
-        """(the Ruleset or None, every diagnostic), as `check` finds them."""
+        """(the Ruleset or None, every diagnostic), as `check` finds them — a file it extends
+        read as the editor holds it, where it is open (`overlay`), not as saved."""
         if self._checked is None:
             from ..check import check_ruleset
 
             if self.path is not None:
-                self._checked = check_ruleset(self.path, text=self.text)
+                with _reading(self.overlay()):
+                    self._checked = check_ruleset(self.path, text=self.text)
             else:
                 self._checked = check_ruleset(text=self.text, name=self.name)
         return self._checked
+
+    def overlay(self) -> dict:
+        """{real path: text} of the files open in the editor (set by the service)."""
+        return {}
 
     @property
     def ruleset_known(self):
@@ -261,6 +272,46 @@ class _Document:
 
     def line(self, number: int) -> str:
         return self.lines[number].rstrip("\r") if 0 <= number < len(self.lines) else ""
+
+
+_READING = threading.RLock()
+
+
+@contextmanager
+def _reading(overlay: dict):
+    """While checking: a file of `overlay` (by real path) read as the text there, not from disk.
+    The reader and its cache (`parse.reader`, `parse.cache`) open a parent file through
+    `read_regular` and have no other way to be given its text; both are pointed here at once,
+    so that the cache's digests are of the very text the reader parsed (a ruleset checked
+    against an unsaved parent is kept under that parent's digest, never taken for the saved
+    one). Serialized: the replacement is module-wide."""
+    if not overlay:
+        yield
+        return
+    from ..parse import cache, reader
+
+    original = reader.read_regular
+
+    def read(path, max_bytes, *args, **kwargs):
+        try:
+            text = overlay.get(str(Path(path).resolve()))
+        except (OSError, ValueError):
+            text = None
+        if text is None:
+            return original(path, max_bytes, *args, **kwargs)
+        data = text.encode("utf-8")
+        if len(data) > max_bytes:
+            from ..parse.files import TooLarge
+
+            raise TooLarge(f"{path} is larger than {max_bytes:,} bytes")
+        return data
+
+    with _READING:
+        reader.read_regular, cache.read_regular = read, read
+        try:
+            yield
+        finally:
+            reader.read_regular, cache.read_regular = original, original
 
 
 def _index_of(text: str, display: str) -> Index:
@@ -287,20 +338,58 @@ class LanguageService:
         self._disk: dict[str, tuple] = {}  # real path -> (stamp, _Document): parents read from disk
         self._edges: dict = {}  # (ruleset digest or text, bet) -> what hover says of its edge
         self._rule_files: set[str] = set()  # open documents once seen as rule files: checked while open
+        self._globs: list = []  # the editor's `files` setting (`configure`)
+        self._roots: list = []  # the editor's workspace folders, which a relative glob is read from
 
     # --- documents
-    def open(self, uri: str, text: str, version=None) -> None:
-        self._open[uri] = _Document(uri, text, version)
+    def open(self, uri: str, text: str, version=None) -> list[str]:
+        """Hold the document as the editor has it; the URIs of the open documents that extend
+        it, which are checked again against this text (the transport publishes them again)."""
+        self._open[uri] = self._made(uri, text, version)
+        return self._recheck_children(uri)
 
-    def change(self, uri: str, text: str, version=None) -> None:
+    def change(self, uri: str, text: str, version=None) -> list[str]:
         """The document's whole new text (an editor's incremental edits are applied by the
-        transport)."""
+        transport); the URIs of the open documents that extend it, checked again against it."""
         before = self._open.get(uri)
-        self._open[uri] = _Document(uri, text, version, before)
+        self._open[uri] = self._made(uri, text, version, before)
+        return self._recheck_children(uri)
 
-    def close(self, uri: str) -> None:
+    def close(self, uri: str) -> list[str]:
+        """Forget the document; the open documents that extended it now read it as saved: their
+        URIs, checked again."""
+        doc = self._open.get(uri)
+        children = self._children(doc) if doc is not None else []
         self._open.pop(uri, None)
         self._rule_files.discard(uri)
+        return self._remake(children)
+
+    def _made(self, uri: str, text: str, version=None, before=None) -> _Document:
+        doc = _Document(uri, text, version, before)
+        doc.overlay = lambda: self._overlay(doc)
+        return doc
+
+    def _overlay(self, doc: _Document) -> dict:
+        """{real path: text} of the open files other than `doc`: what a check of `doc` reads for
+        a file it extends, so that diagnostics, definition and hover read one version."""
+        found = {}
+        for other in self._open.values():
+            if other is not doc and other.path is not None:
+                try:
+                    found[str(other.path.resolve())] = other.text
+                except (OSError, ValueError):
+                    continue
+        return found
+
+    def _recheck_children(self, uri: str) -> list[str]:
+        return self._remake(self._children(self._open[uri]))
+
+    def _remake(self, children: list) -> list[str]:
+        """Each document afresh (its checks, index and figures to be worked out again), keeping
+        its text and version."""
+        for child in children:
+            self._open[child.uri] = self._made(child.uri, child.text, child.version, child)
+        return [child.uri for child in children]
 
     def text(self, uri: str) -> str:
         """The document's text as held, or as saved for a file not opened ("" when none)."""
@@ -332,7 +421,7 @@ class LanguageService:
             text = read_regular(real, MAX_BYTES).decode("utf-8-sig")
         except (OSError, UnicodeDecodeError):
             return None
-        doc = _Document(real.as_uri(), text)
+        doc = self._made(real.as_uri(), text)
         self._disk[str(real)] = (stamp, doc)
         return doc
 
@@ -351,24 +440,83 @@ class LanguageService:
             if uri in seen:
                 break
             seen.add(uri)
-            parent = self._open.get(uri) or self._from_disk(found)
+            parent = self._open.get(uri) or self._open_at(found) or self._from_disk(found)
             if parent is None:
                 break
             chain.append(parent)
             current = parent
         return chain
 
+    def _open_at(self, path: Path) -> _Document | None:
+        """The open document of a file whose URI the editor spells otherwise than `uri_of`."""
+        wanted = uri_of(path)
+        for doc in self._open.values():
+            if doc.path is not None and uri_of(doc.path) == wanted:
+                return doc
+        return None
+
+    # --- which documents are rule files
+    def configure(self, files=None, roots=None) -> None:
+        """The editor's settings: `files`, globs of the files that are rule files (`rulesets/*.yaml`,
+        `**/games/*.yml`; relative to a workspace folder of `roots`, a list of URIs or paths, or
+        absolute); None leaves them as they were."""
+        if files is not None:
+            self._globs = [_glob(g) for g in files if isinstance(g, str) and g.strip()][:256]
+        if roots is not None:
+            self._roots = [r for r in (path_of(x) if x.startswith("file:") else Path(x)
+                                       for x in roots if isinstance(x, str)) if r is not None]
+        self._rule_files.clear()
+
     def is_rule_file(self, uri: str) -> bool:
-        """Whether the document looks like a rule file: a top-level `phases:` or `extends:`, or a
-        comment naming hazard-dsl (the schema's modeline), now or at any time since it was opened.
-        An editor that starts the server for every YAML file (a CI workflow, a compose file)
-        needs this to leave the others alone."""
+        """Whether the author has said that the document is a rule file — never guessed from
+        its keys (`extends:` and `labels:` are ESLint's and yamllint's too):
+
+        - a modeline: a comment `# hazard-dsl` (alone, or `# hazard-dsl: …`), or a schema
+          comment naming hazard-dsl's schema (`# yaml-language-server: $schema=…hazard…` or
+          `# $schema: …hazard…`);
+        - its name: `*.hazard.yaml` or `*.hazard.yml`;
+        - a glob the editor configured (`configure`);
+        - a built-in ruleset (the package's own files);
+        - a file that an open rule file extends (its author said so with `extends:`).
+
+        Once a rule file, always while open: deleting the modeline's line while editing hides nothing."""
         if uri in self._rule_files:
-            return True  # once a rule file, always while open: misspelling `phases:` hides nothing
-        if _RULE_FILE.search(self._doc(uri).text):
-            if uri in self._open:
-                self._rule_files.add(uri)
             return True
+        said = self._says_rule_file(uri) or any(
+            self._says_rule_file(d.uri) and any(_same(p, self._doc(uri)) for p in self._parents(d))
+            for d in list(self._open.values()) if d.uri != uri)
+        if said and uri in self._open:
+            self._rule_files.add(uri)
+        return said
+
+    def _says_rule_file(self, uri: str) -> bool:
+        doc = self._doc(uri)
+        if _MODELINE.search(doc.text[:_MODELINE_WITHIN]):
+            return True
+        path = doc.path
+        if path is None:
+            return False
+        if path.name.lower().endswith((".hazard.yaml", ".hazard.yml")):
+            return True
+        from ..parse.files import builtin_dir
+
+        try:
+            real = path.resolve()
+            if real.parent == builtin_dir().resolve():
+                return True
+        except (OSError, ValueError):
+            real = path
+        for pattern in self._globs:
+            if pattern.fullmatch(real.as_posix()) or pattern.fullmatch(path.as_posix()):
+                return True
+            for root in self._roots:
+                for p in (path, real):
+                    try:
+                        relative = p.relative_to(root).as_posix()
+                    except ValueError:
+                        continue
+                    if pattern.fullmatch(relative):
+                        return True
         return False
 
     # --- diagnostics
@@ -421,18 +569,24 @@ class LanguageService:
         return [Location(d.uri, _span(n.start, n.end)) for d, n in self._definitions(doc, self._key(doc, item))]
 
     def references(self, uri: str, place: Place, include_declaration: bool = True) -> list[Location]:
-        """Every use of the name under `place`, in this file and the files it extends."""
+        """Every use of the name under `place`: in this file, the files it extends, and the open
+        files that extend this one (a child's `goto point` uses its parent's phase)."""
         doc = self._doc(uri)
         item = self._at(doc, place)
         if item is None:
             return []
         key = self._key(doc, item)
         found = []
-        for d in [doc, *self._parents(doc)]:
+        for d in [doc, *self._parents(doc), *self._children(doc)]:
             for n in d.index.uses + (d.index.definitions if include_declaration else []):
                 if n.kind == key[0] and n.name == key[2] and self._key(d, n) == key:
                     found.append(Location(d.uri, _span(n.start, n.end)))
         return sorted(set(found), key=lambda loc: (loc.uri != uri, loc.uri, loc.span.start))
+
+    def _children(self, doc: _Document) -> list[_Document]:
+        """The open documents that extend `doc`, directly or through others, as held."""
+        return [d for d in self._open.values()
+                if d is not doc and any(_same(p, doc) for p in self._parents(d))]
 
     def document_symbols(self, uri: str) -> list[Symbol]:
         """The phases, variables, options, labels, bets and fees the document defines, in file
@@ -462,8 +616,13 @@ class LanguageService:
         return _span(item.start, item.end), item.name
 
     def rename(self, uri: str, place: Place, new_name: str) -> dict[str, list[Edit]]:
-        """The edits, by URI, that rename the phase, variable or label under `place` everywhere
-        in this file; RenameError when the new name is no name, is reserved or is taken."""
+        """The edits, by URI, that rename the phase, variable, label, option, bet or fee under
+        `place` everywhere it is named: its definition, every use in an expression, every word
+        in quotes that names it (`phase == "point"`), a `say:`'s `{name}`, the keys that name one
+        (`start:`, `backs:`, `after_labels:`, `by_option:`) — in this file and in every open file
+        that extends it (a child's own definition of the name, which replaces the parent's, is
+        renamed with it). RenameError, saying why, when the new name is no name, is reserved, is
+        a fact, or is taken in any of those files or the files this one extends."""
         from ..model import BET_FACTS, DICE_FACTS
         from ..parse.reader import KEYWORDS
 
@@ -478,19 +637,24 @@ class LanguageService:
             raise RenameError(f"{new_name!r} is a reserved word of the rule language")
         if kind == "variable" and (new_name in DICE_FACTS or new_name in BET_FACTS):
             raise RenameError(f"{new_name!r} is a fact of the throw or of the game, which a variable cannot be named")
-        taken = self._taken(doc, kind, scope)
-        if new_name in taken:
-            raise RenameError(f"{new_name!r} is already {taken[new_name]}")
-        edits = []
-        for n in doc.index.uses + doc.index.definitions:
-            if n.kind == kind and n.name == old and self._key(doc, n) == key:
-                edits.append(Edit(_span(n.start, n.end), new_name))
-        return {uri: sorted(edits, key=lambda e: e.span.start)}
+        children = self._children(doc)
+        for d in [doc, *children]:
+            taken = self._taken(d, kind, scope)
+            if new_name in taken:
+                where = "" if d is doc else f" in {d.name}, which extends this file"
+                raise RenameError(f"{new_name!r} is already {taken[new_name]}{where}")
+        edits: dict[str, list[Edit]] = {}
+        for d in [doc, *children]:
+            found = [Edit(_span(n.start, n.end), new_name) for n in d.index.uses + d.index.definitions
+                     if n.kind == kind and n.name == old and self._key(d, n) == key]
+            if found:
+                edits[d.uri] = sorted(set(found), key=lambda e: e.span.start)
+        return edits
 
     def _renamable(self, doc: _Document, place: Place) -> tuple:
         item = self._at(doc, place)
-        if item is None or item.kind not in ("phase", "variable", "label"):
-            raise RenameError("only a phase, a variable or a label can be renamed here")
+        if item is None or item.kind not in RENAMABLE:
+            raise RenameError("only a phase, a variable, a label, an option, a bet or a fee can be renamed")
         key = self._key(doc, item)
         defined = self._definitions(doc, key)
         if not defined:
@@ -501,15 +665,22 @@ class LanguageService:
         return item, key
 
     def _taken(self, doc: _Document, kind: str, scope: str) -> dict[str, str]:
-        """Names a renamed phase, variable or label may not take, and what each already is."""
+        """Names a renamed phase, variable, label, option, bet or fee may not take in `doc`
+        (with the files it extends), and what each already is. A variable is not renamed to an
+        option's name nor an option to a variable's, nor a bet to a fee's or back: a name that
+        reads one way in a hover, a symbol list and an author's head."""
+        shared = {"variable": ("variable", "option"), "option": ("variable", "option"),
+                  "bet": ("bet", "fee"), "fee": ("bet", "fee")}.get(kind, (kind,))
         taken: dict[str, str] = {}
         for d in [doc, *self._parents(doc)]:
             for n in d.index.definitions:
-                if kind == "variable" and n.kind in ("variable", "option") and (
-                        n.scope in (scope, GAME) or scope == GAME):
-                    taken.setdefault(n.name, f"the {n.kind} of that name")
-                elif n.kind == kind and (kind == "label" or n.scope == scope):
-                    taken.setdefault(n.name, f"the {kind} of that name")
+                if n.kind not in shared:
+                    continue
+                if n.kind == "variable" and not (n.scope in (scope, GAME) or scope == GAME):
+                    continue  # another bet's own variable
+                if n.kind == "phase" and n.scope != scope:
+                    continue
+                taken.setdefault(n.name, f"the {n.kind} of that name")
         return taken
 
     # --- hover
@@ -646,6 +817,42 @@ class LanguageService:
 
 def _span(start: tuple, end: tuple) -> Span:
     return Span(Place(*start), Place(*end))
+
+
+def _glob(pattern: str) -> re.Pattern:
+    """A glob as a pattern of a whole path: `*` and `?` within one folder, `**` across folders
+    (`**/` may be no folder at all), `{a,b}` either."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "{" and "}" in pattern[i:]:
+            close = pattern.index("}", i)
+            out.append("(?:" + "|".join(re.escape(a) for a in pattern[i + 1:close].split(",")) + ")")
+            i = close + 1
+            continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("".join(out))
+
+
+def _same(one: _Document, other: _Document) -> bool:
+    """Whether two documents are one file (an editor's URI and ours may spell it differently)."""
+    if one.uri == other.uri:
+        return True
+    return one.path is not None and other.path is not None and uri_of(one.path) == uri_of(other.path)
 
 
 # --------------------------------------------------------------------------- diagnostics

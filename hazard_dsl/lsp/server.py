@@ -121,6 +121,11 @@ class HazardServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[self.diagnostic(uri, p) for p in problems]))
 
+    def publish_children(self, uris: list) -> None:
+        for uri in uris:
+            if self.is_open(uri):
+                self.publish(uri, self.workspace.get_text_document(uri).version)
+
     def location(self, found) -> types.Location:
         # a parent file need not be open in the editor: its places are converted from its text
         uri = found.uri
@@ -168,8 +173,9 @@ def _answers(nothing):
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: HazardServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
-    ls.service.open(doc.uri, doc.text, doc.version)
+    children = ls.service.open(doc.uri, doc.text, doc.version)
     ls.publish(doc.uri, doc.version)
+    ls.publish_children(children)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -177,8 +183,9 @@ def did_change(ls: HazardServer, params: types.DidChangeTextDocumentParams) -> N
     uri = params.text_document.uri
     if not ls.is_open(uri):
         return
-    ls.service.change(uri, ls.workspace.get_text_document(uri).source, params.text_document.version)
+    children = ls.service.change(uri, ls.workspace.get_text_document(uri).source, params.text_document.version)
     ls.publish(uri, params.text_document.version)
+    ls.publish_children(children)  # the open files that extend this one, checked against its new text
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
@@ -186,15 +193,50 @@ def did_save(ls: HazardServer, params: types.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
     if not ls.is_open(uri):
         return
-    ls.service.change(uri, ls.workspace.get_text_document(uri).source)  # a file this one extends may have changed
-    ls.publish(uri)
+    document = ls.workspace.get_text_document(uri)
+    # a file this one extends, not open, may have changed on disk
+    children = ls.service.change(uri, document.source, document.version)
+    ls.publish(uri, document.version)
+    ls.publish_children(children)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: HazardServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.service.close(uri)
+    children = ls.service.close(uri)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+    ls.publish_children(children)  # they now read this file as saved
+
+
+def _settings(found) -> list | None:
+    """The `files` globs in an editor's settings, however it nests them: `{"files": […]}`,
+    `{"hazard-dsl": {"files": […]}}` or `{"hazard-dsl.files": […]}`; None when it gives none."""
+    if not isinstance(found, dict):
+        return None
+    for key in ("hazard-dsl", "hazard_dsl", "hazardDsl"):
+        if isinstance(found.get(key), dict):
+            return _settings(found[key])
+    files = found.get("files", found.get("hazard-dsl.files"))
+    if isinstance(files, str):
+        files = [files]
+    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else None
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: HazardServer, params: types.InitializeParams) -> None:
+    roots = [f.uri for f in params.workspace_folders or ()] or [
+        r for r in (params.root_uri, params.root_path) if isinstance(r, str)]
+    ls.service.configure(_settings(params.initialization_options), roots)
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: HazardServer, params: types.DidChangeConfigurationParams) -> None:
+    files = _settings(params.settings)
+    if files is None:
+        return
+    ls.service.configure(files)
+    for uri in list(ls.workspace.text_documents):  # a file may have become a rule file, or stopped being one
+        ls.publish(uri, ls.workspace.get_text_document(uri).version)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
