@@ -106,11 +106,12 @@ def test_folding_ranges_are_the_yaml_blocks_and_the_comment_runs():
 
 def test_workspace_symbols_find_the_definitions_of_every_open_rule_file_by_part_of_their_name():
     service = LanguageService()
-    service.open("untitled:one.yaml", GAME)
-    service.open("untitled:two.yaml", GAME.replace("seven_out", "out_seven"))
+    service.open("untitled:one.yaml", "# hazard-dsl\n" + GAME)  # (the modeline: a rule file)
+    service.open("untitled:two.yaml", "# hazard-dsl\n" + GAME.replace("seven_out", "out_seven"))
     service.open("untitled:notes.yaml", "title: no rule file\n")
+    service.open("untitled:other.yaml", GAME)  # no modeline: not said to be a rule file
     found = {(s.uri, s.name, s.kind, s.line) for s in service.workspace_symbols("sevout")}
-    assert found == {("untitled:one.yaml", "seven_out", "label", 24)}
+    assert found == {("untitled:one.yaml", "seven_out", "label", 25)}
     assert {s.name for s in service.workspace_symbols("second")} == {"second"}
     assert len(service.workspace_symbols("")) == 2 * 7  # both files: 2 phases, 1 variable and 4 labels each
 

@@ -263,7 +263,7 @@ def hints(figures: Figures, lines) -> list[InlayHint]:
     found = []
     for r in figures.rules:
         text = lines[r.line].rstrip("\r") if 0 <= r.line < len(lines) else ""
-        found.append(InlayHint(r.line, len(text), f"  {r.words}", RULE_TOOLTIP))
+        found.append(InlayHint(r.line, len(text), r.words, RULE_TOOLTIP))  # (the editor pads it)
     return found
 
 
