@@ -489,3 +489,98 @@ def test_no_edit_of_a_rule_file_makes_the_service_raise(edits, line, column):
             service.rename(uri, place, "renamed")
         except RenameError:
             pass
+
+
+# --- rename and references find every use; a parent's unsaved text is what its children read
+
+CRAPS = Path(__file__).parent.parent / "rulesets" / "craps.yaml"
+
+
+def test_renaming_craps_point_phase_renames_the_bets_strings_and_the_file_checks_clean(tmp_path):
+    from hazard_dsl.check import check_ruleset
+
+    service = LanguageService()
+    text = CRAPS.read_text(encoding="utf-8")
+    uri, _ = opened(service, tmp_path / "craps.yaml", text)
+    # the phase's key (the variable `point:` comes first, under variables:)
+    phase = Place(text.split("\n").index("  point:", text.split("\n").index("phases:")), 2)
+    found = service.references(uri, phase)
+    # the definition, `goto point` and the four bets made while the point is on: come, don't come,
+    # the odds and the odds laid (`made: phase == "point"`, craps.yaml lines 142, 156, 173, 189)
+    assert sorted(loc.span.start.line + 1 for loc in found) == [59, 60, 142, 156, 173, 189]
+    edits = service.rename(uri, phase, "point_on")
+    renamed = apply(text, edits[uri])
+    assert renamed.count('phase == "point_on"') == 4 and "goto point_on" in renamed
+    assert "set point = total" in renamed and "ways(point)" in renamed  # the variable of that name is left
+    (tmp_path / "craps.yaml").write_text(renamed, encoding="utf-8")
+    ruleset, problems = check_ruleset(tmp_path / "craps.yaml")
+    assert ruleset is not None and problems == []
+
+
+@pytest.mark.parametrize("new, why", [("come_out", "already the phase"), ("goto", "reserved word"),
+                                      ("2nd", "not a name")])
+def test_a_rename_that_would_break_the_file_is_refused_saying_why(tmp_path, new, why):
+    service = LanguageService()
+    text = CRAPS.read_text(encoding="utf-8")
+    uri, _ = opened(service, tmp_path / "craps.yaml", text)
+    with pytest.raises(RenameError, match=why):
+        service.rename(uri, find(text, "point", 'made: phase == "point"'), new)
+
+
+def test_rename_in_a_parent_reaches_its_open_child_and_refuses_a_name_the_child_took(files):
+    folder, service = files
+    small, small_text = opened(service, folder / "small.yaml")
+    child, child_text = opened(service, folder / "child.yaml")
+    at_label = find(small_text, "crabs", "do: lose crabs")
+    uses = service.references(small, at_label)
+    assert {(loc.uri, loc.span.start.line) for loc in uses} == {
+        (small, 10), (small, 20), (child, 15)}  # the child's `lose crabs` is the parent's label
+    edits = service.rename(small, find(small_text, "point", "goto point"), "rolling")
+    assert apply(child_text, edits[child]).count("goto rolling") == 1
+    assert apply(small_text, edits[small]).count("rolling") == 2
+    with pytest.raises(RenameError, match="in child.yaml"):
+        service.rename(small, find(small_text, "main", "set main"), "crabs")  # the child's option
+
+
+def test_an_open_child_is_checked_again_against_its_parents_unsaved_text(files):
+    folder, service = files
+    small, small_text = opened(service, folder / "small.yaml")
+    child, child_text = opened(service, folder / "child.yaml")
+    assert [p for p in service.diagnostics(child) if p.severity == "error"] == []
+    edited = small_text.replace("  point:\n", "  rolling:\n")  # not saved: the disk still says point
+    assert service.change(small, edited) == [child]
+    errors = [p.message for p in service.diagnostics(child) if p.severity == "error"]
+    assert any("'point'" in m for m in errors), errors
+    # definition and hover read the same (edited) version: `main` is now two lines lower
+    service.change(small, "# two\n# lines\n" + small_text)
+    assert [p for p in service.diagnostics(child) if p.severity == "error"] == []
+    (defined,) = service.definition(child, find(child_text, "main", "set main"))
+    assert (defined.uri, defined.span.start.line) == (small, 7)
+    # closed unsaved, the parent is read as saved again
+    service.change(small, edited)
+    assert service.close(small) == [child]
+    assert [p for p in service.diagnostics(child) if p.severity == "error"] == []
+
+
+def test_definition_and_hover_on_extends_reach_the_parent_file(files):
+    folder, service = files
+    child, text = opened(service, folder / "child.yaml")
+    (parent,) = service.definition(child, find(text, "small", "extends:"))
+    assert parent.uri == uri_of(folder / "small.yaml") and parent.span == Span(Place(0, 0), Place(0, 0))
+    assert "A small dice game" in service.hover(child, find(text, "small", "extends:")).markdown
+    mine = "untitled:mine.yaml"
+    service.open(mine, "name: Mine\nextends: craps\n")
+    (built_in,) = service.definition(mine, Place(1, 10))
+    assert built_in.uri == uri_of(CRAPS.resolve()) or built_in.uri.endswith("/craps.yaml")
+
+
+def test_hover_and_definition_inside_commission_and_in_a_string_naming_a_phase(tmp_path):
+    service = LanguageService()
+    text = CRAPS.read_text(encoding="utf-8")
+    uri, _ = opened(service, tmp_path / "craps.yaml", text)
+    hover = service.hover(uri, find(text, "vig", "commission: {"))
+    assert hover is not None and hover.markdown.startswith("**option** `vig`")
+    at = find(text, "point", 'made: phase == "point"')
+    assert service.hover(uri, at).markdown.startswith("**phase** `point`")
+    (defined,) = service.definition(uri, at)
+    assert text.split("\n")[defined.span.start.line] == "  point:" and defined.span.start.line == 59

@@ -561,12 +561,24 @@ class LanguageService:
         return []
 
     def definition(self, uri: str, place: Place) -> list[Location]:
-        """Where the name under `place` is defined (in this file or one it extends)."""
+        """Where the name under `place` is defined (in this file or one it extends); on the
+        value of `extends:`, the start of the file it names (a built-in ruleset's included)."""
         doc = self._doc(uri)
+        parent = self._extended_at(doc, place)
+        if parent is not None:
+            return [Location(parent.uri, _span((0, 0), (0, 0)))]
         item = self._at(doc, place)
         if item is None:
             return []
         return [Location(d.uri, _span(n.start, n.end)) for d, n in self._definitions(doc, self._key(doc, item))]
+
+    def _extended_at(self, doc: _Document, place: Place) -> _Document | None:
+        """The file `extends:` names, where `place` is on its value (as held, where it is open)."""
+        extends = doc.index.extends
+        if extends is None or not (extends[1] <= (place.line, place.column) <= extends[2]):
+            return None
+        parents = self._parents(doc)
+        return parents[0] if parents else None
 
     def references(self, uri: str, place: Place, include_declaration: bool = True) -> list[Location]:
         """Every use of the name under `place`: in this file, the files it extends, and the open
@@ -689,6 +701,9 @@ class LanguageService:
         phase's rules in words; a label's ending and what it says; an option's values and their
         meanings; a function's or a fact's meaning; a bet's payout and its exact edge."""
         doc = self._doc(uri)
+        parent = self._extended_at(doc, place)
+        if parent is not None:
+            return Hover(_span(doc.index.extends[1], doc.index.extends[2]), _parent_said(parent))
         item = self._at(doc, place)
         if item is None:
             return None
@@ -1092,6 +1107,24 @@ class _Hovers:
             lines.append(" ".join(fee.description.split()))
         lines.append("\n".join(f"- {_rule_said(rule)}" for rule in fee.rules))
         return "\n\n".join(lines)
+
+
+def _parent_said(parent: _Document) -> str:
+    """Hover on `extends:`: the ruleset the file is built on — its name, where it is, what it says
+    of itself."""
+    from ..parse.files import builtin_dir
+
+    ruleset = parent.ruleset_known
+    title = getattr(ruleset, "name", None) or parent.name
+    try:
+        builtin = parent.path is not None and parent.path.resolve().parent == builtin_dir().resolve()
+    except (OSError, ValueError):
+        builtin = False
+    lines = [f"**extends** {title}", f"{'the built-in ruleset' if builtin else 'the rule file'} `{parent.display}`"]
+    description = getattr(ruleset, "description", None)
+    if description:
+        lines.append(" ".join(str(description).split()))
+    return "\n\n".join(lines)
 
 
 def _rule_said(rule) -> str:

@@ -119,7 +119,23 @@ class HazardServer(LanguageServer):
         # an editor may start the server for every YAML file: only rule files are checked
         problems = self.service.diagnostics(uri) if self.service.is_rule_file(uri) else []
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=version, diagnostics=[self.diagnostic(uri, p) for p in problems]))
+            uri=uri, version=version, diagnostics=self.folded(uri, problems)))
+
+    def folded(self, uri: str, problems: list) -> list[types.Diagnostic]:
+        """One diagnostic a problem. A note of the file as a whole that comes with errors (which
+        later checks wait for them) is said under the first error rather than as a diagnostic of
+        its own on line 1, where an editor would show it as one more problem."""
+        errors = [p for p in problems if p.severity == "error"]
+        notes = [p for p in problems if p.severity == "note" and not p.placed] if errors else []
+        found = []
+        for p in problems:
+            if p in notes:
+                continue
+            d = self.diagnostic(uri, p)
+            if notes and p is errors[0]:
+                d.message += "".join(f"\nnote: {n.message}" for n in notes)
+            found.append(d)
+        return found
 
     def publish_children(self, uris: list) -> None:
         for uri in uris:
@@ -323,8 +339,22 @@ def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types
 
 # --- figures as you type, highlighting and the file's shape (language.figures, .tokens, .structure)
 
+def _rule_files(nothing):
+    """A handler that answers `nothing` for a YAML file no author said is a rule file (an editor
+    may start the server for every YAML file: a CI workflow gets no colours, folds or figures)."""
+    empty = nothing if callable(nothing) else (lambda: nothing)
+
+    def wrap(handler):
+        @functools.wraps(handler)
+        def answer(ls: HazardServer, params):
+            return handler(ls, params) if ls.service.is_rule_file(params.text_document.uri) else empty()
+        return answer
+    return wrap
+
+
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
 @_answers(list)
+@_rule_files(list)
 def inlay_hints(ls: HazardServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     uri = params.text_document.uri
     shown = ls.span_of(uri, params.range)
@@ -336,6 +366,7 @@ def inlay_hints(ls: HazardServer, params: types.InlayHintParams) -> list[types.I
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 @_answers(list)
+@_rule_files(list)
 def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
     found = []
@@ -375,6 +406,7 @@ def play_command(ls: HazardServer, *arguments):
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
                 types.SemanticTokensLegend(token_types=list(TOKEN_KINDS), token_modifiers=[]))
 @_answers(lambda: types.SemanticTokens(data=[]))
+@_rule_files(lambda: types.SemanticTokens(data=[]))
 def semantic_tokens(ls: HazardServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
     uri = params.text_document.uri
 
@@ -386,6 +418,7 @@ def semantic_tokens(ls: HazardServer, params: types.SemanticTokensParams) -> typ
 
 @server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=["(", ","]))
 @_answers(None)
+@_rule_files(None)
 def signature_help(ls: HazardServer, params: types.SignatureHelpParams) -> types.SignatureHelp | None:
     uri = params.text_document.uri
     found = ls.service.signature_help(uri, ls.place(uri, params.position))
@@ -399,6 +432,7 @@ def signature_help(ls: HazardServer, params: types.SignatureHelpParams) -> types
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
 @_answers(list)
+@_rule_files(list)
 def folding_ranges(ls: HazardServer, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     return [types.FoldingRange(start_line=f.start, end_line=f.end,
                                kind=types.FoldingRangeKind.Comment if f.kind == "comment" else None)
@@ -407,6 +441,7 @@ def folding_ranges(ls: HazardServer, params: types.FoldingRangeParams) -> list[t
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK)
 @_answers(list)
+@_rule_files(list)
 def document_links(ls: HazardServer, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
     uri = params.text_document.uri
     return [types.DocumentLink(range=ls.range(uri, Span(Place(k.line, k.start), Place(k.line, k.end))),
@@ -429,6 +464,7 @@ def workspace_symbols(ls: HazardServer, params: types.WorkspaceSymbolParams) -> 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
 @_answers(list)
+@_rule_files(list)
 def formatting(ls: HazardServer, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
     uri = params.text_document.uri
     return [types.TextEdit(ls.range(uri, e.span), e.new_text) for e in ls.service.formatting(uri)]
