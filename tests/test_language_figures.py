@@ -236,3 +236,18 @@ async def test_the_server_formats_a_file_keeping_its_comment(client: LanguageCli
         types.TextDocumentIdentifier(uri), types.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert [(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.new_text)
             for e in edits] == [(0, 10, 0, 13, ""), (1, 31, 4, 0, "\n")]
+
+
+@needs_pytest_lsp
+@pytest.mark.asyncio
+async def test_a_yaml_file_no_author_said_is_a_rule_file_gets_no_colours_folds_or_figures(client: LanguageClient):
+    uri = "file:///nowhere/.github/workflows/ci.yml"
+    text = "name: CI\non: push\njobs:\n  test:\n    steps:\n      - when: total == 7\n        do: win x\n"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    document = types.TextDocumentIdentifier(uri)
+    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(document))
+    folds = await client.text_document_folding_range_async(types.FoldingRangeParams(document))
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+        document, types.Range(types.Position(0, 0), types.Position(7, 0))))
+    assert list(tokens.data) == [] and not folds and not hints
