@@ -23,6 +23,7 @@ ROUTES = {
     "/api/check": ("text", "name"),
     "/api/hover": ("text", "name", "line", "column"),
     "/api/completion": ("text", "name", "line", "column"),
+    "/api/figures": ("text", "name"),
     "/api/show": ("text", "name"),
     "/api/graph": ("ruleset", "text", "name", "options", "format"),
     "/api/tables": ("ruleset", "options", "players", "settings", "seed", "dice"),
