@@ -385,3 +385,88 @@ def test_api_figures_answers_any_body_with_figures_or_a_reason_never_a_500(tmp_p
                 assert got.json()["error"]
 
         sweep()
+
+
+def test_the_real_yaml_language_server_says_an_object_and_offers_each_key_once(tmp_path):
+    """Where yaml-language-server is installed (`npm install yaml-language-server`; its path in
+    $YAML_LANGUAGE_SERVER or on PATH): a wrong type reads `Expected "an object"` (it said
+    `Expected "money"`), and completion offers `fees` once (it offered it twice)."""
+    import json
+    import os
+    import queue
+    import shutil
+    import subprocess
+    import threading
+    import time
+
+    from hazard_dsl.language.schema import SCHEMA_FILE
+
+    server = os.environ.get("YAML_LANGUAGE_SERVER") or shutil.which("yaml-language-server")
+    if not server:
+        pytest.skip("yaml-language-server is not installed (npm install yaml-language-server)")
+    process = subprocess.Popen([server, "--stdio"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    arrived: queue.Queue = queue.Queue()
+
+    def read():
+        while True:
+            length = None
+            while True:
+                line = process.stdout.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            arrived.put(json.loads(process.stdout.read(length)))
+
+    threading.Thread(target=read, daemon=True).start()
+    settings = {"schemas": {str(SCHEMA_FILE): "*.yaml"}, "validate": True, "completion": True}
+    diagnostics: dict = {}
+
+    def send(message):
+        data = json.dumps(message).encode()
+        process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        process.stdin.flush()
+
+    def take(message):
+        if message.get("method") == "textDocument/publishDiagnostics":
+            diagnostics[message["params"]["uri"]] = message["params"]["diagnostics"]
+        elif "id" in message and "method" in message:  # the server asks for its settings
+            items = message["params"].get("items", []) if message["method"] == "workspace/configuration" else None
+            send({"jsonrpc": "2.0", "id": message["id"], "result": [settings] * len(items) if items else None})
+
+    def request(number, method, params):
+        send({"jsonrpc": "2.0", "id": number, "method": method, "params": params})
+        while True:
+            message = arrived.get(timeout=30)
+            if message.get("id") == number and "method" not in message:
+                return message.get("result")
+            take(message)
+
+    try:
+        request(1, "initialize", {"processId": None, "rootUri": tmp_path.as_uri(),
+                                  "capabilities": {"workspace": {"configuration": True}}})
+        send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        send({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration", "params": {"settings": {"yaml": settings}}})
+        wrong, whole = (tmp_path / "wrong.yaml").as_uri(), (tmp_path / "whole.yaml").as_uri()
+        for uri, text in ((wrong, "name: Mine\nextends: craps\nmoney: penny\n"),
+                          (whole, "name: Mine\nstart: a\nphases:\n  a: [{otherwise: win x}]\n\n")):
+            send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
+        until = time.monotonic() + 20
+        while wrong not in diagnostics and time.monotonic() < until:
+            try:
+                take(arrived.get(timeout=0.5))
+            except queue.Empty:
+                pass
+        assert [d["message"] for d in diagnostics[wrong]] == ['Incorrect type. Expected "an object".']
+        found = request(2, "textDocument/completion", {"textDocument": {"uri": whole},
+                                                        "position": {"line": 4, "character": 0}})
+        labels = [item["label"] for item in (found["items"] if isinstance(found, dict) else found)]
+        assert "fees" in labels and len(labels) == len(set(labels)), sorted(labels)
+    finally:
+        process.kill()
+        process.wait(timeout=10)
