@@ -252,3 +252,45 @@ def test_a_malformed_message_gets_the_protocols_error_and_the_server_reads_on(tm
     assert answers[4]["error"]["code"] == -32602  # InvalidParams
     assert answers[6] == {"jsonrpc": "2.0", "id": 6, "result": None}
     assert server.returncode == 0 and "Traceback" not in err.decode()
+
+
+# --- a real editor: Neovim, headless, with its own LSP client (tests/editors/nvim_check.lua)
+
+
+def _neovim() -> tuple | None:
+    """Neovim's version (major, minor), or None where it is not installed."""
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        return None
+    try:
+        said = subprocess.run([nvim, "--version"], capture_output=True, text=True, timeout=TIMEOUT).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    import re
+
+    found = re.search(r"NVIM v(\d+)\.(\d+)", said)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+@pytest.mark.skipif(_neovim() is None, reason="Neovim is not installed (Debian: apt-get install neovim)")
+@pytest.mark.skipif((_neovim() or (0, 7)) < (0, 7), reason="Neovim older than 0.7 (its LSP client lacks what the "
+                                                            "script uses)")
+def test_a_headless_neovim_session_shows_diagnostics_a_quick_fix_hover_inlay_hints_and_rename(tmp_path):
+    path = tmp_path / "mine.hazard.yaml"
+    path.write_text((EDITOR / "small.yaml").read_text().replace("goto point", "goto piont"))
+    env = {**__import__("os").environ, "HAZARD_FILE": str(path), "HAZARD_LSP": " ".join(SERVER)}
+    done = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c",
+                           f"luafile {HERE / 'editors' / 'nvim_check.lua'}"],
+                          capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    said = done.stdout.splitlines()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert said == [
+        # small.yaml line 22: `      - otherwise: set main = total; goto piont`, the word at columns 42-47
+        "ok: diagnostic on line 22, columns 42-47: goto: there is no phase 'piont'",
+        "ok: quick fix 'Change to 'point'' applied; no error left",
+        "ok: hover: **variable** `main`: range 0..12, starts at 0",
+        # the come-out's first rule, a natural (7 or 11): 6/36 + 2/36 = 2/9 of games end there
+        "ok: 6 inlay hints, the first on line 18: ends 2/9 of games (22.22%)",
+        "ok: rename point -> rolling; no error",
+    ]
+    assert "goto piont" in path.read_text()  # the edits were the buffer's, never saved: the server read the buffer
