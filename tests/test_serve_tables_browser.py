@@ -203,7 +203,7 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
          message="Ben's bet put to Ann")
     in_step(ann_page, server, table_id, watch)
     accept = ann_page.find_element(By.CSS_SELECTOR, "#actions button")
-    assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's side"  # put to the caster
+    assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's bet (a side bet on the caster)"  # put to the caster
     accept.click()
     wait(ben_page, lambda d: "Ben backs a side bet on the caster for 2s against Ann" in text_of(d, "#story"), message="the bet told")
     killed = False

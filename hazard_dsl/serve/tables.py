@@ -83,7 +83,7 @@ SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
 SHOWN_ONLY = ("min", "max", "version", "key")
 # shown with a bet (its payout, who takes it, its edge from here), not part of it; its `side`
 # (backer or layer: a side bet may be offered to back or to lay) is
-SHOWN_WITH_A_BET = ("pays", "against", "edge", "edge_percent")
+SHOWN_WITH_A_BET = ("pays", "against", "edge", "edge_percent", "words", "against_words")
 
 
 class Unbuildable(Exception):
@@ -230,6 +230,10 @@ class LiveTable:
         if q is None:
             return None
         question = {k: v for k, v in q.to_json().items() if k != "actions"}
+        if isinstance(question.get("bet"), str):  # a bet put to a taker: by what players call it too
+            ruleset = self.table.session.machine.ruleset
+            if question["bet"] in ruleset.bets:
+                question["bet_words"] = ruleset.bet_words(question["bet"])
         who = q.facts["caster"] if q.ask == "bet" else q.player
         return {"who": who, "ask": q.ask, "question": question, "actions": self.actions(q, seat)}
 
@@ -238,6 +242,7 @@ class LiveTable:
             return []
         stake = Fraction(self.settings["stake"])
         if q.ask == "bet":
+            ruleset = self.table.session.machine.ruleset
             mine = []
             for seat_name, offered in q.facts["bets"].items():
                 if seat_name == seat:
@@ -247,6 +252,8 @@ class LiveTable:
                             mine.append({"action": "bet", "player": seat, "bet": o["bet"],
                                          "amount": str(min(stake, most)), "min": o["least"], "max": o["most"],
                                          "pays": o["pays"], "against": o["against"], "side": o["side"],
+                                         "words": ruleset.bet_words(o["bet"]),
+                                         "against_words": against_words(o, seat),
                                          **self.edge_of(o["bet"])})
             # the caster's "done" closes the bets (the table then asks him to throw, a question of
             # its own, as the session engine asks it): first, as it is the usual move
@@ -338,6 +345,17 @@ class LiveTable:
             events = self.table.apply(self.strategy(self.table.waiting))
             entries += [self.table.last_action, *events]
         return entries
+
+
+def against_words(option: dict, seat: str) -> str:
+    """Whom a bet offered is against, in words: a seat by name, the bank, or (where any of several
+    may take it: `against` is then the other side's role, "player") whoever of them takes it."""
+    takers = [t for t in option.get("takers", ()) if t != seat]
+    if option["against"] == "bank":
+        return "the bank"
+    if len(takers) > 1 and option["against"] not in takers:
+        return "whoever takes it of " + ", ".join(takers[:-1]) + " or " + takers[-1]
+    return option["against"]
 
 
 def open_wagers(table) -> dict:

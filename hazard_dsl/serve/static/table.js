@@ -156,9 +156,9 @@
 
   function label(a, q) {
     if (a.action === "choose") return `${q.variable === "recast" ? "Recast" : "Call"} ${a.value}`;
-    if (a.action === "cover" && q.bet) return `Take ${q.setter}'s ${q.bet.replace(/_/g, " ")}`;
+    if (a.action === "cover" && q.bet) return `Take ${q.setter}'s bet (${q.bet_words || q.bet.replace(/_/g, " ")})`;
     if (a.action === "cover") return `Cover ${q.setter}'s ${money(q.amount)}`;
-    if (a.action === "accept") return `Take ${q.maker}'s ${q.bet.replace(/_/g, " ")} for ${money(q.amount)}`;
+    if (a.action === "accept") return `Take ${q.maker}'s bet (${q.bet_words || q.bet.replace(/_/g, " ")}) for ${money(q.amount)}`;
     return WORDS[a.action] || a.action;
   }
 
@@ -167,7 +167,7 @@
   function amountControl(a) {
     const n = ++boxes;
     const bet = a.action === "bet" ? a.bet.replace(/_/g, " ") : null;
-    const name = bet ? `${bet} (pays ${a.pays}, against ${a.against})` : "stake";
+    const name = bet ? `${a.words || bet} (pays ${a.pays}, against ${a.against_words || a.against})` : "stake";
     // a text box, not type=number: a number box shows nothing for "5/2" and takes no fraction
     const input = el("input", {type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
                                id: `amount-${n}`, value: boxed(a.amount), "data-amount-for": a.action,
