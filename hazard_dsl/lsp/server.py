@@ -125,6 +125,10 @@ class HazardServer(LanguageServer):
         """One diagnostic a problem. A note of the file as a whole that comes with errors (which
         later checks wait for them) is said under the first error rather than as a diagnostic of
         its own on line 1, where an editor would show it as one more problem."""
+        return [d for _, d in self.shown(uri, problems)]
+
+    def shown(self, uri: str, problems: list) -> list[tuple]:
+        """(problem, its diagnostic) of each problem published (`folded`)."""
         errors = [p for p in problems if p.severity == "error"]
         notes = [p for p in problems if p.severity == "note" and not p.placed] if errors else []
         found = []
@@ -134,7 +138,7 @@ class HazardServer(LanguageServer):
             d = self.diagnostic(uri, p)
             if notes and p is errors[0]:
                 d.message += "".join(f"\nnote: {n.message}" for n in notes)
-            found.append(d)
+            found.append((p, d))
         return found
 
     def publish_children(self, uris: list) -> None:
@@ -165,7 +169,8 @@ server = HazardServer()
 
 
 def _answers(nothing):
-    """A request's handler that answers `nothing` for a document not open, and for anything that
+    """A request's handler that answers `nothing` for a document not open or no rule file (an
+    `.eslintrc.yml` gets no hover, completion or rename of ours), and for anything that
     goes wrong while answering (said in one line on standard error) rather than an error carrying
     a traceback; a refusal with a reason (JsonRpcException) is passed on as it is."""
     empty = nothing if callable(nothing) else (lambda: nothing)  # a new empty answer each time
@@ -173,7 +178,8 @@ def _answers(nothing):
     def wrap(handler):
         @functools.wraps(handler)
         def answer(ls: HazardServer, params):
-            if not ls.is_open(params.text_document.uri):
+            uri = params.text_document.uri
+            if not ls.is_open(uri) or not ls.service.is_rule_file(uri):  # a YAML file of another tool's
                 return empty()
             try:
                 return handler(ls, params)
@@ -328,11 +334,13 @@ def rename(ls: HazardServer, params: types.RenameParams) -> types.WorkspaceEdit:
 def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
     actions = []
+    shown = ls.shown(uri, ls.service.diagnostics(uri))  # each fix names its diagnostic as published
     for fix in ls.service.code_actions(uri, ls.span_of(uri, params.range)):
         changes = {u: [types.TextEdit(ls.range(u, e.span), e.new_text) for e in found]
                    for u, found in fix.edits.items()}
+        published = next((d for p, d in shown if p == fix.problem), None) or ls.diagnostic(uri, fix.problem)
         actions.append(types.CodeAction(title=fix.title, kind=types.CodeActionKind.QuickFix,
-                                        diagnostics=[ls.diagnostic(uri, fix.problem)],
+                                        diagnostics=[published],
                                         edit=types.WorkspaceEdit(changes=changes), is_preferred=True))
     return actions
 
