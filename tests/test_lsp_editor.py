@@ -294,3 +294,40 @@ def test_a_headless_neovim_session_shows_diagnostics_a_quick_fix_hover_inlay_hin
         "ok: rename point -> rolling; no error",
     ]
     assert "goto piont" in path.read_text()  # the edits were the buffer's, never saved: the server read the buffer
+
+
+# --- the framing itself, on bytes in memory
+
+from hypothesis import given, settings, strategies as st  # noqa: E402 - (the section's own imports)
+
+
+def _frames(data: bytes) -> list:
+    """What `read_message` makes of `data`: bodies until the end, or the BrokenStream's words."""
+    import io
+
+    from hazard_dsl.lsp.server import BrokenStream, read_message
+
+    stream, found = io.BytesIO(data), []
+    while True:
+        try:
+            body = read_message(stream)
+        except BrokenStream as exc:
+            return found + [f"broken: {exc}"]
+        if body is None:
+            return found
+        found.append(body)
+
+
+def test_framing_reads_headers_in_any_case_and_refuses_what_lies():
+    assert _frames(b"content-length: 2\r\n\r\n{}\r\nContent-Length:3\r\nContent-Type: x\r\n\r\n[1]") == [b"{}", b"[1]"]
+    assert _frames(b"Content-Length: 5\r\n\r\n{}") == ["broken: the stream ended inside a message (2 of its 5 bytes came)"]
+    assert _frames(b"Content-Length: -1\r\n\r\n") == ["broken: Content-Length '-1' is no number of bytes"]
+    assert _frames(b"A: b\r\n" * 17) == ["broken: more than 16 header lines"]
+    assert _frames(b"Content-Length: 2\r\n") == ["broken: the stream ended inside a message's headers"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=3000))
+def test_any_bytes_are_read_as_messages_or_refused_never_an_error_of_pythons(data):
+    found = _frames(data)  # returns: the reads are bounded, whatever the bytes say
+    assert all(isinstance(f, bytes) and len(f) <= 8 * 1_000_000 + 65_536 for f in found[:-1])
