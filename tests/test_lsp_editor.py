@@ -230,6 +230,23 @@ def test_a_broken_stream_ends_the_server_with_one_line_and_no_traceback(tmp_path
     assert "Traceback" not in err.decode()
 
 
+def test_a_content_length_that_says_more_than_was_sent_gets_parse_error_then_stops_the_server(tmp_path):
+    # the body said to be 30 bytes longer than it is swallows the head of the next message: what
+    # is read is no JSON (ParseError, id null), and what follows starts no message (stopped)
+    shutdown = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode()
+    lying = b"Content-Length: %d\r\n\r\n" % (len(shutdown) + 30) + shutdown
+    server = _server(tmp_path)
+    try:
+        out, err = server.communicate(_framed(INITIALIZE) + lying + _framed(INITIALIZE) + _framed(INITIALIZE),
+                                      timeout=TIMEOUT)
+    finally:
+        server.kill()
+    assert [(a["id"], a.get("error", {}).get("code")) for a in _answers(out)] == [(1, None), (None, -32700)]
+    assert server.returncode == 1
+    assert err.decode().strip().splitlines() == [
+        "hazard-dsl lsp: the editor's stream is broken: a message without Content-Length; stopping"]
+
+
 def test_a_malformed_message_gets_the_protocols_error_and_the_server_reads_on(tmp_path):
     server = _server(tmp_path)
     body = b'{"jsonrpc": "2.0", "id": 2, "method": '
