@@ -337,7 +337,8 @@ def _frames(data: bytes) -> list:
 
 def test_framing_reads_headers_in_any_case_and_refuses_what_lies():
     assert _frames(b"content-length: 2\r\n\r\n{}\r\nContent-Length:3\r\nContent-Type: x\r\n\r\n[1]") == [b"{}", b"[1]"]
-    assert _frames(b"Content-Length: 5\r\n\r\n{}") == ["broken: the stream ended inside a message (2 of its 5 bytes came)"]
+    assert _frames(b"Content-Length: 5\r\n\r\n{}") == [
+        "broken: the stream ended inside a message (2 of its 5 bytes came)"]
     assert _frames(b"Content-Length: -1\r\n\r\n") == ["broken: Content-Length '-1' is no number of bytes"]
     assert _frames(b"A: b\r\n" * 17) == ["broken: more than 16 header lines"]
     assert _frames(b"Content-Length: 2\r\n") == ["broken: the stream ended inside a message's headers"]
