@@ -584,3 +584,41 @@ def test_hover_and_definition_inside_commission_and_in_a_string_naming_a_phase(t
     assert service.hover(uri, at).markdown.startswith("**phase** `point`")
     (defined,) = service.definition(uri, at)
     assert text.split("\n")[defined.span.start.line] == "  point:" and defined.span.start.line == 59
+
+
+def _builtin_names():
+    from hazard_dsl.parse.files import builtin_names
+
+    return sorted(builtin_names())
+
+
+@pytest.mark.parametrize("name", _builtin_names())
+def test_every_name_of_a_builtin_renamed_leaves_the_file_checking_as_before(tmp_path, name):
+    """Each phase, variable, label, option, bet and fee a built-in ruleset defines, renamed in a
+    copy of it: the copy has no error the file had not (a name the file refines from the
+    ruleset it extends is refused instead: renamed here alone it would lose what it inherits)."""
+    from hazard_dsl.check import check_ruleset
+    from hazard_dsl.language.service import RENAMABLE
+    from hazard_dsl.parse.files import builtin_file
+
+    text = builtin_file(name).read_text(encoding="utf-8")
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    before = sorted(p.message for p in check_ruleset(path)[1] if p.severity == "error")
+    service = LanguageService()
+    uri, _ = opened(service, path, text)
+    renamed = refused = 0
+    for defined in [n for n in service._doc(uri).index.definitions if n.kind in RENAMABLE]:
+        try:
+            edits = service.rename(uri, Place(*defined.start), f"{defined.name}_renamed")
+        except RenameError as exc:
+            assert "rename it there" in str(exc)
+            refused += 1
+            continue
+        renamed += 1
+        path.write_text(apply(text, edits[uri]), encoding="utf-8")
+        after = sorted(p.message for p in check_ruleset(path)[1] if p.severity == "error")
+        assert after == before, (defined.kind, defined.name, after)
+    assert renamed + refused > 0
+    if "\nextends:" not in text:
+        assert refused == 0 and renamed > 0

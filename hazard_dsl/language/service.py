@@ -674,6 +674,12 @@ class LanguageService:
         if defined[0][0] is not doc:
             raise RenameError(f"the {item.kind} {item.name!r} is defined in {defined[0][0].name}, which this file "
                               f"extends: rename it there")
+        for parent in self._parents(doc):
+            # this file refines or replaces the parent's (a phase, an option's values key by key):
+            # renamed here alone, it would be a new one, missing what it inherited
+            if any(self._key(parent, n) == key for n in parent.index.definitions):
+                raise RenameError(f"this file refines the {item.kind} {item.name!r} of {parent.name}, which it "
+                                  f"extends: rename it there")
         return item, key
 
     def _taken(self, doc: _Document, kind: str, scope: str) -> dict[str, str]:
