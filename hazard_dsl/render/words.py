@@ -123,3 +123,133 @@ def _coin(coin, count: Fraction) -> str:
     if coin.short:
         return coin.short.replace("{n}", shown)
     return f"{shown} {coin.name if count == 1 or 0 < count < 1 else coin.names}"
+
+
+# ---------------------------------------------------------------------- money as people type it
+
+MAX_MONEY_TEXT = 80  # characters of an amount read; a longer text is no amount of money
+_DIGITS = 15  # in each part of a number (parse.numbers.MAX_DIGITS): no amount needs more
+_TYPED_GLYPHS = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4), "⅛": Fraction(1, 8),
+                 "⅜": Fraction(3, 8), "⅝": Fraction(5, 8), "⅞": Fraction(7, 8), "⅓": Fraction(1, 3),
+                 "⅔": Fraction(2, 3)}
+_G = "".join(_TYPED_GLYPHS)
+_D = rf"[0-9]{{1,{_DIGITS}}}"  # ASCII digits: \\d would take ٣
+# a count as money_told writes one (12, 12.50, 10½, 1 1/8, 1/8, ½) and as people type it (2 1/2)
+_COUNT = (rf"(?:{_D}/{_D}"
+          rf"|{_D}(?:\.{_D})?(?:\s*[{_G}]|\s+{_D}/{_D})?"
+          rf"|[{_G}])")
+
+
+# a coin's count ends where no letter follows ("1s6d"; not the "1 s" of "1 shilling"), and the
+# count gives back what the next coin needs ("£1 1/8d": £1, then 1/8d)
+_END = r"(?![^\W\d_])"
+
+
+class MoneyText(ValueError):
+    """Text that is no amount of money: the message says what was not understood."""
+
+
+def _count_value(text: str) -> Fraction:
+    """The exact value of a count `_COUNT` matched (ASCII digits and the glyphs only)."""
+    text = text.strip()
+    value = Fraction(0)
+    if text[-1:] in _TYPED_GLYPHS:
+        value, text = _TYPED_GLYPHS[text[-1]], text[:-1].strip()
+    elif " " in text or "\t" in text:
+        text, part = text.split(None, 1)
+        value = _count_value(part)
+    if not text:
+        return value
+    number, _, denominator = text.partition("/")
+    if denominator:
+        if int(denominator) == 0:
+            raise MoneyText(f"{text!r} divides by 0")
+        return value + Fraction(int(number), int(denominator))
+    return value + Fraction(number)  # digits, a point, digits: exact (no float on the way)
+
+
+def _coin_patterns(table) -> list:
+    """(compiled pattern, worth) for each way of writing a count of a coin: its short form
+    ("{n}s", "£{n}", "${n}") and its names ("6 pence", "1 shilling"); with no coins declared,
+    the file's unit by its names ("2 shillings")."""
+    import re as _re
+
+    coins = list(table.coins)
+    named = [(c.name, c.names, c.short, c.worth) for c in coins]
+    if not coins:
+        named.append((table.unit, table.units or plural(table.unit), None, Fraction(1)))
+    patterns = []
+    for name, names, short, worth in named:
+        if short and "{n}" in short:
+            before, _, after = short.partition("{n}")
+            patterns.append((_re.compile(rf"{_re.escape(before.strip())}\s*(?P<n>{_COUNT})\s*"
+                                         rf"{_re.escape(after.strip())}{_END}", _re.IGNORECASE), worth))
+        words = sorted({name, names}, key=len, reverse=True)
+        spelt = "|".join(r"\s+".join(map(_re.escape, w.split())) for w in words)
+        patterns.append((_re.compile(rf"(?P<n>{_COUNT})\s*(?:{spelt}){_END}", _re.IGNORECASE), worth))
+        patterns.append((_re.compile(rf"(?:an?|one)\s+(?:{spelt}){_END}", _re.IGNORECASE), worth))  # "a shilling"
+    return patterns
+
+
+def money_read(table, text: str) -> Fraction:
+    """The amount `text` says in a ruleset's money (its `Table`): the inverse of `money_told`,
+    exactly. A plain number is in the file's unit ("2", "2.50", "5/2"); else a sum the ruleset
+    names ("half a guinea"), or counts of its coins as `money_told` writes them or as people type
+    them ("8s 6d", "8s6d", "£1 1s", "1½d", "1 1/8d", "6 pence", "$12.50"), in any case, with
+    spaces, commas or "and" between. Raises MoneyText naming what was not understood."""
+    import re as _re
+
+    from ..parse.numbers import exact_amount
+
+    if not isinstance(text, str):
+        raise MoneyText(f"{text!r} is not an amount of money")
+    text = " ".join(text.split())
+    if len(text) > MAX_MONEY_TEXT:
+        raise MoneyText(f"{text[:30]!r}… is too long for an amount of money (at most {MAX_MONEY_TEXT} characters)")
+    if not text:
+        raise MoneyText("an amount of money is wanted, and nothing was written")
+    plain = exact_amount(text, percent=False)
+    if plain is not None:
+        return plain
+    key = text.casefold()
+    for named in table.sums:
+        if " ".join(named.words.split()).casefold() == key:
+            return named.amount
+    if _re.fullmatch(_COUNT, text):  # "2 1/2", "2½": a number in the unit, as a person writes it
+        return _count_value(text)
+    patterns = _coin_patterns(table)
+    total, at, said = Fraction(0), 0, 0
+    while at < len(text):
+        gap = _re.compile(r"(?:\s|,|\band\b)*", _re.IGNORECASE).match(text, at)
+        at = gap.end()
+        if at >= len(text):
+            break
+        best = None
+        for pattern, worth in patterns:
+            m = pattern.match(text, at)
+            if m and (best is None or m.end() > best[0].end()):
+                best = (m, worth)
+        if best is None:
+            word = text[at:].split()[0][:30]
+            raise MoneyText(f"{text!r}: {word!r} is not understood as money; write it as "
+                            f"{money_examples(table)}")
+        m, worth = best
+        count = _count_value(m.group("n")) if "n" in m.groupdict() and m.group("n") else Fraction(1)
+        total += count * worth
+        at, said = m.end(), said + 1
+    if not said:
+        raise MoneyText(f"{text!r} is not an amount of money; write it as {money_examples(table)}")
+    return total
+
+
+def money_examples(table) -> str:
+    """How an amount may be written at this table: "2s 6d or 2.50 (in shillings)"."""
+    example = Fraction(5, 2)
+    told = money_told(table, example)
+    plain = f"{number(example)} (in {table.units or plural(table.unit)})"
+    return plain if told.startswith(number(example) + " ") else f"{told} or {plain}"
+
+
+def money_typed(ruleset, text: str) -> Fraction:
+    """`money_read` at a ruleset's table."""
+    return money_read(ruleset.table, text)
