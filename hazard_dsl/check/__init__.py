@@ -33,13 +33,7 @@ def check_ruleset(path: str | Path | None = None, text: str | None = None,
     try:
         ruleset = read_text(text, name) if in_string else read_ruleset(path, text)
     except RulesetError as exc:
-        # The game can only be explored once every rule reads: say so, rather than let
-        # "2 errors" look like all there is.
-        if getattr(exc, "names_checked", False):  # the names and types of every other part were checked
-            return None, exc.diagnostics + [_later("the checks of the game itself (every throw handled, every game "
-                                                   "able to end, the bets played out)")]
-        return None, exc.diagnostics + [_later("the later checks (names and types, then the game itself: every "
-                                               "throw handled, every game able to end, the bets played out)")]
+        return None, _held_back(exc)
     except RecursionError:
         return None, [Diagnostic("the file is nested too deeply to check", Position(where, 1, 1))]
     try:
@@ -61,5 +55,38 @@ def _check_game(ruleset) -> list[Diagnostic]:
     return check_game(ruleset)
 
 
-def _later(what: str) -> Diagnostic:
-    return Diagnostic(f"{what} run once these errors are fixed", None, NOTE)
+_GAME = ("the game itself (every throw handled, every game able to end, rules that can never fire, "
+         "the bets played out)")
+
+
+def _held_back(exc: RulesetError) -> list[Diagnostic]:
+    """The errors of a file that does not read, and what was held back for them: only what cannot
+    be judged, named with the reason. A file whose only errors leave the game as it is (a rule
+    after `otherwise`) has its game explored all the same."""
+    found = list(exc.diagnostics)
+    game_ruleset = getattr(exc, "game_ruleset", None)
+    if game_ruleset is not None:
+        try:
+            return sorted(found + _check_game(game_ruleset), key=Diagnostic.sort_key)
+        except (RulesetError, RecursionError):
+            pass  # the game cannot be explored after all: said below
+    lines = sorted({d.position.line for d in found if d.is_error and d.position is not None})
+    where = f" (line{'s' * (len(lines) > 1)} {_lines(lines)})" if lines else ""
+    if getattr(exc, "names_checked", False):
+        why = f"it can only be explored once every rule reads and names what exists: fix the errors above{where}"
+        return found + [Diagnostic(f"not yet checked: {_GAME}; {why}", None, NOTE)]
+    failed = sorted(getattr(exc, "failed_sections", set()) & {"dice", "words", "money", "variables", "options", "labels"})
+    if failed:
+        why = (f"the rules read {', '.join(f'`{s}:`' for s in failed)}, which did not read{where}; "
+               f"checked against them, every use would look wrong")
+    elif hasattr(exc, "failed_sections"):
+        why = f"the file has no phase that reads{where}"
+    else:
+        why = f"the file does not read as a rule file{where}, so what its lines mean is not known"
+    return found + [Diagnostic(f"not yet checked: the names and types of the rules, then {_GAME}; {why}",
+                               None, NOTE)]
+
+
+def _lines(lines: list) -> str:
+    shown = [str(n) for n in lines[:8]] + (["…"] if len(lines) > 8 else [])
+    return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]

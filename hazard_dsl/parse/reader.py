@@ -40,6 +40,7 @@ MAX_EXTENDS_DEPTH = 16
 class _Reader:
     def __init__(self) -> None:
         self.diags = Diagnostics()
+        self.dead_rules: set = set()  # rules after an `otherwise`: errors that leave the game as it is
 
     def errors(self) -> int:
         return sum(d.is_error for d in self.diags.items)
@@ -411,15 +412,33 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
                 check_names(build(), root)
             except RulesetError as exc:
                 seen = set(diags.items)
+                # warnings too: a label no `labels:` declares is a warning, and one run shows it
                 diags.extend(d for d in exc.diagnostics
-                             if d.is_error and d.position is not None and d not in seen
+                             if d.position is not None and d not in seen
                              and not _follows_from(d, failed, dropped))
             except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
                 names_checked = False
         error = RulesetError(diags.items)
         error.names_checked = names_checked
+        error.failed_sections = failed  # the sections with errors of their own: what the game waits for
+        if names_checked and r.dead_rules and all(d.position in r.dead_rules for d in diags.items if d.is_error):
+            # the only errors are rules after an `otherwise`, which can never fire: the game is the
+            # same without them, so it is explored in this run (a rule shadowed above is found too)
+            error.game_ruleset = _without_dead_rules(build(), r.dead_rules)
         raise error
-    return check_names(build(), root)
+    try:
+        return check_names(build(), root)
+    except RulesetError as exc:
+        exc.names_checked = True  # these are the names check's own errors: only the game waits
+        raise
+
+
+def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:
+    from ..records import replace
+
+    phases = {name: replace(phase, rules=tuple(rule for rule in phase.rules if rule.position not in dead))
+              for name, phase in ruleset.phases.items()}
+    return replace(ruleset, phases=MappingProxyType(phases))
 
 
 _NAMES_DEPEND_ON = {"dice", "words", "money"}
@@ -430,13 +449,18 @@ def _declared(node) -> set[str]:
     return set(node.entries) if isinstance(node, YMap) else set()
 
 
+_NO_RULE_ENDS = "no rule ends a game with the label"
+_NO_LABEL = "the game has no label"
+
+
 def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
     """Whether a names check's error may only follow from parts dropped for their own errors:
     a variable, option or label declared with an error, the labels the game ends with (from its
     rules), a stake or `backs:` naming a bet."""
     if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
         return True
-    if failed & {"phases", "cocked"} and "label" in d.message:
+    if failed & {"phases", "cocked"} and (_NO_RULE_ENDS in d.message or _NO_LABEL in d.message):
+        # the labels that end a game are read from the rules: one that did not read may end with it
         return True
     return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
 
@@ -855,9 +879,15 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
         if m is None:
             continue
         r.keys(m, K.RULE, "a rule")
-        if seen_otherwise is not None:
+        # a misspelt key (`wen:`, reported above) is read as the key it stands for, so the
+        # condition or the actions under it are checked in this run, not the next
+        m = _misspelt_read_as(m, K.RULE)
+        after_otherwise = seen_otherwise is not None
+        if after_otherwise:
             r.diags.error("a rule after `otherwise` can never fire", m.position,
                           f"`otherwise` is at line {seen_otherwise.line}; it must come last")
+            # it cannot change the game: the game is still explored without it (`read_ruleset`)
+            r.dead_rules.add(m.position)
         condition = None
         actions_node = None
         if "otherwise" in m.entries:
@@ -875,6 +905,24 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
         say = r.narration(m.get("say"), "say", narration_names) if m.get("say") is not None else None
         if actions is not None:
             yield Rule(phase, index, condition, actions, say, m.position)
+
+
+def _misspelt_read_as(m: YMap, table: K.Keys) -> YMap:
+    """`m` with each unknown key that is close to exactly one allowed key it lacks read as that key
+    (`wen:` as `when:`); the unknown key itself is reported by `_Reader.keys`."""
+    from difflib import get_close_matches
+
+    missing = [k for k in table.allowed if k not in m.entries]
+    renamed = {}
+    for key in m.entries:
+        if key in table.allowed:
+            continue
+        close = get_close_matches(key, missing, n=1)
+        if close and close[0] not in renamed.values():
+            renamed[key] = close[0]
+    if not renamed:
+        return m
+    return YMap({renamed.get(k, k): v for k, v in m.entries.items()}, m.position)
 
 
 def _expression(r: _Reader, node, what: str):

@@ -137,6 +137,50 @@ def _key(line: str):
     return column, m["key"].strip(), dash
 
 
+_RULE_STARTS = ("when", "otherwise")
+
+
+def _rule_without_dash(lines: "_Lines", error_line: int):
+    """(line, column, key, column of the list's `- `, a line with a `- `) of the first rule of the
+    `rules:` list around `error_line` that starts with `when:` or `otherwise:` where a `- ` is
+    due: before the list's first `- ` (the first rule), or to the left of the keys of the item
+    above it; None when there is none."""
+    for number in range(min(error_line, len(lines.lines)), 0, -1):
+        opener = lines.get(number)
+        if re.match(r"\s*(?:-\s+)?rules:\s*(#.*)?$", opener):
+            break
+    else:
+        return None
+    base = _indent(opener)
+    block = []
+    n = number + 1
+    while n <= len(lines.lines):
+        line = lines.get(n)
+        if line.strip() and not line.lstrip().startswith("#"):
+            level = _indent(line) == base and not line.lstrip().startswith("- ")
+            if _indent(line) < base or (level and (_key(line) or (0, ""))[1] not in ("when", "do", "otherwise", "say")):
+                break  # (a list may stand in its key's column: then its rule keys there are its own)
+            block.append((n, line))
+        n += 1
+    if not block or error_line > block[-1][0] + 1:
+        return None
+    dashes = [(n, _key(line)[2]) for n, line in block if _key(line) and _key(line)[2] is not None]
+    if not dashes:
+        return None
+    dash = min(d for _, d in dashes)
+    item_seen = False
+    for n, line in block:
+        k = _key(line)
+        if k is None:
+            continue
+        if k[2] == dash:
+            item_seen = True
+            continue
+        if k[2] is None and k[1] in _RULE_STARTS and (k[0] < dash + 2 or (k[0] == dash + 2 and not item_seen)):
+            return n, k[0], k[1], dash, next(m for m, d in dashes if d == dash)
+    return None
+
+
 def _misaligned(key: str, column: int, other: str, level: int, line: int, position: Position) -> Diagnostic:
     """`do:` must line up with `when:` on line 7: it is 1 column further right."""
     off = abs(column - level)
@@ -158,6 +202,16 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
         return Position(file, max(line, 1), max(column, 1))
 
     position = at(mark.line + 1, mark.column + 1) if mark else at(1, 1)
+
+    # --- a rule without its `- `, wherever it stands in its list (the first rule too): said
+    # before any reading of the columns, which would blame the `do:` or the next `- ` instead
+    if mark is not None:
+        found = _rule_without_dash(lines, mark.line + 1)
+        if found is not None:
+            number, column, key, dash, example = found
+            return Diagnostic(f"a rule is a list item: write `- {key}: …`", at(number, column),
+                              hint=f"each rule of this list starts with `- ` in column {dash}, like the one on "
+                                   f"line {example}, with its other keys lined up under `{key}:`")
 
     # --- a tab
     if "'\\t'" in problem and pmark is not None:
