@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 
 from ..diagnostics import RulesetError
+from ..model import COMMISSION_PAID
 from ..parse import syntax as ex
 from ..parse.yaml_nodes import YMap, YScalar, YSeq
 from ..records import field, record
@@ -257,8 +258,8 @@ class _Walk:
                 elif key == "commission" and isinstance(value, YMap):
                     self.plain(value)
                     paid = value.get("paid")
-                    if isinstance(paid, YScalar) and isinstance(paid.value, str) and not paid.text.isidentifier():
-                        self.expression(paid, "expression", scope)
+                    if isinstance(paid, YScalar) and isinstance(paid.value, str) and paid.text not in COMMISSION_PAID:
+                        self.expression(paid, "expression", scope)  # (a bare variable is an expression too)
 
     # --- expressions
     def expression(self, node, kind: str, scope: str) -> None:
