@@ -1,0 +1,182 @@
+r"""How many throws a game and a hand take, exactly, and their tails P(length ≥ n).
+
+A **hand** is the caster's time with the box: games one after another until the ruleset's
+`passing:` rule passes the dice. Its chain is the game machine under its policy, with the
+count that `passing` keeps (`compile.passing.CompiledPassing`) beside the game state:
+
+    node = (game state, passing count)
+
+Each throw moves the game; a game that ends moves the count (`after_game`) and either passes
+the dice — the hand ends, after that many throws — or starts the next game. A **game** is the
+same walk that ends at the first game's end.
+
+The mass on each node after n throws is a whole number over one common denominator (the
+dice's total weight to the n-th power, times the choices' denominators), so the walk is carried
+in integers and P(length = n) is exact for every n; P(length ≥ n) = 1 − Σ_{m<n} P(length = m).
+A long tail means huge numbers (36ⁿ for n throws): the work — nodes × the bits of the
+denominator, summed over the throws — is estimated before any of it is done (`tail_size`) and
+refused beyond MAX_TAIL_WORK, pointing to `simulate`.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm, log2
+
+from ..compile.machine import END, THROW, Machine
+from ..records import field, record
+from .markov import ONE, ZERO, Solver
+
+MAX_TAIL_WORK = 2_000_000_000  # nodes × bits of the denominator, summed over the throws walked
+
+
+class TailTooLarge(ValueError):
+    """A tail too long to compute exactly (said before working)."""
+
+
+@record(frozen=True)
+class Lengths:
+    """P(length = n) for n = 0 … len(exactly) − 1 throws, of a hand or a game."""
+
+    what: str  # "hand" or "game"
+    exactly: list  # P(length = n), exact
+    rule: str | None = None  # when the dice pass, in words (a hand)
+
+    def at_least(self, n: int) -> Fraction:
+        """P(length ≥ n), exactly (n at most len(exactly))."""
+        if n > len(self.exactly):
+            raise ValueError(f"P(length = m) is known for m < {len(self.exactly)} only")
+        return ONE - sum(self.exactly[:n], ZERO)
+
+    @property
+    def mean_shown(self) -> Fraction:
+        """Σ n·P(length = n) over the throws walked (a lower bound of the mean)."""
+        return sum((n * p for n, p in enumerate(self.exactly)), ZERO)
+
+
+def _rows(machine: Machine, solver: Solver):
+    """Each throw state's throws as whole weights over one total, each choice state's row as
+    whole weights over one scale (as `analysis.throw_distribution` reads them)."""
+    states = machine.states
+    dice = {s: solver.throw_dice(s) for s in solver.transient if states[s].kind == THROW}
+    total = lcm(*(d.total for d in dice.values())) if dice else machine.dice.total
+    throws: dict = {}
+    choices: dict = {}
+    scale = 1
+    for s in solver.transient:
+        if states[s].kind == THROW:
+            counts: dict = {}
+            up = total // dice[s].total
+            for step, w in zip(states[s].steps, dice[s].weights):
+                if w:
+                    counts[step.target] = counts.get(step.target, 0) + w * up
+            throws[s] = tuple(counts.items())
+        else:
+            choices[s] = tuple(solver.row(s).items())
+            scale = lcm(scale, *(p.denominator for _, p in choices[s]))
+    choices = {s: tuple((t, int(p * scale)) for t, p in row) for s, row in choices.items()}
+    return throws, choices, total, scale
+
+
+def tail_size(machine: Machine, n: int, hand: bool) -> tuple[int, int]:
+    """(the work of P(length ≥ n), its bound), from the size of the chain alone: nodes × the
+    bits of the denominator after m throws, summed over m < n."""
+    states = sum(1 for s in machine.states if s.kind != END)
+    counts = 1
+    if hand and machine.passing is not None:
+        counts = max(1, machine.passing.losses_in_a_row)  # the losses in a row it counts
+    bits = log2(machine.dice.total) + 1
+    work = int(states * counts * bits * n * (n + 1) / 2)
+    return work, MAX_TAIL_WORK
+
+
+def lengths(machine: Machine, n: int, hand: bool = True, policy: str = "optimal",
+            solver: Solver | None = None) -> Lengths:
+    """P(length = m) for m < n, of the caster's hand (`hand`) or of one game. Raises
+    TailTooLarge before working where the work passes MAX_TAIL_WORK, and ValueError where the
+    dice never pass."""
+    if n < 0:
+        raise ValueError("the number of throws is 0 or more")
+    passing = machine.passing if hand else None
+    if hand and (passing is None or not passing.ever_passes):
+        raise ValueError(f"{machine.ruleset.name}: the dice never pass (the ruleset has no passing: rule that can "
+                         f"apply), so a hand never ends; add passing: to the rule file")
+    work, bound = tail_size(machine, n, hand)
+    if work > bound:
+        raise TailTooLarge(f"P({'hand' if hand else 'game'} ≥ {n} throws) is about {work:,} steps of work (nodes × "
+                           f"bits of the exact numbers, summed over the throws), more than the {bound:,} it is "
+                           f"computed for; ask for fewer throws, or use `hazard-dsl simulate`")
+    if solver is None:
+        solver = Solver(machine)
+        solver.set_policy(policy)
+    states = machine.states
+    throws, choices, total, scale = _rows(machine, solver)
+    start = machine.start.target
+    den = 1
+    ended_now = 0
+
+    def settle(mass: dict) -> None:
+        """Through choices (no throw) and game ends: a game that ends passes the dice (the hand
+        is over: counted in ended_now) or starts the next game with the count moved."""
+        nonlocal den, ended_now
+        for _ in range(4 * len(states) + 4):
+            pending = [node for node in mass if node[0] in choices or states[node[0]].kind == END]
+            if not pending:
+                return
+            if scale != 1 and any(node[0] in choices for node in pending):
+                den *= scale
+                for node in mass:
+                    mass[node] *= scale
+                ended_now *= scale
+                mul = True
+            else:
+                mul = False
+            for node in pending:
+                m = mass.pop(node)
+                s, count = node
+                if s in choices:
+                    for t, w in choices[s]:
+                        key = (t, count)
+                        mass[key] = mass.get(key, 0) + (m * w // scale if mul else m)
+                    continue
+                state = states[s]
+                if passing is None:
+                    ended_now += m
+                    continue
+                after, passes = passing.after_game(count, state.result, state.label)
+                if passes:
+                    ended_now += m
+                else:
+                    key = (start, after)
+                    mass[key] = mass.get(key, 0) + m
+        raise ValueError("the game can start and end without a throw, for ever")
+
+    start_count = passing.start if passing is not None else 0
+    mass = {(start, start_count): 1}
+    settle(mass)
+    exactly = [Fraction(ended_now, den)]
+    ended_now = 0
+    while len(exactly) < n and mass:
+        nxt: dict = {}
+        for (s, count), m in mass.items():
+            for t, w in throws[s]:
+                key = (t, count)
+                nxt[key] = nxt.get(key, 0) + m * w
+        den *= total
+        ended_now = 0
+        mass = {k: m for k, m in nxt.items() if m}
+        settle(mass)
+        exactly.append(Fraction(ended_now, den))
+    exactly += [ZERO] * (n - len(exactly))
+    rule = passing.says() if passing is not None else None
+    return Lengths("hand" if hand else "game", exactly[:n], rule)
+
+
+def one_in(p: Fraction) -> str:
+    """"1 in N" for a small chance, N rounded to a whole number with thousands separated."""
+    if not p:
+        return "never"
+    return f"1 in {round(1 / p):,}"
+
+
+__all__ = ["Lengths", "MAX_TAIL_WORK", "TailTooLarge", "lengths", "one_in", "tail_size"]
