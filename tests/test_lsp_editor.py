@@ -295,7 +295,8 @@ def _neovim() -> tuple | None:
 def test_a_headless_neovim_session_shows_diagnostics_a_quick_fix_hover_inlay_hints_and_rename(tmp_path):
     path = tmp_path / "mine.hazard.yaml"
     path.write_text((EDITOR / "small.yaml").read_text().replace("goto point", "goto piont"))
-    env = {**__import__("os").environ, "HAZARD_FILE": str(path), "HAZARD_LSP": " ".join(SERVER)}
+    env = {**__import__("os").environ, "HAZARD_FILE": str(path), "HAZARD_LSP": " ".join(SERVER),
+           "HAZARD_CHECK": " ".join([sys.executable, "-m", "hazard_dsl", "check"])}
     done = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c",
                            f"luafile {HERE / 'editors' / 'nvim_check.lua'}"],
                           capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
@@ -308,7 +309,7 @@ def test_a_headless_neovim_session_shows_diagnostics_a_quick_fix_hover_inlay_hin
         "ok: hover: **variable** `main`: range 0..12, starts at 0",
         # the come-out's first rule, a natural (7 or 11): 6/36 + 2/36 = 2/9 of games end there
         "ok: 6 inlay hints, the first on line 18: ends 2/9 of games (22.22%)",
-        "ok: rename point -> rolling; no error",
+        "ok: rename point -> rolling; hazard-dsl check: ok",
     ]
     assert "goto piont" in path.read_text()  # the edits were the buffer's, never saved: the server read the buffer
 
