@@ -62,7 +62,8 @@ def test_a_side_bet_is_offered_to_back_and_to_lay_up_to_what_somebody_can_cover(
     assert [(o["side"], o["most"], o["pays"]) for o in offered] == [("backer", "4/7", "35 to 1"),
                                                                     ("layer", "20", "35 to 1")]
     assert offered[0]["covered"] is True and "can cover" in offered[0]["why_most"]
-    with pytest.raises(IllegalAction, match="at most 4/7"):
+    # the refusal tells the most in the ruleset's coin: 4/7 shilling is 48/7 pence, 6 6/7d
+    with pytest.raises(IllegalAction, match="at most 6 6/7d"):
         table.apply({"action": "bet", "player": "Ben", "bet": "twelve", "amount": 1})
     # laid: Ben lays 7 to a backer's stake of 7/35 = 1/5; Cat, asked first, is told what she puts up
     assert table.apply({"action": "bet", "player": "Ben", "bet": "twelve", "side": "layer", "amount": 7}) == []
@@ -112,7 +113,7 @@ def test_bets_are_typed_by_name_in_any_case_with_back_or_lay():
     action = terminal(table.waiting)
     assert action == {"action": "bet", "player": "Ben", "bet": "twelve", "amount": Fraction(7), "side": "layer"}
     # 1 backed at 35 to 1 is more than anyone can cover: the refusal says why, and the most
-    assert "Nobody's purse covers 35 to 1 on" in said[0] and "(Ben twelve 4/7)" in said[0]
+    assert "Nobody's purse covers 35 to 1 on" in said[0] and "(Ben twelve 6 6/7d)" in said[0]  # 4/7s in coin
 
 
 def test_choose_takes_the_word_the_prompt_shows():

@@ -65,7 +65,6 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
     and the stake as texts of money (default 20 and 1), the strategy (default flat) and the
     rounds (default 1). Returns the settings a log's header holds."""
     from ..play.strategies import STRATEGIES
-    from ..solve.bets import BetError, parse_money
 
     names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
     rounds = 1 if rounds is None else rounds
@@ -77,16 +76,24 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
 
         raise SettingError("strategy", f"is one of {', '.join(STRATEGIES)}, not {strategy!r}"
                                        f"{did_you_mean(strategy, STRATEGIES)}")
-    try:
-        purse_amount = parse_money(purse or "20", "--purse")
-        stake_amount = parse_money(stake or "1", "--stake")
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
+    purse_amount = _money(ruleset, purse or "20", "--purse")
+    stake_amount = _money(ruleset, stake or "1", "--stake")
     if purse_amount <= 0 or stake_amount <= 0:
         raise CommandError("--purse and --stake must be more than 0")
     return dict(file=file, players=names, purse=str(purse_amount), stake=str(stake_amount), strategy=strategy,
                 rounds=rounds, policy=policy)
 
+
+
+def _money(ruleset, text: str, what: str) -> Fraction:
+    """An amount given as `what` (--purse, --stake): in the file's unit ("2.50") or in the
+    ruleset's coin ("2s 6d", "half a guinea"), exactly (render.words.money_read)."""
+    from ..render.words import MoneyText, money_typed
+
+    try:
+        return money_typed(ruleset, text)
+    except MoneyText as exc:
+        raise CommandError(f"{what}: {exc}") from None
 
 
 STAKE_WORD = "stake"  # SEAT:stake=AMOUNT: the seat's own stake, whatever the ruleset's stake bet is named
@@ -121,21 +128,23 @@ def _planned(ruleset, players: list[str], text: str, what: str) -> tuple[str, st
     return seat, name
 
 
-def _amount(text: str, seat: str, name: str, least_zero: bool) -> Fraction:
-    """The AMOUNT of SEAT:NAME=AMOUNT: money, exactly (more than 0; a stake may be 0: the seat
-    sits out of the stakes, an onlooker who bets on the rest)."""
-    from ..parse.numbers import exact_amount
+def _amount(ruleset, text: str, seat: str, name: str, least_zero: bool) -> Fraction:
+    """The AMOUNT of SEAT:NAME=AMOUNT: money, exactly, in the file's unit or the ruleset's coin
+    ("Cat:side=2s 6d"; render.words.money_read) (more than 0; a stake may be 0: the seat sits out
+    of the stakes, an onlooker who bets on the rest)."""
+    from ..render.words import MoneyText, money_examples, money_typed
 
     _, equals, written = text.partition("=")
     example = f"{seat}:{name}=2"
     if not equals or not written.strip():
         raise SettingError("bet", f"{text[:60]!r}: give an amount, as SEAT:NAME=AMOUNT (e.g. {example})")
-    amount = exact_amount(written, percent=False)
-    if amount is None:
+    try:
+        amount = money_typed(ruleset, written)
+    except MoneyText:
         multiple = " (a multiple of the wager it backs, such as 2x, is for one bettor's --bet NAME=2x; at the " \
                    "table a seat plans money)" if written.strip().lower().endswith("x") else ""
-        raise SettingError("bet", f"{text[:60]!r}: {written.strip()[:30]!r} is not an amount of money (10, 12.50 or "
-                                  f"21/2){multiple}")
+        raise SettingError("bet", f"{text[:60]!r}: {written.strip()[:30]!r} is not an amount of money (write it "
+                                  f"as {money_examples(ruleset.table)}){multiple}") from None
     if amount < 0 or (amount == 0 and not least_zero):
         raise SettingError("bet", f"{text[:60]!r}: the amount must be more than 0"
                                   + (" (a stake may be 0: the seat then sits out of the stakes)"
@@ -154,7 +163,7 @@ def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, se
     stakes: dict = {}
     for text in texts:
         seat, name = _planned(ruleset, players, text, "bet")
-        amount = _amount(text, seat, name, least_zero=name == STAKE_WORD)
+        amount = _amount(ruleset, text, seat, name, least_zero=name == STAKE_WORD)
         if name == STAKE_WORD:
             stakes[seat] = amount
         else:

@@ -80,9 +80,11 @@ class Question:
         return dict(ask=self.ask, player=self.player, **self.facts, actions=self.actions())
 
 
-def check(question: Question, action) -> dict:
+def check(question: Question, action, money=None) -> dict:
     """The action made legal and exact (amounts as exact strings, dice as lists), or
-    IllegalAction saying why it is not an answer to `question`."""
+    IllegalAction saying why it is not an answer to `question`. With `money` (the ruleset's
+    `Table`) an amount may be written in its coin too ("1s 6d", render.words.money_read), and
+    a refusal tells amounts so."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a JSON object such as {\"action\": \"throw\"}")
     name = action.get("action")
@@ -108,7 +110,7 @@ def check(question: Question, action) -> dict:
     elif question.ask == "bet" and name == "bet":
         made["player"] = player
     if name == "stake":
-        made["amount"] = exact_money(_amount(question, action.get("amount"), question.facts))
+        made["amount"] = exact_money(_amount(question, action.get("amount"), question.facts, money=money))
     elif name == "bet":
         offered: dict = {}  # bet -> its options, the backer's side first (a side bet may be backed or laid)
         for o in question.facts["bets"][player]:
@@ -125,7 +127,7 @@ def check(question: Question, action) -> dict:
         if option is None:
             sides = " or ".join(repr(o["side"]) for o in offered[bet])
             raise IllegalAction(f"{player} may make {bet} as {sides} now, not {_shown(side)}")
-        amount = _amount(question, action.get("amount"), option, player)
+        amount = _amount(question, action.get("amount"), option, player, money)
         if amount <= 0:
             raise IllegalAction("a bet's amount is more than 0 (done: no more bets)")
         made.update(bet=bet, amount=exact_money(amount))
@@ -156,7 +158,7 @@ def _shown(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _amount(question: Question, amount, bounds: dict, player: str | None = None) -> Fraction:
+def _amount(question: Question, amount, bounds: dict, player: str | None = None, money=None) -> Fraction:
     if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction)):
         raise IllegalAction("a stake's amount is a number or an exact amount as text, such as 2, \"1.50\" or "
                             "\"5/2\"")
@@ -165,15 +167,27 @@ def _amount(question: Question, amount, bounds: dict, player: str | None = None)
     else:
         text = str(amount)
         value = exact_amount(text, percent=False, written=True) if len(text) <= MAX_ACTION_TEXT else None
+        if value is None and money is not None and len(text) <= MAX_ACTION_TEXT:
+            from ..render.words import MoneyText, money_read
+
+            try:
+                value = money_read(money, text)
+            except MoneyText as exc:
+                raise IllegalAction(str(exc)) from None
         if value is None:
             raise IllegalAction(f"{_shown(amount)} is not an amount; write one such as 2, \"1.50\" or \"5/2\"")
     least, most = Fraction(bounds["least"]), Fraction(bounds["most"])
+    told = exact_money
+    if money is not None:
+        from ..render.words import money_told
+
+        told = lambda value: money_told(money, value)  # noqa: E731 — amounts in the table's coin
     if value < least:
-        raise IllegalAction(f"a stake is at least {exact_money(least)} (0: no stake this game)")
+        raise IllegalAction(f"a stake is at least {told(least)} (0: no stake this game)")
     if value > most:
         doing = "stake" if question.ask == "stake" else \
             f"{'lay' if bounds.get('side') == 'layer' else 'back'} {bounds.get('bet')} for"
-        raise IllegalAction(f"{player or question.player} can {doing} at most {exact_money(most)} here "
+        raise IllegalAction(f"{player or question.player} can {doing} at most {told(most)} here "
                             f"({bounds.get('why_most', 'the purse, less what is up')})")
     return value
 

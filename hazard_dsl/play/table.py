@@ -107,7 +107,7 @@ class Table:
         the table is unchanged) and return the events it caused, in order."""
         if self.waiting is None:
             raise IllegalAction("the session is over: it waits for nothing")
-        made = check(self.waiting, action)
+        made = check(self.waiting, action, self.machine.ruleset.table)  # amounts in its coin too
         try:
             caused = self._go(made)
         except BaseException:

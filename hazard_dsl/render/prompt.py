@@ -10,8 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, maximises
-from ..parse.numbers import exact_amount, exact_money
-from ..play.wagers import money
 
 HELP = ("At any question: ? for this help, rules for the rules of the table, odds for the caster's chance "
         "from here (at a choice, with each answer), purses for every purse and the wagers up, bets to bet "
@@ -326,19 +324,20 @@ class Terminal:
         purse, most = Fraction(f["purse"]), Fraction(f["most"])
         default = min(self.stake_size, most)
         against = "with the bank on" if f["layer"] == "bank" else "against"
-        prompt = (f"{question.player}, your stake {against} {f['caster']}? (Enter for {money(default)}, 0 for none; "
-                  f"purse {self._money(purse)}) ")
+        prompt = (f"{question.player}, your stake {against} {f['caster']}? (Enter for {self._money(default)}, "
+                  f"0 for none; purse {self._money(purse)}) ")
         while True:
             answer = self.ask(prompt)
             if answer == "":
                 return {"action": "stake", "amount": default}
-            amount = exact_amount(answer, percent=False)
+            amount, why = self._typed_money(answer)
             if amount is None or amount < 0:
-                self.say("A stake is an amount such as 2 or 1.50 (0 for none), or ? for help.")
+                self.say(f"{why[0].upper()}{why[1:]}; 0 for none, or ? for help." if why else
+                         f"A stake is an amount such as {self._examples()}; 0 for none, or ? for help.")
             elif amount > purse:
                 self.say(f"{question.player} has only {self._money(purse)}.")
             elif amount > most:
-                self.say(f"{question.player} can stake at most {money(most)} here ({f['why_most']}).")
+                self.say(f"{question.player} can stake at most {self._money(most)} here ({f['why_most']}).")
             else:
                 return {"action": "stake", "amount": amount}
 
@@ -369,6 +368,22 @@ class Terminal:
             said.append(f"you put up {self._money(f['puts_up'])}")
         return (f"{maker} {side} {self._bet_name(f['bet'])} for {self._money(f['amount'])} against you"
                 + (f" ({'; '.join(said)})" if said else ""))
+
+    def _typed_money(self, text: str) -> tuple:
+        """(the amount `text` says, None) in the file's unit or the ruleset's coin ("2s 6d";
+        render.words.money_read), or (None, what was not understood)."""
+        from .words import MoneyText, money_typed
+
+        try:
+            return money_typed(self.machine.ruleset, text), None
+        except MoneyText as exc:
+            return None, str(exc)
+
+    def _examples(self) -> str:
+        """How an amount is typed here: "2s 6d or 2.50 (in shillings)"."""
+        from .words import money_examples
+
+        return money_examples(self.machine.ruleset.table)
 
     def _money(self, amount) -> str:
         """An amount in the ruleset's money: "2s", "half a guinea" (render.words)."""
@@ -480,7 +495,7 @@ class Terminal:
             first = line.split()[0]
             seat0 = next(iter(offered))
             self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
-                     + f" is NAME BET AMOUNT, such as {self._line(seat0, offered[seat0][0], offered, '2')}; "
+                     + f" is NAME BET AMOUNT, such as {self._line(seat0, offered[seat0][0], offered, self._money(2))}; "
                      f"those who may bet now: {', '.join(offered)}{did_you_mean(first, offered)}.")
             return None
         side = SIDE_WORDS.get(words[0].lower()) if words else None
@@ -489,11 +504,17 @@ class Terminal:
         if len(words) < 2:
             o = offered[seat][0]
             self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
-                     + f" is NAME BET AMOUNT, such as {self._line(seat, o, offered, '2')} (bets lists them)"
+                     + f" is NAME BET AMOUNT, such as {self._line(seat, o, offered, self._money(2))} (bets lists them)"
                      + ("." if self.dice_on_enter else "; Enter for none."))
             return None
         mine = [o for o in offered[seat]]
-        name = _bet_named(" ".join(words[:-1]), {o["bet"] for o in mine})
+        names = {o["bet"] for o in mine}
+        # the amount is the last word or more ("side 2", "side 8s 6d", "side half a guinea"): the
+        # bet is what the words before it name
+        split = next((k for k in range(1, len(words)) if _bet_named(" ".join(words[:-k]), names)), 1)
+        typed = " ".join(words[-split:])
+        words = words[:-split] + [typed]
+        name = _bet_named(" ".join(words[:-1]), names)
         if name is None:
             names = list(dict.fromkeys(self._typed_bet(o["bet"]) for o in mine))
             self.say(f"{seat} may bet {', '.join(names)} now{did_you_mean(' '.join(words[:-1]), names)}.")
@@ -504,17 +525,18 @@ class Terminal:
             can = "back" if options[0]["side"] == "backer" else "lay"
             self.say(f"{seat} may only {can} {self._typed_bet(name)} now ({self._line(seat, options[0], offered)}).")
             return None
-        amount = exact_amount(words[-1], percent=False)
+        amount, why = self._typed_money(words[-1])
         most = Fraction(option["most"])
         if amount is None or amount <= 0:
-            self.say(f"An amount such as 2 or 1.50: {self._line(seat, option, offered, '2')}.")
+            self.say(f"{why[0].upper()}{why[1:]}: {self._line(seat, option, offered, self._money(2))}." if why else
+                     f"An amount more than 0: {self._line(seat, option, offered, self._money(2))}.")
         elif amount > most:
             doing = f"{'back' if option['side'] == 'backer' else 'lay'} {self._typed_bet(name)}"
             if option.get("covered"):  # what those who would take it can cover binds: say so
                 what = f"{option['pays']} on {self._money(amount)}" if option["side"] == "backer" else \
                     f"{self._money(amount)} laid at {option['pays']}"
                 self.say(f"Nobody's purse covers {what}: the most anyone who would take it can cover is "
-                         f"{self._money(most)} ({self._line(seat, option, offered, exact_money(most))}).")
+                         f"{self._money(most)} ({self._line(seat, option, offered, self._money(most))}).")
             else:
                 why = f" ({option['why_most']})" if option.get("why_most") else ""
                 self.say(f"{seat} can {doing} for at most {self._money(most)} now{why}.")

@@ -133,7 +133,7 @@ _TYPED_GLYPHS = {"½": Fraction(1, 2), "¼": Fraction(1, 4), "¾": Fraction(3, 4
                  "⅜": Fraction(3, 8), "⅝": Fraction(5, 8), "⅞": Fraction(7, 8), "⅓": Fraction(1, 3),
                  "⅔": Fraction(2, 3)}
 _G = "".join(_TYPED_GLYPHS)
-_D = rf"[0-9]{{1,{_DIGITS}}}"  # ASCII digits: \\d would take ٣
+_D = rf"[0-9]{{1,{_DIGITS}}}"  # ASCII digits: \d would take ٣
 # a count as money_told writes one (12, 12.50, 10½, 1 1/8, 1/8, ½) and as people type it (2 1/2)
 _COUNT = (rf"(?:{_D}/{_D}"
           rf"|{_D}(?:\.{_D})?(?:\s*[{_G}]|\s+{_D}/{_D})?"
@@ -163,7 +163,7 @@ def _count_value(text: str) -> Fraction:
     number, _, denominator = text.partition("/")
     if denominator:
         if int(denominator) == 0:
-            raise MoneyText(f"{text!r} divides by 0")
+            raise MoneyText(f"not understood as money: {text!r} divides by 0")
         return value + Fraction(int(number), int(denominator))
     return value + Fraction(number)  # digits, a point, digits: exact (no float on the way)
 
@@ -202,12 +202,13 @@ def money_read(table, text: str) -> Fraction:
     from ..parse.numbers import exact_amount
 
     if not isinstance(text, str):
-        raise MoneyText(f"{text!r} is not an amount of money")
+        raise MoneyText(f"not understood as money: {text!r}")
     text = " ".join(text.split())
     if len(text) > MAX_MONEY_TEXT:
-        raise MoneyText(f"{text[:30]!r}… is too long for an amount of money (at most {MAX_MONEY_TEXT} characters)")
+        raise MoneyText(f"too long for an amount of money: {text[:30]!r}… (at most {MAX_MONEY_TEXT} "
+                        f"characters)")
     if not text:
-        raise MoneyText("an amount of money is wanted, and nothing was written")
+        raise MoneyText("no amount of money was written")
     plain = exact_amount(text, percent=False)
     if plain is not None:
         return plain
@@ -231,23 +232,23 @@ def money_read(table, text: str) -> Fraction:
                 best = (m, worth)
         if best is None:
             word = text[at:].split()[0][:30]
-            raise MoneyText(f"{text!r}: {word!r} is not understood as money; write it as "
-                            f"{money_examples(table)}")
+            where = "" if word == text else f" in {text!r}"
+            raise MoneyText(f"not understood as money: {word!r}{where}; write it as {money_examples(table)}")
         m, worth = best
         count = _count_value(m.group("n")) if "n" in m.groupdict() and m.group("n") else Fraction(1)
         total += count * worth
         at, said = m.end(), said + 1
     if not said:
-        raise MoneyText(f"{text!r} is not an amount of money; write it as {money_examples(table)}")
+        raise MoneyText(f"not understood as money: {text!r}; write it as {money_examples(table)}")
     return total
 
 
 def money_examples(table) -> str:
-    """How an amount may be written at this table: "2s 6d or 2.50 (in shillings)"."""
+    """How an amount may be written at this table: "2s 6d, or 2.50 in shillings"."""
     example = Fraction(5, 2)
     told = money_told(table, example)
-    plain = f"{number(example)} (in {table.units or plural(table.unit)})"
-    return plain if told.startswith(number(example) + " ") else f"{told} or {plain}"
+    plain = f"{number(example)} in {table.units or plural(table.unit)}"
+    return plain if told.startswith(number(example) + " ") else f"{told}, or {plain}"
 
 
 def money_typed(ruleset, text: str) -> Fraction:
