@@ -13,11 +13,18 @@ def command(args) -> int:
 
     analysing.check_session_settings(args.bankroll, args.goal, args.stake,
                                      analysing.seat_bets(args.bet) or args.players is not None)
+    analysing.check_risk_settings(args.games, args.stop_loss, args.stop_win, args.tail, args.bet,
+                                  analysing.seat_bets(args.bet) or args.players is not None)
     check_chart_file(args.plot)
     analysis = analysing.analyse(args.ruleset, args.option, args.policy, args.by, bets=args.bet, hand=args.hand,
                                  bankroll=args.bankroll, goal=args.goal, stake=args.stake,
                                  by_option=not args.no_options, players=args.players)
-    if args.plot:
+    risk = _risk(args, analysis)
+    if args.plot and risk is not None and (risk.session is not None or risk.tail is not None):
+        from ..render.plot import risk_chart
+
+        draw_chart(risk_chart, risk, args.plot, title=analysis.ruleset, source=analysis.file)
+    elif args.plot:
         from ..render.plot import analysis_chart
 
         draw_chart(analysis_chart, analysis, args.plot)
@@ -25,7 +32,39 @@ def command(args) -> int:
     if fmt == "json":
         import json  # imported only for --json
 
-        print(json.dumps(analysis_json(analysis), indent=2))
+        out = analysis_json(analysis)
+        if risk:
+            from ..render.risk import risk_json
+
+            out.update(risk_json(risk))
+        print(json.dumps(out, indent=2))
     else:
-        print(render(analysis_tables(analysis, args.throws), fmt, analysis_header(analysis), colour()), end="")
+        tables = analysis_tables(analysis, args.throws)
+        if risk:
+            from ..render.risk import risk_tables
+
+            ruleset = _machine(args, analysis).ruleset
+            tables += risk_tables(risk, ruleset.money_unit, ruleset.money_units)
+        print(render(tables, fmt, analysis_header(analysis), colour()), end="")
     return 0
+
+
+def _machine(args, analysis):
+    """The compiled game the analysis was made on (compiled again from the cache if it had no bets)."""
+    if analysis.bet_table is not None:
+        return analysis.bet_table.machine
+    from ..commands.loading import build_machine, load
+
+    return build_machine(load(args.ruleset), list(args.option))
+
+
+def _risk(args, analysis):
+    """The spread, session and tail figures asked for (issue 38's flags), or None."""
+    session = args.games is not None or args.stop_loss is not None or args.stop_win is not None
+    plan = bool(args.bet) and not analysing.seat_bets(args.bet) and args.players is None
+    if not (args.spread or plan or session or args.tail is not None):
+        return None
+    machine = _machine(args, analysis) if args.tail is not None else None
+    return analysing.risk(analysis, machine, bets=args.bet if plan else (), spread=args.spread, games=args.games,
+                          stop_loss=args.stop_loss, stop_win=args.stop_win, tail=args.tail, hand=args.hand,
+                          policy=args.policy)

@@ -294,7 +294,12 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
 
     p = commands.add_parser("analyse", aliases=["analyze"], help="exact probabilities, edge and game length",
                             description="Solve the game exactly: the caster's chances, every label, the edge, "
-                                        "the number of throws, and the value of each choice.")
+                                        "the number of throws, and the value of each choice. The largest "
+                                        "chains it builds, each refused before the work with its size: a "
+                                        "plan's spread, 200,000 nodes (game states x bets' states x money); "
+                                        "a session's net, 50,000,000 steps (nets x games x outcomes), or "
+                                        "2,000 nets between the stops; a tail, 2,000,000,000 (states x bits "
+                                        "of the exact numbers, over the throws); beyond, use simulate.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
     p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
@@ -316,10 +321,25 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
     p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll; with --bet "
                                                 "SEAT:NAME=AMOUNT, what each setter stakes, default 1)")
+    p.add_argument("--spread", action="store_true",
+                   help="also each bet's spread: SD (exact and decimal), skew, hit frequency, and the edge per "
+                        "bet made, per bet resolved and per throw (with --bet NAME=AMOUNT, the plan's spread is "
+                        "always given)")
+    p.add_argument("--games", metavar="N",
+                   help="the exact distribution of a session's net over N decisions of the --bet plan (for the "
+                        "pass line, N games; without --bet, the caster staking 1 at even money): P(ahead), "
+                        "P(even), P(behind), quantiles, coin-in and the return on it")
+    p.add_argument("--stop-loss", metavar="L", help="end the session once it has lost L (with --games, or with "
+                                                    "--stop-win: until one or the other)")
+    p.add_argument("--stop-win", metavar="W", help="end the session once it has won W (see --stop-loss)")
+    p.add_argument("--tail", metavar="N", help="P(a game lasts N throws or more), exactly; with --hand, "
+                                               "P(a hand lasts N throws or more) under the ruleset's passing:")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "
-                                                  "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot])")
+                                                  "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot]); "
+                                                  "with --games or a stop, the session's net; with --tail, "
+                                                  "P(length ≥ n)")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["analyse"])
 

@@ -328,3 +328,123 @@ def _game_by_option(ruleset, options: dict, policy: str, at_options=None, varian
             out[name][value] = {"win": win, "lose": lose, "push": 1 - win - lose, "edge": lose - win,
                                 "expected_throws": game.throws}
     return out
+
+
+# --------------------------------------------------------------------------- risk (issue 38)
+
+class Risk:
+    """What `risk` found: `bets` ({name: Spread} per unit bet, with --spread), `by_place` ({name:
+    {where made: Spread}} for a bet whose payout varies), `plan` (the Spread of the --bet
+    combination), `session` (a SessionNet), `tail` (Lengths, to `tail_throws`)."""
+
+    def __init__(self):
+        self.bets: dict = {}
+        self.by_place: dict = {}
+        self.orders: list = []
+        self.plan = None
+        self.session = None
+        self.tail = None
+        self.tail_throws = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.bets) or self.plan is not None or self.session is not None or self.tail is not None
+
+
+def parse_games(text) -> int | None:
+    if text is None:
+        return None
+    try:
+        games = int(str(text).strip())
+    except ValueError:
+        raise SettingError("games", f"{str(text)[:30]!r} is not a whole number of games") from None
+    if not 1 <= games <= 1_000_000:
+        raise SettingError("games", "must be between 1 and 1,000,000")
+    return games
+
+
+def parse_tail(text) -> int | None:
+    if text is None:
+        return None
+    try:
+        throws = int(str(text).strip())
+    except ValueError:
+        raise SettingError("tail", f"{str(text)[:30]!r} is not a whole number of throws") from None
+    if not 1 <= throws <= 1_000_000:
+        raise SettingError("tail", "must be between 1 and 1,000,000 throws")
+    return throws
+
+
+def check_risk_settings(games, stop_loss, stop_win, tail, bets=(), seats: bool = False) -> None:
+    """Refuse what cannot go together before any work: a session's plan at the table, stops
+    without games on only one side, a stop that is no amount of money."""
+    from ..solve.bets import BetError, parse_money
+
+    parse_games(games)
+    parse_tail(tail)
+    session = games is not None or stop_loss is not None or stop_win is not None
+    if session and seats:
+        raise SettingError("games", "takes one bettor's plan (--bet NAME=AMOUNT), not seats' plans "
+                                    "(SEAT:NAME=AMOUNT)")
+    if games is None and (stop_loss is None) != (stop_win is None):
+        given = "--stop-loss" if stop_loss is not None else "--stop-win"
+        raise SettingError("games", f"or both stops are needed: {given} alone never ends a session that has "
+                                    f"no number of games")
+    try:
+        for text, what in ((stop_loss, "--stop-loss"), (stop_win, "--stop-win")):
+            if text is not None:
+                parse_money(text, what)
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, stop_loss=None, stop_win=None,
+         tail=None, hand: bool = False, policy: str = "optimal") -> Risk:
+    """The spread of each bet (`spread`), of the `bets` made together (texts NAME=AMOUNT), the
+    distribution of a session's net over `games` decisions or until `stop_loss` / `stop_win`
+    (texts), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
+    `analyse`) and its `machine` (needed for a tail). Each chain's size is checked against its
+    bound before it is built (solve.spread, solve.distribution, solve.tails)."""
+    from ..solve.bets import BetError, parse_money
+    from ..solve.distribution import SessionTooLarge, even_money, session
+    from ..solve.spread import SpreadError, bet_spread, bet_spread_at, placements, plan_spread
+    from ..solve.tails import TailTooLarge, lengths
+
+    out = Risk()
+    games = parse_games(games)
+    tail = parse_tail(tail)
+    table = analysis.bet_table
+    try:
+        if spread and table is not None:
+            for name, figures in analysis.bets.items():
+                out.bets[name] = bet_spread(table, name)
+                if len(set(figures.pays.values())) > 1:  # a payout that depends on where it is made
+                    out.by_place[name] = {table.states[g].describe(table.machine): bet_spread_at(table, name, g)
+                                          for g in sorted(placements(table, name))}
+        if bets and not seat_bets(bets):
+            if table is None:
+                raise CommandError(f"{analysis.ruleset} declares no bets")
+            from ..play.wagers import Order
+
+            orders = [Order.parse_for_analysis(text) for text in bets]
+            out.orders = [(o.bet, o.amount) for o in orders]
+            out.plan = plan_spread(table, out.orders)
+        if games is not None or stop_loss is not None or stop_win is not None:
+            if out.plan is not None:
+                outcomes, staked = out.plan.outcomes, out.plan.staked
+            else:  # the caster's game at even money, one stake a game
+                f = analysis.figures
+                outcomes, staked = even_money(f.win, f.lose), Fraction(1)
+            loss = parse_money(stop_loss, "--stop-loss") if stop_loss is not None else None
+            win = parse_money(stop_win, "--stop-win") if stop_win is not None else None
+            out.session = session(outcomes, games, loss, win, staked)
+        if tail is not None:
+            if machine is None:
+                raise CommandError("the tail needs the compiled game")
+            out.tail = lengths(machine, tail, hand=hand, policy=policy,
+                               solver=table.solver if table is not None else None)
+            out.tail_throws = tail
+    except (SpreadError, SessionTooLarge, TailTooLarge, BetError) as exc:
+        raise CommandError(str(exc)) from None
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    return out

@@ -272,6 +272,50 @@ def analysis_chart(analysis, path: str) -> None:
                      f"options: {options}; choices: {a.policy}. Mean {mean:.4f} throws a game.")
 
 
+def risk_chart(risk, path: str, title: str = "", source: str = "") -> None:
+    """`analyse --games/--stop-loss/--stop-win/--tail --plot`: the exact distribution of a
+    session's net (bars, coloured by ahead / even / behind), and P(length ≥ n) of a hand or game
+    on a log scale (commands.analyse.risk)."""
+    plt = _pyplot()
+    panels = [p for p in (risk.session, risk.tail) if p is not None]
+    fig = plt.figure(figsize=(10, 4.4 * len(panels)), layout="constrained")
+    fig.suptitle(f"{title}: exact risk", fontweight="bold", fontsize=12, x=0.01, ha="left")
+    grid = fig.add_gridspec(len(panels), 1)
+    row = 0
+    if risk.session is not None:
+        d = risk.session
+        ax = fig.add_subplot(grid[row, 0])
+        row += 1
+        xs = [float(v) for v in d.outcomes]
+        ys = [_pct(p) for p in d.outcomes.values()]
+        colours = [WIN if v > 0 else LOSE if v < 0 else "#777777" for v in d.outcomes]
+        width = min((b - a for a, b in zip(xs, xs[1:])), default=1.0) * 0.8
+        ax.bar(xs, ys, width=width, color=colours)
+        mean = float(d.mean)
+        ax.axvline(mean, color="#333333", linestyle="--", linewidth=1)
+        ax.text(mean, max(ys) * 0.97, f" mean {mean:+.3f}", fontsize=8, va="top")
+        plan = ", ".join(f"{n}={a}" for n, a in risk.orders) or "even money, 1 a game"
+        games = f"{d.games} decisions" if d.games is not None else "until a stop"
+        ax.set_title(f"Net of a session ({plan}; {games}): ahead {_pct(d.ahead):.3f}%, even {_pct(d.even):.3f}%, "
+                     f"behind {_pct(d.behind):.3f}%", loc="left", fontsize=9)
+        ax.set_xlabel("net at the end of the session")
+        ax.set_ylabel("% of sessions")
+    if risk.tail is not None:
+        L = risk.tail
+        ax = fig.add_subplot(grid[row, 0])
+        n = risk.tail_throws
+        xs = list(range(1, n + 1))
+        ys = [float(L.at_least(m)) for m in xs]
+        ax.semilogy(xs, [max(y, 1e-300) for y in ys], color=PALETTE[0])
+        ax.set_xlabel("n throws")
+        ax.set_ylabel(f"P({L.what} ≥ n)")
+        from ..solve.tails import one_in
+
+        ax.set_title(f"How long a {L.what} lasts: P({L.what} ≥ {n}) = {ys[-1]:.4g} ({one_in(L.at_least(n))})",
+                     loc="left", fontsize=9)
+    _save(fig, path, f"Exact distributions (no simulation) by hazard-dsl {__version__} from {source}.")
+
+
 # --------------------------------------------------------------------------- simulate
 
 
@@ -316,4 +360,4 @@ def simulation_chart(simulated, exact, path: str, title: str = "", source: str =
     _save(fig, path, source or f"Simulated and exact distributions by hazard-dsl {__version__}.")
 
 
-__all__ = ["PlotError", "check_target", "compare_chart", "analysis_chart", "simulation_chart", "INSTALL"]
+__all__ = ["PlotError", "check_target", "compare_chart", "analysis_chart", "risk_chart", "simulation_chart", "INSTALL"]

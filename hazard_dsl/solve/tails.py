@@ -176,6 +176,8 @@ def one_in(p: Fraction) -> str:
     """"1 in N" for a small chance, N rounded to a whole number with thousands separated."""
     if not p:
         return "never"
+    if p > Fraction(1, 10):  # "1 in 1" says nothing: a chance this large reads as a percentage
+        return ""
     return f"1 in {round(1 / p):,}"
 
 
