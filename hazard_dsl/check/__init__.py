@@ -26,6 +26,32 @@ def check_ruleset(path: str | Path | None = None, text: str | None = None,
     it, not yet saved (its `extends:` resolved beside it). Never raises: a ruleset that reads may
     still have errors here, found when its game is explored (a game unable to end, a throw no
     rule handles)."""
+    def place(found: list) -> list:
+        return _placed(path, text, name, found)
+
+    ruleset, found = _checked(path, text, name, place)
+    return ruleset, place(found)
+
+
+def _placed(path, text, name, found: list) -> list:
+    """Each problem in the file the author can change (`check.placed`)."""
+    from ..parse.files import display
+
+    if not any(d.position is not None for d in found):
+        return found
+    own = name if text is not None and name is not None else display(Path(path))
+    if all(d.position is None or d.position.file == own for d in found):
+        return found
+    from .placed import placed_in
+
+    try:
+        return sorted(placed_in(own, found, text), key=lambda d: (d.position is None and d.severity == NOTE,
+                                                                   d.sort_key()))
+    except (RecursionError, ValueError):
+        return found
+
+
+def _checked(path, text, name, place) -> tuple:
     from ..parse.cache import kept, read_ruleset, read_text
 
     in_string = text is not None and name is not None
@@ -33,7 +59,7 @@ def check_ruleset(path: str | Path | None = None, text: str | None = None,
     try:
         ruleset = read_text(text, name) if in_string else read_ruleset(path, text)
     except RulesetError as exc:
-        return None, _held_back(exc)
+        return None, _held_back(exc, place)
     except RecursionError:
         return None, [Diagnostic("the file is nested too deeply to check", Position(where, 1, 1))]
     try:
@@ -59,11 +85,11 @@ _GAME = ("the game itself (every throw handled, every game able to end, rules th
          "the bets played out)")
 
 
-def _held_back(exc: RulesetError) -> list[Diagnostic]:
+def _held_back(exc: RulesetError, place=list) -> list[Diagnostic]:
     """The errors of a file that does not read, and what was held back for them: only what cannot
     be judged, named with the reason. A file whose only errors leave the game as it is (a rule
     after `otherwise`) has its game explored all the same."""
-    found = list(exc.diagnostics)
+    found = place(list(exc.diagnostics))  # the lines named below are the author's
     game_ruleset = getattr(exc, "game_ruleset", None)
     if game_ruleset is not None:
         try:

@@ -61,11 +61,13 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     default_machine = None
     machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
     shared = Shapes(ruleset)  # settings that differ only in the dice's chances are explored once
+    checked = len(combinations)  # the combinations explored: fewer when the budget runs out
     for number, options in enumerate(combinations):
         # the defaults are explored as any command would; the other combinations with what is left
         budget = MAX_RULE_TESTS if number == 0 else min(MAX_RULE_TESTS, MAX_TESTS_CHECKED - tried)
         large = explored > MAX_STATES_CHECKED or budget <= 0
         if large or number >= MAX_EXPLORATIONS:
+            checked = number
             diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
                           f"({'the game is large' if large else 'there are many'})")
             break
@@ -74,6 +76,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         tried += result.tests
         if number and result.too_large and result.tests > budget and budget < MAX_RULE_TESTS:
             # out of check's budget, not of the game's own: the others are not checked
+            checked = number
             diags.warning(f"only {number} of the {len(combinations)} combinations of option values were checked "
                           f"(the game is large)")
             break
@@ -93,6 +96,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                 seen.add(key)
                 diags.extend([d])
         if result.too_large:  # the other option values would only take as long to say the same
+            checked = number + 1
             break
     if diags.has_errors:  # dead rules are only meaningful once every combination compiles
         diags.items.append(Diagnostic("the checks of the fees, the bets and of rules that can never fire run once "
@@ -105,6 +109,11 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     if diags.has_errors:
         diags.items.append(Diagnostic("the check for rules that can never fire runs once these errors are fixed",
                                       None, NOTE))
+        return diags.items
+    if checked < len(combinations):
+        # a rule or a phase that no explored combination reached may be reached by one that was not
+        # explored: it is left unjudged, never condemned
+        diags.extend(_unjudged(ruleset, entered, fired, checked, len(combinations)))
         return diags.items
     for phase in ruleset.phases.values():
         if phase.name not in entered:
@@ -121,6 +130,31 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
                             f"throw in every state where the phase is played", rule.position)
     return diags.items
+
+
+def _unjudged(ruleset: Ruleset, entered: set, fired: set, checked: int, total: int) -> list[Diagnostic]:
+    """One warning for each phase with rules (or the phase itself) not seen to fire in the
+    combinations explored: at the first of them, naming the others."""
+    out = []
+    of = f"in the {checked} of the {total} combinations of option values explored"
+    for phase in ruleset.phases.values():
+        if phase.name not in entered:
+            out.append(Diagnostic(f"phase {phase.name!r} was not reached {of}: not judged (it may be reached "
+                                  f"under the others)", phase.position, "warning",
+                                  "fewer options, or fewer values, let check explore every combination"))
+            continue
+        quiet = [rule for rule in phase.rules if (phase.name, rule.index) not in fired]
+        if not quiet:
+            continue
+        numbers = [str(rule.index + 1) for rule in quiet]
+        shown = ", ".join(numbers[:6]) + (f" … {numbers[-1]}" if len(numbers) > 6 else "")
+        what = f"rule {shown}" if len(quiet) == 1 else f"{len(quiet)} rules ({shown})"
+        out.append(Diagnostic(f"{what} of phase {phase.name!r} did not fire {of}: not judged (they may fire "
+                              f"under the others)" if len(quiet) > 1 else
+                              f"{what} of phase {phase.name!r} did not fire {of}: not judged (it may fire "
+                              f"under the others)", quiet[0].position, "warning",
+                              "fewer options, or fewer values, let check explore every combination"))
+    return out
 
 
 def _passing_problems(ruleset: Ruleset, machine, options: dict, suffix: str) -> list[Diagnostic]:

@@ -193,9 +193,18 @@ class _Types:
             known = {"phase": list(self.ruleset.phases), "result": list(GAME_RESULTS),
                      "label": sorted(self.labels) + [""]}[ref.name]
             if literal.value not in known:
+                # '' is a game ended with no label (`win` alone): said in words, not listed bare
                 self.diags.error(f"the game has no {ref.name} {literal.value!r}"
                                  f"{_close(literal.value, [k for k in known if k])}", literal.position,
-                                 f"{ref.name}s: {', '.join(repr(k) for k in known)}")
+                                 f"{ref.name}s: {', '.join(repr(k) for k in known if k) or 'none'}"
+                                 + ("; or \"\" for a game ended without a label" if "" in known else ""))
+
+
+def _role_hint(role: str) -> str | None:
+    from ..parse.keys import SOURCE_WORDS, source_word
+
+    said = source_word(role)
+    return f"{said}: write `by {SOURCE_WORDS[role.lower()][0]}`" if said else None
 
 
 def _a(type_: str) -> str:
@@ -361,7 +370,9 @@ def _check_recast(action, diags) -> None:
         diags.error(f"recast {action.ways[0]} by {action.role}: there is nothing to choose (write `recast off or "
                     f"both by {action.role}`)", action.position)
     if action.role is not None and action.role not in ROLES:
-        diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}", action.position)
+        diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
+                        f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
+                        _role_hint(action.role))
 
 
 def _inherited_bets(ruleset, diags) -> None:
@@ -485,7 +496,9 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                             _suggest(action.variable, variables) or "declare it under variables:")
             types.collection(action.collection, context)
             if action.role not in ROLES:
-                diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}", action.position)
+                diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
+                        f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
+                        _role_hint(action.role))
     if game and not phase.throws and not moves_on and actions:
         diags.error(f"in phase {phase.name!r} no dice are thrown, so each rule must goto a phase or end the game",
                     rule.position)

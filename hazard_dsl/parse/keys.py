@@ -68,3 +68,25 @@ KEYWORDS = {"win", "lose", "push", "throw", "again", "set", "goto", "choose", "f
 # The fixed words of values that are not the model's (those are in hazard_dsl.model)
 BET_GAMES = ("table", "own")  # a bet reads the table's game (the default) or plays one of its own
 COMMISSION_OF = ("bet", "win")  # a commission is a share of the bet, or of the win
+
+# The words the sources use for a role, where the file's own word differs: a key, a chooser or a
+# narration's {name} written in the sources' words is answered with what it is called here.
+# (`fader` is also a role of its own, Barker's name for the setter: `by fader`, `layer: fader`.)
+SOURCE_WORDS = {
+    "fader": ("setter", "Barker's word for the setter, the player who stakes against the caster"),
+    "faders": ("setter", "Barker's word for the setters, the players who stake against the caster"),
+    "setter": ("setter", "the role of a player who stakes against the caster, not a word of the game's text"),
+    "setters": ("setter", "the players who stake against the caster (the role is `setter`, one of them)"),
+    "shooter": ("caster", "craps' word for the caster, the player who throws"),
+    "thrower": ("caster", "the player who throws, here the caster"),
+    "hand": ("caster", "the player who holds the dice, here the caster"),
+    "banker": ("bank", "the one who keeps the bank, here the role `bank`"),
+    "house": ("bank", "the bank"),
+    "adversary": ("setter", "the French books' word for the caster's opponent, here a setter"),
+}
+
+
+def source_word(word: str) -> str | None:
+    """"`fader` is Barker's word for the setter, …" for a word of the sources, or None."""
+    found = SOURCE_WORDS.get(str(word).lower())
+    return f"`{word}` is {found[1]}" if found else None

@@ -67,6 +67,9 @@ class _Reader:
 
                 close = get_close_matches(key, allowed, n=1)
                 hint = f"did you mean {close[0]!r}?" if close else f"{what} takes: {', '.join(allowed)}"
+                said = K.source_word(key)
+                if said:  # `fader:` under words: is Barker's setter, not a misspelt `faces:`
+                    hint = f"{said}; {what} takes: {', '.join(allowed)}"
                 self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint)
         for key in required:
             if key not in node.entries:
@@ -119,9 +122,11 @@ class _Reader:
 
         for name in template_names(text):
             if name not in allowed_names:
+                said = K.source_word(name)
                 self.diags.error(f"{what} uses {{{name}}}, which is not known here"
-                                 f"{did_you_mean(name, allowed_names)}", node.position,
-                                 f"known: {', '.join(sorted(allowed_names))}")
+                                 f"{'' if said else did_you_mean(name, allowed_names)}", node.position,
+                                 (f"{said}, who is not named in a narration; " if said else "")
+                                 + f"known: {', '.join(sorted(allowed_names))}")
         return text
 
 
@@ -335,9 +340,11 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     failed: set = set()  # the sections that had errors: what the names check can trust without them
 
     def counted(section: str, read):
-        before = r.errors()
+        before = len(r.diags.items)
         value = read()
-        if r.errors() > before:
+        # an unknown key leaves the rest of its section read as written: only other errors make
+        # the section one the names check cannot trust
+        if any(d.is_error and not d.message.startswith("unknown key") for d in r.diags.items[before:]):
             failed.add(section)
         return value
 
@@ -1104,8 +1111,15 @@ def _role(r: _Reader, node, what: str, default: str) -> str:
         return default
     role = r.text(node, what, 40)
     if role is not None and role not in ROLES:
-        r.diags.error(f"{what} must be one of {', '.join(ROLES)}, not {role!r}", node.position)
+        r.diags.error(f"{what} must be one of {', '.join(ROLES)}, not {role!r}"
+                      f"{'' if K.source_word(role) else did_you_mean(role, ROLES)}", node.position, _role_hint(role))
     return role or default
+
+
+def _role_hint(role: str) -> str | None:
+    """`shooter` is craps' word for the caster: write `caster`."""
+    said = K.source_word(role)
+    return f"{said}: write `{K.SOURCE_WORDS[role.lower()][0]}`" if said else None
 
 
 def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
