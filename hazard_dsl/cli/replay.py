@@ -25,9 +25,11 @@ def command(args) -> int:
             print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
                   f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
     if fmt != "json" and (last is None or last["event"] != "end"):
-        from ..render.recap import resume_command
+        from ..render.recap import resume_command, wagers_up
 
+        # as play's stop line: the purses, then the wagers up, each on its own lines (fitted)
         print(fit(printable(f"\nThe log ends here, before the session ended. Purses: "
-                            f"{sessions.purses(table.session)}. "
-                            f"{resume_command(log.path, args.rules)} goes on from here.")))
+                            f"{sessions.purses(table.session)}.")))
+        print(fit(printable(wagers_up(table.session))))
+        print(fit(printable(f"{resume_command(log.path, args.rules)} goes on from here.")))
     return 0
