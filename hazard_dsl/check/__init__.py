@@ -97,20 +97,21 @@ def _held_back(exc: RulesetError, place=list) -> list[Diagnostic]:
         except (RulesetError, RecursionError):
             pass  # the game cannot be explored after all: said below
     lines = sorted({d.position.line for d in found if d.is_error and d.position is not None})
-    where = f" (line{'s' * (len(lines) > 1)} {_lines(lines)})" if lines else ""
+    where = f"line{'s' * (len(lines) > 1)} {_lines(lines)}" if lines else "the file"
     if getattr(exc, "names_checked", False):
-        why = f"it can only be explored once every rule reads and names what exists: fix the errors above{where}"
-        return found + [Diagnostic(f"not yet checked: {_GAME}; {why}", None, NOTE)]
+        return found + [Diagnostic(f"held back: {_GAME}, which is explored once the errors at {where} are "
+                                   f"fixed: the game they leave is not known", None, NOTE)]
     failed = sorted(getattr(exc, "failed_sections", set()) & {"dice", "words", "money", "variables", "options", "labels"})
     if failed:
-        why = (f"the rules read {', '.join(f'`{s}:`' for s in failed)}, which did not read{where}; "
-               f"checked against them, every use would look wrong")
+        sections = " and ".join(f"`{s}:`" for s in failed)
+        why = (f"since the rules read {sections}, which {'has' if len(failed) == 1 else 'have'} errors of "
+               f"{'its' if len(failed) == 1 else 'their'} own ({where}): checked against "
+               f"{'it' if len(failed) == 1 else 'them'}, every use would look wrong")
     elif hasattr(exc, "failed_sections"):
-        why = f"the file has no phase that reads{where}"
+        why = f"since no phase reads ({where})"
     else:
-        why = f"the file does not read as a rule file{where}, so what its lines mean is not known"
-    return found + [Diagnostic(f"not yet checked: the names and types of the rules, then {_GAME}; {why}",
-                               None, NOTE)]
+        why = f"since the file does not read ({where}): what its lines mean is not known until it does"
+    return found + [Diagnostic(f"held back: the names and types of the rules, then {_GAME}, {why}", None, NOTE)]
 
 
 def _lines(lines: list) -> str:
