@@ -43,6 +43,7 @@ if pytest_lsp is not None:
     @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
     async def client(lsp_client: LanguageClient):
         await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(
+            workspace=types.WorkspaceClientCapabilities(configuration=True),  # settings asked, as VS Code's
             text_document=types.TextDocumentClientCapabilities(
                 rename=types.RenameClientCapabilities(prepare_support=True)))))
         yield
@@ -180,7 +181,22 @@ async def test_a_configured_glob_makes_a_rule_file_and_each_problem_is_published
     # warning); the note of which checks wait is said under the error, not on line 1 of its own
     assert [(d.range.start.line, d.severity) for d in found] == [
         (21, types.DiagnosticSeverity.Error), (27, types.DiagnosticSeverity.Warning)], found
-    assert "\nnote: the later checks" in found[0].message
+    assert "\nnote: " in found[0].message  # (its words are check's: which later checks wait)
+
+
+@needs_pytest_lsp
+@pytest.mark.asyncio
+async def test_the_glob_is_asked_of_the_editors_settings_when_it_says_they_changed(client: LanguageClient,
+                                                                                  tmp_path):
+    (tmp_path / "games").mkdir()
+    text = (EDITOR / "small.yaml").read_text().replace("goto point", "goto piont")
+    uri, _ = opened(client, tmp_path / "games" / "mine.yaml", text)
+    assert await published(client, uri) == []
+    client.diagnostics.pop(uri, None)
+    # VS Code's client keeps `"hazard-dsl.files"` of settings.json and says only that they changed
+    client.set_configuration({"files": [f"{tmp_path.as_posix()}/games/*.yaml"]}, section="hazard-dsl")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    assert [d.range.start.line for d in await published(client, uri)] == [21]
 
 
 # --- what no editor should send, byte by byte

@@ -252,10 +252,39 @@ def initialize(ls: HazardServer, params: types.InitializeParams) -> None:
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-def did_change_configuration(ls: HazardServer, params: types.DidChangeConfigurationParams) -> None:
+async def did_change_configuration(ls: HazardServer, params: types.DidChangeConfigurationParams) -> None:
     files = _settings(params.settings)
-    if files is None:
-        return
+    if files is None:  # (VS Code's client says only that something changed: ask)
+        files = await _asked(ls)
+    if files is not None:
+        _reconfigured(ls, files)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: HazardServer, params: types.InitializedParams) -> None:
+    files = await _asked(ls)
+    if files is not None:
+        _reconfigured(ls, files)
+
+
+async def _asked(ls: HazardServer) -> list | None:
+    """The `hazard-dsl` section of the editor's settings, asked by `workspace/configuration`
+    where the editor answers it (VS Code's client answers from settings.json: `"hazard-dsl.files"`);
+    None where it does not, says nothing, or takes more than a few seconds."""
+    import asyncio
+
+    workspace = ls.client_capabilities.workspace if ls.client_capabilities else None
+    if not (workspace and workspace.configuration):
+        return None
+    try:
+        found = await asyncio.wait_for(ls.workspace_configuration_async(types.ConfigurationParams(
+            items=[types.ConfigurationItem(section="hazard-dsl")])), 5)
+    except Exception:  # noqa: BLE001 - an editor that cannot answer leaves the settings as they are
+        return None
+    return _settings({"hazard-dsl": found[0]}) if isinstance(found, (list, tuple)) and found else None
+
+
+def _reconfigured(ls: HazardServer, files: list) -> None:
     ls.service.configure(files)
     for uri in list(ls.workspace.text_documents):  # a file may have become a rule file, or stopped being one
         ls.publish(uri, ls.workspace.get_text_document(uri).version)
