@@ -359,6 +359,7 @@ def test_framing_reads_headers_in_any_case_and_refuses_what_lies():
     assert _frames(b"Content-Length: -1\r\n\r\n") == ["broken: Content-Length '-1' is no number of bytes"]
     assert _frames(b"A: b\r\n" * 17) == ["broken: more than 16 header lines"]
     assert _frames(b"Content-Length: 2\r\n") == ["broken: the stream ended inside a message's headers"]
+    assert _frames(b"Content-Length: 2") == ["broken: the stream ended inside a message's headers"]
 
 
 @settings(max_examples=300, deadline=None)

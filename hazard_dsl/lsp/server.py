@@ -564,8 +564,10 @@ def read_message(stream) -> bytes | None:
             if headers == 0:
                 return None
             raise BrokenStream("the stream ended inside a message's headers")
-        if len(line) > MAX_HEADER_LINE or not line.endswith(b"\n"):
+        if len(line) > MAX_HEADER_LINE:
             raise BrokenStream(f"a header line longer than {MAX_HEADER_LINE} bytes")
+        if not line.endswith(b"\n"):
+            raise BrokenStream("the stream ended inside a message's headers")
         if line in (b"\r\n", b"\n"):
             if headers == 0:
                 continue  # a blank line between messages: nothing lost
