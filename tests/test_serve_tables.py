@@ -133,7 +133,7 @@ def test_a_seat_acts_for_itself_alone_and_an_illegal_action_is_refused_with_its_
     r = post(tokens["Ann"], {"action": "throw"})
     assert r.status_code == 409 and "the action is 'bet' or 'done', not 'throw'" in r.json()["error"]
     r = post(tokens["Ben"], {"action": "bet", "bet": "side", "amount": "21"})
-    assert r.status_code == 409 and "at most 20" in r.json()["error"]
+    assert r.status_code == 409 and "at most £1" in r.json()["error"]  # 20 shillings, told in coin
     assert post(tokens["Ann"], {"action": "done"}).status_code == 200
     r = post(tokens["Ann"], {"action": "throw", "dice": [6, 6]})  # nobody chooses the table's dice
     assert r.status_code == 409 and "the table's own" in r.json()["error"]

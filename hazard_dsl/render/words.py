@@ -163,7 +163,7 @@ def _count_value(text: str) -> Fraction:
     number, _, denominator = text.partition("/")
     if denominator:
         if int(denominator) == 0:
-            raise MoneyText(f"not understood as money: {text!r} divides by 0")
+            raise MoneyText(f"not an amount of money: {text!r} divides by 0")
         return value + Fraction(int(number), int(denominator))
     return value + Fraction(number)  # digits, a point, digits: exact (no float on the way)
 
@@ -202,7 +202,7 @@ def money_read(table, text: str) -> Fraction:
     from ..parse.numbers import exact_amount
 
     if not isinstance(text, str):
-        raise MoneyText(f"not understood as money: {text!r}")
+        raise MoneyText(f"not an amount of money: {text!r}")
     text = " ".join(text.split())
     if len(text) > MAX_MONEY_TEXT:
         raise MoneyText(f"too long for an amount of money: {text[:30]!r}… (at most {MAX_MONEY_TEXT} "
@@ -232,14 +232,14 @@ def money_read(table, text: str) -> Fraction:
                 best = (m, worth)
         if best is None:
             word = text[at:].split()[0][:30]
-            where = "" if word == text else f" in {text!r}"
-            raise MoneyText(f"not understood as money: {word!r}{where}; write it as {money_examples(table)}")
+            where = "" if word == text else f" in {text!r} is not understood"
+            raise MoneyText(f"not an amount of money: {word!r}{where}; write it as {money_examples(table)}")
         m, worth = best
         count = _count_value(m.group("n")) if "n" in m.groupdict() and m.group("n") else Fraction(1)
         total += count * worth
         at, said = m.end(), said + 1
     if not said:
-        raise MoneyText(f"not understood as money: {text!r}; write it as {money_examples(table)}")
+        raise MoneyText(f"not an amount of money: {text!r}; write it as {money_examples(table)}")
     return total
 
 
