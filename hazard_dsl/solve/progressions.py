@@ -1,0 +1,213 @@
+r"""Betting progressions as exact chains: martingale, paroli, d'Alembert, Labouchère, Fibonacci.
+
+A progression says the next stake from what happened to the last ones. Every game is the same
+game (`outcomes`: {r: p_r}, the net of one stake being r stakes; the caster's game at even money
+is {+1: win, −1: lose, 0: push}), so the session is a chain over (purse, the progression's
+state), solved exactly by `markov.Chain`:
+
+* **martingale**: stake base·2^k after k losses in a row; a win starts again;
+* **paroli**: stake base·2^k after k wins in a row; a loss, or `streak` wins, starts again;
+* **d'Alembert**: stake base·n; a loss adds one base, a win takes one off (never below one);
+* **Fibonacci**: stake base·F(i) (1, 1, 2, 3, 5, …); a loss steps on, a win steps back two;
+* **Labouchère**: a line of numbers (base·1, 2, 3); stake the first and last together (the one,
+  when one is left); a win strikes them, a loss writes the stake at the end; an empty line
+  starts again.
+
+A push (r = 0) leaves the progression where it was. The stake the progression asks for is
+laid at most up to the table's `limit` and the purse (what is left is staked); past the `cap`
+(the player's own) the progression starts again from its first stake — it gives up the chase.
+The session stops when the purse reaches `goal` or is empty.
+
+From the chain: P(goal), P(ruin), the exact distribution of the final net, the expected
+games and the expected total staked (coin-in). Each game's stake is decided before the game
+and the game is independent of it, so the expected net is exactly edge × coin-in (Wald):
+E[net] = (Σ_r r p_r) · E[staked], whatever the progression — none beats the edge; `Run.beats`
+checks it on the exact figures.
+
+The chain's states are counted while it is built, and the build stops at MAX_PROGRESSION_STATES
+(`ProgressionTooLarge`, pointing to simulate) before any solving.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+from ..records import record
+from .markov import ONE, ZERO, Chain, TooLargeToSolve
+
+PROGRESSIONS = ("martingale", "paroli", "dalembert", "labouchere", "fibonacci")
+WORDS = {"martingale": "martingale", "paroli": "paroli", "dalembert": "d'Alembert", "labouchere": "Labouchère",
+         "fibonacci": "Fibonacci"}
+MAX_PROGRESSION_STATES = 3_000  # (purse, progression) states of an exact solve
+PAROLI_STREAK = 3
+LABOUCHERE_LINE = (1, 2, 3)
+
+
+class ProgressionError(ValueError):
+    """A progression that cannot be set up (an unknown name, a goal below the purse)."""
+
+
+class ProgressionTooLarge(ProgressionError):
+    """A progression's chain larger than an exact solve takes (said before solving)."""
+
+
+def _fibonacci(i: int) -> int:
+    a, b = 1, 1
+    for _ in range(i):
+        a, b = b, a + b
+    return a
+
+
+class Progression:
+    """A progression's rule in whole units of money: `start` (its first state), `asks(state)`
+    (the stake it asks for), `after(state, r, staked)` (its next state after a net of r stakes
+    with `staked` laid). States are small hashable values."""
+
+    def __init__(self, name: str, base: int, cap: int | None = None):
+        if name not in PROGRESSIONS:
+            from ..diagnostics import did_you_mean
+
+            raise ProgressionError(f"a progression is one of {', '.join(PROGRESSIONS)}, not {name!r}"
+                                   f"{did_you_mean(name, PROGRESSIONS)}")
+        if base < 1:
+            raise ProgressionError("a progression's first stake must be at least 1")
+        if cap is not None and cap < base:
+            raise ProgressionError(f"--cap ({cap}) must be at least the first stake ({base})")
+        self.name, self.base, self.cap = name, base, cap
+        self.start = tuple(base * n for n in LABOUCHERE_LINE) if name == "labouchere" else \
+            1 if name == "dalembert" else 0
+
+    def asks(self, state) -> int:
+        name, base = self.name, self.base
+        if name in ("martingale", "paroli"):
+            return base * 2 ** state
+        if name == "dalembert":
+            return base * state
+        if name == "fibonacci":
+            return base * _fibonacci(state)
+        return state[0] + state[-1] if len(state) > 1 else state[0]
+
+    def after(self, state, r: int, staked: int):
+        if r == 0:
+            return state
+        name = self.name
+        if name == "martingale":
+            state = 0 if r > 0 else state + 1
+        elif name == "paroli":
+            state = state + 1 if r > 0 else 0
+            state = 0 if state >= PAROLI_STREAK else state
+        elif name == "dalembert":
+            state = max(1, state - 1) if r > 0 else state + 1
+        elif name == "fibonacci":
+            state = max(0, state - 2) if r > 0 else state + 1
+        else:
+            state = (state[1:-1] if r > 0 else state + (staked,)) or self.start
+        if self.cap is not None and self.asks(state) > self.cap:
+            return self.start  # past the cap: give up the chase, start again
+        return state
+
+    def stake(self, state, purse: int, limit: int | None) -> int:
+        """What is laid: the stake asked for, at most the table's limit and the purse."""
+        asked = self.asks(state)
+        return min(asked, purse, limit) if limit is not None else min(asked, purse)
+
+
+@record(frozen=True)
+class Run:
+    """A progression's session from `bankroll` until `goal` or an empty purse, exactly."""
+
+    name: str
+    bankroll: int
+    goal: int
+    base: int
+    cap: int | None
+    limit: int | None
+    reach_goal: Fraction
+    ruin: Fraction
+    nets: dict  # final net -> probability
+    games: Fraction  # expected games
+    staked: Fraction  # expected total staked (coin-in)
+    states: int
+    edge: Fraction  # Σ r p_r: the player's expected net per unit staked on one game
+
+    @property
+    def net(self) -> Fraction:
+        return sum((v * p for v, p in self.nets.items()), ZERO)
+
+    @property
+    def per_staked(self) -> Fraction:
+        """The expected net per unit of coin-in: exactly the game's edge (`beats` is false)."""
+        return self.net / self.staked if self.staked else ZERO
+
+    @property
+    def beats(self) -> bool:
+        return self.per_staked > self.edge
+
+
+def _units(*amounts) -> int:
+    """One unit in which every amount is whole: 1 / lcm of their denominators."""
+    return lcm(*(Fraction(a).denominator for a in amounts if a is not None))
+
+
+def progression_run(outcomes: dict, name: str, bankroll, goal, base=1, cap=None, limit=None) -> Run:
+    """The exact session of progression `name` staking from `base`, from `bankroll` until the purse
+    reaches `goal` or is empty; amounts of money as Fractions (in the ruleset's unit)."""
+    outcomes = {int(r): Fraction(p) for r, p in outcomes.items() if p}
+    if any(Fraction(r).denominator != 1 for r in outcomes):
+        raise ProgressionError("a progression's chain needs whole-number payouts (use simulate)")
+    bankroll, goal, base = Fraction(bankroll), Fraction(goal), Fraction(base)
+    if not 0 < bankroll < goal:
+        raise ProgressionError(f"--bankroll must be more than 0 and less than --goal ({goal})")
+    scale = _units(bankroll, goal, base, cap, limit)
+    b, g, s0 = int(bankroll * scale), int(goal * scale), int(base * scale)
+    c = int(Fraction(cap) * scale) if cap is not None else None
+    lim = int(Fraction(limit) * scale) if limit is not None else None
+    if lim is not None and lim < 1:
+        raise ProgressionError("the table limit must be more than 0")
+    rule = Progression(name, s0, c)
+    rows: dict = {}
+    stakes: dict = {}
+    start = (b, rule.start)
+    queue, seen = [start], {start}
+    while queue:
+        state = queue.pop()
+        purse, where = state
+        laid = rule.stake(where, purse, lim)
+        stakes[state] = laid
+        row: dict = {}
+        for r, p in outcomes.items():
+            after = purse + laid * r
+            if after >= g or after <= 0:
+                key = ("end", max(after, 0))
+            else:
+                key = (after, rule.after(where, r, laid))
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(key)
+                    if len(seen) > MAX_PROGRESSION_STATES:
+                        raise ProgressionTooLarge(
+                            f"the {WORDS[name]} from {bankroll} to {goal} has more than {MAX_PROGRESSION_STATES:,} "
+                            f"(purse, progression) states, more than an exact solve takes; use a smaller goal, a "
+                            f"cap or a table limit, or simulate")
+            row[key] = row.get(key, ZERO) + p
+        rows[state] = row
+    try:
+        visits = Chain(rows).forward({start: ONE})
+    except TooLargeToSolve:
+        raise ProgressionTooLarge(f"the {WORDS[name]}'s chain ({len(rows):,} states) is too tangled to solve "
+                                  f"exactly; use a smaller goal, or simulate") from None
+    nets: dict = {}
+    for key in visits:
+        if key not in rows and key[0] == "end":
+            net = Fraction(key[1] - b, scale)
+            nets[net] = nets.get(net, ZERO) + visits[key]
+    reach = sum((p for v, p in nets.items() if v + bankroll >= goal), ZERO)
+    games = visits.total(rows)
+    staked = sum((visits[s] * laid for s, laid in stakes.items() if s in visits), ZERO) / scale
+    edge = sum((r * p for r, p in outcomes.items()), ZERO)
+    return Run(name, bankroll, goal, base, cap, limit, reach, ONE - reach, nets, games, staked, len(rows), edge)
+
+
+__all__ = ["MAX_PROGRESSION_STATES", "PROGRESSIONS", "Progression", "ProgressionError", "ProgressionTooLarge",
+           "Run", "WORDS", "progression_run"]
