@@ -107,7 +107,7 @@ def test_no_figures_for_a_file_with_an_error_and_figures_again_once_it_is_mended
 
 
 def test_a_rule_that_can_never_fire_is_tagged_unnecessary_and_the_lens_commands_run():
-    from hazard_dsl.language.commands import CommandRefused, run_command
+    from hazard_dsl.lsp.commands import CommandRefused, run_command
     from hazard_dsl.language.figures import never_fires
 
     service, uri = LanguageService(), "untitled:twice.yaml"

@@ -44,7 +44,7 @@ class Token:
 
 @lru_cache(maxsize=1)
 def _lexer():
-    from ..parse._tables import IGNORE, KEYWORDS, TOKENS
+    from ..parse.lalr import IGNORE, KEYWORDS, TOKENS  # the parser's own lexer tables
 
     return re.compile(TOKENS).match, KEYWORDS, IGNORE
 

@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from ..language.service import LanguageService, Place, RenameError, Span
-from ..language.commands import CommandRefused, run_command
+from .commands import CommandRefused, run_command
 from ..language.figures import ANALYSE, DRAW, PLAY, never_fires
 from ..language.tokens import KINDS as TOKEN_KINDS, encoded as encoded_tokens
 from ..version import __version__
@@ -416,7 +416,7 @@ def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.Co
 
 
 def _run(ls: HazardServer, command: str, arguments: tuple):
-    """A lens's command (language.commands): analyse (the text and the JSON of `hazard-dsl
+    """A lens's command (lsp.commands): analyse (the text and the JSON of `hazard-dsl
     analyse`), draw (the phase's or the bet's drawing, as Mermaid and DOT) or play (the command
     line to run at a terminal: play is a conversation, not an answer)."""
     try:

@@ -1,4 +1,5 @@
-"""The commands a code lens offers (`language.figures`), run for an editor on the document as it
+"""The commands a code lens offers (`language.figures`), run for an editor (a front end: it calls the
+notebook API, which the language service, engine-side, may not) on the document as it
 is held: `hazard-dsl.analyse` gives `hazard-dsl analyse`'s text and JSON, `hazard-dsl.draw` a
 phase's or a bet's drawing (Mermaid, and DOT for Graphviz), `hazard-dsl.play` the command line
 that plays the file at a terminal (play is a conversation with a person, not an answer).
@@ -9,7 +10,7 @@ document with errors, or one not open, is refused with `CommandRefused`, saying 
 
 from __future__ import annotations
 
-from .figures import ANALYSE, DRAW, PLAY
+from ..language.figures import ANALYSE, DRAW, PLAY
 
 
 class CommandRefused(ValueError):
@@ -23,7 +24,7 @@ def run_command(service, command: str, arguments: list, is_open=lambda uri: True
         raise CommandRefused(f"{command} takes the URI of an open rule file first")
     uri = arguments[0]
     if command == PLAY:
-        from .service import path_of
+        from ..language.service import path_of
 
         path = path_of(uri)
         if path is None:
