@@ -11,6 +11,7 @@ vector) — apart from the compiled machine and solve.tails.
 from __future__ import annotations
 
 import json
+import math
 import time
 from fractions import Fraction as F
 
@@ -73,11 +74,19 @@ def test_the_tail_sums_to_the_mean_hand(name):
     # figure found by another chain (games as steps, Wald) — for passing rules of three kinds
     m = build_machine(load(name), [])
     n = 400
-    tails = lengths(m, n)
+    tails = lengths(m, n, marks=range(1, n + 1))
     partial = sum(tails.at_least(k) for k in range(1, n + 1))
     mean = hand(m).throws
     # the rest of the sum is a geometric tail: positive, and below a hundred times its first term
     assert 0 < mean - partial < 100 * tails.at_least(n)
+
+
+def test_past_the_exact_table_the_marks_and_floats(craps):
+    t = lengths(craps, 300, marks=(250,))
+    assert t.at_least(250) == craps_hand_at_least(250)
+    assert abs(t.logs[300] - math.log10(t.at_least(300))) < 1e-12
+    with pytest.raises(ValueError, match="not asked for"):
+        t.at_least(260)
 
 
 def test_too_long_a_tail_is_refused_before_working(craps):

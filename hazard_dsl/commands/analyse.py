@@ -407,7 +407,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
     from ..solve.bets import BetError, parse_money
     from ..solve.distribution import SessionTooLarge, even_money, session
     from ..solve.spread import SpreadError, bet_spread, bet_spread_at, placements, plan_spread
-    from ..solve.tails import TailTooLarge, lengths
+    from ..solve.tails import TAIL_MARKS, TailTooLarge, lengths
 
     out = Risk()
     games = parse_games(games)
@@ -441,7 +441,8 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
             if machine is None:
                 raise CommandError("the tail needs the compiled game")
             out.tail = lengths(machine, tail, hand=hand, policy=policy,
-                               solver=table.solver if table is not None else None)
+                               solver=table.solver if table is not None else None,
+                               marks=[m for m in TAIL_MARKS if m < tail])
             out.tail_throws = tail
     except (SpreadError, SessionTooLarge, TailTooLarge, BetError) as exc:
         raise CommandError(str(exc)) from None

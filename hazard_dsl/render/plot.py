@@ -304,15 +304,19 @@ def risk_chart(risk, path: str, title: str = "", source: str = "") -> None:
         L = risk.tail
         ax = fig.add_subplot(grid[row, 0])
         n = risk.tail_throws
-        xs = list(range(1, n + 1))
-        ys = [float(L.at_least(m)) for m in xs]
-        ax.semilogy(xs, [max(y, 1e-300) for y in ys], color=PALETTE[0])
+        # log10 of the exact chances (a float would underflow past 1e-308 for long tails)
+        points = [(m, y) for m, y in enumerate(L.logs[:n + 1]) if m and y != float("-inf")]
+        ax.plot([m for m, _ in points], [y for _, y in points], color=PALETTE[0])
+        from matplotlib.ticker import MaxNLocator
+
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # whole powers of ten
+        ax.yaxis.set_major_formatter(lambda v, _: f"1e{v:.0f}" if round(v) else "1")
         ax.set_xlabel("n throws")
-        ax.set_ylabel(f"P({L.what} ≥ n)")
+        ax.set_ylabel(f"P({L.what} ≥ n), log scale")
         from ..solve.tails import one_in
 
-        ax.set_title(f"How long a {L.what} lasts: P({L.what} ≥ {n}) = {ys[-1]:.4g} ({one_in(L.at_least(n))})",
-                     loc="left", fontsize=9)
+        chance = one_in(L.at_least(n)) or f"{float(L.at_least(n)):.4f}"
+        ax.set_title(f"How long a {L.what} lasts: P({L.what} ≥ {n} throws) is {chance}", loc="left", fontsize=9)
     _save(fig, path, f"Exact distributions (no simulation) by hazard-dsl {__version__} from {source}.")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .tables import Cell, Table, decimal, exact, percent, shown
+from .tables import Cell, Table, approximate, decimal, exact, percent, shown
 
 
 def _sd_cell(s) -> str:
@@ -54,7 +54,7 @@ def tail_json(lengths, n: int) -> dict:
     p = lengths.at_least(n)
     from ..solve.tails import one_in
 
-    return {"of": lengths.what, "throws": n, "at_least": exact(p), "at_least_decimal": float(p),
+    return {"of": lengths.what, "throws": n, "at_least": exact(p), "at_least_log10": lengths.logs[n],
             "one_in": one_in(p), "passing": lengths.rule,
             "distribution": {str(m): exact(q) for m, q in enumerate(lengths.exactly) if q}}
 
@@ -159,11 +159,8 @@ def session_tables(risk, units: str) -> list[Table]:
     return [t, q]
 
 
-TAIL_MARKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
-
-
 def tail_table(risk) -> Table:
-    from ..solve.tails import one_in
+    from ..solve.tails import TAIL_MARKS, one_in
 
     L, n = risk.tail, risk.tail_throws
     what = "hand" if L.what == "hand" else "game"
@@ -171,9 +168,9 @@ def tail_table(risk) -> Table:
     marks = sorted({m for m in TAIL_MARKS if m < n} | {n})
     for m in marks:
         p = L.at_least(m)
-        t.add(m, shown(p), f"{float(p):.6g}", one_in(p))
+        t.add(m, shown(p), approximate(p), one_in(p))
     t.caption = ((f"A hand: {L.rule}. " if L.rule else "") + "Exact: every P is a fraction; --format json gives "
-                 "it in full, with P(length = m) for every m below n.")
+                 f"it in full, with P(length = m) for every m below {min(n, len(L.exactly))}.")
     return t
 
 

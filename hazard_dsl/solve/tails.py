@@ -21,7 +21,7 @@ refused beyond MAX_TAIL_WORK, pointing to `simulate`.
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm, log2
+from math import lcm, log2, log10
 
 from ..compile.machine import END, THROW, Machine
 from ..records import field, record
@@ -34,24 +34,32 @@ class TailTooLarge(ValueError):
     """A tail too long to compute exactly (said before working)."""
 
 
+TAIL_MARKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000)  # lengths shown beside the one asked
+KEEP_EXACTLY = 200  # P(length = m) kept as fractions for m below this (their digits grow with m)
+
+
 @record(frozen=True)
 class Lengths:
-    """P(length = n) for n = 0 … len(exactly) − 1 throws, of a hand or a game."""
+    """How long a hand or a game lasts, walked to `throws`: P(length ≥ m) exactly at the
+    lengths asked for (`marks`) and for every m ≤ KEEP_EXACTLY, as its log10 for every m ≤
+    throws (for a chart), and P(length = m) exactly for m < KEEP_EXACTLY."""
 
     what: str  # "hand" or "game"
-    exactly: list  # P(length = n), exact
+    throws: int  # walked to P(length ≥ throws)
+    exactly: list  # P(length = m), exact, m < min(throws, KEEP_EXACTLY)
+    marks: dict  # m -> P(length ≥ m), exact
+    logs: list  # log10 P(length ≥ m) for m = 0 … throws (−inf where 0): a chart's, past a float's range
     rule: str | None = None  # when the dice pass, in words (a hand)
 
     def at_least(self, n: int) -> Fraction:
-        """P(length ≥ n), exactly (n at most len(exactly))."""
+        """P(length ≥ n), exactly, for n among the marks or n ≤ len(exactly)."""
+        found = self.marks.get(n)
+        if found is not None:
+            return found
         if n > len(self.exactly):
-            raise ValueError(f"P(length = m) is known for m < {len(self.exactly)} only")
+            raise ValueError(f"P(length ≥ {n}) was not asked for (known exactly: {sorted(self.marks)} and "
+                             f"every length up to {len(self.exactly)})")
         return ONE - sum(self.exactly[:n], ZERO)
-
-    @property
-    def mean_shown(self) -> Fraction:
-        """Σ n·P(length = n) over the throws walked (a lower bound of the mean)."""
-        return sum((n * p for n, p in enumerate(self.exactly)), ZERO)
 
 
 def _rows(machine: Machine, solver: Solver):
@@ -91,8 +99,9 @@ def tail_size(machine: Machine, n: int, hand: bool) -> tuple[int, int]:
 
 
 def lengths(machine: Machine, n: int, hand: bool = True, policy: str = "optimal",
-            solver: Solver | None = None) -> Lengths:
-    """P(length = m) for m < n, of the caster's hand (`hand`) or of one game. Raises
+            solver: Solver | None = None, marks=()) -> Lengths:
+    """P(length ≥ n) of the caster's hand (`hand`) or of one game, and at the lengths `marks`
+    (each at most n), exactly; P(length = m) for m < KEEP_EXACTLY. Raises
     TailTooLarge before working where the work passes MAX_TAIL_WORK, and ValueError where the
     dice never pass."""
     if n < 0:
@@ -152,11 +161,21 @@ def lengths(machine: Machine, n: int, hand: bool = True, policy: str = "optimal"
         raise ValueError("the game can start and end without a throw, for ever")
 
     start_count = passing.start if passing is not None else 0
+    wanted = set(marks or ()) | {n}
     mass = {(start, start_count): 1}
     settle(mass)
     exactly = [Fraction(ended_now, den)]
     ended_now = 0
-    while len(exactly) < n and mass:
+    found: dict = {0: ONE}
+    logs = [0.0]
+    k = 0  # throws walked: the mass still live is of lengths ≥ k + 1
+    while k + 1 <= n:
+        live = sum(mass.values())
+        logs.append(log10(live) - log10(den) if live else float("-inf"))  # log10 takes integers of any size
+        if k + 1 in wanted:
+            found[k + 1] = Fraction(live, den)
+        if k + 1 == n or not mass:
+            break
         nxt: dict = {}
         for (s, count), m in mass.items():
             for t, w in throws[s]:
@@ -164,12 +183,16 @@ def lengths(machine: Machine, n: int, hand: bool = True, policy: str = "optimal"
                 nxt[key] = nxt.get(key, 0) + m * w
         den *= total
         ended_now = 0
-        mass = {k: m for k, m in nxt.items() if m}
+        mass = {key: m for key, m in nxt.items() if m}
         settle(mass)
-        exactly.append(Fraction(ended_now, den))
-    exactly += [ZERO] * (n - len(exactly))
+        if len(exactly) < KEEP_EXACTLY:
+            exactly.append(Fraction(ended_now, den))
+        k += 1
+    for m in wanted:  # beyond the last live mass, nothing is left
+        found.setdefault(m, ZERO)
+    logs += [float("-inf")] * (n + 1 - len(logs))
     rule = passing.says() if passing is not None else None
-    return Lengths("hand" if hand else "game", exactly[:n], rule)
+    return Lengths("hand" if hand else "game", n, exactly[:min(n, KEEP_EXACTLY)], found, logs, rule)
 
 
 def one_in(p: Fraction) -> str:
@@ -178,7 +201,11 @@ def one_in(p: Fraction) -> str:
         return "never"
     if p > Fraction(1, 10):  # "1 in 1" says nothing: a chance this large reads as a percentage
         return ""
-    return f"1 in {round(1 / p):,}"
+    exponent = log10(p.denominator) - log10(p.numerator)  # log10 takes integers of any size
+    if exponent < 15:
+        return f"1 in {round(1 / p):,}"
+    whole = int(exponent)  # beyond a readable number: 1 in 1.378e548
+    return f"1 in {10 ** (exponent - whole):.3f}e{whole}"
 
 
-__all__ = ["Lengths", "MAX_TAIL_WORK", "TailTooLarge", "lengths", "one_in", "tail_size"]
+__all__ = ["KEEP_EXACTLY", "Lengths", "MAX_TAIL_WORK", "TailTooLarge", "lengths", "one_in", "tail_size"]
