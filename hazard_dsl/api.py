@@ -309,6 +309,72 @@ class Variant:
                              f"not {bankroll}")
         return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy))
 
+    # ------------------------------------------------------------------ risk (analyse --spread, --games, --tail)
+
+    def _bet_table(self, policy: str):
+        from .solve.analysis import analyse
+
+        analysis = analyse(self.machine, policy)
+        if analysis.bet_table is None:
+            raise ValueError(f"{self.name} declares no bets")
+        return analysis
+
+    @_in_python_terms
+    def spread(self, bets=None, policy: str = "optimal"):
+        """The spread of one decision (`analyse --spread`, `--bet`; `hazard_dsl.solve.spread.Spread`):
+        with `bets={"pass": 1, "odds": "3-4-5x"}`, of those bets made together; with a bet's name
+        (`"dont_pass"`), of that bet per unit; without, {bet: Spread} for every bet. A Spread has
+        `.outcomes` ({net: chance}), `.variance`, `.sd_exact` ("√5920646/495"), `.sd`, `.skew`,
+        `.hit`, `.edge_per_made`, `.edge_per_resolved`, `.edge_per_throw`, `.edge` (per unit of
+        total action), all exact but the SD's decimal and the skew."""
+        from .solve.spread import bet_spread, plan_spread
+
+        analysis = self._bet_table(policy)
+        table = analysis.bet_table
+        if isinstance(bets, str):
+            if bets not in analysis.bets:
+                from .diagnostics import did_you_mean
+
+                raise ValueError(f"{bets!r} is not a bet of {self.name}{did_you_mean(bets, analysis.bets)}")
+            return bet_spread(table, bets)
+        orders = _orders(self.ruleset, bets)
+        if not orders:
+            return {name: bet_spread(table, name) for name in analysis.bets}
+        _made(self.machine, orders)
+        return plan_spread(table, [(name, amount) for name, amount, _ in orders])
+
+    @_in_python_terms
+    def session_net(self, games: int | None = None, bets=None, stop_loss=None, stop_win=None,
+                    policy: str = "optimal"):
+        """The exact distribution of a session's net (`analyse --games N --stop-loss L --stop-win W`;
+        `hazard_dsl.solve.distribution.SessionNet`): `games` decisions of the `bets` plan (without
+        bets, the caster staking 1 at even money), stopping once it has lost `stop_loss` or won
+        `stop_win`; without `games`, until one of the two. `.ahead`, `.even`, `.behind`,
+        `.outcomes`, `.quantiles()`, `.expected_games`, `.coin_in`, `.return_on_coin_in`."""
+        from .solve.distribution import even_money, session
+
+        if games is not None:
+            games = _whole("games", games, 1, 1_000_000)
+        loss = _money(stop_loss, "stop_loss") if stop_loss is not None else None
+        win = _money(stop_win, "stop_win") if stop_win is not None else None
+        if bets:
+            plan = self.spread(bets, policy)
+            outcomes, staked = plan.outcomes, plan.staked
+        else:
+            from .solve.session import game_endings
+
+            game = game_endings(self.machine, policy)
+            outcomes, staked = even_money(game.chance("win"), game.chance("lose")), Fraction(1)
+        return session(outcomes, games, loss, win, staked)
+
+    @_in_python_terms
+    def tail(self, throws: int, hand: bool = True, policy: str = "optimal"):
+        """P(a hand — or with `hand=False`, a game — lasts `throws` throws or more), exactly
+        (`analyse --hand --tail N`; `hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`)."""
+        from .solve.tails import lengths
+
+        return lengths(self.machine, _whole("throws", throws, 1, 1_000_000), hand=hand, policy=policy)
+
     @_in_python_terms
     def table(self, players, purse=20, rounds: int = 1, seed: int = 0, dice: str | None = None,
               policy: str = "optimal", bets=None):

@@ -166,3 +166,18 @@ def test_analyse_text_and_csv_show_the_spread(capsys):
     assert all(len(line) <= 80 for line in out.splitlines())
     assert main(["analyse", "craps", "--no-options", "--spread", "--format", "csv"]) == 0
     assert "dont_pass" in capsys.readouterr().out
+
+
+def test_the_api_gives_the_same_figures():
+    import hazard_dsl
+
+    craps = hazard_dsl.load("craps")
+    plan = craps.spread({"odds": "3-4-5x", "pass": 1})  # a bet after the one it backs, whatever the order
+    assert plan.variance == variance(pass_with_odds(MULTIPLE_345)) and plan.sd_exact == "√5920646/495"
+    assert craps.spread("dont_pass").edge_per_made == F(3, 220)
+    assert craps.spread()["place_6"].hit == F(5, 11)
+    with pytest.raises(ValueError, match="not a bet"):
+        craps.spread("dont_pas")
+    assert craps.tail(154).at_least(154) < F(1, 5_590_264_071)
+    with pytest.raises(ValueError, match="whole number"):
+        craps.session_net(0)
