@@ -320,7 +320,25 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                                    "with its plan at the table")
     p.add_argument("--goal", metavar="G", help="the purse at which the session stops (see --bankroll)")
     p.add_argument("--stake", metavar="S", help="the stake of every game (see --bankroll; with --bet "
-                                                "SEAT:NAME=AMOUNT, what each setter stakes, default 1)")
+                                                "SEAT:NAME=AMOUNT, what each setter stakes, default 1); best: the "
+                                                "stake by purse of greatest chance to reach --goal (or, with --games "
+                                                "and no --goal, of greatest expected purse); kelly: the fraction of "
+                                                "the purse that grows it fastest, and the growth per game")
+    staking = p.add_argument_group("the best stake and betting progressions (the caster at even money; at most "
+                                   "2,000,000 purse x stake pairs, 3,000 purse x progression states)")
+    staking.add_argument("--strategy", metavar="martingale|paroli|dalembert|labouchere|fibonacci",
+                         help="a progression from --bankroll to --goal, first stake --stake: its exact chance, ruin, "
+                              "net and coin-in")
+    staking.add_argument("--cap", metavar="AMOUNT", help="the progression's largest stake: past it, it starts again")
+    staking.add_argument("--limit", metavar="AMOUNT", help="the table's largest stake (best stake and progressions)")
+    staking.add_argument("--side", default="caster", metavar="caster|setter",
+                         help="whose game: the caster's (default) or the setter's, who has the edge")
+    staking.add_argument("--risk", metavar="R", help="with --goal and --stake S or best: the least purse whose "
+                                                     "chance of ruin is at most R (0.01 or 1/100)")
+    staking.add_argument("--simulate", metavar="N", help="also simulate N sessions of the progression or best "
+                                                         "policy, beside the exact figures")
+    staking.add_argument("--seed", type=whole_number_argument, default=None, metavar="S",
+                         help="seed for --simulate (default 0)")
     p.add_argument("--spread", action="store_true",
                    help="also each bet's spread: SD (exact and decimal), skew, hit frequency, and the edge per "
                         "bet made, per bet resolved and per throw (with --bet NAME=AMOUNT, the plan's spread is "

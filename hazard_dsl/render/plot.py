@@ -365,3 +365,40 @@ def simulation_chart(simulated, exact, path: str, title: str = "", source: str =
 
 
 __all__ = ["PlotError", "check_target", "compare_chart", "analysis_chart", "risk_chart", "simulation_chart", "INSTALL"]
+
+
+# --------------------------------------------------------------------------- the best stake, progressions
+
+
+def policy_chart(staking, path: str, title: str = "", source: str = "") -> None:
+    """`analyse --stake best --plot`: the best stake by purse (steps) over P(reach the goal) by purse;
+    `--strategy … --plot`: the exact distribution of the progression's net (commands.staking)."""
+    plt = _pyplot()
+    fig = plt.figure(figsize=(10, 4.6), layout="constrained")
+    fig.suptitle(f"{title}: exact staking", fontweight="bold", fontsize=12, x=0.01, ha="left")
+    ax = fig.add_subplot(1, 1, 1)
+    if staking.best is not None:
+        b = staking.best
+        xs = sorted(b.stakes)
+        ax.step(xs, [b.stakes[x] for x in xs], where="mid", color=PALETTE[0], label="best stake")
+        ax.set_xlabel(f"purse ({staking.units})")
+        ax.set_ylabel(f"stake ({staking.units})")
+        other = ax.twinx()
+        other.plot(xs, [_pct(b.values[x]) for x in xs], color=PALETTE[1], label="P(reach the goal) %")
+        if b.flat is not None:
+            other.plot(xs, [_pct(b.flat.get(x, 0)) for x in xs], color="#777777", linestyle="--",
+                       label=f"P(goal) staking {b.flat_stake} %")
+        other.set_ylabel("% reaching the goal")
+        ax.set_title(f"The best stake by purse towards {b.goal} ({staking.side}; stakes 1 to {b.most})", loc="left",
+                     fontsize=9)
+        fig.legend(loc="lower right", fontsize=8)
+    else:
+        r = staking.run
+        xs = [float(v) for v in sorted(r.nets)]
+        ys = [_pct(r.nets[v]) for v in sorted(r.nets)]
+        ax.bar(xs, ys, width=0.8, color=[WIN if v > 0 else LOSE if v < 0 else "#777777" for v in xs])
+        ax.set_xlabel(f"net at the end of the session ({staking.units})")
+        ax.set_ylabel("% of sessions")
+        ax.set_title(f"{r.name} from {r.bankroll} to {r.goal}: reaches the goal {_pct(r.reach_goal):.3f}%, "
+                     f"net per unit staked {float(r.per_staked):+.5f} (the game's edge)", loc="left", fontsize=9)
+    _save(fig, path, f"Exact figures (no simulation) by hazard-dsl {__version__} from {source}.")

@@ -558,3 +558,39 @@ def _stake(s: Setup, purse: np.ndarray, rounded: list, counted) -> np.ndarray:
     if s.strategy == "cautious":  # sits out when he could not stake three times more
         amount = np.where(purse < 3 * amount, 0, amount)
     return np.minimum(amount, purse)
+
+
+# --------------------------------------------------------------------------- one purse, a stake rule (issue 38)
+
+def purse_walks(outcomes: dict, stake_of, after, start, bankroll: int, goal: int, sessions: int,
+                rng: np.random.Generator, most_games: int = 1_000_000) -> dict:
+    """Monte Carlo of one player's sessions from `bankroll` until the purse reaches `goal` or is
+    empty, each game's net drawn from `outcomes` ({r: p}, r stakes), the stake from
+    `stake_of(purse, state)` and the rule's next state from `after(state, r, staked)` (a policy:
+    `state` unused; a progression: its own). Whole units of money. Returns the share of sessions
+    that reached the goal, the mean games, the mean net and the mean coin-in, with their standard
+    errors, to set beside the exact chain (solve.policy, solve.progressions)."""
+    values = list(outcomes)
+    chances = np.array([float(outcomes[r]) for r in values])
+    reached, games, nets, staked = np.zeros(sessions), np.zeros(sessions), np.zeros(sessions), np.zeros(sessions)
+    for k in range(sessions):
+        purse, state, played, laid = bankroll, start, 0, 0
+        while 0 < purse < goal and played < most_games:
+            draws = rng.choice(len(values), size=256, p=chances)
+            for d in draws:
+                s = stake_of(purse, state)
+                r = values[d]
+                purse += s * r
+                laid += s
+                played += 1
+                state = after(state, r, s)
+                if not 0 < purse < goal:
+                    break
+        reached[k], games[k], nets[k], staked[k] = purse >= goal, played, purse - bankroll, laid
+    root = max(sessions, 1) ** 0.5
+
+    def mean_se(x):
+        return float(x.mean()), float(x.std(ddof=1) / root) if sessions > 1 else 0.0
+
+    return {"sessions": sessions, "reach_goal": mean_se(reached), "games": mean_se(games), "net": mean_se(nets),
+            "staked": mean_se(staked)}

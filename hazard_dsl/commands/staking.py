@@ -1,0 +1,156 @@
+"""`analyse --stake best|kelly`, `--strategy PROGRESSION`, `--risk R`: the best stake for a purse
+and betting progressions, on the caster's game at even money (or the setter's: `--side`),
+exactly (solve.policy, solve.progressions), with a simulation beside them on request."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .errors import CommandError, SettingError
+
+SIDES = ("caster", "setter")
+CHOICES = ("best", "kelly")
+
+
+class Staking:
+    """What was asked and found: `best` (solve.policy.BestStake), `kelly` ({side: Kelly}),
+    `horizon` (Horizon), `run` (progressions.Run), `risk_purse` (the purse for --risk), and
+    `simulated` (simulate.sessions.purse_walks)."""
+
+    def __init__(self, side: str, outcomes: dict, unit: str, units: str):
+        self.side, self.outcomes, self.unit, self.units = side, outcomes, unit, units
+        self.bankroll = self.goal = self.stake = self.limit = None
+        self.best = self.kelly = self.horizon = self.run = self.simulated = None
+        self.risk = self.risk_purse = None
+        self.risk_flat = False
+
+
+def wanted(args) -> bool:
+    """Whether `analyse` was asked for a best stake, Kelly, a progression or a risk of ruin."""
+    return (args.stake or "").strip().lower() in CHOICES or args.strategy is not None or args.risk is not None
+
+
+def _money(text, what: str) -> Fraction | None:
+    from ..solve.bets import BetError, parse_money
+
+    if text is None:
+        return None
+    try:
+        return parse_money(text, what)
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _count(text, what: str, low: int = 1, high: int = 1_000_000) -> int | None:
+    if text is None:
+        return None
+    try:
+        n = int(str(text).strip())
+    except ValueError:
+        raise SettingError(what, f"{str(text)[:30]!r} is not a whole number") from None
+    if not low <= n <= high:
+        raise SettingError(what, f"must be between {low:,} and {high:,}")
+    return n
+
+
+def check(args) -> None:
+    """Refuse, before any work, what does not go together."""
+    from ..solve.progressions import PROGRESSIONS
+
+    choice = (args.stake or "").strip().lower()
+    if args.bet or args.players:
+        raise SettingError("stake", "best, kelly, --strategy and --risk take the caster's game at even money, "
+                                    "not --bet or --players")
+    if args.strategy is not None and args.strategy not in PROGRESSIONS:
+        from ..diagnostics import did_you_mean
+
+        raise SettingError("strategy", f"is one of {', '.join(PROGRESSIONS)}, not {args.strategy[:30]!r}"
+                                       f"{did_you_mean(args.strategy, PROGRESSIONS)}")
+    if args.strategy is not None and choice in CHOICES:
+        raise SettingError("strategy", f"sets its own stakes: give --stake the first stake, not {choice}")
+    if args.strategy is not None and (args.bankroll is None or args.goal is None):
+        raise SettingError("strategy", "needs --bankroll and --goal: the session runs until one or ruin")
+    if args.cap is not None and args.strategy is None:
+        raise SettingError("cap", "goes with --strategy (the progression's largest stake)")
+    if choice == "best" and args.bankroll is None and args.goal is None:
+        raise SettingError("stake", "best needs --goal (the chance of reaching it; with --bankroll, from there) "
+                                    "or --bankroll and --games (the expected purse after N games)")
+    if choice == "best" and args.goal is None and args.games is None:
+        raise SettingError("stake", "best with --bankroll needs --goal or --games N")
+    if args.risk is not None and args.goal is None:
+        raise SettingError("risk", "needs --goal: the chance of ruin on the way to it")
+    if args.risk is not None and choice != "best" and args.stake is None:
+        raise SettingError("risk", "needs --stake (a flat stake, or best)")
+    if args.side not in SIDES:
+        raise SettingError("side", f"is caster or setter, not {args.side[:30]!r}")
+    _count(args.simulate, "simulate", 2, 1_000_000)
+
+
+def figures(args, analysis, ruleset) -> Staking:
+    """The figures asked for, on the caster's (or setter's) game of `analysis` (of `ruleset`)."""
+    from ..solve.policy import (PolicyError, best_after, best_stake, caster_outcomes, flat_chances, kelly,
+                                other_side, purse_for_risk)
+    from ..solve.progressions import ProgressionError, progression_run
+
+    f = analysis.figures
+    caster = caster_outcomes(f.win, f.lose)
+    outcomes = caster if args.side == "caster" else other_side(caster)
+    out = Staking(args.side, outcomes, ruleset.money_unit, ruleset.money_units)
+    choice = (args.stake or "").strip().lower()
+    out.bankroll, out.goal = _money(args.bankroll, "--bankroll"), _money(args.goal, "--goal")
+    out.limit = _money(args.limit, "--limit")
+    try:
+        if choice == "kelly":
+            out.kelly = {side: kelly(o) for side, o in (("caster", caster), ("setter", other_side(caster)))}
+        if choice == "best" and out.goal is not None:
+            if out.bankroll is not None and not out.bankroll < out.goal:
+                raise SettingError("bankroll", f"must be less than --goal ({out.goal})")
+            out.best = best_stake(outcomes, out.goal, out.limit, flat=1)
+        if choice == "best" and out.goal is None:
+            games = _count(args.games, "games", 1, 10_000)
+            out.horizon = best_after(outcomes, out.bankroll, games, out.limit)
+        if args.risk is not None:
+            out.risk = Fraction(args.risk.strip()) if "/" in args.risk else Fraction(args.risk.strip())
+            if not 0 < out.risk < 1:
+                raise SettingError("risk", "must be a chance between 0 and 1 (0.01, or 1/100)")
+            if out.best is not None:
+                out.risk_purse = purse_for_risk(out.best.values, out.risk)
+            else:
+                out.stake = _money(args.stake, "--stake")
+                out.risk_flat = True
+                out.risk_purse = purse_for_risk(flat_chances(outcomes, out.goal, out.stake), out.risk)
+        if args.strategy is not None:
+            out.stake = _money(args.stake, "--stake") if args.stake is not None else Fraction(1)
+            out.run = progression_run(outcomes, args.strategy, out.bankroll, out.goal, out.stake,
+                                      _money(args.cap, "--cap"), out.limit)
+    except ValueError as exc:
+        if isinstance(exc, SettingError):
+            raise
+        raise CommandError(str(exc)) from None
+    if args.simulate is not None and (out.run is not None or (out.best is not None and out.bankroll is not None)):
+        out.simulated = simulated(out, args, _count(args.simulate, "simulate", 2, 1_000_000))
+    return out
+
+
+def simulated(out: Staking, args, sessions: int) -> dict:
+    """`purse_walks` of the progression or the best policy, seeded by --seed (default 0)."""
+    import numpy as np
+
+    from ..simulate.sessions import purse_walks
+    from ..solve.progressions import Progression
+
+    rng = np.random.default_rng(args.seed if args.seed is not None else 0)
+    if out.run is not None:
+        run = out.run
+        if any(Fraction(a).denominator != 1 for a in (run.bankroll, run.goal, run.base, run.cap or 1, run.limit or 1)):
+            raise CommandError("--simulate takes whole amounts of money")
+        rule = Progression(run.name, int(run.base), int(run.cap) if run.cap is not None else None)
+        limit = int(run.limit) if run.limit is not None else None
+        return purse_walks(out.outcomes, lambda purse, state: rule.stake(state, purse, limit), rule.after,
+                           rule.start, int(run.bankroll), int(run.goal), sessions, rng)
+    stakes = out.best.stakes
+    return purse_walks(out.outcomes, lambda purse, state: stakes[purse], lambda state, r, s: state, None,
+                       int(out.bankroll), int(out.best.goal), sessions, rng)
+
+
+__all__ = ["CHOICES", "SIDES", "Staking", "check", "figures", "simulated", "wanted"]

@@ -1,0 +1,149 @@
+"""The best stake and betting progressions, for people and for scripts (`analyse --stake best`,
+`--stake kelly`, `--strategy`, `--risk`): tables for text and CSV, and the JSON shape."""
+
+from __future__ import annotations
+
+from .tables import Table, decimal, exact, percent, shown
+
+WHO = {"caster": "the caster", "setter": "the setter"}
+
+
+def _purse_rows(best) -> list[int]:
+    """The purses to print: every one up to 40, else the ones where the stake changes and each tenth."""
+    purses = sorted(best.stakes)
+    if len(purses) <= 40:
+        return purses
+    tenth = max(1, len(purses) // 10)
+    keep = {x for k, x in enumerate(purses) if k % tenth == 0 or best.stakes[x] != best.stakes.get(x - 1)}
+    return sorted(keep | {purses[-1]})[:80]
+
+
+def staking_tables(s) -> list[Table]:
+    units = s.units
+    tables: list = []
+    who = WHO[s.side]
+    if s.best is not None:
+        b = s.best
+        if s.bankroll is not None:
+            x = int(s.bankroll)
+            t = Table(f"The best stake for {who} from {s.bankroll} to {b.goal} {units}", ["", "exact", "%"])
+            t.add("best first stake", b.stakes.get(x, "—"), "")
+            t.add("P(reach the goal), best policy", shown(b.chance(x)), percent(b.chance(x), 3))
+            if s.simulated:
+                mean, se = s.simulated["reach_goal"]
+                t.add(f"simulated, {s.simulated['sessions']:,} sessions", f"{mean:.4f} ± {se:.4f}", "")
+            if b.flat is not None:
+                t.add(f"P(reach the goal), staking {b.flat_stake} every game", shown(b.flat.get(x, 0)),
+                      percent(b.flat.get(x, 0), 3))
+            most = f"1 to {b.most}" if b.most < b.goal else "1 to the whole purse"
+            t.caption = (f"Stakes {most} whole {units}; {b.rounds} round(s) of exact policy iteration. "
+                         f"Among stakes of equal chance, the largest. Exact fractions: --format json.")
+            tables.append(t)
+        p = Table(f"The best stake by purse, towards {b.goal} {units}", ["purse", "stake", "P(goal)", "%"])
+        for x in _purse_rows(b):
+            p.add(x, b.stakes[x], shown(b.values[x]), percent(b.values[x], 3))
+        p.caption = "Every purse: --format json (or --plot)."
+        tables.append(p)
+    if s.horizon is not None:
+        h = s.horizon
+        t = Table(f"The greatest expected purse after {h.games} games from {h.bankroll} {units}", ["", "exact",
+                                                                                                   "decimal"])
+        t.add("expected purse", shown(h.expected), decimal(h.expected))
+        t.add("best first stake", h.first, "")
+        t.caption = f"Stakes 1 to {h.most}; every game staked (never betting is not offered)."
+        tables.append(t)
+    if s.kelly is not None:
+        t = Table("Kelly: the fraction of the purse that grows it fastest", ["side", "fraction", "growth/game"])
+        for side, k in s.kelly.items():
+            if k.fraction is None and k.approximate == 0:
+                t.add(WHO[side], "none (the edge is against)", "—")
+            else:
+                t.add(WHO[side], f"{shown(k.fraction)} ≈ {k.approximate:.5f}" if k.fraction is not None
+                      else f"≈ {k.approximate:.5f}", f"{k.growth:.6g}")
+        t.caption = ("growth: the expected natural log of the purse's ratio after one game, a decimal (a logarithm "
+                     "is not a fraction).")
+        tables.append(t)
+    if s.risk is not None:
+        how = f"staking {s.stake} every game" if s.risk_flat else "with the best stake"
+        t = Table(f"The purse needed for a risk of ruin of at most {shown(s.risk)} ({how}, goal {s.goal})",
+                  ["", "value"])
+        t.add("least purse", "none below the goal" if s.risk_purse is None else s.risk_purse)
+        tables.append(t)
+    if s.run is not None:
+        tables += run_tables(s)
+    return tables
+
+
+def run_tables(s) -> list[Table]:
+    from ..solve.progressions import WORDS
+
+    r, units = s.run, s.units
+    limits = ", ".join(filter(None, [f"cap {r.cap}" if r.cap is not None else "",
+                                     f"table limit {r.limit}" if r.limit is not None else ""]))
+    t = Table(f"The {WORDS[r.name]} for {WHO[s.side]} from {r.bankroll} to {r.goal} {units}, first stake {r.base}"
+              + (f" ({limits})" if limits else ""), ["", "exact", "decimal", "simulated"])
+    sim = s.simulated or {}
+
+    def beside(key, scale=1):
+        if key not in sim:
+            return ""
+        mean, se = sim[key]
+        return f"{mean * scale:.4f} ± {se * scale:.4f}"
+
+    t.add("P(reach the goal)", shown(r.reach_goal), percent(r.reach_goal, 3), beside("reach_goal"))
+    t.add("P(ruin)", shown(r.ruin), percent(r.ruin, 3), "")
+    t.add("expected games", shown(r.games), decimal(r.games), beside("games"))
+    t.add("expected coin-in (total staked)", shown(r.staked), decimal(r.staked), beside("staked"))
+    t.add("expected net", shown(r.net), decimal(r.net), beside("net"))
+    t.add("net per unit staked", shown(r.per_staked), decimal(r.per_staked, 6), "")
+    t.add("the game's net per unit staked", shown(r.edge), decimal(r.edge, 6), "")
+    t.caption = (f"{r.states:,} (purse, progression) states, solved exactly. The net per unit staked equals the "
+                 f"game's: no progression beats the edge. " + (f"Simulated: {sim['sessions']:,} sessions, ± one "
+                                                               f"standard error. " if sim else "")
+                 + "The distribution of the net: --format json.")
+    d = Table("The net at the end of the session", ["net", "exact", "%"])
+    for v, p in sorted(r.nets.items()):
+        d.add(shown(v), shown(p), percent(p, 3))
+    return [t, d]
+
+
+def staking_json(s) -> dict:
+    out: dict = {"side": s.side, "outcomes": {str(r): exact(p) for r, p in s.outcomes.items()}}
+    if s.best is not None:
+        b = s.best
+        out["best_stake"] = {
+            "goal": b.goal, "most": b.most, "rounds": b.rounds,
+            "bankroll": None if s.bankroll is None else exact(s.bankroll),
+            "stake": None if s.bankroll is None else b.stakes.get(int(s.bankroll)),
+            "reach_goal": None if s.bankroll is None else exact(b.chance(int(s.bankroll))),
+            "flat_stake": b.flat_stake,
+            "flat_reach_goal": None if s.bankroll is None or b.flat is None else exact(b.flat.get(int(s.bankroll), 0)),
+            "policy": {str(x): {"stake": b.stakes[x], "reach_goal": exact(b.values[x])} for x in sorted(b.stakes)},
+        }
+    if s.horizon is not None:
+        h = s.horizon
+        out["best_after_games"] = {"bankroll": h.bankroll, "games": h.games, "most": h.most,
+                                   "expected_purse": exact(h.expected), "first_stake": h.first}
+    if s.kelly is not None:
+        out["kelly"] = {side: {"fraction": None if k.fraction is None else exact(k.fraction),
+                               "fraction_decimal": k.approximate, "growth_per_game": k.growth, "exact": k.exact,
+                               "edge": exact(k.edge)} for side, k in s.kelly.items()}
+    if s.risk is not None:
+        out["purse_for_risk"] = {"risk": exact(s.risk), "goal": exact(s.goal), "purse": s.risk_purse,
+                                 "stake": exact(s.stake) if s.risk_flat else "best"}
+    if s.run is not None:
+        r = s.run
+        out["progression"] = {
+            "name": r.name, "bankroll": exact(r.bankroll), "goal": exact(r.goal), "first_stake": exact(r.base),
+            "cap": None if r.cap is None else exact(r.cap), "limit": None if r.limit is None else exact(r.limit),
+            "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "expected_games": exact(r.games),
+            "coin_in": exact(r.staked), "expected_net": exact(r.net), "net_per_unit_staked": exact(r.per_staked),
+            "edge_per_unit_staked": exact(r.edge), "beats_the_edge": r.beats, "states": r.states,
+            "distribution": {exact(v): exact(p) for v, p in sorted(r.nets.items())},
+        }
+    if s.simulated is not None:
+        out["simulated"] = s.simulated
+    return out
+
+
+__all__ = ["run_tables", "staking_json", "staking_tables"]
