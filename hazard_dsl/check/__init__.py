@@ -93,7 +93,8 @@ def _held_back(exc: RulesetError, place=list) -> list[Diagnostic]:
     game_ruleset = getattr(exc, "game_ruleset", None)
     if game_ruleset is not None:
         try:
-            return sorted(found + _check_game(game_ruleset), key=Diagnostic.sort_key)
+            unmend = getattr(exc, "unmend", lambda d: d)  # the game read in a mended layout: the author's places
+            return place(sorted(found + [unmend(d) for d in _check_game(game_ruleset)], key=Diagnostic.sort_key))
         except (RulesetError, RecursionError):
             pass  # the game cannot be explored after all: said below
     lines = sorted({d.position.line for d in found if d.is_error and d.position is not None})

@@ -133,8 +133,41 @@ class _Reader:
 # --------------------------------------------------------------------------- loading with extends
 
 
+MAX_MENDS = 12  # layout errors read past in one file: past this many, the rest is noise
+
+
+def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
+    """The nodes of the file's own text, read on past each layout error a mend is known for
+    (`yaml_errors.repair`): each error is reported at its place in the author's text and the
+    rest of the file checked in the same run. `mends` receives the edits (`"edits"`), to map every
+    later position back, and where each mended error is (`"at"`). Raises the first error no mend
+    is known for, with those before it."""
+    from .yaml_errors import repair, unmend
+    from ..records import replace
+
+    SOURCES.add(display, text)  # the author's text is the one quoted, never the mended one
+    current = text
+    edits = mends.setdefault("edits", [])
+    for _ in range(MAX_MENDS):
+        try:
+            return load_yaml(current, display, register=False)
+        except RulesetError as exc:
+            if len(exc.diagnostics) != 1 or not exc.diagnostics[0].is_error:
+                diags.extend(replace(d, position=unmend(d.position, edits)) for d in exc.diagnostics)
+                raise RulesetError(diags.items) from None
+            d = exc.diagnostics[0]
+            diags.extend([replace(d, position=unmend(d.position, edits), end=None)])
+            mended = repair(current, d)
+            if mended is None:
+                raise RulesetError(diags.items) from None
+            current, more = mended
+            edits.extend(more)
+            mends.setdefault("at", set()).add(diags.items[-1].position)
+    raise RulesetError(diags.items)
+
+
 def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None,
-                named: str | None = None, within: Path | None = None) -> list[YMap]:
+                named: str | None = None, within: Path | None = None, repairs: dict | None = None) -> list[YMap]:
     """The file and every file it extends, most basic first. `files`, when given, receives
     (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
     for each file read, for the reading cache to check later. `text`, when given, is the file's
@@ -170,7 +203,8 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
             files.append((via[1] if via else None, None if resolved is None else str(resolved), display, text))
         # The text of a file reached through `extends` is quoted in messages only once it is
         # known to be a rule file (a mapping with name: or phases:).
-        root = load_yaml(text, display, register=via is None)
+        root = load_yaml(text, display, register=True) if via is not None or repairs is None \
+            else _mended(text, display, diags, repairs)
         if root is None:
             diags.error("the file is empty: a ruleset needs at least a name and phases",
                         via[0] if via else Position(display, 1, 1))
@@ -326,7 +360,9 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     path = Path(path)
     diags = Diagnostics()
     files = [] if files is None else files
-    chain = _load_chain(path, diags, files, text, named, within)
+    mends: dict = {}  # the layout errors read past in the file's own text (`_mended`)
+    chain = _load_chain(path, diags, files, text, named, within, mends)
+    edits = mends.get("edits")
     root = _merge(chain)
     r = _Reader()
     r.keys(root, K.RULESET, "a ruleset")
@@ -425,19 +461,41 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
                              and not _follows_from(d, failed, dropped))
             except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
                 names_checked = False
+        if edits:  # positions in the mended text, as they stand in the author's
+            from .yaml_errors import unmend
+            from ..records import replace
+
+            own = named if named is not None else _display(path)
+            mended_at = mends.get("at", set())
+            diags.items[:] = [d if d.position in mended_at else _unmended(d, own, edits) for d in diags.items]
         error = RulesetError(diags.items)
         error.names_checked = names_checked
         error.failed_sections = failed  # the sections with errors of their own: what the game waits for
-        if names_checked and r.dead_rules and all(d.position in r.dead_rules for d in diags.items if d.is_error):
-            # the only errors are rules after an `otherwise`, which can never fire: the game is the
-            # same without them, so it is explored in this run (a rule shadowed above is found too)
+        mended_at = mends.get("at", set())
+        if names_checked and (r.dead_rules or mended_at) \
+                and all(d.position in r.dead_rules or d.position in mended_at for d in diags.items if d.is_error):
+            # the only errors are rules after an `otherwise`, which can never fire, and layout
+            # errors mended as their messages say: the game is the one written (without the dead
+            # rules), so it is explored in this run (a rule shadowed above is found too)
             error.game_ruleset = _without_dead_rules(build(), r.dead_rules)
+            if edits:
+                error.unmend = lambda d, own=(named if named is not None else _display(path)): _unmended(d, own, edits)
         raise error
     try:
         return check_names(build(), root)
     except RulesetError as exc:
         exc.names_checked = True  # these are the names check's own errors: only the game waits
         raise
+
+
+def _unmended(d: Diagnostic, own: str, edits: list) -> Diagnostic:
+    """`d` placed in the author's text when it lies in the mended one (`_mended`)."""
+    from .yaml_errors import unmend
+    from ..records import replace
+
+    if d.position is None or d.position.file != own:
+        return d
+    return replace(d, position=unmend(d.position, edits), end=None)
 
 
 def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:

@@ -365,3 +365,104 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
     if context and problem and not context.startswith("while "):
         message = f"{_plain(problem)} ({_plain(context)})"
     return Diagnostic(f"YAML syntax: {message}", position)
+
+
+# --------------------------------------------------------------------------- reading on past a layout error
+
+
+def repair(text: str, d: Diagnostic):
+    """(the text with the layout error `d` mended as its message says, the edit as (line, first
+    column moved, columns moved)) or None when the message names no one mend. `check` reads the
+    mended text on, so that the names and types of every other part are checked in the same run;
+    the edit maps the later positions on that line back to the author's text."""
+    if d.position is None:
+        return None
+    lines = text.split("\n")
+    number, column = d.position.line, d.position.column
+    if not 1 <= number <= len(lines):
+        return None
+    line = lines[number - 1]
+    hint = d.hint or ""
+    m = re.match(r"a rule is a list item: write `- (\w+): …`", d.message)
+    if m:
+        dash = re.search(r"column (\d+)", hint)
+        return _item(lines, number, column, int(dash[1])) if dash else None
+    if re.match(r"`[^`]+:` must line up with", d.message):
+        target = re.search(r"(?:start `[^`]+:` in|indent `[^`]+:` to) column (\d+)", hint)
+        if target is None or _indent(line) != column:
+            return None
+        return _shift(lines, number, int(target[1]) - column)
+    m = re.match(r"the quote (\S) opened here is (?:not closed on its line|never closed)", d.message)
+    if m:
+        lines[number - 1] = line + m[1]
+        return "\n".join(lines), []
+    if d.message.endswith("has no colon after its key") and 1 < column <= len(line) + 1:
+        lines[number - 1] = line[:column - 1] + ":" + line[column - 1:]
+        return "\n".join(lines), [(number, column + 1, 1)]
+    return None
+
+
+def _shift(lines: list, number: int, by: int, edits: list | None = None):
+    """Line `number` and the lines deeper under it moved `by` columns."""
+    if by == 0:
+        return None
+    edits = [] if edits is None else edits
+    base = _spaces(lines[number - 1])
+    if base + by < 0:
+        return None
+    n = number
+    while n <= len(lines):
+        line = lines[n - 1]
+        if n > number and line.strip() and not line.lstrip().startswith("#") and _spaces(line) <= base:
+            break
+        if line.strip() and _spaces(line) + by >= 0:
+            lines[n - 1] = " " * (_spaces(line) + by) + line.lstrip(" ")
+            edits.append((n, _spaces(line) + by + 1, by))
+        n += 1
+    return "\n".join(lines), edits
+
+
+def _item(lines: list, number: int, column: int, dash: int):
+    """A rule written without its `- ` made a list item: `- ` in column `dash`, its keys under
+    the first one (those of its own level, in the key's column or the dash's)."""
+    key_column = dash + 2
+    edits = []
+    first = lines[number - 1]
+    lines[number - 1] = " " * (dash - 1) + "- " + first.lstrip(" ")
+    edits.append((number, key_column, key_column - column))
+    n = number + 1
+    while n <= len(lines):
+        line = lines[n - 1]
+        if not line.strip() or line.lstrip().startswith("#"):
+            n += 1
+            continue
+        here = _indent(line)
+        k = _key(line)
+        if here < min(column, dash) or (k and k[2] is not None and k[2] <= dash) \
+                or (k and k[2] is None and k[1] in _RULE_STARTS and here <= key_column):
+            break
+        if k and k[2] is None and here in (column, dash, key_column):
+            by = key_column - here
+        else:
+            by = key_column - column  # deeper: moved with its key
+        if by:
+            lines[n - 1] = " " * max(0, _spaces(line) + by) + line.lstrip(" ")
+            edits.append((n, max(1, here + by), by))
+        n += 1
+    return "\n".join(lines), edits
+
+
+def _spaces(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def unmend(position, edits: list):
+    """A position in the mended text as it stands in the author's (`repair`'s edits undone,
+    the last first)."""
+    if position is None:
+        return None
+    line, column = position.line, position.column
+    for number, start, by in reversed(edits):
+        if number == line and column >= start:
+            column = max(1, column - by)
+    return Position(position.file, line, column) if column != position.column else position
