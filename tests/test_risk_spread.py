@@ -153,7 +153,7 @@ def test_analyse_json_gives_the_plan_and_each_bet(capsys):
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["plan_spread"]["variance"] == "5920646/245025"
-    assert out["plan_spread"]["sd"] == "√5920646/495"
+    assert out["plan_spread"]["sd"] == {"times": "1/495", "root_of": "5920646"}
     assert out["spread"]["dont_pass"]["edge_per_bet_made"] == "3/220"
     assert out["spread"]["dont_pass"]["edge_per_bet_resolved"] == "27/1925"
     assert out["spread"]["odds"]["by_place"]["point with point = 4"]["variance"] == "2"

@@ -84,9 +84,11 @@ def _risk(args, analysis, staking: bool = False):
     games = None if staking else args.games
     session = games is not None or args.stop_loss is not None or args.stop_win is not None
     plan = bool(args.bet) and not analysing.seat_bets(args.bet) and args.players is None
-    if not (args.spread or plan or session or args.tail is not None):
+    # every bet's spread is in the JSON (as the web's library reads it); in the tables with --spread
+    spread = args.spread or output_format(args) == "json"
+    if not (spread or plan or session or args.tail is not None):
         return None
     machine = _machine(args, analysis) if args.tail is not None else None
-    return analysing.risk(analysis, machine, bets=args.bet if plan else (), spread=args.spread, games=games,
+    return analysing.risk(analysis, machine, bets=args.bet if plan else (), spread=spread, games=games,
                           stop_loss=args.stop_loss, stop_win=args.stop_win, tail=args.tail, hand=args.hand,
                           policy=args.policy)

@@ -22,11 +22,19 @@ def _edge(value) -> str:
     return "—" if value is None else Cell(f"{float(value) * 100:.3f}%", [("", f"{float(value) * 100:.6f}")])
 
 
+def _sd_json(variance) -> dict:
+    from ..solve.spread import surd_parts
+
+    times, root_of = surd_parts(variance)
+    return {"times": exact(times), "root_of": exact(root_of)}
+
+
 def spread_json(s) -> dict:
     """A `solve.spread.Spread` as JSON: every figure exact, the SD as its exact surd and a decimal."""
     return {
         "outcomes": {exact(v): exact(p) for v, p in s.outcomes.items()},
-        "mean": exact(s.mean), "variance": exact(s.variance), "sd": s.sd_exact, "sd_decimal": s.sd,
+        # the SD exactly as times·√root_of (√5920646/495: 1/495 and 5920646), every string a fraction
+        "mean": exact(s.mean), "variance": exact(s.variance), "sd": _sd_json(s.variance), "sd_decimal": s.sd,
         "skew": s.skew, "hit": exact(s.hit), "push": exact(s.push),
         "staked": exact(s.staked), "resolved": exact(s.resolved), "expected_throws": exact(s.throws),
         "edge_per_bet_made": exact(s.edge_per_made),
@@ -52,10 +60,8 @@ def session_json(d) -> dict:
 
 def tail_json(lengths, n: int) -> dict:
     p = lengths.at_least(n)
-    from ..solve.tails import one_in
-
     return {"of": lengths.what, "throws": n, "at_least": exact(p), "at_least_log10": lengths.logs[n],
-            "one_in": one_in(p), "passing": lengths.rule,
+            "one_in": exact(round(1 / p)) if p else None, "passing": lengths.rule,
             "distribution": {str(m): exact(q) for m, q in enumerate(lengths.exactly) if q}}
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 
 def analyse(name: str, options: list[str], text: str | None = None) -> dict:
-    from ..commands.analyse import analyse as analysing
+    from ..commands.analyse import analyse as analysing, risk
     from ..render.report import analysis_json
+    from ..render.risk import risk_json
 
-    return analysis_json(analysing(name, options, text=text))
+    analysis = analysing(name, options, text=text)
+    return dict(analysis_json(analysis), **risk_json(risk(analysis, spread=True)))  # as analyse --json: each bet's spread
 
 
 def compare(variants: list[str], shown: list[str]) -> dict:

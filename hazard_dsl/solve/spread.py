@@ -115,9 +115,9 @@ class Spread:
                       self.resolved * amount, self.throws, self.made * amount)
 
 
-def surd(value: Fraction) -> str:
-    """√value in its simplest exact form: a whole number, a fraction, or a·√r/b with r free of
-    square factors found by trial division up to 10⁴ (beyond, a larger radicand is left as is)."""
+def surd_parts(value: Fraction) -> tuple[Fraction, int]:
+    """√value as (c, r) with √value = c·√r, c a fraction and r a whole number free of square
+    factors found by trial division up to 10⁴ (beyond, a larger radicand is left as is)."""
     value = Fraction(value)
     if value < 0:
         raise ValueError("no real square root of a negative number")
@@ -126,15 +126,17 @@ def surd(value: Fraction) -> str:
     if root_d * root_d != d:  # √(n/d) = √(n·d)/d
         n, root_d = n * d, d
     outside, inside = _square_part(n)
-    if inside == 1:
-        return str(Fraction(outside, root_d))
-    from math import gcd
+    return Fraction(outside, root_d), inside
 
-    common = gcd(outside, root_d)
-    outside, root_d = outside // common, root_d // common
-    head = f"{outside}·" if outside != 1 else ""
-    top = f"{head}√{inside}"
-    return top if root_d == 1 else f"{top}/{root_d}"
+
+def surd(value: Fraction) -> str:
+    """√value in its simplest exact form: a whole number, a fraction, or a·√r/b ("√5920646/495")."""
+    c, r = surd_parts(value)
+    if r == 1 or not c:
+        return str(c)
+    head = f"{c.numerator}·" if c.numerator != 1 else ""
+    top = f"{head}√{r}"
+    return top if c.denominator == 1 else f"{top}/{c.denominator}"
 
 
 def _square_part(n: int) -> tuple[int, int]:
