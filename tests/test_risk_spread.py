@@ -181,3 +181,19 @@ def test_the_api_gives_the_same_figures():
     assert craps.tail(154).at_least(154) < F(1, 5_590_264_071)
     with pytest.raises(ValueError, match="whole number"):
         craps.session_net(0)
+
+
+@pytest.mark.browser
+def test_the_library_page_shows_each_bets_spread(browser, server):
+    """The web library's bets table: each bet's SD per unit bet, exact and decimal, and its hit
+    frequency, from /api/analyse (analyse --json's spread)."""
+    from tests.test_serve_browser import text_of, wait
+
+    address, _ = server
+    browser.get(f"{address}/?ruleset=craps")
+    wait(browser, lambda d: "√423419/660 ≈ 0.9859" in text_of(d, "#bets"), message="don't pass's SD")
+    assert "949/1980" in text_of(browser, "#bets")  # don't pass wins 949 in 1980 (dont_pass() above)
+    assert F(949, 1980) == dont_pass()[F(1)]
+
+
+from tests.test_serve_browser import browser, server  # noqa: E402,F401  (the browser and server fixtures)

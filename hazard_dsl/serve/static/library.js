@@ -58,12 +58,23 @@
     document.getElementById("bets-section").hidden = !names.length;
     body.replaceChildren(...names.map(name => {
       const bet = shown.bets[name], figures = (analysis.bets || {})[name];
+      const spread = (analysis.spread || {})[name];  // analyse --json's spread of the bet, per unit
       return el("tr", {},
         el("th", {scope: "row"}, el("code", {text: name}), bet.description ? el("div", {class: "quiet", text: bet.description}) : null),
         el("td", {text: `${bet.backer || ""}${bet.layer ? " against " + bet.layer : ""}`}),
         el("td", {class: "pays", text: bet.pays_in_words || bet.pays || ""}),
-        el("td", {class: "num", text: figures ? figure(figures.edge) : "—"}));
+        el("td", {class: "num", text: figures ? figure(figures.edge) : "—"}),
+        el("td", {class: "num", text: spread ? sdText(spread) : "—"}),
+        el("td", {class: "num", text: spread ? figure(spread.hit) : "—"}));
     }));
+  }
+
+  // the SD per unit bet, exact (times·√root_of, as analyse prints it) and to four decimals
+  function sdText(spread) {
+    const {times, root_of: root} = spread.sd;
+    const [top, bottom] = times.split("/");
+    const exact = root === "1" ? times : `${top === "1" ? "" : top + "·"}√${root}${bottom ? "/" + bottom : ""}`;
+    return `${exact} ≈ ${spread.sd_decimal.toFixed(4)}`;
   }
 
   // each value of each option the game reads: the caster's chance under it, the others held
