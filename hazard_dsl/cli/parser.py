@@ -299,7 +299,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "plan's spread, 200,000 nodes (game states x bets' states x money); "
                                         "a session's net, 50,000,000 steps (nets x games x outcomes), or "
                                         "2,000 nets between the stops; a tail, 2,000,000,000 (states x bits "
-                                        "of the exact numbers, over the throws); beyond, use simulate.")
+                                        "of the exact numbers, over the throws); the best stake, 2,000,000 "
+                                        "purse x stake pairs; a progression, 3,000 purse x progression "
+                                        "states; beyond, use simulate.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
     p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
@@ -324,11 +326,10 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                                 "stake by purse of greatest chance to reach --goal (or, with --games "
                                                 "and no --goal, of greatest expected purse); kelly: the fraction of "
                                                 "the purse that grows it fastest, and the growth per game")
-    staking = p.add_argument_group("the best stake and betting progressions (the caster at even money; at most "
-                                   "2,000,000 purse x stake pairs, 3,000 purse x progression states)")
-    staking.add_argument("--strategy", metavar="martingale|paroli|dalembert|labouchere|fibonacci",
-                         help="a progression from --bankroll to --goal, first stake --stake: its exact chance, ruin, "
-                              "net and coin-in")
+    staking = p.add_argument_group("the best stake and betting progressions (the caster at even money)")
+    staking.add_argument("--strategy", metavar="PROGRESSION",
+                         help="martingale, paroli, dalembert, labouchere or fibonacci from --bankroll to --goal, "
+                              "first stake --stake: its exact chance, ruin, net and coin-in")
     staking.add_argument("--cap", metavar="AMOUNT", help="the progression's largest stake: past it, it starts again")
     staking.add_argument("--limit", metavar="AMOUNT", help="the table's largest stake (best stake and progressions)")
     staking.add_argument("--side", default="caster", metavar="caster|setter",
