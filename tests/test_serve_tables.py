@@ -89,7 +89,8 @@ def test_a_whole_session_by_the_first_legal_action_and_its_log_replays(client, t
     # with its default and bounds, and its edge
     side = {"action": "bet", "player": "Ben", "bet": "side", "amount": "1", "min": "0", "max": "20", "pays": "1 to 1",
             "against": "Ann", "edge": "37/2016", "edge_percent": "1.835%",
-            "words": "a side bet on the caster", "against_words": "Ann"}  # the bet as players call it
+            "words": "a side bet on the caster", "against_words": "Ann",  # the bet as players call it
+            "told": {"amount": "1s", "min": "0s", "max": "£1"}}  # the box's default and bounds in coin
     assert standing(client, table_id, tokens["Ben"])["waiting"]["actions"] == [dict(side, side="backer"),
                                                                                 dict(side, side="layer")]
     assert standing(client, table_id, watch)["waiting"]["actions"] == []

@@ -336,8 +336,9 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
     in_step(page, server, table_id, watch)
     box = page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
-    assert [box.get_attribute(a) for a in ("type", "inputmode", "value")] == ["text", "decimal", "2.50"]
-    assert "0 to 14.50" in text_of(page, "#actions label")
+    # the default and the bounds in Cotton's coin (2.50 shillings: 2s 6d), as a person may type them back
+    assert [box.get_attribute(a) for a in ("type", "inputmode", "value")] == ["text", "decimal", "2s 6d"]
+    assert "0s to 14s 6d" in text_of(page, "#actions label")
     assert text_of(page, "#actions .edge") == "edge from here 1.835% (37/2016) against the backer"
     # purses in Cotton's coin, as the story tells them (29/2 shillings: 14s 6d)
     assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["14s 6d"] * 2
@@ -345,7 +346,7 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     def amount(action, typed):
         in_step(page, server, table_id, watch)
         box = page.find_element(By.CSS_SELECTOR, f"#actions input[data-amount-for='{action}']")
-        assert box.get_attribute("value") == "2.50"  # the stake, 2.50, is the default of a stake and a bet
+        assert box.get_attribute("value") == "2s 6d"  # the stake, 2.50, is the default of a stake and a bet
         if typed is not None:
             box.clear()
             box.send_keys(typed)
@@ -372,7 +373,7 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     in_step(page, server, made["id"], made["watch"]["token"])
     # 43/7 shillings: 6s and 12/7 of a penny, exactly (no improper fraction, no rounding)
     assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["6s 1 5/7d"] * 2
-    assert "0 to 43/7 (≈ 6.14)" in text_of(page, "#actions label")
+    assert "0s to 6s 1 5/7d" in text_of(page, "#actions label")
 
 
 def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
@@ -386,7 +387,7 @@ def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
     box.clear()
     box.send_keys("lots")
     page.find_element(By.CSS_SELECTOR, "#actions button[data-action='bet']").click()
-    wait(page, lambda d: "'lots' is not an amount" in text_of(d, "#status"), message="the refusal said")
+    wait(page, lambda d: "not an amount of money: 'lots'" in text_of(d, "#status"), message="the refusal said")
     post_as(server, table_id, tokens["Ann"], {"action": "done"})  # another seat moves the table on
     in_step(page, server, table_id, watch)
     wait(page, lambda d: text_of(d, "#status") == "", message="the old refusal cleared")
@@ -501,7 +502,7 @@ def test_the_library_opens_a_table_with_stake_rounds_and_seed_by_keyboard_at_375
         wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']"),
              message="Ben's bet")
         box = page.find_element(By.CSS_SELECTOR, "#actions input[data-amount-for='bet']")
-        assert box.get_attribute("value") == "2.50"
+        assert box.get_attribute("value") == "2s 6d"  # the stake of 2.50 shillings, in Cotton's coin
     finally:
         page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 

@@ -271,7 +271,7 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
     flat = " ".join(out.split())
     assert "Ben may bet:" in flat and "Ben odds AMOUNT: lay it against Ann, you pay " in flat  # `bets`
     assert "no edge either way from here" in flat  # Hoyle's odds are true odds, wherever they are laid
-    assert "odds: chance against main" in flat  # `? odds`: the rule file's description
+    assert "The odds on the chance (odds): chance against main" in flat  # `? odds`: its words, its description
     assert "Ann, Ben backs a side bet on the caster for 1s against you (a win pays the backer 1 to 1" in flat
     assert "Ann declines Ben's offer of a side bet on the caster for 1s." in flat
     assert "Ann, Ben lays the odds on the chance for 1s against you (a win pays the backer " in flat
@@ -283,7 +283,7 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     again = " ".join(resumed.stdout.split())
     assert "Resuming" in again and "Ann, Ben lays the odds on the chance for 1s against you" in again  # asked again
-    assert "odds: chance against main" in again  # explained at that question
+    assert "The odds on the chance (odds): chance against main" in again  # explained at that question
     assert "Ben lays the odds on the chance for 1s against Ann." in again and " on the odds on the chance." in again  # taken, then settled
 
 
@@ -301,7 +301,8 @@ def test_at_the_keyboard_enter_declines_anothers_bet_and_may_ask_what_it_is():
                                           "pays": "1 to 1"})
     assert terminal(question) == {"action": "decline"}
     assert "[y/N]" in said[0] and "a win pays the backer 1 to 1" in said[0]
-    assert said[1].startswith("side: ") and said[1].endswith("it pays 1 to 1.")
+    # the bet by its words, as a sentence, then the name it is typed by
+    assert said[1].startswith("A side bet on the caster (side): ") and said[1].endswith("it pays 1 to 1.")
 
 
 def test_a_commission_taken_up_front_is_paid_as_the_bet_is_made():

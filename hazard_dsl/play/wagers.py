@@ -145,11 +145,17 @@ class Wagers:
         if amount is None:
             return f"it backs {cb.bet.backs}, which is not up"
         if amount <= 0:
-            return f"the multiple comes to {money(amount)} here"
+            return f"the multiple comes to {self._told(amount)} here"
         staked = amount + cb.up_front(state.index, amount)
         if self.bankroll is not None and staked > self.bankroll:
-            return f"the bankroll ({money(self.bankroll)}) cannot cover {money(staked)}"
+            return f"the bankroll ({self._told(self.bankroll)}) cannot cover {self._told(staked)}"
         return None
+
+    def _told(self, value: Fraction) -> str:
+        """Money in the ruleset's coin ("2s 6d", "$2.50"), as the narration tells it."""
+        from ..render.words import money_amount
+
+        return money_amount(self.machine.ruleset, value)
 
     def _amount(self, order: Order, state: State) -> Fraction | None:
         cb = self.machines[order.bet]

@@ -481,7 +481,10 @@ class Terminal:
         if bet is None or pays is None:
             names = sorted({self._typed_bet(o["bet"]) for bets in offered.values() for o in bets})
             return f"Open now: {', '.join(names)}."
-        return f"{self._typed_bet(name)}: {(bet.description or name).strip()}; it pays {pays}."
+        # the bet's words first, as a sentence, then the name it is typed by
+        words = self._bet_name(name)
+        return f"{words[:1].upper()}{words[1:]} ({self._typed_bet(name)}): {(bet.description or name).strip()}; " \
+               f"it pays {pays}."
 
     def _bet_action(self, line: str, offered: dict) -> dict | None:
         """`NAME [back|lay] BET AMOUNT` as an action, or None after saying what is wrong. NAME is

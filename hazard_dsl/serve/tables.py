@@ -80,7 +80,7 @@ NEW_TABLE = ("ruleset", "options", "players", "settings", "seed", "dice")
 SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
 # the amounts' bounds an action carries for a page (min, max) are not part of the action; nor are
 # the version it was made against and its key, which the tables read before the action
-SHOWN_ONLY = ("min", "max", "version", "key")
+SHOWN_ONLY = ("min", "max", "told", "version", "key")  # told: the amount and bounds in the ruleset's coin
 # shown with a bet (its payout, who takes it, its edge from here), not part of it; its `side`
 # (backer or layer: a side bet may be offered to back or to lay) is
 SHOWN_WITH_A_BET = ("pays", "against", "edge", "edge_percent", "words", "against_words")
@@ -251,6 +251,7 @@ class LiveTable:
                         if most > 0:
                             mine.append({"action": "bet", "player": seat, "bet": o["bet"],
                                          "amount": str(min(stake, most)), "min": o["least"], "max": o["most"],
+                                         "told": self.in_coin(min(stake, most), o["least"], o["most"]),
                                          "pays": o["pays"], "against": o["against"], "side": o["side"],
                                          "words": ruleset.bet_words(o["bet"]),
                                          "against_words": against_words(o, seat),
@@ -263,10 +264,18 @@ class LiveTable:
         if q.ask == "stake":
             least, most = Fraction(q.facts["least"]), Fraction(q.facts["most"])
             return [{"action": "stake", "amount": str(max(least, min(stake, most))), "min": q.facts["least"],
-                     "max": q.facts["most"]}]
+                     "max": q.facts["most"], "told": self.in_coin(max(least, min(stake, most)), least, most)}]
         if q.ask == "throw":
             return [{"action": "throw"}]  # the table's dice: a seat never names its own
         return q.actions()
+
+    def in_coin(self, amount, least, most) -> dict:
+        """An amount box's default and bounds in the ruleset's coin ("1s", "0d", "£1"), as the
+        page shows them and as a person may type them back (render.words.money_read)."""
+        from ..render.words import money_amount
+
+        ruleset = self.table.session.machine.ruleset
+        return {k: money_amount(ruleset, Fraction(v)) for k, v in (("amount", amount), ("min", least), ("max", most))}
 
     def edge_of(self, bet: str) -> dict:
         """A bet's exact edge against its backer if made now, where the table stands, as `play`

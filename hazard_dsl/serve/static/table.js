@@ -92,7 +92,8 @@
 
   // what a person typed, as the server reads amounts: "2½", "2 1/2" and "2,5" (a decimal comma, as
   // many phones' keypads type it) made exact; anything else is sent as typed, for the server to
-  // accept or to say why not
+  // accept or to say why not: an amount in the table's coin as the box shows it ("1s 6d", "£1",
+  // "half a guinea") is read there (render.words.money_read), exactly
   function typed(text) {
     let t = text.trim();
     const glyph = /^(\d*)\s*([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])$/.exec(t);
@@ -166,21 +167,24 @@
 
   function amountControl(a) {
     const n = ++boxes;
+    // the amount and its bounds in the table's coin ("1s", "£1"), which the server reads back
+    const told = a.told || {amount: boxed(a.amount), min: money(a.min), max: money(a.max)};
+    const shown = told.amount;
     const bet = a.action === "bet" ? a.bet.replace(/_/g, " ") : null;
     const name = bet ? `${a.words || bet} (pays ${a.pays}, against ${a.against_words || a.against})` : "stake";
     // a text box, not type=number: a number box shows nothing for "5/2" and takes no fraction
     const input = el("input", {type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false",
-                               id: `amount-${n}`, value: boxed(a.amount), "data-amount-for": a.action,
+                               id: `amount-${n}`, value: shown, "data-amount-for": a.action,
                                "data-least": a.min, "data-most": a.max, "aria-describedby": a.edge ? `edge-${n}` : null});
     const lays = a.side === "layer";  // a side bet offered to lay: he takes the other side
     const button = el("button", {type: "button", class: "primary", "data-action": a.action, "data-bet": a.bet || null,
                                  "data-side": a.side || null, text: bet ? (lays ? `Lay ${bet}` : `Bet on ${bet}`) : "Stake"});
     button.addEventListener("click", () => {
       // the default untouched is posted exactly as the server gave it
-      const amount = input.value.trim() === boxed(a.amount) ? a.amount : typed(input.value);
+      const amount = input.value.trim() === shown ? a.amount : typed(input.value);
       act(Object.assign({}, a, {amount}));
     });
-    const bounds = `${money(a.min)} to ${money(a.max)}`;
+    const bounds = `${told.min} to ${told.max}`;
     return el("div", {class: "amount"},
       el("label", {for: `amount-${n}`}, bet ? `${lays ? "Lay" : "Bet"} ${name}, ${bounds}:` : `Your stake, ${bounds}:`),
       // the edge the server priced from where the table stands, as `play` shows it
