@@ -126,3 +126,16 @@ def test_the_chart_of_a_session(tmp_path, capsys):
     path = tmp_path / "session.png"
     assert main(["analyse", "craps", "--no-options", "--bet", "pass=1", "--games", "20", "--plot", str(path)]) == 0
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_too_large_a_plan_or_stop_is_said_with_its_bound(table, monkeypatch, capsys):
+    import hazard_dsl.solve.spread as spread
+
+    monkeypatch.setattr(spread, "MAX_PLAN_NODES", 3)
+    with pytest.raises(spread.SpreadError, match=r"passed its bound of 3 nodes.*simulate"):
+        spread.plan_spread(table, [("pass", "1"), ("odds", "3-4-5x")])
+    monkeypatch.undo()
+    # 10,001 nets between −5,000 and +5,000 at even money: refused, saying the size and the bound
+    assert main(["analyse", "craps", "--no-options", "--bet", "pass=1", "--stop-loss", "5000",
+                 "--stop-win", "5000"]) == 2
+    assert "10,001 nets between the stops, more than the 2,000" in capsys.readouterr().err

@@ -286,8 +286,9 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
     states, throw_dice, resolve, after = table.states, table.solver.throw_dice, table.resolve, table.after
     while queue:
         if len(seen) > MAX_PLAN_NODES:
-            raise SpreadError(f"the chain of this plan passed {MAX_PLAN_NODES:,} nodes (game states × bets' "
-                              f"states × what is won and staked so far); use `hazard-dsl simulate` for its spread")
+            raise SpreadError(f"the chain of this plan passed its bound of {MAX_PLAN_NODES:,} nodes (game states "
+                              f"× bets' states × what is won and staked so far) while it was built, before any "
+                              f"solve; use `hazard-dsl simulate` for its spread")
         node = queue.pop()
         g, codes, amounts, ledger = node
         dice = throw_dice(g)
