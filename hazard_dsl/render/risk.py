@@ -4,7 +4,6 @@ session's net, and the tail of a hand or game (`analyse --spread`, `--bet`, `--g
 
 from __future__ import annotations
 
-from fractions import Fraction
 
 from .tables import Cell, Table, approximate, decimal, exact, percent, shown
 

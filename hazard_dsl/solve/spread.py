@@ -32,7 +32,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import isqrt
 
-from ..records import field, record
+from ..records import record
 from .markov import ONE, ZERO, Chain
 
 MAX_PLAN_NODES = 200_000  # nodes of a plan's chain (game state × bets' states × ledger): beyond, simulate

@@ -24,7 +24,7 @@ from fractions import Fraction
 from math import lcm, log2, log10
 
 from ..compile.machine import END, THROW, Machine
-from ..records import field, record
+from ..records import record
 from .markov import ONE, ZERO, Solver
 
 MAX_TAIL_WORK = 2_000_000_000  # nodes × bits of the denominator, summed over the throws walked
