@@ -239,8 +239,8 @@ def test_a_broken_stream_ends_the_server_with_one_line_and_no_traceback(tmp_path
         out, err = server.communicate(_framed(INITIALIZE) + sent, timeout=TIMEOUT)
     finally:
         server.kill()
-    assert server.returncode == 1
-    assert [a["id"] for a in _answers(out)] == [1]  # initialize was answered before the break
+    assert server.returncode == 1, (out, err)
+    assert [a["id"] for a in _answers(out)] == [1], (out, err)  # initialize was answered before the break
     lines = err.decode().strip().splitlines()
     assert len(lines) == 1 and said in lines[0] and lines[0].startswith("hazard-dsl lsp: "), lines
     assert "Traceback" not in err.decode()
