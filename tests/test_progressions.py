@@ -126,3 +126,31 @@ def test_analyse_strategy_json():
     out = json.loads(done.stdout)["staking"]["progression"]
     assert F(out["reach_goal"]) == P + Q * P
     assert out["net_per_unit_staked"] == out["edge_per_unit_staked"] == "-37/2016" and not out["beats_the_edge"]
+
+
+def test_a_progression_at_the_table_reads_the_purse():
+    from hazard_dsl.play.actions import Question
+    from hazard_dsl.play.strategies import strategy
+
+    decide = strategy("martingale", 1)
+
+    def ask(player, purse, most=100):
+        return decide(Question("stake", player, {"purse": str(purse), "most": str(most), "least": "0"}))["amount"]
+
+    assert ask("Ann", 20) == 1
+    assert ask("Ann", 19) == 2  # lost the 1: double
+    assert ask("Ann", 17) == 4  # lost the 2
+    assert ask("Ben", 20) == 1  # each player his own
+    assert ask("Ann", 21) == 1  # won the 4: start again
+    assert ask("Ann", 21) == 1  # the same purse: a push, nothing changes
+    assert ask("Ann", 20) == 2 and ask("Ann", 18, most=3) == 3  # the table's most
+
+
+def test_run_plays_a_progression_and_simulate_says_where_it_is_played():
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "run", "cotton", "--players", "Ann,Ben,Cat",
+                           "--strategy", "martingale", "--seed", "3", "--rounds", "2"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "pays Ben 8s on the stake" in done.stdout  # 1, 2, 4, 8: three losses in a row, then the stake of 8
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "simulate", "cotton", "--players", "Ann,Ben",
+                           "--strategy", "paroli", "--games", "10"], capture_output=True, text=True)
+    assert done.returncode == 2 and "analyse --strategy paroli --simulate N" in done.stderr, done.stderr

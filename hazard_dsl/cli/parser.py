@@ -240,9 +240,11 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                            help="times the box goes round the table (default 1)")
         group.add_argument("--purse", default=None, metavar="AMOUNT", help="each player's purse to start (default 20)")
         group.add_argument("--stake", default=None, metavar="AMOUNT", help=stake_help)
-        group.add_argument("--strategy", default=None, metavar="|".join(("flat", "fraction", "cautious")),
+        group.add_argument("--strategy", default=None, metavar="STRATEGY",
                            help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
-                                "cautious (flat, but sit out when the purse holds less than three stakes)"
+                                "cautious (flat, but sit out when the purse holds less than three stakes), or a "
+                                "progression from a first stake of --stake: martingale, paroli, dalembert, "
+                                "labouchere, fibonacci (run; simulate plays the first three)"
                            if strategy else argparse.SUPPRESS)
         # simulate reports figures, not a session: its --log is refused with the reason (commands)
         group.add_argument("--log", default=None, metavar="FILE",

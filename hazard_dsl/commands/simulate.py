@@ -107,6 +107,12 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
 
+    from ..simulate.sessions import VECTORISED
+
+    if settings["strategy"] not in VECTORISED:  # a progression: each seat's history, not arrays of purses
+        raise SettingError("strategy", f"{settings['strategy']}: simulate's sessions at the table play "
+                                       f"{', '.join(VECTORISED)}; run plays a progression at the table, and "
+                                       f"analyse --strategy {settings['strategy']} --simulate N beside its exact chain")
     try:
         table = ruleset.table
         machine = build_machine(ruleset, list(option_texts), [table.stake] if table.stake else [])

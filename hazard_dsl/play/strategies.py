@@ -5,7 +5,13 @@
 * ``fraction`` stakes a tenth of the purse, in whole units where it can be;
 * ``cautious`` stakes flat, but sits out when the purse holds less than three stakes.
 
-All three cover every stake they can, keep the dice after a win, throw with the table's dice
+* ``martingale``, ``paroli``, ``dalembert``, ``labouchere``, ``fibonacci``: the betting
+  progressions of solve.progressions, from a first stake of `stake`, each player's own. A
+  progression reads the player's purse: higher than at his last stake is a win, lower a loss,
+  the same a push (what a player at the table can tell); the stake it asks for is laid up to
+  the purse and the table's most.
+
+All of them cover every stake they can, keep the dice after a win, throw with the table's dice
 (the game's throws, and the one die each player throws for the first cast where the rules cast
 lots for it) and make the rules' choices (a main called, a die recast) under the table's policy.
 With `plans` ({seat: {bet: amount}}) a seat makes each of its bets whenever it may (for at most
@@ -19,7 +25,9 @@ from fractions import Fraction
 
 from .actions import Question
 
-STRATEGIES = ("flat", "fraction", "cautious")
+from ..solve.progressions import PROGRESSIONS, Progression
+
+STRATEGIES = ("flat", "fraction", "cautious") + PROGRESSIONS
 
 
 def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), stakes=None):
@@ -35,11 +43,15 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
     if size <= 0:
         raise ValueError(f"a strategy's stake must be more than 0, not {stake}")
 
+    progressions = Progressions(name, size) if name in PROGRESSIONS else None
+
     def decide(question: Question) -> dict:
         ask = question.ask
         if ask == "stake":
             if stakes and question.player in stakes:  # its own, flat (0: it sits out)
                 return {"action": "stake", "amount": stake_of("flat", Fraction(stakes[question.player]), question)}
+            if progressions is not None:
+                return {"action": "stake", "amount": progressions.stake(question)}
             return {"action": "stake", "amount": stake_of(name, size, question)}
         if ask == "bet":  # the first seat, from the caster round, with a planned bet open
             for seat, offered in question.facts["bets"].items():
@@ -79,3 +91,22 @@ def stake_of(name: str, size: Fraction, question: Question) -> Fraction:
     if name == "cautious" and purse < 3 * amount:
         return Fraction(0)  # a cautious player sits out when he could not stake three times more
     return max(Fraction(0), min(amount, purse, most))
+
+
+class Progressions:
+    """Each player's progression (solve.progressions.Progression) from a first stake `size`:
+    his state and his purse at his last stake, by name."""
+
+    def __init__(self, name: str, size: Fraction):
+        self.rule = Progression(name, size)
+        self.players: dict = {}  # player -> (state, purse at his last stake, what he laid)
+
+    def stake(self, question: Question) -> Fraction:
+        purse, most = Fraction(question.facts["purse"]), Fraction(question.facts["most"])
+        state, before, laid = self.players.get(question.player, (self.rule.start, None, None))
+        if before is not None and laid:
+            # what the purse did since his last stake: a win, a loss, or nothing (a push)
+            state = self.rule.after(state, (purse > before) - (purse < before), laid)
+        amount = max(Fraction(0), self.rule.stake(state, purse, most))
+        self.players[question.player] = (state, purse, amount)
+        return amount

@@ -399,6 +399,8 @@ def policy_chart(staking, path: str, title: str = "", source: str = "") -> None:
         ax.bar(xs, ys, width=0.8, color=[WIN if v > 0 else LOSE if v < 0 else "#777777" for v in xs])
         ax.set_xlabel(f"net at the end of the session ({staking.units})")
         ax.set_ylabel("% of sessions")
-        ax.set_title(f"{r.name} from {r.bankroll} to {r.goal}: reaches the goal {_pct(r.reach_goal):.3f}%, "
+        from ..solve.progressions import WORDS
+
+        ax.set_title(f"{WORDS[r.name]} from {r.bankroll} to {r.goal}: reaches the goal {_pct(r.reach_goal):.3f}%, "
                      f"net per unit staked {float(r.per_staked):+.5f} (the game's edge)", loc="left", fontsize=9)
     _save(fig, path, f"Exact figures (no simulation) by hazard-dsl {__version__} from {source}.")

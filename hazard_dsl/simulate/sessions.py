@@ -45,6 +45,7 @@ from ..solve.bets import BetTable
 from ..solve.markov import ONE, ZERO, Chain
 
 MAX_SESSION_GAMES = 100_000  # as play.session: a session ends here whatever else happens
+VECTORISED = ("flat", "fraction", "cautious")  # the strategies the arrays play (the progressions: play.table)
 WHY = ("rounds", "too few players with money left", "no caster could answer the stakes", "the games ran out")
 NONE, VOID = "none", "void"
 
@@ -198,6 +199,9 @@ class Setup:
 def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fraction, strategy: str,
           rounds: int) -> Setup:
     """The session's arrays: the exact categories of a game, the passing and fee tables."""
+    if strategy not in VECTORISED:
+        raise ValueError(f"sessions at the table are simulated with {', '.join(VECTORISED)}, not {strategy!r} "
+                         f"(a progression: play.strategies at the table, or solve.progressions exactly)")
     table = machine.ruleset.table
     bet = machine.bets.get(table.stake) if table.stake else None
     categories = game_categories(machine, solver, bet)

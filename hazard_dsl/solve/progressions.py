@@ -70,8 +70,8 @@ class Progression:
 
             raise ProgressionError(f"a progression is one of {', '.join(PROGRESSIONS)}, not {name!r}"
                                    f"{did_you_mean(name, PROGRESSIONS)}")
-        if base < 1:
-            raise ProgressionError("a progression's first stake must be at least 1")
+        if base <= 0:
+            raise ProgressionError("a progression's first stake must be more than 0")
         if cap is not None and cap < base:
             raise ProgressionError(f"--cap ({cap}) must be at least the first stake ({base})")
         self.name, self.base, self.cap = name, base, cap
