@@ -55,10 +55,37 @@ def run_chunk(table: Table, games: int, seed: np.random.SeedSequence, lanes: int
     assert table.first_done >= table.first_tag and table.step.dtype == np.int32
     counts = np.zeros(table.rows, dtype=np.int64)
     draws = play(table.step, table.finish, table.start, table.start_digits, table.excluded, table.columns,
-                 table.first_tag, table.first_done, table.redraws[0], table.redraws[1], games, lanes, words, counts)
+                 table.first_tag, table.first_done, table.redraws[0], table.redraws[1], games, lanes, words, counts,
+                 *_drawing(table.columns))
     from .engine import not_thrown
 
     return counts, int(draws) - not_thrown(table, counts)
+
+
+def _drawing(columns: int) -> tuple:
+    """The batched draw's arguments to the kernel for `columns` (`_kernel.plan`), made once."""
+    if columns not in _PLANS:
+        from ._kernel import plan
+
+        p = plan(columns)
+        _PLANS[columns] = (p.word_bits - p.bits, p.bits, p.powers, p.per_word, np.uint64(p.threshold))
+    return _PLANS[columns]
+
+
+_PLANS: dict = {}
+
+
+def draws(columns: int, count: int, seed: np.random.SeedSequence) -> np.ndarray:
+    """The first `count` throws the kernel would draw below `columns` from `seed`, in order (the
+    stream `run_chunk` takes its throws from): for the tests of the batched draw."""
+    from ._kernel import sample
+
+    words = seed.generate_state(4, np.uint64)
+    if not words.any():
+        words[0] = 1
+    out = np.empty(count, dtype=np.int64)
+    sample(columns, *_drawing(columns), words, out)
+    return out
 
 
 STRATEGIES = {"flat": 0, "fraction": 1, "cautious": 2}
