@@ -88,9 +88,9 @@ def check(args) -> None:
 
 def figures(args, analysis, ruleset) -> Staking:
     """The figures asked for, on the caster's (or setter's) game of `analysis` (of `ruleset`)."""
-    from ..solve.policy import (PolicyError, best_after, best_stake, caster_outcomes, flat_chances, kelly,
-                                other_side, purse_for_risk)
-    from ..solve.progressions import ProgressionError, progression_run
+    from ..solve.policy import (best_after, best_stake, caster_outcomes, flat_chances, kelly, other_side,
+                                purse_for_risk, whole)
+    from ..solve.progressions import progression_run
 
     f = analysis.figures
     caster = caster_outcomes(f.win, f.lose)
@@ -105,12 +105,17 @@ def figures(args, analysis, ruleset) -> Staking:
         if choice == "best" and out.goal is not None:
             if out.bankroll is not None and not out.bankroll < out.goal:
                 raise SettingError("bankroll", f"must be less than --goal ({out.goal})")
+            if out.bankroll is not None:
+                whole(out.bankroll, "--bankroll")
             out.best = best_stake(outcomes, out.goal, out.limit, flat=1)
         if choice == "best" and out.goal is None:
             games = _count(args.games, "games", 1, 10_000)
             out.horizon = best_after(outcomes, out.bankroll, games, out.limit)
         if args.risk is not None:
-            out.risk = Fraction(args.risk.strip()) if "/" in args.risk else Fraction(args.risk.strip())
+            try:
+                out.risk = Fraction(args.risk.strip())
+            except (ValueError, ZeroDivisionError):
+                raise SettingError("risk", f"{args.risk[:30]!r} is not a chance (0.01, or 1/100)") from None
             if not 0 < out.risk < 1:
                 raise SettingError("risk", "must be a chance between 0 and 1 (0.01, or 1/100)")
             if out.best is not None:
