@@ -106,7 +106,7 @@ def _held_back(exc: RulesetError, place=list) -> list[Diagnostic]:
     if failed:
         sections = " and ".join(f"`{s}:`" for s in failed)
         why = (f"since the rules read {sections}, which {'has' if len(failed) == 1 else 'have'} errors of "
-               f"{'its' if len(failed) == 1 else 'their'} own ({where}): checked against "
+               f"{'its' if len(failed) == 1 else 'their'} own: checked against "
                f"{'it' if len(failed) == 1 else 'them'}, every use would look wrong")
     elif hasattr(exc, "failed_sections"):
         why = f"since no phase reads ({where})"

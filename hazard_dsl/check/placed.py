@@ -73,6 +73,21 @@ def _moved(d: Diagnostic, own: str, root) -> Diagnostic:
                 break
         if target is not None:
             break
+    if target is None:
+        # a declaration the child changes that the inherited line or the message uses (a
+        # variable's range narrowed under a parent's `set main = total`)
+        said = f"{d.message} {quoted}"
+        for key in ("variables", "options", "labels", "bets", "fees"):
+            node = root.get(key)
+            if not isinstance(node, YMap):
+                continue
+            for name, (key_node, _) in node.entries.items():
+                if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", said):
+                    target = key_node.position
+                    why = f"this file changes {key.rstrip('s')} {name!r}, which {parent_name}'s line {number} uses; "
+                    break
+            if target is not None:
+                break
     if target is None and section and root.get(section) is not None:
         target = root.key_position(section)
     if target is None:
@@ -82,7 +97,7 @@ def _moved(d: Diagnostic, own: str, root) -> Diagnostic:
                 else "override it in this file")
     what = f"the inherited `{quoted}`" if quoted else "an inherited setting"
     message = f"{d.message} — {what} of {parent_name} ({_base(parent_file)}, line {number})"
-    hint = f"{why}make this file's rules fit it, or override it: {override}" + (f"; {d.hint}" if d.hint else "")
+    hint = f"{why}change this file to fit it, or override it: {override}" + (f"; {d.hint}" if d.hint else "")
     return Diagnostic(message, Position(own, target.line, target.column), d.severity, hint)
 
 

@@ -506,7 +506,10 @@ def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:
     return replace(ruleset, phases=MappingProxyType(phases))
 
 
-_NAMES_DEPEND_ON = {"dice", "words", "money"}
+# The sections whose errors would make the names check wrong everywhere: none since the names
+# check reads the dice, the words and the money only for what `_follows_from` drops when they
+# are in error (a by_option, a stake), so it runs beside their errors.
+_NAMES_DEPEND_ON: set = set()
 _DECLARING = {"variables", "options", "labels"}
 
 
@@ -524,6 +527,8 @@ def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> boo
     rules), a stake or `backs:` naming a bet."""
     if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
         return True
+    if any(d.message.startswith(f"{section}:") for section in failed & {"dice", "money"}):
+        return True  # `dice: by_option …`, `money: stake …` read from a section in error
     if failed & {"phases", "cocked"} and (_NO_RULE_ENDS in d.message or _NO_LABEL in d.message):
         # the labels that end a game are read from the rules: one that did not read may end with it
         return True

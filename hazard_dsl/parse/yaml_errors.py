@@ -438,7 +438,7 @@ def _item(lines: list, number: int, column: int, dash: int):
             continue
         here = _indent(line)
         k = _key(line)
-        if here < min(column, dash) or (k and k[2] is not None and k[2] <= dash) \
+        if here < min(column, dash) or (line.lstrip().startswith("-") and here <= dash) \
                 or (k and k[2] is None and k[1] in _RULE_STARTS and here <= key_column):
             break
         if k and k[2] is None and here in (column, dash, key_column):
