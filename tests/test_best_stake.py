@@ -199,3 +199,26 @@ def test_analyse_kelly_and_risk_json():
 def test_analyse_refuses_clearly(words, says):
     done = _analyse(*words)
     assert done.returncode not in (0, 70) and says in done.stderr, done.stderr
+
+
+def _run(*words):
+    return subprocess.run([sys.executable, "-m", "hazard_dsl", "run", *words], capture_output=True, text=True)
+
+
+def test_the_best_policy_is_played_at_the_table():
+    # against a bank each player backs the caster, whose edge is against him: bold play, the most
+    # allowed (5) towards twice his purse of 10 (best_stake(…, 20, 5) stakes 5 from 10)
+    done = _run("french", "--players", "Ann,Ben", "--strategy", "best", "--stake", "5", "--purse", "10", "--seed", "4")
+    assert done.returncode == 0, done.stderr
+    assert "Ann stakes 5 francs with the bank" in done.stdout
+    # against the caster, a setter has the edge: timid play, one unit at a time
+    done = _run("cotton", "--players", "Ann,Ben,Cat", "--strategy", "best", "--stake", "5", "--purse", "10",
+                "--seed", "3")
+    stakes = [line for line in done.stdout.splitlines() if "on the stake" in line]
+    assert stakes and all(" 1s on the stake" in line for line in stakes)
+    assert set(best_stake(other_side(COTTON), 20, 5).stakes.values()) == {1}
+
+
+def test_the_best_policy_at_the_table_refuses_odd_money():
+    done = _run("cotton", "--players", "Ann,Ben", "--strategy", "best", "--stake", "1.5")
+    assert done.returncode == 2 and "whole units" in done.stderr

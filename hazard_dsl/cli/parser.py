@@ -242,8 +242,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
         group.add_argument("--stake", default=None, metavar="AMOUNT", help=stake_help)
         group.add_argument("--strategy", default=None, metavar="STRATEGY",
                            help="how players stake: flat (--stake every game), fraction (a tenth of the purse), "
-                                "cautious (flat, but sit out when the purse holds less than three stakes), or a "
-                                "progression from a first stake of --stake: martingale, paroli, dalembert, "
+                                "cautious (flat, but sit out when the purse holds less than three stakes), best "
+                                "(the exact best stake by purse towards twice the purse, stakes 1 to --stake), "
+                                "or a progression from a first stake of --stake: martingale, paroli, dalembert, "
                                 "labouchere, fibonacci (run; simulate plays the first three)"
                            if strategy else argparse.SUPPRESS)
         # simulate reports figures, not a session: its --log is refused with the reason (commands)

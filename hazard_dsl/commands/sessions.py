@@ -80,6 +80,14 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
     stake_amount = _money(ruleset, stake or "1", "--stake")
     if purse_amount <= 0 or stake_amount <= 0:
         raise CommandError("--purse and --stake must be more than 0")
+    if strategy == "best":  # the policy is solved in whole units, towards twice the purse (play.strategies)
+        from ..solve.policy import MAX_POLICY_PAIRS, policy_size
+
+        if stake_amount.denominator != 1 or purse_amount.denominator != 1:
+            raise SettingError("stake", "and --purse must be whole units for --strategy best")
+        if policy_size(2 * int(purse_amount), int(stake_amount)) > MAX_POLICY_PAIRS:
+            raise SettingError("purse", f"is too large for --strategy best's exact policy (at most "
+                                        f"{MAX_POLICY_PAIRS:,} purse x stake pairs)")
     return dict(file=file, players=names, purse=str(purse_amount), stake=str(stake_amount), strategy=strategy,
                 rounds=rounds, policy=policy)
 

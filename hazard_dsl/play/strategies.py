@@ -11,6 +11,10 @@
   the same a push (what a player at the table can tell); the stake it asks for is laid up to
   the purse and the table's most.
 
+* ``best``: the stake by purse of greatest chance to double the purse the player held at his
+  first stake, stakes 1 to `stake` whole units (solve.policy.best_stake, exact), on his side of
+  the game at even money: the caster's against a bank, the setter's against the caster.
+
 All of them cover every stake they can, keep the dice after a win, throw with the table's dice
 (the game's throws, and the one die each player throws for the first cast where the rules cast
 lots for it) and make the rules' choices (a main called, a die recast) under the table's policy.
@@ -27,7 +31,7 @@ from .actions import Question
 
 from ..solve.progressions import PROGRESSIONS, Progression
 
-STRATEGIES = ("flat", "fraction", "cautious") + PROGRESSIONS
+STRATEGIES = ("flat", "fraction", "cautious", "best") + PROGRESSIONS
 
 
 def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), stakes=None):
@@ -44,6 +48,7 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
         raise ValueError(f"a strategy's stake must be more than 0, not {stake}")
 
     progressions = Progressions(name, size) if name in PROGRESSIONS else None
+    policies = BestPolicies(size, chooser) if name == "best" else None
 
     def decide(question: Question) -> dict:
         ask = question.ask
@@ -52,6 +57,8 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
                 return {"action": "stake", "amount": stake_of("flat", Fraction(stakes[question.player]), question)}
             if progressions is not None:
                 return {"action": "stake", "amount": progressions.stake(question)}
+            if policies is not None:
+                return {"action": "stake", "amount": policies.stake(question)}
             return {"action": "stake", "amount": stake_of(name, size, question)}
         if ask == "bet":  # the first seat, from the caster round, with a planned bet open
             for seat, offered in question.facts["bets"].items():
@@ -110,3 +117,35 @@ class Progressions:
         amount = max(Fraction(0), self.rule.stake(state, purse, most))
         self.players[question.player] = (state, purse, amount)
         return amount
+
+
+class BestPolicies:
+    """Each player's best policy (solve.policy.best_stake) towards twice the purse he held at his
+    first stake, stakes 1 to `most` whole units, made once per (side, goal)."""
+
+    def __init__(self, most: Fraction, chooser):
+        if chooser is None:
+            raise ValueError("the best stake needs the game's solver (give the strategy a chooser)")
+        if most < 1 or Fraction(most).denominator != 1:
+            raise ValueError(f"the best stake's largest stake (--stake) must be a whole number of units, not {most}")
+        self.most, self.solver = int(most), chooser.solver
+        self.goals: dict = {}  # player -> his goal
+        self.made: dict = {}  # (side, goal) -> BestStake
+
+    def stake(self, question: Question) -> Fraction:
+        from ..solve.policy import best_stake, caster_outcomes, other_side
+        from ..solve.session import game_endings
+
+        purse, most = Fraction(question.facts["purse"]), Fraction(question.facts["most"])
+        goal = self.goals.setdefault(question.player, max(2, 2 * int(purse)))
+        side = "caster" if question.facts.get("layer") == "bank" else "setter"
+        if (side, goal) not in self.made:
+            game = game_endings(self.solver.machine, solver=self.solver)
+            outcomes = caster_outcomes(game.chance("win"), game.chance("lose"))
+            self.made[side, goal] = best_stake(outcomes if side == "caster" else other_side(outcomes), goal,
+                                               self.most)
+        policy = self.made[side, goal]
+        units = int(purse)
+        if units < 1:  # less than a unit: what is left
+            return max(Fraction(0), min(purse, most))
+        return max(Fraction(0), min(Fraction(policy.stakes.get(units, 1)), purse, most))
