@@ -1,6 +1,7 @@
 """The speed targets side by side in one run: a cold start, the text `compare`, the kernels, simulations.
 
     python bench/bench_speed.py [--rounds 7] [--baseline DIR] [--no-simulate] [--write-docs [FILE]]
+    python bench/bench_speed.py --kernels --baseline DIR --write-docs   # the kernels, before and after
 
 1. **Cold start.** `analyse R --json` for every built-in R, and `check rulesets/*.yaml`, each with
    an empty cache (a new, empty ``XDG_CACHE_HOME`` for every run: the first run after an edit
@@ -13,8 +14,11 @@
 2. **Kernels** (one core, in process): throws per second of the NumPy engine and of the compiled
    kernel (`simulate --engine compiled`, when Numba is installed) on cotton and on craps, as a
    share of the NumPy floor — one `Generator.integers(0, 36)` draw and one `numpy.take` per
-   throw — each measured alternately with the floor, best of the rounds. The compiled kernel's
-   first call (compiling it, or loading it from Numba's cache) is made before the clock starts.
+   throw — each measured alternately with the floor, best and median of the rounds, in CPU seconds
+   of this process on one core. The compiled kernel's first call (compiling it, or loading it
+   from Numba's cache) is made before the clock starts. With ``--baseline DIR`` the compiled
+   kernel of that checkout (its ``_kernel.py``, on this checkout's tables) is measured beside.
+   ``--kernels`` runs this part alone, and ``--write-docs`` then writes its own section.
 3. **Simulations** (whole commands, `simulate … --json`, the games per second each reports): sessions
    at the table (`--players Ann,Ben,Cat`) ÷ plain games of cotton, one worker (and the same with
    `--engine compiled` on both sides, shown beside without a target); craps with two bets
@@ -167,25 +171,34 @@ def kernels(rounds: int, baseline: Path | None = None) -> bool:
     except ImportError:
         have_compiled = False
 
+    # The clock: this process's CPU seconds, not the wall's — on a shared machine the wall counts
+    # the time other programs hold the core, which is not the kernel's. All on one core (the one
+    # this process may use first), so that a run is not moved between caches.
+    clock = time.process_time
+    pinned = hasattr(os, "sched_setaffinity")
+    if pinned:
+        cores = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cores)})
+
     def floor() -> float:
         rng = np.random.default_rng(1)
         table = np.arange(36, dtype=np.int32)
         lanes = 1 << 16
         out = np.empty(lanes, dtype=np.int32)
         count = 1500
-        begun = time.perf_counter()
+        begun = clock()
         for _ in range(count):
             np.take(table, rng.integers(0, 36, size=lanes, dtype=np.int16), out=out)
-        return count * lanes / (time.perf_counter() - begun)
+        return count * lanes / (clock() - begun)
 
     def rate(run, table, games: int) -> float:
-        begun = time.perf_counter()
+        begun = clock()
         _, throws = run(table, games)
-        return throws / (time.perf_counter() - begun)
+        return throws / (clock() - begun)
 
     before = baseline_kernel(baseline) if baseline and have_compiled else None
-    print(f"\nOne core, in process: throws per second ÷ the NumPy floor (best and median of {rounds}, each beside "
-          f"a floor run{'; before: the compiled kernel of ' + str(baseline) if before else ''}):")
+    print(f"\nOne core, in process: throws per CPU second ÷ the NumPy floor's (best and median of {rounds}, each "
+          f"beside a floor run{'; before: the compiled kernel of ' + str(baseline) if before else ''}):")
     print(f"{'game':<8} {'engine':<9} {'M throws/s':>10} {'floor M/s':>10} {'ratio':>6} {'median':>7} {'target':>7}")
     met = True
     for name in ("cotton", "craps"):
@@ -214,6 +227,8 @@ def kernels(rounds: int, baseline: Path | None = None) -> bool:
     if not have_compiled:
         print("(the compiled kernel needs Numba: pip install 'hazard-dsl[fast]')")
         met = False
+    if pinned:
+        os.sched_setaffinity(0, cores)
     return met
 
 
@@ -272,9 +287,13 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout of hazard-dsl, run beside")
     parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
     parser.add_argument("--no-commands", action="store_true", help="the kernels and simulations only")
+    parser.add_argument("--kernels", action="store_true",
+                        help="the kernels alone (with --write-docs: into their own section, bench_speed_kernel)")
     _docs.add_option(parser)
     args = parser.parse_args()
-    with _docs.recording("bench_speed", args.write_docs):
+    if args.kernels:
+        args.no_commands = True
+    with _docs.recording("bench_speed" if not args.kernels else "bench_speed_kernel", args.write_docs):
         load = os.getloadavg() if hasattr(os, "getloadavg") else None
         print(f"{os.cpu_count()} cores; load average {' '.join(f'{x:.2f}' for x in load) if load else 'unknown'} "
               f"(1, 5, 15 min) at the start")
@@ -283,7 +302,8 @@ def main() -> None:
             met &= cold_start(args.rounds, args.baseline)
         if not args.no_simulate:
             met &= kernels(args.rounds, args.baseline)
-            met &= simulations(args.rounds)
+            if not args.kernels:
+                met &= simulations(args.rounds)
         if load is not None:
             print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print("every target met" if met else "some targets not met")
