@@ -148,6 +148,7 @@ def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
     SOURCES.add(display, text)  # the author's text is the one quoted, never the mended one
     current = text
     edits = mends.setdefault("edits", [])
+    mended_from = len(edits)
     for _ in range(MAX_MENDS):
         try:
             return load_yaml(current, display, register=False)
@@ -156,7 +157,11 @@ def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
                 diags.extend(replace(d, position=unmend(d.position, edits)) for d in exc.diagnostics)
                 raise RulesetError(diags.items) from None
             d = exc.diagnostics[0]
+            if d.position is not None and any(d.position.line == line for line, _, _ in edits[mended_from:]):
+                # the error lies on a line the last mend changed: it may be the mend's own doing
+                raise RulesetError(diags.items) from None
             diags.extend([replace(d, position=unmend(d.position, edits), end=None)])
+            mended_from = len(edits)
             mended = repair(current, d)
             if mended is None:
                 raise RulesetError(diags.items) from None

@@ -396,6 +396,22 @@ def repair(text: str, d: Diagnostic):
     if m:
         lines[number - 1] = line + m[1]
         return "\n".join(lines), []
+    m = re.match(r"the `([\[{])` opened here is never closed", d.message)
+    if m:
+        closer = "]" if m[1] == "[" else "}"
+        comment = line.find(" #", column)
+        cut = len(line) if comment < 0 else comment
+        lines[number - 1] = line[:cut] + closer + line[cut:]
+        return "\n".join(lines), [(number, cut + 2, 1)]
+    if d.message.startswith("a tab is used for indentation") and column == 1:
+        # as deep as the line above, or one step deeper under a key that opens a block
+        above = next((lines[n] for n in range(number - 2, -1, -1)
+                      if lines[n].strip() and not lines[n].lstrip().startswith("#")), "")
+        k = _key(above)
+        depth = (k[0] - 1 if k else _spaces(above)) + (2 if above.rstrip().endswith(":") else 0)
+        lead = len(line) - len(line.lstrip(" \t"))
+        lines[number - 1] = " " * depth + line[lead:]
+        return "\n".join(lines), [(number, depth + 1, depth - lead)]
     if d.message.endswith("has no colon after its key") and 1 < column <= len(line) + 1:
         lines[number - 1] = line[:column - 1] + ":" + line[column - 1:]
         return "\n".join(lines), [(number, column + 1, 1)]
