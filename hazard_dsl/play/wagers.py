@@ -60,15 +60,11 @@ class Wager:
 
 
 def money(value: Fraction) -> str:
-    """Exact money for people: 12, 12.50, or 21/2 where no decimal is exact."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator)
-    cents = value * 100
-    if cents.denominator == 1:
-        sign, cents = ("-" if cents < 0 else ""), abs(cents.numerator)
-        return f"{sign}{cents // 100}.{cents % 100:02d}"
-    return f"{value.numerator}/{value.denominator}"
+    """Exact money for people in the file's unit: 12, 12.50, or 1 7/8 where no decimal is exact
+    (render.words.number: never an improper fraction)."""
+    from ..render.words import number
+
+    return number(value, 2)
 
 
 class Wagers:
