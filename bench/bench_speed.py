@@ -137,11 +137,17 @@ def baseline_kernel(root: Path):
     path = root / "hazard_dsl" / "simulate" / "_kernel.py"
     if not path.exists():
         return None
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
     name = "baseline_kernel_" + "".join(c if c.isalnum() else "_" for c in str(root.resolve()))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # Numba's cache finds its module by name
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    for function in vars(module).values():  # compiled here, not cached: a cache written under this
+        if isinstance(function, CPUDispatcher):  # module's name would be read by that checkout's own
+            function._cache = NullCache()  # runs, which know no such module
     batched = "powers" in inspect.signature(module.play.py_func).parameters
 
     def run(table, games: int, seed=None):
