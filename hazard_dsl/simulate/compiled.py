@@ -8,13 +8,15 @@ started in order of round then lane; after the N-th has started the lanes finish
 the same result (visits to each row that the report reads, throws made). What differs:
 
 - **Its own random numbers.** `engine` draws with NumPy's `Generator.integers`, a call per
-  round; a compiled loop cannot make NumPy's draws one at a time at NumPy's speed, nor the same
-  numbers (NumPy's bounded draws buffer 16-bit values out of 32-bit words, an implementation
-  detail that can change). The kernel runs xoshiro256** (Blackman and Vigna) seeded from the
-  chunk's `SeedSequence`, and draws below the number of columns by Lemire's multiply-shift with
-  rejection: exactly uniform. So a seed gives the same figures with this engine every time, with
-  any number of workers, but not the NumPy engine's figures: both are exact samplers of the same
-  game, and both agree with the exact solver (tests/test_compiled_kernel.py).
+  round of its 16,384 lanes; a compiled loop cannot make NumPy's draws one at a time at NumPy's
+  speed, nor the same numbers (NumPy's bounded draws buffer 16-bit values out of 32-bit words, an
+  implementation detail that can change), and with 8 lanes it hands the throws to its games in
+  another order anyway. The kernel runs xoshiro256** (Blackman and Vigna) seeded from the
+  chunk's `SeedSequence`, and draws its throws by the batched draw (`_kernel.plan`: several
+  throws from each 64-bit word, a word thrown away where they would not be exactly uniform). So
+  a seed gives the same figures with this engine every time, with any number of workers, but not
+  the NumPy engine's figures: both are exact samplers of the same game, and both agree with the
+  exact solver (tests/test_compiled_kernel.py, tests/test_batched_draw.py).
 - **Counting.** Only the rows the report reads are counted — the tagged ones (an ending, a
   cycle closed) and those of a draw thrown away — as they are reached: no pass over every
   visited entry.
