@@ -80,8 +80,9 @@ def test_the_plans_for_two_three_and_four_dice():
                   for j in range(1, 64) if columns ** j <= 1 << bits}
         assert max(yields, key=yields.get) == k
     assert float(Fraction(plan(36).threshold, 1 << 58)) == pytest.approx(0.0867, abs=1e-4)
-    with pytest.raises(ValueError, match="at least 2 columns"):
-        plan(1)
+    assert plan(1).threshold == 0 and not compiled.draws(1, 1000, np.random.SeedSequence(0)).any()
+    with pytest.raises(ValueError, match="at least one column"):
+        plan(0)
 
 
 def _chi2_z(observed: np.ndarray) -> float:

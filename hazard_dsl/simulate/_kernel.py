@@ -26,7 +26,7 @@ class Plan(NamedTuple):
 
 
 def plan(columns: int, word_bits: int = 64) -> Plan:
-    """The batched draw for `columns` (2 ≤ columns; 36 for two dice, 216, 1,296 for three, four).
+    """The batched draw for `columns` (36 for two dice, 216, 1,296 for three and four).
 
     The maths. Read the word's top B bits as r, 0 ≤ r < 2**B, with B = word_bits − ⌈log2 columns⌉
     so that r·n (n = columns) fits in a word. r / 2**B is a fraction x in [0, 1); its first k
@@ -46,9 +46,10 @@ def plan(columns: int, word_bits: int = 64) -> Plan:
     is the one that gives the most accepted draws per word on average, k·(1 − t / 2**B), reckoned
     exactly (36 columns: B = 58, k = 11, t / 2**B = 8.7%, 10.05 draws a word; 216: 6.39; 1,296:
     4.06; 6: 21.3)."""
-    if columns < 2:  # one column: nothing to draw; the kernel never asks
-        raise ValueError(f"a batched draw needs at least 2 columns, not {columns}")
-    bits = word_bits - (columns - 1).bit_length()
+    if columns < 1:
+        raise ValueError(f"a batched draw needs at least one column, not {columns}")
+    # (one column: every draw is 0, from B = word_bits − 1 bits so that the mask 2**B − 1 fits)
+    bits = word_bits - max(1, (columns - 1).bit_length())
     if bits < 1 or columns > 1 << bits:
         raise ValueError(f"{columns} columns do not fit a {word_bits}-bit word")
     best, best_yield = 1, Fraction(0)
