@@ -244,7 +244,8 @@ BAD_ARGUMENTS = [
     (lambda c: c.simulate(games=10, players="Ann,Ben"), TypeError, r"players is a list of names"),
     (lambda c: c.simulate(games=10, players=["Ann", "Ann"]), ValueError, r"each player needs a name of his own"),
     (lambda c: c.simulate(games=10, players=["Ann", "Ben"], strategy="flot"), ValueError,
-     r"strategy='flot' is not one of flat, fraction, cautious \(did you mean 'flat'\?\)"),
+     r"strategy='flot' is not one of flat, fraction, cautious, best, martingale, paroli, dalembert, labouchere, "
+     r"fibonacci \(did you mean 'flat'\?\)"),
     (lambda c: c.simulate(games=10, players=["Ann", "Ben"], bets={"pass": 10}), ValueError,
      r"bets= is for games without players"),
     (lambda c: c.rules("pdf"), ValueError, r"format='pdf' is not one of text, markdown, html, json"),
