@@ -110,9 +110,10 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
     from ..simulate.sessions import VECTORISED
 
     if settings["strategy"] not in VECTORISED:  # a progression: each seat's history, not arrays of purses
+        exact = "--stake best" if settings["strategy"] == "best" else f"--strategy {settings['strategy']}"
         raise SettingError("strategy", f"{settings['strategy']}: simulate's sessions at the table play "
-                                       f"{', '.join(VECTORISED)}; run plays a progression at the table, and "
-                                       f"analyse --strategy {settings['strategy']} --simulate N beside its exact chain")
+                                       f"{', '.join(VECTORISED)}; run plays it at the table, and analyse {exact} "
+                                       f"--simulate N beside its exact figures")
     try:
         table = ruleset.table
         machine = build_machine(ruleset, list(option_texts), [table.stake] if table.stake else [])

@@ -201,7 +201,8 @@ def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fracti
     """The session's arrays: the exact categories of a game, the passing and fee tables."""
     if strategy not in VECTORISED:
         raise ValueError(f"sessions at the table are simulated with {', '.join(VECTORISED)}, not {strategy!r} "
-                         f"(a progression: play.strategies at the table, or solve.progressions exactly)")
+                         f"(best and the progressions: played at the table by play.strategies, solved exactly by "
+                         f"solve.policy and solve.progressions)")
     table = machine.ruleset.table
     bet = machine.bets.get(table.stake) if table.stake else None
     categories = game_categories(machine, solver, bet)
