@@ -99,6 +99,17 @@ def _held_back(exc: RulesetError, place=list) -> list[Diagnostic]:
             pass  # the game cannot be explored after all: said below
     lines = sorted({d.position.line for d in found if d.is_error and d.position is not None})
     where = f"line{'s' * (len(lines) > 1)} {_lines(lines)}" if lines else "the file"
+    partial = getattr(exc, "partial_ruleset", None)
+    if partial is not None:
+        from .static import static_problems
+
+        try:
+            seen = {(d.position, d.message) for d in found}
+            unmend = getattr(exc, "unmend", lambda d: d)
+            found = place(sorted(found + [s for s in map(unmend, static_problems(partial))
+                                          if (s.position, s.message) not in seen], key=Diagnostic.sort_key))
+        except (RecursionError, AttributeError, TypeError):
+            pass  # a part too odd to judge alone: the game check says it once it runs
     if getattr(exc, "names_checked", False):
         return found + [Diagnostic(f"held back: {_GAME}, which is explored once the errors at {where} are "
                                    f"fixed: the game they leave is not known", None, NOTE)]

@@ -476,6 +476,11 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         error = RulesetError(diags.items)
         error.names_checked = names_checked
         error.failed_sections = failed  # the sections with errors of their own: what the game waits for
+        if names_checked:
+            try:  # what can be judged without the game, while it waits (`check.static`)
+                error.partial_ruleset = build()
+            except Exception:  # noqa: BLE001 - a partial ruleset that does not build: nothing more is said
+                pass
         mended_at = mends.get("at", set())
         if names_checked and (r.dead_rules or mended_at) \
                 and all(d.position in r.dead_rules or d.position in mended_at for d in diags.items if d.is_error):
@@ -483,8 +488,8 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
             # errors mended as their messages say: the game is the one written (without the dead
             # rules), so it is explored in this run (a rule shadowed above is found too)
             error.game_ruleset = _without_dead_rules(build(), r.dead_rules)
-            if edits:
-                error.unmend = lambda d, own=(named if named is not None else _display(path)): _unmended(d, own, edits)
+        if edits:  # what is found later in the mended text, placed in the author's
+            error.unmend = lambda d, own=(named if named is not None else _display(path)): _unmended(d, own, edits)
         raise error
     try:
         return check_names(build(), root)
