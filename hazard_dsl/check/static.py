@@ -29,7 +29,7 @@ def static_problems(ruleset) -> list[Diagnostic]:
                 if never is not None:
                     fact, value = never
                     out.append(Diagnostic(f"{rule.describe()} can never fire: the {fact} of two dice is never "
-                                          f"{value}", rule.condition.position, "error",
+                                          f"{value}", rule.position, "error",
                                           f"the {fact} is {_shown(THROW_FACTS[fact])}"))
     return out
 
