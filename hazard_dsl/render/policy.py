@@ -81,7 +81,8 @@ def run_tables(s) -> list[Table]:
     limits = ", ".join(filter(None, [f"cap {r.cap}" if r.cap is not None else "",
                                      f"table limit {r.limit}" if r.limit is not None else ""]))
     t = Table(f"The {WORDS[r.name]} for {WHO[s.side]} from {r.bankroll} to {r.goal} {units}, first stake {r.base}"
-              + (f" ({limits})" if limits else ""), ["", "exact", "decimal", "simulated"])
+              + (f" ({limits})" if limits else ""),
+              ["", "exact", "decimal or %"] + (["simulated"] if s.simulated else []))
     sim = s.simulated or {}
 
     def beside(key, scale=1):
@@ -90,13 +91,15 @@ def run_tables(s) -> list[Table]:
         mean, se = sim[key]
         return f"{mean * scale:.4f} ± {se * scale:.4f}"
 
-    t.add("P(reach the goal)", shown(r.reach_goal), percent(r.reach_goal, 3), beside("reach_goal"))
-    t.add("P(ruin)", shown(r.ruin), percent(r.ruin, 3), "")
-    t.add("expected games", shown(r.games), decimal(r.games), beside("games"))
-    t.add("expected coin-in (total staked)", shown(r.staked), decimal(r.staked), beside("staked"))
-    t.add("expected net", shown(r.net), decimal(r.net), beside("net"))
-    t.add("net per unit staked", shown(r.per_staked), decimal(r.per_staked, 6), "")
-    t.add("the game's net per unit staked", shown(r.edge), decimal(r.edge, 6), "")
+    rows = [("P(reach the goal)", shown(r.reach_goal), percent(r.reach_goal, 3), beside("reach_goal")),
+            ("P(ruin)", shown(r.ruin), percent(r.ruin, 3), ""),
+            ("expected games", shown(r.games), decimal(r.games), beside("games")),
+            ("expected coin-in (total staked)", shown(r.staked), decimal(r.staked), beside("staked")),
+            ("expected net", shown(r.net), decimal(r.net), beside("net")),
+            ("net per unit staked", shown(r.per_staked), decimal(r.per_staked, 6), ""),
+            ("the game's net per unit staked", shown(r.edge), decimal(r.edge, 6), "")]
+    for row in rows:
+        t.add(*(row if sim else row[:3]))
     t.caption = (f"{r.states:,} (purse, progression) states, solved exactly. The net per unit staked equals the "
                  f"game's: no progression beats the edge. " + (f"Simulated: {sim['sessions']:,} sessions, ± one "
                                                                f"standard error. " if sim else "")
