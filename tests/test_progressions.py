@@ -154,3 +154,26 @@ def test_run_plays_a_progression_and_simulate_says_where_it_is_played():
     done = subprocess.run([sys.executable, "-m", "hazard_dsl", "simulate", "cotton", "--players", "Ann,Ben",
                            "--strategy", "paroli", "--games", "10"], capture_output=True, text=True)
     assert done.returncode == 2 and "analyse --strategy paroli --simulate N" in done.stderr, done.stderr
+
+
+def test_analyse_simulates_beside_the_exact_chain():
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "cotton", "--no-options", "--bankroll", "10",
+                           "--goal", "20", "--stake", "1", "--strategy", "fibonacci", "--cap", "8", "--simulate", "3000",
+                           "--seed", "7", "--json"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)["staking"]
+    exact = progression_run(COTTON, "fibonacci", 10, 20, 1, cap=8)
+    assert F(out["progression"]["reach_goal"]) == exact.reach_goal
+    for key, figure in (("reach_goal", exact.reach_goal), ("games", exact.games), ("staked", exact.staked)):
+        mean, se = out["simulated"][key]
+        assert abs(mean - float(figure)) < 4 * se, key
+
+
+def test_the_chart_of_a_progression_and_of_the_best_stake(tmp_path):
+    pytest.importorskip("matplotlib")
+    for words, name in ((("--strategy", "martingale", "--stake", "1"), "m.png"), (("--stake", "best"), "b.png")):
+        done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "cotton", "--no-options", "--bankroll",
+                               "10", "--goal", "20", *words, "--plot", str(tmp_path / name)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
