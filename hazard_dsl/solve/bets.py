@@ -356,7 +356,7 @@ class BetTable:
         whatever the decisions pay: that part is solved once (a commission or a payout that an
         option changes costs no new solve)."""
         name = cb.name
-        key = (cb.made, _moves_key(cb.moves))
+        key = (cb.made, moves_key(cb.moves))
         found = self._visits.get(key)
         if found is None:
             placed = self.placement(cb)
@@ -486,7 +486,7 @@ class BetTable:
                         places[node[1]] = places.get(node[1], ZERO) + p
                 values = self.unit_values(cb, list(places))
                 for g, p in places.items():
-                    amount = _amount(cb, amount_text, g, fixed.get(backs))
+                    amount = bet_amount(cb, amount_text, g, fixed.get(backs))
                     unit_net, unit_stake = values[g]
                     staked += p * amount * unit_stake
                     net += p * amount * unit_net
@@ -494,7 +494,7 @@ class BetTable:
                 continue
             if backs is not None:  # as at the table: a bet that backs another needs it made first
                 raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
-            amount = _amount(cb, amount_text, None, None)
+            amount = bet_amount(cb, amount_text, None, None)
             figures = self.figures(name)
             staked += amount * figures.stake
             net += amount * figures.net
@@ -546,7 +546,7 @@ def parse_amount(bet, text: str):
     return "money", parse_money(text, f"--bet {bet.name}")
 
 
-def _amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> Fraction:
+def bet_amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> Fraction:
     kind, value = parse_amount(cb.bet, text)
     if kind == "money":
         return value
@@ -584,7 +584,7 @@ def _stationary(transitions: dict) -> dict:
     return dict(zip(nodes, gauss(matrix)))
 
 
-def _moves_key(moves: dict) -> tuple:
+def moves_key(moves: dict) -> tuple:
     """A bet's moves as a hashable value (an entry that leads through a choice is a dict)."""
     key = []
     for node, row in sorted(moves.items()):

@@ -160,11 +160,11 @@ def _square_part(n: int) -> tuple[int, int]:
 
 def bet_spread(table, name: str) -> Spread:
     """The spread of bet `name` made alone, per unit bet, from the visits its figures solved."""
-    from .bets import _moves_key
+    from .bets import moves_key
 
     cb = table.bet(name)
     table.figures_of(cb)  # solves (or finds) the visits of its decisions
-    placed, visits = table._visits[(cb.made, _moves_key(cb.moves))]
+    placed, visits = table._visits[(cb.made, moves_key(cb.moves))]
     paid = {table.up_front(cb, g) for g in placed}
     if len(paid) > 1:  # a commission up front that depends on where the bet is made: per place
         parts = [(p, bet_spread_at(table, name, g)) for g, p in placed.items()]
@@ -224,7 +224,7 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
     """The spread of one decision of bets made together (`orders`: (bet, amount text)), from the
     start of a game. Raises SpreadError, before building it, where the chain would pass
     MAX_PLAN_NODES nodes (it says how many it reached) and BetError for a bad order."""
-    from .bets import BetError, _amount, parse_amount
+    from .bets import BetError, bet_amount, parse_amount
 
     bets = [table.bet(name) for name, _ in orders]
     names = [name for name, _ in orders]
@@ -241,7 +241,7 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
             raise BetError(f"--bet {names[i]}={texts[i]}: {names[i]} backs {backed}; give --bet {backed}=… first")
         else:
             backs.append(None)
-            fixed.append(_amount(cb, texts[i], None, None))
+            fixed.append(bet_amount(cb, texts[i], None, None))
     for cb in bets:
         if not cb.made:
             raise BetError(f"bet {cb.name!r} can never be made: its made: condition never holds")
@@ -262,7 +262,7 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
                     continue
             elif g not in cb.made:
                 continue
-            amount = fixed[i] if fixed[i] is not None else _amount(cb, texts[i], g, amounts[b])
+            amount = fixed[i] if fixed[i] is not None else bet_amount(cb, texts[i], g, amounts[b])
             paid = table.up_front(cb, g) * amount
             codes[i], amounts[i] = 0, amount
             net, staked = net - paid, staked + amount + paid
