@@ -172,7 +172,7 @@ def test_html_sheet_prints_and_is_well_formed():
     assert '<td class="win">7, 11</td>' in page and '<td class="lose">2, 3, 12</td>' in page
     text = "".join(parser.text)
     # Hoyle's table of odds on chance against main (seed text 000, citing Hoyle 1790 pp. 239-240), derived
-    assert "What odds pays, main by chance" in text
+    assert "What the odds on the chance pays, main by chance" in text  # the bet by what players call it
     rows = re.findall(r"<tr><td>7</td>(.*?)</tr>", page)
     assert re.findall(r"<td>([^<]*)</td>", rows[0]) == ["2 to 1", "3 to 2", "6 to 5", "—", "6 to 5", "3 to 2", "2 to 1"]
     assert "Andrew Steinmetz" in text and "pp. 278-302" in text

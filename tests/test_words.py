@@ -164,7 +164,8 @@ def test_chickens_sheet_says_which_losses_count_toward_the_three(capsys, monkeyp
 # --------------------------------------------------------------------------- the sheet matches the machine
 
 def _phase_lines(text: str) -> dict:
-    return {m.group(1): m.group(2) for m in re.finditer(r"^\d+\. (\w+) — (.*)$", text, re.M)}
+    # a phase's heading is its name in words ("1. set main — …"): keyed here by its name
+    return {m.group(1).replace(" ", "_"): m.group(2) for m in re.finditer(r"^\d+\. ([\w ]+?) — (.*)$", text, re.M)}
 
 
 def test_the_history_sheets_first_phase_is_one_throw(capsys, monkeypatch):

@@ -206,7 +206,8 @@ def _lines(view: View, node) -> list:
         elif e.does == "throw again":
             does = "thrown again"
         else:
-            does = e.does + (f"; then {target.phase}" if target.phase != node.phase else "")
+            # a phase by its words, as a reader says it (`chance_throw` → "chance throw")
+            does = e.does + (f"; then {readable(target.phase)}" if target.phase != node.phase else "")
             if target.kind == CHOICE:
                 does += f" ({target.chooser} chooses {target.variable})"
         lines.append({"throws": e.throws, "does": does, "result": target.result if target.kind == END else "",
@@ -259,9 +260,11 @@ def _bets(machine, analysis) -> list:
         compiled = machine.bets.get(name)
         phases = sorted({machine.states[g].phase for g in compiled.made}, key=lambda p: list(ruleset.phases).index(p)
                         if p in ruleset.phases else 0) if compiled is not None else []
-        entry = {"bet": name, "backer": bet.backer, "layer": bet.layer, "description": _words(bet.description),
+        entry = {"bet": name, "called": ruleset.bet_words(name), "backer": bet.backer, "layer": bet.layer,
+                 "description": _words(bet.description),
                  "pays_rule": in_words.payout(bet.pays, machine.options) if bet.pays is not None else None,
-                 "backs": bet.backs, "made_in": phases,
+                 "backs": bet.backs, "backs_called": ruleset.bet_words(bet.backs) if bet.backs else None,
+                 "made_in": phases,
                  "offered": f is not None}
         if f is not None:
             entry.update({"pays": pays_text(bet, f), "edge": exact(f.edge), "win": exact(f.win),
@@ -348,7 +351,7 @@ def _blocks(data: dict) -> list:
         blocks.append(("small", f"Options in force: {said} (what each means: below)."))
     blocks.append(("h2", "The game"))
     for number, phase in enumerate(data["phases"], 1):
-        head = f"{number}. {phase['phase']}" + (f" — {phase['description']}" if phase["description"] else "")
+        head = f"{number}. {readable(phase['phase'])}" + (f" — {phase['description']}" if phase["description"] else "")
         blocks.append(("h3", head))
         for choice in phase.get("choices", []):
             values = [str(v) for v in choice["values"]]
@@ -438,13 +441,13 @@ def _blocks(data: dict) -> list:
                 pays = f"{pays} ({bet['pays_rule']})" if "varies" not in pays else f"{bet['pays_rule']} (below)"
             what = [bet["description"]] if bet["description"] else []
             if bet["backs"]:
-                what.append(f"backs {bet['backs']}")
+                what.append(f"backs {bet.get('backs_called') or bet['backs']}")
             if bet["made_in"]:
-                what.append(f"made in {', '.join(bet['made_in'])}")
+                what.append(f"made in the {', '.join(readable(p) for p in bet['made_in'])}")
             what = "; ".join(what)
             t.add(bet["bet"], f"{bet['backer']} : {bet['layer']}", pays, percent(Fraction(bet["edge"]), 3), what)
             if "pays_by" in bet:
-                grids.append((bet["bet"], bet["pays_by"]))
+                grids.append((bet.get("called") or bet["bet"], bet["pays_by"]))
         t.align = ["left", "left", "left", "right", "left"]
         t.caption = ("edge: the bettor's expected loss per unit staked, exact (the figures: hazard-dsl analyse). "
                      "A negative edge favours the bettor.")
