@@ -57,10 +57,12 @@ class _Reader:
         self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint)
         return None
 
-    def keys(self, node: YMap, table: K.Keys, what: str) -> None:
+    def keys(self, node: YMap, table: K.Keys, what: str) -> YMap:
         """Report each key of `node` that `table` does not allow (with "did you mean") and each
-        key it requires that `node` lacks."""
+        key it requires that `node` lacks; return `node` with each misspelt key read as the key
+        it stands for (`_misspelt_read_as`), so that what is under it is checked in this run."""
         allowed, required = table.allowed, table.required
+        read_as = _misspelt_read_as(node, table)
         for key, (key_node, _) in node.entries.items():
             if key not in allowed:
                 from difflib import get_close_matches  # (only for a key that is wrong)
@@ -72,8 +74,9 @@ class _Reader:
                     hint = f"{said}; {what} takes: {', '.join(allowed)}"
                 self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint)
         for key in required:
-            if key not in node.entries:
+            if key not in read_as.entries:
                 self.diags.error(f"{what} needs {key!r}", node.position)
+        return read_as
 
     def text(self, node, what: str, limit: int = 10_000) -> str | None:
         if node is None:
@@ -370,7 +373,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     edits = mends.get("edits")
     root = _merge(chain)
     r = _Reader()
-    r.keys(root, K.RULESET, "a ruleset")
+    root = r.keys(root, K.RULESET, "a ruleset")
 
     name = r.text(root.get("name"), "name", 200) if root.get("name") else None
     year = None
@@ -482,11 +485,15 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
             except Exception:  # noqa: BLE001 - a partial ruleset that does not build: nothing more is said
                 pass
         mended_at = mends.get("at", set())
-        if names_checked and (r.dead_rules or mended_at) \
-                and all(d.position in r.dead_rules or d.position in mended_at for d in diags.items if d.is_error):
-            # the only errors are rules after an `otherwise`, which can never fire, and layout
-            # errors mended as their messages say: the game is the one written (without the dead
-            # rules), so it is explored in this run (a rule shadowed above is found too)
+
+        def leaves_the_game(d: Diagnostic) -> bool:
+            # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
+            # stands for, or left out): the game as read is the one written
+            return d.position in r.dead_rules or d.position in mended_at or d.message.startswith("unknown key ")
+
+        if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
+            # the only errors leave the game as written (without the dead rules), so it is
+            # explored in this run (a rule shadowed above is found too)
             error.game_ruleset = _without_dead_rules(build(), r.dead_rules)
         if edits:  # what is found later in the mended text, placed in the author's
             error.unmend = lambda d, own=(named if named is not None else _display(path)): _unmended(d, own, edits)
@@ -601,7 +608,7 @@ def _sources(r: _Reader, node) -> list[Source]:
         m = r.mapping(item, "a source")
         if m is None:
             continue
-        r.keys(m, K.SOURCE, "a source")
+        m = r.keys(m, K.SOURCE, "a source")
         fields = {k: r.text(m.get(k), k) for k in ("title", "author", "page", "url", "note") if m.get(k) is not None}
         year = m.get("year")
         out.append(Source(year=year.value if isinstance(year, YScalar) else None, **fields) if "title" in fields
@@ -640,7 +647,7 @@ def _dice(r: _Reader, node) -> DiceSpec | None:
         return None
     by_option = node.get(K.BY_OPTION)
     if by_option is None:
-        r.keys(node, K.LOADING, "dice")
+        node = r.keys(node, K.LOADING, "dice")
         return DiceSpec(None, MappingProxyType({"": _loading(r, node)}), node.position)
     option = r.word(by_option, "dice: by_option (an option)")
     loadings = {}
@@ -650,7 +657,7 @@ def _dice(r: _Reader, node) -> DiceSpec | None:
         m = r.mapping(value, f"dice: {key}")
         if m is None:
             continue
-        r.keys(m, K.LOADING, f"dice: {key}")
+        m = r.keys(m, K.LOADING, f"dice: {key}")
         loadings[key] = _loading(r, m)
     return DiceSpec(option, MappingProxyType(loadings), node.position)
 
@@ -671,7 +678,7 @@ def _cocked(r: _Reader, node, variables) -> Cocked | None:
     m = r.mapping(node, "cocked")
     if m is None:
         return None
-    r.keys(m, K.COCKED, "cocked")
+    m = r.keys(m, K.COCKED, "cocked")
     chances: dict = {}
     by_option = None
     given = m.get("chance")
@@ -793,7 +800,7 @@ def _variables(r: _Reader, node) -> dict[str, Variable]:
             continue
         initial, low, high, description, say = 0, None, None, None, None
         if isinstance(value, YMap):
-            r.keys(value, K.VARIABLE, f"variable {name!r}")
+            value = r.keys(value, K.VARIABLE, f"variable {name!r}")
             if value.get("initial") is not None:
                 initial = r.integer(value.get("initial"), "initial") or 0
             if value.get("range") is not None:
@@ -821,7 +828,7 @@ def _options(r: _Reader, node) -> dict[str, Option]:
         spec = r.mapping(value, f"option {key!r}")
         if name is None or spec is None:
             continue
-        r.keys(spec, K.OPTION, f"option {name!r}")
+        spec = r.keys(spec, K.OPTION, f"option {name!r}")
         values_node = spec.get("values")
         values: list = []
         notes: dict = {}
@@ -891,7 +898,7 @@ def _words(r: _Reader, node) -> Words:
     m = r.mapping(node, "words")
     if m is None:
         return Words()
-    r.keys(m, K.WORDS, "words")
+    m = r.keys(m, K.WORDS, "words")
     faces = FACE_WORDS
     if m.get("faces") is not None:
         f = m.get("faces")
@@ -933,7 +940,7 @@ def _phases(r: _Reader, node, variables) -> dict[str, Phase] | None:
             continue
         throws, description, rules_node = True, None, value
         if isinstance(value, YMap):
-            r.keys(value, K.PHASE, f"phase {name!r}")
+            value = r.keys(value, K.PHASE, f"phase {name!r}")
             description = r.text(value.get("description"), "description")
             if value.get("throw") is not None:
                 throws = r.boolean(value.get("throw"), "throw")
@@ -958,10 +965,9 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
         m = r.mapping(item, "a rule")
         if m is None:
             continue
-        r.keys(m, K.RULE, "a rule")
-        # a misspelt key (`wen:`, reported above) is read as the key it stands for, so the
+        # a misspelt key (`wen:`) is reported and read as the key it stands for, so the
         # condition or the actions under it are checked in this run, not the next
-        m = _misspelt_read_as(m, K.RULE)
+        m = r.keys(m, K.RULE, "a rule")
         after_otherwise = seen_otherwise is not None
         if after_otherwise:
             r.diags.error("a rule after `otherwise` can never fire", m.position,
@@ -997,8 +1003,8 @@ def _misspelt_read_as(m: YMap, table: K.Keys) -> YMap:
     for key in m.entries:
         if key in table.allowed:
             continue
-        close = get_close_matches(key, missing, n=1)
-        if close and close[0] not in renamed.values():
+        close = get_close_matches(key, missing, n=1, cutoff=0.75)
+        if close and close[0] not in renamed.values() and not K.source_word(key):
             renamed[key] = close[0]
     if not renamed:
         return m
@@ -1034,7 +1040,7 @@ def _passing(r: _Reader, node) -> Passing | None:
     m = r.mapping(node, "passing")
     if m is None:
         return None
-    r.keys(m, K.PASSING, "passing")
+    m = r.keys(m, K.PASSING, "passing")
     losses = None
     given = m.get("losses_in_a_row")
     if given is not None:
@@ -1072,7 +1078,7 @@ def _money(r: _Reader, node) -> Table:
     m = r.mapping(node, "money")
     if m is None:
         return Table()
-    r.keys(m, K.MONEY, "money")
+    m = r.keys(m, K.MONEY, "money")
     choices = {}
     for key, allowed, default in (("against", AGAINST, "setters"), ("when_short", WHEN_SHORT, "refuse"),
                                   ("refuse", REFUSE, "at_will")):
@@ -1105,7 +1111,7 @@ def _coins(r: _Reader, node) -> tuple:
             r.mapping(key_node, f"coin {name!r}")
         if spec is None:
             continue
-        r.keys(spec, K.COIN, f"coin {name!r}")
+        spec = r.keys(spec, K.COIN, f"coin {name!r}")
         if not name.strip() or len(name) > K.MAX_CALLED_CHARS:
             r.diags.error(f"a coin's name is words of 1 to {K.MAX_CALLED_CHARS} characters", key_node.position)
             continue
@@ -1219,7 +1225,7 @@ def _named_specs(r: _Reader, node, section: str, kind: str, keys: K.Keys):
         name = r.word(key_node, kind)
         spec = r.mapping(value, f"{kind} {key!r}")
         if name is not None and spec is not None:
-            r.keys(spec, keys, f"{kind} {name!r}")
+            spec = r.keys(spec, keys, f"{kind} {name!r}")
             yield name, key_node, spec
 
 
@@ -1291,7 +1297,7 @@ def _commission(r: _Reader, node) -> Commission | None:
     m = r.mapping(node, "commission")
     if m is None:
         return None
-    r.keys(m, K.COMMISSION, "commission")
+    m = r.keys(m, K.COMMISSION, "commission")
     rate = _fraction(r, m.get("rate"), "rate", Fraction(0), Fraction(1), "between 0% and 100%") \
         if m.get("rate") is not None else None
     of = r.text(m.get("of"), "of", 10) if m.get("of") is not None else "bet"
