@@ -249,28 +249,11 @@ def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction
     is a count of the 36 outcomes) and a
     mixed choice by its probabilities' common denominator; only the mass that ends at each
     throw becomes a Fraction."""
-    from math import lcm
+    from .tails import whole_rows
 
     states = machine.states
-    throws: dict = {}  # throw state -> ((target, outcomes of 36), …)
-    choices: dict = {}  # choice state -> ((target, probability), …)
-    scale = 1  # common denominator of the choices' probabilities (1 for a pure policy)
-    # each throw's chance over one total for every throw state (36 for fair dice; where dice are
-    # recast, which throws stand differs from state to state)
-    dice = {s: solver.throw_dice(s) for s in solver.transient if states[s].kind == THROW}
-    total = lcm(*(d.total for d in dice.values())) if dice else machine.dice.total
-    for s in solver.transient:
-        if states[s].kind == THROW:
-            counts: dict = {}
-            up = total // dice[s].total
-            for step, w in zip(states[s].steps, dice[s].weights):
-                if w:
-                    counts[step.target] = counts.get(step.target, 0) + w * up
-            throws[s] = tuple(counts.items())
-        else:
-            choices[s] = tuple(solver.row(s).items())
-            scale = lcm(scale, *(p.denominator for _, p in choices[s]))
-    choices = {s: tuple((t, int(p * scale)) for t, p in row) for s, row in choices.items()}
+    # throw state -> ((target, outcomes of the total), …); choice state -> ((target, weight of scale), …)
+    throws, choices, total, scale = whole_rows(machine, solver)
     den = 1
 
     def settle(mass: dict) -> int:

@@ -62,9 +62,11 @@ class Lengths:
         return ONE - sum(self.exactly[:n], ZERO)
 
 
-def _rows(machine: Machine, solver: Solver):
-    """Each throw state's throws as whole weights over one total, each choice state's row as
-    whole weights over one scale (as `analysis.throw_distribution` reads them)."""
+def whole_rows(machine: Machine, solver: Solver):
+    """Each throw state's throws as whole weights over one total (36 for fair dice; where dice
+    are recast, which throws stand differs from state to state, so the total is the lcm), each
+    choice state's row as whole weights over one scale (1 for a pure policy): the chain in
+    integers, as `analysis.throw_distribution` and the tails push mass through it."""
     states = machine.states
     dice = {s: solver.throw_dice(s) for s in solver.transient if states[s].kind == THROW}
     total = lcm(*(d.total for d in dice.values())) if dice else machine.dice.total
@@ -119,7 +121,7 @@ def lengths(machine: Machine, n: int, hand: bool = True, policy: str = "optimal"
         solver = Solver(machine)
         solver.set_policy(policy)
     states = machine.states
-    throws, choices, total, scale = _rows(machine, solver)
+    throws, choices, total, scale = whole_rows(machine, solver)
     start = machine.start.target
     den = 1
     ended_now = 0
