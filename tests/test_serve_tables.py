@@ -636,3 +636,16 @@ def test_every_state_told_carries_a_version_that_grows_with_each_action(client):
         versions.append(r.json()["version"])
         assert standing(client, table_id, watch)["version"] == versions[-1]
     assert versions == sorted(set(versions))  # strictly growing, the bet's answer too (no event came)
+
+
+def test_a_bet_put_to_a_taker_says_its_amount_and_what_he_puts_up_in_coin(client):
+    """Issue 34: the question put to a taker carries the amount and what he puts up in the
+    ruleset's coin (Cotton's: shillings), as `play` says them ("you put up 1s"): a side bet of 1
+    at 1 to 1 puts up 1, the question's own `puts_up`."""
+    table_id, tokens, _ = open_table(client)
+    bet, _ = standing(client, table_id, tokens["Ben"])["waiting"]["actions"]
+    r = client.post(f"/api/tables/{table_id}/actions", json=bet, headers={**HEADER, **auth(tokens["Ben"])})
+    assert r.status_code == 200, r.text
+    q = r.json()["waiting"]["question"]
+    assert q["ask"] == "cover" and q["puts_up"] == "1"
+    assert (q["amount_told"], q["puts_up_told"], q["bet_words"]) == ("1s", "1s", "a side bet on the caster")

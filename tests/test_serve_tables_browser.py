@@ -203,7 +203,10 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
          message="Ben's bet put to Ann")
     in_step(ann_page, server, table_id, watch)
     accept = ann_page.find_element(By.CSS_SELECTOR, "#actions button")
-    assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's bet (a side bet on the caster)"  # put to the caster
+    assert accept.get_attribute("data-action") == "cover" and accept.text == "Take Ben's bet (a side bet on the caster) for 2s; you put up 2s"  # put to the caster
+    # the question says it as `play` does: who puts what up, in the table's coin (issue 34)
+    assert text_of(ann_page, "#turn") == ("Your turn, Ann: Ben backs a side bet on the caster for 2s against you "
+                                          "(a win pays the backer 1 to 1; you put up 2s).")
     accept.click()
     wait(ben_page, lambda d: "Ben backs a side bet on the caster for 2s against Ann" in text_of(d, "#story"), message="the bet told")
     killed = False

@@ -234,6 +234,8 @@ class LiveTable:
             ruleset = self.table.session.machine.ruleset
             if question["bet"] in ruleset.bets:
                 question["bet_words"] = ruleset.bet_words(question["bet"])
+        if q.ask in ("cover", "accept"):
+            question.update(self.put_told(q.facts))
         who = q.facts["caster"] if q.ask == "bet" else q.player
         return {"who": who, "ask": q.ask, "question": question, "actions": self.actions(q, seat)}
 
@@ -268,6 +270,19 @@ class LiveTable:
         if q.ask == "throw":
             return [{"action": "throw"}]  # the table's dice: a seat never names its own
         return q.actions()
+
+    def put_told(self, facts: dict) -> dict:
+        """A stake or bet put to a taker, in the ruleset's coin: `amount_told`, what it is for, and
+        `puts_up_told`, what the taker puts at risk if he takes it (the question's `puts_up`, as
+        `play` says it; a stake covered is matched at even money, so the amount itself)."""
+        from ..render.words import money_amount
+
+        ruleset = self.table.session.machine.ruleset
+        told = {"amount_told": money_amount(ruleset, Fraction(facts["amount"]))}
+        puts_up = facts.get("puts_up", facts["amount"] if "bet" not in facts else None)
+        if puts_up is not None:
+            told["puts_up_told"] = money_amount(ruleset, Fraction(puts_up))
+        return told
 
     def in_coin(self, amount, least, most) -> dict:
         """An amount box's default and bounds in the ruleset's coin ("1s", "0d", "£1"), as the

@@ -157,10 +157,28 @@
 
   function label(a, q) {
     if (a.action === "choose") return `${q.variable === "recast" ? "Recast" : "Call"} ${a.value}`;
-    if (a.action === "cover" && q.bet) return `Take ${q.setter}'s bet (${q.bet_words || q.bet.replace(/_/g, " ")})`;
-    if (a.action === "cover") return `Cover ${q.setter}'s ${money(q.amount)}`;
-    if (a.action === "accept") return `Take ${q.maker}'s bet (${q.bet_words || q.bet.replace(/_/g, " ")}) for ${money(q.amount)}`;
+    // what is taken, for how much in the table's coin, and what the taker puts up (as `play` says it)
+    const up = q.puts_up_told ? `; you put up ${q.puts_up_told}` : "";
+    const amount = q.amount_told || money(q.amount);
+    if (a.action === "cover" && q.bet) return `Take ${q.setter}'s bet (${betWords(q)}) for ${amount}${up}`;
+    if (a.action === "cover") return `Cover ${q.setter}'s stake of ${amount}${up}`;
+    if (a.action === "accept") return `Take ${q.maker}'s bet (${betWords(q)}) for ${amount}${up}`;
     return WORDS[a.action] || a.action;
+  }
+
+  function betWords(q) {
+    return q.bet_words || q.bet.replace(/_/g, " ");
+  }
+
+  // a stake or bet put to the seat asked, as the terminal puts it: "Ann lays the odds on the chance
+  // for 2s against you (a win pays the backer 2 to 1; you put up 1s)"
+  function put(q) {
+    const amount = q.amount_told || money(q.amount);
+    const up = q.puts_up_told ? `you put up ${q.puts_up_told}` : "";
+    if (!q.bet) return `${q.setter} sets a stake of ${amount} against you${up ? ` (${up})` : ""}`;
+    const said = [q.pays ? `a win pays the backer ${q.pays}` : "", up].filter(Boolean).join("; ");
+    return `${q.maker || q.setter} ${q.side === "layer" ? "lays" : "backs"} ${betWords(q)} for ${amount} against you` +
+      (said ? ` (${said})` : "");
   }
 
   let boxes = 0;  // ids for the amount boxes and what describes them
@@ -248,7 +266,9 @@
     const doing = {stake: "stake", cover: "cover or refuse", keep: "keep or pass the dice", choose: "choose",
                    throw: "throw", bet: "bet, or say no more bets", accept: "accept or decline a bet"}[w.ask] || w.ask;
     const mine = w.actions.length > 0;
-    turn.textContent = mine ? (w.who === seat ? `Your turn, ${seat}: ${doing}.` : `${seat}, you may bet before ${w.who} throws.`)
+    const asked = (w.ask === "cover" || w.ask === "accept") && w.question.amount !== undefined;
+    turn.textContent = mine ? (w.who === seat ? (asked ? `Your turn, ${seat}: ${put(w.question)}.` : `Your turn, ${seat}: ${doing}.`)
+                                              : `${seat}, you may bet before ${w.who} throws.`)
                             : w.ask === "bet" ? `Bets before ${w.who} throws.` : `${w.who || "The table"} to ${doing}.`;
     body.dataset.waiting = w.who || "";
     body.dataset.ask = w.ask;
