@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 

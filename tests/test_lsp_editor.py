@@ -28,7 +28,6 @@ except ImportError:  # pragma: no cover - said by the skip below
     pytest_lsp = None
     LanguageClient = object
 
-from hazard_dsl.check import check_ruleset
 from hazard_dsl.parse.files import builtin_file
 from hazard_dsl.language.service import uri_of
 

@@ -8,7 +8,6 @@ a clear 409; two names alike but for case or spacing are refused; the wagers up 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

@@ -98,7 +98,7 @@ def bets_spread_table(risk, unit: str) -> list[Table]:
                   ["made at", "variance", "SD", "skew", "hit %"])
         for where, s in places.items():
             p.add(where, shown(s.variance), _sd_cell(s), _skew(s), percent(s.hit))
-        p.caption = f"For a bet of a: the variance times a², the SD times a; the skew is the same."
+        p.caption = "For a bet of a: the variance times a², the SD times a; the skew is the same."
         tables.append(p)
     return tables
 
