@@ -343,6 +343,9 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     assert [box.get_attribute(a) for a in ("type", "inputmode", "value")] == ["text", "decimal", "2s 6d"]
     assert "0s to 14s 6d" in text_of(page, "#actions label")
     assert text_of(page, "#actions .edge") == "edge from here 1.835% (37/2016) against the backer"
+    # each bet's button by the bet's words, never its identifier (issue 34)
+    assert [b.text for b in page.find_elements(By.CSS_SELECTOR, "#actions button[data-action='bet']")] == \
+        ["Back a side bet on the caster", "Lay a side bet on the caster"]
     # purses in Cotton's coin, as the story tells them (29/2 shillings: 14s 6d)
     assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["14s 6d"] * 2
 
@@ -376,7 +379,9 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     in_step(page, server, made["id"], made["watch"]["token"])
     # 43/7 shillings: 6s and 12/7 of a penny, exactly (no improper fraction, no rounding)
     assert [dd.text for dd in page.find_elements(By.CSS_SELECTOR, "#purses dd")] == ["6s 1 5/7d"] * 2
-    assert "0s to 6s 1 5/7d" in text_of(page, "#actions label")
+    # the most a bet may be is what can be paid in coin (play's bounds since amounts are typed in
+    # coin: 73/12, a whole penny under the purse), told as it is typed back
+    assert "0s to 6s 1d" in text_of(page, "#actions label")
 
 
 def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):

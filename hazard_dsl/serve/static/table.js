@@ -196,7 +196,7 @@
                                "data-least": a.min, "data-most": a.max, "aria-describedby": a.edge ? `edge-${n}` : null});
     const lays = a.side === "layer";  // a side bet offered to lay: he takes the other side
     const button = el("button", {type: "button", class: "primary", "data-action": a.action, "data-bet": a.bet || null,
-                                 "data-side": a.side || null, text: bet ? (lays ? `Lay ${bet}` : `Bet on ${bet}`) : "Stake"});
+                                 "data-side": a.side || null, text: bet ? `${lays ? "Lay" : "Back"} ${a.words || bet}` : "Stake"});
     button.addEventListener("click", () => {
       // the default untouched is posted exactly as the server gave it
       const amount = input.value.trim() === shown ? a.amount : typed(input.value);
