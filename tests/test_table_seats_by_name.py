@@ -13,6 +13,7 @@ import hazard_dsl
 from hazard_dsl.play.actions import IllegalAction
 from hazard_dsl.render.prompt import Terminal, chance_words, seat_at_start, typed_name
 from hazard_dsl.solve.markov import ONE, ZERO
+from hazard_dsl.cli import main as cli
 
 SEATS = ["Robert fitz John", "The Guildmaster", "Ann", "Ann Lee"]
 
@@ -56,14 +57,15 @@ def _bet_question(ruleset="history_sheet", bets=("twelve",), dice="1 2 3 3-4 2-2
 
 def test_a_side_bet_is_offered_to_back_and_to_lay_up_to_what_somebody_can_cover():
     """The history sheet's `twelve` pays 35 to 1 between two players. With purses of 20 nobody
-    can cover more than 20/35 = 4/7 backed; laid, the layer puts up 20 and the backer 4/7."""
+    can cover more than 20/35 = 4/7 backed, 6 6/7d: offered in whole pence (the sheet's smallest
+    coin), 6d = 1/2; laid, the layer puts up 20 and the backer 4/7."""
     table = _bet_question()
     offered = table.waiting.facts["bets"]["Ben"]
-    assert [(o["side"], o["most"], o["pays"]) for o in offered] == [("backer", "4/7", "35 to 1"),
+    assert [(o["side"], o["most"], o["pays"]) for o in offered] == [("backer", "1/2", "35 to 1"),
                                                                     ("layer", "20", "35 to 1")]
     assert offered[0]["covered"] is True and "can cover" in offered[0]["why_most"]
-    # the refusal tells the most in the ruleset's coin: 4/7 shilling is 48/7 pence, 6 6/7d
-    with pytest.raises(IllegalAction, match="at most 6 6/7d"):
+    # the refusal tells the most in the ruleset's coin, rounded down to a penny: 6d
+    with pytest.raises(IllegalAction, match="at most 6d"):
         table.apply({"action": "bet", "player": "Ben", "bet": "twelve", "amount": 1})
     # laid: Ben lays 7 to a backer's stake of 7/35 = 1/5; Cat, asked first, is told what she puts up
     assert table.apply({"action": "bet", "player": "Ben", "bet": "twelve", "side": "layer", "amount": 7}) == []
@@ -113,7 +115,7 @@ def test_bets_are_typed_by_name_in_any_case_with_back_or_lay():
     action = terminal(table.waiting)
     assert action == {"action": "bet", "player": "Ben", "bet": "twelve", "amount": Fraction(7), "side": "layer"}
     # 1 backed at 35 to 1 is more than anyone can cover: the refusal says why, and the most
-    assert "Nobody's purse covers 35 to 1 on" in said[0] and "(Ben twelve 6 6/7d)" in said[0]  # 4/7s in coin
+    assert "Nobody's purse covers 35 to 1 on" in said[0] and "(Ben twelve 6d)" in said[0]  # 4/7s, 6 6/7d, down to a penny
 
 
 def test_choose_takes_the_word_the_prompt_shows():
@@ -163,3 +165,15 @@ def test_odds_at_a_recast_choice_give_each_answers_chance():
                                  f"  both dice (both): wins {chance_words(win[throw_state])}"]
     assert off == Fraction(1646, 3135) and win[throw_state] == Fraction(1081, 2090)
     assert c * 0 == 0  # (c leaves the figure alone where the off die is always recast alone)
+
+
+def test_a_planned_bet_cut_to_a_cover_is_whole_pence_and_says_why(capsys):
+    """Ann plans 1s on twelve (35 to 1); Robert fitz John, first in turn, has 19s free (his £1
+    less the 1s side bet he lays her): 19/35s = 6 18/35d, down to the sheet's smallest coin, the
+    penny: 6d, and the narration says why it is not her 1s."""
+    assert cli(["run", "history_sheet", "--players", "Robert fitz John,The Guildmaster,Ann", "--seed", "5",
+                "--bet", "Ann:side=1", "--bet", "Ann:twelve=1"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("Ann backs a side bet on twelve at the next throw for 6d (all Robert fitz John's purse covers at "
+            "35 to 1) against Robert fitz John.") in said
+    assert "/" not in said.split("Game 1:")[1].split("Game 2:")[0]  # no fraction of a penny

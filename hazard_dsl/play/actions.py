@@ -133,6 +133,8 @@ def check(question: Question, action, money=None) -> dict:
         made.update(bet=bet, amount=exact_money(amount))
         if "side" in action or len(offered[bet]) > 1:  # said where it could be either
             made["side"] = side
+        if action.get("cut") is True:  # a strategy's plan cut to the most offered: narrated with why
+            made["cut"] = True
     elif name == "choose":
         made["value"] = _value(question, action.get("value", _NOTHING))
     elif name == "throw" and "dice" in action:
@@ -142,7 +144,7 @@ def check(question: Question, action, money=None) -> dict:
 
 _NOTHING = object()
 _FIELDS = {"stake": ("amount",), "cover": (), "refuse": (), "keep": (), "pass": (), "choose": ("value",),
-           "throw": ("dice",), "bet": ("bet", "amount", "side"), "done": (), "accept": (), "decline": ()}
+           "throw": ("dice",), "bet": ("bet", "amount", "side", "cut"), "done": (), "accept": (), "decline": ()}
 
 
 def _doing(question: Question) -> str:

@@ -65,9 +65,11 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
                 mine = (plans or {}).get(seat, {})
                 for bet in offered:
                     if bet["bet"] in mine:
-                        amount = min(Fraction(mine[bet["bet"]]), Fraction(bet["most"]))
-                        if amount > 0:
-                            return {"action": "bet", "player": seat, "bet": bet["bet"], "amount": amount}
+                        planned = Fraction(mine[bet["bet"]])
+                        amount = min(planned, Fraction(bet["most"]))
+                        if amount > 0:  # `cut`: less than planned, and the table says why
+                            return {"action": "bet", "player": seat, "bet": bet["bet"], "amount": amount,
+                                    **({"cut": True} if amount < planned else {})}
             return {"action": "done"}
         if ask == "accept":
             return {"action": "decline" if (question.player, question.facts["bet"]) in refusing else "accept"}

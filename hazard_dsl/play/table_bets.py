@@ -29,6 +29,14 @@ from .actions import Question
 BANK = "bank"
 
 
+def coin_floor(table, value: Fraction) -> Fraction:
+    """`value` rounded down to a whole number of the table's smallest coin (`money: coins:`;
+    without coins, a hundredth of the unit): a limit worked out from a purse at some odds
+    (35 to 1) is an odd fraction, and nobody can put up 7 6670439/10504375d."""
+    step = min((c.worth for c in table.coins), default=Fraction(1, 100))
+    return (Fraction(value) // step) * step
+
+
 @record
 class Wager:
     """A bet up between two parties (a seat's name, or the bank)."""
@@ -151,7 +159,7 @@ class TableBets:
                                      and action.get("side", o[0]["side"]) == o[0]["side"])
             proposed.add((name, action["bet"]))
             yield from self.make(name, cb, facts["side"], Fraction(action["amount"]), takers, caster.name, stakes,
-                                 state)
+                                 state, cut=facts if action.get("cut") else None)
 
     def open_to(self, name: str, open_now, state, caster: str, stakes) -> list:
         """The bets `name` may propose now: (facts for the question, the bet, who may take it).
@@ -185,8 +193,8 @@ class TableBets:
         # the amount is what the maker puts at risk: a backer's stake, or what a layer lays;
         # a backer also pays a commission taken up front out of what he has
         limit = self.available(name, stakes)
-        if side == "backer":
-            limit /= 1 + cb.up_front(state.index, Fraction(1))
+        if side == "backer" and cb.up_front(state.index, Fraction(1)):
+            limit = coin_floor(self.session.machine.ruleset.table, limit / (1 + cb.up_front(state.index, Fraction(1))))
         why = "what the purse has free" if limit < self.session.seat(name).purse else "the purse"
         if most is not None and most < limit:
             limit, why = most, f"the {bet.backs} it backs"
@@ -213,8 +221,8 @@ class TableBets:
         most = most_paid_from(cb, self.session.machine, state.index)
         free = max(self.available(taker, stakes) for taker in takers)
         if side == "backer":
-            return free / most
-        return free * most / (1 + cb.up_front(state.index, Fraction(1)))
+            return coin_floor(self.session.machine.ruleset.table, free / most)
+        return coin_floor(self.session.machine.ruleset.table, free * most / (1 + cb.up_front(state.index, Fraction(1))))
 
     def _round_from(self, name: str):
         """The other seats, in turn from `name`'s left."""
@@ -241,11 +249,13 @@ class TableBets:
         factor = max((cb.multiple(m, state.index) for m in cb.bet.multiples), default=Fraction(1))
         return [p for p, _ in pairs], max(a for _, a in pairs) * factor
 
-    def make(self, name: str, cb, side: str, amount: Fraction, takers: list, caster: str, stakes, state):
+    def make(self, name: str, cb, side: str, amount: Fraction, takers: list, caster: str, stakes, state,
+             cut=None):
         """`name` proposes `cb`, putting `amount` at risk on `side` (a backer's stake; or, laid,
         what a win of the backer's would cost him: the backer's stake is that at the odds):
         taken by the bank, covered or refused by the caster, or accepted by the first of the
-        other players who will."""
+        other players who will. `cut`: the offer's facts when a planned amount was cut to the
+        most offered, so that the bet says why (`cut` in its event)."""
         bet = cb.bet.name
         most = most_paid_from(cb, self.session.machine, state.index)
         stake = amount if side == "backer" else amount / most  # the backer's stake
@@ -256,7 +266,8 @@ class TableBets:
         short = [taker for taker in takers if taker != BANK and self.available(taker, stakes) < need]
         if short and len(short) == len(takers):  # nobody who would take it can cover it: say why
             free = max(self.available(taker, stakes) for taker in short)
-            cover = free / most if side == "backer" else free * most / (1 + cb.up_front(state.index, Fraction(1)))
+            cover = coin_floor(self.session.machine.ruleset.table, free / most if side == "backer"
+                               else free * most / (1 + cb.up_front(state.index, Fraction(1))))
             whose = f"{short[0]}'s purse" if len(short) == 1 else "nobody's purse"
             doesnt = "does not cover" if len(short) == 1 else "covers"
             yield dict(event="refuse", against=short[0] if len(short) == 1 else "nobody",
@@ -286,6 +297,9 @@ class TableBets:
                     continue
             backer, layer = (name, taker) if side == "backer" else (taker, name)
             self.up.append(Wager(cb, name, backer, layer, stake, most, pays=pays))
+            if cut is not None:  # why the amount planned was not put up whole
+                said["cut"] = (f"all {taker}'s purse covers at {pays}" if cut.get("covered") and taker != BANK
+                               else f"cut to {cut['why_most']}")
             yield dict(event="bet", against=taker, stake=exact(stake), **said)
             if commission:  # paid as the bet is made, whatever comes of it
                 yield self.session.transfer(backer, layer, commission, "commission", bet=bet, stake=exact(stake))

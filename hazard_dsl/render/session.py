@@ -89,7 +89,8 @@ class SessionNarrator:
         if kind == "bet":
             side = "backs" if e["side"] == "backer" else "lays"
             against = "with the bank" if e["against"] == "bank" else f"against {e['against']}"
-            return "       " + sentences(f"{e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])} "
+            cut = f" ({e['cut']})" if e.get("cut") else ""  # a planned amount cut: why
+            return "       " + sentences(f"{e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])}{cut} "
                                           f"{against}.")
         if kind == "refuse" and "bet" in e:
             what = f"{e['who']}'s offer of {self._bet(e['bet'])} for {self.amount(e['amount'])}"
