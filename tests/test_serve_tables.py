@@ -649,3 +649,24 @@ def test_a_bet_put_to_a_taker_says_its_amount_and_what_he_puts_up_in_coin(client
     q = r.json()["waiting"]["question"]
     assert q["ask"] == "cover" and q["puts_up"] == "1"
     assert (q["amount_told"], q["puts_up_told"], q["bet_words"]) == ("1s", "1s", "a side bet on the caster")
+
+
+def test_the_wagers_up_are_said_in_the_terminals_words(client):
+    """Issue 34: one wording for a wager, the web's and the terminal's (render.recap.wagers_up):
+    Ben's stake of 1 covered by Ann, the caster, reads "Ann stakes on the cast against Ben" /
+    "Ben sets the stake against Ann", and to Ann's own page "You stake on the cast …"."""
+    from hazard_dsl.render.recap import wagers_up
+
+    table_id, tokens, _ = open_table(client)
+    for who, action in [("Ann", {"action": "done"}), ("Ann", {"action": "throw"}),
+                        ("Ben", {"action": "stake", "amount": "1"}), ("Ann", {"action": "cover"})]:
+        r = client.post(f"/api/tables/{table_id}/actions", json=action, headers={**HEADER, **auth(tokens[who])})
+        assert r.status_code == 200, r.text
+    wagers = standing(client, table_id, tokens["Ann"])["wagers"]
+    assert [(w["said"], w["said_you"]) for w in wagers["Ann"]] == [
+        ("Ann stakes on the cast against Ben: 1s at risk, a win pays 1s",
+         "You stake on the cast against Ben: 1s at risk, a win pays 1s")]
+    assert [w["said"] for w in wagers["Ben"]] == ["Ben sets the stake against Ann: 1s at risk, a win pays 1s"]
+    live = client.app.state.tables.get(table_id, tokens["Ann"])
+    terminal = wagers_up(live.table.session).splitlines()[1:]
+    assert terminal == [f"  {w['said']}." for name in ("Ann", "Ben") for w in wagers[name]]

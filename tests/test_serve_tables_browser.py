@@ -600,7 +600,8 @@ def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repe
         # the wagers up, in Ann's Now box: her own and everyone's, in the game's words and coin
         wagers = [li.text for li in ann.find_elements(By.CSS_SELECTOR, "#wagers li")]
         assert "You lay a side bet on the caster against The Guildmaster: 1s at risk, a win pays 1s" in wagers
-        assert "You lay the stake against Robert fitz John: 2s at risk, a win pays 2s" in wagers
+        # the stake in the terminal's verbs (render.recap.wager_said: "Ann sets the stake against …")
+        assert "You set the stake against Robert fitz John: 2s at risk, a win pays 2s" in wagers
         assert "The Guildmaster lays the odds on the chance against Robert fitz John: 1s at risk, a win pays 1s" in wagers
         assert len(wagers) == sum(len(w) for w in before["wagers"].values()) == 8
 

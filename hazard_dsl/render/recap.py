@@ -104,35 +104,38 @@ def wagers_up(session, heading: str = "Wagers up:") -> str:
     """Each seat's open wagers, one line each: what, against whom, what it has at risk and what
     a win pays it (Session.open_wagers); "No wagers are up." where there are none. Money in the
     ruleset's own words (render.words.money_amount)."""
+    ruleset = session.machine.ruleset
+    wagers = session.open_wagers()
+    if not wagers:
+        return "No wagers are up."
+    lines = [heading]
+    for seat in session.seats:
+        for w in wagers:
+            if seat.name in (w["backer"], w["layer"]):
+                lines.append(f"  {wager_said(ruleset, seat.name, w)}.")
+    return "\n".join(lines)
+
+
+def wager_said(ruleset, name: str, w: dict, you: bool = False) -> str:
+    """One open wager (Session.open_wagers) as party `name` to it has it, in the game's words and
+    coin: "Ann sets the stake against Ben: 2s at risk, a win pays 2s"; `you`: "You set the stake
+    …". The terminal's wagers up and the web table's (serve.tables.open_wagers) both say it so."""
     from fractions import Fraction
 
     from .words import money_amount
 
-    ruleset = session.machine.ruleset
-
-    def amount(text: str) -> str:
-        return money_amount(ruleset, Fraction(text))
-
-    wagers = session.open_wagers()
-    if not wagers:
-        return "No wagers are up."
-    stake = ruleset.table.stake or "stake"
-    lines = [heading]
-    for seat in session.seats:
-        for w in wagers:
-            if seat.name not in (w["backer"], w["layer"]):
-                continue
-            backs = seat.name == w["backer"]
-            other = w["layer"] if backs else w["backer"]
-            other = "the bank" if other == "bank" else other
-            if w["bet"] == stake:
-                what = "stakes on the cast" if backs else "sets the stake"
-            else:
-                what = f"{'backs' if backs else 'lays'} {ruleset.bet_words(w['bet'])}"  # as players call it
-            risks, wins = (w["backer_risks"], w["layer_risks"]) if backs else (w["layer_risks"], w["backer_risks"])
-            lines.append(f"  {seat.name} {what} against {other}: {amount(risks)} at risk, a win pays "
-                         f"{amount(wins)}" + (f" ({w['pays']})" if w["pays"] and w["pays"] != "1 to 1" else "") + ".")
-    return "\n".join(lines)
+    backs = name == w["backer"]
+    other = w["layer"] if backs else w["backer"]
+    other = "the bank" if other == "bank" else other
+    if w["bet"] == (ruleset.table.stake or "stake"):
+        what = ("stake on the cast" if you else "stakes on the cast") if backs else \
+            ("set the stake" if you else "sets the stake")
+    else:
+        what = f"{('back' if you else 'backs') if backs else ('lay' if you else 'lays')} {ruleset.bet_words(w['bet'])}"
+    risks, wins = (w["backer_risks"], w["layer_risks"]) if backs else (w["layer_risks"], w["backer_risks"])
+    pays = f" ({w['pays']})" if w.get("pays") and w["pays"] != "1 to 1" else ""
+    return (f"{'You' if you else name} {what} against {other}: {money_amount(ruleset, Fraction(risks))} at risk, "
+            f"a win pays {money_amount(ruleset, Fraction(wins))}{pays}")
 
 
 def losses_in_a_row(session) -> str | None:

@@ -384,12 +384,13 @@ def against_words(option: dict, seat: str) -> str:
 
 def open_wagers(table) -> dict:
     """Each seat's wagers up at the table: {seat: [{"bet", "words", "side", "against", "at_risk",
-    "wins", "said"}]}, money exact, and `said` the wager in the game's words and coinage. The
-    table's own list (play.table.Table.wagers: this game's stakes, then the odds and side bets),
-    each seen from both parties: `at_risk` is what the seat loses if the wager goes against him,
-    `wins` the most a win pays him (what the other party risks)."""
-    from ..play.table_bets import BANK
-    from ..render.words import money_amount
+    "wins", "said", "said_you"}]}, money exact, and `said` the wager in the game's words and
+    coinage as the terminal says it (render.recap.wager_said: "Ann sets the stake against Ben: …"),
+    `said_you` the same to its own seat ("You set the stake …"). The table's own list
+    (play.table.Table.wagers: this game's stakes, then the odds and side bets), each seen from
+    both parties: `at_risk` is what the seat loses if the wager goes against him, `wins` the most
+    a win pays him (what the other party risks)."""
+    from ..render.recap import wager_said
 
     ruleset = table.session.machine.ruleset
     out: dict[str, list] = {name: [] for name in table.players}
@@ -400,11 +401,9 @@ def open_wagers(table) -> dict:
                                                 (w["layer"], "lays", w["backer"], w["layer_risks"], w["backer_risks"])):
             if name not in out:  # the bank
                 continue
-            said = (f"{name} {side} {words} against {'the bank' if against == BANK else against}: "
-                    f"{money_amount(ruleset, Fraction(risk))} at risk, "
-                    f"a win pays {money_amount(ruleset, Fraction(wins))}")
             out[name].append({"bet": w["bet"], "words": words, "side": side, "against": against,
-                              "at_risk": str(risk), "wins": str(wins), "said": said})
+                              "at_risk": str(risk), "wins": str(wins), "said": wager_said(ruleset, name, w),
+                              "said_you": wager_said(ruleset, name, w, you=True)})
     return out
 
 

@@ -223,7 +223,7 @@
         const you = name === seat;
         const verb = side === "backs" ? (you ? "back" : "backs") : (you ? "lay" : "lays");
         // the server's sentence, in the game's coinage; the page's own words where it has none
-        const text = w.said ? (you ? w.said.replace(name, "You").replace(` ${side} `, ` ${verb} `) : w.said)
+        const text = w.said ? (you ? w.said_you || w.said : w.said)
           : `${you ? "You" : name} ${verb} ${w.words} against ${w.against}: ${money(w.at_risk)} at risk, ` +
             `a win pays ${money(w.wins)}`;
         rows.push(el("li", {"data-player": name, "data-bet": w.bet || "", "data-side": side, "data-against": w.against,
