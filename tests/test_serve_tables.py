@@ -670,3 +670,22 @@ def test_the_wagers_up_are_said_in_the_terminals_words(client):
     live = client.app.state.tables.get(table_id, tokens["Ann"])
     terminal = wagers_up(live.table.session).splitlines()[1:]
     assert terminal == [f"  {w['said']}." for name in ("Ann", "Ben") for w in wagers[name]]
+
+
+def test_a_seat_with_a_bet_up_is_told_why_it_is_not_offered_again(client):
+    """Issue 34: the page's bets are the table's own (q.facts["bets"], as `play` lists them); a seat
+    party to a side bet, backer or layer, is offered it no more (one of each at a time: BetTable.
+    open_to) and is told so; Ann, party to none, may still make one."""
+    table_id, tokens, _ = open_table(client, players=("Ann", "Ben", "Cat"))
+    post = lambda who, action: client.post(f"/api/tables/{table_id}/actions", json=action,  # noqa: E731
+                                           headers={**HEADER, **auth(tokens[who])})
+    assert standing(client, table_id, tokens["Ben"])["waiting"]["held_back"] == []
+    bet = standing(client, table_id, tokens["Ben"])["waiting"]["actions"][0]
+    assert post("Ben", bet).status_code == 200
+    assert post("Cat", {"action": "accept"}).status_code == 200
+    for name in ("Ben", "Cat"):
+        w = standing(client, table_id, tokens[name])["waiting"]
+        assert w["ask"] == "bet" and name not in w["question"]["bets"] and w["actions"] == []
+        assert w["held_back"] == ["You have a side bet on the caster up: a seat has one of each bet at a time."]
+    w = standing(client, table_id, tokens["Ann"])["waiting"]
+    assert w["held_back"] == [] and [a.get("bet") for a in w["actions"]] == [None, "side", "side"]

@@ -237,7 +237,24 @@ class LiveTable:
         if q.ask in ("cover", "accept"):
             question.update(self.put_told(q.facts))
         who = q.facts["caster"] if q.ask == "bet" else q.player
-        return {"who": who, "ask": q.ask, "question": question, "actions": self.actions(q, seat)}
+        told = {"who": who, "ask": q.ask, "question": question, "actions": self.actions(q, seat)}
+        if q.ask == "bet" and seat is not None:
+            told["held_back"] = self.held_back(q, seat)
+        return told
+
+    def held_back(self, q, seat: str) -> list[str]:
+        """Why a bet `seat` is party to is not offered to him again now, in words: the table takes
+        one of each bet at a time from a seat (play.table_bets.BetTable.open_to), backer or layer,
+        so the page says so rather than leave its buttons gone without a reason."""
+        ruleset = self.table.session.machine.ruleset
+        stake = ruleset.table.stake or "stake"  # the game's stakes are not the bets' to offer
+        offered = {o["bet"] for o in q.facts["bets"].get(seat, ())}
+        up = []
+        for w in self.table.wagers:
+            if seat in (w["backer"], w["layer"]) and w["bet"] != stake and w["bet"] in ruleset.bets \
+                    and w["bet"] not in offered and w["bet"] not in up:
+                up.append(w["bet"])
+        return [f"You have {ruleset.bet_words(bet)} up: a seat has one of each bet at a time." for bet in up]
 
     def actions(self, q, seat: str | None) -> list[dict]:
         if seat is None:

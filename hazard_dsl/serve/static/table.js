@@ -272,6 +272,8 @@
                             : w.ask === "bet" ? `Bets before ${w.who} throws.` : `${w.who || "The table"} to ${doing}.`;
     body.dataset.waiting = w.who || "";
     body.dataset.ask = w.ask;
+    // a bet this seat already has up is not offered again: why its buttons are gone
+    for (const why of w.held_back || []) box.append(el("p", {class: "held-back", text: why}));
     for (const a of w.actions) {
       if (a.min !== undefined) box.append(amountControl(a));
       else {
