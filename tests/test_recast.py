@@ -442,3 +442,15 @@ def test_a_solver_chooses_again_from_the_dice_not_from_the_throws_that_stood():
     again = solver.forward().total(s.index for s in machine.end_states() if s.result == "win")
     assert both == FAIR_COTTON
     assert first == again == independent(F(1, 6))[0]
+
+
+def test_odds_after_a_recast_pick_reads_the_state_the_pick_led_to():
+    # seed 1: Ann casts first; her first cast lands the first die off (x-1, an ace showing); she
+    # asks the odds (the off die alone 27.63%, both 35.73%), recasts the off die alone, and asks
+    # again before it is thrown: the figure is the pick's, not the 35.73% from before the throw.
+    result = cli("play", "history_sheet", "--option", "cocked=one_in_six", "--players", "Ann,Ben,Cat", "--no-log",
+                 "--seed", "1", stdin="\n\n\n\nodds\n\noff\nodds\n\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "  the off die alone (off): wins about 27.63% of the time\n" in out
+    assert "Ann recasts the first die alone: press Enter odds\nFrom here Ann wins about 27.63% of the time.\n" in out

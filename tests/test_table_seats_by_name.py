@@ -177,3 +177,20 @@ def test_a_planned_bet_cut_to_a_cover_is_whole_pence_and_says_why(capsys):
     assert ("Ann backs a side bet on twelve at the next throw for 6d (all Robert fitz John's purse covers at "
             "35 to 1) against Robert fitz John.") in said
     assert "/" not in said.split("Game 1:")[1].split("Game 2:")[0]  # no fraction of a penny
+
+
+def test_a_bet_up_already_is_refused_with_why_and_no_near_name():
+    """Hoyle: main seven, chance five (3-4, 2-3); Ben lays Ann the odds, she covers them. Ann's
+    odds are up against Ben, so she may not back them again (one at a time): the refusal says
+    so, and does not offer "side odds" as if it were the word she typed."""
+    hoyle = hazard_dsl.load("hoyle").table(["Ann", "Ben", "Cat"], purse=40, dice="3-4 2-3 2-3",
+                                           bets=["odds", "side_odds"])
+    hoyle.play(hoyle.strategy("flat", stake=10), until=lambda q: q.ask == "bet" and "Ben" in q.facts["bets"])
+    hoyle.apply({"action": "bet", "player": "Ben", "bet": "odds", "amount": 10})
+    hoyle.apply({"action": "cover"})
+    said = []
+    answers = iter(["Ann odds 2", "Ann side odds 2"])
+    terminal = Terminal(hoyle.machine, hoyle.chooser.solver, lambda prompt: next(answers), said.append, table=hoyle)
+    assert terminal(hoyle.waiting)["bet"] == "side_odds"
+    assert said[0] == ("Ann has the odds on the chance up against Ben already: one at a time. "
+                       "Ann may bet side odds now.")

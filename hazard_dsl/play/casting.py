@@ -109,7 +109,7 @@ def casting(machine, state):
             yield {"recast": value, "die": node.die, "shown": node.shown, "chooser": node.chooser}
             here = step.target
             continue
-        face = yield Need("cast_die", die=node.die)
+        face = yield Need("cast_die", die=node.die, node=node)  # the node: where the game stands now
         yield {"cast": "die", "die": node.die, "face": face}
         if face is not None:
             return (face, node.shown) if node.die == 1 else (node.shown, face)

@@ -437,7 +437,8 @@ class Session:
             return (yield from self._ask_choice(need.node, caster))
         facts = dict(cast="die" if need.what == "cast_die" else "both", die=need.die,
                      may_land_off=need.what != "throw")
-        action = yield Question("throw", caster.name, facts)
+        # a die recast alone: its recast state goes with the question, for the chance from there
+        action = yield Question("throw", caster.name, facts, need.node)
         given = action.get("dice")
         thrown = self._dice(given, lambda: meet(need, self.dice, None, self.machine), f"game {self.game}")
         if given is None:

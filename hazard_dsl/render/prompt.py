@@ -232,6 +232,16 @@ class Terminal:
         question = self.question
         if state is None and question is not None and question.ask == "choose" and question.node is not None:
             return self.choices(question.node, caster)  # the choice asked now, a recast's too
+        if state is None and question is not None and question.ask == "throw" and question.node is not None:
+            # a die recast alone: the game stands at the recast state the die off (and any
+            # pick) led to, not at the throw before the dice landed
+            number = question.node.index
+            if self._lose is None:
+                from ..solve.markov import ONE, ZERO
+
+                self._lose = self.solver.backward(lambda s: ONE if s.result == "lose" else ZERO)
+            win, _ = self._through_recasts([number])
+            return f"From here {caster} wins {chance_words(win[number])}."
         if state is None:
             state = session.state if session is not None else None
         if state is None or state.kind == END:
@@ -520,7 +530,11 @@ class Terminal:
         name = _bet_named(" ".join(words[:-1]), names)
         if name is None:
             names = list(dict.fromkeys(self._typed_bet(o["bet"]) for o in mine))
-            self.say(f"{seat} may bet {', '.join(names)} now{did_you_mean(' '.join(words[:-1]), names)}.")
+            known = _bet_named(" ".join(words[:-1]), self.machine.bets)
+            if known is not None:  # a bet of the game, not open to this seat now: say why, not a near name
+                self.say(f"{self._not_open(seat, known)} {seat} may bet {', '.join(names)} now.")
+            else:
+                self.say(f"{seat} may bet {', '.join(names)} now{did_you_mean(' '.join(words[:-1]), names)}.")
             return None
         options = [o for o in mine if o["bet"] == name]
         option = options[0] if side is None else next((o for o in options if o["side"] == side), None)
@@ -549,6 +563,16 @@ class Terminal:
                 action["side"] = option["side"]
             return action
         return None
+
+    def _not_open(self, seat: str, bet: str) -> str:
+        """Why `seat` may not make `bet` now: one of its kind is up already (one at a time), or
+        not here."""
+        up = self.table.session.table_bets.up if self.table is not None else []
+        mine = next((w for w in up if w.bet.bet.name == bet and seat in (w.backer, w.layer)), None)
+        if mine is not None:
+            other = mine.layer if seat == mine.backer else mine.backer
+            return f"{seat} has {self._bet_name(bet)} up against {other} already: one at a time."
+        return f"{seat} cannot make {self._bet_name(bet)} now."
 
     def _keep(self, question) -> dict:
         return {"action": "keep" if self.yes(f"{question.player}, you won: keep the dice? [Y/n] ") else "pass"}
