@@ -123,7 +123,7 @@ def test_the_library_shows_cottons_chance_and_the_called_main(browser, server):
     wait(browser, lambda d: "244/495 (49.29%)" in text_of(d, "#figure-win"), message="244/495 once the main is called")
     assert "main=called" in browser.current_url
     # each bet's payout and edge, and the sheet of the rules in force
-    assert "1 to 1" in text_of(browser, "#bets") and "7/495 (1.41%)" in text_of(browser, "#bets")
+    assert "1 to 1" in text_of(browser, "#bets") and "7/495 (1.414%)" in text_of(browser, "#bets")
     assert "/api/rules/cotton?main=called" in browser.find_element(By.ID, "sheet").get_attribute("src")
 
 
@@ -138,7 +138,9 @@ def test_compare_shows_each_variants_chance(browser, server):
     charts = [c.get_attribute("aria-label") for c in browser.find_elements("css selector", "#charts svg")]
     assert charts[0] == ("The caster's chance of winning a game: cotton 49.08%, petty 50.77%, "
                          "cotton:main=called 49.29%")
-    assert charts[1].startswith("The edge against the caster, per stake laid: cotton 1.84%")
+    assert charts[1].startswith("The edge against the caster, per stake laid: cotton 1.835%")
+    # an edge to thousandths of a percent, as the terminal and `analyse` print it; a chance to hundredths
+    assert text_of(browser, "#column-0 #figure-edge") == "37/2016 (1.835%)"
 
 
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):
@@ -255,7 +257,7 @@ def console_errors(browser) -> list[str]:
 
 
 def test_compare_draws_a_negative_edge_with_no_error(browser, server):
-    """Petty Hazard's edge against the caster is negative (−1.53%): its bar is drawn to its length
+    """Petty Hazard's edge against the caster is negative (−1.533%): its bar is drawn to its length
     from the exact fraction, not from the text with its minus sign (which made every width NaN);
     and no page of the three has an error in the console, the favicon included."""
     address, _ = server
@@ -270,7 +272,7 @@ def test_compare_draws_a_negative_edge_with_no_error(browser, server):
     assert values and all(v not in ("NaN", "Infinity", "-Infinity") for v in values), values
     edge = browser.find_elements("css selector", "#charts svg")[1]
     widths = [float(r.get_attribute("width")) for r in edge.find_elements("css selector", "rect")]
-    assert len(widths) == 2 and min(widths) > 20, widths  # cotton's 1.84% and petty's −1.53%, each a bar
+    assert len(widths) == 2 and min(widths) > 20, widths  # cotton's 1.835% and petty's −1.533%, each a bar
     assert console_errors(browser) == []
     for page, ready in (("/?ruleset=petty", "#figure-win"), ("/workbench", "#new-base option")):
         browser.get(address + page)
@@ -451,7 +453,7 @@ def test_compare_places_each_chance_on_a_labelled_scale_in_its_order(browser, se
     assert places == sorted(places) and len(set(places)) == 3, places  # in the order of the values
     assert all(abs(x - at(v)) < 0.6 for x, v in zip(places, exact)), (places, [at(v) for v in exact])
     assert "% of games the caster wins" in chance["words"] and "50%" in chance["words"]
-    # the edges against the caster: 37/2016 (1.84%), 7/495 (1.41%), −85/5544 (−1.53%), bars from 0
+    # the edges against the caster: 37/2016 (1.835%), 7/495 (1.414%), −85/5544 (−1.533%), bars from 0
     edges = [100 * 37 / 2016, 100 * 7 / 495, -100 * 85 / 5544]
     assert edge["kind"] == "bars" and all(abs(m[0] - v) < 1e-3 for m, v in zip(edge["marks"], edges, strict=True))
     zero = [t for t in edge["ticks"] if t[0] == 0]

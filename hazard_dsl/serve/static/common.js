@@ -62,22 +62,28 @@ const Hz = (() => {
     return [BigInt(n), BigInt(d || "1")];
   }
 
-  // the fraction rounded to hundredths of a percent, exactly (BigInt), as "49.08%"
-  function percent(text) {
+  // the fraction rounded to hundredths of a percent, exactly (BigInt), as "49.08%"; an edge to
+  // thousandths ("1.835%"), as the terminal, the tables and `analyse` print edges
+  function percent(text, places = 2) {
     let [n, d] = parts(text);
     const negative = (n < 0n) !== (d < 0n) && n !== 0n;
     if (n < 0n) n = -n;
     if (d < 0n) d = -d;
-    const hundredths = (2n * n * 10000n + d) / (2n * d);
-    const whole = hundredths / 100n, rest = String(hundredths % 100n).padStart(2, "0");
+    const scale = 10n ** BigInt(places);
+    const units = (2n * n * 100n * scale + d) / (2n * d);
+    const whole = units / scale, rest = String(units % scale).padStart(places, "0");
     return `${negative ? "−" : ""}${whole}.${rest}%`;
   }
 
   // "1979/4032 (49.08%)": the exact figure with its percentage
-  function figure(text) {
+  function figure(text, places = 2) {
     if (text === null || text === undefined) return "—";
-    return `${text} (${percent(text)})`;
+    return `${text} (${percent(text, places)})`;
   }
+
+  // an edge: "37/2016 (1.835%)"
+  const EDGE_PLACES = 3;
+  const edgeFigure = text => figure(text, EDGE_PLACES);
 
   // a number of throws, "870713/166320" → "870713/166320 (≈ 5.24)"
   function expectation(text) {
@@ -169,7 +175,7 @@ const Hz = (() => {
     list.replaceChildren();
     const rows = [["The caster wins", "win", figure(analysis.win)], ["loses", "lose", figure(analysis.lose)]];
     if (analysis.push !== "0") rows.push(["neither (push)", "push", figure(analysis.push)]);
-    rows.push(["Edge against the caster", "edge", figure(analysis.edge)],
+    rows.push(["Edge against the caster", "edge", edgeFigure(analysis.edge)],
               ["Throws per game, expected", "throws", expectation(analysis.expected_throws)],
               ["median, 99th percentile", "percentiles", `${analysis.throws.median}, ${analysis.throws.percentile_99}`]);
     for (const [term, key, value] of rows)
@@ -259,6 +265,6 @@ const Hz = (() => {
   }
 
   document.addEventListener("DOMContentLoaded", header);
-  return {api, ApiError, el, svg, figure, percent, toNumber, expectation, die, throwOf, throwsChart, ticks, figures, drawing, machineSvg,
+  return {api, ApiError, el, svg, figure, edgeFigure, EDGE_PLACES, percent, toNumber, expectation, die, throwOf, throwsChart, ticks, figures, drawing, machineSvg,
           rulesetQuery, status};
 })();

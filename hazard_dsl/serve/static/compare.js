@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {api, el, svg, figures, percent, toNumber, ticks, throwsChart, throwOf, status} = Hz;
+  const {api, el, svg, figures, percent, EDGE_PLACES, toNumber, ticks, throwsChart, throwOf, status} = Hz;
   const MAX = 8;
   let builtins = [], files = [];
   const shows = {};  // ruleset → show --json (its options)
@@ -115,7 +115,7 @@
              unit: ["% of the stake laid, P(lose) − P(win), from 0", "left of 0: in the caster's favour"],
              items: analyses.map(a => {
                const edge = a.edge_per_stake_laid ?? a.edge;
-               return [a.name, pct(edge), percent(edge)];
+               return [a.name, pct(edge), percent(edge, EDGE_PLACES)];
              })}, room)];
     const names = analyses.map(a => Object.keys(a.bets || {}));
     const shared = [...new Set(names.flat())].filter(bet => names.filter(list => list.includes(bet)).length > 1);
@@ -123,7 +123,7 @@
       parts.push(chart({title: `The edge of ${bet}, where the variants share it`, kind: "bars",
                         unit: ["% of the stake, against its backer, from 0"],
                         items: analyses.filter(a => a.bets && a.bets[bet]).map(a => [a.name, pct(a.bets[bet].edge),
-                                                                                      percent(a.bets[bet].edge)])}, room));
+                                                                                      percent(a.bets[bet].edge, EDGE_PLACES)])}, room));
     box.replaceChildren(...parts);
     chartedWidth = room;
   }

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const {api, el, figure, figures, throwsChart, drawing, rulesetQuery, status} = Hz;
+  const {api, el, figure, edgeFigure, figures, throwsChart, drawing, rulesetQuery, status} = Hz;
   const params = new URLSearchParams(location.search);
   let current = params.get("ruleset") || "cotton";
   let shown = null;  // show --json of the current ruleset
@@ -63,7 +63,7 @@
         el("th", {scope: "row"}, el("code", {text: name}), bet.description ? el("div", {class: "quiet", text: bet.description}) : null),
         el("td", {text: `${bet.backer || ""}${bet.layer ? " against " + bet.layer : ""}`}),
         el("td", {class: "pays", text: bet.pays_in_words || bet.pays || ""}),
-        el("td", {class: "num", text: figures ? figure(figures.edge) : "—"}),
+        el("td", {class: "num", text: figures ? edgeFigure(figures.edge) : "—"}),
         el("td", {class: "num", text: spread ? sdText(spread) : "—"}),
         el("td", {class: "num", text: spread ? figure(spread.hit) : "—"}));
     }));
