@@ -79,7 +79,6 @@ SOURCE_WORDS = {
     "setters": ("setter", "the players who stake against the caster (the role is `setter`, one of them)"),
     "shooter": ("caster", "craps' word for the caster, the player who throws"),
     "thrower": ("caster", "the player who throws, here the caster"),
-    "hand": ("caster", "the player who holds the dice, here the caster"),
     "banker": ("bank", "the one who keeps the bank, here the role `bank`"),
     "house": ("bank", "the bank"),
     "adversary": ("setter", "the French books' word for the caster's opponent, here a setter"),
