@@ -141,6 +141,12 @@ def test_compare_shows_each_variants_chance(browser, server):
     assert charts[1].startswith("The edge against the caster, per stake laid: cotton 1.835%")
     # an edge to thousandths of a percent, as the terminal and `analyse` print it; a chance to hundredths
     assert text_of(browser, "#column-0 #figure-edge") == "37/2016 (1.835%)"
+    # the shared bets' charts by what players call them (show --json's `called`), never an identifier
+    assert [c.split(":")[0] for c in charts[2:]] == ["The edge of the stake, where the variants share it",
+                                                      "The edge of a side bet on the caster, where the variants share it"]
+    # the rule differences' phases in words, as the rule sheet writes them
+    phases = {td.text for td in browser.find_elements("css selector", "#differences tbody tr td:first-child")}
+    assert {"chance throw", "set main"} <= phases and not any("_" in p for p in phases), phases
 
 
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):

@@ -275,7 +275,7 @@ def show_json(ruleset: Ruleset) -> dict:
         "variables": {v.name: {"range": [v.low, v.high], "initial": v.initial, "description": v.description}
                       for v in ruleset.variables.values()},
         "money_unit": ruleset.money_unit,
-        "bets": {b.name: {"backer": b.backer, "layer": b.layer, "pays": b.pays_text,
+        "bets": {b.name: {"called": ruleset.bet_words(b.name), "backer": b.backer, "layer": b.layer, "pays": b.pays_text,
                           "pays_in_words": _pays(ruleset, b), "backs": b.backs,
                           "game": "own" if b.own_game else "table", "description": b.description,
                           "commission": ({"rate": exact(b.commission.rate), "of": b.commission.of}

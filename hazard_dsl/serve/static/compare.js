@@ -84,6 +84,11 @@
           el("h2", {text: analysis.ruleset}), el("p", {class: "quiet"}, el("code", {text: analysis.name})),
           list, el("figure", {class: "chart"}, el("figcaption", {text: "Throws per game"}), throwsChart(analysis.throws)));
       }));
+      // each bet as players call it (show --json's `called`), for the charts' titles
+      const shown = await Promise.all(variants.map(v => showOf(v.ruleset).catch(() => null)));
+      result.rulesets.forEach((a, i) => {
+        for (const [bet, f] of Object.entries(a.bets || {})) f.called = shown[i]?.bets?.[bet]?.called;
+      });
       charts(result.rulesets);
       differences(result.differences);
       status("");
@@ -120,7 +125,8 @@
     const names = analyses.map(a => Object.keys(a.bets || {}));
     const shared = [...new Set(names.flat())].filter(bet => names.filter(list => list.includes(bet)).length > 1);
     for (const bet of shared)
-      parts.push(chart({title: `The edge of ${bet}, where the variants share it`, kind: "bars",
+      // the bet as players call it (its `called`, else its name's words), never its identifier
+      parts.push(chart({title: `The edge of ${betWords(analyses, bet)}, where the variants share it`, kind: "bars",
                         unit: ["% of the stake, against its backer, from 0"],
                         items: analyses.filter(a => a.bets && a.bets[bet]).map(a => [a.name, pct(a.bets[bet].edge),
                                                                                       percent(a.bets[bet].edge, EDGE_PLACES)])}, room));
@@ -183,6 +189,14 @@
     return el("figure", {class: "chart"}, el("figcaption", {text: title}), drawn);
   }
 
+  function betWords(analyses, bet) {
+    const called = analyses.map(a => a.bets && a.bets[bet] && a.bets[bet].called).find(Boolean);
+    return called || `the ${bet.replace(/_/g, " ")} bet`;
+  }
+
+  // a phase's identifier as words, as the rule sheet writes it (model.readable): chance_throw → "chance throw"
+  const readable = name => name.replace(/_/g, " ").split(/\s+/).filter(Boolean).join(" ");
+
   function differences(all) {
     const section = document.getElementById("differences");
     const box = document.getElementById("difference-tables");
@@ -193,7 +207,7 @@
       if (d.rows === null) { box.append(el("p", {class: "quiet", text: "Their games are too different to set throw by throw."})); continue; }
       if (!d.rows.length) { box.append(el("p", {class: "quiet", text: "No throw does anything different."})); continue; }
       const body = el("tbody", {}, ...d.rows.map(r => el("tr", {},
-        el("td", {text: r.phase}), el("td", {}, ...r.throws.map(throwOf)), el("td", {text: r.when || ""}),
+        el("td", {text: readable(r.phase), "data-phase": r.phase}), el("td", {}, ...r.throws.map(throwOf)), el("td", {text: r.when || ""}),
         el("td", {text: r.base}), el("td", {text: r.other}))));
       box.append(el("div", {class: "scroll"}, el("table", {},
         el("thead", {}, el("tr", {}, ...["phase", "throw", "when", d.base, d.other].map(h => el("th", {scope: "col", text: h})))), body)));
