@@ -194,3 +194,32 @@ def test_a_bet_up_already_is_refused_with_why_and_no_near_name():
     assert terminal(hoyle.waiting)["bet"] == "side_odds"
     assert said[0] == ("Ann has the odds on the chance up against Ben already: one at a time. "
                        "Ann may bet side odds now.")
+
+
+def test_one_time_in_n_has_its_percentage_as_every_other_chance():
+    assert chance_words(Fraction(1, 3)) == "1 time in 3 (33.33%)"
+    assert chance_words(Fraction(244, 495)) == "244 times in 495 (49.29%)"
+
+
+def test_a_bet_put_to_a_taker_is_explained_by_question_bet_not_its_identifier():
+    from hazard_dsl.play.actions import Question
+
+    table = hazard_dsl.load("cotton").table(["Ann", "Ben", "Cat"], purse=20, seed=1)
+    said, typed = [], iter(["? bet", ""])
+    terminal = Terminal(table.machine, table.chooser.solver, lambda prompt: said.append(prompt) or next(typed),
+                        said.append, table=table)
+    question = Question("accept", "Cat", {"maker": "Ben", "amount": "1", "bet": "side", "side": "backer",
+                                          "pays": "1 to 1"})
+    assert terminal(question) == {"action": "decline"}
+    assert said[0].endswith(": do you take it? (? bet says what the bet is) [y/N] ")
+    assert said[1].startswith("A side bet on the caster (side): ")
+
+
+def test_a_result_is_not_tagged_where_its_sentence_already_says_who_wins(capsys):
+    """Hoyle, seed 3: "the main comes before the chance: the caster loses." says it; "the caster
+    throws the chance before the main." does not say who wins, and keeps its tag."""
+    assert cli(["run", "hoyle", "--seed", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "The main comes before the chance: the caster loses. Game 2 " in out
+    assert "[The caster loses]" not in out
+    assert "The caster throws the chance before the main. [The caster wins]" in out

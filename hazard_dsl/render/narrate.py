@@ -51,8 +51,11 @@ class Narrator:
         if after.kind == "end":
             label = self.ruleset.labels.get(after.label)
             if label and label.say:  # the label's own sentence says how; the tag says who won
-                said.append(_sentence(fill(label.say, values)))
-                said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}]")
+                told = _sentence(fill(label.say, values))
+                said.append(told)
+                verdict = f"{values['caster']} {RESULT_VERBS[after.result]}"
+                if verdict.casefold() not in " ".join(told.split()).casefold():  # not where it repeats it
+                    said.append(f"[{_sentence(verdict)}]")
             else:
                 said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: "
                             f"{self.ruleset.label_words(after.label)}]")

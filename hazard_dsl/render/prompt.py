@@ -122,8 +122,8 @@ def chance_words(p: Fraction) -> str:
         return "never"
     if p == 1:
         return "for certain"
-    if p.numerator == 1:
-        return f"1 time in {p.denominator:,}"
+    if p.numerator == 1 and p.denominator < 10**6:  # with its percentage, as every other chance
+        return f"1 time in {p.denominator:,} ({float(p):.2%})"
     if p.denominator < 10**6:
         return f"{p.numerator:,} times in {p.denominator:,} ({float(p):.2%})"
     return f"about {float(p):.2%} of the time"
@@ -320,11 +320,11 @@ class Terminal:
                 return True
             if answer in ("n", "no") or (answer == "" and not default):
                 return False
-            if bet is not None and len(words) >= 2 and words[0] == "?":
-                self.say(self._explain(" ".join(words[1:]), {"": [{"bet": bet, "pays": pays}]}))
+            if bet is not None and len(words) >= 2 and words[0] == "?":  # "? bet", or the bet by any name
+                self.say(self._explain(bet, {"": [{"bet": bet, "pays": pays}]}))
                 continue
             self.say(f"Answer y or n (Enter for {'yes' if default else 'no'})"
-                     + (f", ? {self._typed_bet(bet)} for what the bet is," if bet is not None else "")
+                     + (", ? bet for what the bet is," if bet is not None else "")
                      + " or ? for help.")
 
     # ------------------------------------------------------------------ the table's questions
@@ -355,8 +355,8 @@ class Terminal:
         f = question.facts
         if "bet" in f:  # a bet put to the caster
             pays = f.get("pays")
-            yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? {self._typed_bet(f['bet'])} says "
-                           f"what it is) [Y/n] ", bet=f["bet"], pays=pays)
+            yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? bet says what "
+                           f"the bet is) [Y/n] ", bet=f["bet"], pays=pays)
         else:
             yes = self.yes(f"{question.player}, do you cover {f['setter']}'s stake of {self._money(f['amount'])}? [Y/n] ")
         return {"action": "cover" if yes else "refuse"}
@@ -364,8 +364,8 @@ class Terminal:
     def _accept(self, question) -> dict:
         f = question.facts
         # Enter declines: nobody takes on another's bet by pressing a key
-        yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? {self._typed_bet(f['bet'])} says what "
-                       f"it is) [y/N] ", default=False, bet=f["bet"], pays=f["pays"])
+        yes = self.yes(f"{question.player}, {self._put(f)}: do you take it? (? bet says what the "
+                       f"bet is) [y/N] ", default=False, bet=f["bet"], pays=f["pays"])
         return {"action": "accept" if yes else "decline"}
 
     def _put(self, f: dict) -> str:
