@@ -93,8 +93,9 @@ def test_a_table_whose_rules_cannot_be_rebuilt_stands_closed_and_the_others_play
         r = c.get(f"/api/tables/{mine}", headers=auth(mine_tokens["Ann"]))
         assert r.status_code == 409, r.text
         error = r.json()["error"]
-        assert error.startswith("this table is closed: its rules cannot be rebuilt (") and words in error, error
+        assert error.startswith("This table is closed: its rules cannot be rebuilt (") and words in error, error
         assert "table-" not in error  # no temporary file of the server's named
+        assert "\n" not in error  # a diagnostic's hint kept apart by "; ", not run into the sentence (issue 34)
         r = post(c, mine, mine_tokens["Ann"], {"action": "done"})
         assert r.status_code == 409 and r.json()["error"] == error
         # a stranger is not told why: the reason is for the table's own links
@@ -254,10 +255,14 @@ def test_each_seats_open_wagers_are_in_the_state(tmp_path):
             "Robert fitz John": [],
             "The Guildmaster": [dict(side, side="backs", against="Ann", at_risk="1", wins="1",
                                      said="The Guildmaster backs a side bet on the caster against Ann: 1s at risk, "
-                                          "a win pays 1s")],
+                                          "a win pays 1s",
+                                     said_you="You back a side bet on the caster against Ann: 1s at risk, "
+                                              "a win pays 1s")],
             "Ann": [dict(side, side="lays", against="The Guildmaster", at_risk="1", wins="1",
                          said="Ann lays a side bet on the caster against The Guildmaster: 1s at risk, "
-                              "a win pays 1s")]}
+                              "a win pays 1s",
+                         said_you="You lay a side bet on the caster against The Guildmaster: 1s at risk, "
+                                  "a win pays 1s")]}
         for token, action in ((robert, {"action": "done"}), (robert, {"action": "throw"}),
                               (guild, {"action": "stake", "amount": "1"}), (robert, {"action": "cover"}),
                               (ann, {"action": "stake", "amount": "2"}), (robert, {"action": "cover"})):

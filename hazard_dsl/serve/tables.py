@@ -728,7 +728,7 @@ class Tables:
             if time.monotonic() - when < RETRY_BROKEN:
                 raise TableRefused(409, self.broken_words(why))
         if closed == "pruned":
-            raise TableRefused(410, f"this table was closed and its log deleted: this server keeps the logs of "
+            raise TableRefused(410, f"This table was closed and its log deleted: this server keeps the logs of "
                                     f"the last {self.max_finished:,} closed tables")
         if closed is not None and closed != "finished":
             raise TableRefused(410, f"{self.closed_words(closed)}: GET /api/tables/{table_id}/log")
@@ -746,7 +746,9 @@ class Tables:
 
     @staticmethod
     def broken_words(why: str) -> str:
-        return (f"this table is closed: its rules cannot be rebuilt ({why}); every other table plays on, and "
+        # a diagnostic's lines (the mistake, then its hint) kept apart on the one line a page shows
+        why = "; ".join(line.strip() for line in why.splitlines() if line.strip())
+        return (f"This table is closed: its rules cannot be rebuilt ({why}). Every other table plays on, and "
                 f"its log is kept")
 
     def keep_finished(self, live: LiveTable) -> None:
@@ -763,8 +765,8 @@ class Tables:
 
     def closed_words(self, why: str) -> str:
         if why == "idle":
-            return f"this table was closed: nobody acted at it for {duration(self.idle)}; its log is kept"
-        return f"this table was closed ({why}); its log is kept"
+            return f"This table was closed: nobody acted at it for {duration(self.idle)}; its log is kept"
+        return f"This table was closed ({why}); its log is kept"
 
     def authorised(self, table_id: str, token) -> tuple[LiveTable, str | None]:
         live = self.get(table_id, token)

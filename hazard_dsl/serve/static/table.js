@@ -421,7 +421,13 @@
         // a table closed (its rules cannot be rebuilt, or it was closed): the page says why
         if (e.status === 409 || e.status === 410) {
           body.dataset.closed = String(e.status);
-          document.getElementById("turn").textContent = "This table is closed.";
+          // its purses and story are told by its rules, which the server no longer plays: its log
+          // (every action and event, as `hazard-dsl replay` reads it) is what is kept
+          document.getElementById("turn").textContent = "This table is closed. Its purses and story are not shown " +
+            "here; its log is kept: download it below.";
+          const log = document.getElementById("log");
+          log.addEventListener("click", downloadLog);
+          log.hidden = false;
         }
         status(e.message, "error");
         return;
