@@ -126,7 +126,7 @@ def test_the_example_at_80_columns_prints_the_stake_at_one_edge(capsys, monkeypa
     assert "edge per game" not in text  # a figure per game is a net
     summary = {line.split("  ")[0].strip(): line.split()[-2:] for line in lines[:20] if "  " in line}
     assert summary["edge of the stake (per stake laid)"] == ["37/2016", "1.835%"]
-    assert summary["caster's net per game, in stakes (no_main as a push)"] == ["-37/3024", "-1.224%"]
+    assert summary["caster's net per game, in stakes (no main as a push)"] == ["-37/3024", "-1.224%"]
     stakes = [line.split() for line in lines if line.startswith(" stake ")]
     # the bets table's row, then each seat's two rows: caster (backer) and setter (layer)
     assert stakes[0][:2] == ["stake", "caster"] and "1.835%" in stakes[0]

@@ -57,7 +57,8 @@ def test_a_bet_made_in_fewer_games_says_why_its_edge_differs():
     summary = next(t for title, t in tables.items() if title.startswith("The caster's game"))
     assert "A stake is laid in 66.67% of games" in summary.caption
     assert "stake is made only" not in bets.caption  # said once, above
-    assert "come is made only in 66.67% of games" in _bet_rows(_tables("craps"))[0].caption
+    assert "A come bet is made only in 66.67% of games: those that reach the point;" in " ".join(
+        _bet_rows(_tables("craps"))[0].caption.split())
 
 
 def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):
@@ -71,3 +72,29 @@ def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):
     assert not ruleset.bets and ruleset.fees
     (fees,) = [t for t in analysis_tables(analyse(compile_ruleset(ruleset))) if t.title.startswith("Fees")]
     assert fees.rows[0][3] == "16.67%"
+
+
+def test_a_bet_made_in_fewer_games_is_told_in_words_with_one_exact_line(capsys):
+    """Hoyle's odds are made once a chance is thrown (made: phase == "chance"): 69.68% of games.
+    The note names the bet by its words and the phase by its words, never `made:` or `odds`;
+    at 80 columns the edge column goes and one line says where the exact figures are."""
+    from hazard_dsl.cli import main as cli
+
+    assert cli(["analyse", "hoyle", "--hand", "--players", "Ann,Ben,Cat", "--bet", "Ben:odds=2",
+                "--no-options"]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    assert ("The odds on the chance is made only in 69.68% of games: those that reach the chance; games that end "
+            "before are not staked, so its edge is not the game's.") in flat
+    assert "made: condition" not in flat
+    assert "\nExact win/lose/push and edges: --format json.\n" in out
+    assert "Exact edges: --format json." not in out
+
+
+def test_games_before_any_stake_are_told_by_the_label_in_words(capsys):
+    from hazard_dsl.cli import main as cli
+
+    assert cli(["analyse", "history_sheet"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
+    assert "the others end in no main before any stake is laid" in flat
+    assert "(no main as a push)" in flat and "no_main as" not in flat

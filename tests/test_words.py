@@ -186,8 +186,8 @@ def test_the_headline_edge_is_the_stakes_where_some_games_carry_none():
     a = analyse(machine("history_sheet"))
     rows = {row[0]: row[1:] for row in _summary(analysis_tables(a)).rows}
     assert rows["edge of the stake (per stake laid)"] == ["37/2016", "1.835%"]
-    assert rows["games ending before any stake (no_main)"] == ["1/3", "33.33%"]
-    assert rows["caster's net per game, in stakes (no_main as a push)"] == ["-37/3024", "-1.224%"]
+    assert rows["games ending before any stake (no main)"] == ["1/3", "33.33%"]
+    assert rows["caster's net per game, in stakes (no main as a push)"] == ["-37/3024", "-1.224%"]
     assert "edge" not in rows  # no unlabelled edge
     out = analysis_json(a)
     assert out["stake"] == {"bet": "stake", "edge": "37/2016", "made_per_game": "2/3", "unmade": {"no_main": "1/3"}}
@@ -202,7 +202,7 @@ def test_a_lost_first_throw_is_counted_as_a_loss_but_the_stakes_edge_leads():
     a = analyse(machine("cotton", first_throw="lose"))
     rows = {row[0]: row[1:] for row in _summary(analysis_tables(a)).rows}
     assert rows["edge of the stake (per stake laid)"] == ["37/2016", "1.835%"]
-    assert rows["caster's net per game, in stakes (bad_main as a loss)"] == ["-1045/3024", "-34.557%"]
+    assert rows["caster's net per game, in stakes (bad main as a loss)"] == ["-1045/3024", "-34.557%"]
 
 
 def test_where_every_game_carries_a_stake_the_edge_is_one_row():

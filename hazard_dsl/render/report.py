@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine, maximises
+from ..model import readable
 from ..solve.analysis import Analysis
 from .tables import LONG_FRACTION, Cell, Table, approximate, both, decimal, exact, number_and, percent, shown, \
     with_decimal
@@ -429,10 +430,16 @@ def edge_percent(value: Fraction) -> str:
 UNSTAKED_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}
 
 
+def label_words(a: Analysis, label: str) -> str:
+    """A label in the ruleset's words ("no main" for no_main): prose reads no identifier."""
+    table = a.bet_table
+    return table.machine.ruleset.label_words(label) if table is not None else " ".join(label.split("_"))
+
+
 def unstaked(a: Analysis) -> str:
     """The endings that come before any stake, and how the game's figures count them:
-    "no_main as a push" (the history sheet), "bad_main as a loss" (Cotton, first_throw=lose)."""
-    return ", ".join(f"{label} as {UNSTAKED_COUNTED.get(a.label_results.get(label), 'it ends')}"
+    "no main as a push" (the history sheet), "bad main as a loss" (Cotton, first_throw=lose)."""
+    return ", ".join(f"{label_words(a, label)} as {UNSTAKED_COUNTED.get(a.label_results.get(label), 'it ends')}"
                      for label in a.stake["unmade"])
 
 
@@ -453,7 +460,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         summary.add(f"edge of the {name} (per {name} laid)", shown(edge), edge_percent(edge))
         if a.stake is not None:
             unmade = sum(a.stake["unmade"].values(), Fraction(0))
-            summary.add(f"games ending before any {name} ({', '.join(a.stake['unmade'])})", shown(unmade),
+            summary.add(f"games ending before any {name} ({', '.join(label_words(a, u) for u in a.stake['unmade'])})",
+                        shown(unmade),
                         percent(unmade))
         counted = unstaked(a) if a.stake is not None else "at even money"
         summary.add(f"caster's net per game, in stakes ({counted})", shown(f.win - f.lose),
@@ -466,7 +474,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     if a.stake is not None:
         name = a.stake["bet"]
         summary.caption += (f"\nA {name} is laid in {percent(a.stake['made_per_game'])} of games; the others end "
-                            f"{' or '.join(a.stake['unmade'])} before any {name} is laid, so no money changes hands. "
+                            f"in {' or '.join(label_words(a, u) for u in a.stake['unmade'])} before any {name} is "
+                            f"laid, so no money changes hands. "
                             f"The edge is the {name}'s, per {name} laid, as in the bets below and each seat's "
                             f"{name} at the table; the caster's net per game counts every game at even money, "
                             f"{unstaked(a)}.")
@@ -601,7 +610,7 @@ def bet_tables(a: Analysis) -> list[Table]:
     notes = [f"edge: the backer's expected loss per {unit} staked on a bet made"
              + (f" (the {stake}'s: per {stake} laid, as in the caster's game above)" if stake else "")
              + "; per decision: per bet decided, pushes left out. throws: the expected number from when the bet "
-               "is made until it is decided. Exact win/lose/push: --format json."]
+               "is made until it is decided."]
     commissions = sorted({(percent(b.commission.rate, 0), b.commission.of) for b in ruleset.bets.values()
                           if b.commission is not None and b.commission.rate})
     for rate, of in commissions:
@@ -610,13 +619,21 @@ def bet_tables(a: Analysis) -> list[Table]:
     if a.never_made:
         notes.append(f"Not offered under these options (their made: condition never holds): "
                      f"{', '.join(a.never_made)}.")
+    machine = a.bet_table.machine
+    order = list(ruleset.phases)
     for name, f in a.bets.items():
         if f.made_per_game < 1 and not (a.stake is not None and a.stake["bet"] == name):  # the stake: said above
-            notes.append(f"{name} is made only in {percent(f.made_per_game)} of games (those that reach a throw "
-                         f"where its made: condition holds); games that end before are not staked, so its edge "
-                         f"is not the game's.")
-    t.caption = "\n".join(notes)
-    t.narrow = t.without(["edge"], "Exact edges: --format json.")
+            # where it is made, in words: the phases of the game its made: condition holds in
+            made = a.bet_table.bet(name).made
+            phases = sorted({machine.states[i].phase for i in made}, key=lambda p: order.index(p) if p in order else 0)
+            words = ruleset.bet_words(name)
+            notes.append(f"{words[:1].upper()}{words[1:]} is made only in {percent(f.made_per_game)} of games: those "
+                         f"that reach the {' or the '.join(readable(p) for p in phases)}; games that end before are "
+                         f"not staked, so its edge is not the game's.")
+    t.caption = "\n".join(notes + ["Exact win/lose/push: --format json."])
+    # narrow, without the edge column: one line says where both are
+    t.narrow = t.without(["edge"], "")
+    t.narrow.caption = "\n".join(notes + ["Exact win/lose/push and edges: --format json."])
     tables = [t]
     for name, f in a.bets.items():
         if len(set(f.pays.values())) > 1:
