@@ -384,6 +384,24 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     assert "0s to 6s 1d" in text_of(page, "#actions label")
 
 
+def test_a_seat_with_a_bet_up_is_told_why_its_bet_buttons_are_gone(browsers, server):
+    """Issue 34: Ben's side bet taken by Cat, neither is offered the side bet again (one of each at a
+    time, the table's rule, as at the terminal): Ben's page says so instead of showing nothing."""
+    from selenium.webdriver.common.by import By
+
+    page = browsers[0]
+    made = server.call("/api/tables", {"ruleset": "cotton", "players": ["Ann", "Ben", "Cat"], "dice": TAPE})
+    table_id, watch = made["id"], made["watch"]["token"]
+    tokens = {name: seat["token"] for name, seat in made["seats"].items()}
+    post_as(server, table_id, tokens["Ben"], {"action": "bet", "bet": "side", "amount": "1"})
+    post_as(server, table_id, tokens["Cat"], {"action": "accept"})
+    page.get(f"{server.address}/tables/{table_id}#token={tokens['Ben']}")
+    in_step(page, server, table_id, watch)
+    assert page.find_elements(By.CSS_SELECTOR, "#actions button") == []
+    assert text_of(page, "#actions .held-back") == ("You have a side bet on the caster up: a seat has one of each bet "
+                                                    "at a time.")
+
+
 def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
     from selenium.webdriver.common.by import By
 
