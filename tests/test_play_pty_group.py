@@ -164,8 +164,9 @@ def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path)
         f"  The Guildmaster sets the stake against Robert fitz John: {m(2)} at risk, a win pays {m(2)}.",
         f"  The Guildmaster backs a side bet on the caster against Robert fitz John: {m(2)} at risk, a win pays "
         f"{m(2)}.",
+        # the layer's odds are the backer's the other way round: he risks 2 to win 1
         f"  The Guildmaster lays the odds on the chance against Robert fitz John: {m(2)} at risk, a win pays "
-        f"{m(1)} (2 to 1).",
+        f"{m(1)} (1 to 2).",
         f"  Ann sets the stake against Robert fitz John: {m(3)} at risk, a win pays {m(3)}.",
         f"  Ann lays a side bet on the caster against Robert fitz John: {m(1)} at risk, a win pays {m(1)}.",
     ]

@@ -133,7 +133,11 @@ def wager_said(ruleset, name: str, w: dict, you: bool = False) -> str:
     else:
         what = f"{('back' if you else 'backs') if backs else ('lay' if you else 'lays')} {ruleset.bet_words(w['bet'])}"
     risks, wins = (w["backer_risks"], w["layer_risks"]) if backs else (w["layer_risks"], w["backer_risks"])
-    pays = f" ({w['pays']})" if w.get("pays") and w["pays"] != "1 to 1" else ""
+    pays = w.get("pays") or ""
+    if not backs and pays.count(" to ") == 1:  # the payout is the backer's odds: the layer's are the other way
+        won, staked = pays.split(" to ")
+        pays = f"{staked} to {won}"
+    pays = f" ({pays})" if pays and pays != "1 to 1" else ""
     return (f"{'You' if you else name} {what} against {other}: {money_amount(ruleset, Fraction(risks))} at risk, "
             f"a win pays {money_amount(ruleset, Fraction(wins))}{pays}")
 
