@@ -244,3 +244,35 @@ def test_the_grammar_colours_a_rule_as_the_language_reads_it():
         ("crabs", "variable.parameter.option.hazard"), ("==", "keyword.operator.comparison.hazard")]
     # a block scalar is left to YAML (and to the server's semantic tokens)
     assert re.match(_grammar()["repository"]["expression-entry"]["begin"], "  do: >-") is None
+
+
+@needs_npm
+def test_vscode_s_own_engine_colours_a_built_in_ruleset(vsix, tmp_path):
+    """Oniguruma and vscode-textmate (VS Code's engine; devDependencies, scripts/tokenize.js) run
+    the extension's grammars over the TextMate YAML grammar, on craps: every grammar's regex
+    compiles in Oniguruma, each `goto`'s phase is coloured as a phase, and no key other than an
+    expression's gets the expression language's colours (nor a reserved word the colours of a name)."""
+    from hazard_dsl.parse.files import builtin_file
+
+    source = Path(builtin_file("craps"))
+    lines = source.read_text(encoding="utf-8").split("\n")
+    done = _run([NODE, "scripts/tokenize.js", str(source)], vsix.parent, 60)
+    coloured = json.loads(done.stdout)
+    assert len(coloured) == len(lines)
+    expression = re.compile(r"^\s*(?:-\s+)?(when|made|do|otherwise|pays|losses_in_a_row):\s")
+    gotos = labels = 0
+    for line, tokens in zip(lines, coloured):
+        ours = [text for text, scope in tokens if scope.endswith(".hazard")]
+        if not expression.match(line) or line.rstrip().endswith(("|", ">", "|-", ">-")):
+            assert ours == [], line
+            continue
+        for phase in re.findall(r"\bgoto\s+(\w+)", line.split(" #")[0]):
+            assert [phase, "entity.name.section.phase.hazard"] in tokens, line
+            gotos += 1
+        for label in re.findall(r"\b(?:win|lose|push)\s+(\w+)", line.split(" #")[0]):
+            if label not in KEYWORDS:
+                assert [label, "entity.name.label.hazard"] in tokens, line
+                labels += 1
+        assert [text for text, scope in tokens if scope == "variable.other.hazard" and text in KEYWORDS] == [], line
+    # craps.yaml: `goto point` after the come-out; natural, craps, point_made, seven_out, bar
+    assert gotos == 1 and labels >= 5
