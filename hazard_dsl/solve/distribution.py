@@ -30,6 +30,7 @@ from math import ceil, floor, gcd, lcm
 
 from ..records import field, record
 from .markov import ONE, ZERO, Chain, TooLargeToSolve
+from .spread import central_moment, mean_of
 
 MAX_SESSION_WORK = 50_000_000  # nets reachable × decisions × outcomes of one decision, for --games N
 MAX_STOP_NETS = 2_000  # nets between the stops of a session played until one of them (an exact solve)
@@ -67,12 +68,11 @@ class SessionNet:
 
     @property
     def mean(self) -> Fraction:
-        return sum((v * p for v, p in self.outcomes.items()), ZERO)
+        return mean_of(self.outcomes)
 
     @property
     def variance(self) -> Fraction:
-        m = self.mean
-        return sum((p * (v - m) ** 2 for v, p in self.outcomes.items()), ZERO)
+        return central_moment(self.outcomes, 2)
 
     @property
     def coin_in(self) -> Fraction:

@@ -44,6 +44,17 @@ class SpreadError(ValueError):
     """A plan whose spread cannot be solved exactly (too large a chain)."""
 
 
+def mean_of(outcomes: dict) -> Fraction:
+    """The mean of a distribution {value: probability}, exact."""
+    return sum((v * p for v, p in outcomes.items()), ZERO)
+
+
+def central_moment(outcomes: dict, k: int) -> Fraction:
+    """The k-th moment about the mean of {value: probability} (k = 2: the variance), exact."""
+    m = mean_of(outcomes)
+    return sum((p * (v - m) ** k for v, p in outcomes.items()), ZERO)
+
+
 @record(frozen=True)
 class Spread:
     """The net of one decision of a bet or plan: {net: probability}, with what it staked,
@@ -57,17 +68,15 @@ class Spread:
 
     @property
     def mean(self) -> Fraction:
-        return sum((v * p for v, p in self.outcomes.items()), ZERO)
+        return mean_of(self.outcomes)
 
     @property
     def variance(self) -> Fraction:
-        m = self.mean
-        return sum((p * (v - m) ** 2 for v, p in self.outcomes.items()), ZERO)
+        return central_moment(self.outcomes, 2)
 
     @property
     def third_moment(self) -> Fraction:
-        m = self.mean
-        return sum((p * (v - m) ** 3 for v, p in self.outcomes.items()), ZERO)
+        return central_moment(self.outcomes, 3)
 
     @property
     def sd(self) -> float:
