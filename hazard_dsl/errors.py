@@ -1,0 +1,123 @@
+"""Errors of a request as facts; each front end words them.
+
+The core (parse, check, compile, solve, simulate, play) never names a command-line flag or a
+Python keyword in its own words. A value a caller gave that cannot be used raises an
+`ArgumentError` carrying:
+
+- `argument`: which argument, as an `Arg` — its name as the application layer's request field
+  and the Python API's keyword (`bets`, `policy`, `stake`, `dice`, `goal`, `scheduler`), the key
+  of a mapping argument (a bet's name, a seat's name) and the value as given;
+- `problem`: what is wrong, a sequence of text and `Arg` references, so that other arguments a
+  message mentions are named in the reader's terms too ("odds backs pass; give `Arg('bets',
+  'pass', '…')` first");
+- `nearest`: the nearest name offered, for "did you mean", and `offered`: what could be given.
+
+A front end words the same error its own way through a `Wording`: the command line
+(`cli.wording`) as flags (``--bet pass=x: …``), the Python API as keywords (``bets['pass'] = 'x':
+…``, the default `str()`), the web API as JSON field names (``bets.pass: …``). No front end reads
+a message back to reword it.
+
+Errors pickle and unpickle as themselves (a worker process or Dask hands them back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Protocol, Union
+
+
+@dataclass(frozen=True)
+class Arg:
+    """An argument as a request names it: `name` the request's field (the API keyword), `key`
+    the entry of a mapping argument (a bet of `bets`, a seat of `seats`), `value` as given
+    (None: not shown), `seat` whose argument it is where seats have their own (a seat's bets)."""
+
+    name: str
+    key: str | None = None
+    value: object = None
+    seat: str | None = None
+
+
+Part = Union[str, Arg]
+
+
+class Wording(Protocol):
+    """How a front end names an argument."""
+
+    def arg(self, arg: Arg) -> str: ...
+
+
+class PythonWording:
+    """The Python API's words: `stake`, `bets['pass']`, `bets['pass'] = 'x'`, `policy='foo'`."""
+
+    def arg(self, arg: Arg) -> str:
+        said = arg.name
+        if arg.seat is not None:
+            said = f"{said}[{arg.seat!r}]"
+        if arg.key is not None:
+            said = f"{said}[{arg.key!r}]"
+            if arg.value is not None:
+                said = f"{said} = {_shown(arg.value)}"
+        elif arg.value is not None:
+            said = f"{said}={_shown(arg.value)}"
+        return said
+
+
+def _shown(value: object) -> str:
+    """A value as a Python caller would write it; the ellipsis (what to give is the reader's
+    choice) stays bare."""
+    if value == "…":
+        return "…"
+    return repr(value)
+
+
+PYTHON = PythonWording()
+
+
+class ArgumentError(ValueError):
+    """A value given for an argument that cannot be used (see the module's docstring).
+
+    `str()` is the Python API's wording; `said(wording)` any front end's. A subclass marks the
+    stage or subject (a bet, a policy, a seat) so that a caller can catch it narrowly."""
+
+    def __init__(self, argument: Arg | str, *problem: Part, nearest: str | None = None,
+                 offered: Iterable[str] = ()):
+        self.argument = argument if isinstance(argument, Arg) else Arg(argument)
+        self.problem: tuple[Part, ...] = tuple(problem)
+        self.nearest = nearest
+        self.offered = tuple(offered)
+        super().__init__(self.said(PYTHON))
+
+    def said(self, wording: Wording) -> str:
+        """The message in `wording`'s terms: the argument, then what is wrong with it (joined by
+        ": " unless the problem starts with a word that follows the name, "must …", "is …"),
+        then "did you mean" where a nearest name is known."""
+        head = wording.arg(self.argument)
+        body = "".join(part if isinstance(part, str) else wording.arg(part) for part in self.problem)
+        if not body:
+            said = head
+        elif body[:1] in (",", ":", ";", "(") or body.split(" ", 1)[0] in _FOLLOWING_WORDS:
+            said = f"{head}{'' if body[:1] in ',:;' else ' '}{body}"
+        else:
+            said = f"{head}: {body}"
+        if self.nearest is not None:
+            said += f"; did you mean {self.nearest!r}?"
+        return said
+
+    def __reduce__(self):
+        # ValueError pickles its `args` (the message): rebuild from the facts instead, so that
+        # the error unpickles as itself, with its facts, in another process.
+        return (_rebuild, (type(self), self.__dict__.copy()))
+
+
+# Words after which a problem continues the argument's name as a sentence: "stake must be more
+# than 0", "goal is too large", "players takes names".
+_FOLLOWING_WORDS = frozenset({"must", "is", "are", "takes", "needs", "cannot", "can", "was", "has", "gives",
+                              "should", "does", "exceeds"})
+
+
+def _rebuild(cls, state: dict):
+    error = cls.__new__(cls)
+    error.__dict__.update(state)
+    ValueError.__init__(error, error.said(PYTHON))
+    return error
