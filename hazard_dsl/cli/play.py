@@ -1,4 +1,4 @@
-"""`hazard-dsl play RULESET --players …`: several people at one keyboard (render.prompt), or,
+"""`hazard-dsl play RULESET --players …`: several people at one keyboard (cli.prompt), or,
 with --resume FILE, the session of a log going on (commands.sessions)."""
 
 from __future__ import annotations
@@ -65,11 +65,11 @@ def command(args) -> int:
 
 
 def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
-    """The people at the keyboard answer the table's questions (render.prompt.Terminal); each
+    """The people at the keyboard answer the table's questions (cli.prompt.Terminal); each
     action and the events it causes are logged and told as they come. `log`: the log of a
     resumed session (its table stands where the log ends; `unlogged`: events its last action
     made that the log lacked, written to it now and told after the recap)."""
-    from ..render.prompt import HELP, SessionOver, Terminal, UnreadableAnswer, read_answer
+    from .prompt import HELP, SessionOver, Terminal, UnreadableAnswer, read_answer
     from ..render.recap import (logged_to, resume_command, resuming, session_length, wagers_up,
                                 where_the_table_stands, with_command)
     from ..render.session import SessionNarrator

@@ -176,7 +176,8 @@ class LiveTable:
 
     def __init__(self, table_id: str, spec: dict, table, settings: dict, lines: int, touched: float):
         from ..compile.machine import CHOICE
-        from ..render.prompt import Terminal, chance_words
+        from ..play.odds import Odds
+        from ..render.chances import chance_words, choices_words
         from ..render.session import SessionNarrator
 
         self.id, self.spec, self.table, self.settings = table_id, spec, table, settings
@@ -187,8 +188,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.tokens = {spec["watch"]: None, **{h: seat for seat, h in spec["seats"].items()}}
         self.narrator = SessionNarrator(table.machine)
-        self.odds = Terminal(table.machine, table.chooser.solver, None, None, table=table, policy=settings["policy"])
-        self._choice, self._words = CHOICE, chance_words
+        self.odds = Odds(table.machine, table.chooser.solver, table)  # the figures, as `play` has them
+        self._choice, self._words, self._choices = CHOICE, chance_words, choices_words
         self.strategy = sessions.strategy(table, settings)
 
     # ------------------------------------------------------------------ telling
@@ -208,7 +209,7 @@ class LiveTable:
             if now.kind != "end":
                 caster = event["caster"]
                 if now.kind == self._choice:
-                    told["chance"] = {"text": self.odds.choices(now, caster)}
+                    told["chance"] = {"text": self._choices(self.odds.choices(now), caster)}
                 else:
                     win = self.odds.win[now.index]
                     told["chance"] = {"win": str(win), "text": f"From here {caster} wins {self._words(win)}."}
@@ -311,7 +312,7 @@ class LiveTable:
 
     def edge_of(self, bet: str) -> dict:
         """A bet's exact edge against its backer if made now, where the table stands, as `play`
-        prices it (render.prompt.Terminal.edge_here: the table's own solver, under its policy):
+        prices it (play.odds.Odds.edge_here: the table's own solver, under its policy):
         {"edge": "37/2016", "edge_percent": "1.835%"}, or {} where it cannot be priced here. A side
         bet once the caster's chance is set is worth more or less than `analyse`'s figure."""
         edge = self.odds.edge_here(bet)
