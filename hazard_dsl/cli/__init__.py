@@ -15,8 +15,10 @@ import sys
 
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
+from ..errors import ArgumentError
 from .output import say_error, silence_stdout
 from .parser import UsageError, build_parser, command_named
+from .wording import FLAGS, worded
 
 # Each command's module is imported when that command runs, not before: a short command pays
 # for its own imports only (`analyse` never loads the session player, `check` never rich).
@@ -72,19 +74,22 @@ def main(argv=None) -> int:
     except RulesetError as exc:
         print_diagnostics(exc.diagnostics)
         return 1
+    except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
+        say_error(printable(worded(exc)))
+        return 1
+    except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
+        sys.stdout.flush()
+        say_error(printable(worded(exc)))
+        return 1
+    except ArgumentError as exc:  # the core's words for a bad argument, said with its flag (cli.wording)
+        say_error(printable(exc.said(FLAGS)))
+        return 2
     except SettingError as exc:  # under the flag that gives the setting: --purse, --no-log
-        say_error(printable(exc.said_as('--' + exc.setting.replace('_', '-'))))
+        say_error(printable(exc.said_as(FLAGS.flag(exc.setting))))
         return 2
     except (UsageError, CommandError) as exc:
         say_error(printable(exc))
         return 2
-    except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
-        say_error(printable(exc))
-        return 1
-    except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
-        sys.stdout.flush()
-        say_error(printable(exc))
-        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # e.g. `hazard-dsl run … | head`

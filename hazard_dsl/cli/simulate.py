@@ -13,6 +13,7 @@ from ..commands.dice import checked_seed, new_seed
 from .output import colour, output_format, say_error
 from .parser import UsageError
 from .run import table_settings
+from .wording import worded
 
 
 def command(args) -> int:
@@ -31,7 +32,7 @@ def command(args) -> int:
     try:  # before any work: a wrong address is told at once
         simulating.check_scheduler(args.scheduler)
     except ClusterError as exc:
-        say_error(printable(exc))
+        say_error(printable(worded(exc)))
         return 1
     ruleset = loading.load(args.ruleset)
     at_table = args.players is not None
@@ -58,14 +59,14 @@ def command(args) -> int:
         else:
             context = simulating.game_simulation(ruleset, count, seed, args.option, args.policy, args.bet, engine)
     except SimulationError as exc:
-        say_error(str(exc))
+        say_error(worded(exc))
         return 1
     bar = _progress(fmt, context)
     try:
         with bar:
             report, complete = execute(context, workers, args.scheduler, bar.advance if bar else None)
     except ClusterError as exc:  # the address, the scheduler or the workers: one line, no traceback
-        say_error(printable(exc))
+        say_error(printable(worded(exc)))
         return 1
     _print(report, fmt, context)
     if plot is not None and report.get("games"):
