@@ -95,15 +95,16 @@ def check(question: Question, action, money=None) -> dict:
                             f"the action is {wanted}, not {_shown(name)}")
     player = action.get("player", question.player)
     if question.ask == "bet" and name == "bet":  # the table is asked: the action names who bets
-        if player not in question.facts["bets"]:
+        if not isinstance(player, str) or player not in question.facts["bets"]:
             raise IllegalAction(f"a bet names its player, one of {', '.join(question.facts['bets'])} (those who may "
                                 f"bet now), not {_shown(player)}")
-    elif player != question.player:
+    elif not (player is None or isinstance(player, str)) or player != question.player:
         raise IllegalAction(f"it is {question.player or 'nobody at the table'}'s turn to {_doing(question)}, "
                             f"not {_shown(player)}'s")
-    extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]))
+    # keys of any type (a Python caller's dict): ordered by their text, never compared
+    extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]), key=_shown)
     if extra:
-        raise IllegalAction(f"{name} takes no {extra[0]!r}")
+        raise IllegalAction(f"{name} takes no {_shown(extra[0])}")
     made = {"action": name}
     if question.player is not None:
         made["player"] = question.player
@@ -156,16 +157,24 @@ def _doing(question: Question) -> str:
 
 
 def _shown(value) -> str:
-    text = repr(value)
+    """A value as a refusal quotes it: its repr, cut to 40 characters; a number too long to
+    write out (Python refuses ints of more than 4,300 digits) said so."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<a number of about {int(value.bit_length() * 0.30103):,} digits>"
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _amount(question: Question, amount, bounds: dict, player: str | None = None, money=None) -> Fraction:
-    if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction)):
+    from decimal import Decimal
+
+    if isinstance(amount, bool) or not isinstance(amount, (str, int, Fraction, Decimal)) or \
+            (isinstance(amount, Decimal) and not amount.is_finite()):
         raise IllegalAction("a stake's amount is a number or an exact amount as text, such as 2, \"1.50\" or "
                             "\"5/2\"")
-    if isinstance(amount, Fraction):
-        value = amount
+    if isinstance(amount, (int, Fraction, Decimal)):  # exact already (a Decimal as written): never as text
+        value = Fraction(amount)
     else:
         text = str(amount)
         value = exact_amount(text, percent=False, written=True) if len(text) <= MAX_ACTION_TEXT else None

@@ -438,11 +438,37 @@ def rules_file(log: LogFile):
 
 
 def differs(made: dict, logged: dict) -> str | None:
-    """What differs between the event the rules make and the logged one, or None."""
-    for key in sorted(set(made) | set(logged)):
-        if made.get(key) != logged.get(key):
-            return f"{key} is {json.dumps(logged.get(key))} in the log, but the rules make it {json.dumps(made.get(key))}"
+    """What differs between the event the rules make and the logged one, or None. Values are
+    the same only as JSON writes them: a die's 3.0 (or true) is not the 3 the rules threw, though
+    Python holds them equal."""
+    # keys of any type (a Python caller's entry): the text ones in order, then the others by their JSON
+    for key in sorted(set(made) | set(logged), key=lambda k: ("", k) if isinstance(k, str) else ("~", _written(k))):
+        if not _same(made.get(key), logged.get(key)):
+            return (f"{key if isinstance(key, str) else _written(key)} is {_written(logged.get(key))} in the log, "
+                    f"but the rules make it {_written(made.get(key))}")
     return None
+
+
+def _same(made, logged) -> bool:
+    """Whether two values are the same JSON: equal, and of the same kind all the way down (a
+    list is a tuple's JSON)."""
+    if isinstance(made, (list, tuple)):
+        return isinstance(logged, (list, tuple)) and len(made) == len(logged) and all(map(_same, made, logged))
+    if isinstance(made, dict):
+        return isinstance(logged, dict) and made.keys() == logged.keys() and \
+            all(_same(v, logged[k]) for k, v in made.items())
+    return type(made) is type(logged) and made == logged
+
+
+def _written(value) -> str:
+    """A value as a log writes it (JSON); a value JSON cannot write (an entry given by a Python
+    caller) by its repr, cut short."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON; an int too long to write out
+        from .actions import _shown
+
+        return _shown(value)
 
 
 # --------------------------------------------------------------------------- replaying on the table
@@ -533,6 +559,11 @@ def replayed(entries, table, where):
     made = deque(table.opening)  # the events made and not yet compared: first, the opening ones
     for number, entry in entries:
         at = where(number)
+        if not isinstance(entry, dict) or not (isinstance(entry.get("event"), str) or
+                                               (isinstance(entry.get("action"), str) and "event" not in entry)):
+            # a file's lines are checked as read (_entry); a caller's entries here
+            raise LogError(f"{at}: neither a session event nor an action (a JSON object with \"event\" or "
+                           f"\"action\")")
         if "action" in entry and "event" not in entry:
             if made:
                 raise LogError(f"{at}: the log contradicts the rules: the rules make a {made[0]['event']} event "
