@@ -65,7 +65,6 @@ def main(argv=None) -> int:
     ensure_encodable()
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(HANDLERS, only=command_named(argv))
-    parser.words = argv  # (a mistyped flag of hazard-dsl's own is told so: Parser.error)
     args = parser.parse_args(argv)
     try:
         code = args.func(args)

@@ -57,34 +57,45 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with "did you mean" for a mistyped command, choice or flag."""
+    """argparse, with "did you mean" for a mistyped command, choice or flag.
+
+    "Did you mean" is worked out from the parser's own data (the commands' names, each choice,
+    each command's flags), where argparse finds the mistake and before it words it: a bad choice
+    in `_check_value`, unknown flags and a missing command in `parse_args`. argparse's messages
+    are never read (CPython has changed their wording between releases; tests/cli/
+    test_did_you_mean.py gives argparse other words and checks that ours stay)."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message: str):
-        import re
-
-        match = re.search(r"(?:argument (\S+): )?invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if match:
-            from ..diagnostics import did_you_mean
-
-            where, word = match.group(1), match.group(2)
-            choices = re.findall(r"'([^']*)'", match.group(3))
-            if where in (None, "COMMAND"):
-                message = f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}"
-            else:
-                message = f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}"
-        elif message.startswith("unrecognized arguments: "):
-            command = self._command_run()
-            if command is not None:  # said by the command's own parser, with its usage and flags
-                command.error(_unrecognized(command, message.removeprefix("unrecognized arguments: ")))
-        elif message.endswith("required: COMMAND") and getattr(self, "commands", None) is not None:
-            flags = [word for word in getattr(self, "words", ()) if word.startswith("--")]
+    def parse_args(self, args=None, namespace=None):
+        namespace, extras = self.parse_known_args(args, namespace)
+        commands = getattr(self, "commands", None)
+        if commands is not None and getattr(namespace, commands.dest, None) is None:
+            # no command (the subparsers are not `required`, so that the missing one is found here)
+            flags = [word for word in extras if word.startswith("--")]
             if flags:  # `hazard-dsl --verison`: a mistyped flag of hazard-dsl's own, and no command
-                message = f"{_unrecognized(self, ' '.join(flags))}; no command given (hazard-dsl --help lists them)"
-        super().error(message)
+                self.error(f"{_unrecognized(self, flags)}; no command given (hazard-dsl --help lists them)")
+            self.error(f"the following arguments are required: {commands.metavar}")
+        if extras:
+            command = self._command_run()
+            # said by the command's own parser, with its usage and flags
+            (command or self).error(_unrecognized(command or self, extras))
+        return namespace
+
+    def _check_value(self, action, value):
+        """A value outside an argument's choices: a command (`hazard-dsl anlyse`) or a flag's
+        value (`--format jsn`), with the nearest choice."""
+        if action.choices is None or value in action.choices:
+            return
+        from ..diagnostics import did_you_mean
+
+        word, choices = str(value), [str(choice) for choice in action.choices]
+        if isinstance(action, argparse._SubParsersAction):
+            self.error(f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}")
+        where = "/".join(action.option_strings) or action.metavar or action.dest
+        self.error(f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}")
 
     def exit(self, status: int = 0, message: str | None = None):
         if message:  # argparse's "prog: error: …", fitted to a terminal as every error is
@@ -117,16 +128,21 @@ class Parser(argparse.ArgumentParser):
             raise SystemExit(1) from None
 
 
-def _unrecognized(parser: argparse.ArgumentParser, words: str) -> str:
-    """argparse's "unrecognized arguments: …", each mistyped flag with the flag of the command
-    it is closest to: `--formt` hears "did you mean '--format'"."""
-    import re
+def flags_of(parser: argparse.ArgumentParser) -> list[str]:
+    """A parser's long flags as its help shows them (a flag whose help is suppressed, given to
+    refuse it with a reason, is offered to no one)."""
+    return sorted({flag for action in parser._actions if action.help is not argparse.SUPPRESS
+                   for flag in action.option_strings if flag.startswith("--")})
 
+
+def _unrecognized(parser: argparse.ArgumentParser, words: list[str]) -> str:
+    """"unrecognized arguments: …", each mistyped flag with the flag of the command it is
+    closest to: `--formt` hears "did you mean '--format'"."""
     from ..diagnostics import did_you_mean
 
-    flags = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", parser.format_help())))  # as the help shows them
+    flags = flags_of(parser)
     said = []
-    for word in words.split(" "):
+    for word in words:
         flag = word.partition("=")[0]
         if flag in flags:  # the command's own flag, given before the command's name
             said.append(f"{word} (it goes after the command: hazard-dsl {parser.prog.split()[-1]} {word} …)")
@@ -181,9 +197,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     )
     parser.add_argument("-V", "--version", action="version", version=f"hazard-dsl {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    # the command run, whose flags a mistyped one is compared with (Parser.error)
+    # the command run, whose flags a mistyped one is compared with (Parser.parse_args); a missing
+    # command is told there too, in our words (not `required`, which argparse would word)
     parser.command, parser.commands = only, subparsers
-    subparsers.required = True
     commands = _OnlyOne(subparsers, only)
 
     p = commands.add_parser("check", help="check rule files and report every problem",
