@@ -7,12 +7,24 @@ types.
 
 from __future__ import annotations
 
+import copyreg
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
 
 from .diagnostics import Position
 from .records import field, record
+
+
+def frozen_mapping(items: dict) -> MappingProxyType:
+    """A read-only mapping of a Ruleset, rebuilt from its items when unpickled."""
+    return MappingProxyType(items)
+
+
+# A Ruleset's mappings are read-only views (MappingProxyType), which pickle cannot take by
+# itself: pickled as their items, a Ruleset, and the machines, analyses and tables that hold
+# one, travel to worker processes and Dask (issue 36).
+copyreg.pickle(MappingProxyType, lambda mapping: (frozen_mapping, (dict(mapping),)))
 
 # Facts of the throw a condition may use (only in phases where the dice are thrown).
 DICE_FACTS = {
