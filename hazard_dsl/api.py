@@ -475,7 +475,7 @@ class Variant:
         """This variant beside others (variants, names or paths): a `hazard_dsl.Comparison` of
         each one's figures (`.analyses`) and the throws that do something different
         (`.differences`); `.to_json()` is what `hazard-dsl compare --json` prints."""
-        from .render.report import differences
+        from .render.comparison import differences
         from .results import Comparison
 
         variants = [self] + [o if isinstance(o, Variant) else load(o) for o in others]

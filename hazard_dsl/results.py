@@ -89,7 +89,7 @@ class Analysis(_Shown, _Analysis):
     def edge_per_stake_laid(self):
         """The edge money meets: the stake bet's, per stake laid (`.edge` is P(lose) − P(win) per
         game, which counts games that end before any stake is laid)."""
-        from .render.report import stake_edge
+        from .render.phrases import stake_edge
 
         return stake_edge(self)
 
@@ -113,12 +113,12 @@ class Hand(_Shown, _Hand):
         return cls(**{name: getattr(hand, name) for name in fields(hand)})
 
     def to_json(self) -> dict:
-        from .render.report import hand_json
+        from .render.seats import hand_json
 
         return hand_json(self)
 
     def _tables(self) -> tuple:
-        from .render.report import hand_table
+        from .render.seats import hand_table
 
         return None, [hand_table(self)]
 
@@ -133,12 +133,12 @@ class Seats(_Shown, _Seats):
         return cls(**{name: getattr(figures, name) for name in fields(figures)})
 
     def to_json(self) -> dict:
-        from .render.report import seats_json
+        from .render.seats import seats_json
 
         return seats_json(self)
 
     def _tables(self) -> tuple:
-        from .render.report import seats_tables
+        from .render.seats import seats_tables
 
         return None, seats_tables(self)
 
@@ -152,12 +152,12 @@ class TableRuin(_Shown, _TableRuin):
         return cls(**{name: getattr(figures, name) for name in fields(figures)})
 
     def to_json(self) -> dict:
-        from .render.report import table_ruin_json
+        from .render.seats import table_ruin_json
 
         return table_ruin_json(self)
 
     def _tables(self) -> tuple:
-        from .render.report import table_ruin_table
+        from .render.seats import table_ruin_table
 
         return None, [table_ruin_table(self)]
 
@@ -171,12 +171,12 @@ class Ruin(_Shown, _Ruin):
         return cls(**{name: getattr(ruin, name) for name in fields(ruin)})
 
     def to_json(self) -> dict:
-        from .render.report import ruin_json
+        from .render.seats import ruin_json
 
         return ruin_json(self)
 
     def _tables(self) -> tuple:
-        from .render.report import ruin_table
+        from .render.seats import ruin_table
 
         return None, [ruin_table(self)]
 
@@ -204,7 +204,7 @@ class Comparison(_Report):
         return f"<Comparison of {', '.join(map(repr, self.labels))}>"
 
     def _tables(self) -> tuple:
-        from .render.report import comparison
+        from .render.comparison import comparison
 
         return comparison(list(zip(self.labels, self.analyses)), [v.machine for v in self.variants])
 

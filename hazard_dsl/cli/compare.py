@@ -9,7 +9,7 @@ from .output import colour, draw_chart, output_format
 
 
 def command(args) -> int:
-    from ..render.report import comparison, comparison_json
+    from ..render.comparison import comparison, comparison_json
     from ..render.tables import render
 
     check_chart_file(args.plot)

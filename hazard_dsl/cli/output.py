@@ -21,7 +21,7 @@ def colour() -> bool:
 
 
 def options_line(machine) -> str:
-    from ..render.report import options_text
+    from ..render.phrases import options_text
 
     return f"options: {options_text(machine.options)}"
 

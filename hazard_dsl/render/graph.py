@@ -178,7 +178,7 @@ class Diagram:
 
     def subtitle(self) -> list:
         """Options, what is folded, and where the rules come from: the diagram's caption."""
-        from .report import options_text
+        from .phrases import options_text
 
         lines = []
         if self.machine.options:
@@ -187,7 +187,7 @@ class Diagram:
             lines.append("Folded: states differing only in a variable's value are one node, the values as "
                          "parameters; chances are per throw.")
         if not self.machine.dice.fair:
-            from .report import dice_text
+            from .phrases import dice_text
 
             lines.append(f"Loaded dice: {dice_text(self.machine.dice)}.")
         undrawn = [name for name in self.ruleset.bets if name not in {bet.name for bet in self.bets}]
@@ -283,7 +283,7 @@ class BetPart:
             decisions[code] = node
             pays = self.nodes.get(node, (decision.result, [decision.label, ""]))[1][1:]
             if decision.result == "win":
-                from .report import ratio
+                from .phrases import ratio
 
                 pays = sorted(set(pays[0].removeprefix("pays ").split(", ")) | {ratio(decision.net)}
                               if pays and pays[0] else {ratio(decision.net)})

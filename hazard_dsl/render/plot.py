@@ -148,7 +148,7 @@ def compare_chart(entries, path: str, labels=None, rulesets=()) -> None:
                 fontsize=8, bbox=dict(facecolor="white", edgecolor="none", pad=0.6))
     ax.text(50, -0.55, " 50%: an even game", fontsize=7, color="#333333", va="bottom")
     ax = fig.add_subplot(grid[0, 1], sharey=ax)
-    from .report import stake_edge
+    from .phrases import stake_edge
 
     edge = [_pct(stake_edge(a)) for a in analyses]  # per stake laid, as analyse and compare print it
     ax.barh(y, edge, color=[LOSE if e > 0 else WIN for e in edge], height=0.6)

@@ -1,29 +1,20 @@
-"""Reports for `analyse` and `compare`: the JSON contract and the tables people read."""
+"""The report of `analyse`: the JSON contract (`analysis_json`) and the tables people read
+(`analysis_tables`): the caster's game, its labels, choices, dice that land off, the bets, fees,
+each option's effect, a split by a variable. The figures of play over many games are
+`render.seats`'s, the comparison of rulesets `render.comparison`'s, the words they share
+`render.phrases`'s."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import CHOICE, END, OUTCOMES, THROW, Machine, maximises
+from ..compile.machine import maximises
 from ..model import readable
 from ..solve.analysis import Analysis
-from .tables import LONG_FRACTION, Cell, Table, approximate, both, decimal, exact, number_and, percent, shown, \
-    with_decimal
-
-
-# --------------------------------------------------------------------------- JSON contract
-
-
-def comparison_json(entries, machines) -> dict:
-    """`compare --json`: each variant's figures (`analysis_json` with its text as `name`) and,
-    against the first, the throws on which each other variant's rules differ. `entries` and
-    `machines` are `commands.compare.compare`'s [(text, Analysis)] and [(text, Machine)]."""
-    base_name, base = machines[0]
-    return {
-        "rulesets": [dict(analysis_json(a), name=text) for text, a in entries],
-        "differences": [{"base": base_name, "other": other_name, "rows": differences(base, other)}
-                        for other_name, other in machines[1:]],
-    }
+from .phrases import EDGE_MEANS, edge_percent, label_words, odds_against, one_in, options_text, pays_text, ratio, \
+    stake_bet, stake_edge, throws_text, units_of, unstaked
+from .seats import hand_json, ruin_json, seats_json, session_tables, table_ruin_json
+from .tables import Cell, Table, decimal, exact, percent, shown
 
 
 def analysis_json(a: Analysis) -> dict:
@@ -126,321 +117,9 @@ def analysis_json(a: Analysis) -> dict:
     return out
 
 
-def hand_json(h) -> dict:
-    """A hand (solve.session.Hand) as `analyse --hand --json` gives it."""
-    return {"games": exact(h.games), "throws": exact(h.throws), "net": exact(h.net), "wins": exact(h.wins),
-            "passing": h.rule}
-
-
-def seats_json(s) -> dict:
-    """Each seat's figures at the table (solve.seats.Seats) as `analyse --bet SEAT:… --json`
-    gives them: a list of rows per seat, and a round of the table where the players are given."""
-    def maybe(value):
-        return None if value is None else exact(value)
-
-    rows = {name: [{"what": r.what, "bet": r.bet, "role": r.role, "side": r.side, "per_game": exact(r.per_game),
-                    "per_throw": exact(s.per_throw(r)), "per_hand": maybe(r.per_hand), "edge": maybe(r.edge),
-                    "risk_per_game": exact(r.risk), "wagers_per_game": exact(r.wagers), "maker": r.maker,
-                    "casters": list(r.casters) if r.casters is not None else None, "carried": r.carried,
-                    "why_not": r.why_not} for r in rows] for name, rows in s.rows.items()}
-    out = {"plans": {name: {bet: exact(amount) for bet, amount in plan.items()} for name, plan in s.plans.items()},
-           "stake": exact(s.stake), "players": s.players, "throws_per_game": exact(s.throws),
-           "games_per_hand": maybe(s.games_per_hand), "passing": s.passing, "seats": rows,
-           "no_round": s.why_no_round}
-    if s.per_round is not None:
-        out["round"] = {"per_round": {name: exact(v) for name, v in s.per_round.items()},
-                        "per_game": {name: exact(v) for name, v in s.per_game_of_round().items()},
-                        "bank": exact(s.bank_per_round), "box": exact(s.box_per_round)}
-    return out
-
-
-def table_ruin_json(t) -> dict:
-    """Each seat from a bankroll to a goal (solve.seats.TableRuin) as `analyse --bankroll …
-    --bet SEAT:… --json` gives it: each seat's figures, or why there are none."""
-    seats = {}
-    for name in t.players:
-        r = t.seats.get(name)
-        if r is None:
-            seats[name] = {"why_not": t.why_not[name]}
-            continue
-        seats[name] = {"reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games),
-                       "games_as": {role: exact(v) for role, v in r.games_as.items()},
-                       "takes": [{"maker": maker, "bet": bet} for maker, bet in r.takes],
-                       "final_purse": exact(r.final_purse),
-                       "need": {role: exact(v) for role, v in r.need.items()}}
-    return {"players": t.players, "plans": {name: {bet: exact(a) for bet, a in plan.items()}
-                                            for name, plan in t.plans.items()},
-            "bankroll": exact(t.bankroll), "goal": exact(t.goal), "stake": exact(t.stake), "units": t.units,
-            "seats": seats}
-
-
-def ruin_json(r) -> dict:
-    """A session to ruin or goal (solve.session.Ruin) as `analyse --bankroll … --json` gives it."""
-    return {"bankroll": exact(r.bankroll), "goal": exact(r.goal), "stake": exact(r.stake),
-            "reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "games": exact(r.games), "unit": r.unit}
-
-
-# --------------------------------------------------------------------------- analyse
-
-
-def session_tables(a: Analysis) -> list[Table]:
-    """The hand (until the dice pass), the session to ruin or goal, and each seat's figures at
-    the table, when asked for."""
-    hand = [hand_table(a.hand, unstaked(a) if a.stake is not None else None)] if a.hand is not None else []
-    return hand + ([ruin_table(a.ruin)] if a.ruin is not None else []) + \
-        (seats_tables(a.seats) if a.seats is not None else []) + \
-        ([table_ruin_table(a.table_ruin)] if a.table_ruin is not None else [])
-
-
-# each figure says what it is per: the nets per game, throw and hand; the edge per unit the seat
-# puts at risk (a stake laid, a backer's stake, what a layer lays), the bets table's edge for a backer
-SEAT_COLUMNS = ["bet", "as", "side", "net per game", "net per throw", "net per hand", "edge % per unit at risk"]
-
-
-def seats_tables(s) -> list[Table]:
-    """A table for each seat (solve.seats.Seats): each bet of its plan as caster and as setter,
-    its stake, the fees it pays as the caster, the bets of others it takes; then a round of the
-    table, where the players are given."""
-    from ..play.wagers import money
-
-    tables = []
-    for name, rows in s.rows.items():
-        plan = s.plans.get(name) or {}
-        making = (", making " + ", ".join(f"{bet} for {money(amount)}" for bet, amount in plan.items()) +
-                  " whenever it may") if plan else ""
-        t = Table(f"{name}{making}: expected net in {s.units}", SEAT_COLUMNS)
-        narrow = Table(t.title, SEAT_COLUMNS)
-        notes = []
-        for r, role in _seat_rows(rows):
-            edge = edge_percent(r.edge) if r.edge is not None else "—"
-            hand = shown(r.per_hand) if r.per_hand is not None else "—"
-            t.add(r.what, role, r.side, shown(r.per_game), shown(s.per_throw(r)), hand, edge)
-            narrow.add(r.what, role, r.side, decimal(r.per_game), decimal(s.per_throw(r)),
-                       decimal(r.per_hand) if r.per_hand is not None else "—", edge)
-            if r.why_not:
-                notes.append(f"{name} makes no {r.bet} as {r.role}: {r.why_not}.")
-            elif r.casters is not None:
-                notes.append(f"{r.what} as {r.role}: when {' or '.join(r.casters)} casts.")
-            elif r.per_hand is None and r.carried and s.games_per_hand is not None:
-                notes.append(f"{r.what}: a wager can stay up from one game to the next and is played differently "
-                             f"as caster and as setter, so the games of a hand are not alike; per game is the long "
-                             f"run.")
-        # what every seat's figures assume is said once, under the first table
-        t.caption = "\n".join(([] if tables else [seats_caption(s)]) + list(dict.fromkeys(notes))) or None
-        narrow.caption = "\n".join(filter(None, [t.caption, "Exact fractions: --format json."]))
-        t.narrow = narrow
-        tables.append(t)
-    if s.why_no_round is not None and tables:
-        for t in (tables[-1], tables[-1].narrow):
-            t.caption = "\n".join(filter(None, [t.caption, f"No round of the table: {s.why_no_round}."]))
-    if s.per_round is not None:
-        n = len(s.players)
-        t = Table(f"A round of the table: {', '.join(s.players)} each cast one hand ({shown(s.games_per_hand)} "
-                  f"games a hand)", ["", "net per round", "net per game"])
-        per_game = s.per_game_of_round()
-        for name in s.players:
-            t.add(name, shown(s.per_round[name]), shown(per_game[name]))
-        if s.bank_per_round:
-            t.add("the bank", shown(s.bank_per_round), shown(s.bank_per_round / (n * s.games_per_hand)))
-        if s.box_per_round:
-            t.add("the box (fees)", shown(s.box_per_round), shown(s.box_per_round / (n * s.games_per_hand)))
-        t.caption = (f"Expected net in {s.units}: one hand as the caster and {n - 1} as a setter, every bet above "
-                     f"and its other side included; per game: over the {n} hands of the round.")
-        narrow = Table(t.title, t.columns, [[row[0], *(decimal(v) for v in values)] for row, values in zip(
-            t.rows, _round_values(s))], t.caption + "\nExact fractions: --format json.")
-        t.narrow = narrow
-        tables.append(t)
-    return tables
-
-
-def _seat_rows(rows) -> list:
-    """A seat's rows with the role each is shown under: a line played alike as caster and as
-    setter (a bet with the bank, whoever holds the box) is shown once, as "either"."""
-    def key(r):
-        return (r.what, r.side, r.per_game, r.per_hand, r.risk, r.casters, r.why_not)
-
-    casters = {key(r) for r in rows if r.role == "caster"}
-    setters = {key(r) for r in rows if r.role == "setter"}
-    both = casters & setters
-    out, said = [], set()
-    for r in rows:
-        k = key(r)
-        if k in both:
-            if k not in said:
-                said.add(k)
-                out.append((r, "either"))
-            continue
-        out.append((r, r.role))
-    return out
-
-
-def _round_values(s) -> list:
-    """The numbers of the round's rows, in order (for its narrow form)."""
-    n, games = len(s.players), s.games_per_hand
-    out = [(s.per_round[name], s.per_round[name] / (n * games)) for name in s.players]
-    for value in (s.bank_per_round, s.box_per_round):
-        if value:
-            out.append((value, value / (n * games)))
-    return out
-
-
-def seats_caption(s) -> str:
-    """What each seat's figures assume, and how they count."""
-    from ..play.wagers import money
-
-    stakes = (f"every player stakes {money(s.stake)} a game with the bank" if s.against == "bank" else
-              f"each setter stakes {money(s.stake)} a game against the caster")
-    hand = (f"per hand: a hand of the box ({shown(s.games_per_hand)} games), the seat's own as caster, another's "
-            f"as setter" if s.games_per_hand is not None else "the dice never pass, so there is no hand")
-    return (f"Each bet is made whenever the table allows, for its amount (what the seat puts at risk: a backer's "
-            f"stake, what a layer lays; a bet that backs the stake or another at most that times its multiple), "
-            f"one wager at a time; every bet is taken, no purse runs short, and {stakes}. Per game and per throw "
-            f"are the long run; {hand}. Edge % per unit at risk: the seat's expected loss per unit it puts at "
-            f"risk (negative: a gain): a backer's per unit staked (the bets table's edge), a layer's per unit "
-            f"laid, the stake's per stake laid (a game that ends before any stake puts none at risk).")
-
-
-def hand_table(h, counted: str | None = None) -> Table:
-    """The caster's hand (solve.session.Hand), until the dice pass; `counted`, how the net
-    counts the games that end before any stake ("no_main as a push"), where some do."""
-    t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
-    t.add("expected games", shown(h.games), decimal(h.games))
-    t.add("expected throws", shown(h.throws), decimal(h.throws))
-    t.add("expected games won", shown(h.wins), decimal(h.wins))
-    t.add("caster's expected net, in stakes", shown(h.net), decimal(h.net))
-    t.caption = (f"{h.rule[0].upper()}{h.rule[1:]}. Net: staking 1 at even money on every game of the hand "
-                 f"(+1 a win, −1 a loss" + (f"; a game that ends before any stake, {counted}" if counted else "")
-                 + ").")
-    return t
-
-
-def ruin_table(r) -> Table:
-    """A session to ruin or goal (solve.session.Ruin)."""
-    t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
-              ["", "exact", "%"])
-    t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
-    t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
-    t.add("expected games", shown(r.games), decimal(r.games))
-    t.caption = ("The caster casts every game and stakes at even money on it; a push changes nothing. "
-                 "Ruined: the purse is below one stake.")
-    return t
-
-
-def table_ruin_table(t) -> Table:
-    """Each seat from a bankroll to a goal (solve.seats.TableRuin)."""
-    from ..compile.passing import first_words
-    from ..play.wagers import money
-
-    table = Table(f"Each seat from {money(t.bankroll)} to {money(t.goal)} {t.units}",
-                  ["seat", "reaches the goal", "expected games", "purse at the end"])
-    narrow = Table(table.title, table.columns)
-    notes = []
-    for name in t.players:
-        r = t.seats.get(name)
-        if r is None:
-            table.add(name, "—", "—", "—")
-            narrow.add(name, "—", "—", "—")
-            notes.append(f"{name}: not solved exactly: {t.why_not[name]}.")
-            continue
-        table.add(name, both(r.reach_goal), shown(r.games), shown(r.final_purse))
-        narrow.add(name, percent(r.reach_goal), decimal(r.games), decimal(r.final_purse))
-        plan = t.plans.get(name) or {}
-        making = ", ".join(f"{bet} for {money(amount)}" for bet, amount in plan.items())
-        needs = " and ".join(f"{money(v)} as {role}" for role, v in r.need.items())
-        takes = ", ".join(f"{maker}'s {bet}" for maker, bet in r.takes)
-        doing = [f"makes {making} whenever it may" if making else "", f"takes {takes}" if takes else ""]
-        doing = " and ".join(filter(None, doing))
-        notes.append(f"{name}{' ' + doing + ', and' if doing else ''} plays a game while the purse holds what "
-                     f"the game could cost (at most {needs}).")
-    stakes = (f"every player stakes {money(t.stake)} a game with the bank" if t.against == "bank" else
-              f"each setter stakes {money(t.stake)} a game against the caster")
-    head = (f"Each seat plays from {money(t.bankroll)} until its purse reaches {money(t.goal)} or can no longer "
-            f"play a game as planned (ruined), while the others play on; {stakes}, the caster pays the fees out "
-            f"of what he has left, the box passes as the rules say, and {first_words(t.first)}. Every bet is "
-            f"taken and the others' purses never run short. Purse at the end: expected, in {t.units}.")
-    if t.why_not:
-        notes.append("simulate RULESET --players … --goal G (--purse B as the bankroll) plays such sessions on the "
-                     "table, beside the exact figures where there are any.")
-    table.caption = "\n".join([head, *notes])
-    narrow.caption = table.caption + "\nExact fractions: --format json."
-    figures = [x for r in t.seats.values() for x in (r.reach_goal, r.games, r.final_purse)]
-    if any(len(exact(x)) > LONG_FRACTION for x in figures):  # fractions no one reads: the decimals alone
-        return narrow
-    table.narrow = narrow
-    return table
-
-
-def _odds(lose: Fraction, win: Fraction, compact: bool = False, approximate_only: bool = False) -> str:
-    """The setter's chance against the caster's, as whole numbers (Chambers: 7,295 to 6,961);
-    `compact` for a narrow column (7295:6961). In CSV, the ratio as one exact number (2053/1979)."""
-    if not win or not lose:
-        return "—"
-    ratio = Fraction(lose) / Fraction(win)
-    if approximate_only and ratio.numerator.bit_length() + ratio.denominator.bit_length() > 24:
-        return number_and(f"{float(ratio):.4f}:1", exact(ratio))
-    if ratio.numerator.bit_length() + ratio.denominator.bit_length() > 80:  # no whole numbers a person reads
-        return number_and(f"≈ {approximate(ratio)} : 1", exact(ratio))
-    if compact:
-        return number_and(f"{ratio.numerator}:{ratio.denominator}", exact(ratio))
-    return number_and(f"{ratio.numerator:,} : {ratio.denominator:,}", exact(ratio))
-
-
-def _throws(n: int | None, a: Analysis) -> str:
-    """A number of throws from the distribution (the median, the 99th percentile), or "more than N"
-    when it lies beyond what was computed."""
-    return f"more than {len(a.throws) - 1}" if n is None else str(n)
-
-
-def options_text(options: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in options.items()) or "none"
-
-
 def analysis_header(a: Analysis) -> str:
     return (f"{a.ruleset} — {a.file}\n"
             f"options: {options_text(a.options)}; choices: {a.policy}")
-
-
-EDGE_DIGITS = 3  # every edge is shown to the same precision, so they can be compared at a glance
-EDGE_MEANS = ("edge: the expected loss per unit staked (per stake laid: a game that ends before any stake does "
-              "not count), in % of the stake. For the game, the caster's at even money: P(lose) − P(win), where "
-              "every game lays a stake. For a bet, the bettor's, at the bet's own payouts and commission.")
-
-
-def stake_bet(a: Analysis) -> str | None:
-    """The table's stake bet (`money: stake`) where it was analysed, else None."""
-    if a.stake is not None:
-        return a.stake["bet"]
-    name = a.bet_table.machine.ruleset.table.stake if a.bet_table is not None else None
-    return name if name in a.bets else None
-
-
-def stake_edge(a: Analysis) -> Fraction:
-    """The edge money meets on the game: the stake bet's, per stake laid (the bets table's, and
-    each seat's stake at the table: solve.seats), or without one, the caster's at even money on
-    every game, P(lose) − P(win), each game laying one stake."""
-    name = stake_bet(a)
-    return a.bets[name].edge if name is not None else a.figures.edge
-
-
-def edge_percent(value: Fraction) -> str:
-    return percent(value, EDGE_DIGITS)
-
-
-# how a game that ends before any stake is counted in the game's own figures, by its result
-UNSTAKED_COUNTED = {"win": "a win", "lose": "a loss", "push": "a push"}
-
-
-def label_words(a: Analysis, label: str) -> str:
-    """A label in the ruleset's words ("no main" for no_main): prose reads no identifier."""
-    table = a.bet_table
-    return table.machine.ruleset.label_words(label) if table is not None else " ".join(label.split("_"))
-
-
-def unstaked(a: Analysis) -> str:
-    """The endings that come before any stake, and how the game's figures count them:
-    "no main as a push" (the history sheet), "bad main as a loss" (Cotton, first_throw=lose)."""
-    return ", ".join(f"{label_words(a, label)} as {UNSTAKED_COUNTED.get(a.label_results.get(label), 'it ends')}"
-                     for label in a.stake["unmade"])
 
 
 def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
@@ -466,10 +145,10 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
         counted = unstaked(a) if a.stake is not None else "at even money"
         summary.add(f"caster's net per game, in stakes ({counted})", shown(f.win - f.lose),
                     edge_percent(f.win - f.lose))
-    summary.add("setter : caster (odds against the caster)", _odds(f.lose, f.win), "")
+    summary.add("setter : caster (odds against the caster)", odds_against(f.lose, f.win), "")
     summary.add("expected throws per game", shown(f.expected_throws), decimal(f.expected_throws))
-    summary.add("median throws per game", _throws(a.median_throws, a), "")
-    summary.add("99th percentile of throws per game", _throws(a.high_percentile_throws, a), "")
+    summary.add("median throws per game", throws_text(a.median_throws, a), "")
+    summary.add("99th percentile of throws per game", throws_text(a.high_percentile_throws, a), "")
     summary.caption = EDGE_MEANS
     if a.stake is not None:
         name = a.stake["bet"]
@@ -522,7 +201,7 @@ def recast_table(a: Analysis) -> Table:
     r = a.recast
     faces = r["faces"]
     chooser = " or ".join(r["choosers"]) or "the rules"
-    t = Table(f"Dice that land off (each die 1 time in {_one_in(r['chance'])}): the {chooser}'s recasts",
+    t = Table(f"Dice that land off (each die 1 time in {one_in(r['chance'])}): the {chooser}'s recasts",
               ["where", "wins %", "if both %", "recast the off die alone when the other shows"])
     for row in r["states"]:
         state = row["state"]
@@ -543,10 +222,6 @@ def recast_table(a: Analysis) -> Table:
     return t
 
 
-def _one_in(chance: Fraction) -> str:
-    return str(chance.denominator) if chance.numerator == 1 else f"{1 / chance:.3g}"
-
-
 def _alone_text(alone: dict, faces) -> str:
     """"cater, cinque, sice" (the same whichever die is off), or each die's faces apart."""
     def words(chances: dict) -> str:
@@ -558,35 +233,6 @@ def _alone_text(alone: dict, faces) -> str:
     if alone.get(1) == alone.get(2):
         return words(alone[1])
     return "; ".join(f"{'first' if die == 1 else 'second'} die off: {words(alone.get(die, {}))}" for die in (1, 2))
-
-
-def _units(a: Analysis) -> str:
-    """The money unit's plural ("shillings", "pence")."""
-    return a.bet_table.machine.ruleset.money_units if a.bet_table is not None else "units"
-
-
-def ratio(net: Fraction) -> str:
-    """A win's net per unit staked as the layout says it: 7/6 → "7 to 6", 29 → "29 to 1"."""
-    net = Fraction(net)
-    return f"{net.numerator} to {net.denominator}"
-
-
-def pays_text(bet, f) -> str:
-    """What a bet pays, from what its wins really paid: one payout, several (the field pays
-    1, 2 or 3 to 1), or one that depends on where it is made (a table follows)."""
-    if len(set(f.pays.values())) > 1:
-        text = "varies (below)"
-    elif f.win_pays:
-        nets = sorted(f.win_pays, key=lambda n: (-f.win_pays[n], n))
-        text = ", ".join(ratio(n) for n in nets[:4]) + (", …" if len(nets) > 4 else "")
-    elif f.pays:
-        text = ratio(next(iter(f.pays.values())))
-    else:
-        text = "never wins"
-    if bet.commission is not None and bet.commission.rate:
-        # "of bet" or "of win": one marker never stands for two kinds of commission
-        text += f" less {percent(bet.commission.rate, 0)} of {bet.commission.of}"
-    return text
 
 
 def bet_tables(a: Analysis) -> list[Table]:
@@ -642,7 +288,7 @@ def bet_tables(a: Analysis) -> list[Table]:
 
 
 def fee_table(a: Analysis) -> Table:
-    t = Table(f"Fees (in {_units(a)})", ["fee", "payer → payee", "amount", "falls due (% of games)",
+    t = Table(f"Fees (in {units_of(a)})", ["fee", "payer → payee", "amount", "falls due (% of games)",
                                      "cost per game"])
     for name, fee in a.fees.items():
         t.add(name, f"{fee.payer} → {fee.payee}", shown(fee.amount), percent(fee.due_per_game),
@@ -681,7 +327,7 @@ def money_tables(a: Analysis) -> list[Table]:
             tables.append(Table("Options", ["note"], [[line]]))
     if a.combination is not None:
         c = a.combination
-        t = Table(f"These bets together (in {_units(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
+        t = Table(f"These bets together (in {units_of(a)})", ["bets", "expected staked", "expected net", "edge", "edge %"])
         t.add(" + ".join(f"{n}={amount}" for n, amount in c.orders), shown(c.staked), shown(c.net), shown(c.edge),
               edge_percent(c.edge))
         # solve.bets.combination: each bet made once, one that backs another as often as it may be
@@ -769,10 +415,10 @@ def by_table(a: Analysis) -> Table:
               [var, f"P({var})", *labels, f"win | {var}", f"edge | {var}", "setter:caster", f"throws | {var}"])
     for value, (probability, g, joint) in a.by.items():
         t.add(value, pct(probability), *(pct(joint.get(label, 0)) for label in labels), pct(g.win),
-              edge(g, joint), _odds(g.lose, g.win, True), decimal(g.expected_throws, 2))
+              edge(g, joint), odds_against(g.lose, g.win, True), decimal(g.expected_throws, 2))
     f = a.figures
     t.add("all", "100", *(pct(f.labels[label]) for label in labels), pct(f.win),
-          edge_percent(stake_edge(a) if a.stake is not None else f.edge).rstrip("%"), _odds(f.lose, f.win, True),
+          edge_percent(stake_edge(a) if a.stake is not None else f.edge).rstrip("%"), odds_against(f.lose, f.win, True),
           decimal(f.expected_throws, 2))
     t.caption = (f"Label columns are shares of all games (P({var} = v and the label), so each column sums to the "
                  f"row 'all'); win, edge (%) and expected throws are given {var} = v. The edge is per stake laid"
@@ -781,301 +427,18 @@ def by_table(a: Analysis) -> Table:
     return t
 
 
-# --------------------------------------------------------------------------- compare
+# Names this module held before it was split by job (issue 36), still found here for a caller
+# that imports them from it (a notebook, a script): each from its own module now.
+_MOVED = {"comparison": ("comparison", "comparison_json", "compare_tables", "short_names", "rule_differences",
+                         "differences", "describe_step"),
+          "seats": ("hand_table", "ruin_table", "seats_tables", "seats_caption", "table_ruin_table", "SEAT_COLUMNS"),
+          "phrases": ("EDGE_DIGITS", "UNSTAKED_COUNTED", "dice_text", "recast_text", "recast_how")}
 
 
-def compare_tables(entries: list[tuple[str, Analysis]], columns: int | None = None) -> list[Table]:
-    """The rulesets side by side, with exact fractions; for a terminal too narrow for them
-    (tables.render chooses), a `narrow` form in percentages, the options that differ and the
-    long names under the table, whose caption says where the exact figures are. (`columns` is
-    no longer used: the renderer knows the width.)"""
-    table = _side_by_side(entries, compact=False)
-    table.narrow = _side_by_side(entries, compact=True)
-    return [table]
+def __getattr__(name: str):
+    from importlib import import_module
 
-
-def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
-    names = [name for name, _ in entries]
-    t = Table("Side by side", ["", *names], short=short_names(names))
-    if compact:
-        keys = list(dict.fromkeys(k for _, a in entries for k in a.options))
-        differ = [k for k in keys if len({str(a.options.get(k)) for _, a in entries}) > 1]
-        rows = [
-            ("win %", lambda a: percent(a.figures.win)),
-            ("lose %", lambda a: percent(a.figures.lose)),
-            ("push %", lambda a: percent(a.figures.push)),
-            ("edge %", lambda a: edge_percent(a.figures.edge)),
-            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win, True, approximate_only=True)),
-            ("expected throws", lambda a: decimal(a.figures.expected_throws)),
-            ("median throws", lambda a: _throws(a.median_throws, a)),
-            ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
-        ]
-    else:
-        rows = [
-            ("win", lambda a: both(a.figures.win)),
-            ("lose", lambda a: both(a.figures.lose)),
-            ("push", lambda a: both(a.figures.push)),
-            ("edge", lambda a: both(a.figures.edge, EDGE_DIGITS)),
-            ("setter : caster", lambda a: _odds(a.figures.lose, a.figures.win)),
-            ("expected throws", lambda a: with_decimal(a.figures.expected_throws)),
-            ("median throws", lambda a: _throws(a.median_throws, a)),
-            ("99th percentile throws", lambda a: _throws(a.high_percentile_throws, a)),
-            ("options", lambda a: options_text(a.options)),
-        ]
-    two_edges = any(a.stake is not None or stake_edge(a) != a.figures.edge for _, a in entries)
-    if two_edges:
-        # Some variant ends games before any stake is laid (a turn lost on the first throw): its
-        # game's P(lose) − P(win) counts those games too, a figure per game, not per stake, so it
-        # is shown as the caster's net per game, and the edge money meets is the stake's, per
-        # stake laid. Where the stake is laid in every game at even money the two are one figure.
-        at = next(k for k, (title, _) in enumerate(rows) if title.startswith("edge"))
-        rows[at] = ("caster's net per game %" if compact else "caster's net per game",
-                    (lambda a: edge_percent(a.figures.win - a.figures.lose)) if compact
-                    else (lambda a: both(a.figures.win - a.figures.lose, EDGE_DIGITS)))
-        rows.insert(at, ("edge per stake laid %" if compact else "edge per stake laid",
-                         (lambda a: edge_percent(stake_edge(a))) if compact
-                         else (lambda a: both(stake_edge(a), EDGE_DIGITS))))
-    for title, cell in rows:
-        t.add(title, *(cell(a) for _, a in entries))
-    loaded = [(name, a.dice) for name, a in entries if a.dice is not None and not a.dice.fair]
-    if loaded:  # the loadings in words go under the table, where they have room
-        t.add("dice", *("loaded" if a.dice is not None and not a.dice.fair else "fair" for _, a in entries))
-    if any(a.recast is not None for _, a in entries):
-        t.add("dice off (each die)", *(f"1 in {_one_in(a.recast['chance'])}" if a.recast is not None else "never"
-                                       for _, a in entries))
-    labels: list[str] = []
-    for _, a in entries:
-        labels += [label for label in a.figures.labels if label not in labels]
-    shared = [label for label in labels if all(label in a.figures.labels for _, a in entries)]
-    for label in labels:
-        t.add(f"label {label}" + (" %" if compact else "") + ("" if label in shared else " *"),
-              *((percent if compact else both)(a.figures.labels[label]) if label in a.figures.labels else "—"
-                for _, a in entries))
-    notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []
-    if two_edges:
-        counted = "; ".join(f"{name}: {unstaked(a)}" for name, a in entries if a.stake is not None)
-        notes.append("edge per stake laid: the stake's edge, where some games end before any stake is laid; the "
-                     "caster's net per game, in stakes at even money, counts every game" +
-                     (f" ({counted})." if counted else "."))
-    for name, dice in loaded:
-        notes.append(f"Dice of {name}: {dice_text(dice)} (each face's chance).")
-    if compact:
-        notes.append("Percentages, to fit the terminal: the exact fractions are in --format json (or a wider "
-                     "terminal).")
-        said = [f"{name}: {', '.join(f'{k}={a.options[k]}' for k in differ if k in a.options)}"
-                for name, a in entries if any(k in a.options for k in differ)]
-        if said:
-            notes.append("Options that differ: " + "; ".join(said) + ".")
-    bets: list[str] = []
-    for _, a in entries:
-        bets += [name for name in a.bets if name not in bets]
-    for name in bets:
-        t.add(f"bet {name}: edge", *(edge_percent(a.bets[name].edge) if name in a.bets else "—" for _, a in entries))
-    fees: list[str] = []
-    for _, a in entries:
-        fees += [name for name in a.fees if name not in fees]
-    for name in fees:
-        t.add(f"fee {name}: cost per game", *(number_and(f"{decimal(a.fees[name].cost_per_game)} {_units(a)}",
-                                                         decimal(a.fees[name].cost_per_game)) if name in a.fees
-                                             else "—" for _, a in entries))
-    notes.append(EDGE_MEANS)
-    t.caption = "\n".join(notes)
-    return t
-
-
-def short_names(names: list[str]) -> dict:
-    """Short headings for the long names of variants, for a narrow terminal: the ruleset's own
-    name and the variant's number ("french (2)" for french:not_a_nick=void, the second)."""
-    from pathlib import PurePath
-
-    out = {}
-    for k, name in enumerate(names, 1):
-        if len(name) > 10:
-            base = name.split(":")[0] if ":" in name and not PurePath(name).suffix == ".yaml" else name
-            out[name] = f"{PurePath(base).stem or base}\u00a0({k})"  # one unit: never "tavern" / "(3)"
-    return out
-
-
-def dice_text(dice) -> str:
-    """Loaded dice in a few words: "fair", "both 1-3: 1/12, 4-6: 1/4", "die 2: …"."""
-    if dice is None or dice.fair:
-        return "fair"
-
-    def faces(chances) -> str:
-        if chances is None:
-            return "fair"
-        groups: list = []  # runs of faces with the same chance
-        for face, p in enumerate(chances, 1):
-            if groups and groups[-1][2] == p:
-                groups[-1][1] = face
-            else:
-                groups.append([face, face, p])
-        return ", ".join(f"{a}{'-' + str(b) if b != a else ''}: {p}" for a, b, p in groups)
-
-    if dice.die1 == dice.die2:
-        return f"both {faces(dice.die1)}"
-    return f"die 1 {faces(dice.die1)}; die 2 {faces(dice.die2)}"
-
-
-def describe_step(machine: Machine, state, step) -> str:
-    """What a throw does, in terms comparable across machines."""
-    after = machine.states[step.target]
-    if after.kind == END:
-        return f"{after.result} {after.label}"
-    if step.target == state.index:
-        return "throw again"
-    changed = [f"{n} = {v}" for n, v, w in zip(machine.variables, after.values, state.values) if v != w]
-    return f"go to {after.phase}" + (f" ({', '.join(changed)})" if changed else "")
-
-
-def _start(machine: Machine) -> str:
-    state = machine.states[machine.start.target]
-    if state.kind == CHOICE:
-        offered = ", ".join(str(v) for v, _ in state.alternatives)
-        return f"the {state.chooser} chooses {state.variable} from {offered}"
-    return f"throw in {state.phase}"
-
-
-def _where(machine: Machine, states) -> str:
-    """The variable values, among `states`, that matter: "main ∈ {5, 7, 9}"."""
-    parts = []
-    for position, name in enumerate(machine.variables):
-        if not _matters(machine, states[0].phase, name):
-            continue
-        values = sorted({s.values[position] for s in states})
-        parts.append(f"{name} = {values[0]}" if len(values) == 1 else f"{name} ∈ {{{', '.join(map(str, values))}}}")
-    return "; ".join(parts) or "always"
-
-
-def _throw_keys(describe_a, describe_b) -> list:
-    """(throw, what base does, what other does) for each throw that differs, as totals where
-    every throw of a total does the same, and as dice ("2-2", "1-3") where the rules read the
-    faces (a doublet nicks, a 4 of 1-3 does not)."""
-    by_total: dict = {}
-    for k, (d1, d2) in enumerate(OUTCOMES):
-        by_total.setdefault(d1 + d2, []).append(((d1, d2), describe_a(k), describe_b(k)))
-    out = []
-    for total, throws in sorted(by_total.items()):
-        pairs = {(a, b) for _, a, b in throws}
-        if len(pairs) == 1:
-            (a, b), = pairs
-            if a != b:
-                out.append((str(total), a, b))
-            continue
-        seen = {}
-        for (d1, d2), a, b in throws:
-            if a != b:
-                seen.setdefault((min(d1, d2), max(d1, d2), a, b), None)
-        out += [(f"{lo}-{hi}", a, b) for lo, hi, a, b in seen]
-    return out
-
-
-def differences(base: Machine, other: Machine) -> list[dict] | None:
-    """Which throws do something different in which state, between two machines: a list of
-    {phase, throws, when, base, other}, or None when their states cannot be matched.
-
-    States are matched by phase name and variable values, so rulesets built with `extends`
-    (or sharing names) line up; rows with the same difference are merged across states."""
-    if base.variables != other.variables:
-        return None
-    index = {(s.phase, s.values): s for s in other.states if s.kind == THROW}
-    merged: dict = {}
-    matched = 0
-    for state in base.states:
-        if state.kind != THROW:
-            continue
-        twin = index.get((state.phase, state.values))
-        if twin is None:
-            continue
-        matched += 1
-        for throw, a, b in _throw_keys(lambda k: describe_step(base, state, state.steps[k]),
-                                       lambda k: describe_step(other, twin, twin.steps[k])):
-            merged.setdefault((state.phase, throw, a, b), {})[state.index] = state
-    if not matched:
-        return None
-    rows: list[dict] = []
-    if _start(base) != _start(other):
-        rows.append({"phase": "start", "throws": [], "when": "—", "base": _start(base), "other": _start(other)})
-    base_phases = {s.phase for s in base.states if s.kind == THROW}
-    other_phases = {s.phase for s in other.states if s.kind == THROW}
-    for phase in sorted(base_phases ^ other_phases):
-        rows.append({"phase": phase, "throws": [], "when": "any",
-                     "base": "played" if phase in base_phases else "never played",
-                     "other": "played" if phase in other_phases else "never played"})
-    grouped: dict = {}  # the same difference for several throws makes one row
-    for (phase, throw, a, b), states in merged.items():
-        grouped.setdefault((phase, _where(base, list(states.values())), a, b), []).append(throw)
-    for (phase, where, a, b), throws in sorted(grouped.items(), key=lambda kv: (kv[0][0], _throw_order(kv[1][0]))):
-        rows.append({"phase": phase, "throws": sorted(throws, key=_throw_order), "when": where, "base": a, "other": b})
-    return rows
-
-
-def _throw_order(throw: str):
-    return (int(throw), 0) if throw.isdigit() else (sum(map(int, throw.split("-"))), int(throw.split("-")[0]))
-
-
-def comparison(labelled: list, machines: list) -> tuple:
-    """What `compare` prints, and a notebook shows, for variants side by side: their figures
-    (`labelled`: (label, Analysis) for each) and, for each after the first, the throws that do
-    something different from the first (`machines` in the same order). Returns the header (the
-    variants whose states do not match the first's, if any) and the tables."""
-    tables = compare_tables(labelled)
-    base_label, base = labelled[0][0], machines[0]
-    unmatched = []
-    for number, ((label, _), machine) in enumerate(zip(labelled[1:], machines[1:]), 2):
-        table = rule_differences(base_label, base, label, machine, number)
-        if table is None:
-            unmatched.append(label)
-        else:
-            tables.append(table)
-    header = None
-    if unmatched:
-        header = (f"No throw-by-throw comparison with {base_label} for {', '.join(unmatched)}: their states "
-                  f"(phases and variables) do not match {base_label}'s.")
-    return header, tables
-
-
-def rule_differences(base_name: str, base: Machine, other_name: str, other: Machine,
-                     number: int | None = None) -> Table | None:
-    """The table of `differences`: which throws do something different in which state (`number`:
-    the other's place among the variants compared, for its short heading)."""
-    rows = differences(base, other)
-    if rows is None:
-        return None
-    short = short_names([base_name] + ([""] * (number - 2) if number else []) + [other_name])
-    t = Table(f"How {other_name} differs from {base_name}", ["phase", "throw", "when", base_name, other_name],
-              short=short)
-    for row in rows:
-        t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
-    if not t.rows:
-        t.add("—", "—", "—", "the same", "the same")
-    notes = []
-    if base.dice != other.dice:
-        notes.append(f"The dice differ: {base_name} {dice_text(base.dice)}; {other_name} {dice_text(other.dice)}. "
-                     f"What a throw does is compared above; how often each throw comes is the dice's doing.")
-    if recast_text(base) != recast_text(other):
-        notes.append(f"Dice that land off: {base_name} {recast_text(base)}; {other_name} {recast_text(other)}.")
-    t.caption = " ".join(notes) or None
-    return t
-
-
-def recast_text(machine: Machine) -> str:
-    """Dice that land off, in a few words: "never", "each die 1 in 10, the caster recasts the off die
-    alone or both"."""
-    if machine.recast is None:
-        return "never"
-    return f"each die 1 in {_one_in(machine.recast.chance)}, {recast_how(machine)}"
-
-
-def recast_how(machine: Machine) -> str:
-    """What is recast when one die is off: "the caster recasts the off die alone or both"."""
-    recast = machine.recast
-    choosers = sorted({n.chooser for n in recast.nodes if n.kind == CHOICE})
-    return (f"the {' or '.join(choosers)} recasts the off die alone or both" if choosers else
-            "the off die is recast alone" if recast.nodes else "both dice are recast")
-
-
-def _matters(machine: Machine, phase: str, variable: str) -> bool:
-    """Whether a variable takes more than one value in a phase (only those are worth showing)."""
-    position = machine.variables.index(variable)
-    return len({s.values[position] for s in machine.states if s.phase == phase and s.kind == THROW}) > 1
+    for module, names in _MOVED.items():
+        if name in names:
+            return getattr(import_module(f"{__package__}.{module}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -122,7 +122,7 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
                                                for label, p in analysis.stake["unmade"].items()]}
     out["dice"] = None
     if not machine.dice.fair:
-        from .report import dice_text
+        from .phrases import dice_text
 
         out["dice"] = dice_text(machine.dice)
     out["recast"] = _recast(machine)
@@ -218,7 +218,7 @@ def _lines(view: View, node) -> list:
 
 def _recast(machine) -> str | None:
     """Dice that land off, said generically (the machine's `recast`, when the rules have one)."""
-    from .report import recast_how
+    from .phrases import recast_how
 
     if machine.recast is None:
         return None
@@ -249,7 +249,7 @@ def _passing(machine) -> str | None:
 
 
 def _bets(machine, analysis) -> list:
-    from .report import pays_text
+    from .phrases import pays_text
 
     out = []
     if analysis is None:
@@ -282,7 +282,7 @@ def _pays_grid(machine, pays: dict) -> dict | None:
     """What a bet pays wherever it may be made (whatever the players choose), by the values of
     the (one or two) variables that vary there — Hoyle's table of odds on chance against main,
     derived."""
-    from .report import ratio
+    from .phrases import ratio
 
     states = {g: machine.states[g] for g in pays}
     varying = [k for k, _ in enumerate(machine.variables) if len({s.values[k] for s in states.values()}) > 1]
@@ -393,7 +393,7 @@ def _blocks(data: dict) -> list:
         else:
             # games that end before any stake is laid move no money: the stake's edge is the one
             # the table meets; the game's, over every game, says how it counts the others
-            from .report import UNSTAKED_COUNTED
+            from .phrases import UNSTAKED_COUNTED
 
             name = stake["bet"]
             ends = " or ".join(u["label"] for u in stake["unmade"])

@@ -125,7 +125,7 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         tables.append(t)
     if ruleset.dice is not None or ruleset.cocked is not None:
         from ..compile.machine import dice_for
-        from .report import dice_text
+        from .phrases import dice_text
 
         t = Table("The dice", ["what", "at this table"])
         if ruleset.dice is not None:

@@ -3,7 +3,7 @@ carries (run by `work.Worker` in a process of their own).
 
 Each calls what the command line calls and builds its output the same way, so the JSON is the
 command line's: `analyse --json` (render.report.analysis_json), `compare --json`
-(render.report.comparison_json), `show --json` (render.show.show_json), `rules --format html`
+(render.comparison.comparison_json), `show --json` (render.show.show_json), `rules --format html`
 (commands.rules.rule_sheet) and `graph --format svg|mermaid|json` (commands.graph.graph). A
 ruleset is given as the command line takes it (a built-in name or a file's path, checked by the
 caller against the folder) or as a text with the name it is shown under.
@@ -25,7 +25,7 @@ def compare(variants: list[str], shown: list[str]) -> dict:
     """`variants` as the command line takes them (RULESET:NAME=VALUE,…), `shown` the names the
     response gives them (a folder's file by its name, not its path)."""
     from ..commands.compare import compare as comparing
-    from ..render.report import comparison_json
+    from ..render.comparison import comparison_json
 
     entries, machines = comparing(variants)
     rename = dict(zip(variants, shown))

@@ -36,7 +36,8 @@ import anyio.to_thread
 # imported once in the server that forks the work, so that no piece of work imports them again
 PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.language", "hazard_dsl.commands.analyse",
            "hazard_dsl.commands.compare", "hazard_dsl.commands.graph", "hazard_dsl.commands.rules",
-           "hazard_dsl.render.report", "hazard_dsl.render.show", "hazard_dsl.render.rulesheet",
+           "hazard_dsl.render.report", "hazard_dsl.render.comparison",
+           "hazard_dsl.render.show", "hazard_dsl.render.rulesheet",
            "hazard_dsl.render.graph", "hazard_dsl.solve.analysis", "hazard_dsl.solve.session",
            "hazard_dsl.compile.compiler", "hazard_dsl.parse.reader", "hazard_dsl.parse.cache", "hazard_dsl.check",
            "hazard_dsl.check.game", "hazard_dsl.check.names"]
