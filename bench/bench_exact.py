@@ -3,8 +3,8 @@
     python bench/bench_exact.py [--rounds 20] [--no-icepool] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked (`parse.reader.read_ruleset`, no cache),
-compiled into the machine (`compile.compiler.compile_ruleset`: the game, and whatever the file
-carries besides that compiling needs) and solved for P(win) (`solve.markov.Solver.forward`) —
+compiled into the machine (`compile.compiler.compile_ruleset` with no bets: the game, its fees
+and when the dice pass) and solved for P(win) (`solve.markov.Solver.forward`) —
 the path an editor or the workbench takes after each keystroke, without the start-up of a
 command. Theirs: icepool (installed from PyPI into a virtualenv of its own,
 /tmp/hazard-bench-icepool, made on first use; `--no-icepool` skips it), the same games written
@@ -52,7 +52,7 @@ def p_win(name, text, new):
     t0 = time.perf_counter()
     ruleset = read_ruleset(name + ".yaml", text=text, named=name + ".yaml")
     t1 = time.perf_counter()
-    machine = compile_ruleset(ruleset)
+    machine = compile_ruleset(ruleset, bets=())  # P(win) reads no bet: none asked for
     t2 = time.perf_counter()
     solver = Solver(machine)
     solver.set_policy("optimal")

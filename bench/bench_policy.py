@@ -39,7 +39,7 @@ def main() -> None:
         ruleset = load("cotton")
 
         def plain():
-            return analyse(compile_ruleset(ruleset, {}, keep=False))
+            return analyse(compile_ruleset(ruleset, {}))
 
         t_plain, analysis = best(args.rounds, plain)
         caster = caster_outcomes(analysis.figures.win, analysis.figures.lose)

@@ -68,7 +68,7 @@ def main() -> None:
         ruleset = load("craps")
 
         def plain():
-            machine = compile_ruleset(ruleset, {}, keep=False)
+            machine = compile_ruleset(ruleset, {})
             return machine, analyse(machine)
 
         t_plain, (machine, analysis) = best(args.rounds, plain)

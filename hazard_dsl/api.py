@@ -111,7 +111,7 @@ class Variant:
     @cached_property
     def machine(self):
         """The compiled two-dice machine every figure is computed on."""
-        from .compile.compiler import compile_ruleset
+        from .cache import compile_ruleset
 
         return compile_ruleset(self.ruleset, self._chosen)
 
@@ -416,7 +416,7 @@ class Variant:
 
     def _table_machine(self, bets=()):
         """The machine of a session at the table: the game with its table's stake bet and `bets`."""
-        from .compile.compiler import compile_ruleset
+        from .cache import compile_ruleset
 
         stake = self.ruleset.table.stake
         return compile_ruleset(self.ruleset, self._chosen, ([stake] if stake else []) + list(bets))
@@ -438,7 +438,7 @@ class Variant:
 
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
-        from .compile.compiler import compile_ruleset
+        from .cache import compile_ruleset
         from .results import Simulation, TableSimulation
 
         simulator = _simulator()

@@ -52,7 +52,7 @@ def _placed(path, text, name, found: list) -> list:
 
 
 def _checked(path, text, name, place) -> tuple:
-    from ..parse.cache import kept, read_ruleset, read_text
+    from ..cache import kept, read_ruleset, read_text
 
     in_string = text is not None and name is not None
     where = name if in_string else str(path)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..compile.compiler import MAX_RULE_TESTS, Shapes, explore
+from ..compile.compiler import MAX_RULE_TESTS, explore
+from ..compile.explorations import Explorations
 from ..compile.soundness import machine_problems
 from ..diagnostics import NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
@@ -60,7 +61,8 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     explored = tried = 0
     default_machine = None
     machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
-    shared = Shapes(ruleset)  # settings that differ only in the dice's chances are explored once
+    explorations = Explorations()  # this check's own: what one combination's exploration lends the next
+    shared = explorations.shapes(ruleset)  # settings that differ only in the dice's chances are explored once
     checked = len(combinations)  # the combinations explored: fewer when the budget runs out
     for number, options in enumerate(combinations):
         # the defaults are explored as any command would; the other combinations with what is left
@@ -105,7 +107,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     if ruleset.fees and default_machine is not None:
         diags.extend(_check_fees(ruleset, default_machine))
     if ruleset.bets:
-        diags.extend(_check_bets(ruleset, defaults, machines, shared))
+        diags.extend(_check_bets(ruleset, defaults, machines, explorations))
     if diags.has_errors:
         diags.items.append(Diagnostic("the check for rules that can never fire runs once these errors are fixed",
                                       None, NOTE))
@@ -176,7 +178,7 @@ def _check_fees(ruleset: Ruleset, machine) -> list[Diagnostic]:
     """Compile each fee against the game: its rules run from every state its counters reach,
     after every way a game can end, so a counter set outside its range, a division by zero,
     are found here, not at the table."""
-    from ..compile.bets import compile_fee, count_fee_states
+    from ..compile.fees import compile_fee, count_fee_states
     from ..diagnostics import RulesetError
 
     out: list[Diagnostic] = []
@@ -199,10 +201,11 @@ def _key(options: dict) -> tuple:
     return tuple(sorted(options.items()))
 
 
-def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict, shared: Shapes | None = None) -> list[Diagnostic]:
+def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
+                explorations: Explorations | None = None) -> list[Diagnostic]:
     """Play every bet out against the game (defaults, then one option changed at a time): a
-    throw no bet rule handles, a bet that can never be made, rules that never fire. `shared`:
-    the explorations the machines came from (a bet is compiled once for the machines of one)."""
+    throw no bet rule handles, a bet that can never be made, rules that never fire.
+    `explorations`: those the machines came from (a bet is compiled once for the machines of one)."""
     from ..compile.bets import TooManyBetNodes, compile_bet, count_bet_nodes
     from ..compile.compiler import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
@@ -211,6 +214,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict, shared: Shapes
     from ..solve.markov import Solver
 
     out = Diagnostics()
+    shared = explorations.shapes(ruleset) if explorations is not None else None
     fired: dict = {name: set() for name in ruleset.bets}
     in_game = game_options(ruleset)
     reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
@@ -232,7 +236,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict, shared: Shapes
         machine = machines.get(_key(options))
         if machine is None:
             try:
-                machine = compile_ruleset(ruleset, options, bets=(), keep=False)  # check's findings are kept
+                machine = compile_ruleset(ruleset, options, bets=(), explorations=explorations)
             except RulesetError:
                 continue
         solver = Solver(machine)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..cache import sharing
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError, print_diagnostics
 from ..errors import ArgumentError
@@ -67,7 +68,8 @@ def main(argv=None) -> int:
     parser = build_parser(HANDLERS, only=command_named(argv))
     args = parser.parse_args(argv)
     try:
-        code = args.func(args)
+        with sharing():  # the run's own explorations (hazard_dsl.cache): gone when it ends
+            code = args.func(args)
         sys.stdout.flush()  # a full disk is found here, not at exit
         return code
     except RulesetError as exc:

@@ -103,7 +103,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
                 analysis.game_by_option = {}
         ruleset = analysis.bet_table.machine.ruleset if analysis.bet_table is not None else None
         if ruleset is not None and ruleset.bets and ruleset.options and by_option:
-            from ..parse.cache import kept
+            from ..cache import kept
 
             # kept between runs like the machines: the same file, options and policy give the same table
             what = ("bets_by_option", policy, repr(sorted((k, str(v)) for k, v in analysis.options.items())))
@@ -203,7 +203,8 @@ def _variant(ruleset, options: dict, variants: dict, game_only: bool = False):
     """The machine under `options` with every bet compiled, once for both tables (`variants`:
     {options: machine}). When the bets do not compile under these options, the RulesetError
     saying why; with `game_only` (the game's table, which reads no bet), the game alone."""
-    from ..compile.compiler import compile_ruleset, resolve_options
+    from ..cache import compile_ruleset
+    from ..compile.compiler import resolve_options
     from ..diagnostics import RulesetError
 
     key = repr(sorted(resolve_options(ruleset, options).items()))
@@ -246,7 +247,7 @@ def bets_by_option(ruleset, options: dict, policy: str, at_options: dict | None 
     its payout or commission differs) is not solved again. Returns the table of edges and the
     options left out because the work would be too large. `solvers` (`_solver`), the solvers
     shared with the game's table."""
-    from ..compile.compiler import compile_ruleset
+    from ..cache import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
     from ..solve.analysis import bet_edges, edges_on
     from ..solve.bets import BetTable
@@ -291,7 +292,7 @@ def game_by_option(ruleset, options: dict, policy: str, machine=None, variants: 
     given, is the game under `options` (compiled already): each option's own value is played on
     it rather than compiled again; `variants` (`shared_variants`) and `solvers` (`_solver`), the
     machines and their solvers shared with the bets' table."""
-    from ..parse.cache import kept
+    from ..cache import kept
 
     what = ("game_by_option", policy, repr(sorted((k, str(v)) for k, v in options.items())))
     return kept(ruleset, "games", what, lambda: _game_by_option(ruleset, options, policy, machine, variants, solvers),
@@ -300,7 +301,8 @@ def game_by_option(ruleset, options: dict, policy: str, machine=None, variants: 
 
 def _game_by_option(ruleset, options: dict, policy: str, at_options=None, variants: dict | None = None,
                     solvers: dict | None = None) -> dict:
-    from ..compile.compiler import compile_ruleset, resolve_options
+    from ..cache import compile_ruleset
+    from ..compile.compiler import resolve_options
     from ..compile.evaluate import game_options
     from ..solve.markov import policy_for
     from ..solve.session import game_endings

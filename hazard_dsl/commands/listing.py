@@ -7,7 +7,7 @@ def builtin_rulesets() -> list[dict]:
     """Each built-in ruleset: its name, title and year (None for a file that does not check)
     and its file."""
     from ..diagnostics import RulesetError
-    from ..parse.cache import read_ruleset
+    from ..cache import read_ruleset
     from ..parse.files import builtin_dir, builtin_names
 
     entries = []

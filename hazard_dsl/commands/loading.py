@@ -30,7 +30,7 @@ def load(name: str, text: str | None = None):
     an unknown name is refused with "did you mean" and the built-ins' names. With `text`, the
     rule file held in that string, shown as `name` (an editor's unsaved buffer; it extends only
     built-in rulesets)."""
-    from ..parse.cache import read_ruleset, read_text
+    from ..cache import read_ruleset, read_text
     from ..parse.files import builtin_names, resolve
 
     if text is not None:
@@ -47,7 +47,8 @@ def load(name: str, text: str | None = None):
 def build_machine(ruleset, option_texts, bets=None):
     """The compiled machine, with the options given as `NAME=VALUE` texts and the named bets
     (None: all) compiled too."""
-    from ..compile.compiler import OptionError, compile_ruleset, parse_option_assignments
+    from ..cache import compile_ruleset
+    from ..compile.compiler import OptionError, parse_option_assignments
 
     try:
         options = parse_option_assignments(ruleset, option_texts)

@@ -264,7 +264,7 @@ def from_header(log, named: str | None):
     """The ruleset, options and settings a log was written with, each checked, and its seed. The
     rules are a built-in ruleset the header names, or the rule file the user names (`named`);
     the header's file name is never opened, and the rules must have the header's hash."""
-    from ..parse.cache import read_ruleset
+    from ..cache import read_ruleset
     from ..parse.numbers import exact_amount
     from ..play.log import LogError, rules_file
     from ..play.strategies import STRATEGIES

@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..diagnostics import Diagnostic, RulesetError
-from ..model import DICE_FACTS, Bet, Fee, Ruleset
+from ..model import DICE_FACTS, Bet, Ruleset
 from ..parse import syntax as ex
 from ..records import record, replace
 from .evaluate import EvaluationError, Scope, closure, names_read, uses_single_faces
@@ -30,11 +30,6 @@ MAX_BET_NODES = 50_000  # (game state, bet state) pairs a bet may reach: each ho
 # 1,500 bets with counters of their own took a minute and half a gigabyte. The shipped rulesets
 # need a few hundred.
 MAX_BET_NODES_TOTAL = 100_000
-# A fee's counters, over every way games can end: `analyse` solves the fee's chain exactly, with
-# work that grows as the cube of its states (100 take a second or two; 1,000 took hours). Real
-# fees count to 3 or so (Hoyle's box: three mains in succession).
-MAX_FEE_STATES = 100
-MAX_FEE_STATES_TOTAL = 1_000  # all the fees of a rule file together
 
 
 @record(frozen=True)
@@ -313,8 +308,10 @@ class CompiledBet:
         return Fraction(name[:-1])
 
 
-def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
-    """Run the bet's rules once for every throw in every (game state, bet state) it can reach."""
+def compile_bet(machine: Machine, bet: Bet, groups: ThrowGroups | None = None) -> CompiledBet:
+    """Run the bet's rules once for every throw in every (game state, bet state) it can reach.
+    `groups`: the game's throws grouped (`ThrowGroups` of `machine.states`), shared by the bets
+    compiled with it (made here when not given)."""
     bm = BetMachine(machine, bet)
     states = machine.states
     made = frozenset(s.index for s in states if s.kind == THROW and bm.may_be_made(s))
@@ -339,12 +336,14 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
     moves: dict = {}
     queue = [(g, 0) for g in sorted(made)]
     seen = set(queue)
-    groups = _throw_groups(machine, bm.by_total)
+    if groups is None or groups.states is not states:
+        groups = ThrowGroups(states)
+    by_total = bm.by_total
     while queue:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
         row = [0] * 36
-        for dice, target, throws in groups(g):  # the throws alike for the bet, in the order they come
+        for dice, target, throws in groups.of(g, by_total):  # the throws alike for the bet, in the order they come
             if states[target].kind == CHOICE:
                 entry = {f: code(bm.step(game, bet_state, dice, states[f])) for f in finals.after_choices(target)}
                 outcomes = entry.items()
@@ -384,31 +383,27 @@ def compile_bet(machine: Machine, bet: Bet) -> CompiledBet:
 
 
 _TOTALS = tuple(a + b for a, b in OUTCOMES)
-_GROUPS: dict = {}  # (the game's states, by total) -> (those states, {game state: its throws grouped})
-MAX_GROUPED_GAMES = 8
 
 
-def _throw_groups(machine: Machine, by_total: bool):
-    """For a throw state, its 36 throws grouped as a bet sees them — by the state each reaches
-    and, for a bet that reads only the total, by total (2-5 as 5-2) — each group as (its first
-    throw, the state reached, the indices of its throws), in the order of their first throw. Made
-    once for every bet compiled with the same game."""
-    states = machine.states
-    key = (id(states), by_total)
-    found = _GROUPS.get(key)
-    if found is None or found[0] is not states:  # (held, so its id is not reused)
-        while len(_GROUPS) >= MAX_GROUPED_GAMES:
-            _GROUPS.pop(next(iter(_GROUPS)))
-        found = _GROUPS[key] = (states, {})
-    grouped = found[1]
-    alike_by = _TOTALS if by_total else range(36)
+class ThrowGroups:
+    """For each throw state of a game, its 36 throws grouped as a bet sees them — by the state
+    each reaches and, for a bet that reads only the total, by total (2-5 as 5-2) — each group as
+    (its first throw, the state reached, the indices of its throws), in the order of their first
+    throw. Made as they are asked for, once for every bet compiled with the same game (its
+    `states`): `compile.compiler.compile_bets` and `Shapes.compiled_bet` hand one to each."""
 
-    def groups(g: int) -> list:
+    def __init__(self, states: tuple):
+        self.states = states
+        self._grouped: tuple = ({}, {})  # by the throw, by its total: {game state: groups}
+
+    def of(self, g: int, by_total: bool) -> list:
+        grouped = self._grouped[by_total]
         out = grouped.get(g)
         if out is None:
+            alike_by = _TOTALS if by_total else range(36)
             first: dict = {}
             out = []
-            for k, step in enumerate(states[g].steps):
+            for k, step in enumerate(self.states[g].steps):
                 alike = (alike_by[k], step.target)
                 at = first.get(alike)
                 if at is None:
@@ -418,8 +413,6 @@ def _throw_groups(machine: Machine, by_total: bool):
                     out[at][2].append(k)
             grouped[g] = out
         return out
-
-    return groups
 
 
 class TooManyBetNodes(RulesetError):
@@ -433,14 +426,6 @@ def count_bet_nodes(total: int, compiled: CompiledBet) -> int:
                     f"the bets have more than {MAX_BET_NODES_TOTAL:,} states with the game in all (bet "
                     f"{compiled.name!r} goes past it)", compiled.bet.position,
                     "fewer bets, or smaller ranges for their variables")
-
-
-def count_fee_states(total: int, compiled: "CompiledFee") -> int:
-    """`total` fee states compiled so far, with this fee's added; a RulesetError naming the fee
-    that goes past MAX_FEE_STATES_TOTAL."""
-    return _counted(total + len({state for state, _, _ in compiled.moves}), MAX_FEE_STATES_TOTAL, RulesetError,
-                    f"the fees have more than {MAX_FEE_STATES_TOTAL:,} states in all (fee {compiled.fee.name!r} "
-                    f"goes past it)", compiled.fee.position, "fewer fees, or smaller ranges for their counters")
 
 
 def _counted(total: int, limit: int, error, what: str, position, hint: str) -> int:
@@ -489,81 +474,6 @@ class _Finals:
                 found = tuple(s for s in self.after_choices(start) if states[s].kind != END)
             self._before[final] = found
         return found
-
-
-class FeeMachine:
-    """A fee's rules, run once at the end of each game: they keep count and say when to pay."""
-
-    def __init__(self, ruleset: Ruleset, fee: Fee, options: dict):
-        self.fee = fee
-        self.options = options
-        self.own = tuple(fee.variables)
-        self.start = tuple(v.initial for v in fee.variables.values())
-        self._fn: dict = {}
-        self._scope = set(self.own) | {"result", "label"}
-
-    def at_game_end(self, state: tuple, result: str, label: str) -> tuple[tuple, bool]:
-        """The fee's new state and whether it falls due on this game."""
-        values = dict(zip(self.own, state))
-        values["result"], values["label"] = result, label
-        for rule in self.fee.rules:
-            if rule.condition is not None and not self._call(rule.condition, values):
-                continue
-            pays = False
-            for action in rule.actions:
-                if isinstance(action, ex.Assign):
-                    values[action.variable] = _in_range(f"fee {self.fee.name!r}", self.fee.variables, action,
-                                                        self._call(action.value, values))
-                elif isinstance(action, ex.Pay):
-                    pays = True
-            return tuple(values[v] for v in self.own), pays
-        return state, False
-
-    def _call(self, expression, values):
-        key = id(expression)
-        fn = self._fn.get(key)
-        if fn is None:
-            fn = self._fn[key] = closure(expression, self._scope)
-        try:
-            return fn(values, None, self.options)
-        except EvaluationError as exc:
-            raise RulesetError([Diagnostic(f"fee {self.fee.name!r}: {exc}", exc.position)]) from None
-
-
-@record(frozen=True, repr=False)
-class CompiledFee:
-    """A fee's rules run once for each of its states and each way a game can end."""
-
-    fee: Fee
-    start: tuple  # the fee's variables before the first game
-    moves: dict  # (fee state, result, label) -> (fee state after that game, whether it falls due)
-
-    def __repr__(self) -> str:
-        return f"<CompiledFee {self.fee.name!r}: {len({s for s, _, _ in self.moves})} states>"
-
-    def at_game_end(self, state: tuple, result: str, label: str) -> tuple[tuple, bool]:
-        """The fee's new state and whether it falls due on this game."""
-        return self.moves[state, result, label]
-
-
-def compile_fee(machine: Machine, fee: Fee) -> CompiledFee:
-    """Run the fee's rules from every state its counters reach, after every way a game can end:
-    a counter set outside its range, a division by zero, are found here, not at the table."""
-    fm = FeeMachine(machine.ruleset, fee, machine.options)
-    endings = sorted({(s.result, s.label) for s in machine.end_states()})
-    moves: dict = {}
-    seen, queue = {fm.start}, [fm.start]
-    while queue:
-        state = queue.pop()
-        for result, label in endings:
-            after, due = moves[state, result, label] = fm.at_game_end(state, result, label)
-            if after not in seen:
-                if len(seen) >= MAX_FEE_STATES:
-                    raise RulesetError([Diagnostic(f"fee {fee.name!r} has more than {MAX_FEE_STATES} states",
-                                                   fee.position, hint="give its counters smaller ranges")])
-                seen.add(after)
-                queue.append(after)
-    return CompiledFee(fee, fm.start, moves)
 
 
 def most_paid(cb) -> Fraction:

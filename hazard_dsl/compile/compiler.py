@@ -13,24 +13,21 @@ were entered, and the throws that no rule handles.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, Position, did_you_mean
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
 from ..parse.numbers import whole_number
-from .evaluate import (EvaluationError, Scope, closure, collection_closure, options_read, reads_weights,
-                       uses_single_faces)
+from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
+from .explorations import Explorations, Found, Replay, Shapes  # noqa: F401 - Shapes: check's, from here
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
-MAX_REMEMBERED_THROWS = 100_000  # throws kept for other explorations of a ruleset (`Shapes`)
-MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
-MAX_SHARED_BET_NODES = 200_000  # ... and their rows, at most
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
@@ -410,12 +407,12 @@ class _Compiler:
             return self._throw(phase, values, dice)
         found = here.get(dice)
         result = self.result
-        if found is not None and result.tests + found[0] <= self.max_tests:
+        if found is not None and result.tests + found.tests <= self.max_tests:
             # within the budget all along (the count only grows), as the throw itself would be
-            tests, fired, entered, made, step = found
-            result.tests += tests
-            result.fired.update(fired)
-            result.entered.update(entered)
+            result.tests += found.tests
+            result.fired.update(found.fired)
+            result.entered.update(found.entered)
+            made, step = found.made, found.step
             if made is None:
                 result.unhandled.setdefault(phase, []).append((values, dice))
                 return step
@@ -426,9 +423,9 @@ class _Compiler:
         self._fired, self._entered, self._made = fired, entered, made = [], [], []
         try:
             step = self._throw(phase, values, dice)
-            if (len(made) == 1 or not made and step.target == -1) and self.shapes.remembered < MAX_REMEMBERED_THROWS:
-                here[dice] = (result.tests - before, fired, entered, made[0] if made else None, step)
-                self.shapes.remembered += 1
+            if len(made) == 1 or not made and step.target == -1:
+                self.shapes.remember(here, dice, Replay(result.tests - before, fired, entered,
+                                                        made[0] if made else None, step))
             return step
         finally:
             self._fired = self._entered = self._made = None
@@ -480,7 +477,7 @@ def _dice_text(dice) -> str:
 
 
 def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_RULE_TESTS,
-            shared: "Shapes | None" = None) -> Exploration:
+            shared: Shapes | None = None) -> Exploration:
     """Explore the game for these option values (defaults where not given), trying at most
     `max_tests` conditions. With `shared` (`Shapes`, kept by the caller), option values that
     differ only in what the exploration never reads share one exploration: the same states,
@@ -492,237 +489,106 @@ def explore(ruleset: Ruleset, options: dict | None = None, max_tests: int = MAX_
     found = shared.found.get(key)
     # the same work within a budget no smaller than it took (and not cut short by its own
     # budget): exploring again would try the same conditions in the same order, to the same end
-    if found is not None and found[0].tests <= min(max_tests, found[1]):
-        result = found[0]
+    if found is not None and found.exploration.tests <= min(max_tests, found.budget):
+        result = found.exploration
         return replace(result, machine=None if result.machine is None else shared.reshaped(result.machine, options))
     result = _Compiler(ruleset, options, max_tests, shared).explore()
-    shared.found[key] = (result, max_tests)
+    shared.found[key] = Found(result, max_tests)
     return result
 
 
-class Shapes:
-    """Explorations of one ruleset shared among option values that explore alike (`explore`).
-
-    Exploring reads of the options only what its rules and its `cocked:` rules read, whether
-    dice land off at all, and the dice's loading only where a rule reads its weights
-    (`weight(t)`): it follows every one of the 36 throws whatever their chances. Two settings
-    that agree on these (`key`) reach the same states, fire the same rules and find the same
-    problems; only the chances on the steps differ, which `reshaped` puts in.
-
-    Settings that explore differently still share their throws (`throws`): what a throw does
-    from a state of a phase reads, of the options, only those its phase's rules read and those
-    of the phases without a throw that it may pass through (`throw_reads`); a throw from the same
-    values under the same values of those is the same throw in every exploration."""
-
-    def __init__(self, ruleset: Ruleset):
-        self.ruleset = ruleset
-        rules = tuple(ruleset.rules())
-        if ruleset.cocked is not None:
-            rules += tuple(ruleset.cocked.rules)
-        self.reads = tuple(sorted(options_read(rules)))
-        self.weights = ruleset.dice is not None and reads_weights(rules)
-        self.found: dict = {}  # key -> (Exploration, the most conditions it could try)
-        self.throws: dict = {}  # (phase, values, what it reads) -> {dice: what the throw did} (`_Compiler.throw`)
-        self.remembered = 0  # throws kept in `throws`
-        self.bets: dict = {}  # (the game's states, bet, what it reads) -> (those states, CompiledBet)
-        self._bet_reads: dict = {}  # bet -> (the options it reads, whether it reads the dice's weights)
-        self._bet_nodes = 0  # (game state, bet state) rows of the bets kept
-        passed = options_read(tuple(r for p in ruleset.phases.values() if not p.throws for r in p.rules))
-        self._reads = {name: tuple(sorted(options_read(phase.rules) | passed))
-                       for name, phase in ruleset.phases.items()}
-
-    def compiled_bet(self, machine: Machine, bet):
-        """`compile_bet` of `bet` with `machine`, once for the machines of one exploration (the
-        same states, `reshaped`) under the same values of the options the bet reads (and the
-        same dice, where it reads their weights): the bet follows every one of the 36 throws
-        whatever their chances, so it is the same bet."""
-        from .bets import compile_bet
-        from .evaluate import bet_options
-
-        reads = self._bet_reads.get(bet.name)
-        if reads is None:
-            weights = reads_weights((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
-                                      bet.commission, tuple(bet.multiples.values())))
-            reads = self._bet_reads[bet.name] = (tuple(sorted(bet_options(bet))), weights)
-        key = (id(machine.states), bet.name, tuple(machine.options.get(name) for name in reads[0]),
-               machine.dice if reads[1] else None)
-        found = self.bets.get(key)
-        if found is not None and found[0] is machine.states:  # (held, so its id is not reused)
-            return found[1]
-        compiled = compile_bet(machine, bet)
-        self._bet_nodes += len(compiled.moves)
-        if len(self.bets) >= MAX_SHARED_BETS or self._bet_nodes > MAX_SHARED_BET_NODES:
-            self.bets.clear()  # (a long-running server holds what is kept)
-            self._bet_nodes = len(compiled.moves)
-        self.bets[key] = (machine.states, compiled)
-        return compiled
-
-    def throws_from(self, here: tuple) -> dict:
-        """The throws kept from a state, (its phase, its values, what its throws read of the
-        options): {dice: what the throw did}, filled as they are worked out."""
-        return self.throws.setdefault(here, {})
-
-    def throw_reads(self, phase: str, options: dict) -> tuple:
-        """The values of the options a throw in `phase` can read (and the dice's loading, where
-        a rule reads its weights)."""
-        read = tuple(options[name] for name in self._reads[phase])
-        return (read, self.ruleset.dice.loading(options)) if self.weights else read
-
-    def key(self, options: dict) -> tuple:
-        cocked = self.ruleset.cocked
-        return (tuple(options[name] for name in self.reads),
-                self.ruleset.dice.loading(options) if self.weights else None,
-                bool(cocked.chance(options)) if cocked is not None else None)
-
-    def reshaped(self, machine: Machine, options: dict) -> Machine:
-        """`machine`, explored under option values of the same `key` as `options`, under
-        `options`: their dice and their chance of a die landing off (no bets, fees or passing)."""
-        ruleset = self.ruleset
-        dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
-        recast = machine.recast
-        if recast is not None:
-            recast = replace(recast, chance=ruleset.cocked.chance(options))
-        return replace(machine, options=dict(options), dice=dice, recast=recast, bets={}, fees={}, passing=None)
+def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None,
+                    explorations: Explorations | None = None) -> Machine:
+    """The machine for these option values with the named bets compiled (None: every bet the
+    ruleset declares; `()`: none, the cheap way to the game's own figures), or RulesetError
+    saying why there is none: `compile_game`, then `compile_bets`. `explorations`, kept by the
+    caller, lends it what compiling the same ruleset under other option values found (none:
+    the same machine, explored from scratch). Compiled again every time: the reading cache
+    (`hazard_dsl.cache.compile_ruleset`) keeps machines between runs."""
+    machine = compile_game(ruleset, options, explorations)
+    return compile_bets(machine, ruleset.bets if bets is None else bets, explorations)
 
 
-def compile_ruleset(ruleset: Ruleset, options: dict | None = None, bets=None, keep: bool = True) -> Machine:
-    """The machine for these option values, with the named bets compiled (None: every bet the
-    ruleset declares), or RulesetError saying why there is none. A machine compiled before from
-    the same rule file (read through `parse.cache`) is loaded rather than compiled again;
-    `keep=False` compiles it without the cache (a machine needed once, for a table that is kept
-    itself: writing it would cost more than it saves)."""
-    from ..parse.cache import compiled
-
-    resolved = resolve_options(ruleset, options)
-    if not keep:
-        return _compile(ruleset, resolved, bets)
-    return compiled(ruleset, resolved, None if bets is None else tuple(bets),
-                    lambda: _compile(ruleset, resolved, bets))
-
-
-# The game explored under each setting of the options it reads, per ruleset (the last few): a
-# ruleset's machines under options only its bets, fees or passing read share one exploration
-# (`analyse`'s table of each option's effect on the bets, `check`'s bets under such options).
-_EXPLORED: dict = {}  # id(ruleset) -> (ruleset, the options its game reads, {their values: game machine})
-MAX_EXPLORED_RULESETS = 8
-MAX_EXPLORED_GAMES = 16  # per ruleset
-MAX_EXPLORED_STATES = 20_000  # a larger game is not kept (a long-running server holds what is kept)
-
-
-def _game(ruleset: Ruleset, options: dict) -> Machine:
-    """The game's machine under `options` (no bets, fees or passing yet), explored once for each
-    setting of the options the game reads (`evaluate.game_options`: the others cannot change
-    it), and once for the settings that differ only in the dice's chances (`Shapes`);
-    RulesetError when it cannot be compiled (never kept: every caller hears it)."""
-    from .evaluate import game_options
-    from .soundness import machine_problems
-
-    entry = _EXPLORED.get(id(ruleset))
-    if entry is None or entry[0] is not ruleset:  # (the ruleset is held, so its id is not reused)
-        while len(_EXPLORED) >= MAX_EXPLORED_RULESETS:
-            _EXPLORED.pop(next(iter(_EXPLORED)))
-        entry = _EXPLORED[id(ruleset)] = (ruleset, frozenset(game_options(ruleset)), {}, Shapes(ruleset))
-    key = tuple(sorted((name, value) for name, value in options.items() if name in entry[1]))
-    found = entry[2].get(key)
-    if found is None:
-        shapes = entry[3]
-        # (a game that reads no option is explored once: nothing to share, nothing to record)
-        result = explore(ruleset, options, shared=shapes if entry[1] else None)
-        if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES \
-                or len(shapes.found) > MAX_EXPLORED_GAMES:  # kept as the machines are, or not at all
-            shapes.found.pop(shapes.key(options), None)
-            if result.machine is None or len(result.machine.states) > MAX_EXPLORED_STATES:
-                shapes.throws.clear()  # (a long-running server holds what is kept)
-                shapes.remembered = 0
-        diags = Diagnostics(list(result.diagnostics.items))
-        if result.machine is not None:  # (the dice decide which throws can come: checked for each)
-            diags.extend(machine_problems(ruleset, result))
-        diags.raise_if_errors()
-        found = result.machine
-        if len(entry[2]) < MAX_EXPLORED_GAMES and len(found.states) <= MAX_EXPLORED_STATES:
-            entry[2][key] = found
-    # its own options, and bets and fees of its own (compiling them fills these dicts)
-    return replace(found, options=dict(options), bets={}, fees={})
-
-
-def _compile(ruleset: Ruleset, options: dict, bets) -> Machine:
-    from .bets import compile_fee, count_fee_states
+def compile_game(ruleset: Ruleset, options: dict | None = None,
+                 explorations: Explorations | None = None) -> Machine:
+    """The game's machine under these option values, with its fees and when the dice pass, and
+    no bet (`compile_bets` adds them); RulesetError when it cannot be compiled."""
+    from .fees import compile_fee, count_fee_states
     from .passing import compile_passing
 
-    machine = _game(ruleset, options)
+    options = resolve_options(ruleset, options)
+    machine = _game(ruleset, options, explorations)
     endings = sorted({(s.result, s.label) for s in machine.end_states()})
-    names = tuple(ruleset.bets if bets is None else bets)
-    for name in names:
-        ruleset.bets[name]  # (an unknown name is the caller's mistake, found now)
-    entry = _EXPLORED.get(id(ruleset))
-    shapes = entry[3] if entry is not None and entry[0] is ruleset else None
-    compiled_bets = CompiledBets(names)
-    machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options), bets=compiled_bets)
-    compiled_bets.attach(machine, shapes)
+    fees: dict = {}
+    machine = replace(machine, passing=compile_passing(ruleset.passing, endings, options), fees=fees)
     states = 0
-    for name, fee in ruleset.fees.items():
-        machine.fees[name] = compile_fee(machine, fee)
-        states = count_fee_states(states, machine.fees[name])
+    for name, fee in ruleset.fees.items():  # (filled in place: a fee is compiled against the machine that holds it)
+        fees[name] = compile_fee(machine, fee)
+        states = count_fee_states(states, fees[name])
     return machine
 
 
-class CompiledBets(Mapping):
-    """A machine's bets by name, each compiled against the game (`compile.bets.compile_bet`) the
-    first time something reads it: the exact P(win) of craps reads none of its 39 bets, and
-    compiling them was four fifths of the time from its rule text to that answer. A bet that
-    cannot be compiled raises its RulesetError where it is read, every time it is read.
+def compile_bets(machine: Machine, names, explorations: Explorations | None = None) -> Machine:
+    """`machine` with the named bets of its ruleset compiled too (`compile.bets.compile_bet`),
+    beside those it carries already; KeyError for a name the ruleset does not declare, and
+    the RulesetError of the first bet that cannot be compiled, or of the bets together when
+    they are too large (`count_bet_nodes`). With `explorations`, a bet compiled before for a
+    machine of the same exploration, under the same values of what it reads, is not compiled
+    again (`Shapes.compiled_bet`)."""
+    from .bets import ThrowGroups, compile_bet, count_bet_nodes
 
-    `in`, `len` and iterating over the names compile nothing; reading a bet (`[name]`, `get`,
-    `items`, `values`) compiles it. A pickled machine (the reading cache, a worker) carries every
-    bet compiled: pickling compiles the rest (and fails, so nothing is kept, if one cannot be)."""
+    ruleset = machine.ruleset
+    wanted = [name for name in names if name not in machine.bets]
+    for name in wanted:
+        ruleset.bets[name]  # (an unknown name is the caller's mistake, found before any work)
+    if not wanted:
+        return machine
+    shapes = explorations.shapes(ruleset) if explorations is not None else None
+    groups = ThrowGroups(machine.states) if shapes is None else None  # (Shapes keeps its own)
+    bets = dict(machine.bets)
+    nodes = 0
+    for compiled in bets.values():
+        nodes += len(compiled.moves)
+    for name in wanted:
+        bet = ruleset.bets[name]
+        bets[name] = shapes.compiled_bet(machine, bet) if shapes is not None else compile_bet(machine, bet, groups)
+        nodes = count_bet_nodes(nodes, bets[name])
+    return replace(machine, bets=bets)
 
-    __slots__ = ("_names", "_compiled", "_machine", "_shapes", "_nodes")
 
-    def __init__(self, names=(), compiled: dict | None = None):
-        self._names = tuple(names)
-        self._compiled = dict(compiled or {})
-        self._machine = self._shapes = None
-        self._nodes = 0  # (game state, bet state) rows compiled, against MAX_BET_NODES_TOTAL
+def _game(ruleset: Ruleset, options: dict, explorations: Explorations | None) -> Machine:
+    """The game's machine under `options` (no bets, fees or passing yet); RulesetError when it
+    cannot be compiled (never kept: every caller hears it). With `explorations`, explored once
+    for each setting of the options the game reads (`evaluate.game_options`: the others cannot
+    change it), and once for the settings that differ only in the dice's chances (`Shapes`)."""
+    if explorations is None:
+        return _sound(ruleset, explore(ruleset, options))
+    explored = explorations.of(ruleset)
+    key = tuple(sorted((name, value) for name, value in options.items() if name in explored.reads))
+    found = explored.games.get(key)
+    if found is None:
+        shapes = explored.shapes
+        # (a game that reads no option is explored once: nothing to share, nothing to record)
+        result = explore(ruleset, options, shared=shapes if explored.reads else None)
+        large = result.machine is None or len(result.machine.states) > explorations.max_states
+        if large or len(shapes.found) > explorations.max_games:  # kept as the games are, or not at all
+            shapes.found.pop(shapes.key(options), None)
+            if large:
+                shapes.forget_throws()
+        found = _sound(ruleset, result)
+        if len(explored.games) < explorations.max_games and len(found.states) <= explorations.max_states:
+            explored.games[key] = found
+    # its own options, and bets and fees of its own
+    return replace(found, options=dict(options), bets={}, fees={})
 
-    def attach(self, machine: Machine, shapes: "Shapes | None") -> None:
-        """The machine the bets are compiled against (it holds this mapping, so it is set after)
-        and the exploration it came from, whose machines share a compiled bet (`Shapes`)."""
-        self._machine, self._shapes = machine, shapes
 
-    def __getitem__(self, name: str):
-        found = self._compiled.get(name)
-        if found is None:
-            if name not in self._names:
-                raise KeyError(name)
-            found = self._compile(name)
-        return found
+def _sound(ruleset: Ruleset, result: Exploration) -> Machine:
+    """The exploration's machine, or the RulesetError of its problems (the dice decide which
+    throws can come: checked for each setting)."""
+    from .soundness import machine_problems
 
-    def _compile(self, name: str):
-        from .bets import compile_bet, count_bet_nodes
-
-        machine = self._machine
-        bet = machine.ruleset.bets[name]
-        found = self._shapes.compiled_bet(machine, bet) if self._shapes is not None else compile_bet(machine, bet)
-        if name not in self._compiled:  # (another thread may have compiled it meanwhile: counted once)
-            self._nodes = count_bet_nodes(self._nodes, found)
-            self._compiled[name] = found
-        return self._compiled[name]
-
-    def get(self, name: str, default=None):
-        # (Mapping's own get goes by a KeyError for a name that is not a bet: the table asks often)
-        return self[name] if name in self._names else default
-
-    def __contains__(self, name) -> bool:
-        return name in self._names
-
-    def __iter__(self):
-        return iter(self._names)
-
-    def __len__(self) -> int:
-        return len(self._names)
-
-    def __repr__(self) -> str:
-        return f"<CompiledBets {list(self._names)!r}, {len(self._compiled)} compiled>"
-
-    def __reduce__(self):
-        return CompiledBets, (self._names, {name: self[name] for name in self._names})
+    diags = Diagnostics(list(result.diagnostics.items))
+    if result.machine is not None:
+        diags.extend(machine_problems(ruleset, result))
+    diags.raise_if_errors()
+    return result.machine

@@ -120,7 +120,7 @@ def percent(value: Fraction) -> str:
 def figures_of(ruleset, display: str) -> Figures:
     """The figures of a ruleset that checked clean, for the rules written in the file `display`
     (a parent's rules are the parent's to show)."""
-    from ..compile.compiler import compile_ruleset
+    from ..cache import compile_ruleset
     from ..diagnostics import RulesetError
 
     try:

@@ -37,6 +37,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from ..cache import sharing
+from ..compile.explorations import Explorations
 from ..diagnostics import ERROR, NOTE, WARNING, RulesetError
 from ..records import record
 from .index import GAME, Index, Name, build_index
@@ -280,7 +282,7 @@ _READING = threading.RLock()
 @contextmanager
 def _reading(overlay: dict):
     """While checking: a file of `overlay` (by real path) read as the text there, not from disk.
-    The reader and its cache (`parse.reader`, `parse.cache`) open a parent file through
+    The reader and its cache (`parse.reader`, `cache.disk`) open a parent file through
     `read_regular` and have no other way to be given its text; both are pointed here at once,
     so that the cache's digests are of the very text the reader parsed (a ruleset checked
     against an unsaved parent is kept under that parent's digest, never taken for the saved
@@ -288,7 +290,8 @@ def _reading(overlay: dict):
     if not overlay:
         yield
         return
-    from ..parse import cache, reader
+    from ..cache import disk as cache
+    from ..parse import reader
 
     original = reader.read_regular
 
@@ -340,6 +343,7 @@ class LanguageService:
         self._rule_files: set[str] = set()  # open documents once seen as rule files: checked while open
         self._globs: list = []  # the editor's `files` setting (`configure`)
         self._roots: list = []  # the editor's workspace folders, which a relative glob is read from
+        self._explorations = Explorations()  # what compiling its documents' games lends the next (bounded)
 
     # --- documents
     def open(self, uri: str, text: str, version=None) -> list[str]:
@@ -741,7 +745,8 @@ class LanguageService:
             return "Its exact edge is worked out once the file checks clean."
         key = (ruleset.digest or doc.text, name)
         if key not in self._edges:
-            self._edges[key] = _edge(ruleset, name)
+            with sharing(self._explorations):
+                self._edges[key] = _edge(ruleset, name)
             if len(self._edges) > MAX_KEPT_EDGES:
                 self._edges.pop(next(iter(self._edges)))
         return self._edges[key]
@@ -768,7 +773,8 @@ class LanguageService:
             ruleset = doc.checked[0]
             if ruleset is None or any(p.severity == ERROR for p in self.diagnostics(uri)):
                 return None
-            doc._figures = figures_of(ruleset, doc.display)
+            with sharing(self._explorations):
+                doc._figures = figures_of(ruleset, doc.display)
         return doc._figures
 
     def inlay_hints(self, uri: str) -> list:
@@ -1165,7 +1171,7 @@ def _action_said(action) -> str:
 
 def _edge(ruleset, name: str) -> str:
     """What hover says of a bet's exact edge, under the default options."""
-    from ..compile.compiler import compile_ruleset
+    from ..cache import compile_ruleset
     from ..solve.analysis import bet_edges
 
     try:

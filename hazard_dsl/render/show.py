@@ -206,7 +206,8 @@ def _endings_reached(ruleset: Ruleset, labels) -> list[tuple[str, list[str]]]:
     options combine in too many ways to explore, a label is listed as it is written."""
     from itertools import product
 
-    from ..compile.compiler import compile_ruleset, resolve_options
+    from ..cache import compile_ruleset
+    from ..compile.compiler import resolve_options
     from ..compile.evaluate import game_options
     from ..diagnostics import RulesetError
 

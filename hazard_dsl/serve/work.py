@@ -39,7 +39,7 @@ PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.language", "hazard_dsl.com
            "hazard_dsl.render.report", "hazard_dsl.render.comparison",
            "hazard_dsl.render.show", "hazard_dsl.render.rulesheet",
            "hazard_dsl.render.graph", "hazard_dsl.solve.analysis", "hazard_dsl.solve.session",
-           "hazard_dsl.compile.compiler", "hazard_dsl.parse.reader", "hazard_dsl.parse.cache", "hazard_dsl.check",
+           "hazard_dsl.compile.compiler", "hazard_dsl.parse.reader", "hazard_dsl.cache.disk", "hazard_dsl.check",
            "hazard_dsl.check.game", "hazard_dsl.check.names"]
 
 
@@ -77,12 +77,17 @@ def _child(connection, folder, function, args, kwargs) -> None:
         connection.close()
 
 
-def _confined(folder, function, args, kwargs):
+def _confined(folder, function, args, kwargs, explorations=None):
+    # what compiling lends the next compilation (hazard_dsl.cache.sharing): the folder's own
+    # when the work runs in this process, else the forked piece of work's own
+    from ..cache import sharing
+
     if folder is None:
-        return function(*args, **kwargs)
+        with sharing(explorations):
+            return function(*args, **kwargs)
     from ..commands.loading import confined
 
-    with confined(folder):
+    with confined(folder), sharing(explorations):
         return function(*args, **kwargs)
 
 
@@ -104,9 +109,9 @@ def _failure(exc: BaseException) -> tuple[str, object]:
     return "internal", f"{type(exc).__name__}: {exc}"
 
 
-def run_inline(function, args, kwargs, folder=None):
+def run_inline(function, args, kwargs, folder=None, explorations=None):
     try:
-        return _confined(folder, function, args, kwargs)
+        return _confined(folder, function, args, kwargs, explorations)
     except BaseException as exc:
         raise Failed(*_failure(exc)) from None
 
@@ -126,6 +131,7 @@ class Worker:
         self.stopping = False
         self._lanes = None  # made in the event loop, at the first request
         self._running: set = set()  # the processes at work, until their waiter reaps them
+        self._explorations = None  # the folder's (`compile.explorations`), for the work run inline
         if not self.inline:
             self._context = multiprocessing.get_context("forkserver")
             self._context.set_forkserver_preload(PRELOAD)
@@ -154,8 +160,12 @@ class Worker:
             self._lanes = {"run": anyio.CapacityLimiter(self.jobs), "ask": anyio.CapacityLimiter(ASK_JOBS)}
         async with self._lanes[lane]:
             if self.inline:
+                if self._explorations is None:
+                    from ..compile.explorations import Explorations
+
+                    self._explorations = Explorations()
                 return await anyio.to_thread.run_sync(run_inline, function, args, kwargs, self.folder,
-                                                      abandon_on_cancel=True)
+                                                      self._explorations, abandon_on_cancel=True)
             started: list = []
             try:
                 await anyio.to_thread.run_sync(self._start, function, args, kwargs, started)

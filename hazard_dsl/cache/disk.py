@@ -1,11 +1,12 @@
-"""The reading cache: a rule file that has not changed since it was last read is not read again,
-and a machine already compiled from it is not compiled again. It can only ever save time: what it
-returns is what reading and compiling the same bytes would give, or it returns nothing.
+"""The reading cache on disk (`hazard_dsl.cache`): a rule file that has not changed since it was
+last read is not read again, and a machine already compiled from it is not compiled again. It
+can only ever save time: what it returns is what reading and compiling the same bytes would
+give, or it returns nothing.
 
 Reading is the slow part of a short command — YAML, then every expression through the Lark
 parser, then the names and types — and the rulesets people analyse again and again (the
 built-ins, a parent they extend) seldom change. `read_ruleset` here is `parse.reader.read_ruleset`
-remembered, on these terms:
+remembered, and `compiled` keeps what `compile.compiler.compile_ruleset` compiles, on these terms:
 
 - **Each file is read once.** The rule file's bytes are read, hashed for the key, and those very
   bytes are parsed; the file is not opened a second time, so an editor's save in between cannot
@@ -42,12 +43,12 @@ from types import MappingProxyType
 
 from ..diagnostics import SOURCES
 from ..version import __version__
-from .files import MAX_BYTES, builtin_dir, builtin_file, cache_folder, read_regular, resolve
-from .store import read_entry, sha256, write_entry
+from ..parse.files import MAX_BYTES, builtin_dir, builtin_file, cache_folder, read_regular, resolve
+from ..parse.store import read_entry, sha256, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
 MAX_ENTRY_BYTES = 64 << 20  # a kept machine is well under this; a larger file in the folder is not ours
-FORMAT = 3  # bump when what is kept changes shape
+FORMAT = 4  # bump when what is kept changes shape
 SUFFIX = ".entry"
 
 
@@ -60,12 +61,12 @@ def read_ruleset(path: str | Path, text: str | None = None, within: Path | None 
     path = Path(path)
     folder = _folder("rulesets")
     if text is not None and len(text) > MAX_BYTES:  # as the reader bounds a file it opens
-        from .reader import read_ruleset as read
+        from ..parse.reader import read_ruleset as read
 
         return read(path, text=text, within=within)
     text = text if text is not None else _text(path) if folder else None
     if text is None:
-        from .reader import read_ruleset as read
+        from ..parse.reader import read_ruleset as read
 
         return read(path, within=within)
     key = _hash(str(FORMAT), _code(), _cwd(), str(path), _digest(text))
@@ -76,7 +77,7 @@ def read_ruleset(path: str | Path, text: str | None = None, within: Path | None 
             kept["files"], text):
         return kept["ruleset"]
     from ..records import replace
-    from .reader import read_ruleset as read
+    from ..parse.reader import read_ruleset as read
 
     files: list = []
     # The reader parses the very text the key was made from (it does not open the file again):
@@ -98,7 +99,7 @@ def read_text(text: str, name: str):
     The key holds neither a path nor the working folder: such a text is found by no path, and
     extends only built-in rulesets (`reader._load_chain`)."""
     from ..records import replace
-    from .reader import read_ruleset as read
+    from ..parse.reader import read_ruleset as read
 
     folder = _folder("rulesets")
     key = _hash(str(FORMAT), _code(), "text", name, _digest(text))
@@ -206,7 +207,7 @@ def _code() -> str:
                 continue
             found += [(f"{folder}/{name}" if folder else name, os.path.join(package, folder, name)) for name in names]
         try:
-            from .files import grammar_path
+            from ..parse.files import grammar_path
 
             grammar = str(grammar_path())
             found.append((os.path.basename(grammar), grammar))

@@ -1,0 +1,101 @@
+"""Reading and compiling with caches, around the pipeline from above. `parse/` and `compile/` do
+not know it exists: the front ends (`commands/`, `api.py`, `serve/`, `language/`) read and
+compile through it, and it can only ever save time — what it returns is what reading and
+compiling the same text would give.
+
+- **Between runs, on disk** (`cache.disk`): a rule file that has not changed since it was last
+  read is not read again (`read_ruleset`, `read_text`), a machine already compiled from it is not
+  compiled again (`compile_ruleset`), and what a command works out from it can be kept beside
+  it (`kept`). ``HAZARD_DSL_NO_CACHE=1`` turns it off.
+- **Within a run, in memory**: what compiling under one setting of the options lends the next
+  (`compile.explorations.Explorations`) is owned by whoever runs the work and lent for its
+  duration by `sharing`: the command line one per run, the server one per folder, the language
+  service one per set of documents. `compile_ruleset` uses the one lent, if any; without one it
+  compiles from scratch (the same machines, slower), and nothing is held between callers.
+
+This module imports nothing heavy itself (the disk cache and the compiler are imported when
+first used), so that lending explorations costs a command that compiles nothing nothing.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+# The explorations lent to the work running now (`sharing`); none by default: the work of a
+# caller that lends none is compiled from scratch, and nothing is held between callers.
+_LENT: ContextVar = ContextVar("hazard_dsl_explorations", default=None)
+
+
+class _Lent:
+    """Explorations lent by `sharing`: those given, or one made when first asked for (so that a
+    command that compiles nothing does not import the compiler to lend it)."""
+
+    __slots__ = ("explorations",)
+
+    def __init__(self, explorations):
+        self.explorations = explorations
+
+    def get(self):
+        if self.explorations is None:
+            from ..compile.explorations import Explorations
+
+            self.explorations = Explorations()
+        return self.explorations
+
+
+@contextmanager
+def sharing(explorations=None):
+    """While inside, `compile_ruleset` lends `explorations` (`compile.explorations.Explorations`,
+    owned by the caller; None: one made when first needed, dropped on leaving — the command
+    line's, one per run) to every compilation that is given none."""
+    token = _LENT.set(_Lent(explorations))
+    try:
+        yield
+    finally:
+        _LENT.reset(token)
+
+
+def explorations_lent():
+    """The explorations `sharing` lends now, or None."""
+    lent = _LENT.get()
+    return lent.get() if lent is not None else None
+
+
+def compile_ruleset(ruleset, options: dict | None = None, bets=None, keep: bool = True, explorations=None):
+    """`compile.compiler.compile_ruleset`, from the cache when the same machine (the same rule
+    files, option values and bets) was compiled before; with the explorations given, or else
+    those `sharing` lends. `keep=False` compiles it without the cache (a machine needed once,
+    for a table that is kept itself: writing it would cost more than it saves)."""
+    from ..compile.compiler import compile_ruleset as compile, resolve_options
+    from .disk import compiled
+
+    explorations = explorations if explorations is not None else explorations_lent()
+    resolved = resolve_options(ruleset, options)
+    if not keep:
+        return compile(ruleset, resolved, bets, explorations)
+    return compiled(ruleset, resolved, None if bets is None else tuple(bets),
+                    lambda: compile(ruleset, resolved, bets, explorations))
+
+
+def read_ruleset(path, text: str | None = None, within=None):
+    """The checked Ruleset of a rule file, from the disk cache when its files are unchanged
+    (`cache.disk.read_ruleset`)."""
+    from .disk import read_ruleset as read
+
+    return read(path, text, within)
+
+
+def read_text(text: str, name: str):
+    """The checked Ruleset of a rule file held in a string (`cache.disk.read_text`)."""
+    from .disk import read_text as read
+
+    return read(text, name)
+
+
+def kept(ruleset, kind: str, what: tuple, build, expect):
+    """`build()`'s value for this ruleset and `what`, from the disk cache when it was built
+    before from the same rule files by the same code (`cache.disk.kept`)."""
+    from .disk import kept as keep
+
+    return keep(ruleset, kind, what, build, expect)

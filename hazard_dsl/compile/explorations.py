@@ -1,0 +1,219 @@
+"""Explorations shared among option values: what one compilation of a ruleset can lend the next.
+
+Compiling a ruleset under several settings of its options (`analyse`'s table of each option's
+effect, `check` going through the combinations, the workbench's sweeps) explores the same game
+again and again. Most of that work is the same work:
+
+- settings that agree on every option the game reads reach the same game (`Explored.games`);
+- settings that explore alike (`Shapes.key`: the options the rules read, whether dice land off,
+  the dice's loading where a rule reads its weights) reach the same states, fire the same rules
+  and find the same problems; only the chances on the steps differ (`Shapes.reshaped`);
+- settings that explore differently still share their throws (`Shapes.throws_from`): what a
+  throw does from the same values of a phase under the same values of the options it can read;
+- a bet compiled against one exploration's machines is the same bet for all of them under the
+  same values of the options it reads (`Shapes.compiled_bet`).
+
+None of this lives in the module: the caller owns an `Explorations` and hands it to
+`compile.compiler.compile_ruleset` (the command line one per run, the server one per folder, the
+language service one per set of documents), and everything it holds is bounded by its fields,
+so a long-running server holds nothing by accident. Without one, every compilation explores
+from scratch: the same machines, only slower. Nothing here is keyed by an object's identity:
+a ruleset or a machine is found by `is` among the few kept.
+"""
+
+from __future__ import annotations
+
+from ..model import Ruleset
+from ..records import field, record, replace
+from .evaluate import bet_options, options_read, reads_weights
+from .machine import Machine, dice_for
+
+MAX_REMEMBERED_THROWS = 100_000  # throws kept for other explorations of a ruleset (`Shapes`)
+MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
+MAX_SHARED_BET_NODES = 200_000  # ... and their rows, at most
+
+
+@record
+class Found:
+    """An exploration kept for settings that explore alike (`Shapes.found`)."""
+
+    exploration: object  # compile.compiler.Exploration
+    budget: int  # the most conditions it could try: a larger budget may get further
+
+
+@record
+class Replay:
+    """What working out one throw did to an exploration (`compile.compiler._Compiler.throw`), so
+    that another exploration can do the same without working it out: the conditions it tried,
+    the rules it fired, the phases it entered, the state it asked for (None: no rule handled the
+    throw) and the step it made."""
+
+    tests: int
+    fired: list  # (phase, rule index)
+    entered: list  # phase names
+    made: tuple | None  # (key, kind, phase, values, extra): `_Compiler.state`'s arguments
+    step: object  # compile.machine.Step
+
+
+@record
+class SharedBet:
+    """A bet compiled against the machines of one exploration (`Shapes.compiled_bet`)."""
+
+    states: tuple  # the game's states it was compiled against (held: compared by `is`)
+    compiled: object  # compile.bets.CompiledBet
+
+
+class Shapes:
+    """Explorations of one ruleset shared among option values that explore alike (`explore`).
+
+    Exploring reads of the options only what its rules and its `cocked:` rules read, whether
+    dice land off at all, and the dice's loading only where a rule reads its weights
+    (`weight(t)`): it follows every one of the 36 throws whatever their chances. Two settings
+    that agree on these (`key`) reach the same states, fire the same rules and find the same
+    problems; only the chances on the steps differ, which `reshaped` puts in.
+
+    Settings that explore differently still share their throws (`throws`): what a throw does
+    from a state of a phase reads, of the options, only those its phase's rules read and those
+    of the phases without a throw that it may pass through (`throw_reads`); a throw from the same
+    values under the same values of those is the same throw in every exploration."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        rules = tuple(ruleset.rules())
+        if ruleset.cocked is not None:
+            rules += tuple(ruleset.cocked.rules)
+        self.reads = tuple(sorted(options_read(rules)))
+        self.weights = ruleset.dice is not None and reads_weights(rules)
+        self.found: dict = {}  # key -> Found
+        self.throws: dict = {}  # (phase, values, what it reads) -> {dice: Replay} (`_Compiler.throw`)
+        self.remembered = 0  # throws kept in `throws`
+        self.bets: dict = {}  # (explored alike, bet, what it reads) -> SharedBet
+        self._bet_reads: dict = {}  # bet -> (the options it reads, whether it reads the dice's weights)
+        self._bet_nodes = 0  # (game state, bet state) rows of the bets kept
+        self._groups = None  # (states, ThrowGroups): the last game's throws grouped (`compile.bets`)
+        passed = options_read(tuple(r for p in ruleset.phases.values() if not p.throws for r in p.rules))
+        self._reads = {name: tuple(sorted(options_read(phase.rules) | passed))
+                       for name, phase in ruleset.phases.items()}
+
+    def compiled_bet(self, machine: Machine, bet):
+        """`compile_bet` of `bet` with `machine`, once for the machines of one exploration (the
+        same states, `reshaped`) under the same values of the options the bet reads (and the
+        same dice, where it reads their weights): the bet follows every one of the 36 throws
+        whatever their chances, so it is the same bet."""
+        from .bets import ThrowGroups, compile_bet
+
+        reads = self._bet_reads.get(bet.name)
+        if reads is None:
+            weights = reads_weights((tuple(r for p in bet.phases.values() for r in p.rules), bet.pays, bet.made,
+                                      bet.commission, tuple(bet.multiples.values())))
+            reads = self._bet_reads[bet.name] = (tuple(sorted(bet_options(bet))), weights)
+        key = (self.key(machine.options), bet.name, tuple(machine.options.get(name) for name in reads[0]),
+               machine.dice if reads[1] else None)
+        found = self.bets.get(key)
+        if found is not None and found.states is machine.states:
+            return found.compiled
+        if self._groups is None or self._groups[0] is not machine.states:
+            self._groups = (machine.states, ThrowGroups(machine.states))
+        compiled = compile_bet(machine, bet, self._groups[1])
+        self._bet_nodes += len(compiled.moves)
+        if len(self.bets) >= MAX_SHARED_BETS or self._bet_nodes > MAX_SHARED_BET_NODES:
+            self.bets.clear()
+            self._bet_nodes = len(compiled.moves)
+        self.bets[key] = SharedBet(machine.states, compiled)
+        return compiled
+
+    def throws_from(self, here: tuple) -> dict:
+        """The throws kept from a state, (its phase, its values, what its throws read of the
+        options): {dice: Replay}, filled as they are worked out."""
+        return self.throws.setdefault(here, {})
+
+    def remember(self, here: dict, dice, replay: Replay) -> None:
+        """Keep what a throw did for other explorations, while fewer than MAX_REMEMBERED_THROWS are."""
+        if self.remembered < MAX_REMEMBERED_THROWS:
+            here[dice] = replay
+            self.remembered += 1
+
+    def forget_throws(self) -> None:
+        self.throws.clear()
+        self.remembered = 0
+
+    def throw_reads(self, phase: str, options: dict) -> tuple:
+        """The values of the options a throw in `phase` can read (and the dice's loading, where
+        a rule reads its weights)."""
+        read = tuple(options[name] for name in self._reads[phase])
+        return (read, self.ruleset.dice.loading(options)) if self.weights else read
+
+    def key(self, options: dict) -> tuple:
+        cocked = self.ruleset.cocked
+        return (tuple(options.get(name) for name in self.reads),
+                self.ruleset.dice.loading(options) if self.weights else None,
+                bool(cocked.chance(options)) if cocked is not None else None)
+
+    def reshaped(self, machine: Machine, options: dict) -> Machine:
+        """`machine`, explored under option values of the same `key` as `options`, under
+        `options`: their dice and their chance of a die landing off (no bets, fees or passing)."""
+        ruleset = self.ruleset
+        dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
+        recast = machine.recast
+        if recast is not None:
+            recast = replace(recast, chance=ruleset.cocked.chance(options))
+        return replace(machine, options=dict(options), dice=dice, recast=recast, bets={}, fees={}, passing=None)
+
+
+@record
+class Explored:
+    """One ruleset's explorations (`Explorations`): the options its game reads, the game under
+    each setting of them, and what its explorations share (`Shapes`)."""
+
+    ruleset: Ruleset
+    reads: frozenset  # the options the game reads (`evaluate.game_options`)
+    shapes: Shapes
+    games: dict = field(default_factory=dict)  # their values, sorted -> the game's Machine
+
+
+class Explorations:
+    """What compilations of the same rulesets share (see the module's docstring), owned by the
+    caller and bounded: the last `max_rulesets` rulesets compiled, for each the game under at
+    most `max_games` settings of the options it reads, and no game of more than `max_states`
+    states (a larger one costs more to hold than to explore again).
+
+        explorations = Explorations()
+        for value in ("lose", "rethrow"):
+            compile_ruleset(ruleset, {"first_throw": value}, explorations=explorations)
+    """
+
+    def __init__(self, max_rulesets: int = 8, max_games: int = 16, max_states: int = 20_000):
+        self.max_rulesets = max_rulesets
+        self.max_games = max_games
+        self.max_states = max_states
+        self._explored: list = []  # Explored, the oldest first
+
+    def of(self, ruleset: Ruleset) -> Explored:
+        """The ruleset's explorations, begun now if it has none (the oldest ruleset's dropped
+        to make room)."""
+        for explored in self._explored:
+            if explored.ruleset is ruleset:
+                return explored
+        from .evaluate import game_options
+
+        while len(self._explored) >= max(1, self.max_rulesets):
+            self._explored.pop(0)
+        explored = Explored(ruleset, frozenset(game_options(ruleset)), Shapes(ruleset))
+        self._explored.append(explored)
+        return explored
+
+    def shapes(self, ruleset: Ruleset) -> Shapes:
+        """What explorations of `ruleset` share (`explore(…, shared=)`, `Shapes.compiled_bet`)."""
+        return self.of(ruleset).shapes
+
+    def held(self) -> dict:
+        """What is held now, by kind: rulesets, games, kept explorations, throws, bets."""
+        return {"rulesets": len(self._explored),
+                "games": sum(len(e.games) for e in self._explored),
+                "explorations": sum(len(e.shapes.found) for e in self._explored),
+                "throws": sum(e.shapes.remembered for e in self._explored),
+                "bets": sum(len(e.shapes.bets) for e in self._explored)}
+
+    def __repr__(self) -> str:
+        held = ", ".join(f"{n} {k}" for k, n in self.held().items())
+        return f"<Explorations: {held}>"
