@@ -128,10 +128,10 @@ def names_read(e) -> set[str]:
 
 # What each syntax tree (or rule, payout…) reads, walked once per object: compiling a game asks
 # it of the same rules several times over (every rule, each phase's, the phases passed through),
-# which was a tenth of compiling Cotton. Keyed by identity, holding the object (so its id is
-# not reused); cleared when large, so a long-running server does not hold rule files for ever.
-_READS: dict = {}  # id(node) -> (node, (options read, reads single faces, reads weights, names read))
-MAX_READS = 50_000
+# which was a tenth of compiling Cotton. Kept on the object itself (a record is immutable, so
+# what it reads never changes), under this name: it lives and dies with the rule file, and no
+# table in the module holds one for a long-running server.
+_READS = "_reads_memo"
 
 
 def _reads_of(e) -> list:
@@ -145,8 +145,9 @@ def _reads_of(e) -> list:
             continue
         if node is None:
             continue
-        kept = _READS.get(id(node))
-        if kept is None or kept[0] is not node:
+        memo = getattr(node, "__dict__", None)
+        kept = memo.get(_READS) if memo is not None else None
+        if kept is None:
             options, names, weights = set(), set(), False
             for x in ex.walk(node):
                 kind = x.__class__
@@ -157,10 +158,10 @@ def _reads_of(e) -> list:
                 elif kind is ex.Call and x.function == "weight":
                     weights = True
             faces = any(name in _DICE and name != "total" for name in names)
-            if len(_READS) >= MAX_READS:
-                _READS.clear()
-            kept = _READS[id(node)] = (node, (frozenset(options), faces, weights, frozenset(names)))
-        found.append(kept[1])
+            kept = (frozenset(options), faces, weights, frozenset(names))
+            if memo is not None:
+                memo[_READS] = kept  # (past a frozen record's __setattr__: a memo, not a field)
+        found.append(kept)
     return found
 
 
