@@ -1,0 +1,309 @@
+"""The command line's flags read into the request each command takes (`commands.requests`):
+the texts a person types — `NAME=VALUE`, `NAME=AMOUNT[@THROW]`, `SEAT:NAME=AMOUNT`, `SEAT:NAME`,
+`Ann,Ben,Cat`, money such as "2s 6d" and tapes such as "3-4 6-6" — become values here, and
+nowhere past the command line.
+
+A text that cannot be read raises `ArgumentError` naming the request's field (`Arg('bets',
+'pass', 'x')`), which the command line says with its flag (`cli.wording`: `--bet pass=x: …`),
+in the words the commands used when they read the texts themselves. Whether a value can be used
+(a bet the ruleset has, a seat at the table, a multiple the bet takes) is the command's to say:
+this module reads, it does not judge, except where reading needs the ruleset (an option's type,
+money in the ruleset's coin).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..commands.requests import (
+    AnalyseRequest,
+    BetOrder,
+    CheckRequest,
+    CompareRequest,
+    GraphRequest,
+    ListRequest,
+    PlayRequest,
+    ReplayRequest,
+    RulesetRequest,
+    RulesRequest,
+    RunRequest,
+    SchemaRequest,
+    ShowRequest,
+    SimulateRequest,
+)
+from ..errors import Arg, ArgumentError
+
+# --------------------------------------------------------------------------- the texts
+
+
+def option_values(ruleset, texts) -> dict:
+    """`["main=called", "rounds=3"]` → {"main": "called", "rounds": 3}: an option whose values
+    are whole numbers takes ASCII digits as a number; any other value stays as written (the
+    command checks it is one of the option's)."""
+    from ..parse.numbers import whole_number
+
+    chosen: dict = {}
+    for text in texts or ():
+        name, sep, value = text.partition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise ArgumentError(Arg("options"), f"takes NAME=VALUE, not {text!r}")
+        option = ruleset.options.get(name) if ruleset is not None else None
+        number = whole_number(value) if option is not None and option.type == "int" else None
+        chosen[name] = value if number is None else number
+    return chosen
+
+
+def bet_orders(texts, at_throw: bool = True) -> tuple:
+    """One bettor's `NAME=AMOUNT[@THROW]` texts → `BetOrder`s, in order: the amount money
+    (exact) or, ending in x, a multiple of the bet it backs ("2x", "3-4-5x"); `@THROW` (run
+    alone: `at_throw`) makes the bet once, before that throw."""
+    from ..parse.numbers import whole_number
+
+    orders = []
+    for text in texts or ():
+        name, sep, rest = text.partition("=")
+        amount, at, when = rest.partition("@")
+        name, amount = name.strip(), amount.strip()
+        if not sep or not name or not amount:
+            raise ArgumentError(Arg("bets"), f"takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
+        throw = None
+        if at:
+            written = Arg("bets", name, rest.strip())
+            throw = whole_number(when, 9)  # ASCII digits: "²".isdigit() is true, and int("²") fails
+            if throw is None or throw < 1:
+                raise ArgumentError(written, "@THROW must be a throw number, 1 or more")
+            if not at_throw:
+                raise ArgumentError(written, "@THROW (make the bet once, before that throw) is for run; analyse "
+                                             "takes NAME=AMOUNT")
+        orders.append(BetOrder(name, amount if amount.endswith("x") else money(amount, Arg("bets", name)), throw))
+    return tuple(orders)
+
+
+def money(text: str, arg: Arg) -> Fraction:
+    """`10`, `12.50`, `21/2`: an amount of money in the file's unit, exactly, more than 0."""
+    from ..parse.numbers import exact_amount
+
+    value = exact_amount(text, percent=False)
+    if value is None:
+        raise ArgumentError(arg, f"{text[:30]!r} is not an amount of money (10, 12.50 or 21/2)")
+    if value <= 0:
+        raise ArgumentError(arg, "the amount must be more than 0")
+    return value
+
+
+def coin(ruleset, text: str, arg: Arg) -> Fraction:
+    """An amount in the file's unit ("2.50") or in the ruleset's coin ("2s 6d", "half a
+    guinea"), exactly (render.words.money_read)."""
+    from ..render.words import MoneyText, money_typed
+
+    try:
+        return money_typed(ruleset, text)
+    except MoneyText as exc:
+        raise ArgumentError(arg, str(exc)) from None
+
+
+def players(text: str | None) -> tuple | None:
+    """`Ann,Ben,Cat` → ("Ann", "Ben", "Cat"), in order round the table (the command checks
+    how many a table takes and each name)."""
+    if text is None:
+        return None
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def seat_plans(ruleset, texts, seats) -> dict:
+    """Seats' `SEAT:NAME=AMOUNT` texts → {seat: {bet: amount}}, the amount in the ruleset's
+    coin ("Cat:side=2s 6d"); a seat's bet given twice is refused, never silently replaced.
+    `seats`: the players, named where a text names none."""
+    plans: dict = {}
+    given: dict = {}
+    for text in texts or ():
+        seat, name, written = _seat_text(text, seats, amount=True)
+        if not written:
+            raise ArgumentError(Arg("bets", value=text[:60]), f"give an amount, as SEAT:NAME=AMOUNT (e.g. "
+                                                              f"{seat}:{name}=2)")
+        arg = Arg("plans", name, written, seat=seat)
+        if (seat, name) in given:
+            raise ArgumentError(arg, "gives a second amount to a bet already planned (",
+                                Arg("plans", name, given[seat, name], seat=seat), "): give each seat's bet once")
+        given[seat, name] = written
+        amount = _seat_amount(ruleset, written, arg)
+        plans.setdefault(seat, {})[name] = amount
+    return plans
+
+
+def _seat_amount(ruleset, written: str, arg: Arg) -> Fraction:
+    """A seat's amount in the ruleset's coin; a multiple (2x) is one bettor's, not a seat's."""
+    from ..render.words import MoneyText, money_examples, money_typed
+
+    try:
+        if not written.lower().endswith("x"):
+            return money_typed(ruleset, written)
+    except MoneyText:
+        pass
+    multiple = " (a multiple of the wager it backs, such as 2x, is for one bettor's --bet NAME=2x; at the " \
+               "table a seat plans money)" if written.lower().endswith("x") else ""
+    raise ArgumentError(arg, f"{written[:30]!r} is not an amount of money (write it as "
+                             f"{money_examples(ruleset.table)}){multiple}")
+
+
+def refusals(texts, seats) -> tuple:
+    """`SEAT:NAME` texts → (seat, bet) pairs: the bets a seat refuses when put to him."""
+    return tuple(_seat_text(text, seats, amount=False)[:2] for text in texts or ())
+
+
+def _seat_text(text: str, seats, amount: bool) -> tuple[str, str, str]:
+    """(seat, name, amount as written) of `SEAT:NAME[=AMOUNT]`."""
+    head, _, written = text.partition("=")
+    seat, colon, name = head.partition(":")
+    seat, name = seat.strip(), name.strip()
+    if not colon or not seat or not name:
+        from ..diagnostics import did_you_mean
+
+        seats = list(seats or ())
+        shape = "SEAT:NAME=AMOUNT" if amount else "SEAT:NAME"
+        raise ArgumentError(Arg("bets" if amount else "refusals", value=text[:60]),
+                            f": at the table a bet names its seat, as {shape}"
+                            + (f" with SEAT one of {', '.join(seats)}" if seats else "")
+                            + (did_you_mean(seat, seats) if colon else ""))
+    return seat, name, written.strip()
+
+
+def tape(text: str | None) -> tuple | None:
+    """`"3-4 6-6 x-4 off"` → the throws as `play.dice.DiceTape` holds them, or None (random)."""
+    if text is None:
+        return None
+    from ..play.dice import DiceTape
+
+    return tuple(DiceTape.parse(text).throws)
+
+
+def seated_bets(texts) -> bool:
+    """Whether the --bet texts are seats' plans (SEAT:NAME=AMOUNT) rather than one bettor's."""
+    return any(":" in text.partition("=")[0] for text in texts or ())
+
+
+# --------------------------------------------------------------------------- the requests
+
+
+def _ruleset_fields(args, ruleset) -> dict:
+    return {"ruleset": args.ruleset, "options": option_values(ruleset, getattr(args, "option", ())),
+            "policy": getattr(args, "policy", "optimal")}
+
+
+def check_request(args) -> CheckRequest:
+    return CheckRequest(files=tuple(args.files))
+
+
+def list_request(args) -> ListRequest:
+    return ListRequest()
+
+
+def show_request(args) -> ShowRequest:
+    return ShowRequest(ruleset=args.ruleset)
+
+
+def rules_request(args, ruleset, colour: bool = False) -> RulesRequest:
+    return RulesRequest(**_ruleset_fields(args, ruleset), format=args.format, colour=colour)
+
+
+def graph_request(args, ruleset) -> GraphRequest:
+    phases = tuple(p.strip() for text in args.phase for p in text.split(",") if p.strip())
+    return GraphRequest(**_ruleset_fields(args, ruleset), format=args.format, unfold=args.unfold, phases=phases,
+                        bets=tuple(args.bet))
+
+
+def compare_request(args, rulesets: dict) -> CompareRequest:
+    """`rulesets`: each VARIANT text's ruleset (its options are read by the ruleset's types)."""
+    from ..commands.loading import split_variant
+
+    variants = []
+    for text in args.rulesets:
+        name, options = split_variant(text)
+        variants.append(RulesetRequest(ruleset=name, options=option_values(rulesets.get(text), [*args.option,
+                                                                                                 *options]),
+                                       policy=args.policy))
+    return CompareRequest(variants=tuple(variants), policy=args.policy)
+
+
+def analyse_request(args, ruleset) -> AnalyseRequest:
+    """`analyse`: the money of --bankroll, --goal, --stake, --cap, --limit, --stop-loss and
+    --stop-win in the file's unit; --stake best or kelly is `best`."""
+    from ..parse.numbers import exact_amount, whole_number
+
+    def amount(name: str):
+        text = getattr(args, name)
+        return None if text is None else money(text, Arg(name))
+
+    def count(name: str):
+        text = getattr(args, name)
+        if text is None:
+            return None
+        number = whole_number(text)
+        if number is None:
+            raise ArgumentError(Arg(name, value=text[:30]), "is not a whole number")
+        return number
+
+    seated = seated_bets(args.bet) or args.players is not None
+    best = args.stake if args.stake in ("best", "kelly") else None
+    risk = None
+    if args.risk is not None:
+        risk = exact_amount(args.risk, percent=True)
+        if risk is None:
+            raise ArgumentError(Arg("risk", value=args.risk[:30]), "is not a chance (0.01 or 1/100)")
+    return AnalyseRequest(
+        **_ruleset_fields(args, ruleset), by=args.by,
+        bets=() if seated else bet_orders(args.bet, at_throw=False),
+        plans=seat_plans(ruleset, args.bet, players(args.players)) if seated else {},
+        players=players(args.players), hand=args.hand, throws=args.throws, bankroll=amount("bankroll"),
+        goal=amount("goal"), stake=None if best else amount("stake"), best=best, strategy=args.strategy,
+        cap=amount("cap"), limit=amount("limit"), side=args.side, risk=risk, simulate=count("simulate"),
+        seed=args.seed, spread=args.spread, games=count("games"), stop_loss=amount("stop_loss"),
+        stop_win=amount("stop_win"), tail=count("tail"), by_option=not args.no_options)
+
+
+def _table_fields(args, ruleset) -> dict:
+    seats = players(args.players)
+    seated = seats is not None
+    return dict(players=seats, purse=coin(ruleset, args.purse, Arg("purse")) if args.purse is not None else None,
+                stake=coin(ruleset, args.stake, Arg("stake")) if args.stake is not None else None,
+                strategy=args.strategy, rounds=args.rounds,
+                plans=seat_plans(ruleset, args.bet, seats) if seated and getattr(args, "bet", None) else {},
+                refusals=refusals(getattr(args, "refuse", ()), seats), log=getattr(args, "log", None),
+                force=getattr(args, "force", False))
+
+
+def run_request(args, ruleset) -> RunRequest:
+    seated = args.players is not None
+    return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
+                      seed=args.seed, dice=tape(args.dice), bets=() if seated else bet_orders(args.bet),
+                      bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None)
+
+
+def simulate_request(args, ruleset) -> SimulateRequest:
+    seated = args.players is not None
+    return SimulateRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
+                           seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
+                           workers=args.workers, scheduler=args.scheduler, engine=args.engine,
+                           goal=coin(ruleset, args.goal, Arg("goal")) if args.goal is not None else None)
+
+
+def play_request(args, ruleset) -> PlayRequest:
+    fields = _ruleset_fields(args, ruleset) if args.ruleset is not None else \
+        {"ruleset": None, "options": {}, "policy": args.policy}
+    return PlayRequest(**fields, **_table_fields(args, ruleset), seed=args.seed, dice=tape(args.dice),
+                       resume=args.resume, no_log=args.no_log)
+
+
+def replay_request(args) -> ReplayRequest:
+    return ReplayRequest(log=args.log, rules=args.rules)
+
+
+def schema_request(args) -> SchemaRequest:
+    return SchemaRequest(output=args.output, force=args.force)
+
+
+__all__ = ["analyse_request", "bet_orders", "check_request", "coin", "compare_request", "graph_request",
+           "list_request", "money", "option_values", "play_request", "players", "refusals", "replay_request",
+           "rules_request", "run_request", "schema_request", "seat_plans", "seated_bets", "show_request",
+           "simulate_request", "tape"]
