@@ -1,11 +1,13 @@
 """The `hazard-dsl` command: argument parsing over the application layer (hazard_dsl.commands),
 and rendering of what it returns. One module per command (check, listing, show, run, play,
 replay, analyse, compare, graph, rules, simulate, schema, serve, lsp), the parser in `parser.py`, what they share in
-writing output in `output.py`.
+writing output in `output.py`; the flags' texts read into each command's request in
+`requests.py`, and an argument named as its flag in `wording.py`.
 
 Every failure a user can cause ends in a message and a non-zero exit, never a traceback:
 rule-file problems as ``file:line:col: error: …`` (exit 1), bad arguments as
-``hazard-dsl: error: …`` (exit 2).
+``hazard-dsl: error: …`` (exit 2), the core's typed `ArgumentError` said with its flag
+(``--bet pass=x: …``).
 """
 
 from __future__ import annotations
