@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..errors import ArgumentError
 from .errors import CommandError, SettingError
 from .loading import build_machine, load
 
@@ -110,6 +111,8 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             analysis.by_option, analysis.by_option_skipped = kept(ruleset, "games", what, lambda: bets_by_option(
                 ruleset, analysis.options, policy, {name: f.edge for name, f in analysis.bets.items()},
                 analysis.bet_table, variants, solvers), lambda table: isinstance(table, tuple) and len(table) == 2)
+    except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
+        raise
     except BetError as exc:
         raise CommandError(str(exc)) from None
     return analysis
@@ -446,6 +449,8 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
                                solver=table.solver if table is not None else None,
                                marks=[m for m in TAIL_MARKS if m < tail])
             out.tail_throws = tail
+    except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
+        raise
     except (SpreadError, SessionTooLarge, TailTooLarge, BetError) as exc:
         raise CommandError(str(exc)) from None
     except ValueError as exc:

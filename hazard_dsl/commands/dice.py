@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import ArgumentError
 from .errors import CommandError, SettingError
 
 
@@ -33,6 +34,8 @@ def seed_and_dice(seed: int | None = None, tape: str | None = None):
     if tape is not None:
         try:
             return seed, DiceTape.parse(tape)
+        except ArgumentError:  # the tape's own error, naming `dice`: each front end words it
+            raise
         except ValueError as exc:
             raise CommandError(str(exc)) from None
     return seed, RandomDice(seed)
@@ -46,5 +49,7 @@ def load_dice(dice, machine) -> None:
         return
     try:
         dice.load(machine.dice, machine.recast, lots=machine.passing is not None and machine.passing.by_lot)
+    except ArgumentError:  # the tape's own error, naming `dice`: each front end words it
+        raise
     except ValueError as exc:
         raise CommandError(str(exc)) from None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..records import record
 from .dice import load_dice, seed_and_dice
+from ..errors import ArgumentError
 from .errors import CommandError, SettingError
 from .loading import build_machine
 
@@ -67,6 +68,8 @@ def games_to_play(ruleset, option_texts=(), bets=(), bankroll: str | None = None
         try:
             money = parse_money(bankroll, "--bankroll") if bankroll is not None else None
             wagers = Wagers(machine, [Order.parse(text) for text in bets], money)
+        except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
+            raise
         except BetError as exc:
             raise CommandError(str(exc)) from None
     return Games(machine, seed, dice, chooser, wagers, count)

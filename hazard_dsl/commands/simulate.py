@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..errors import ArgumentError
 from .errors import CommandError, SettingError
 from .loading import build_machine
 
@@ -96,6 +97,8 @@ def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str
         ordered = [t.partition("=")[0].strip() for t in bets]
         machine = build_machine(ruleset, list(option_texts), [n for n in ordered if n in ruleset.bets])
         return prepare_games(machine, count, seed, policy, list(bets), engine=engine)
+    except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
+        raise
     except (PolicyError, BetError) as exc:
         raise CommandError(str(exc)) from None
 

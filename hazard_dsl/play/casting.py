@@ -20,6 +20,7 @@ the cast that left a die off; otherwise the player (or the policy) picks.
 
 from __future__ import annotations
 
+from ..errors import ArgumentError
 from ..records import record
 
 MAX_CASTS = 10_000  # casts for one throw: dice that land off this often are no dice (a tape's loop)
@@ -27,6 +28,11 @@ MAX_CASTS = 10_000  # casts for one throw: dice that land off this often are no 
 
 class CastingError(ValueError):
     """The dice (a tape, a log) cannot make a throw here: the message says why."""
+
+
+class TapeError(ArgumentError, CastingError):
+    """A tape of throws given (the `dice` argument: `Arg('dice')`) that cannot make the cast the
+    rules want here: a CastingError that names its argument."""
 
 
 @record(frozen=True)

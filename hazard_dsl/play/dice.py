@@ -6,6 +6,8 @@ import re
 
 import numpy as np
 
+from ..errors import Arg, ArgumentError
+
 MAX_TAPE_THROWS = 100_000
 
 _THROW = re.compile(r"^([1-6xX])-([1-6xX])$")  # x: that die landed off (cocked or wild)
@@ -93,11 +95,12 @@ class DiceTape:
 
     @classmethod
     def parse(cls, text: str) -> "DiceTape":
+        """The throws `text` writes; ArgumentError (of the `dice` argument) saying what to write."""
         tokens = text.replace(",", " ").split()
         if not tokens:
-            raise ValueError("--dice needs throws such as \"3-4 6-6 1-2\"")
+            raise ArgumentError(Arg("dice"), "needs throws such as \"3-4 6-6 1-2\"")
         if len(tokens) > MAX_TAPE_THROWS:
-            raise ValueError(f"--dice takes at most {MAX_TAPE_THROWS} throws")
+            raise ArgumentError(Arg("dice"), f"takes at most {MAX_TAPE_THROWS} throws")
         throws: list = []
         for number, token in enumerate(tokens, 1):
             match = _THROW.match(token)
@@ -111,9 +114,9 @@ class DiceTape:
             if token.lower() in RECAST_WORDS:
                 throws.append(token.lower())
                 continue
-            raise ValueError(f"--dice: throw {number} is {token[:20]!r}; write each throw as two faces 1-6, like 3-4 "
-                             f"(x for a die that lands off; then `off` or `both` for what is recast, and a lone face "
-                             f"for a die recast alone)")
+            raise ArgumentError(Arg("dice"), f"throw {number} is {token[:20]!r}; write each throw as two faces 1-6, "
+                                f"like 3-4 (x for a die that lands off; then `off` or `both` for what is recast, and "
+                                f"a lone face for a die recast alone)")
         return cls(throws)
 
     def load(self, dice=None, recast=None, lots: bool = False) -> "DiceTape":
@@ -126,8 +129,8 @@ class DiceTape:
                 leading += 1
             for number, item in enumerate(self.throws[leading:], leading + 1):
                 if not isinstance(item, tuple) or None in item:
-                    raise ValueError(f"--dice: throw {number} is {_token(item)!r}, but the dice of these rules never "
-                                     f"land off (no cocked: chance): write two faces, like 3-4")
+                    raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}, but the dice of these "
+                                        f"rules never land off (no cocked: chance): write two faces, like 3-4")
         return self
 
     def _next(self):
@@ -194,6 +197,6 @@ def _token(item) -> str:
 
 
 def _wrong(number: int, item, wanted: str):
-    from .casting import CastingError
+    from .casting import TapeError
 
-    return CastingError(f"--dice: throw {number} is {_token(item)!r}, but here the dice want {wanted}")
+    return TapeError(Arg("dice"), f"throw {number} is {_token(item)!r}, but here the dice want {wanted}")

@@ -14,9 +14,15 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import END, Machine, State, outcome_index
 from ..diagnostics import did_you_mean
+from ..errors import Arg, ArgumentError
 from ..parse.numbers import exact_money, whole_number
 from ..records import record
 from ..solve.bets import BetError, parse_amount
+
+
+class OrderError(BetError, ArgumentError):
+    """A bet ordered (the `bets` argument: `Arg('bets', name, amount)`) that cannot be made as
+    given; a BetError that names its argument, so that each front end words it."""
 
 
 @record
@@ -31,12 +37,12 @@ class Order:
         name, sep, amount = text.partition("=")
         amount, at, when = amount.partition("@")
         if not sep or not name.strip() or not amount.strip():
-            raise BetError(f"--bet takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
+            raise OrderError(Arg("bets"), f"takes NAME=AMOUNT or NAME=AMOUNT@THROW, not {text!r}")
         at_throw = None
         if at:
             at_throw = whole_number(when, 9)  # ASCII digits: "²".isdigit() is true, and int("²") fails
             if at_throw is None or at_throw < 1:
-                raise BetError(f"--bet {text}: @THROW must be a throw number, 1 or more")
+                raise OrderError(_order_arg(text), "@THROW must be a throw number, 1 or more")
         return cls(name.strip(), amount.strip(), at_throw)
 
     @classmethod
@@ -45,9 +51,20 @@ class Order:
         nothing: NAME=AMOUNT only."""
         order = cls.parse(text)
         if order.at_throw is not None:
-            raise BetError(f"--bet {text}: @THROW (make the bet once, before that throw) is for run; analyse "
-                           f"takes NAME=AMOUNT")
+            raise OrderError(_order_arg(text), "@THROW (make the bet once, before that throw) is for run; analyse "
+                                               "takes NAME=AMOUNT")
         return order
+
+    @property
+    def arg(self) -> Arg:
+        """The order as the `bets` argument names it: the bet and its amount as given."""
+        return Arg("bets", self.bet, self.amount if self.at_throw is None else f"{self.amount}@{self.at_throw}")
+
+
+def _order_arg(text: str) -> Arg:
+    """An order's text (NAME=AMOUNT[@THROW]) as the `bets` argument names it."""
+    name, _, amount = text.partition("=")
+    return Arg("bets", name.strip(), amount.strip())
 
 
 @record
@@ -80,17 +97,17 @@ class Wagers:
         for order in orders:
             if order.bet not in ruleset.bets:
                 known = ", ".join(ruleset.bets) or "none"
-                raise BetError(f"--bet {order.bet}: {ruleset.name} has no such bet"
-                               f"{did_you_mean(order.bet, ruleset.bets)} (bets: {known})")
+                raise OrderError(Arg("bets", order.bet), f": {ruleset.name} has no such bet"
+                                 f"{did_you_mean(order.bet, ruleset.bets)} (bets: {known})")
             cb = machine.bets.get(order.bet)
             if cb is None:
                 raise LookupError(f"bet {order.bet!r} was not compiled with the game")  # the caller's mistake
             self.machines[order.bet] = cb
             parse_amount(ruleset.bets[order.bet], order.amount)  # a bad amount is refused before any throw
             if not cb.made:
-                raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition "
-                               f"never holds in this game (options: "
-                               f"{', '.join(f'{k}={v}' for k, v in machine.options.items()) or 'none'})")
+                raise OrderError(Arg("bets", order.bet), f"bet {order.bet!r} can never be made: its made: "
+                                 f"condition never holds in this game (options: "
+                                 f"{', '.join(f'{k}={v}' for k, v in machine.options.items()) or 'none'})")
         self.fees = list(machine.fees.values())
         self.fee_states = {fee.fee.name: fee.start for fee in self.fees}
         self._refused: set = set()

@@ -21,8 +21,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..compile.machine import END
+from ..errors import Arg
 from ..records import record
-from ..solve.bets import BetError, BetTable, parse_amount
+from ..solve.bets import BetTable, parse_amount
 from .tables import MAX_BET_ROWS, MAX_ENTRIES, SimulationError, Table, Throws, endings_of
 
 WAIT = ("w",)
@@ -59,20 +60,23 @@ class Group:
         return amount * (table._on_win(order.bet, code) - up_front), amount * (1 + up_front)
 
 
-def groups_of(table: BetTable, texts: list[str]) -> list[Group]:
-    """`--bet NAME=AMOUNT` orders as groups; every mistake is a `BetError` saying what to give."""
-    from ..play.wagers import Order
+def groups_of(table: BetTable, orders: list) -> list[Group]:
+    """Bet orders as groups: each an order with `bet` and `amount` (play.wagers.Order, or a
+    request's BetOrder), or its text NAME=AMOUNT; every mistake is a BetError naming the order
+    (`Arg('bets', name, amount)`) and saying what to give."""
+    from ..play.wagers import Order, OrderError
 
     groups: list[Group] = []
     where: dict = {}  # bet name -> (group, index)
-    for text in texts:
-        order = Order.parse_for_analysis(text)
+    for given in orders:
+        order = Order.parse_for_analysis(given) if isinstance(given, str) else Order(given.bet, str(given.amount))
+        arg = Arg("bets", order.bet, order.amount)
         if order.bet in where:
-            raise BetError(f"--bet {order.bet} is given twice; give each bet once")
+            raise OrderError(Arg("bets", order.bet), "is given twice; give each bet once")
         cb = table.bet(order.bet)  # "no such bet", with did-you-mean
         if not cb.made:
-            raise BetError(f"--bet {order.bet}: bet {order.bet!r} can never be made: its made: condition never holds "
-                           f"in this game")
+            raise OrderError(Arg("bets", order.bet), f"bet {order.bet!r} can never be made: its made: condition "
+                                                     f"never holds in this game")
         kind, value = parse_amount(cb.bet, order.amount)
         backs = cb.bet.backs
         states = sorted(cb.made)
@@ -82,14 +86,12 @@ def groups_of(table: BetTable, texts: list[str]) -> list[Group]:
             groups.append(group)
         else:
             if backs not in where:
-                raise BetError(f"--bet {order.bet}={order.amount}: {order.bet} backs {backs}; give --bet {backs}=… "
-                               f"first")
+                raise OrderError(arg, f": {order.bet} backs {backs}; give ", Arg("bets", backs, "…"), " first")
             group, backed = where[backs]
             base = group.orders[backed]
             fixed = {a for a, _ in base.classes}
             if kind == "multiple" and len(fixed) != 1:
-                raise BetError(f"--bet {order.bet}={order.amount}: a multiple needs the bet it backs ({backs}) made "
-                               f"for an amount of money")
+                raise OrderError(arg, f"a multiple needs the bet it backs ({backs}) made for an amount of money")
             amounts = {}
             for g in states:
                 if kind == "money":
@@ -97,8 +99,8 @@ def groups_of(table: BetTable, texts: list[str]) -> list[Group]:
                     continue
                 factor = cb.multiple(value, g)
                 if factor <= 0:
-                    raise BetError(f"--bet {order.bet}={order.amount}: the multiple is {factor} in "
-                                   f"{table.machine.states[g].describe(table.machine)}; it must be more than 0")
+                    raise OrderError(arg, f"the multiple is {factor} in "
+                                          f"{table.machine.states[g].describe(table.machine)}; it must be more than 0")
                 amounts[g] = factor * next(iter(fixed))
         classes: list = []
         class_at: dict = {}

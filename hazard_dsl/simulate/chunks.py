@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..errors import ArgumentError
 from ..records import field, record
 from .engine import LANES, generator, run_chunk
 
@@ -69,6 +70,7 @@ class Totals:
     counts: list = field(default_factory=list)
     throws: list = field(default_factory=list)
     sessions: dict | None = None
+    workers: int = 0  # on a cluster: the most workers it had while the chunks were played (0: here)
 
     def add(self, result: ChunkResult) -> None:
         self.chunks += 1
@@ -155,6 +157,7 @@ class Interrupted(Exception):
         self.results = results
 
 
-class ClusterError(RuntimeError):
+class ClusterError(ArgumentError, RuntimeError):
     """The Dask extra is missing, the scheduler's address is wrong, or the scheduler cannot be
-    reached or fails: one line for the user, never a traceback."""
+    reached or fails: one line for the user, never a traceback. It names the scheduler given
+    (`Arg('scheduler', address)`), so that each front end words it."""

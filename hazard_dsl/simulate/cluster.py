@@ -35,6 +35,7 @@ import time
 from contextlib import contextmanager
 from itertools import islice
 
+from ..errors import Arg
 from .chunks import ChunkResult, ClusterError, Interrupted, play_chunk
 
 CONNECT_SECONDS = 5.0  # to reach a scheduler: name lookup, connection, greeting; and again for the client
@@ -64,7 +65,7 @@ def scheduler_address(text: str) -> tuple[str, str, int]:
     saying what is wrong with anything else. Looks nothing up and connects to nothing."""
 
     def wrong(why: str) -> ClusterError:
-        return ClusterError(f"--scheduler {text!r}: {why}")
+        return _at(text, why)  # the address as given, before it is read
 
     example = f"such as tcp://10.0.0.5:{DEFAULT_PORT}"
     if not text:
@@ -106,6 +107,12 @@ def scheduler_address(text: str) -> tuple[str, str, int]:
     if not (port.isascii() and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535):
         raise wrong(f"the port must be a number from 1 to 65535, not {port!r}")
     return f"tcp://{_bracketed(host)}:{int(port)}", host, int(port)
+
+
+def _at(address: str, *problem) -> ClusterError:
+    """An error of the scheduler given (`Arg('scheduler', address)`): what is wrong with it,
+    after a colon whatever its first word ("…:8786: cannot reach it")."""
+    return ClusterError(Arg("scheduler", value=address), ": ", *problem)
 
 
 def _bracketed(host: str) -> str:
@@ -150,7 +157,7 @@ def greet(address: str, host: str, port: int, seconds: float = CONNECT_SECONDS) 
             sock.settimeout(left())
             more = sock.recv(n - len(data))
             if not more:
-                raise ClusterError(f"--scheduler {address}: the connection was closed without a word from a "
+                raise _at(address, f"the connection was closed without a word from a "
                                    f"Dask scheduler; is this the scheduler's port (not a worker's or the "
                                    f"dashboard's)?")
             data += more
@@ -162,7 +169,7 @@ def greet(address: str, host: str, port: int, seconds: float = CONNECT_SECONDS) 
             sock.sendall(_greeting())  # as Dask's client does: a web server answers it at once
             head = receive(sock, 8)
             if head.startswith(b"HTTP/"):
-                raise ClusterError(f"--scheduler {address}: a web server answered (the dashboard's port?); the "
+                raise _at(address, f"a web server answered (the dashboard's port?); the "
                                    f"scheduler's own port is another, {DEFAULT_PORT} unless it was started with "
                                    f"another (`dask scheduler` prints it)")
             (size,) = struct.unpack("Q", head)  # Dask's framing, in the native byte order
@@ -175,15 +182,15 @@ def greet(address: str, host: str, port: int, seconds: float = CONNECT_SECONDS) 
     except ClusterError:
         raise
     except (TimeoutError, asyncio.TimeoutError, socket.timeout):
-        raise ClusterError(f"--scheduler {address}: no answer as a Dask scheduler within {seconds:g} s (a scheduler "
+        raise _at(address, f"no answer as a Dask scheduler within {seconds:g} s (a scheduler "
                            f"answers at once); is it the scheduler's address, and is it up?") from None
     except socket.gaierror as exc:
-        raise ClusterError(f"--scheduler {address}: cannot find the host {host!r} ({exc.strerror})") from None
+        raise _at(address, f"cannot find the host {host!r} ({exc.strerror})") from None
     except ConnectionRefusedError:
-        raise ClusterError(f"--scheduler {address}: cannot reach it: the connection was refused (is a Dask "
+        raise _at(address, f"cannot reach it: the connection was refused (is a Dask "
                            f"scheduler running there? `dask scheduler` prints its address)") from None
     except OSError as exc:
-        raise ClusterError(f"--scheduler {address}: cannot reach it ({exc.strerror or exc})") from None
+        raise _at(address, f"cannot reach it ({exc.strerror or exc})") from None
 
 
 def _greeting() -> bytes:
@@ -202,7 +209,7 @@ def _greeting() -> bytes:
 
 
 def _not_dask(address: str) -> ClusterError:
-    return ClusterError(f"--scheduler {address}: something answered, but not a Dask scheduler (a web server, "
+    return _at(address, f"something answered, but not a Dask scheduler (a web server, "
                         f"or another program?); `dask scheduler` prints the address to give")
 
 
@@ -229,14 +236,21 @@ def _check_greeting(body: bytes, address: str) -> None:
 
 @contextmanager
 def _quiet():
-    """Dask's log lines off, while connecting or closing: what went wrong is the one line we print."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
+    """Dask's log lines off while our client connects, plays and closes: what went wrong is the
+    one line we print. Every logger under "distributed", not only that one: Dask's configuration
+    gives some their own level ("distributed.client": a lost scheduler's thirty lines of
+    tracebacks, logged while the client gives up reconnecting)."""
+    names = ["distributed"] + sorted(name for name in list(logging.Logger.manager.loggerDict)
+                                     if name.startswith("distributed."))
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def connect(text: str, seconds: float = CONNECT_SECONDS):
@@ -245,7 +259,7 @@ def connect(text: str, seconds: float = CONNECT_SECONDS):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'hazard-dsl[cluster]'") from None
+        raise ClusterError(Arg("scheduler"), "needs Dask: pip install 'hazard-dsl[cluster]'") from None
     address, host, port = scheduler_address(text)
     greet(address, host, port, seconds)
     lock, state = threading.Lock(), {}
@@ -267,10 +281,10 @@ def connect(text: str, seconds: float = CONNECT_SECONDS):
                 if "client" in state:  # made just as the wait ended
                     return state["client"]
                 state["abandoned"] = True
-            raise ClusterError(f"--scheduler {address}: the scheduler greeted, then did not answer the client "
+            raise _at(address, f"the scheduler greeted, then did not answer the client "
                                f"within {seconds:g} s") from None
         except Exception as exc:  # Dask's errors while connecting have no common base
-            raise ClusterError(f"--scheduler {address}: cannot connect ({_said(exc)})") from None
+            raise _at(address, f"cannot connect ({_said(exc)})") from None
 
 
 # --------------------------------------------------------------------------- running chunks there
@@ -283,7 +297,7 @@ def on_cluster(plan, chunks, scheduler, finished, results):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'hazard-dsl[cluster]'") from None
+        raise ClusterError(Arg("scheduler"), "needs Dask: pip install 'hazard-dsl[cluster]'") from None
     if isinstance(scheduler, Client):
         return _play_there(plan, chunks, scheduler, scheduler.scheduler.address, finished, results)
     client = connect(scheduler)
@@ -300,12 +314,13 @@ def _play_there(plan, chunks, client, name, finished, results):
     try:
         shared = client.scatter(plan, broadcast=True)
     except (TimeoutError, asyncio.TimeoutError):
-        raise ClusterError(f"--scheduler {name}: the scheduler has no workers (waited {CONNECT_SECONDS:g} s); "
-                           f"start some with `dask worker {name}`") from None
+        raise _at(name, f"the scheduler has no workers (waited {CONNECT_SECONDS:g} s); "
+                        f"start some with `dask worker {name}`") from None
     except Exception as exc:
-        raise ClusterError(f"--scheduler {name}: the plan could not be sent to the workers ({_said(exc)}); they "
-                           f"need hazard-dsl installed, the same version as here") from None
+        raise _at(name, f"the plan could not be sent to the workers ({_said(exc)}); they "
+                        f"need hazard-dsl installed, the same version as here") from None
     window = _Window(client)
+    results.workers = window.workers  # those the plan reached; more are counted as they join
     flowing = as_completed(loop=client.loop, with_results=True)  # this client's, never a default one
     live = set()
 
@@ -321,14 +336,15 @@ def _play_there(plan, chunks, client, name, finished, results):
             try:
                 future, result = next(flowing)
             except Exception as exc:  # a chunk failed there (Ctrl-C is no Exception: it goes on up): the workers' own error, named
-                raise ClusterError(f"--scheduler {name}: a chunk failed on the cluster ({_said(exc)}); the "
-                                   f"workers need hazard-dsl installed, the same version as here") from None
+                raise _at(name, f"a chunk failed on the cluster ({_said(exc)}); the "
+                                f"workers need hazard-dsl installed, the same version as here") from None
             live.discard(future)
             del future  # its result is let go on the worker
             if not isinstance(result, ChunkResult):  # cancelled: most often the scheduler was lost
-                raise ClusterError(f"--scheduler {name}: a chunk was cancelled ({_said(result)}); was the "
-                                   f"scheduler stopped?")
+                raise _at(name, f"a chunk was cancelled ({_said(result)}); was the "
+                                f"scheduler stopped?")
             submit()  # before merging, so that no worker waits
+            results.workers = max(results.workers, window.workers)
             finished(result)
     except KeyboardInterrupt:
         client.cancel(list(live))
@@ -352,13 +368,17 @@ class _Window:
         self.client = client
         self.asked = -1e9
         self.value = 2
+        self.workers = 0  # the most workers the scheduler has had at once, as asked
+        self.size()
 
     def size(self) -> int:
         now = time.monotonic()
         if now - self.asked > 2:
             self.asked = now
             try:
-                self.value = 2 * max(1, sum(self.client.nthreads().values()))
+                threads = self.client.nthreads()
             except Exception:  # the next chunk's result will say what went wrong
-                pass
+                return self.value
+            self.value = 2 * max(1, sum(threads.values()))
+            self.workers = max(self.workers, len(threads))
         return self.value

@@ -89,13 +89,15 @@ def execute(context: Context, workers: int = 1, scheduler=None, progress=None) -
     from .chunks import Interrupted
     from .run import play
 
-    context.workers = 1 if scheduler is not None else workers
+    context.workers = workers
     begun = time.perf_counter()
     complete = True
     try:
         results = play(context.plan, workers, scheduler, progress)
     except Interrupted as stop:
         results, complete = stop.results, False
+    if scheduler is not None:  # the cluster's workers, counted there (`workers` is for here)
+        context.workers = max(1, results.workers)
     seconds = time.perf_counter() - begun
     make = sessions_report if context.plan.kind == "sessions" else games_report
     return make(context, results, seconds, complete), complete
