@@ -8,6 +8,11 @@ file whose variables can grow without limit is refused instead of hanging.
 
 `Exploration` keeps what the checks need beyond the machine: which rules fired, which phases
 were entered, and the throws that no rule handles.
+
+`compile_ruleset` is `compile_game` (the game explored, its fees, when the dice pass) then
+`compile_bets` (the bets asked for, and only those: the game's own figures ask for none).
+What one compilation can lend the next under other option values is held by the caller, in an
+`Explorations` (`compile.explorations`); this module keeps nothing between calls.
 """
 
 from __future__ import annotations
@@ -16,12 +21,12 @@ from collections import deque
 
 from ..records import field, record, replace
 
-from ..diagnostics import Diagnostics, Position, did_you_mean
+from ..diagnostics import Diagnostics, Position
 from ..model import Rule, Ruleset
 from ..parse import syntax as ex
-from ..parse.numbers import whole_number
 from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
-from .explorations import Explorations, Found, Replay, Shapes  # noqa: F401 - Shapes: check's, from here
+from .explorations import Explorations, Found, Replay, Shapes
+from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
 from .rule_index import RuleIndex
 
@@ -48,44 +53,6 @@ class Exploration:
     too_large: bool = False  # refused for its size: no point exploring other option values
     tests: int = 0  # conditions tried: the work the exploration took
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
-
-
-class OptionError(ValueError):
-    """A user's choice of option values that the ruleset does not offer."""
-
-
-def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
-    """The ruleset's defaults overridden by `chosen` (values already typed)."""
-    options = ruleset.default_options()
-    for name, value in (chosen or {}).items():
-        option = ruleset.options.get(name)
-        if option is None:
-            known = ", ".join(ruleset.options) or "none"
-            raise OptionError(f"{ruleset.name or ruleset.file} has no option {name!r}"
-                              f"{did_you_mean(name, ruleset.options)} (options: {known})")
-        if value not in option.values:
-            raise OptionError(f"option {name!r} has no value {value!r}{did_you_mean(value, option.values)} "
-                              f"(values: {', '.join(map(str, option.values))})")
-        options[name] = value
-    return options
-
-
-def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
-    """`["main=called", "first_throw=lose"]` → typed option values, with clear errors."""
-    chosen = {}
-    for text in assignments or ():
-        name, sep, value = text.partition("=")
-        name, value = name.strip(), value.strip()
-        if not sep or not name:
-            raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
-        option = ruleset.options.get(name)
-        if option is not None and option.type == "int":
-            number = whole_number(value)  # ASCII digits: int() would take "٣" for 3
-            if number is not None:
-                chosen[name] = number
-                continue
-        chosen[name] = value
-    return resolve_options(ruleset, chosen)
 
 
 class _Compiler:
