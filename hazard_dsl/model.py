@@ -356,7 +356,7 @@ class Ruleset:
     table: Table = field(default_factory=Table)
     warnings: tuple = ()  # diagnostics of the reading and name checks that are not errors
     # what the reading cache knows this ruleset by ("" when read without it), so that machines
-    # compiled from it can be kept too (parse.cache)
+    # compiled from it can be kept too (hazard_dsl.cache)
     digest: str = field(default="", repr=False, compare=False)
     # a hash of the rule files' text alone (parse.reader): what a session log records
     rules_digest: str = field(default="", repr=False, compare=False)

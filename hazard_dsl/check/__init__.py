@@ -22,7 +22,7 @@ def check_ruleset(path: str | Path | None = None, text: str | None = None,
                   name: str | None = None) -> tuple:
     """(the Ruleset, or None when it does not read; every problem, errors and warnings, sorted
     by position) of a rule file — or, with `text` and `name`, of a rule file held in a string
-    (`parse.cache.read_text`); with `text` and `path`, of the file at `path` as an editor holds
+    (`hazard_dsl.cache.read_text`); with `text` and `path`, of the file at `path` as an editor holds
     it, not yet saved (its `extends:` resolved beside it). Never raises: a ruleset that reads may
     still have errors here, found when its game is explored (a game unable to end, a throw no
     rule handles)."""
@@ -63,7 +63,7 @@ def _checked(path, text, name, place) -> tuple:
     except RecursionError:
         return None, [Diagnostic("the file is nested too deeply to check", Position(where, 1, 1))]
     try:
-        # what the game checks found is kept with the ruleset (parse.cache): a file checked
+        # what the game checks found is kept with the ruleset (hazard_dsl.cache): a file checked
         # before, unchanged, under the same code, is not explored again
         game = kept(ruleset, "checks", ("check_game",), lambda: _check_game(ruleset),
                     lambda found: isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))

@@ -358,7 +358,7 @@ def _merge(chain: list[YMap]) -> YMap:
 def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
                  named: str | None = None, within: Path | None = None) -> Ruleset:
     """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
-    (`parse.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
+    (`hazard_dsl.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
     `named` with `text`: a rule file held in a string, not a file; `within`: a folder `extends:`
     may not leave (`_load_chain`)."""
     from ..check.names import check_names
