@@ -17,7 +17,10 @@
 error raises `hazard_dsl.RulesetError`, whose `.diagnostics` are check's and whose `str()` lists
 each problem as ``file:line:col: message``; warnings are kept as `Variant.warnings`.
 `load_text` does the same for a rule file held in a string. A mistake in an argument (an
-option, a bet, an amount) raises `ValueError` in Python's terms, with "did you mean".
+option, a bet, an amount, a count) raises `hazard_dsl.errors.ArgumentError` (a `ValueError`; a
+wrong type is also a `TypeError`) naming the keyword, with "did you mean": the API checks its
+arguments itself (`hazard_dsl.arguments`), and the engine's own errors name the argument as the
+API's keyword (`bets['odds'] = '2x'`), so nothing here rewrites a message.
 
 Results are objects (`hazard_dsl.results`): attributes, `.to_json()` (what `--json` prints), and
 a table in a notebook (`_repr_html_`, `_repr_markdown_`) or from `print()`.
@@ -25,13 +28,16 @@ a table in a notebook (`_repr_html_`, `_repr_markdown_`) or from `print()`.
 
 from __future__ import annotations
 
-import functools
-import re
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 
+from . import arguments
+from .arguments import (made as _made, money as _money, money_text as _money_text, names as _names,
+                        old_bets as _old_bets, one_of as _one_of, orders as _orders,
+                        table_settings as _table_settings, whole as _whole)
 from .diagnostics import RulesetError
+from .errors import Arg, ArgumentError
 
 
 def _simulator():
@@ -40,43 +46,6 @@ def _simulator():
     from .commands import simulate
 
     return simulate
-
-
-def _in_python_terms(method):
-    """A method whose errors from the engine, written for the command line (`--bet pass=x: …`,
-    `--dice: …`, `--policy foo: …`), are said in Python's terms (`bets['pass'] = 'x': …`,
-    `dice: …`, `policy='foo': …`). The arguments are checked first where it can be done
-    (`_orders`, `_money`): this is the net under that."""
-
-    @functools.wraps(method)
-    def wrapped(*args, **kwargs):
-        try:
-            return method(*args, **kwargs)
-        except ValueError as exc:
-            said = str(exc)
-            if "--" not in said:
-                raise
-            reworded = python_terms(said)
-            try:
-                error = type(exc)(reworded)
-            except Exception:  # noqa: BLE001 - an error class that takes other arguments
-                error = ValueError(reworded)
-            raise error from None
-
-    return wrapped
-
-
-_KEYWORD = {"bet": "bets", "phase": "phases", "option": "options", "unfold": "unfold=True"}
-
-
-def python_terms(message: str) -> str:
-    """A message written for the command line in the API's words: `--bet pass=x` is
-    `bets['pass'] = 'x'`, `--bet pass` is `bets['pass']`, `--policy foo:` is `policy='foo':`,
-    any other `--flag` the keyword of the same name."""
-    message = re.sub(r"--bet (\w+)=([^\s:;,]+)", lambda m: f"bets[{m[1]!r}] = {m[2]!r}", message)
-    message = re.sub(r"--bet (\w+)", lambda m: f"bets[{m[1]!r}]", message)
-    message = re.sub(r"--(\w+) ([^\s:;,]+):", lambda m: f"{_KEYWORD.get(m[1], m[1])}={m[2]!r}:", message)
-    return re.sub(r"--(\w+)", lambda m: _KEYWORD.get(m[1], m[1]), message)
 
 
 class Variant:
@@ -133,7 +102,6 @@ class Variant:
 
     # ------------------------------------------------------------------ the rule sheet and the diagram
 
-    @_in_python_terms
     def rules(self, format: str = "text", policy: str = "optimal") -> str:  # noqa: A002 - the CLI's word
         """The rule sheet (`hazard-dsl rules`), written from the compiled machine and the file's
         words: `format` is "text", "markdown", "html" (a page to print) or "json".
@@ -146,7 +114,6 @@ class Variant:
         _one_of("format", format, FORMATS)
         return rule_sheet(self.machine, format, policy)
 
-    @_in_python_terms
     def graph(self, format: str = "dot", unfold: bool = False, phases=(), bets=()):  # noqa: A002
         """The compiled machine drawn (`hazard-dsl graph`): `format` "dot", "mermaid" or "json"
         (text), "svg" (text) or "png" (bytes) — those two need Graphviz's `dot`. `unfold=True`
@@ -176,7 +143,6 @@ class Variant:
 
     # ------------------------------------------------------------------ figures
 
-    @_in_python_terms
     def analyse(self, policy: str = "optimal", by: str | None = None, bets: dict | None = None):
         """Exact figures (`hazard_dsl.Analysis`): `.win`, `.edge`, `.figures` (every label,
         expected throws), `.choices`, `.bets` (each bet's exact edge), `.fees`; `by="main"`
@@ -188,8 +154,9 @@ class Variant:
         if by is not None and by not in self.machine.variables:
             from .diagnostics import did_you_mean
 
-            raise ValueError(f"by={by!r}: {self.name} has no variable {by!r}{did_you_mean(by, self.machine.variables)}"
-                             f" (variables: {', '.join(self.machine.variables) or 'none'})")
+            raise ArgumentError(Arg("by", value=by), f": {self.name} has no variable {by!r}"
+                                f"{did_you_mean(by, self.machine.variables)} (variables: "
+                                f"{', '.join(self.machine.variables) or 'none'})", offered=self.machine.variables)
         orders = _orders(self.ruleset, bets)
         analysis = Analysis.of(analyse(self.machine, policy, by))
         if orders:
@@ -197,7 +164,6 @@ class Variant:
             analysis.combination = analysis.bet_table.combination([(name, amount) for name, amount, _ in orders])
         return analysis
 
-    @_in_python_terms
     def run(self, games: int | None = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,
             bankroll=None, policy: str = "optimal") -> list:
         """Play games and return their records (`ChoiceMade`, `Thrown`…, as `hazard-dsl run`
@@ -212,6 +178,13 @@ class Variant:
         from .play.wagers import Order, Wagers
         from .solve.markov import Solver
 
+        if games is None and dice is None:
+            raise ArgumentError(Arg("games", value=None), "None (as many games as the dice allow) needs dice= (a "
+                                                          "tape of throws): random dice never run out")
+        if games is not None:
+            games = _whole("games", games, 1, _simulator().MAX_GAMES)
+        if seed is not None:
+            seed = arguments.seed(seed)
         source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=self.machine.dice)
         solver = Solver(self.machine)
         solver.set_policy(policy)
@@ -224,7 +197,6 @@ class Variant:
             wagers = Wagers(self.machine, [Order(name, amount, at) for name, amount, at in orders], money)
         return list(play(self.machine, source, chooser, games, wagers))
 
-    @_in_python_terms
     def hand(self, policy: str = "optimal"):
         """The caster's hand, until the dice pass (`analyse --hand`; `hazard_dsl.Hand`): `.games`,
         `.throws`, `.wins`, `.net` per hand, exact."""
@@ -233,7 +205,6 @@ class Variant:
 
         return Hand.of(hand(self.machine, policy))
 
-    @_in_python_terms
     def seats(self, plans: dict, players=None, stake=1, policy: str = "optimal"):
         """Each seat's exact expected net at the table (`analyse --bet SEAT:NAME=AMOUNT`;
         `hazard_dsl.Seats`), a seat making each bet of its plan ({seat: {bet: amount}}, the
@@ -245,24 +216,17 @@ class Variant:
             >>> [(r.role, r.side, r.per_game) for r in hoyle.seats({"Ben": {"odds": 2}}).rows["Ben"] if r.bet == "odds"]
             [('caster', 'backer', Fraction(0, 1)), ('setter', 'layer', Fraction(0, 1))]
         """
-        from .commands.analyse import table_plans
+        from .commands.analyse import seat_plans
         from .results import Seats
         from .solve.seats import seats
 
-        if not isinstance(plans, dict) or not all(isinstance(p, dict) for p in plans.values()):
-            raise TypeError(f"plans is a dict of seats' plans, such as {{'Ben': {{'odds': 2}}}}, not {plans!r}")
-        texts = [f"{seat}:{bet}={_money_text(amount, f'plans[{seat!r}][{bet!r}]')}"
-                 for seat, plan in plans.items() for bet, amount in plan.items()]
-        if players is not None and (isinstance(players, str) or not hasattr(players, "__iter__")):
-            raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
-        chosen, names = table_plans(self.ruleset, texts, ",".join(players) if players is not None else None,
-                                    _money_text(stake, "stake"))
-        for seat in plans:  # a seat with an empty plan still has its figures
-            chosen.setdefault(seat, {})
+        plans = _plans(self.ruleset, plans)
+        if players is not None:
+            players = arguments.players(players)
+        chosen, names = seat_plans(self.ruleset, plans, players, _money(stake, "stake"))
         bets = sorted({bet for plan in chosen.values() for bet in plan})
         return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names, policy))
 
-    @_in_python_terms
     def table_ruin(self, players, bankroll, goal, plans=None, stake=1, policy: str = "optimal"):
         """Each seat of a table of `players` from `bankroll` until its purse reaches `goal` or
         can no longer play a game as its plan says (`analyse --players … --bet SEAT:NAME=AMOUNT
@@ -274,28 +238,23 @@ class Variant:
             >>> t.seats["Cat"].takes, f"{float(t.seats['Ben'].reach_goal):.4f}"
             ((('Ben', 'side'),), '0.3212')
         """
-        from .commands.analyse import table_plans
+        from .commands.analyse import seat_plans
         from .results import TableRuin
         from .solve.seats import SeatError, table_ruin
 
-        plans = {} if plans is None else plans
-        if not isinstance(plans, dict) or not all(isinstance(p, dict) for p in plans.values()):
-            raise TypeError(f"plans is a dict of seats' plans, such as {{'Ben': {{'odds': 2}}}}, not {plans!r}")
-        if isinstance(players, str) or not hasattr(players, "__iter__"):
-            raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
-        texts = [f"{seat}:{bet}={_money_text(amount, f'plans[{seat!r}][{bet!r}]')}"
-                 for seat, plan in plans.items() for bet, amount in plan.items()]
-        chosen, names = table_plans(self.ruleset, texts, ",".join(players), _money_text(stake, "stake"))
+        plans = _plans(self.ruleset, {} if plans is None else plans)
+        chosen, names = seat_plans(self.ruleset, plans, arguments.players(players), _money(stake, "stake"))
         bankroll, goal, stake = _money(bankroll, "bankroll"), _money(goal, "goal"), _money(stake, "stake")
         if not bankroll < goal or stake <= 0:
-            raise ValueError(f"bankroll must be less than the goal ({goal}) and stake more than 0")
+            raise ArgumentError(Arg("bankroll"), f"must be less than the goal ({goal}) and stake more than 0")
         bets = sorted({bet for plan in chosen.values() for bet in plan})
         try:
             return TableRuin.of(table_ruin(self._table_machine(bets), chosen, names, bankroll, goal, stake, policy))
         except SeatError as exc:
+            if isinstance(exc, ArgumentError):
+                raise
             raise ValueError(str(exc)) from None
 
-    @_in_python_terms
     def ruin(self, bankroll, goal, stake=1, policy: str = "optimal"):
         """A caster staking `stake` at even money every game from `bankroll` until the purse
         reaches `goal` or cannot stake (`analyse --bankroll --goal --stake`; `hazard_dsl.Ruin`):
@@ -305,7 +264,7 @@ class Variant:
 
         bankroll, goal, stake = _money(bankroll, "bankroll"), _money(goal, "goal"), _money(stake, "stake")
         if not stake <= bankroll < goal:
-            raise ValueError(f"bankroll must be at least the stake ({stake}) and less than the goal ({goal}), "
+            raise ArgumentError(Arg("bankroll"), f"must be at least the stake ({stake}) and less than the goal ({goal}), "
                              f"not {bankroll}")
         return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy))
 
@@ -316,10 +275,9 @@ class Variant:
 
         analysis = analyse(self.machine, policy)
         if analysis.bet_table is None:
-            raise ValueError(f"{self.name} declares no bets")
+            raise ArgumentError(Arg("bets"), f"{self.name} declares no bets")
         return analysis
 
-    @_in_python_terms
     def spread(self, bets=None, policy: str = "optimal"):
         """The spread of one decision (`analyse --spread`, `--bet`; `hazard_dsl.solve.spread.Spread`):
         with `bets={"pass": 1, "odds": "3-4-5x"}`, of those bets made together; with a bet's name
@@ -335,7 +293,9 @@ class Variant:
             if bets not in analysis.bets:
                 from .diagnostics import did_you_mean
 
-                raise ValueError(f"{bets!r} is not a bet of {self.name}{did_you_mean(bets, analysis.bets)}")
+                raise ArgumentError(Arg("bets", value=bets), f"is not a bet of {self.name}"
+                                                             f"{did_you_mean(bets, analysis.bets)}",
+                                    offered=analysis.bets)
             return bet_spread(table, bets)
         orders = _orders(self.ruleset, bets)
         if not orders:
@@ -343,7 +303,6 @@ class Variant:
         _made(self.machine, orders)
         return plan_spread(table, [(name, amount) for name, amount, _ in orders])
 
-    @_in_python_terms
     def session_net(self, games: int | None = None, bets=None, stop_loss=None, stop_win=None,
                     policy: str = "optimal"):
         """The exact distribution of a session's net (`analyse --games N --stop-loss L --stop-win W`;
@@ -367,7 +326,6 @@ class Variant:
             outcomes, staked = even_money(game.chance("win"), game.chance("lose")), Fraction(1)
         return session(outcomes, games, loss, win, staked)
 
-    @_in_python_terms
     def tail(self, throws: int, hand: bool = True, policy: str = "optimal"):
         """P(a hand — or with `hand=False`, a game — lasts `throws` throws or more), exactly
         (`analyse --hand --tail N`; `hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`)."""
@@ -375,7 +333,6 @@ class Variant:
 
         return lengths(self.machine, _whole("throws", throws, 1, 1_000_000), hand=hand, policy=policy)
 
-    @_in_python_terms
     def table(self, players, purse=20, rounds: int = 1, seed: int = 0, dice: str | None = None,
               policy: str = "optimal", bets=None):
         """A session at the table as a state machine (`hazard_dsl.play.table.Table`, docs/table.md):
@@ -421,7 +378,6 @@ class Variant:
         stake = self.ruleset.table.stake
         return compile_ruleset(self.ruleset, self._chosen, ([stake] if stake else []) + list(bets))
 
-    @_in_python_terms
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
                  stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1,
                  engine: str = "numpy"):
@@ -445,12 +401,12 @@ class Variant:
         _whole("seed", seed, 0, 2 ** 64 - 1)
         _whole("workers", workers, 1, 1024)
         if engine not in simulator.ENGINES:
-            raise ValueError(f"engine={engine!r}: one of {', '.join(map(repr, simulator.ENGINES))}")
+            raise ArgumentError(Arg("engine", value=engine), f": one of {', '.join(map(repr, simulator.ENGINES))}")
         if engine == "compiled":
             from .simulate.compiled import available
 
             if not available():
-                raise ValueError("engine='compiled' needs Numba: pip install 'hazard-dsl[fast]'")
+                raise ArgumentError(Arg("engine", value="compiled"), "needs Numba: pip install 'hazard-dsl[fast]'")
         if players is not None:
             if bets:
                 raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
@@ -459,8 +415,8 @@ class Variant:
             settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
             machine = self._table_machine()
             if machine.passing is None or not machine.passing.ever_passes:
-                raise ValueError(f"{self.name}: the dice never pass (no passing: rule that can apply), so a round of "
-                                 f"the table never ends")
+                raise ArgumentError(Arg("players"), f"{self.name}: the dice never pass (no passing: rule that can "
+                                                    f"apply), so a round of the table never ends")
             return TableSimulation(simulator.sessions(machine, settings["players"], count, seed, settings["purse"],
                                                       settings["stake"], settings["strategy"], settings["rounds"],
                                                       policy, workers, engine=engine))
@@ -483,6 +439,25 @@ class Variant:
         return Comparison([_label(v) for v in variants], variants, analyses,
                           [{"base": self.name, "other": v.name, "rows": differences(self.machine, v.machine)}
                            for v in variants[1:]])
+
+
+def _plans(ruleset, given) -> dict:
+    """Seats' plans {seat: {bet: amount}} with exact amounts: an int, a Fraction, a Decimal, or
+    a string in the file's unit or the ruleset's coin ("2s 6d"), each named as the caller gave
+    it (`plans['Ben']['odds']`) when it is no amount of money."""
+    from .render.words import MoneyText, money_examples, money_typed
+
+    out: dict = {}
+    for seat, plan in arguments.plans(given).items():
+        out[seat] = {}
+        for bet, amount in plan.items():
+            what = Arg("plans", bet, seat=seat)
+            try:
+                out[seat][bet] = money_typed(ruleset, _money_text(amount, what))
+            except MoneyText:
+                raise ArgumentError(what, f"{amount!r} is not an amount of money (write it as "
+                                          f"{money_examples(ruleset.table)})") from None
+    return out
 
 
 def _label(variant: Variant) -> str:
@@ -546,189 +521,9 @@ def _resolve_options(ruleset, options: dict) -> dict:
     try:
         return resolve_options(ruleset, options)
     except OptionError as exc:
+        if isinstance(exc, ArgumentError):  # naming the option: said in the caller's terms already
+            raise
         raise ValueError(str(exc)) from None
-
-
-# --------------------------------------------------------------------------- arguments, checked in Python's terms
-
-AMOUNTS = "an amount of money more than 0: 10, Fraction(25, 2), Decimal('12.50') or a string '12.50' or '25/2'"
-
-
-def _money_text(value, what: str) -> str:
-    """The text of an amount given in Python (int, Fraction, Decimal, str), for the engine's
-    exact reader; a float or a bool is refused (money is exact here: 0.1 is not a tenth)."""
-    from decimal import Decimal
-    from numbers import Integral
-
-    if isinstance(value, bool) or isinstance(value, float):
-        raise ValueError(f"{what}: {value!r} is a {type(value).__name__}; money is exact here, so give "
-                         f"{AMOUNTS}")
-    if isinstance(value, Integral):
-        return str(int(value))
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
-        return format(value, "f")
-    if isinstance(value, str):
-        return value.strip()
-    raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
-
-
-def _money(value, what: str) -> Fraction:
-    """An amount of money (bankroll, goal, stake, purse), exact and more than 0."""
-    from .parse.numbers import exact_amount
-
-    amount = exact_amount(_money_text(value, what), percent=False)
-    if amount is None or amount <= 0:
-        raise ValueError(f"{what}: {value!r} is not {AMOUNTS}")
-    return amount
-
-
-def _orders(ruleset, bets, once: bool = False) -> list[tuple[str, str, int | None]]:
-    """`bets={"pass": 10, "odds": "3-4-5x"}` as (bet, amount as text, throw or None) orders,
-    each checked in Python's terms, a bet after the one it backs (whatever the dict's order).
-    `once` (run): an amount "5@3" makes the bet once, before throw 3."""
-    from collections.abc import Mapping
-
-    from .diagnostics import did_you_mean
-    from .parse.numbers import whole_number
-    from .solve.bets import BetError, parse_amount
-
-    if bets is None or (isinstance(bets, Mapping) and not bets):
-        return []
-    if not isinstance(bets, Mapping):
-        raise TypeError(f"bets is a dict of bet names and amounts, such as {{'pass': 10, 'odds': '3-4-5x'}}, "
-                        f"not a {type(bets).__name__}")
-    if not ruleset.bets:
-        raise ValueError(f"bets: {ruleset.name} declares no bets")
-    known = ", ".join(ruleset.bets)
-    orders: dict = {}
-    for name, amount in bets.items():
-        if name not in ruleset.bets:
-            raise ValueError(f"bets: {name!r} is not a bet of {ruleset.name}{did_you_mean(name, ruleset.bets)} "
-                             f"(its bets: {known})")
-        bet = ruleset.bets[name]
-        what = f"bets[{name!r}]"
-        text = _money_text(amount, what)
-        at = None
-        if "@" in text:
-            text, _, when = text.partition("@")
-            at = whole_number(when.strip(), 9)
-            if not once:
-                raise ValueError(f"{what}: {amount!r} makes the bet once, before a throw: that is for run(); "
-                                 f"give {AMOUNTS}")
-            if at is None or at < 1:
-                raise ValueError(f"{what}: {amount!r}: after @ comes the throw before which the bet is made, 1 or "
-                                 f"more")
-            text = text.strip()
-        try:
-            parse_amount(bet, text)
-        except BetError:
-            if bet.backs is None and (text.endswith("x") or text in bet.multiples):
-                raise ValueError(f"{what}: {amount!r} is a multiple, but {name!r} backs no other bet: give "
-                                 f"{AMOUNTS}") from None
-            multiples = f" or one it names ({', '.join(bet.multiples)})" if bet.multiples else ""
-            also = (f"; or, since it backs {bet.backs!r}, a multiple of that bet: '2x'{multiples}"
-                    if bet.backs is not None else "")
-            raise ValueError(f"{what}: {amount!r} is not an amount for this bet: give {AMOUNTS}{also}") from None
-        orders[name] = (name, text, at)
-    for name, _, _ in orders.values():
-        backs = ruleset.bets[name].backs
-        if backs is not None and backs not in orders:
-            raise ValueError(f"bets: {name!r} backs {backs!r}, which is not among the bets: add {backs!r} too "
-                             "(a bet that backs another is made behind it)")
-    placed: list = []
-
-    def place(name: str, trail: tuple) -> None:
-        if name in placed or name in trail:
-            return
-        backs = ruleset.bets[name].backs
-        if backs is not None:
-            place(backs, trail + (name,))
-        placed.append(name)
-
-    for name in orders:
-        place(name, ())
-    return [orders[name] for name in placed]
-
-
-def _made(machine, orders) -> None:
-    """Each ordered bet can be made under these options (its `made:` holds somewhere)."""
-    for name, _, _ in orders:
-        compiled = machine.bets.get(name)
-        if compiled is not None and not compiled.made:
-            options = ", ".join(f"{k}={v}" for k, v in machine.options.items()) or "none"
-            raise ValueError(f"bets: {name!r} can never be made in this game: its made: condition never holds "
-                             f"(options: {options})")
-
-
-def _old_bets(bets):
-    """simulate's old `bets=["pass=10", "odds=3-4-5x"]`, as the dict every method takes (with a
-    DeprecationWarning); anything else as it is, for `_orders` to check."""
-    if not isinstance(bets, (list, tuple)):
-        return bets
-    if not bets:
-        return None
-    import warnings
-
-    warnings.warn("simulate(bets=[\"NAME=AMOUNT\", …]) is the old form; give a dict, as analyse and run take it: "
-                  "bets={\"pass\": 10, \"odds\": \"3-4-5x\"}", DeprecationWarning, stacklevel=4)
-    out: dict = {}
-    for text in bets:
-        name, sep, amount = str(text).partition("=")
-        if not sep or not name.strip() or not amount.strip():
-            raise ValueError(f"bets: {text!r} is not NAME=AMOUNT; give a dict instead, such as {{'pass': 10}}")
-        if name.strip() in out:
-            raise ValueError(f"bets: {name.strip()!r} is given twice; give each bet once")
-        out[name.strip()] = amount.strip()
-    return out
-
-
-def _whole(what: str, value, least: int, most: int) -> int:
-    from numbers import Integral
-
-    if isinstance(value, bool) or not isinstance(value, Integral) or not least <= value <= most:
-        raise ValueError(f"{what} is a whole number from {least:,} to {most:,}, not {value!r}")
-    return int(value)
-
-
-def _one_of(what: str, value, known, missing: str | None = None) -> None:
-    """`value` is one of `known`, or ValueError: "format='x' is not one of …", or `what` then
-    the `missing` sentence and the names it could be."""
-    from .diagnostics import did_you_mean
-
-    if value not in known:
-        if missing is None:
-            raise ValueError(f"{what}={value!r} is not one of {', '.join(map(str, known))}"
-                             f"{did_you_mean(value, known)}")
-        raise ValueError(f"{what}: {missing}{did_you_mean(value, known)} ({what}: {', '.join(known) or 'none'})")
-
-
-def _names(what: str, names) -> list[str]:
-    """A list of names (phases, bets); one name alone is taken as a list of one."""
-    if isinstance(names, str):
-        return [names]
-    names = list(names)
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"{what} is a list of names, such as ['pass'], not one holding {name!r}")
-    return names
-
-
-def _table_settings(ruleset, players, purse, stake, strategy: str, rounds: int) -> dict:
-    """A session's settings (simulate with players), checked as the command checks them."""
-    from .play.strategies import STRATEGIES
-
-    from .commands.sessions import checked_players
-
-    if isinstance(players, str) or not hasattr(players, "__iter__"):
-        raise TypeError(f"players is a list of names, such as ['Ann', 'Ben'], not {players!r}")
-    names = checked_players(list(players), 1 if ruleset.table.against == "bank" else 2)
-    _one_of("strategy", strategy, STRATEGIES)
-    return {"players": names, "purse": _money(purse, "purse"), "stake": _money(stake, "stake"),
-            "strategy": strategy, "rounds": _whole("rounds", rounds, 1, 10_000)}
 
 
 __all__ = ["RulesetError", "Variant", "load", "load_text"]

@@ -125,7 +125,7 @@ def table_plans(ruleset, bets, players: str | None, stake: str | None = None) ->
     (SEAT:stake=AMOUNT) must be `stake` (the text of --stake, default 1): the figures take one
     stake for every setter."""
     from ..solve.bets import BetError, parse_money
-    from .sessions import bet_plans, checked_players, player_names, stakes_alike
+    from .sessions import bet_plans, checked_players, player_names
 
     if players is not None:
         names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
@@ -137,13 +137,39 @@ def table_plans(ruleset, bets, players: str | None, stake: str | None = None) ->
         amount = parse_money(stake, "--stake") if stake is not None else Fraction(1)
     except BetError as exc:
         raise CommandError(str(exc)) from None
+    return _one_stake(plans, own, amount, names, players is not None)
+
+
+def seat_plans(ruleset, plans, players=None, stake: Fraction | None = None) -> tuple[dict, list | None]:
+    """`table_plans` for values (an `AnalyseRequest`'s): `plans` {seat: {bet: amount}}, exact,
+    `players` a list of names round the table or None, `stake` exact (None: 1)."""
+    from .sessions import checked_players, checked_plans
+
+    if players is not None:
+        names = checked_players(list(players), 1 if ruleset.table.against == "bank" else 2)
+    else:
+        names = checked_players(list(plans), 1) if plans else []
+    chosen, _, own = checked_plans(ruleset, names, plans)
+    chosen, names = _one_stake(chosen, own, Fraction(1) if stake is None else stake, names, players is not None)
+    for seat in plans:  # a seat with an empty plan still has its figures
+        chosen.setdefault(seat, {})
+    return chosen, names
+
+
+def _one_stake(plans: dict, own: dict, amount: Fraction, names: list, seated: bool) -> tuple[dict, list | None]:
+    """The plans and players, once every seat's own stake is found to be `amount`: the exact
+    figures take one stake for every setter."""
+    from ..errors import Arg, ArgumentError
+    from .sessions import _shown, stakes_alike
+
     if not stakes_alike(own, amount):
         seat = next(seat for seat, mine in own.items() if mine != amount)
-        raise SettingError("bet", f"{seat}:stake={own[seat]}: the exact figures take one stake for every setter "
-                                  f"(--stake, here {amount}); run and simulate --players play a seat's own stake")
-    if players is None:
+        raise ArgumentError(Arg("plans", "stake", _shown(own[seat]), seat=seat), "the exact figures take one stake for "
+                            "every setter (", Arg("stake"), f", here {amount}); run and simulate ", Arg("players"),
+                            " play a seat's own stake")
+    if not seated:
         plans = {name: plans.get(name, {}) for name in names}
-    return plans, (names if players is not None else None)
+    return plans, (names if seated else None)
 
 
 def seat_figures(machine, analysis, plans, stake: str | None, policy: str):

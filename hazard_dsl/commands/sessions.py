@@ -117,23 +117,76 @@ def _planned(ruleset, players: list[str], text: str, what: str) -> tuple[str, st
     ruleset's bets (the stake among them), with "did you mean"."""
     from ..diagnostics import did_you_mean
 
-    stake = ruleset.table.stake
-    bets = [name for name in ruleset.bets if name != stake]
     seat, colon, name = text.partition("=")[0].partition(":")
     seat, name = seat.strip(), name.strip()
     if not colon or seat not in players:
         raise SettingError(what, f"{text[:60]!r}: at the table a bet names its seat, as SEAT:NAME"
                                  f"{'=AMOUNT' if what == 'bet' else ''} with SEAT one of {', '.join(players)}"
                                  f"{did_you_mean(seat, players) if colon else ''}")
-    if what == "bet" and _is_stake(ruleset, name):
-        return seat, STAKE_WORD
+    return seat, _bet_at_table(ruleset, name, what == "bet", lambda problem: SettingError(what, f"{text[:60]!r}: "
+                                                                                               f"{problem}"))
+
+
+def _bet_at_table(ruleset, name: str, planned: bool, error) -> str:
+    """`name` as a bet a seat plans (`planned`) or refuses at this table, the stake among the
+    planned (as STAKE_WORD); else `error(problem)` is raised, with "did you mean"."""
+    from ..diagnostics import did_you_mean
+
+    stake = ruleset.table.stake
+    bets = [bet for bet in ruleset.bets if bet != stake]
+    if planned and _is_stake(ruleset, name):
+        return STAKE_WORD
     if name not in bets:
-        known = bets + ([STAKE_WORD] if what == "bet" else [])
+        known = bets + ([STAKE_WORD] if planned else [])
         listed = f" (bets: {', '.join(known)})" if bets else f" ({ruleset.name} has no bets besides the stake)"
         hint = " (the stake is put to the caster, not refused by him)" if _is_stake(ruleset, name) else ""
-        raise SettingError(what, f"{text[:60]!r}: no bet {name!r} at this table{did_you_mean(name, known)}"
-                                 f"{hint}{listed}")
-    return seat, name
+        raise error(f"no bet {name!r} at this table{did_you_mean(name, known)}{hint}{listed}")
+    return name
+
+
+def checked_plans(ruleset, players: list[str], plans, refusals=()) -> tuple[dict, set, dict]:
+    """`bet_plans` for plans given as values: `plans` {seat: {bet: amount}} (exact amounts, a
+    request's `plans`), `refusals` (seat, bet) pairs; each checked against the players and the
+    ruleset's bets, an `ArgumentError` naming `plans` (or `refusals`) otherwise."""
+    from ..diagnostics import did_you_mean
+    from ..errors import Arg, ArgumentError
+
+    def seat_at_table(seat, arg: Arg) -> None:
+        if seat not in players:
+            raise ArgumentError(arg, f"{seat!r} is not at the table (players: {', '.join(players)})"
+                                     f"{did_you_mean(str(seat), players)}", offered=players)
+
+    out: dict = {}
+    stakes: dict = {}
+    for seat, plan in plans.items():
+        for name, amount in plan.items():
+            arg = Arg("plans", name, _shown(amount), seat=seat)
+            seat_at_table(seat, arg)
+            bet = _bet_at_table(ruleset, name, True, lambda problem: ArgumentError(arg, problem))
+            least_zero = bet == STAKE_WORD
+            if not isinstance(amount, Fraction) or amount < 0 or (amount == 0 and not least_zero):
+                raise ArgumentError(arg, "the amount must be more than 0" + (
+                    " (a stake may be 0: the seat then sits out of the stakes)" if least_zero else ""))
+            if bet == STAKE_WORD:
+                if seat in stakes:
+                    raise ArgumentError(arg, f"gives {seat}'s own stake twice; give it once")
+                stakes[seat] = amount
+            else:
+                out.setdefault(seat, {})[bet] = amount
+    refused = set()
+    for seat, name in refusals:
+        arg = Arg("refusals", name, seat=seat)
+        seat_at_table(seat, arg)
+        refused.add((seat, _bet_at_table(ruleset, name, False, lambda problem: ArgumentError(arg, problem))))
+    return out, refused, stakes
+
+
+def _shown(amount):
+    """An amount as a message shows it: a whole Fraction as its int (`plans['Ben']['odds'] = 2`,
+    `--bet Ben:odds=2`)."""
+    if isinstance(amount, Fraction) and amount.denominator == 1:
+        return int(amount)
+    return amount
 
 
 def _amount(ruleset, text: str, seat: str, name: str, least_zero: bool) -> Fraction:
@@ -167,11 +220,20 @@ def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, se
     they are put to him; its own stake {seat: amount} from `SEAT:stake=AMOUNT`, the ruleset's
     stake bet may be named instead, `Ann:pass=1` at craps: what that seat stakes each game it
     sets in place of --stake, 0 to sit out of the stakes, an onlooker)."""
+    from ..errors import Arg, ArgumentError
+
     plans: dict = {}
     stakes: dict = {}
+    given: dict = {}
     for text in texts:
         seat, name = _planned(ruleset, players, text, "bet")
         amount = _amount(ruleset, text, seat, name, least_zero=name == STAKE_WORD)
+        written = text.partition("=")[2].strip()
+        if (seat, name) in given:  # a second amount would silently replace the first
+            raise ArgumentError(Arg("plans", name, written, seat=seat), "gives a second amount to a bet already "
+                                "planned (", Arg("plans", name, given[seat, name], seat=seat), "): give each "
+                                "seat's bet once")
+        given[seat, name] = written
         if name == STAKE_WORD:
             stakes[seat] = amount
         else:
