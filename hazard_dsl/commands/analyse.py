@@ -160,12 +160,12 @@ def _one_stake(plans: dict, own: dict, amount: Fraction, names: list, seated: bo
     """The plans and players, once every seat's own stake is found to be `amount`: the exact
     figures take one stake for every setter."""
     from ..errors import Arg, ArgumentError
-    from .sessions import _shown, stakes_alike
+    from .sessions import shown_amount, stakes_alike
 
     if not stakes_alike(own, amount):
         seat = next(seat for seat, mine in own.items() if mine != amount)
-        raise ArgumentError(Arg("plans", "stake", _shown(own[seat]), seat=seat), "the exact figures take one stake for "
-                            "every setter (", Arg("stake"), f", here {amount}); run and simulate ", Arg("players"),
+        raise ArgumentError(Arg("plans", "stake", shown_amount(own[seat]), seat=seat), "the exact figures take "
+                            "one stake for every setter (", Arg("stake"), f", here {amount}); run and simulate ", Arg("players"),
                             " play a seat's own stake")
     if not seated:
         plans = {name: plans.get(name, {}) for name in names}

@@ -1,12 +1,15 @@
 """The errors of a request the caller can correct: a bad setting, an unknown ruleset, a policy
 the game has no choice for.
 
-Both are `ValueError`s, so that a Python caller can treat them as any bad argument; the command
-line reports them as ``hazard-dsl: error: …`` with exit 2, a `SettingError` under the flag of
-its setting (``--rounds must be between 1 and 10000``).
+Both are `ValueError`s, so that a Python caller can treat them as any bad argument. A
+`SettingError` is an `hazard_dsl.errors.ArgumentError` about one setting: each front end names
+the setting its own way (the command line ``--rounds must be between 1 and 10000``, the Python
+API ``rounds must be …``), from the same error.
 """
 
 from __future__ import annotations
+
+from ..errors import PYTHON, Arg, ArgumentError, Part, Wording
 
 
 class CommandError(ValueError):
@@ -14,17 +17,23 @@ class CommandError(ValueError):
     what to give instead."""
 
 
-class SettingError(CommandError):
-    """A setting that cannot be used: `setting` is its name as a Python caller passes it
-    (players, purse, no_log…; the command line's flag is the same with -- and hyphens),
-    `message` what is wrong with it, worded to follow the name. Other settings a message
-    mentions are written as the command line spells them (--stake), as the lower layers'
-    errors do."""
+class SettingError(CommandError, ArgumentError):
+    """A setting that cannot be used: `setting` is its name as a request and a Python caller
+    give it (players, purse, no_log…; the command line's flag is the same with -- and hyphens),
+    `problem` what is wrong with it, worded to follow the name; other settings it mentions are
+    `Arg`s, so that each front end names them too. `message` is the problem in the API's words."""
 
-    def __init__(self, setting: str, message: str):
+    def __init__(self, setting: str, *problem: Part):
         self.setting = setting
-        self.message = message
-        super().__init__(self.said_as(setting))
+        ArgumentError.__init__(self, Arg(setting), *problem)
+        self.message = "".join(part if isinstance(part, str) else PYTHON.arg(part) for part in problem)
+
+    def said(self, wording: Wording) -> str:
+        # the problem follows the name as a sentence goes on ("--rounds must be …", "--bankroll,
+        # --goal and --stake go together", "--games or both stops are needed"), or after ": "
+        head = wording.arg(self.argument)
+        body = "".join(part if isinstance(part, str) else wording.arg(part) for part in self.problem)
+        return head + (body if body[:1] in (":", ",") else " " + body)
 
     def said_as(self, name: str) -> str:
         """The message after `name`, the setting as the caller knows it (`purse`, `--purse`):

@@ -160,7 +160,7 @@ def checked_plans(ruleset, players: list[str], plans, refusals=()) -> tuple[dict
     stakes: dict = {}
     for seat, plan in plans.items():
         for name, amount in plan.items():
-            arg = Arg("plans", name, _shown(amount), seat=seat)
+            arg = Arg("plans", name, shown_amount(amount), seat=seat)
             seat_at_table(seat, arg)
             bet = _bet_at_table(ruleset, name, True, lambda problem: ArgumentError(arg, problem))
             least_zero = bet == STAKE_WORD
@@ -181,7 +181,7 @@ def checked_plans(ruleset, players: list[str], plans, refusals=()) -> tuple[dict
     return out, refused, stakes
 
 
-def _shown(amount):
+def shown_amount(amount):
     """An amount as a message shows it: a whole Fraction as its int (`plans['Ben']['odds'] = 2`,
     `--bet Ben:odds=2`)."""
     if isinstance(amount, Fraction) and amount.denominator == 1:
