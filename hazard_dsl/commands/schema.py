@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+from ..errors import ArgumentError
 from .errors import CommandError
 
 
@@ -25,7 +26,9 @@ def write_schema(path: str, force: bool = False) -> None:
     text = schema_text().encode("utf-8")
     try:
         fd = create_new_file(path, force, [str(p) for p in builtin_dir().glob("*.yaml")],
-                             flag="--output", what="schema")
+                             argument="output", what="schema")
+    except ArgumentError as exc:  # the file named by `output`: refused as a bad argument, not a log
+        raise ArgumentError(exc.argument, *exc.problem) from None
     except LogError as exc:
         raise CommandError(str(exc)) from None
     with os.fdopen(fd, "wb") as handle:

@@ -14,7 +14,7 @@ The events are plain dicts, ready for JSON:
   off die alone (`off`) or `both`; the chooser is None where the rules leave no choice;
 * ``{"cast": "die", "die": 2, "face": 5}`` — one die recast alone (face None: off again).
 
-A tape (`--dice "x-4 off 5"`) may script a recast choice with the word `off` or `both` after
+A tape (dice "x-4 off 5") may script a recast choice with the word `off` or `both` after
 the cast that left a die off; otherwise the player (or the policy) picks.
 """
 

@@ -10,11 +10,11 @@ after the session's end is refused, naming the line.
 
 A log is a person's data, so it is never destroyed:
 
-- a new log is never written over an existing file unless the user says so (`--force`), and
+- a new log is never written over an existing file unless the user says so (`force`), and
   never over a rule file of the game, even then (`create_log`);
 - a log being written is locked (`fcntl.flock`), so that a second session cannot append to it;
 - a log is read line by line (each at most `MAX_LINE_BYTES`), never whole, so that its size
-  costs time, not memory; and `play --resume` checks the whole log before it changes anything
+  costs time, not memory; and `play`, resuming a log, checks it whole before it changes anything
   (the line a kill cut off is dropped only once everything before it has been replayed);
 - the header's `file` is never opened: the rules a log is replayed against are a built-in
   ruleset the header names, or the rule file the user names (`rules_file`); either way their
@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 
+from ..errors import PYTHON, Arg, ArgumentError
 from ..records import record
 
 MAX_LINE_BYTES = 1_000_000  # one event; the longest a session writes (fifty purses) is a few kilobytes
@@ -39,7 +40,17 @@ class LogError(ValueError):
 
 
 class LogExists(LogError):
-    """A new log named where a file already is (and no --force)."""
+    """A new log named where a file already is (and not `force`d)."""
+
+
+class FileRefused(ArgumentError, LogError):
+    """A file to write named by an argument (`Arg('log', path)`; a schema's `Arg('output',
+    path)`) that would destroy data or cannot be written: a LogError that names its argument, so
+    that each front end words it."""
+
+
+class FileExists(FileRefused, LogExists):
+    """A file named by an argument that exists already (and not `force`d)."""
 
 
 # --------------------------------------------------------------------------- reading
@@ -171,7 +182,8 @@ class LogFile:
             raise LogError(f"{self.path}:1: a session log begins with its \"session\" event")
         for key in HEADER_KEYS:
             if key not in header:
-                raise LogError(f"{self.path}:1: the session event lacks {key!r}; not a log written by hazard-dsl --log")
+                raise LogError(f"{self.path}:1: the session event lacks {key!r}; not a session log written by "
+                               f"hazard-dsl")
         self.header = header
 
     # ---------------------------------------------------------------- writing
@@ -233,7 +245,7 @@ def _open(path: str, flags: int, what: str) -> int:
         raise LogError(f"{path}: cannot {what} it: {exc.strerror or exc}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise LogError(f"{path}: not a log file (a regular file written by --log)")
+            raise LogError(f"{path}: not a log file (a regular file a session was logged to)")
     except BaseException:
         os.close(fd)
         raise
@@ -257,7 +269,7 @@ def _lock(fd: int, path: str) -> None:
 
 
 def open_log(path: str) -> LogFile:
-    """A log to read (`replay`): its header read and checked for the keys --log writes."""
+    """A log to read (`replay`): its header read and checked for the keys a session log has."""
     log = LogFile(path, _open(path, os.O_RDONLY, "read"))
     try:
         log._read_header()
@@ -268,7 +280,7 @@ def open_log(path: str) -> LogFile:
 
 
 def open_to_resume(path: str) -> LogFile:
-    """A log to go on with (`play --resume`): locked for this session, its header read. Nothing
+    """A log to go on with (`play`, resuming it): locked for this session, its header read. Nothing
     is changed until it has been checked (`LogFile.check`)."""
     log = LogFile(path, _open(path, os.O_RDWR | os.O_APPEND, "write"), writable=True)
     try:
@@ -280,23 +292,32 @@ def open_to_resume(path: str) -> LogFile:
     return log
 
 
-def create_log(path: str, force: bool = False, rule_files=()) -> LogFile:
+def create_log(path: str, force: bool = False, rule_files=(), argument: str | None = "log") -> LogFile:
     """A new log at `path`, locked for this session. An existing file is refused unless `force`;
-    a rule file (`rule_files`: the file played and every file it extends) always is."""
-    return LogFile(path, create_new_file(path, force, rule_files, lock=True), writable=True)
+    a rule file (`rule_files`: the file played and every file it extends) always is. `argument`
+    names the path (None: a name chosen here, not given)."""
+    return LogFile(path, create_new_file(path, force, rule_files, argument=argument, lock=True), writable=True)
 
 
-def create_new_file(path: str, force: bool = False, rule_files=(), flag: str = "--log", what: str = "log",
+def create_new_file(path: str, force: bool = False, rule_files=(), argument: str | None = "log", what: str = "log",
                     lock: bool = False) -> int:
     """A descriptor open for writing on a new regular file at `path` (empty), `lock`ed for this
     process if asked. The house rule for every file a command writes that a person may care about:
     an existing file is refused unless `force`, and a rule file (`rule_files`) always is, even with
-    `force`. Raises LogError (LogExists for a file that exists), its message naming `flag` and
-    `what` is written ("log", "schema")."""
+    `force`. Raises FileRefused (FileExists for a file that exists) naming `argument`, the request
+    field that gave `path` (`Arg(argument, path)`), and saying what is written ("log",
+    "schema"); where the name was chosen here (`argument` None), LogError (LogExists) naming the
+    path."""
     import stat
 
+    def refused(*problem, exists: bool = False) -> LogError:
+        if argument is None:
+            said = "".join(part if isinstance(part, str) else PYTHON.arg(part) for part in problem)
+            return (LogExists if exists else LogError)(f"{path}{said}")
+        return (FileExists if exists else FileRefused)(Arg(argument, value=path), *problem)
+
     if not path:
-        raise LogError(f"{flag}: the name of the {what} is empty; give a file name")
+        raise refused(f": the name of the {what} is empty; give a file name")
     protected = []
     for name in rule_files:
         try:
@@ -308,20 +329,20 @@ def create_new_file(path: str, force: bool = False, rule_files=(), flag: str = "
         return any(info.st_dev == p.st_dev and info.st_ino == p.st_ino for p in protected)
 
     def rule_file_refused() -> LogError:
-        return LogError(f"{flag} {path}: that is a rule file (the one played, a file it extends, or a built-in "
-                        f"ruleset); a {what} is never written over a rule file, not even with --force: give "
-                        f"the {what} a name of its own")
+        return refused(f": that is a rule file (the one played, a file it extends, or a built-in ruleset); a "
+                       f"{what} is never written over a rule file, not even with ", Arg("force"),
+                       f": give the {what} a name of its own")
 
     try:
         info = os.stat(path)
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
+        raise refused(f": cannot write it: {exc.strerror or exc}") from None
     if info is not None and is_rule_file(info):
         raise rule_file_refused()
-    exists = LogExists(f"{flag} {path}: the file exists, and a {what} is not written over a file: give a fresh "
-                       f"name, or --force to write over it")
+    exists = refused(f": the file exists, and a {what} is not written over a file: give a fresh name, or ",
+                     Arg("force"), " to write over it", exists=True)
     if info is not None and not force:
         raise exists
     flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | (0 if force else os.O_EXCL)
@@ -330,13 +351,13 @@ def create_new_file(path: str, force: bool = False, rule_files=(), flag: str = "
     except FileExistsError:  # made meanwhile by someone else
         raise exists from None
     except OSError as exc:
-        raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
+        raise refused(f": cannot write it: {exc.strerror or exc}") from None
     try:
         info = os.fstat(fd)
         if is_rule_file(info):  # a link made meanwhile
             raise rule_file_refused()
         if not stat.S_ISREG(info.st_mode):
-            raise LogError(f"{flag} {path}: not a regular file; a {what} is written to a file of its own")
+            raise refused(f": not a regular file; a {what} is written to a file of its own")
         if lock:
             _lock(fd, path)
         if force:
@@ -344,7 +365,7 @@ def create_new_file(path: str, force: bool = False, rule_files=(), flag: str = "
     except BaseException as exc:
         os.close(fd)
         if isinstance(exc, OSError):
-            raise LogError(f"{flag} {path}: cannot write it: {exc.strerror or exc}") from None
+            raise refused(f": cannot write it: {exc.strerror or exc}") from None
         raise
     return fd
 
@@ -408,12 +429,11 @@ def create_session_log(ruleset: str, rule_files=(), when: float | None = None) -
     for number in range(1, 1000):
         path = os.path.join(folder, name if number == 1 else f"{base}-{number}{ending}")
         try:
-            return create_log(path, False, rule_files)
+            return create_log(path, False, rule_files, argument=None)  # no name given: errors name the file
         except LogExists:
             continue  # taken (perhaps just now, by another session): the next suffix
-        except LogError as exc:  # no --log was given: the message names the file alone
-            raise LogError(str(exc).removeprefix("--log ")) from None
-    raise LogError(f"{folder}: a thousand logs named {base}…: give the log a name (--log FILE)")
+    raise FileRefused(Arg("log"), f": {folder} holds a thousand logs named {base}… already: give the log a name "
+                                  f"of its own")
 
 
 def rules_file(log: LogFile):
@@ -430,8 +450,8 @@ def rules_file(log: LogFile):
         return Path(builtin_dir()) / f"{file}.yaml"
     shown = repr(file[:80]) if isinstance(file, str) else json.dumps(file)[:80]
     raise LogError(f"{log.path}:1: this session was played with the rule file {shown}, and a log never opens the "
-                   f"file its header names: name the rule file to check the log against (hazard-dsl replay "
-                   f"{log.path} RULESET, or hazard-dsl play RULESET --resume {log.path})")
+                   f"file its header names: name the rule file to check the log against (the RULESET of "
+                   f"replay, or of play resuming the log)")
 
 
 # --------------------------------------------------------------------------- replaying

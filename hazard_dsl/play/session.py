@@ -22,6 +22,7 @@ from typing import Iterator
 from ..compile.bets import most_paid
 from ..compile.machine import CHOICE, END, Machine, outcome_index
 from ..compile.passing import compile_passing
+from ..errors import Arg, ArgumentError
 from ..parse.numbers import exact_money as exact
 from ..records import field, record
 from .actions import Question
@@ -52,8 +53,8 @@ class Session:
     def __init__(self, machine: Machine, players: list[str], purse: Fraction, dice, rounds: int | None = None,
                  games: int | None = None, bets=()):
         if len(players) < (1 if machine.ruleset.table.against == "bank" else 2):
-            raise ValueError("a table where the setters stake against the caster needs two players or more "
-                             "(--players Ann,Ben)")
+            raise ArgumentError(Arg("players"), "needs two players or more where the setters stake against the "
+                                                "caster, such as ", Arg("players", value=["Ann", "Ben"]))
         if rounds is not None and (machine.passing is None or not machine.passing.ever_passes):
             raise ValueError(f"{machine.ruleset.name}: the dice never pass (no passing: rule that can apply), so a "
                              f"round of the table never ends; add passing: to the rule file")

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..errors import Arg, ArgumentError
 from .actions import Question
 
 from ..solve.progressions import PROGRESSIONS, Progression
@@ -39,13 +40,15 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
     own amount there, 0 to sit out), with `chooser` (play.game.Chooser) making the rules' choices
     and each seat betting as `plans` say: a function from a question to an action."""
     if name not in STRATEGIES:
-        from ..diagnostics import did_you_mean
+        import difflib
 
-        raise ValueError(f"a strategy is one of {', '.join(STRATEGIES)}, not {name!r}{did_you_mean(name, STRATEGIES)}")
+        close = difflib.get_close_matches(str(name), STRATEGIES, n=1)
+        raise ArgumentError(Arg("strategy", value=name), f"is not a strategy: one of {', '.join(STRATEGIES)}",
+                            nearest=close[0] if close else None, offered=STRATEGIES)
     size = Fraction(stake)
     refusing = set(refuse)
     if size <= 0:
-        raise ValueError(f"a strategy's stake must be more than 0, not {stake}")
+        raise ArgumentError(Arg("stake"), f"must be more than 0, not {stake}")
 
     progressions = Progressions(name, size) if name in PROGRESSIONS else None
     policies = BestPolicies(size, chooser) if name == "best" else None
@@ -127,9 +130,10 @@ class BestPolicies:
 
     def __init__(self, most: Fraction, chooser):
         if chooser is None:
-            raise ValueError("the best stake needs the game's solver (give the strategy a chooser)")
+            raise ArgumentError(Arg("chooser"), "is needed by the best stake: the game's solver (play.game.Chooser)")
         if most < 1 or Fraction(most).denominator != 1:
-            raise ValueError(f"the best stake's largest stake (--stake) must be a whole number of units, not {most}")
+            raise ArgumentError(Arg("stake"), f"(the best stake's largest stake) must be a whole number of units, "
+                                              f"not {most}")
         self.most, self.solver = int(most), chooser.solver
         self.goals: dict = {}  # player -> his goal
         self.made: dict = {}  # (side, goal) -> BestStake

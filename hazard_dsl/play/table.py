@@ -4,7 +4,7 @@ A `Table` is one session (play.session) held between actions: it says what it wa
 (`waiting`, a play.actions.Question: who must act, and the legal actions with their bounds),
 applies one action at a time (`apply`), and returns the events that action causes — a throw,
 a settlement, the box passing. It knows no terminal, no argument parser, no browser: `play` at
-a keyboard, `run --players` under strategies, a replay of a log, a web table and a test are all
+a keyboard, `run` with players under strategies, a replay of a log, a web table and a test are all
 drivers that read `waiting` and call `apply`.
 
     >>> from hazard_dsl.play.table import Table                        # doctest: +SKIP

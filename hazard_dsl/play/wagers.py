@@ -2,8 +2,8 @@
 
 Every bet is moved by its compiled table (`compile.bets.CompiledBet`), the same table the exact
 analysis reads, and every fee by its own (`CompiledFee`). Amounts are exact
-`Fraction`s. An order (`--bet place_6=12`) stands: the bet is made whenever it is allowed and
-not already up, and made again after it is decided; `--bet field=5@3` makes it once, before
+`Fraction`s. An order (`place_6=12`) stands: the bet is made whenever it is allowed and
+not already up, and made again after it is decided; `field=5@3` makes it once, before
 throw 3 of the run, and is refused if the bet is not allowed then.
 """
 

@@ -1,4 +1,4 @@
-"""Chunks on a Dask cluster (`simulate --scheduler tcp://HOST:PORT`).
+"""Chunks on a Dask cluster (a simulation's `scheduler`, tcp://HOST:PORT).
 
 Three steps, each bounded in time:
 

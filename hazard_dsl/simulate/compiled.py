@@ -1,4 +1,4 @@
-"""The compiled kernel (`simulate --engine compiled`, the `fast` extra: Numba): the lane tables of
+"""The compiled kernel (the "compiled" engine, the `fast` extra: Numba): the lane tables of
 `simulate.tables` played by machine code instead of NumPy calls; and sessions at the table
 (`play_sessions`, below), played a session at a time by the rules `sessions.play_sessions` plays
 on arrays.

@@ -5,16 +5,12 @@ which setters stake from the caster's left, a caster who cannot cover, hard play
 strategies, fees paid from the caster's purse, the passing table), on arrays with one row per
 session.
 
-**Whole games.** What a game does to the purses depends only on how it ends: its result and
-label (fees, the dice passing), whether the stakes were laid (the game reached a state where the
-stake bet may be made), and how the stake bet was decided (its result and payout, or void if
-still up when the game ended). The stakes themselves depend only on the purses at the start of
-the game, which no throw changes before they are laid. So each session's game is drawn whole
-from the exact distribution of those *categories*, solved once by the exact solver
-(`solve.markov.Chain`) on the game and the stake bet's compiled table under the policy; a draw
-per game is exact in distribution, and the rest is bookkeeping. `categories_on_tape` walks the
-same transitions along given throws, which is how the tests check this module against the
-session engine throw for throw.
+**Whole games.** What a game does to the purses depends only on how it ends, its *category*
+(`simulate.categories`: its result and label, whether the stakes were laid, how the stake bet
+was decided). The stakes themselves depend only on the purses at the start of the game, which
+no throw changes before they are laid. So each session's game is drawn whole from the exact
+distribution of the categories, solved once (`categories.game_categories`); a draw per game is
+exact in distribution, and the rest is bookkeeping.
 
 **The first caster.** Where the rules cast lots for the first cast (`passing: first:
 lowest_die` or `highest_die`), each session draws its first caster uniformly from the seats.
@@ -38,126 +34,17 @@ from math import lcm
 
 import numpy as np
 
-from ..compile.machine import END, Machine
+from ..compile.machine import Machine
 from ..compile.passing import compile_passing
 from ..records import record
-from ..solve.bets import BetTable
-from ..solve.markov import ONE, ZERO, Chain
+from ..solve.markov import ONE
+# the categories of a game (how it ends, for the purses) are solved in their own module; named
+# here too, where the tests and the tapes walk them beside the sessions
+from .categories import Category, categories_on_tape, game_categories  # noqa: F401
 
 MAX_SESSION_GAMES = 100_000  # as play.session: a session ends here whatever else happens
 VECTORISED = ("flat", "fraction", "cautious")  # the strategies the arrays play (the progressions: play.table)
 WHY = ("rounds", "too few players with money left", "no caster could answer the stakes", "the games ran out")
-NONE, VOID = "none", "void"
-
-
-@record(frozen=True)
-class Category:
-    """How a game ended, for the purses: (result, label), whether stakes were laid, and the stake
-    bet's decision ("win"/"lose"/"push" and its net per unit; void: still up at the end)."""
-
-    result: str
-    label: str
-    laid: bool
-    stake_result: str  # "win" | "lose" | "push" | "void" | "none"
-    stake_net: Fraction
-
-
-def _stake_moves(machine: Machine, bet):
-    """The stake's status through a game: "pre" (not laid), ("up", bet state), ("dec", result,
-    net); laid on reaching a state where the bet may be made (any throw state without a bet)."""
-
-    def laid_at(g: int, status):
-        if status == "pre" and (bet is None or g in bet.made):
-            return ("up", 0)
-        return status
-
-    def after(g: int, status, outcome: int, final: int):
-        if status == "pre" or status[0] == "dec":
-            return status
-        if bet is None:
-            return status
-        code = bet.move(g, status[1], outcome, final)
-        if code >= 0:
-            return ("up", code)
-        decision = bet.decisions[~code]
-        return ("dec", decision.result, decision.net)
-
-    def ended(final_state, status) -> Category:
-        if status == "pre":
-            return Category(final_state.result, final_state.label, False, NONE, ZERO)
-        if status[0] == "dec":
-            return Category(final_state.result, final_state.label, True, status[1], status[2])
-        if bet is None:  # even money on the game
-            return Category(final_state.result, final_state.label, True, final_state.result, ONE)
-        return Category(final_state.result, final_state.label, True, VOID, ZERO)
-
-    return laid_at, after, ended
-
-
-def game_categories(machine: Machine, solver, bet) -> dict:
-    """{Category: exact probability} for one game at the table under the solver's policy."""
-    table = BetTable(machine, solver, {})
-    states = machine.states
-    laid_at, after, ended = _stake_moves(machine, bet)
-    rows: dict = {}
-    start: dict = {}
-    queue = []
-
-    def node(g: int, status, p, into: dict):
-        state = states[g]
-        if state.kind == END:
-            key = ended(state, status)
-        else:
-            key = (g, laid_at(g, status))
-            if key not in rows and key not in queue_seen:
-                queue_seen.add(key)
-                queue.append(key)
-        into[key] = into.get(key, ZERO) + p
-
-    queue_seen: set = set()
-    for g, p in table.resolve(machine.start.target).items():
-        node(g, "pre", p, start)
-    while queue:
-        key = queue.pop()
-        g, status = key
-        dice = solver.throw_dice(g)
-        row: dict = {}
-        for o, w in enumerate(dice.weights):
-            if not w:
-                continue
-            target = states[g].steps[o].target
-            for final, q in table.resolve(target).items():
-                node(final, after(g, status, o, final), Fraction(w, dice.total) * q, row)
-        rows[key] = row
-    visits = Chain(rows).forward(start)
-    return {key: p for key, p in visits.items() if isinstance(key, Category) and p}
-
-
-def categories_on_tape(machine: Machine, solver, bet, outcomes) -> list:
-    """The category of each game played on these throws (outcome indices), choices by the
-    solver's (pure) policy: the same transitions as `game_categories`, walked one throw at a time.
-    A game the tape leaves unfinished is not returned."""
-    table = BetTable(machine, solver, {})
-    states = machine.states
-    laid_at, after, ended = _stake_moves(machine, bet)
-
-    def only(distribution: dict) -> int:
-        if len(distribution) != 1:
-            raise ValueError("a tape is walked under a pure policy")
-        return next(iter(distribution))
-
-    out = []
-    g, status = only(table.resolve(machine.start.target)), "pre"
-    for o in outcomes:
-        status = laid_at(g, status)
-        final = only(table.resolve(states[g].steps[o].target))
-        status = after(g, status, o, final)
-        if states[final].kind == END:
-            out.append(ended(states[final], status))
-            g, status = only(table.resolve(machine.start.target)), "pre"
-        else:
-            g = final
-    return out
 
 
 # --------------------------------------------------------------------------- the table, as arrays
@@ -247,9 +134,10 @@ def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fracti
         fees.append((int(amount), nxt, due, 0))
     purse_units, stake_units = Fraction(purse) * scale, Fraction(stake) * scale
     if purse_units * players >= 2 ** 60:
-        from .tables import SimulationError
+        from ..errors import Arg
+        from .tables import UnplayableArgument
 
-        raise SimulationError("--purse is too large to simulate in whole minor units")
+        raise UnplayableArgument(Arg("purse"), "is too large to simulate in whole minor units")
     by_lot = passing.by_lot and players > 1
     if by_lot and sum(1 for p in machine.dice.faces(1) if p) < 2:
         from .tables import SimulationError

@@ -45,6 +45,7 @@ from math import lcm
 import numpy as np
 
 from ..compile.machine import CHOICE, END, THROW, Machine
+from ..errors import ArgumentError
 from ..records import record
 
 MAX_COLUMNS = 32_767  # a draw fits an int16: the fastest draw NumPy makes
@@ -56,6 +57,11 @@ MIN_AGE, MAX_AGE = 24, 160
 
 class SimulationError(ValueError):
     """A game, policy or bet the simulator cannot play (said plainly, never a traceback)."""
+
+
+class UnplayableArgument(ArgumentError, SimulationError):
+    """A value given (a purse too large for whole minor units) that the simulator cannot play:
+    a SimulationError that names its argument, so that each front end words it."""
 
 
 @record(frozen=True, repr=False)
