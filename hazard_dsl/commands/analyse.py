@@ -49,15 +49,98 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     each setter staking `stake`, default 1), and, unless `by_option` is false,
     `.game_by_option` and `.by_option` (each option's effect on the game and on each bet).
     With `text`, the rule file is that string, shown as `name` (`loading.load`)."""
-    from ..solve.analysis import analyse
-    from ..solve.bets import BetError, parse_money
-    from ..solve.markov import PolicyError, policy_for
+    from ..play.wagers import Order
 
     at_table = seat_bets(bets) or players is not None
     check_session_settings(bankroll, goal, stake, at_table)
     ruleset = load(name, text)
     plans = table_plans(ruleset, bets, players, stake) if at_table else None
     machine = build_machine(ruleset, list(option_texts))
+    orders = None
+    if bets and plans is None:
+        orders = [Order.parse_for_analysis(text) for text in bets]
+    return _analysed(machine, policy, by, orders and [(o.bet, o.amount) for o in orders], plans, hand,
+                     _money(bankroll, "--bankroll"), _money(goal, "--goal"),
+                     _money(stake, "--stake") if stake is not None or plans is None else None, by_option)
+
+
+def analyse_request(request):
+    """`analyse` for an `AnalyseRequest` (commands.requests): the analysis `analyse` returns, its
+    fields values (money as Fractions, one bettor's `bets` as BetOrders, seats' `plans` as
+    {seat: {bet: amount}}, `players` a list), each checked, an ArgumentError naming the field
+    otherwise. The best stake, progressions and risk are `staking_request` and `risk_request`."""
+    at_table = bool(request.plans) or request.players is not None
+    check_session_settings(request.bankroll, request.goal, request.stake, at_table)
+    ruleset = load(request.ruleset, request.text)
+    plans = seat_plans(ruleset, request.plans, request.players, request.stake) if at_table else None
+    machine = machine_for(ruleset, request.options)
+    orders = order_texts(request.bets, at_throw=False) if request.bets and plans is None else None
+    return _analysed(machine, request.policy, request.by, orders, plans, request.hand, request.bankroll,
+                     request.goal, request.stake, request.by_option)
+
+
+def order_texts(bets, at_throw: bool = True) -> list[tuple[str, str]]:
+    """One bettor's BetOrders as the (bet, amount) pairs the engine reads (solve.bets.parse_amount):
+    money as its exact text (10, 25/2), a multiple as written (2x); each bet once."""
+    from ..errors import Arg, ArgumentError
+
+    seen: set = set()
+    out = []
+    for order in bets:
+        from .sessions import shown_amount
+
+        amount = order.amount if isinstance(order.amount, str) else money_text(order.amount)
+        shown = shown_amount(order.amount)
+        arg = Arg("bets", order.bet, shown if order.at_throw is None else f"{amount}@{order.at_throw}")
+        if order.at_throw is not None and not at_throw:
+            raise ArgumentError(arg, "@THROW (make the bet once, before that throw) is for run; analyse takes "
+                                     "NAME=AMOUNT")
+        if (order.bet, order.at_throw) in seen:  # a second amount would silently replace the first
+            raise ArgumentError(arg, "is given twice: give each bet once")
+        seen.add((order.bet, order.at_throw))
+        out.append((order.bet, amount) if not at_throw else (order.bet, amount, order.at_throw))
+    return out
+
+
+def money_text(amount: Fraction) -> str:
+    """An exact amount as the engine's reader takes it: 10, 25/2."""
+    amount = Fraction(amount)
+    return str(amount.numerator) if amount.denominator == 1 else f"{amount.numerator}/{amount.denominator}"
+
+
+def machine_for(ruleset, options):
+    """The compiled machine with the option values of a request ({name: value}), checked."""
+    from ..cache import compile_ruleset
+    from ..compile.options import OptionError, resolve_options
+
+    try:
+        resolve_options(ruleset, dict(options))
+    except OptionError as exc:
+        if isinstance(exc, ArgumentError):
+            raise
+        raise CommandError(str(exc)) from None
+    return compile_ruleset(ruleset, dict(options))
+
+
+def _money(text, what: str) -> Fraction | None:
+    """A text of money (--bankroll, --goal, --stake) exactly, or None."""
+    from ..solve.bets import BetError, parse_money
+
+    if text is None:
+        return None
+    try:
+        return parse_money(text, what)
+    except BetError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goal, stake, by_option: bool):
+    """The analysis, with what is asked (see `analyse`), amounts exact: `orders` (bet, amount
+    text) pairs, `plans` from `table_plans` or `seat_plans`."""
+    from ..solve.analysis import analyse
+    from ..solve.bets import BetError
+    from ..solve.markov import PolicyError, policy_for
+
     try:
         analysis = analyse(machine, policy, by)
     except PolicyError as exc:
@@ -75,21 +158,17 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
             if hand:
                 analysis.hand = caster_hand(machine, policy, game)
             if bankroll is not None and plans is None:
-                analysis.ruin = ruin(machine, parse_money(bankroll, "--bankroll"), parse_money(goal, "--goal"),
-                                     parse_money(stake, "--stake"), policy, game)
+                analysis.ruin = ruin(machine, bankroll, goal, stake, policy, game)
         except (SessionError, BetError) as exc:
             raise CommandError(str(exc)) from None
 
     if plans is not None:
         analysis.seats = seat_figures(machine, analysis, plans, stake, policy)
     try:
-        if bets and plans is None:
+        if orders:
             if analysis.bet_table is None:
                 raise CommandError(f"{analysis.ruleset} declares no bets")
-            from ..play.wagers import Order
-
-            orders = [Order.parse_for_analysis(text) for text in bets]
-            analysis.combination = analysis.bet_table.combination([(o.bet, o.amount) for o in orders])
+            analysis.combination = analysis.bet_table.combination(orders)
         variants = shared_variants(machine.ruleset) if by_option else None
         # each machine's solver under the policy, shared by the two tables (where dice are recast,
         # choosing the policy is most of the work), the analysed game's among them
@@ -172,14 +251,14 @@ def _one_stake(plans: dict, own: dict, amount: Fraction, names: list, seated: bo
     return plans, (names if seated else None)
 
 
-def seat_figures(machine, analysis, plans, stake: str | None, policy: str):
+def seat_figures(machine, analysis, plans, stake: Fraction | None, policy: str):
     """solve.seats.seats for the plans and players of `table_plans`, on the analysis' solver."""
-    from ..solve.bets import BetError, parse_money
+    from ..solve.bets import BetError
     from ..solve.seats import SeatError, seats
 
     plans, players = plans
     try:
-        amount = parse_money(stake, "--stake") if stake is not None else 1
+        amount = stake if stake is not None else 1
         table = analysis.bet_table
         return seats(machine, plans, amount, players, policy, table.solver if table is not None else None, table,
                      analysis.fees or None)
@@ -187,10 +266,10 @@ def seat_figures(machine, analysis, plans, stake: str | None, policy: str):
         raise CommandError(str(exc)) from None
 
 
-def seats_to_goal(machine, analysis, plans, bankroll: str, goal: str, stake: str, policy: str):
+def seats_to_goal(machine, analysis, plans, bankroll: Fraction, goal: Fraction, amount: Fraction, policy: str):
     """solve.seats.table_ruin: each seat of the table from `bankroll` to `goal` with its plan,
-    each setter staking `stake` (texts of money)."""
-    from ..solve.bets import BetError, parse_money
+    each setter staking `amount` (exact)."""
+    from ..solve.bets import BetError
     from ..solve.seats import SeatError, table_ruin
 
     plans, players = plans
@@ -199,8 +278,6 @@ def seats_to_goal(machine, analysis, plans, bankroll: str, goal: str, stake: str
                                       "casts, and how many stakes the caster covers, depend on who sits at the "
                                       "table (--players Ann,Ben,Cat)")
     try:
-        bankroll, goal, amount = (parse_money(bankroll, "--bankroll"), parse_money(goal, "--goal"),
-                                  parse_money(stake, "--stake"))
         if amount <= 0:
             raise SettingError("stake", "must be more than 0")
         if not bankroll < goal:
