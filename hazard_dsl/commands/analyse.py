@@ -108,18 +108,19 @@ def money_text(amount: Fraction) -> str:
     return str(amount.numerator) if amount.denominator == 1 else f"{amount.numerator}/{amount.denominator}"
 
 
-def machine_for(ruleset, options):
-    """The compiled machine with the option values of a request ({name: value}), checked."""
+def machine_for(ruleset, options, bets=None):
+    """The compiled machine with the option values of a request ({name: value}), checked, and
+    the named bets (None: all) compiled too (`loading.build_machine` for values)."""
     from ..cache import compile_ruleset
     from ..compile.options import OptionError, resolve_options
 
     try:
-        resolve_options(ruleset, dict(options))
+        resolved = resolve_options(ruleset, dict(options))
     except OptionError as exc:
         if isinstance(exc, ArgumentError):
             raise
         raise CommandError(str(exc)) from None
-    return compile_ruleset(ruleset, dict(options))
+    return compile_ruleset(ruleset, resolved, bets)
 
 
 def _money(text, what: str) -> Fraction | None:

@@ -22,3 +22,25 @@ def compare(variants, option_texts=(), policy: str = "optimal") -> tuple[list, l
             raise CommandError(str(exc)) from None
         machines.append((text, machine))
     return entries, machines
+
+
+def compare_request(request) -> tuple[list, list]:
+    """`compare` for a `CompareRequest` (commands.requests): each variant a `RulesetRequest`
+    with its own option values, shown by its `labels` entry (default: RULESET:NAME=VALUE,…)."""
+    from ..solve.analysis import analyse
+    from ..solve.markov import PolicyError, policy_for
+    from .analyse import machine_for
+
+    entries, machines = [], []
+    labels = list(request.labels) + [None] * (len(request.variants) - len(request.labels))
+    for variant, label in zip(request.variants, labels):
+        if label is None:
+            chosen = ",".join(f"{k}={v}" for k, v in variant.options.items())
+            label = variant.ruleset + (f":{chosen}" if chosen else "")
+        machine = machine_for(load(variant.ruleset, variant.text), variant.options)
+        try:
+            entries.append((label, analyse(machine, policy_for(machine, request.policy))))
+        except PolicyError as exc:
+            raise CommandError(str(exc)) from None
+        machines.append((label, machine))
+    return entries, machines

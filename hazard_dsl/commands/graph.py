@@ -11,13 +11,27 @@ def machine_to_draw(name: str, option_texts=(), bets=(), text: str | None = None
     `name`) with the options given and the bets to draw beside the game; a bet the ruleset does
     not have is refused with "did you mean"."""
     ruleset = load(name, text)
+    _known_bets(ruleset, bets)
+    return build_machine(ruleset, list(option_texts), list(bets))
+
+
+def _known_bets(ruleset, bets) -> None:
     for bet in bets:
         if bet not in ruleset.bets:
             from ..diagnostics import did_you_mean
 
             raise SettingError("bet", f"{bet}: {ruleset.name} has no bet {bet!r}{did_you_mean(bet, ruleset.bets)}"
                                + (f" (bets: {', '.join(ruleset.bets)})" if ruleset.bets else " (it declares no bets)"))
-    return build_machine(ruleset, list(option_texts), list(bets))
+
+
+def graph_request(request) -> bytes:
+    """The drawing a `GraphRequest` (commands.requests) asks for, as bytes (see `graph`)."""
+    from .analyse import machine_for
+
+    ruleset = load(request.ruleset, request.text)
+    _known_bets(ruleset, request.bets)
+    machine = machine_for(ruleset, request.options, list(request.bets))
+    return graph(machine, request.format, request.unfold, list(request.phases), list(request.bets))
 
 
 def graph(machine, fmt: str = "dot", unfold: bool = False, phases=(), bets=()) -> bytes:

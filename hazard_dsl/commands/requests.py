@@ -157,6 +157,7 @@ class CompareRequest:
 
     variants: tuple = ()  # tuple[RulesetRequest, ...]
     policy: str = "optimal"
+    labels: tuple = ()  # each variant's name as shown (as given: "cotton:main=called"); default from its fields
 
 
 @dataclass(frozen=True)

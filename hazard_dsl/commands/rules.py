@@ -18,3 +18,16 @@ def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "opt
         return rule_sheet(machine, fmt, policy, colour)
     except PolicyError as exc:
         raise CommandError(str(exc)) from None
+
+
+def rules_request(request) -> str:
+    """`rule_sheet` for a `RulesRequest` (commands.requests): options by value."""
+    from ..render.rulesheet import rule_sheet
+    from ..solve.markov import PolicyError
+    from .analyse import machine_for
+
+    machine = machine_for(load(request.ruleset, request.text), request.options)
+    try:
+        return rule_sheet(machine, request.format, request.policy, request.colour)
+    except PolicyError as exc:
+        raise CommandError(str(exc)) from None
