@@ -41,6 +41,50 @@ def seed_and_dice(seed: int | None = None, tape: str | None = None):
     return seed, RandomDice(seed)
 
 
+def checked_tape(throws) -> list:
+    """A request's tape (commands.requests: a tuple of throws as play.dice.DiceTape holds them),
+    each throw checked, as JSON may send anything: a cast (a pair of faces 1-6, None for a die
+    off), a lone face (1-6 or None) or a recast word; an ArgumentError naming `dice` otherwise."""
+    from ..errors import Arg, ArgumentError
+    from ..play.dice import MAX_TAPE_THROWS, RECAST_WORDS
+
+    def face(value) -> bool:
+        return value is None or (type(value) is int and 1 <= value <= 6)
+
+    if isinstance(throws, (str, bytes)) or not hasattr(throws, "__iter__"):
+        raise ArgumentError(Arg("dice"), f"is a sequence of throws, such as ((3, 4), (6, 6)), not {throws!r:.40}")
+    throws = list(throws)
+    if not throws:
+        raise ArgumentError(Arg("dice"), "needs throws, such as ((3, 4), (6, 6))")
+    if len(throws) > MAX_TAPE_THROWS:
+        raise ArgumentError(Arg("dice"), f"takes at most {MAX_TAPE_THROWS} throws")
+    out = []
+    for number, item in enumerate(throws, 1):
+        if isinstance(item, (tuple, list)) and len(item) == 2 and all(face(f) for f in item):
+            out.append(tuple(item))
+        elif face(item) or item in RECAST_WORDS:
+            out.append(item)
+        else:
+            raise ArgumentError(Arg("dice"), f": throw {number} is {item!r:.40}; a throw is two faces 1-6, like "
+                                             f"(3, 4) (None for a die that lands off), a lone face for a die "
+                                             f"recast alone, or {' or '.join(map(repr, RECAST_WORDS))}")
+    return out
+
+
+def seed_and_tape(seed: int | None = None, throws=None):
+    """`seed_and_dice` for a request's values: the tape a tuple of throws (`checked_tape`)."""
+    from ..play.dice import DiceTape, RandomDice
+
+    checked_seed(seed)
+    if seed is None and throws is None:
+        seed = new_seed()
+    elif seed is None:
+        seed = 0
+    if throws is not None:
+        return seed, DiceTape(checked_tape(throws))
+    return seed, RandomDice(seed)
+
+
 def load_dice(dice, machine) -> None:
     """Random dice throw as the rules load them; a tape is refused where it casts what these
     dice cannot (a die off where dice never land off; a lone face, except the dice thrown for

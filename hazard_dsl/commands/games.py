@@ -75,6 +75,50 @@ def games_to_play(ruleset, option_texts=(), bets=(), bankroll: str | None = None
     return Games(machine, seed, dice, chooser, wagers, count)
 
 
+def games_request(request) -> Games:
+    """`games_to_play` for a `RunRequest` without players (commands.requests): one bettor's
+    BetOrders, money and the tape as values."""
+    import numpy as np
+
+    from ..play.game import Chooser
+    from ..solve.markov import PolicyError, Solver
+    from .analyse import machine_for, order_texts
+    from .dice import seed_and_tape
+    from .loading import load
+
+    ruleset = load(request.ruleset, request.text)
+    orders = order_texts(request.bets, at_throw=True)
+    machine = machine_for(ruleset, request.options, [name for name, _, _ in orders if name in ruleset.bets])
+    count = request.games
+    if count is not None and (type(count) is not int or not 1 <= count <= MAX_GAMES):
+        raise SettingError("games", f"must be between 1 and {MAX_GAMES}")
+    seed, dice = seed_and_tape(request.seed, request.dice)
+    load_dice(dice, machine)
+    count = count if request.dice is not None or count is not None else DEFAULT_GAMES
+    solver = Solver(machine)
+    try:
+        solver.set_policy(request.policy)
+    except PolicyError as exc:
+        if isinstance(exc, ArgumentError):
+            raise
+        raise CommandError(str(exc)) from None
+    chooser = Chooser(solver, np.random.default_rng([seed, 1]))
+    wagers = None
+    if orders or request.bankroll is not None:
+        from ..play.wagers import Order, Wagers
+        from ..solve.bets import BetError
+
+        if request.bankroll is not None and request.bankroll <= 0:
+            raise SettingError("bankroll", "must be more than 0")
+        try:
+            wagers = Wagers(machine, [Order(name, amount, at) for name, amount, at in orders], request.bankroll)
+        except ArgumentError:
+            raise
+        except BetError as exc:
+            raise CommandError(str(exc)) from None
+    return Games(machine, seed, dice, chooser, wagers, count)
+
+
 def replay_command(ruleset: str, seed: int, count: int | None = None, option_texts=(), policy: str = "optimal",
                    bets=(), bankroll: str | None = None) -> str:
     """The command that plays the same games again: every setting that shaped them, quoted for

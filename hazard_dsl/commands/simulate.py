@@ -103,6 +103,25 @@ def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str
         raise CommandError(str(exc)) from None
 
 
+def simulation_request(request, ruleset, count: int, seed: int, engine: str = "numpy"):
+    """`game_simulation` for a `SimulateRequest` without players (commands.requests): options by
+    value, one bettor's BetOrders (each bet once). The simulator reads its orders as
+    NAME=AMOUNT (simulate.bets), the amount exact (10, 25/2) or a multiple (2x)."""
+    from ..simulate.simulation import prepare_games
+    from ..solve.bets import BetError
+    from ..solve.markov import PolicyError
+    from .analyse import machine_for, order_texts
+
+    orders = order_texts(request.bets, at_throw=False)
+    try:
+        machine = machine_for(ruleset, request.options, [n for n, _ in orders if n in ruleset.bets])
+        return prepare_games(machine, count, seed, request.policy, [f"{n}={a}" for n, a in orders], engine=engine)
+    except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
+        raise
+    except (PolicyError, BetError) as exc:
+        raise CommandError(str(exc)) from None
+
+
 def session_simulation(ruleset, count: int, seed: int, settings: dict, option_texts=(), engine: str = "numpy"):
     """A simulation of `count` sessions at the table with these settings
     (`commands.sessions.table_settings`), ready to execute; `engine` as for games."""
