@@ -41,10 +41,14 @@ def command(args) -> int:
         for flag in ("rounds", "purse", "strategy", "stake", "refuse", "goal"):
             if getattr(args, flag) not in (None, []):
                 raise UsageError(f"--{flag} is for sessions at the table: give --players Ann,Ben,Cat too")
-    elif args.goal is not None:
-        return _to_goal(args, ruleset, fmt, seed)
-    elif args.bet:
-        return _planned(args, ruleset, fmt, seed)
+    elif args.goal is not None or args.bet:
+        # played one by one on the table itself, here: a flag for the other runs is refused, never ignored
+        for flag, given in (("scheduler", args.scheduler), ("workers", args.workers),
+                            ("engine", args.engine if args.engine == "compiled" else None)):
+            if given is not None:
+                raise UsageError(f"--{flag}: sessions with --goal or with seats' bets (--bet SEAT:NAME=AMOUNT) are "
+                                 f"played one by one on the table itself, in this process; leave --{flag} out")
+        return _to_goal(args, ruleset, fmt, seed) if args.goal is not None else _planned(args, ruleset, fmt, seed)
     plot = getattr(args, "plot", None)
     if plot is not None:
         if at_table:

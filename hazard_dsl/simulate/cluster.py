@@ -341,6 +341,9 @@ def _play_there(plan, chunks, client, name, finished, results):
             live.discard(future)
             del future  # its result is let go on the worker
             if not isinstance(result, ChunkResult):  # cancelled: most often the scheduler was lost
+                if "scheduler-connection-lost" in str(result):  # Dask's reason, in the cancelled future's text
+                    raise _at(name, f"the connection to the scheduler was lost after {results.chunks:,} of "
+                                    f"{plan.chunk_count():,} chunks; was the scheduler stopped?")
                 raise _at(name, f"a chunk was cancelled ({_said(result)}); was the "
                                 f"scheduler stopped?")
             submit()  # before merging, so that no worker waits

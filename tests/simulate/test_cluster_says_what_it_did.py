@@ -1,0 +1,129 @@
+"""`simulate --scheduler` says what it did and never ignores a flag (issue 36, the third hostile
+corpus): the report counts the cluster's workers (two here, not "1 worker"); a scheduler lost
+mid-run is one error line, none of Dask's thirty lines of tracebacks; and the runs played one by
+one on the table itself (seats' bets, --goal) refuse --scheduler and --workers rather than play
+locally and exit 0. A real `dask scheduler` and `dask worker`s on loopback, as users start them
+(the fixture of tests/test_dask_real.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from hazard_dsl.cli import main
+from tests.conftest import ROOT
+
+distributed = pytest.importorskip("distributed", reason="the cluster extra (pip install 'hazard-dsl[cluster]') "
+                                                        "is not installed")
+
+pytestmark = pytest.mark.slow
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """A process started here (in a session of its own) stopped: asked, then told."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def _cluster(folder, workers: int):
+    """`dask scheduler` and `workers` × `dask worker --nthreads 1` on 127.0.0.1: (its address,
+    the processes, the scheduler's first)."""
+    address_file = folder / "scheduler.json"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "cwd": folder}
+    dask = [sys.executable, "-m", "dask"]
+    processes = [subprocess.Popen(dask + ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                          "--scheduler-file", str(address_file)], **quiet)]
+    try:
+        deadline = time.monotonic() + 30
+        while not address_file.exists() or not address_file.read_text().strip():
+            assert processes[0].poll() is None, "dask scheduler stopped"
+            assert time.monotonic() < deadline, "dask scheduler did not start within 30 s"
+            time.sleep(0.1)
+        address = json.loads(address_file.read_text())["address"]
+        for k in range(workers):
+            processes.append(subprocess.Popen(dask + ["worker", address, "--nworkers", "1", "--nthreads", "1",
+                                                      "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
+                                                      str(folder / f"worker{k}")], **quiet))
+        with distributed.Client(address, timeout=10, set_as_default=False) as client:
+            client.wait_for_workers(workers, timeout=30)
+    except BaseException:
+        for process in reversed(processes):
+            _stop(process)
+        raise
+    return address, processes
+
+
+@pytest.fixture(scope="module")
+def two_workers(tmp_path_factory):
+    address, processes = _cluster(tmp_path_factory.mktemp("dask"), 2)
+    try:
+        yield address
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+
+
+def _command(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def test_the_report_counts_the_clusters_workers(two_workers):
+    # four chunks, so that both workers have some to play
+    run = _command("simulate", "cotton", "--games", str(4 * (1 << 21)), "--seed", "5", "--scheduler", two_workers,
+                   "--json")
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert json.loads(run.stdout)["workers"] == 2
+    text = _command("simulate", "cotton", "--games", "1000", "--seed", "5", "--scheduler", two_workers)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("Hazard (Cotton, 1674) — 1,000 games simulated (seed 5, 2 workers), beside")
+
+
+def test_a_lost_scheduler_is_one_error_line(tmp_path):
+    address, processes = _cluster(tmp_path, 1)
+    try:
+        run = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "simulate", "cotton", "--games", str(10 ** 12),
+                                "--seed", "1", "--scheduler", address], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True)
+        try:
+            time.sleep(8)  # connected, and chunks in flight
+            assert run.poll() is None, run.communicate()
+            _stop(processes[0])  # the scheduler, gone mid-run
+            out, err = run.communicate(timeout=60)
+        finally:
+            _stop(run)
+    finally:
+        for process in reversed(processes):
+            _stop(process)
+    assert run.returncode == 1 and out == ""
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert re.fullmatch(rf"hazard-dsl: error: --scheduler {re.escape(address)}: the connection to the scheduler "
+                        rf"was lost after [0-9,]+ of 476,838 chunks; was the scheduler stopped\?\n", err), err
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--bet", "Ben:side=1", "--scheduler", "tcp://127.0.0.1:9"], "scheduler"),
+    (["--bet", "Ben:side=1", "--workers", "2"], "workers"),
+    (["--goal", "30", "--purse", "20", "--scheduler", "tcp://127.0.0.1:9"], "scheduler"),
+    (["--goal", "30", "--purse", "20", "--workers", "2"], "workers"),
+])
+def test_a_run_played_on_the_table_refuses_the_flags_it_cannot_honour(args, flag, capsys):
+    assert main(["simulate", "cotton", "--players", "Ann,Ben", "--games", "10", "--seed", "1", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"hazard-dsl: error: --{flag}: sessions with --goal or with seats' bets (--bet "
+                            f"SEAT:NAME=AMOUNT) are played one by one on the table itself, in this process; leave "
+                            f"--{flag} out\n")
