@@ -82,7 +82,23 @@ class Variant:
         """The compiled two-dice machine every figure is computed on."""
         from .cache import compile_ruleset
 
-        return compile_ruleset(self.ruleset, self._chosen)
+        return compile_ruleset(self.ruleset, self._chosen, explorations=self._explorations())
+
+    def _explorations(self):
+        """What compiling the ruleset under one setting lends the next (`compile.explorations`),
+        held by this variant and those `with_options` makes from it (one ruleset: bounded), and
+        not pickled: a variant sent to a worker makes its own."""
+        found = self.__dict__.get("_shared")
+        if found is None:
+            from .compile.explorations import Explorations
+
+            found = self.__dict__["_shared"] = Explorations(max_rulesets=1)
+        return found
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_shared", None)
+        return state
 
     def show(self) -> dict:
         """Description, sources, notes, options, bets and fees, as data (`hazard-dsl show --json`)."""
@@ -98,7 +114,9 @@ class Variant:
         """
         chosen = dict(self._chosen, **options)
         _resolve_options(self.ruleset, chosen)
-        return Variant(self.ruleset, chosen, self.warnings)
+        variant = Variant(self.ruleset, chosen, self.warnings)
+        variant._shared = self._explorations()  # (the same ruleset: what one compiled lends the other)
+        return variant
 
     # ------------------------------------------------------------------ the rule sheet and the diagram
 
@@ -376,7 +394,8 @@ class Variant:
         from .cache import compile_ruleset
 
         stake = self.ruleset.table.stake
-        return compile_ruleset(self.ruleset, self._chosen, ([stake] if stake else []) + list(bets))
+        return compile_ruleset(self.ruleset, self._chosen, ([stake] if stake else []) + list(bets),
+                               explorations=self._explorations())
 
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
                  stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1,
@@ -422,7 +441,8 @@ class Variant:
                                                       policy, workers, engine=engine))
         count = simulator.DEFAULT_GAMES if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
         orders = _orders(self.ruleset, _old_bets(bets))
-        machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders])
+        machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders],
+                                  explorations=self._explorations())
         _made(machine, orders)
         return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers,
                                           engine=engine))
