@@ -197,8 +197,8 @@ class Variant:
         from .solve.markov import Solver
 
         if games is None and dice is None:
-            raise ArgumentError(Arg("games", value=None), "None (as many games as the dice allow) needs dice= (a "
-                                                          "tape of throws): random dice never run out")
+            raise ArgumentError(Arg("games"), "cannot be None (as many games as the dice allow) without ",
+                                Arg("dice"), " (a tape of throws): random dice never run out")
         if games is not None:
             games = _whole("games", games, 1, _simulator().MAX_GAMES)
         if seed is not None:

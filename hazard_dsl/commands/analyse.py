@@ -59,9 +59,21 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
     orders = None
     if bets and plans is None:
         orders = [Order.parse_for_analysis(text) for text in bets]
+        each_once(orders)
     return _analysed(machine, policy, by, orders and [(o.bet, o.amount) for o in orders], plans, hand,
                      _money(bankroll, "--bankroll"), _money(goal, "--goal"),
                      _money(stake, "--stake") if stake is not None or plans is None else None, by_option)
+
+
+def each_once(orders) -> None:
+    """One bettor's orders name each bet once: a second amount would silently replace the first."""
+    from ..errors import ArgumentError
+
+    seen: set = set()
+    for order in orders:
+        if (order.bet, order.at_throw) in seen:
+            raise ArgumentError(order.arg, "is given twice: give each bet once")
+        seen.add((order.bet, order.at_throw))
 
 
 def analyse_request(request):
@@ -535,6 +547,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
             from ..play.wagers import Order
 
             orders = [Order.parse_for_analysis(text) for text in bets]
+            each_once(orders)
             out.orders = [(o.bet, o.amount) for o in orders]
             out.plan = plan_spread(table, out.orders)
         if games is not None or stop_loss is not None or stop_win is not None:

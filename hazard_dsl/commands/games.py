@@ -67,7 +67,11 @@ def games_to_play(ruleset, option_texts=(), bets=(), bankroll: str | None = None
 
         try:
             money = parse_money(bankroll, "--bankroll") if bankroll is not None else None
-            wagers = Wagers(machine, [Order.parse(text) for text in bets], money)
+            from .analyse import each_once
+
+            orders = [Order.parse(text) for text in bets]
+            each_once(orders)
+            wagers = Wagers(machine, orders, money)
         except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
             raise
         except BetError as exc:
