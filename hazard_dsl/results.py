@@ -3,9 +3,13 @@
 the command line's text, a notebook shows `_repr_html_` (or `_repr_markdown_`).
 
 The engine's own results (`solve.analysis.Analysis`, `solve.session.Hand` and `Ruin`) know
-nothing of printing: the solver does not import the renderers (parse → check → compile → solve →
-render → the API). The classes here, at the API's level, are thin subclasses of them that add
-the displays; every attribute of the engine's result is there as it was. A simulation's report is
+nothing of printing: the solver does not import the renderers. This module is the API's layer
+(with `hazard_dsl.api` and `hazard_dsl.arguments`, above render and beside `commands`, in the
+pipeline parse < check < compile < solve | simulate | play < render < language < commands and
+the API < front ends): it reads render, and nothing below the API reads it, so the rendering of
+a result is reached from above, never by the core. The classes here are thin subclasses of the
+engine's results that add the displays; every attribute of the engine's result is there as it
+was, and each pickles as itself (a notebook hands results to worker processes and Dask). A simulation's report is
 a dict in the engine (`simulate.report`): `Simulation` and `TableSimulation` read it into
 attributes, an `Estimate` for each figure estimated.
 
