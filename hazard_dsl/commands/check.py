@@ -32,3 +32,8 @@ def check_files(names):
         diagnostics = check_file(path) if path is not None else [Diagnostic(f"{name}: no such file")]
         yield Checked(name, diagnostics, sum(d.severity == ERROR for d in diagnostics),
                       sum(d.severity not in (ERROR, NOTE) for d in diagnostics))
+
+
+def check_request(request):
+    """`check_files` for a `CheckRequest` (commands.requests)."""
+    return check_files(list(request.files))
