@@ -41,16 +41,36 @@ class Position:
 
 
 @record(frozen=True)
+class Suggestion:
+    """A repair as data: put `text` in place of what lies from `start` up to `end` (one past
+    the last character replaced; `start == end` inserts). The did-you-mean of a misspelt key,
+    name or value, and the mends of a layout error, are given so — an editor's quick fix, the
+    workbench's one-click fix and any other front end apply it without reading the message."""
+
+    text: str
+    start: Position
+    end: Position
+
+
+@record(frozen=True)
 class Diagnostic:
     """One problem: where it starts (`position`) and, when a stage knows it, where it ends (`end`,
     one past the last character: the misspelt word, the bad value, the whole key). Without an
-    end, an editor's range is worked out from the source (`language.ranges`)."""
+    end, an editor's range is worked out from the source (`language.ranges`).
+
+    `code` names the kind of problem, short and stable ("unknown-key", "unknown-name",
+    "yaml-syntax", …; the table is in docs/diagnostics.md): a front end or a test tells kinds
+    apart by it, never by the wording of `message`, which may become more precise. `suggestion`,
+    when the stage knows one, is the repair as data (`Suggestion`): the quick fixes are built
+    from it, not from "did you mean" in the message."""
 
     message: str
     position: Position | None = None
     severity: str = ERROR
     hint: str | None = None
     end: Position | None = None
+    code: str | None = None
+    suggestion: Suggestion | None = None
 
     @property
     def is_error(self) -> bool:
@@ -83,6 +103,21 @@ class RulesetError(Exception):
         self.diagnostics = found
         super().__init__("\n".join(_line(d) for d in self.diagnostics))
 
+    def __reduce__(self):
+        # an Exception pickles as its class called with its args — here the message text, which
+        # is no list of diagnostics: a worker process's error then failed to unpickle and
+        # multiprocessing waited for ever. It travels as itself: its diagnostics, its attributes.
+        return (_unpickled, (type(self), self.args, self.__dict__))
+
+
+def _unpickled(cls, args, state):
+    """A RulesetError (or subclass) as pickled, without running its __init__ again (which
+    would sort and cut the list a second time)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 def _line(d: Diagnostic) -> str:
     from .render.terminal import printable
@@ -98,11 +133,15 @@ class Diagnostics:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, message: str, position: Position | None = None, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(message, position, ERROR, hint))
+    def error(self, message: str, position: Position | None = None, hint: str | None = None, *,
+              code: str | None = None, suggestion: Suggestion | None = None,
+              end: Position | None = None) -> None:
+        self.items.append(Diagnostic(message, position, ERROR, hint, end, code, suggestion))
 
-    def warning(self, message: str, position: Position | None = None, hint: str | None = None) -> None:
-        self.items.append(Diagnostic(message, position, WARNING, hint))
+    def warning(self, message: str, position: Position | None = None, hint: str | None = None, *,
+                code: str | None = None, suggestion: Suggestion | None = None,
+                end: Position | None = None) -> None:
+        self.items.append(Diagnostic(message, position, WARNING, hint, end, code, suggestion))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         self.items.extend(other)
