@@ -505,7 +505,7 @@ def compile_bets(machine: Machine, names, explorations: Explorations | None = No
     from .bets import ThrowGroups, compile_bet, count_bet_nodes
 
     ruleset = machine.ruleset
-    wanted = [name for name in names if name not in machine.bets]
+    wanted = list(dict.fromkeys(name for name in names if name not in machine.bets))  # (each once)
     for name in wanted:
         ruleset.bets[name]  # (an unknown name is the caller's mistake, found before any work)
     if not wanted:
