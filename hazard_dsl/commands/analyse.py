@@ -498,7 +498,6 @@ def parse_tail(text) -> int | None:
 def check_risk_settings(games, stop_loss, stop_win, tail, bets=(), seats: bool = False) -> None:
     """Refuse what cannot go together before any work: a session's plan at the table, stops
     without games on only one side, a stop that is no amount of money."""
-    from ..solve.bets import BetError, parse_money
 
     parse_games(games)
     parse_tail(tail)
@@ -510,12 +509,43 @@ def check_risk_settings(games, stop_loss, stop_win, tail, bets=(), seats: bool =
         given = "--stop-loss" if stop_loss is not None else "--stop-win"
         raise SettingError("games", f"or both stops are needed: {given} alone never ends a session that has "
                                     f"no number of games")
+    for text, what in ((stop_loss, "stop_loss"), (stop_win, "stop_win")):
+        _exact(text, what)
+
+
+def _exact(amount, what: str) -> Fraction | None:
+    """An amount of money given as `what` (stop_loss…): a text of money (the command line's, as
+    before) or an exact value (a request's), more than 0; None stays None."""
+    from ..solve.bets import BetError, parse_money
+
+    if amount is None:
+        return None
+    if isinstance(amount, (Fraction, int)) and not isinstance(amount, bool):
+        if amount <= 0:
+            raise SettingError(what, "must be more than 0")
+        return Fraction(amount)
     try:
-        for text, what in ((stop_loss, "--stop-loss"), (stop_win, "--stop-win")):
-            if text is not None:
-                parse_money(text, what)
+        return parse_money(amount, "--" + what.replace("_", "-"))
     except BetError as exc:
         raise CommandError(str(exc)) from None
+
+
+def risk_request(analysis, machine, request, spread: bool = False):
+    """`risk` for an `AnalyseRequest` (commands.requests): the spread of each bet (`spread`: the
+    request's, or asked by the caller, as --json always does), of the request's one bettor's
+    bets, the session's net over `games` or to a stop, and the tail; None where none is asked."""
+    seated = bool(request.plans) or request.players is not None
+    plan = bool(request.bets) and not seated
+    games = None if request.best is not None or request.strategy is not None or request.risk is not None \
+        else request.games
+    session = games is not None or request.stop_loss is not None or request.stop_win is not None
+    spread = spread or request.spread
+    check_risk_settings(games, request.stop_loss, request.stop_win, request.tail, seats=seated)
+    if not (spread or plan or session or request.tail is not None):
+        return None
+    return risk(analysis, machine if request.tail is not None else None, bets=request.bets if plan else (),
+                spread=spread, games=games, stop_loss=request.stop_loss, stop_win=request.stop_win,
+                tail=request.tail, hand=request.hand, policy=request.policy)
 
 
 def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, stop_loss=None, stop_win=None,
@@ -525,7 +555,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
     (texts), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
     `analyse`) and its `machine` (needed for a tail). Each chain's size is checked against its
     bound before it is built (solve.spread, solve.distribution, solve.tails)."""
-    from ..solve.bets import BetError, parse_money
+    from ..solve.bets import BetError
     from ..solve.distribution import SessionTooLarge, even_money, session
     from ..solve.spread import SpreadError, bet_spread, bet_spread_at, placements, plan_spread
     from ..solve.tails import TAIL_MARKS, TailTooLarge, lengths
@@ -541,14 +571,18 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
                 if len(set(figures.pays.values())) > 1:  # a payout that depends on where it is made
                     out.by_place[name] = {table.states[g].describe(table.machine): bet_spread_at(table, name, g)
                                           for g in sorted(placements(table, name))}
-        if bets and not seat_bets(bets):
+        typed = bool(bets) and not isinstance(bets[0], str)  # a request's BetOrders
+        if bets and (typed or not seat_bets(bets)):
             if table is None:
                 raise CommandError(f"{analysis.ruleset} declares no bets")
-            from ..play.wagers import Order
+            if typed:
+                out.orders = order_texts(bets, at_throw=False)
+            else:
+                from ..play.wagers import Order
 
-            orders = [Order.parse_for_analysis(text) for text in bets]
-            each_once(orders)
-            out.orders = [(o.bet, o.amount) for o in orders]
+                orders = [Order.parse_for_analysis(text) for text in bets]
+                each_once(orders)
+                out.orders = [(o.bet, o.amount) for o in orders]
             out.plan = plan_spread(table, out.orders)
         if games is not None or stop_loss is not None or stop_win is not None:
             if out.plan is not None:
@@ -556,8 +590,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
             else:  # the caster's game at even money, one stake a game
                 f = analysis.figures
                 outcomes, staked = even_money(f.win, f.lose), Fraction(1)
-            loss = parse_money(stop_loss, "--stop-loss") if stop_loss is not None else None
-            win = parse_money(stop_win, "--stop-win") if stop_win is not None else None
+            loss, win = _exact(stop_loss, "stop_loss"), _exact(stop_win, "stop_win")
             out.session = session(outcomes, games, loss, win, staked)
         if tail is not None:
             if machine is None:

@@ -25,9 +25,26 @@ class Staking:
         self.risk_flat = False
 
 
+class Asked:
+    """An `AnalyseRequest`'s staking fields as `check` and `figures` read them (the command
+    line's namespace has the same names): `stake` is best or kelly, else the exact stake."""
+
+    def __init__(self, request):
+        self.stake = request.best if request.best is not None else request.stake
+        self.bet = tuple(request.bets) or tuple(request.plans)
+        self.players = request.players
+        for name in ("strategy", "bankroll", "goal", "cap", "limit", "side", "risk", "simulate", "seed", "games"):
+            setattr(self, name, getattr(request, name))
+
+
+def _choice(stake) -> str:
+    """best or kelly (any case), or "" for an amount."""
+    return stake.strip().lower() if isinstance(stake, str) else ""
+
+
 def wanted(args) -> bool:
     """Whether `analyse` was asked for a best stake, Kelly, a progression or a risk of ruin."""
-    return (args.stake or "").strip().lower() in CHOICES or args.strategy is not None or args.risk is not None
+    return _choice(args.stake) in CHOICES or args.strategy is not None or args.risk is not None
 
 
 def _money(text, what: str) -> Fraction | None:
@@ -35,6 +52,10 @@ def _money(text, what: str) -> Fraction | None:
 
     if text is None:
         return None
+    if isinstance(text, Fraction):  # a request's exact amount
+        if text <= 0:
+            raise SettingError(what.lstrip("-").replace("-", "_"), "must be more than 0")
+        return text
     try:
         return parse_money(text, what)
     except BetError as exc:
@@ -57,7 +78,7 @@ def check(args) -> None:
     """Refuse, before any work, what does not go together."""
     from ..solve.progressions import PROGRESSIONS
 
-    choice = (args.stake or "").strip().lower()
+    choice = _choice(args.stake)
     if args.bet or args.players:
         raise SettingError("stake", "best, kelly, --strategy and --risk take the caster's game at even money, "
                                     "not --bet or --players")
@@ -96,7 +117,7 @@ def figures(args, analysis, ruleset) -> Staking:
     caster = caster_outcomes(f.win, f.lose)
     outcomes = caster if args.side == "caster" else other_side(caster)
     out = Staking(args.side, outcomes, ruleset.money_unit, ruleset.money_units)
-    choice = (args.stake or "").strip().lower()
+    choice = _choice(args.stake)
     out.bankroll, out.goal = _money(args.bankroll, "--bankroll"), _money(args.goal, "--goal")
     out.limit = _money(args.limit, "--limit")
     try:
@@ -113,7 +134,7 @@ def figures(args, analysis, ruleset) -> Staking:
             out.horizon = best_after(outcomes, out.bankroll, games, out.limit)
         if args.risk is not None:
             try:
-                out.risk = Fraction(args.risk.strip())
+                out.risk = args.risk if isinstance(args.risk, Fraction) else Fraction(args.risk.strip())
             except (ValueError, ZeroDivisionError):
                 raise SettingError("risk", f"{args.risk[:30]!r} is not a chance (0.01, or 1/100)") from None
             if not 0 < out.risk < 1:
@@ -158,4 +179,4 @@ def simulated(out: Staking, args, sessions: int) -> dict:
                        int(out.bankroll), int(out.best.goal), sessions, rng)
 
 
-__all__ = ["CHOICES", "SIDES", "Staking", "check", "figures", "simulated", "wanted"]
+__all__ = ["CHOICES", "SIDES", "Asked", "Staking", "check", "figures", "simulated", "wanted"]
