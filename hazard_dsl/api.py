@@ -523,7 +523,7 @@ def load_text(text: str, /, name: str = "<text>", **options) -> Variant:
         raise TypeError(f"load_text takes the rule file's text as a str, not {type(text).__name__}"
                         + (" (decode it: text.decode('utf-8'))" if isinstance(text, (bytes, bytearray)) else ""))
     if not isinstance(name, str) or not name.strip() or not name.isprintable():
-        raise ValueError(f"name={name!r}: the text's name is printable text, such as 'my-variant'")
+        raise ArgumentError(Arg("name", value=name), ": the text's name is printable text, such as 'my-variant'")
     return _checked(*check_ruleset(text=text.removeprefix("\ufeff"), name=name), options)
 
 

@@ -8,8 +8,18 @@ analyse, compare, graph, rules and simulate (a module each; `show` needs only `l
 command line (`hazard_dsl.cli`) parses arguments, calls these and renders what they return; a
 notebook or another front end can call them the same way.
 
+Each command takes a request (`requests`: one frozen value per command, typed fields — option
+values, money as Fractions, one bettor's BetOrders, seats' plans as {seat: {bet: amount}},
+tapes as tuples of throws): `analyse.analyse_request`, `risk_request` and `staking.Asked`,
+`compare.compare_request`, `graph.graph_request`, `rules.rules_request`, `check.check_request`,
+`games.games_request`, `simulate.simulation_request`, `sessions.request_settings`. The command
+line builds them from its flags (`cli.requests`), the Python API from keywords, the web API
+from JSON; this package reads no command-line text there. (The functions that take the
+command line's texts remain until the command line has moved to the requests.)
+
 The direction of imports: this package reads parse, check, compile, solve, simulate, play and
 render, and none of them reads it; it never imports the command line or `hazard_dsl.api`.
-A request the caller can correct raises `errors.CommandError` (a `ValueError`), one about a
-single setting `errors.SettingError`, which names the setting.
+A request the caller can correct raises `errors.CommandError` (a `ValueError`); one about an
+argument an `hazard_dsl.errors.ArgumentError` naming the request's field (`errors.SettingError`
+is one), which each front end words: the command line with its flag, the API with its keyword.
 """
