@@ -92,19 +92,19 @@ def check(question: Question, action, money=None) -> dict:
         wanted = " or ".join(repr(a) for a in ACTIONS[question.ask])
         who = question.player or ("the table" if question.ask == "bet" else "the rules")
         raise IllegalAction(f"the table waits for {who} to {_doing(question)}: "
-                            f"the action is {wanted}, not {_shown(name)}")
+                            f"the action is {wanted}, not {quoted(name)}")
     player = action.get("player", question.player)
     if question.ask == "bet" and name == "bet":  # the table is asked: the action names who bets
         if not isinstance(player, str) or player not in question.facts["bets"]:
             raise IllegalAction(f"a bet names its player, one of {', '.join(question.facts['bets'])} (those who may "
-                                f"bet now), not {_shown(player)}")
+                                f"bet now), not {quoted(player)}")
     elif not (player is None or isinstance(player, str)) or player != question.player:
         raise IllegalAction(f"it is {question.player or 'nobody at the table'}'s turn to {_doing(question)}, "
-                            f"not {_shown(player)}'s")
+                            f"not {quoted(player)}'s")
     # keys of any type (a Python caller's dict): ordered by their text, never compared
-    extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]), key=_shown)
+    extra = sorted(set(action) - {"action", "player"} - set(_FIELDS[name]), key=quoted)
     if extra:
-        raise IllegalAction(f"{name} takes no {_shown(extra[0])}")
+        raise IllegalAction(f"{name} takes no {quoted(extra[0])}")
     made = {"action": name}
     if question.player is not None:
         made["player"] = question.player
@@ -120,14 +120,14 @@ def check(question: Question, action, money=None) -> dict:
         if not isinstance(bet, str) or bet not in offered:
             from ..diagnostics import did_you_mean
 
-            raise IllegalAction(f"{player} may make {', '.join(offered)} now, not {_shown(bet)}"
+            raise IllegalAction(f"{player} may make {', '.join(offered)} now, not {quoted(bet)}"
                                 + (did_you_mean(bet, offered) if isinstance(bet, str) else ""))
         # no side: the first offered, as before a bet could be laid (old logs name none)
         side = action.get("side", offered[bet][0]["side"])
         option = next((o for o in offered[bet] if o["side"] == side), None)
         if option is None:
             sides = " or ".join(repr(o["side"]) for o in offered[bet])
-            raise IllegalAction(f"{player} may make {bet} as {sides} now, not {_shown(side)}")
+            raise IllegalAction(f"{player} may make {bet} as {sides} now, not {quoted(side)}")
         amount = _amount(question, action.get("amount"), option, player, money)
         if amount <= 0:
             raise IllegalAction("a bet's amount is more than 0 (done: no more bets)")
@@ -156,7 +156,7 @@ def _doing(question: Question) -> str:
             "bet": "bet or be done", "accept": f"accept or decline {f.get('maker')}'s {f.get('bet')}"}[question.ask]
 
 
-def _shown(value) -> str:
+def quoted(value) -> str:
     """A value as a refusal quotes it: its repr, cut to 40 characters; a number too long to
     write out (Python refuses ints of more than 4,300 digits) said so."""
     try:
@@ -186,7 +186,7 @@ def _amount(question: Question, amount, bounds: dict, player: str | None = None,
             except MoneyText as exc:
                 raise IllegalAction(str(exc)) from None
         if value is None:
-            raise IllegalAction(f"{_shown(amount)} is not an amount; write one such as 2, \"1.50\" or \"5/2\"")
+            raise IllegalAction(f"{quoted(amount)} is not an amount; write one such as 2, \"1.50\" or \"5/2\"")
     least, most = Fraction(bounds["least"]), Fraction(bounds["most"])
     told = exact_money
     if money is not None:
@@ -209,7 +209,7 @@ def _value(question: Question, value):
         if value == v and type(value) is type(v):  # 7 is not "7", nor True 1
             return v
     shown = ", ".join(map(str, values))
-    raise IllegalAction(f"{question.facts['variable']} is one of {shown}, not {_shown(value) if value is not _NOTHING else 'nothing'}")
+    raise IllegalAction(f"{question.facts['variable']} is one of {shown}, not {quoted(value) if value is not _NOTHING else 'nothing'}")
 
 
 def _dice(question: Question, dice) -> list:
@@ -225,6 +225,6 @@ def _dice(question: Question, dice) -> list:
         if face is None and off:
             continue
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise IllegalAction(f"a die shows a face from 1 to 6, not {_shown(face)}"
+            raise IllegalAction(f"a die shows a face from 1 to 6, not {quoted(face)}"
                                 + ("" if off else " (these dice never land off)" if face is None else ""))
     return list(dice)

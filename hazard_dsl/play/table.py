@@ -194,11 +194,12 @@ def _thrown(events: list[dict]):
 def replay(table: Table, entries) -> Table:
     """Apply the actions among `entries` (a table's `log`: actions and events) to `table`, a new
     table of the same settings and dice, and check that it makes the recorded events, as a log
-    file is checked (play.log.replayed): raises ValueError (play.log.LogError) at the first
+    file is checked (play.replay.replayed): raises ValueError (play.log.LogError) at the first
     action that is not legal there or event that differs. The table's own dice throw beside
     every throw the record gives, so that a throw it leaves to them (or a tape that ran out)
     comes out as it did."""
-    from .log import LogError, replayed
+    from .log_errors import LogError
+    from .replay import replayed
 
     run = replayed(enumerate(entries, 1), table, lambda number: f"entry {number}")
     table.session.follow_dice = True

@@ -157,9 +157,9 @@ def greet(address: str, host: str, port: int, seconds: float = CONNECT_SECONDS) 
             sock.settimeout(left())
             more = sock.recv(n - len(data))
             if not more:
-                raise _at(address, f"the connection was closed without a word from a "
-                                   f"Dask scheduler; is this the scheduler's port (not a worker's or the "
-                                   f"dashboard's)?")
+                raise _at(address, "the connection was closed without a word from a "
+                                   "Dask scheduler; is this the scheduler's port (not a worker's or the "
+                                   "dashboard's)?")
             data += more
         return bytes(data)
 
@@ -187,8 +187,8 @@ def greet(address: str, host: str, port: int, seconds: float = CONNECT_SECONDS) 
     except socket.gaierror as exc:
         raise _at(address, f"cannot find the host {host!r} ({exc.strerror})") from None
     except ConnectionRefusedError:
-        raise _at(address, f"cannot reach it: the connection was refused (is a Dask "
-                           f"scheduler running there? `dask scheduler` prints its address)") from None
+        raise _at(address, "cannot reach it: the connection was refused (is a Dask "
+                           "scheduler running there? `dask scheduler` prints its address)") from None
     except OSError as exc:
         raise _at(address, f"cannot reach it ({exc.strerror or exc})") from None
 
@@ -209,8 +209,8 @@ def _greeting() -> bytes:
 
 
 def _not_dask(address: str) -> ClusterError:
-    return _at(address, f"something answered, but not a Dask scheduler (a web server, "
-                        f"or another program?); `dask scheduler` prints the address to give")
+    return _at(address, "something answered, but not a Dask scheduler (a web server, "
+                        "or another program?); `dask scheduler` prints the address to give")
 
 
 def _check_greeting(body: bytes, address: str) -> None:
