@@ -38,6 +38,10 @@ class Table:
         the people may make (compiled in `machine`: play.table_bets). With `history` false the table
         keeps no `events` and `log` of its own (a driver that writes them out as they come: a long
         session costs no memory); `opening` keeps the events made before the first question."""
+        # what the table was made with, its dice as they start: a pickled table is a new one of
+        # these, its log replayed (`__reduce__`), as a live session (a generator) cannot be pickled
+        self._made_with = (machine, list(players), purse, _fresh(dice), rounds, seed, policy, games, history,
+                           tuple(bets))
         if dice is None:
             from .dice import RandomDice
 
@@ -124,6 +128,12 @@ class Table:
             self.events.extend(caused)
         return caused
 
+    def __reduce__(self):
+        if not self.history or self._made_with[3] is _UNCOPIED:
+            raise TypeError("a table pickles as its settings and its log: this one keeps no log (history=False) "
+                            "or has dice that cannot be copied")
+        return (_rebuilt, (self._made_with, list(self.log)))
+
     def _go(self, answer) -> list[dict]:
         """Run the session on from `answer` to its next question (or its end); the events made."""
         run = self._run
@@ -176,6 +186,24 @@ class Table:
         while self.waiting is not None and not (until is not None and until(self.waiting)):
             made += self.apply(strategy(self.waiting))
         return made
+
+
+_UNCOPIED = "dice that cannot be copied"
+
+
+def _fresh(dice):
+    """A copy of the dice as they start (None: the table's own, seeded), for a pickled table."""
+    import copy
+
+    try:
+        return copy.deepcopy(dice)
+    except Exception:  # noqa: BLE001 - a caller's own dice: that table is not pickled
+        return _UNCOPIED
+
+
+def _rebuilt(made_with: tuple, log: list) -> "Table":
+    """A table unpickled: a new one of the same settings and dice, its log replayed."""
+    return replay(Table(*made_with), log)
 
 
 def _thrown(events: list[dict]):

@@ -78,3 +78,29 @@ def _error_of(call):
     with pytest.raises(ArgumentError) as caught:
         call()
     return caught.value
+
+
+@pytest.mark.parametrize("name, players, dice", [
+    ("cotton", ["Ann", "Ben"], None),  # the table's own seeded dice: they go on alike after unpickling
+    ("craps", ["Ann", "Ben"], "4-2 3-3 6-6 1-1 5-2 3-4 2-2 6-5"),
+    ("hoyle", ["Ann", "Ben", "Cat"], None),
+])
+def test_a_table_pickles_where_it_stands_and_plays_on_alike(name, players, dice):
+    table = hazard_dsl.load(name).table(players, seed=7, dice=dice)
+    strategy = table.strategy()
+    for _ in range(5):
+        table.apply(strategy(table.waiting))
+    again = _round_trip(table)
+    assert again.to_json() == table.to_json()
+    assert again.log == table.log and again.legal_actions() == table.legal_actions()
+    assert again.play(again.strategy()) == table.play(table.strategy())
+    assert again.purses == table.purses
+
+
+def test_a_table_that_keeps_no_log_says_why_it_cannot_be_pickled():
+    from hazard_dsl.play.table import Table
+
+    variant = hazard_dsl.load("cotton")
+    table = Table(variant._table_machine(), ["Ann", "Ben"], history=False)
+    with pytest.raises(TypeError, match=r"keeps no log \(history=False\)"):
+        pickle.dumps(table)
