@@ -6,8 +6,9 @@ compare them.
     Fraction(1979, 4032)
 
 The public API (`__all__`; docs/api.md): `load` and `load_text` (in `hazard_dsl.api`) give a
-checked `Variant`; a rule file with errors raises `RulesetError` (its `Diagnostic`s); results
-are the classes of `hazard_dsl.results`. They are imported on first use, so that
+checked `Variant`; a rule file with errors raises `RulesetError` (its `Diagnostic`s), a bad
+argument `hazard_dsl.errors.ArgumentError` naming the keyword (a `ValueError`); results are the
+classes of `hazard_dsl.results`; results, variants, tables and errors pickle as themselves. They are imported on first use, so that
 `import hazard_dsl` stays cheap (no NumPy, no rich, no Lark).
 """
 

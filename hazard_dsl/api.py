@@ -186,7 +186,8 @@ class Variant:
             bankroll=None, policy: str = "optimal") -> list:
         """Play games and return their records (`ChoiceMade`, `Thrown`…, as `hazard-dsl run`
         narrates them). `seed` makes them reproducible; `dice="3-4 6-6"` replays given throws
-        (then `games=None` plays as many as they allow); `bets={"pass": 10}` keeps bets up
+        (then `games=None` plays as many as they allow; random dice need a number of games);
+        `bets={"pass": 10}` keeps bets up
         (standing: made again after each is decided; an amount "5@3" makes the bet once, before
         throw 3), `bankroll=100` follows a purse."""
         import numpy as np
