@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from ..version import __version__
 from ..diagnostics import RulesetError
+from ..errors import Arg
 from .dice import load_dice
 from .errors import CommandError, SettingError
 from .loading import build_machine, load
@@ -64,11 +65,26 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
     players as text (`Ann,Ben,Cat`; one is enough against a bank), the purse each starts with
     and the stake as texts of money (default 20 and 1), the strategy (default flat) and the
     rounds (default 1). Returns the settings a log's header holds."""
+    names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
+    return _settings(ruleset, file, names, purse, stake, strategy, rounds, policy)
+
+
+def request_settings(ruleset, file: str, request) -> dict:
+    """`table_settings` for a request at the table (commands.requests.TableRequest: run, play or
+    simulate with `players`): the players a list, the purse and the stake exact (None: 20 and 1)."""
+    if isinstance(request.players, str) or not hasattr(request.players, "__iter__"):
+        raise SettingError("players", f"is a list of names, such as ['Ann', 'Ben'], not {request.players!r}")
+    names = checked_players(list(request.players), 1 if ruleset.table.against == "bank" else 2)
+    return _settings(ruleset, file, names, request.purse, request.stake, request.strategy, request.rounds,
+                     request.policy)
+
+
+def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, policy: str) -> dict:
+    """The settings of `table_settings`, the purse and the stake texts of money or exact amounts."""
     from ..play.strategies import STRATEGIES
 
-    names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
     rounds = 1 if rounds is None else rounds
-    if not 1 <= rounds <= MAX_ROUNDS:
+    if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
         raise SettingError("rounds", f"must be between 1 and {MAX_ROUNDS}")
     strategy = strategy or "flat"
     if strategy not in STRATEGIES:
@@ -76,10 +92,10 @@ def table_settings(ruleset, file: str, *, players: str, purse: str | None = None
 
         raise SettingError("strategy", f"is one of {', '.join(STRATEGIES)}, not {strategy!r}"
                                        f"{did_you_mean(strategy, STRATEGIES)}")
-    purse_amount = _money(ruleset, purse or "20", "--purse")
-    stake_amount = _money(ruleset, stake or "1", "--stake")
+    purse_amount = _money(ruleset, purse or "20", "--purse") if not isinstance(purse, Fraction) else purse
+    stake_amount = _money(ruleset, stake or "1", "--stake") if not isinstance(stake, Fraction) else stake
     if purse_amount <= 0 or stake_amount <= 0:
-        raise CommandError("--purse and --stake must be more than 0")
+        raise SettingError("purse", "and ", Arg("stake"), " must be more than 0")
     if strategy == "best":  # the policy is solved in whole units, towards twice the purse (play.strategies)
         from ..solve.policy import MAX_POLICY_PAIRS, policy_size
 
@@ -247,17 +263,23 @@ def stakes_alike(stakes: dict, stake: Fraction) -> bool:
     return all(amount == stake for amount in stakes.values())
 
 
-def table(ruleset, option_texts, settings: dict, seed: int, dice, history: bool = False):
+def table(ruleset, options, settings: dict, seed: int, dice, history: bool = False):
     """A new table (play.table.Table) for these settings (a log's header has the same keys), its
     dice `dice` (a tape, or seeded random dice) and its choices made under the settings' policy
-    (checked here: a policy the rules cannot follow is refused before anything is played).
+    (checked here: a policy the rules cannot follow is refused before anything is played); the
+    options a request's values ({name: value}) or the command line's NAME=VALUE texts.
     With `history` false it keeps nothing the driver writes out as it goes."""
+    from collections.abc import Mapping
+
     from ..play.table import Table
     from ..solve.markov import PolicyError
+    from .analyse import machine_for
 
     stake = ruleset.table.stake
     offered = list(settings.get("bets", ()))  # the bets besides the stake the people may make
-    machine = build_machine(ruleset, option_texts, ([stake] if stake else []) + offered)
+    bets = ([stake] if stake else []) + offered
+    machine = machine_for(ruleset, options, bets) if isinstance(options, Mapping) else \
+        build_machine(ruleset, options, bets)
     load_dice(dice, machine)
     try:
         table = Table(machine, settings["players"], Fraction(settings["purse"]), dice, settings["rounds"], seed,
@@ -405,8 +427,7 @@ def replay(log, named: str | None):
     # and an empty tape makes none
     checked, settings, _ = check_log(log, named, None, DiceTape([]))
     ruleset = checked.machine.ruleset
-    again = table(ruleset, [f"{k}={v}" for k, v in checked.machine.options.items()], settings, checked.seed,
-                  DiceTape([]))
+    again = table(ruleset, dict(checked.machine.options), settings, checked.seed, DiceTape([]))
     return again, replaying(log, again)
 
 
