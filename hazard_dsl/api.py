@@ -23,7 +23,14 @@ arguments itself (`hazard_dsl.arguments`), and the engine's own errors name the 
 API's keyword (`bets['odds'] = '2x'`), so nothing here rewrites a message.
 
 Results are objects (`hazard_dsl.results`): attributes, `.to_json()` (what `--json` prints), and
-a table in a notebook (`_repr_html_`, `_repr_markdown_`) or from `print()`.
+a table in a notebook (`_repr_html_`, `_repr_markdown_`) or from `print()`. Variants, results,
+tables and errors pickle as themselves.
+
+A `Variant` holds its checked ruleset and its compiled machine, so its methods ask the engine
+with values; where the application layer does the work (seats' plans at the table:
+`commands.analyse.seat_plans`), the API hands it the same values a request holds
+(`commands.requests`), never command-line text to parse again. This module is the doors and
+the Variant's methods; the checking of arguments is `hazard_dsl.arguments`.
 """
 
 from __future__ import annotations
