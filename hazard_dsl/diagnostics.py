@@ -18,14 +18,21 @@ WARNING = "warning"
 NOTE = "note"
 
 
-def did_you_mean(word: str, known) -> str:
-    """" (did you mean 'cotton'?)" for a close known word, or "" — one helper for every name a
-    person types: rulesets, options, values, bets, commands."""
+def nearest(word: str, known) -> str | None:
+    """The known word closest to `word`, if one is close enough to be what was meant: the fact
+    behind "did you mean" (a `Suggestion`'s text)."""
     import difflib
 
     # the word itself is no suggestion (a FIFO named `p.yaml` is beside the file, but no rule file)
     close = difflib.get_close_matches(str(word), [str(k) for k in known if str(k) != str(word)], n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, known) -> str:
+    """" (did you mean 'cotton'?)" for a close known word, or "" — one helper for every name a
+    person types: rulesets, options, values, bets, commands."""
+    close = nearest(word, known)
+    return f" (did you mean {close!r}?)" if close is not None else ""
 
 
 @record(frozen=True, order=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import field, record, replace
 
-from ..diagnostics import Diagnostics, did_you_mean
+from ..diagnostics import Diagnostics, Position, Suggestion, did_you_mean
 from ..model import BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
 from ..parse import syntax as ex
 
@@ -49,7 +49,7 @@ class _Budget:
     left = MAX_COMPARISONS
 
 
-def _suggest(name: str, known) -> str | None:
+def _nearest(name: str, known) -> str | None:
     """A close known name, while the budget lasts: 4,000 misspelt names against 4,000
     variables would otherwise take minutes. The budget is reset for each file checked."""
     if _Budget.left <= 0:
@@ -59,7 +59,20 @@ def _suggest(name: str, known) -> str | None:
     from difflib import get_close_matches  # (only for a name that is wrong)
 
     close = get_close_matches(name, known, n=1) if known else []
-    return f"did you mean {close[0]!r}?" if close else None
+    return close[0] if close else None
+
+
+def _suggest(name: str, known) -> str | None:
+    """"did you mean 'x'?" for `_nearest`'s name, or None."""
+    close = _nearest(name, known)
+    return f"did you mean {close!r}?" if close is not None else None
+
+
+def _said_over(name: ex.Name, text: str) -> Suggestion:
+    """`text` in place of a name written in an expression (a name is one word on one line,
+    starting where its node is placed)."""
+    at = name.position
+    return Suggestion(text, at, Position(at.file, at.line, at.column + len(name.name)))
 
 
 def _close(word, known) -> str:
@@ -97,13 +110,17 @@ class _Types:
                 d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
                 return None
             known = (set(throws.variables) | set(DICE_FACTS) | set(throws.facts)) if _Budget.left > 0 else ()
-            d.error(f"undefined name {e.name!r}", e.position, _suggest(e.name, known) or
-                    "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS))
+            close = _nearest(e.name, known)
+            d.error(f"undefined name {e.name!r}", e.position,
+                    f"did you mean {close!r}?" if close is not None else
+                    "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS),
+                    code="unknown-name", suggestion=_said_over(e, close) if close is not None else None)
             return None
         if isinstance(e, ex.OptionRef):
             option = rs.options.get(e.name)
             if option is None:
-                d.error(f"there is no option {e.name!r}", e.position, _suggest(e.name, rs.options))
+                d.error(f"there is no option {e.name!r}", e.position, _suggest(e.name, rs.options),
+                        code="unknown-option")
                 return None
             return option.type
         if isinstance(e, ex.Call):
@@ -455,7 +472,8 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                             action.position)
             if game and ruleset.labels and action.label not in ruleset.labels:
                 diags.warning(f"label {action.label!r} is not among the labels: declared above", action.position,
-                              _suggest(action.label, ruleset.labels) or "declare it under labels:")
+                              _suggest(action.label, ruleset.labels) or "declare it under labels:",
+                              code="undeclared-label")
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "
@@ -471,12 +489,14 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             finished, moves_on = f"`goto {action.phase}`", True
             if action.phase not in phases:
                 diags.error(f"goto: there is no phase {action.phase!r}", action.position,
-                            _suggest(action.phase, phases) or f"phases: {', '.join(phases) or 'none'}")
+                            _suggest(action.phase, phases) or f"phases: {', '.join(phases) or 'none'}",
+                            code="unknown-phase")
         elif isinstance(action, ex.Assign):
             if action.variable not in variables:
                 own = "" if game else " (a bet or fee sets only its own variables)"
                 diags.error(f"set: undefined variable {action.variable!r}{own}", action.position,
-                            _suggest(action.variable, variables) or "declare it under variables:")
+                            _suggest(action.variable, variables) or "declare it under variables:",
+                            code="unknown-variable")
             types.expect(action.value, "int", context, "a value set into a variable")
         elif isinstance(action, ex.Pay):
             finished = finished  # pay may be followed by more
@@ -493,7 +513,8 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                 diags.error("only the game's rules offer choices", action.position)
             if action.variable not in variables:
                 diags.error(f"choose: undefined variable {action.variable!r}", action.position,
-                            _suggest(action.variable, variables) or "declare it under variables:")
+                            _suggest(action.variable, variables) or "declare it under variables:",
+                            code="unknown-variable")
             types.collection(action.collection, context)
             if action.role not in ROLES:
                 diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"

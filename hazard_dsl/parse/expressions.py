@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..diagnostics import Diagnostic, Position, RulesetError
+from ..diagnostics import Diagnostic, Position, RulesetError, Suggestion
 from ._tables import TERMINALS
 from .lalr import Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, parse as _lalr_parse
 from .syntax import (Assign, Binary, Boolean, Call, Chain, ChainStep, Choose, Conditional, End, Goto, Member, Name,
@@ -272,25 +272,26 @@ def _ends(what: str) -> str:
 class _NodeError(Exception):
     def __init__(self, message: str, position: Position):
         super().__init__(message)
-        self.diagnostic = Diagnostic(message, position)
+        self.diagnostic = Diagnostic(message, position, code="number-too-large")
 
 
 def _parse(scalar: YScalar, start: str, what: str):
     text = scalar.text
     if not text.strip():
-        raise RulesetError([Diagnostic(f"empty {what}", scalar.position)])
+        raise RulesetError([Diagnostic(f"empty {what}", scalar.position, code="empty-expression")])
     if len(text) > MAX_EXPRESSION_CHARS:
         raise RulesetError([Diagnostic(f"the {what} is longer than {MAX_EXPRESSION_CHARS:,} characters",
-                                       scalar.position)])
+                                       scalar.position, code="expression-too-long")])
     try:
         tree, deepest = _tree(text, start) if len(text) <= MAX_CACHED_CHARS else _measured(text, start)
     except UnexpectedCharacters as exc:
         raise RulesetError([Diagnostic(f"unexpected character {text[exc.pos_in_stream]!r} in {what}",
-                                       scalar.position_at(exc.pos_in_stream))]) from None
+                                       scalar.position_at(exc.pos_in_stream), code="expression-syntax")]) from None
     except UnexpectedToken as exc:
         token = exc.token
         accepts = exc.accepts or exc.expected
-        hint = None
+        hint = fix = None
+        code = "expression-syntax"
         if token.type == "$END":
             message = f"the {what} {_ends(what)} too soon; expected {_describe_expected(accepts, what)}"
             offset = len(text)
@@ -298,6 +299,7 @@ def _parse(scalar: YScalar, start: str, what: str):
             message = f"unexpected '=' in {what}: to compare, write `==`"
             hint = "`=` sets a variable (`set main = total`); `==` asks whether two values are equal"
             offset = token.start_pos or 0
+            code, fix = "single-equals", _over(scalar, offset, offset + 1, "==")
         else:
             message = f"unexpected {str(token)!r} in {what}; expected {_describe_expected(accepts, what)}"
             offset = token.start_pos or 0
@@ -311,20 +313,35 @@ def _parse(scalar: YScalar, start: str, what: str):
                 message = (f"a number in the {what} is written in decimal digits 0-9, not "
                            f"{written if len(written) <= 16 else written[:12] + '…'}")
                 offset = start
-        raise RulesetError([Diagnostic(message, scalar.position_at(offset), hint=hint)]) from None
+                code = "number-digits"
+        raise RulesetError([Diagnostic(message, scalar.position_at(offset), hint=hint, code=code,
+                                       suggestion=fix)]) from None
     except UnexpectedInput as exc:  # pragma: no cover - the two above are the parser's only errors
-        raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0))]) from None
+        raise RulesetError([Diagnostic(f"cannot read the {what}", scalar.position_at(getattr(exc, "pos_in_stream", 0) or 0),
+                                       code="expression-syntax")]) from None
     except RecursionError:
-        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position,
+                                       code="expression-too-deep")]) from None
     if deepest is not None:
         raise RulesetError([Diagnostic(f"the {what} is nested too deeply (more than {MAX_NESTING} levels of "
-                                       f"brackets, `not`, signs or if … then … else)", scalar.position_at(deepest))])
+                                       f"brackets, `not`, signs or if … then … else)", scalar.position_at(deepest),
+                                       code="expression-too-deep")])
     try:
         return _Builder(scalar).build(tree)
     except _NodeError as exc:
         raise RulesetError([exc.diagnostic]) from None
     except RecursionError:
-        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position)]) from None
+        raise RulesetError([Diagnostic(f"the {what} is nested too deeply", scalar.position,
+                                       code="expression-too-deep")]) from None
+
+
+def _over(scalar: YScalar, start: int, end: int, text: str) -> Suggestion | None:
+    """`text` in place of characters `start` up to `end` of the scalar's text, where they stand
+    as written on one line."""
+    first, last = scalar.position_at(start), scalar.position_at(end)
+    if first.line != last.line or last.column - first.column != end - start:
+        return None
+    return Suggestion(text, first, last)
 
 
 @lru_cache(maxsize=4096)

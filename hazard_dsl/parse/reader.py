@@ -17,7 +17,8 @@ from types import MappingProxyType
 
 from fractions import Fraction
 
-from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean
+from .templates import template_names
+from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean, nearest
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
                      Coin, Sum)
@@ -72,10 +73,12 @@ class _Reader:
                 said = K.source_word(key)
                 if said:  # `fader:` under words: is Barker's setter, not a misspelt `faces:`
                     hint = f"{said}; {what} takes: {', '.join(allowed)}"
-                self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint)
+                fix = key_node.replaced_by(close[0]) if close and not said else None
+                self.diags.error(f"unknown key {key!r} in {what}", key_node.position, hint,
+                                 code="unknown-key", suggestion=fix)
         for key in required:
             if key not in read_as.entries:
-                self.diags.error(f"{what} needs {key!r}", node.position)
+                self.diags.error(f"{what} needs {key!r}", node.position, code="missing-key")
         return read_as
 
     def text(self, node, what: str, limit: int = 10_000) -> str | None:
@@ -121,15 +124,13 @@ class _Reader:
         text = self.text(node, what, MAX_NARRATION_CHARS)
         if text is None:
             return None
-        from ..render.words import template_names  # narration templates: {name} or {name:word}
-
         for name in template_names(text):
             if name not in allowed_names:
                 said = K.source_word(name)
                 self.diags.error(f"{what} uses {{{name}}}, which is not known here"
                                  f"{'' if said else did_you_mean(name, allowed_names)}", node.position,
                                  (f"{said}, who is not named in a narration; " if said else "")
-                                 + f"known: {', '.join(sorted(allowed_names))}")
+                                 + f"known: {', '.join(sorted(allowed_names))}", code="unknown-placeholder")
         return text
 
 
@@ -157,13 +158,15 @@ def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
             return load_yaml(current, display, register=False)
         except RulesetError as exc:
             if len(exc.diagnostics) != 1 or not exc.diagnostics[0].is_error:
-                diags.extend(replace(d, position=unmend(d.position, edits)) for d in exc.diagnostics)
+                diags.extend(replace(d, position=unmend(d.position, edits),
+                                     suggestion=_fix_unmended(d.suggestion, edits)) for d in exc.diagnostics)
                 raise RulesetError(diags.items) from None
             d = exc.diagnostics[0]
             if d.position is not None and any(d.position.line == line for line, _, _ in edits[mended_from:]):
                 # the error lies on a line the last mend changed: it may be the mend's own doing
                 raise RulesetError(diags.items) from None
-            diags.extend([replace(d, position=unmend(d.position, edits), end=None)])
+            diags.extend([replace(d, position=unmend(d.position, edits), end=None,
+                                  suggestion=_fix_unmended(d.suggestion, edits))])
             mended_from = len(edits)
             mended = repair(current, d)
             if mended is None:
@@ -256,8 +259,10 @@ def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text:
                     diags.error(f"extends: {parent.value!r} is not a regular file (a folder, a device, a pipe or a "
                                 f"link that leads to none)", parent.position)
                     raise RulesetError(diags.items)
+                close = nearest(parent.value, near)
                 diags.error(f"extends: no {'built-in ' if in_text else ''}ruleset named {parent.value!r}"
-                            f"{did_you_mean(parent.value, near)}", parent.position, hint)
+                            f"{did_you_mean(parent.value, near)}", parent.position, hint, code="unknown-ruleset",
+                            suggestion=parent.replaced_by(close) if close is not None else None)
                 raise RulesetError(diags.items)
             current, via = found, (parent.position, parent.value)
     return list(reversed(chain))
@@ -512,7 +517,17 @@ def _unmended(d: Diagnostic, own: str, edits: list) -> Diagnostic:
 
     if d.position is None or d.position.file != own:
         return d
-    return replace(d, position=unmend(d.position, edits), end=None)
+    return replace(d, position=unmend(d.position, edits), end=None, suggestion=_fix_unmended(d.suggestion, edits))
+
+
+def _fix_unmended(fix, edits: list):
+    """A suggestion made in the mended text, placed in the author's."""
+    from .yaml_errors import unmend
+    from ..records import replace
+
+    if fix is None or not edits:
+        return fix
+    return replace(fix, start=unmend(fix.start, edits), end=unmend(fix.end, edits))
 
 
 def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:
@@ -860,9 +875,11 @@ def _options(r: _Reader, node) -> dict[str, Option]:
             d = spec.get("default")
             dv = d.value if isinstance(d, YScalar) else None
             if dv not in values:
+                close = nearest(d.text, values) if isinstance(d, YScalar) else None
                 r.diags.error(f"the default {d.text if isinstance(d, YScalar) else '?'!r} is not one of the values of option {name!r}"
                               f"{did_you_mean(d.text, values) if isinstance(d, YScalar) else ''}",
-                              d.position, f"values: {', '.join(map(str, values))}")
+                              d.position, f"values: {', '.join(map(str, values))}", code="unknown-value",
+                              suggestion=d.replaced_by(close) if close is not None else None)
             else:
                 default = dv
         if not items and isinstance(values_node, (YSeq, YMap)):
@@ -1062,7 +1079,8 @@ def _passing(r: _Reader, node) -> Passing | None:
     first = r.text(m.get("first"), "first", 40) if m.get("first") is not None else None
     if first is not None and first not in FIRST_CASTER:
         r.diags.error(f"passing: first is {', '.join(FIRST_CASTER[:-1])} or {FIRST_CASTER[-1]}, not {first!r}"
-                      f"{did_you_mean(first, FIRST_CASTER)}", m.get("first").position)
+                      f"{did_you_mean(first, FIRST_CASTER)}", m.get("first").position, code="unknown-value",
+                      suggestion=_replacing(m.get("first"), nearest(first, FIRST_CASTER)))
         first = None
     return Passing(losses, labels, bool(voluntary), r.text(m.get("description"), "description"),
                    m.get("after_labels").position if m.get("after_labels") is not None else m.position,
@@ -1085,7 +1103,8 @@ def _money(r: _Reader, node) -> Table:
         given = r.text(m.get(key), key, 40) if m.get(key) is not None else None
         if given is not None and given not in allowed:
             r.diags.error(f"money: {key} is {' or '.join(allowed)}, not {given!r}"
-                          f"{did_you_mean(given, allowed)}", m.get(key).position)
+                          f"{did_you_mean(given, allowed)}", m.get(key).position, code="unknown-value",
+                          suggestion=_replacing(m.get(key), nearest(given, allowed)))
             given = None
         choices[key] = given or default
     stake = r.word(m.get("stake"), "money: stake (a bet)") if m.get("stake") is not None else None
@@ -1191,8 +1210,15 @@ def _role(r: _Reader, node, what: str, default: str) -> str:
     role = r.text(node, what, 40)
     if role is not None and role not in ROLES:
         r.diags.error(f"{what} must be one of {', '.join(ROLES)}, not {role!r}"
-                      f"{'' if K.source_word(role) else did_you_mean(role, ROLES)}", node.position, _role_hint(role))
+                      f"{'' if K.source_word(role) else did_you_mean(role, ROLES)}", node.position, _role_hint(role),
+                      code="unknown-value",
+                      suggestion=None if K.source_word(role) else _replacing(node, nearest(role, ROLES)))
     return role or default
+
+
+def _replacing(node, text: str | None):
+    """The repair putting `text` (a close known word) in place of the scalar `node`, if any."""
+    return node.replaced_by(text) if text is not None and isinstance(node, YScalar) else None
 
 
 def _role_hint(role: str) -> str | None:

@@ -14,7 +14,7 @@ import re
 
 import yaml
 
-from ..diagnostics import Diagnostic, Position
+from ..diagnostics import Diagnostic, Position, Suggestion
 
 # A line's key: optional `- ` markers, then a plain word followed by `:` and a space or the end.
 _KEY = re.compile(r"^(?P<indent> *)(?P<dashes>(?:- +)*)(?P<key>[^\s:#'\"{}\[\],&*!|>%@`-][^:#]*?)\s*:(?:\s|$)")
@@ -187,7 +187,26 @@ def _misaligned(key: str, column: int, other: str, level: int, line: int, positi
     side = "right" if column > level else "left"
     return Diagnostic(f"`{key}:` must line up with {other} on line {line}; it is {off} column{'s' if off > 1 else ''} "
                       f"further {side}", position,
-                      hint=f"start `{key}:` in column {level}, under {other}: the keys of one mapping line up")
+                      hint=f"start `{key}:` in column {level}, under {other}: the keys of one mapping line up",
+                      code="misaligned-key")
+
+
+def _inserted(text: str, at: Position) -> Suggestion:
+    """A repair inserting `text` at `at`."""
+    return Suggestion(text, at, at)
+
+
+def _appended(lines: "_Lines", number: int, file: str, text: str) -> Suggestion:
+    """A repair putting `text` at the end of line `number` (a quote closed where its line ends)."""
+    return _inserted(text, Position(file, number, len(lines.get(number)) + 1))
+
+
+def _closed(lines: "_Lines", number: int, column: int, file: str, closer: str) -> Suggestion:
+    """A repair closing a bracket opened at `column` of line `number`: before a comment that
+    follows it on the line, else at the line's end (as `repair` reads on)."""
+    line = lines.get(number)
+    comment = line.find(" #", column)
+    return _inserted(closer, Position(file, number, (len(line) if comment < 0 else comment) + 1))
 
 
 def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
@@ -211,16 +230,18 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             number, column, key, dash, example = found
             return Diagnostic(f"a rule is a list item: write `- {key}: …`", at(number, column),
                               hint=f"each rule of this list starts with `- ` in column {dash}, like the one on "
-                                   f"line {example}, with its other keys lined up under `{key}:`")
+                                   f"line {example}, with its other keys lined up under `{key}:`",
+                              code="missing-dash")
 
     # --- a tab
     if "'\\t'" in problem and pmark is not None:
         line = lines.get(pmark.line + 1)
         if not line[:pmark.column].strip():
             return Diagnostic("a tab is used for indentation; YAML indents with spaces only", position,
-                              hint="replace the tab with spaces, lining the key up with the keys beside it")
+                              hint="replace the tab with spaces, lining the key up with the keys beside it",
+                              code="tab-indent")
         return Diagnostic("a tab cannot start a value here", position,
-                          hint="use spaces instead of the tab, or quote the value")
+                          hint="use spaces instead of the tab, or quote the value", code="tab-value")
 
     # --- a quote left open on an earlier line: YAML read on to the next quote, lines below
     if pmark is not None and "quoted scalar" not in context:
@@ -229,20 +250,22 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             number, column, quote = opened
             return Diagnostic(f"the quote {quote} opened here is not closed on its line", at(number, column),
                               hint=f"end the value with {quote} on the same line, or write it without quotes "
-                                   f"(YAML read on to line {pmark.line + 1})")
+                                   f"(YAML read on to line {pmark.line + 1})", code="unclosed-quote",
+                              suggestion=_appended(lines, number, file, quote))
     if "found '<scalar>'" in problem and pmark is not None:
         before = lines.get(pmark.line + 1)[:pmark.column].rstrip()
         if before.endswith(('"', "'")):
             return Diagnostic("text follows the closing quote of this value", position,
                               hint=f"put the whole value inside the quotes (a {before[-1]} inside it is written "
                                    f"{before[-1] * 2 if before[-1] == chr(39) else chr(92) + chr(34)}), "
-                                   f"or write it without quotes")
+                                   f"or write it without quotes", code="text-after-quote")
 
     # --- an unclosed quote
     if "quoted scalar" in context and cmark is not None:
         quote = lines.get(cmark.line + 1)[cmark.column:cmark.column + 1] or '"'
         return Diagnostic(f"the quote {quote} opened here is never closed", at(cmark.line + 1, cmark.column + 1),
-                          hint=f"end the value with {quote} on the same line, or write it without quotes")
+                          hint=f"end the value with {quote} on the same line, or write it without quotes",
+                          code="unclosed-quote", suggestion=_appended(lines, cmark.line + 1, file, quote))
 
     # --- an unclosed bracket or brace
     if ("flow sequence" in context or "flow mapping" in context) and cmark is not None:
@@ -254,7 +277,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             tail = ""
         return Diagnostic(f"the `{opener}` opened here is never closed{tail}", at(cmark.line + 1, cmark.column + 1),
                           hint=f"close it with `{closer}` (items are separated by `, `), or quote the value if the "
-                               f"`{opener}` is part of a text")
+                               f"`{opener}` is part of a text", code="unclosed-bracket",
+                          suggestion=_closed(lines, cmark.line + 1, cmark.column + 1, file, closer))
 
     # --- `key value` with no colon
     if "could not find expected ':'" in problem and cmark is not None:
@@ -263,7 +287,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
         if word:
             end = word.end(1)
             return Diagnostic(f"`{line.strip()}` has no colon after its key", at(cmark.line + 1, end + 1),
-                              hint=f"write `{word[1]}: {line[end:].strip()}`".rstrip(": `") + "`")
+                              hint=f"write `{word[1]}: {line[end:].strip()}`".rstrip(": `") + "`",
+                              code="missing-colon", suggestion=_inserted(":", at(cmark.line + 1, end + 1)))
 
     # --- a colon where none may be: a colon in a value, a key too deep, a key line without colon above
     if problem.startswith("mapping values are not allowed") and pmark is not None:
@@ -275,20 +300,22 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             # an earlier `key:` on the same line: the colon is inside that key's value
             value = line[line.index(":", mine[0] - 1) + 1:].strip()
             return Diagnostic(f"the value of `{mine[1]}:` holds `: `, which YAML reads as another key", position,
-                              hint=f'quote the value: `{mine[1]}: "{value}"`')
+                              hint=f'quote the value: `{mine[1]}: "{value}"`', code="colon-in-value")
         previous_number, previous = lines.previous(number)
         theirs = _key(previous)
         if previous and theirs is None and ":" not in previous:
             word = re.match(r"(\s*(?:-\s+)*)(\S+)", previous)
             rest = previous[word.end(2):].strip()
             return Diagnostic(f"`{previous[word.end(1):].strip()}` has no colon after its key", at(previous_number, word.end(2) + 1),
-                              hint=f"write `{word[2]}: {rest}`" if rest else f"write `{word[2]}:`")
+                              hint=f"write `{word[2]}: {rest}`" if rest else f"write `{word[2]}:`",
+                              code="missing-colon", suggestion=_inserted(":", at(previous_number, word.end(2) + 1)))
         if mine and theirs and mine[0] > theirs[0]:
             return _misaligned(mine[1], mine[0], f"`{theirs[1]}:`", theirs[0], previous_number, at(number, mine[0]))
         if mine:
             return Diagnostic(f"`{mine[1]}:` cannot start a key here: the line above does not open a mapping",
                               at(number, mine[0]),
-                              hint="line it up with the keys of its mapping, or quote the value if the colon is part of a text")
+                              hint="line it up with the keys of its mapping, or quote the value if the colon is part of a text",
+                              code="misplaced-key")
 
     # --- a key or item at a column the block above does not expect
     if (problem.startswith("expected <block end>") or problem.startswith("expected '<document start>'")) \
@@ -304,7 +331,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             return Diagnostic(
                 f"a rule is a list item: write `- {mine[1]}: …`", at(number, mine[0]),
                 hint=f"each rule starts with `- ` in column {opener[2]}, like the one on line {cmark.line + 1}; "
-                     f"a key of the rule above lines up with `{theirs[1]}:` (column {theirs[0]}) instead")
+                     f"a key of the rule above lines up with `{theirs[1]}:` (column {theirs[0]}) instead",
+                code="missing-dash")
         if mine and theirs and mine[2] is None:
             column, key, _ = mine
             if theirs[2] is not None and column == theirs[2]:
@@ -313,7 +341,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                     f"`{key}:` must line up with `{theirs[1]}:` on line {previous_number} (column {theirs[0]}), "
                     f"or start a new list item with `- `", at(number, column),
                     hint=f"a rule is a list item: `- when: …` with its `do:` under `when:`; indent `{key}:` to "
-                         f"column {theirs[0]}, or write `- {key}: …` for a new item")
+                         f"column {theirs[0]}, or write `- {key}: …` for a new item", code="misaligned-key")
             target = _nearest_level(lines, number, column, theirs[0])
             if target is not None:
                 level, name, line_number = target
@@ -336,35 +364,37 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                 return Diagnostic(
                     f"a rule is a list item: write `- {below[1]}: …`", at(first_number, below[0]),
                     hint=f"line {number} starts a list item in column {dash}, so each item under line {n} starts "
-                         f"with `- ` in that column")
+                         f"with `- ` in that column", code="missing-dash")
             for m in range(number - 1, 0, -1):
                 other = _key(lines.get(m))
                 if other and other[2] is not None and other[2] != dash and abs(other[2] - dash) <= 3:
                     return Diagnostic(
                         f"this `- ` is in column {dash}, the one of line {m} in column {other[2]}; "
                         f"the items of one list line up", at(number, dash),
-                        hint=f"start it in column {other[2]}")
+                        hint=f"start it in column {other[2]}", code="misaligned-item")
                 if other and other[2] == dash:
                     break
             return Diagnostic(
                 "this list item `- ` is not lined up with the list it belongs to", at(number, dash),
-                hint="the items of one list start with `- ` in the same column")
+                hint="the items of one list start with `- ` in the same column", code="misaligned-item")
 
     if "did not find expected key" in problem and pmark is not None:
         return Diagnostic("this line is not lined up with the keys above it", position,
-                          hint="the keys of one mapping start in the same column; a list item starts with `- `")
+                          hint="the keys of one mapping start in the same column; a list item starts with `- `",
+                          code="misaligned-key")
     if "did not find expected '-' indicator" in problem and pmark is not None:
         return Diagnostic("this line is not lined up with the list items above it", position,
-                          hint="each item of a list starts with `- ` in the same column")
+                          hint="each item of a list starts with `- ` in the same column", code="misaligned-item")
 
     if "found another document" in problem:
         return Diagnostic("a rule file holds one YAML document; this `---` starts a second", position,
-                          hint="remove the `---` line, or put the second document in a file of its own")
+                          hint="remove the `---` line, or put the second document in a file of its own",
+                          code="second-document")
 
     message = _plain(problem or context or "invalid YAML")
     if context and problem and not context.startswith("while "):
         message = f"{_plain(problem)} ({_plain(context)})"
-    return Diagnostic(f"YAML syntax: {message}", position)
+    return Diagnostic(f"YAML syntax: {message}", position, code="yaml-syntax")
 
 
 # --------------------------------------------------------------------------- reading on past a layout error
@@ -383,27 +413,23 @@ def repair(text: str, d: Diagnostic):
         return None
     line = lines[number - 1]
     hint = d.hint or ""
-    m = re.match(r"a rule is a list item: write `- (\w+): …`", d.message)
-    if m:
+    if d.code == "missing-dash":
         dash = re.search(r"column (\d+)", hint)
         return _item(lines, number, column, int(dash[1])) if dash else None
-    if re.match(r"`[^`]+:` must line up with", d.message):
+    if d.code == "misaligned-key" and d.message.startswith("`"):
         target = re.search(r"(?:start `[^`]+:` in|indent `[^`]+:` to) column (\d+)", hint)
         if target is None or _indent(line) != column:
             return None
         return _shift(lines, number, int(target[1]) - column)
-    m = re.match(r"the quote (\S) opened here is (?:not closed on its line|never closed)", d.message)
-    if m:
-        lines[number - 1] = line + m[1]
+    fix = d.suggestion
+    if d.code == "unclosed-quote" and fix is not None and fix.start.line == number:
+        lines[number - 1] = line + fix.text
         return "\n".join(lines), []
-    m = re.match(r"the `([\[{])` opened here is never closed", d.message)
-    if m:
-        closer = "]" if m[1] == "[" else "}"
-        comment = line.find(" #", column)
-        cut = len(line) if comment < 0 else comment
-        lines[number - 1] = line[:cut] + closer + line[cut:]
+    if d.code == "unclosed-bracket" and fix is not None and fix.start.line == number:
+        cut = fix.start.column - 1
+        lines[number - 1] = line[:cut] + fix.text + line[cut:]
         return "\n".join(lines), [(number, cut + 2, 1)]
-    if d.message.startswith("a tab is used for indentation") and column == 1:
+    if d.code == "tab-indent" and column == 1:
         # as deep as the line above, or one step deeper under a key that opens a block
         above = next((lines[n] for n in range(number - 2, -1, -1)
                       if lines[n].strip() and not lines[n].lstrip().startswith("#")), "")
@@ -412,7 +438,7 @@ def repair(text: str, d: Diagnostic):
         lead = len(line) - len(line.lstrip(" \t"))
         lines[number - 1] = " " * depth + line[lead:]
         return "\n".join(lines), [(number, depth + 1, depth - lead)]
-    if d.message.endswith("has no colon after its key") and 1 < column <= len(line) + 1:
+    if d.code == "missing-colon" and 1 < column <= len(line) + 1:
         lines[number - 1] = line[:column - 1] + ":" + line[column - 1:]
         return "\n".join(lines), [(number, column + 1, 1)]
     return None

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import yaml
 
-from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES
+from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES, Suggestion
 from ..records import field, record
 from .files import MAX_BYTES
 from .numbers import MAX_YAML_DIGITS, yaml_int_digits
@@ -55,6 +55,17 @@ class YScalar:
             line = bisect_right(line_starts, index) - 1
             found = span.positions[offset] = Position(self.position.file, line + 1, index - line_starts[line] + 1)
         return found
+
+    def replaced_by(self, text: str):
+        """A `Suggestion` putting `text` in place of this scalar's text as written (inside its
+        quotes, if any, so the repair keeps them), or None where the scalar is not one line of
+        the file (folded, or standing alone without a place)."""
+        if self._span is None:
+            return None
+        start, end = self.position_at(0), self.position_at(len(self.text))
+        if start.line != end.line or end.column - start.column != len(self.text):
+            return None  # escapes or a fold: the written text is not the value's
+        return Suggestion(text, start, end)
 
     def end(self) -> Position:
         """The file position just past the scalar's last character as written (its closing

@@ -11,12 +11,7 @@ import re
 from fractions import Fraction
 
 from ..model import NUMBER_WORDS, plural
-
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::(word|Word))?\}")
-
-
-def template_names(template: str) -> set[str]:
-    return {m.group(1) for m in _FIELD.finditer(template)}
+from ..parse.templates import FIELD as _FIELD, template_names  # noqa: F401 - the template's syntax is parse's
 
 
 def number_word(value) -> str:
