@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 
 from hazard_dsl.check import check_file
-from hazard_dsl.diagnostics import SOURCES, render
+from hazard_dsl.diagnostics import SOURCES
+from hazard_dsl.render.diagnostics import render
 
 CORPUS = Path(__file__).parent / "broken_one_run"
 FILES = sorted(CORPUS.glob("*.yaml"))

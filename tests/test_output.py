@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from hazard_dsl.cli import main
-from hazard_dsl.diagnostics import Diagnostic, Position, SourceTexts, print_diagnostics, render
+from hazard_dsl.diagnostics import Diagnostic, Position, SourceTexts
+from hazard_dsl.render.diagnostics import print_diagnostics, render
 from hazard_dsl.render.terminal import printable
 
 COMMANDS = [["analyse", "craps"], ["analyse", "cotton", "--by", "main"], ["analyse", "hoyle"],

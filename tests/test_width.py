@@ -272,7 +272,8 @@ def test_the_check_cannot_pass_with_a_number_split_or_a_column_dropped():
 
 def test_a_diagnostic_wraps_at_a_terminal(monkeypatch):
     """At a terminal the message wraps between words; into a pipe it stays one line."""
-    from hazard_dsl.diagnostics import Diagnostic, Position, render
+    from hazard_dsl.diagnostics import Diagnostic, Position
+    from hazard_dsl.render.diagnostics import render
 
     monkeypatch.setenv("COLUMNS", "60")
     message = "no rule handles the throw 5-6 when main = 5, chance = 0; 6-6 when main = 5, chance = 0"

@@ -12,6 +12,7 @@ from ..compile.explorations import Explorations
 from ..compile.soundness import machine_problems
 from ..diagnostics import NOTE, Diagnostic, Diagnostics
 from ..model import Ruleset
+from ..records import replace
 
 MAX_OPTION_COMBINATIONS = 64
 MAX_STATES_CHECKED = 100_000  # over all option combinations, so a large game cannot take minutes
@@ -87,7 +88,7 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
         machines[_key(options)] = result.machine
         fired |= result.fired
         entered |= result.entered
-        found = [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in result.diagnostics.items]
+        found = [replace(d, message=d.message + suffix, end=None) for d in result.diagnostics.items]
         if result.machine is not None:
             found += machine_problems(ruleset, result, suffix)
             found += _passing_problems(ruleset, result.machine, options, suffix)
@@ -120,17 +121,17 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     for phase in ruleset.phases.values():
         if phase.name not in entered:
             diags.warning(f"phase {phase.name!r} is never reached", phase.position,
-                          "no rule goes to it, and it is not the start")
+                          "no rule goes to it, and it is not the start", code="unreached-phase")
             continue
         for rule in phase.rules:
             if (phase.name, rule.index) in fired:
                 continue
             if rule.is_otherwise:
                 diags.warning(f"the `otherwise` of phase {phase.name!r} never fires: the rules above it cover every throw",
-                              rule.position)
+                              rule.position, code="unreachable-otherwise")
             else:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
-                            f"throw in every state where the phase is played", rule.position)
+                            f"throw in every state where the phase is played", rule.position, code="unreachable-rule")
     return diags.items
 
 
@@ -143,7 +144,8 @@ def _unjudged(ruleset: Ruleset, entered: set, fired: set, checked: int, total: i
         if phase.name not in entered:
             out.append(Diagnostic(f"phase {phase.name!r} was not reached {of}: not judged (it may be reached "
                                   f"under the others)", phase.position, "warning",
-                                  "fewer options, or fewer values, let check explore every combination"))
+                                  "fewer options, or fewer values, let check explore every combination",
+                                  code="unjudged"))
             continue
         quiet = [rule for rule in phase.rules if (phase.name, rule.index) not in fired]
         if not quiet:
@@ -155,7 +157,8 @@ def _unjudged(ruleset: Ruleset, entered: set, fired: set, checked: int, total: i
                               f"under the others)" if len(quiet) > 1 else
                               f"{what} of phase {phase.name!r} did not fire {of}: not judged (it may fire "
                               f"under the others)", quiet[0].position, "warning",
-                              "fewer options, or fewer values, let check explore every combination"))
+                              "fewer options, or fewer values, let check explore every combination",
+                              code="unjudged"))
     return out
 
 
@@ -170,7 +173,7 @@ def _passing_problems(ruleset: Ruleset, machine, options: dict, suffix: str) -> 
     try:
         compile_passing(ruleset.passing, sorted({(s.result, s.label) for s in machine.end_states()}), options)
     except RulesetError as exc:
-        return [Diagnostic(d.message + suffix, d.position, d.severity, d.hint) for d in exc.diagnostics]
+        return [replace(d, message=d.message + suffix, end=None) for d in exc.diagnostics]
     return []
 
 
@@ -262,7 +265,8 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
                 for d in exc.diagnostics:
                     if (d.position, d.message) not in reported:
                         reported.add((d.position, d.message))
-                        out.error(d.message + suffix, d.position or bet.position, d.hint)
+                        out.items.append(replace(d, message=d.message + suffix, position=d.position or bet.position,
+                                                 severity="error", end=None))
                 if isinstance(exc, TooManyBetNodes):  # the rest would take as long to say the same
                     return out.items
             except BetError as exc:

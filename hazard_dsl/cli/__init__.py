@@ -17,8 +17,9 @@ import sys
 
 from ..cache import sharing
 from ..commands.errors import CommandError, SettingError
-from ..diagnostics import RulesetError, print_diagnostics
+from ..diagnostics import RulesetError
 from ..errors import ArgumentError
+from ..render.diagnostics import print_diagnostics
 from .output import say_error, silence_stdout
 from .parser import UsageError, build_parser, command_named
 from .wording import FLAGS, worded

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..commands.check import check_files
-from ..diagnostics import print_diagnostics
+from ..render.diagnostics import print_diagnostics
 from .output import output_format
 
 

@@ -21,7 +21,8 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
     machine = result.machine
     for phase, cases in result.unhandled.items():
         out.append(Diagnostic(f"no rule of phase {phase!r} handles {_unhandled(ruleset, phase, cases, result)}{suffix}",
-                              ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`"))
+                              ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`",
+                              code="unhandled-throw"))
     if machine is None or result.unhandled:
         return out
     trapped = _trapped(machine)
@@ -40,7 +41,8 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
                               ruleset.phases[state.phase].position, ERROR,
                               "some rule reachable from here must win, lose, push or move on"
                               + ("" if result.machine.dice.fair else
-                                 " (with these dice some throws never come: see dice: in the rule file)")))
+                                 " (with these dice some throws never come: see dice: in the rule file)"),
+                              code="never-ends"))
     return out
 
 

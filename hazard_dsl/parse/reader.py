@@ -393,7 +393,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         value = read()
         # an unknown key leaves the rest of its section read as written: only other errors make
         # the section one the names check cannot trust
-        if any(d.is_error and not d.message.startswith("unknown key") for d in r.diags.items[before:]):
+        if any(d.is_error and d.code != "unknown-key" for d in r.diags.items[before:]):
             failed.add(section)
         return value
 
@@ -494,7 +494,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         def leaves_the_game(d: Diagnostic) -> bool:
             # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
             # stands for, or left out): the game as read is the one written
-            return d.position in r.dead_rules or d.position in mended_at or d.message.startswith("unknown key ")
+            return d.position in r.dead_rules or d.position in mended_at or d.code == "unknown-key"
 
         if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
             # the only errors leave the game as written (without the dead rules), so it is

@@ -11,32 +11,11 @@ from __future__ import annotations
 import os
 import re
 import sys
-import unicodedata
+
+from ..printable import printable  # noqa: F401 - below diagnostics and render alike; said from here too
 
 FALLBACK_WIDTH = 80  # piped output with no COLUMNS: the width of an ordinary terminal
 MIN_WIDTH = 40
-
-_KEEP = {"\n"}
-
-
-def printable(text: object) -> str:
-    """`text` with control and format characters shown as escapes (`\\x1b`, `\\x07`, `\\u202e`)
-    instead of acting on the terminal; tabs become spaces, line breaks stay."""
-    text = str(text)
-    if text.isprintable() and "\t" not in text:
-        return text  # the common case, cheaply
-    out = []
-    for ch in text:
-        if ch in _KEEP:
-            out.append(ch)
-        elif ch == "\t":
-            out.append(" ")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def colour_wanted(stream) -> bool:
