@@ -157,6 +157,8 @@ def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goa
     try:
         analysis = analyse(machine, policy, by)
     except PolicyError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     except KeyError as exc:
         raise CommandError(exc.args[0]) from None
@@ -604,5 +606,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
     except (SpreadError, SessionTooLarge, TailTooLarge, BetError) as exc:
         raise CommandError(str(exc)) from None
     except ValueError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     return out

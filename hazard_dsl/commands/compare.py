@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import ArgumentError
 from .errors import CommandError
 from .loading import build_machine, load, split_variant
 
@@ -19,6 +20,8 @@ def compare(variants, option_texts=(), policy: str = "optimal") -> tuple[list, l
         try:
             entries.append((text, analyse(machine, policy_for(machine, policy))))
         except PolicyError as exc:
+            if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+                raise
             raise CommandError(str(exc)) from None
         machines.append((text, machine))
     return entries, machines
@@ -41,6 +44,8 @@ def compare_request(request) -> tuple[list, list]:
         try:
             entries.append((label, analyse(machine, policy_for(machine, request.policy))))
         except PolicyError as exc:
+            if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+                raise
             raise CommandError(str(exc)) from None
         machines.append((label, machine))
     return entries, machines

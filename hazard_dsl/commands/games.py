@@ -57,6 +57,8 @@ def games_to_play(ruleset, option_texts=(), bets=(), bankroll: str | None = None
     try:
         solver.set_policy(policy)
     except PolicyError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     # Mixed choices draw from their own stream, so a tape replays the same whatever the policy.
     chooser = Chooser(solver, np.random.default_rng([seed, 1]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import ArgumentError
 from .errors import CommandError
 from .loading import build_machine, load
 
@@ -17,6 +18,8 @@ def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "opt
     try:
         return rule_sheet(machine, fmt, policy, colour)
     except PolicyError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
 
 
@@ -30,4 +33,6 @@ def rules_request(request) -> str:
     try:
         return rule_sheet(machine, request.format, request.policy, request.colour)
     except PolicyError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from ..version import __version__
 from ..diagnostics import RulesetError
-from ..errors import Arg
+from ..errors import Arg, ArgumentError
 from .dice import load_dice
 from .errors import CommandError, SettingError
 from .loading import build_machine, load
@@ -286,8 +286,12 @@ def table(ruleset, options, settings: dict, seed: int, dice, history: bool = Fal
                       settings["policy"], history=history, bets=offered)
         table.chooser  # the policy solved now: its errors before the first throw
     except PolicyError as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     except ValueError as exc:  # a table the rules cannot hold (too few players, dice that never pass)
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     return table
 
@@ -405,7 +409,7 @@ def check_log(log, named: str | None, seed: int | None, dice, follow_dice: bool 
     seed = seed if seed is not None else (logged_seed or 0)
     try:
         replayed = table(ruleset, options, settings, seed, dice)
-    except CommandError as exc:
+    except (CommandError, ArgumentError) as exc:  # the log's own settings: no flag gave them
         raise LogError(f"{log.path}:1: {exc}") from None
     replayed.session.follow_dice = follow_dice
     try:

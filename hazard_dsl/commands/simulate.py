@@ -100,6 +100,8 @@ def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
     except (PolicyError, BetError) as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
 
 
@@ -119,6 +121,8 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
     except (PolicyError, BetError) as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
 
 
@@ -146,6 +150,8 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
                                 Fraction(settings["stake"]), settings["strategy"], settings["rounds"],
                                 settings["policy"], engine=engine)
     except (PolicyError, BetError) as exc:
+        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
 
 
