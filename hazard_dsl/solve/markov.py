@@ -31,6 +31,7 @@ from math import gcd
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..diagnostics import Diagnostic, RulesetError
+from ..errors import Arg, ArgumentError
 
 ZERO, ONE = Fraction(0), Fraction(1)
 MAX_POLICY_ROUNDS = 200
@@ -38,6 +39,11 @@ MAX_POLICY_ROUNDS = 200
 
 class PolicyError(ValueError):
     pass
+
+
+class PolicyArgumentError(PolicyError, ArgumentError):
+    """A policy given (`Arg('policy', value=…)`) that the game's choices cannot follow: each
+    front end names it (`policy='foo'`, `--policy foo`)."""
 
 
 # n throws of the 36: the chance of every row entry of a throw state, made once
@@ -720,10 +726,11 @@ class Solver:
         variable, _, wanted = policy.rpartition("=")
         of_recast = variable.strip() == "recast"
         if of_recast and not recasts:
-            raise PolicyError(f"--policy {policy}: no dice are recast by choice in {self.machine.ruleset.name}")
+            raise PolicyArgumentError(Arg("policy", value=policy),
+                                      f"no dice are recast by choice in {self.machine.ruleset.name}")
         if policy != "uniform" and not choice_states and not recasts:
-            raise PolicyError(f"--policy {policy}: {self.machine.ruleset.name} has no choices to make "
-                              f"(use optimal or uniform)")
+            raise PolicyArgumentError(Arg("policy", value=policy), f"{self.machine.ruleset.name} has no choices "
+                                                                   f"to make (use optimal or uniform)")
         for state in choice_states + recasts:
             n = len(state.alternatives)
             if policy == "uniform":
@@ -732,12 +739,13 @@ class Solver:
             if (state.variable == "recast" and state.index >= len(self.machine.states)) != of_recast:
                 continue  # chosen below, as the chooser's best reply to the policy given
             if variable and variable.strip() != state.variable:
-                raise PolicyError(f"--policy {policy}: the choice here is of {state.variable!r}, not {variable!r}")
+                raise PolicyArgumentError(Arg("policy", value=policy),
+                                          f"the choice here is of {state.variable!r}, not {variable!r}")
             matches = [k for k, (value, _) in enumerate(state.alternatives) if str(value) == wanted.strip()]
             if not matches:
                 offered = ", ".join(str(v) for v, _ in state.alternatives)
-                raise PolicyError(f"--policy {policy}: use optimal, uniform, or a value the {state.chooser} "
-                                  f"can choose for {state.variable}: {offered}")
+                raise PolicyArgumentError(Arg("policy", value=policy), f"use optimal, uniform, or a value the "
+                                          f"{state.chooser} can choose for {state.variable}: {offered}")
             self.policy[state.index] = {matches[0]: ONE}
         if policy != "uniform" and len(self.policy) < len(choice_states) + len(recasts):
             self._optimal(fixed=set(self.policy))
