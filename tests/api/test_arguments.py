@@ -138,3 +138,14 @@ def test_a_requests_tape_is_checked_throw_by_throw(tape, said):
 
 def test_a_requests_tape_keeps_casts_lone_faces_and_recast_words():
     assert checked_tape(((3, 4), (None, 4), 5, None, "off", [6, 6])) == [(3, 4), (None, 4), 5, None, "off", (6, 6)]
+
+
+def test_a_policy_the_game_cannot_follow_is_named_by_keyword_and_by_flag():
+    with pytest.raises(ArgumentError) as caught:
+        hazard_dsl.load("craps").analyse(policy="foo")
+    assert str(caught.value) == "policy='foo': Craps (pass line) has no choices to make (use optimal or uniform)"
+    assert caught.value.said(FLAGS) == "--policy foo: Craps (pass line) has no choices to make (use optimal or uniform)"
+    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "craps", "--policy", "foo"],
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (2, "hazard-dsl: error: --policy foo: Craps (pass line) has no "
+                                                 "choices to make (use optimal or uniform)\n")
