@@ -62,7 +62,7 @@ def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None 
         each_once(orders)
     return _analysed(machine, policy, by, orders and [(o.bet, o.amount) for o in orders], plans, hand,
                      _money(bankroll, "--bankroll"), _money(goal, "--goal"),
-                     _money(stake, "--stake") if stake is not None or plans is None else None, by_option)
+                     _money(stake, "--stake"), by_option)
 
 
 def each_once(orders) -> None:
@@ -95,12 +95,11 @@ def order_texts(bets, at_throw: bool = True) -> list[tuple[str, str]]:
     """One bettor's BetOrders as the (bet, amount) pairs the engine reads (solve.bets.parse_amount):
     money as its exact text (10, 25/2), a multiple as written (2x); each bet once."""
     from ..errors import Arg, ArgumentError
+    from .sessions import shown_amount
 
     seen: set = set()
     out = []
     for order in bets:
-        from .sessions import shown_amount
-
         amount = order.amount if isinstance(order.amount, str) else money_text(order.amount)
         shown = shown_amount(order.amount)
         arg = Arg("bets", order.bet, shown if order.at_throw is None else f"{amount}@{order.at_throw}")
