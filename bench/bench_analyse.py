@@ -55,7 +55,7 @@ def in_process(repeat: int) -> None:
     from hazard_dsl.compile.compiler import compile_ruleset
     from hazard_dsl import cache
     from hazard_dsl.parse.expressions import _tree  # parse trees are kept per process: start afresh
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
     from hazard_dsl.solve.analysis import analyse
 
     def best(fn):

@@ -2,7 +2,7 @@
 
     python bench/bench_exact.py [--rounds 20] [--no-icepool] [--write-docs [FILE]]
 
-Ours: the built-in rule file's text read and checked (`parse.reader.read_ruleset`, no cache),
+Ours: the built-in rule file's text read and checked (`check.reading.read_ruleset`, no cache),
 compiled into the machine (`compile.compiler.compile_ruleset` with no bets: the game, its fees
 and when the dice pass) and solved for P(win) (`solve.markov.Solver.forward`) —
 the path an editor or the workbench takes after each keystroke, without the start-up of a
@@ -41,7 +41,7 @@ os.environ["HAZARD_DSL_NO_CACHE"] = "1"
 from pathlib import Path
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.markov import Solver
 
 from hazard_dsl.parse import yaml_nodes

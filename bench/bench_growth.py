@@ -34,7 +34,7 @@ os.environ.setdefault("HAZARD_DSL_NO_CACHE", "1")  # time the work, not the cach
 
 from hazard_dsl.compile.compiler import MAX_STATES, compile_ruleset, explore  # noqa: E402
 from hazard_dsl.compile.machine import END, THROW  # noqa: E402
-from hazard_dsl.parse.reader import read_ruleset  # noqa: E402
+from hazard_dsl.check.reading import read_ruleset  # noqa: E402
 from hazard_dsl.solve.markov import FRACTIONS, Solver, exact_sum  # noqa: E402
 
 COUNTER = """\

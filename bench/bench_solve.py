@@ -20,7 +20,7 @@ import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
 
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 from hazard_dsl.solve.bets import BetTable
 from hazard_dsl.solve.markov import Solver, gauss

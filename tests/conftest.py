@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 
 # Property tests are derandomised by default, so `python -m pytest` (the README's command, and
 # CI) gives the same result every run; a fuzz campaign explores new examples on purpose:

@@ -16,7 +16,7 @@ from hazard_dsl.check import check_file
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.parse import cache
-from hazard_dsl.parse.reader import read_ruleset as read_uncached
+from hazard_dsl.check.reading import read_ruleset as read_uncached
 from hazard_dsl.solve.analysis import analyse, bet_edges
 
 from .conftest import RULESETS

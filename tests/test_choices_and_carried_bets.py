@@ -10,7 +10,7 @@ from pathlib import Path
 from hazard_dsl.check import check_file
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 
 HERE = Path(__file__).parent / "rulesets"

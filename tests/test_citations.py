@@ -15,7 +15,7 @@ import pytest
 
 from hazard_dsl.check import check_file
 from hazard_dsl.cli import main
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 
 from .conftest import RULESETS, SHIPPED
 

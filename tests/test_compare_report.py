@@ -21,7 +21,7 @@ phases:
 
 def test_throws_are_dice_where_the_rules_read_the_faces(write_ruleset):
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
 
     other = compile_ruleset(read_ruleset(write_ruleset(DOUBLETS)))
     rows = differences(machine("cotton"), other)

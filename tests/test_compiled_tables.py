@@ -19,7 +19,7 @@ from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END, OUTCOMES
 from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.parse import expressions, syntax, yaml_nodes
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.play.wagers import Order, Wagers
 from hazard_dsl.solve.analysis import analyse
 from tests.conftest import RULESETS, SHIPPED, machine

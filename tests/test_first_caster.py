@@ -16,7 +16,7 @@ import pytest
 import hazard_dsl
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.play.actions import IllegalAction
 from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.table import Table, replay

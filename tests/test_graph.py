@@ -14,7 +14,7 @@ import pytest
 from hazard_dsl.cli import main
 from hazard_dsl.cli.parser import GRAPH_FORMATS
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.render import graph as graph_module
 from hazard_dsl.render.graph import FORMATS, Diagram, draw, to_dot, to_mermaid
 from hazard_dsl.render.transitions import View

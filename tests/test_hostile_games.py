@@ -10,7 +10,7 @@ from fractions import Fraction
 from hazard_dsl.check import check_file
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 
 SECONDS = 20  # generous on a loaded machine: each of these took minutes, or for ever, before

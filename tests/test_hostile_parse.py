@@ -158,7 +158,7 @@ def _seven_by_chain(op: str, length: int) -> str:
 @given(length=st.integers(1, 6000), op=st.sampled_from(list(CHAIN_TERMS)))
 def test_any_long_flat_chain_is_accepted_and_computed(length, op, tmp_path_factory):
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
     from hazard_dsl.solve.analysis import analyse
 
     condition = _seven_by_chain(op, length)
@@ -199,7 +199,8 @@ def _yaml_integer(base: str, digits: int, underscores: bool) -> tuple[str, int]:
 def test_any_yaml_integer_is_read_exactly_or_refused_with_a_position(base, digits, underscores, where,
                                                                    tmp_path_factory):
     from hazard_dsl.parse.numbers import MAX_YAML_DIGITS
-    from hazard_dsl.parse.reader import MAX_WHOLE, read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
+    from hazard_dsl.parse.reader import MAX_WHOLE
 
     text, value = _yaml_integer(base, digits, underscores)
     if base == "0" and digits == 1:

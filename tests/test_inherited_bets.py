@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from hazard_dsl.check import check_file
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.analysis import analyse
 
 from .conftest import machine

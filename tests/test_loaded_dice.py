@@ -174,7 +174,7 @@ def test_any_loading_matches_the_independent_calculation(tmp_path_factory, w1, w
     """Any pair of loaded dice: the compiled machine's exact chance is the first-principles one."""
     from hazard_dsl.compile.compiler import compile_ruleset
     from hazard_dsl.diagnostics import RulesetError
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
 
     die1 = tuple(F(w, sum(w1)) for w in w1)
     die2 = tuple(F(w, sum(w2)) for w in w2)

@@ -169,7 +169,7 @@ def test_a_long_games_table_of_throws_stops_at_the_size_of_its_numbers(tmp_path)
     # at a bound on that size (not after minutes); what is left is the tail, every figure still
     # exact, and the median is "more than" the table
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
     from hazard_dsl.solve import analysis
 
     lines = ["name: Stages", "variables:", "  n: 0..300", "  last: 0..1", "phases:", "  stage:",

@@ -26,7 +26,7 @@ import pytest
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import CHOICE, DIE, THROW
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.play.dice import DiceTape, RandomDice
 from hazard_dsl.solve.analysis import analyse
 

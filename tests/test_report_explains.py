@@ -63,7 +63,7 @@ def test_a_bet_made_in_fewer_games_says_why_its_edge_differs():
 
 def test_fees_are_shown_for_a_ruleset_without_bets(write_ruleset):
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
 
     path = write_ruleset("name: box only\nphases:\n  roll:\n    - when: total == 7\n      do: win\n"
                          "    - otherwise: lose\nfees:\n  box:\n    amount: 1\n    rules:\n"

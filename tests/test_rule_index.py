@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hazard_dsl.compile import compiler, rule_index
 from hazard_dsl.compile.rule_index import guards, leading_tests
 from hazard_dsl.diagnostics import RulesetError
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from tests.test_grammar import expr
 
 VARIABLES = {"n", "m"}

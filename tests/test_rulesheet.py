@@ -14,7 +14,7 @@ import pytest
 from hazard_dsl.cli import main
 from hazard_dsl.cli.parser import SHEET_FORMATS
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.render.rulesheet import FORMATS, render, rule_sheet, sheet
 from hazard_dsl.solve.analysis import analyse
 from tests.conftest import RULESETS, SHIPPED

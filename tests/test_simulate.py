@@ -13,7 +13,7 @@ import pytest
 
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.game import Chooser, Thrown, play
 from hazard_dsl.play.table import Table

@@ -30,7 +30,7 @@ def _bet_machine(bets):
 
 def _with_bets(names):
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.reader import read_ruleset
+    from hazard_dsl.check.reading import read_ruleset
     from tests.conftest import RULESETS
 
     return compile_ruleset(read_ruleset(RULESETS / "craps.yaml"), {}, names)

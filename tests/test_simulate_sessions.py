@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.table import Table
 from hazard_dsl.simulate import sessions as table

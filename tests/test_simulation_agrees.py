@@ -11,7 +11,7 @@ import importlib.util
 
 import pytest
 
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import RULESETS, SHIPPED, machine
 

@@ -30,7 +30,7 @@ import pytest
 
 import hazard_dsl
 from hazard_dsl.cli import main as cli
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 
 from .conftest import RULESETS
 from tests.published import HOYLE_ODDS

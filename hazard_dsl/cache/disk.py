@@ -61,12 +61,12 @@ def read_ruleset(path: str | Path, text: str | None = None, within: Path | None 
     path = Path(path)
     folder = _folder("rulesets")
     if text is not None and len(text) > MAX_BYTES:  # as the reader bounds a file it opens
-        from ..parse.reader import read_ruleset as read
+        from ..check.reading import read_ruleset as read
 
         return read(path, text=text, within=within)
     text = text if text is not None else _text(path) if folder else None
     if text is None:
-        from ..parse.reader import read_ruleset as read
+        from ..check.reading import read_ruleset as read
 
         return read(path, within=within)
     key = _hash(str(FORMAT), _code(), _cwd(), str(path), _digest(text))
@@ -77,7 +77,7 @@ def read_ruleset(path: str | Path, text: str | None = None, within: Path | None 
             kept["files"], text):
         return kept["ruleset"]
     from ..records import replace
-    from ..parse.reader import read_ruleset as read
+    from ..check.reading import read_ruleset as read
 
     files: list = []
     # The reader parses the very text the key was made from (it does not open the file again):
@@ -99,7 +99,7 @@ def read_text(text: str, name: str):
     The key holds neither a path nor the working folder: such a text is found by no path, and
     extends only built-in rulesets (`reader._load_chain`)."""
     from ..records import replace
-    from ..parse.reader import read_ruleset as read
+    from ..check.reading import read_ruleset as read
 
     folder = _folder("rulesets")
     key = _hash(str(FORMAT), _code(), "text", name, _digest(text))

@@ -478,7 +478,7 @@ def protected(ruleset: str) -> list[str]:
     """The files a log is never written over: the rule file played, every file it extends, and
     the built-in rulesets."""
     from ..parse.files import builtin_dir, resolve
-    from ..parse.reader import rule_files
+    from ..parse.chain import rule_files
 
     played = resolve(ruleset)
     return ([str(played)] + rule_files(played) if played is not None else []) + \

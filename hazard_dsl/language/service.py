@@ -291,7 +291,7 @@ def _reading(overlay: dict):
         yield
         return
     from ..cache import disk as cache
-    from ..parse import reader
+    from ..parse import chain as reader
 
     original = reader.read_regular
 

@@ -1,24 +1,24 @@
-"""Rule files → `Ruleset`: the YAML schema, `extends`, and parsing every expression.
+"""The sections of a rule file → a `Ruleset`: the YAML schema, and parsing every expression.
 
-`read_ruleset(path)` loads a file and the chain of files it extends, merges them (a child's
-top-level keys replace its parent's; `phases` are replaced name by name, and `variables`,
-`options`, `labels`, `bets` and `fees` are refined key by key), checks the shape of every key
-and parses every condition and action. All the
-problems found are raised together; names and types are checked next, in
-`hazard_dsl.check.names`.
+`read_sections(path)` loads a file and the chain of files it extends, merged (`parse.chain`),
+checks the shape of every key of every section and parses every condition and action; what it
+read and every problem found are a `Read`. The names and types are checked next
+(`check.reading.read_ruleset`, the whole reading of a rule file, which raises them together).
+
+One job, the sections, in one module of about 900 lines: each section's reader is short and
+they share the `_Reader`'s helpers and the order in which `read_sections` calls them.
 """
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 from types import MappingProxyType
 
 from fractions import Fraction
 
 from .templates import template_names
-from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetError, did_you_mean, nearest
+from ..diagnostics import Diagnostics, RulesetError, did_you_mean, nearest
+from ..records import record
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
                      Coin, Sum)
@@ -26,13 +26,12 @@ from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 # the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
 from . import keys as K
-from .keys import KEYWORDS, MAX_NARRATION_CHARS, MAX_WHOLE, MERGED_BY_NAME
-from .files import (NotRegular, TooLarge, builtin_dir, builtin_file, builtin_names, display as _display, is_file,
-                    read_regular, resolve)
+from .keys import KEYWORDS, MAX_NARRATION_CHARS, MAX_WHOLE
+from . import chain as chain_
+from .files import display as _display
 from .numbers import MAX_DIGITS, MAX_WHOLE_DIGITS, exact_amount, spells_whole, whole_number
-from .yaml_nodes import MAX_BYTES, YMap, YScalar, YSeq, load_yaml
+from .yaml_nodes import YMap, YScalar, YSeq
 
-MAX_EXTENDS_DEPTH = 16
 
 
 # --------------------------------------------------------------------------- small schema helpers
@@ -134,249 +133,49 @@ class _Reader:
         return text
 
 
-# --------------------------------------------------------------------------- loading with extends
 
+@record
+class Read:
+    """What reading a rule file found, for the checks that follow (`check.reading`): every
+    problem so far (`diagnostics`), the ruleset as read (`build()`, a new one each call; partial
+    where a section had errors), the merged nodes (`root`), the sections with errors of their own
+    (`failed`), whether any phase was read, what each declaring section kept, the rules after an
+    `otherwise` (`dead_rules`, errors that leave the game as it is), the layout mends read past
+    (`edits`, and where each mended error stands: `mended_at`) and the file's name in messages."""
 
-MAX_MENDS = 12  # layout errors read past in one file: past this many, the rest is noise
-
-
-def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
-    """The nodes of the file's own text, read on past each layout error a mend is known for
-    (`yaml_errors.repair`): each error is reported at its place in the author's text and the
-    rest of the file checked in the same run. `mends` receives the edits (`"edits"`), to map every
-    later position back, and where each mended error is (`"at"`). Raises the first error no mend
-    is known for, with those before it."""
-    from .yaml_errors import repair, unmend
-    from ..records import replace
-
-    SOURCES.add(display, text)  # the author's text is the one quoted, never the mended one
-    current = text
-    edits = mends.setdefault("edits", [])
-    mended_from = len(edits)
-    for _ in range(MAX_MENDS):
-        try:
-            return load_yaml(current, display, register=False)
-        except RulesetError as exc:
-            if len(exc.diagnostics) != 1 or not exc.diagnostics[0].is_error:
-                diags.extend(replace(d, position=unmend(d.position, edits),
-                                     suggestion=_fix_unmended(d.suggestion, edits)) for d in exc.diagnostics)
-                raise RulesetError(diags.items) from None
-            d = exc.diagnostics[0]
-            if d.position is not None and any(d.position.line == line for line, _, _ in edits[mended_from:]):
-                # the error lies on a line the last mend changed: it may be the mend's own doing
-                raise RulesetError(diags.items) from None
-            diags.extend([replace(d, position=unmend(d.position, edits), end=None,
-                                  suggestion=_fix_unmended(d.suggestion, edits))])
-            mended_from = len(edits)
-            mended = repair(current, d)
-            if mended is None:
-                raise RulesetError(diags.items) from None
-            current, more = mended
-            edits.extend(more)
-            mends.setdefault("at", set()).add(diags.items[-1].position)
-    raise RulesetError(diags.items)
-
-
-def _load_chain(path: Path, diags: Diagnostics, files: list | None = None, text: str | None = None,
-                named: str | None = None, within: Path | None = None, repairs: dict | None = None) -> list[YMap]:
-    """The file and every file it extends, most basic first. `files`, when given, receives
-    (how `extends` named it, or None for the file itself; its real path; as displayed; its text)
-    for each file read, for the reading cache to check later. `text`, when given, is the file's
-    own text, already read: it is parsed rather than the file read again. `named`: the text is
-    no file at all but a rule file held in a string (`hazard_dsl.load_text`), shown by that name
-    in messages, with no real path; its `extends:` names a built-in ruleset only, since a text has
-    no folder of its own to be beside (and the working folder is not one to trust). `within`: a
-    folder (its real path) that `extends:` may not leave — only a built-in ruleset or a file whose
-    real path lies inside it may be named (`serve`, whose folder's files anyone it serves may write)."""
-    chain: list[YMap] = []
-    seen: list[Path | None] = []
-    current: Path | None = path
-    via: tuple[Position, str] | None = None
-    while current is not None:
-        in_text = via is None and named is not None
-        resolved = None if in_text else current.resolve()
-        if resolved is not None and resolved in seen:
-            cycle = " → ".join(named if p is None else _display(p) for p in seen + [resolved])
-            diags.error(f"extends goes round in a cycle: {cycle}", via[0] if via else None)
-            raise RulesetError(diags.items)
-        if len(seen) >= MAX_EXTENDS_DEPTH:
-            diags.error(f"extends is nested more than {MAX_EXTENDS_DEPTH} deep", via[0] if via else None)
-            raise RulesetError(diags.items)
-        seen.append(resolved)
-        display = named if in_text else _display(current)
-        where = via[0] if via else Position(display, 1, 1)
-        if via is not None and not _may_extend(resolved):
-            # a file named by `extends` must be a rule file: nothing else is read, let alone quoted
-            diags.error(f"extends: {via[1]!r} is not a rule file (a built-in ruleset, or a .yaml file)", via[0])
-            raise RulesetError(diags.items)
-        text = _read(current, display, where, diags) if via is not None or text is None else text
-        if files is not None:
-            files.append((via[1] if via else None, None if resolved is None else str(resolved), display, text))
-        # The text of a file reached through `extends` is quoted in messages only once it is
-        # known to be a rule file (a mapping with name: or phases:).
-        root = load_yaml(text, display, register=True) if via is not None or repairs is None \
-            else _mended(text, display, diags, repairs)
-        if root is None:
-            diags.error("the file is empty: a ruleset needs at least a name and phases",
-                        via[0] if via else Position(display, 1, 1))
-            raise RulesetError(diags.items)
-        if not isinstance(root, YMap) or (via is not None and not ({"name", "phases"} & set(root.entries))):
-            if via is not None:
-                diags.error(f"extends: {via[1]!r} is not a rule file (it has no name: or phases:)", via[0])
-            else:
-                diags.error("a ruleset must be a mapping of keys (name:, phases:, …)", root.position)
-            raise RulesetError(diags.items)
-        if via is not None:
-            SOURCES.add(display, text)
-        chain.append(root)
-        parent = root.get("extends")
-        current = None
-        if parent is not None and not (isinstance(parent, YScalar) and parent.value is None):
-            if not isinstance(parent, YScalar) or not isinstance(parent.value, str):
-                diags.error("extends must name a ruleset file or a built-in ruleset", parent.position)
-                raise RulesetError(diags.items)
-            # only a file of the folder is held to it: a built-in ruleset (the one named, or one a
-            # file of the folder extends) extends the built-ins beside it, wherever this copy of
-            # hazard-dsl keeps them (the server's and its worker's copies may live apart)
-            if within is not None and not in_text and _real_inside(resolved, within):
-                found = _inside(parent.value, resolved.parent, within)
-                if found is False:
-                    # refused whether or not such a file exists: the answer tells nothing of what lies outside
-                    diags.error(f"extends: {parent.value!r} leads outside the folder served", parent.position,
-                                "a rule file of the folder extends a built-in ruleset or another rule file "
-                                "of the folder")
-                    raise RulesetError(diags.items)
-            else:
-                found = builtin_file(parent.value) if in_text else resolve(parent.value, resolved.parent)
-            if found is None:
-                near = builtin_names() if in_text else _rulesets_near(resolved)
-                hint = f"built-in rulesets: {', '.join(builtin_names())}"
-                if in_text:
-                    hint += " (a rule file given as text extends a built-in ruleset; to extend a file, load " \
-                            "a rule file beside it by its path)"
-                there = None if in_text else resolved.parent / parent.value
-                if there is not None and there.suffix.lower() in (".yaml", ".yml") and os.path.lexists(there):
-                    diags.error(f"extends: {parent.value!r} is not a regular file (a folder, a device, a pipe or a "
-                                f"link that leads to none)", parent.position)
-                    raise RulesetError(diags.items)
-                close = nearest(parent.value, near)
-                diags.error(f"extends: no {'built-in ' if in_text else ''}ruleset named {parent.value!r}"
-                            f"{did_you_mean(parent.value, near)}", parent.position, hint, code="unknown-ruleset",
-                            suggestion=parent.replaced_by(close) if close is not None else None)
-                raise RulesetError(diags.items)
-            current, via = found, (parent.position, parent.value)
-    return list(reversed(chain))
-
-
-def _rulesets_near(path: Path) -> list[str]:
-    """What the `extends:` of the file `path` could name: the built-in rulesets and the rule files
-    beside it (by name with and without its extension), not the file itself."""
-    names = list(builtin_names())
-    try:
-        beside = sorted(p for p in path.parent.glob("*.y*ml") if p.name != path.name)[:500]
-        names += [p.stem for p in beside] + [p.name for p in beside]
-    except OSError:
-        pass
-    return names
-
-
-def _real_inside(path: Path, within: Path) -> bool:
-    """Whether the real path of `path` (links followed) lies in the folder `within`."""
-    try:
-        return path.resolve().is_relative_to(within)
-    except (OSError, RuntimeError, ValueError):
-        return True  # unreadable as a path: held to the folder, which refuses it
-
-
-def _inside(name: str, beside: Path, within: Path) -> Path | None | bool:
-    """What `extends: name` of a file in the folder `beside` names when it may not leave the folder
-    `within`: a file beside it (real path inside `within` or among the built-in rulesets, links
-    followed), else a built-in ruleset; None if neither; False if the name leads outside (`..`,
-    an absolute path, a link out)."""
-    builtins = builtin_dir().resolve()
-    for candidate in (beside / name, beside / f"{name}.yaml"):
-        try:
-            real = candidate.resolve()
-        except ValueError:  # a NUL: no file has that name
-            return None
-        except (OSError, RuntimeError):  # a loop of links
-            return False
-        if not (real.is_relative_to(within) or real.is_relative_to(builtins)):
-            return False
-        if is_file(real):
-            return real
-    return builtin_file(name)
-
-
-def _may_extend(path: Path) -> bool:
-    """A built-in ruleset, or a regular file named *.yaml / *.yml."""
-    return path.suffix.lower() in (".yaml", ".yml") and is_file(path)
-
-
-def _read(path: Path, display: str, where: Position, diags: Diagnostics) -> str:
-    """The file's text, refused before reading when it is not a regular file or too large
-    (a 2 GiB file is not read to find out); a UTF-8 byte-order mark is dropped."""
-    try:
-        data = read_regular(path, MAX_BYTES)
-    except NotRegular:
-        diags.error(f"{display} is not a regular file", where)
-        raise RulesetError(diags.items) from None
-    except TooLarge:
-        diags.error(f"{display} is larger than {MAX_BYTES:,} bytes; a rule file is much smaller", where)
-        raise RulesetError(diags.items) from None
-    except OSError as exc:
-        diags.error(f"cannot read {display}: {exc.strerror or exc}", where)
-        raise RulesetError(diags.items) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        before = data[:exc.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
-        diags.error("the file is not UTF-8 text (a byte that UTF-8 does not allow)", Position(display, line, column))
-        raise RulesetError(diags.items) from None
-
-
-def _merge(chain: list[YMap]) -> YMap:
-    merged: dict = {}
-    for layer in chain:
-        for key, (key_node, value) in layer.entries.items():
-            if key in MERGED_BY_NAME and key in merged and isinstance(value, YMap) and isinstance(merged[key][1], YMap):
-                entries = dict(merged[key][1].entries)
-                for name, (name_node, spec) in value.entries.items():
-                    parent = entries.get(name, (None, None))[1]
-                    if key != "phases" and isinstance(spec, YMap) and isinstance(parent, YMap):
-                        # a bet, fee, option, variable or label is refined key by key
-                        # (chicken.yaml changes only the default of Cotton's option `main`)
-                        entries[name] = (name_node, YMap({**parent.entries, **spec.entries}, spec.position))
-                    else:
-                        entries[name] = (name_node, spec)
-                merged[key] = (key_node, YMap(entries, value.position))
-            else:
-                merged[key] = (key_node, value)
-    return YMap(merged, chain[-1].position)
+    diagnostics: Diagnostics
+    build: object  # () -> Ruleset
+    root: YMap
+    failed: frozenset
+    has_phases: bool
+    variables: dict
+    options: dict
+    labels: dict
+    dead_rules: frozenset
+    edits: list
+    mended_at: frozenset
+    own: str
 
 
 # --------------------------------------------------------------------------- the sections
 
 
-def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
-                 named: str | None = None, within: Path | None = None) -> Ruleset:
-    """Load, merge and check the shape of a rule file. Raises RulesetError with every problem.
-    (`hazard_dsl.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
+def read_sections(path: str | Path, files: list | None = None, text: str | None = None,
+                  named: str | None = None, within: Path | None = None) -> Read:
+    """Load and merge a rule file (`chain`), check the shape of every key and parse every
+    condition and action: what was read, with every problem found (`Read`). Raises RulesetError
+    where the file cannot be read on at all (its YAML, its `extends:`). The names and types are
+    checked next (`check.reading.read_ruleset`, which reads with this).
     `named` with `text`: a rule file held in a string, not a file; `within`: a folder `extends:`
-    may not leave (`_load_chain`)."""
-    from ..check.names import check_names
-
+    may not leave (`chain.load_chain`)."""
     if named is not None and text is None:
         raise TypeError("a ruleset named as text needs its text")
     path = Path(path)
     diags = Diagnostics()
     files = [] if files is None else files
     mends: dict = {}  # the layout errors read past in the file's own text (`_mended`)
-    chain = _load_chain(path, diags, files, text, named, within, mends)
-    edits = mends.get("edits")
-    root = _merge(chain)
+    layers = chain_.load_chain(path, diags, files, text, named, within, mends)
+    root = chain_.merge(layers)
     r = _Reader()
     root = r.keys(root, K.RULESET, "a ruleset")
 
@@ -419,8 +218,8 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     elif phases:
         start = next(iter(phases))
 
-    extends = chain[-1].get("extends")
-    built_on, inherited, inherited_from = _built_on(chain, sources)
+    extends = layers[-1].get("extends")
+    built_on, inherited, inherited_from = chain_.built_on(layers, sources)
     if inherited:
         sources = []
     diags.extend(r.diags.items)
@@ -445,7 +244,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
             fees=MappingProxyType(fees),
             money_unit=table.unit,
             table=table,
-            rules_digest=_rules_digest(files),
+            rules_digest=chain_.rules_digest(files),
             dice=dice,
             cocked=cocked,
             built_on=built_on,
@@ -453,163 +252,11 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
             inherited_from=inherited_from,
         )
 
-    if any(d.is_error for d in diags.items):
-        # One bad rule does not hide the rest: the names and types of every other part are
-        # checked in the same run, unless a section they depend on (the variables, the options,
-        # the dice, the labels) is itself in error and would make every use of it look wrong.
-        names_checked = (bool(phases) and not failed & _NAMES_DEPEND_ON
-                         and all(isinstance(root.get(s), YMap) for s in failed & _DECLARING))
-        # a variable, option or label read with an error is left out: uses of its name are not errors of their own
-        kept = {"variables": variables, "options": options, "labels": labels}
-        dropped = {name for section in failed & _DECLARING for name in _declared(root.get(section))
-                   if name not in (kept[section] or {})}
-        if names_checked:
-            try:
-                check_names(build(), root)
-            except RulesetError as exc:
-                seen = set(diags.items)
-                # warnings too: a label no `labels:` declares is a warning, and one run shows it
-                diags.extend(d for d in exc.diagnostics
-                             if d.position is not None and d not in seen
-                             and not _follows_from(d, failed, dropped))
-            except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
-                names_checked = False
-        if edits:  # positions in the mended text, as they stand in the author's
-            from .yaml_errors import unmend
-            from ..records import replace
 
-            own = named if named is not None else _display(path)
-            mended_at = mends.get("at", set())
-            diags.items[:] = [d if d.position in mended_at else _unmended(d, own, edits) for d in diags.items]
-        error = RulesetError(diags.items)
-        error.names_checked = names_checked
-        error.failed_sections = failed  # the sections with errors of their own: what the game waits for
-        if names_checked:
-            try:  # what can be judged without the game, while it waits (`check.static`)
-                error.partial_ruleset = build()
-            except Exception:  # noqa: BLE001 - a partial ruleset that does not build: nothing more is said
-                pass
-        mended_at = mends.get("at", set())
+    own = named if named is not None else _display(path)
+    return Read(diags, build, root, frozenset(failed), bool(phases), variables, options, labels,
+                frozenset(r.dead_rules), mends.get("edits") or [], frozenset(mends.get("at", ())), own)
 
-        def leaves_the_game(d: Diagnostic) -> bool:
-            # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
-            # stands for, or left out): the game as read is the one written
-            return d.position in r.dead_rules or d.position in mended_at or d.code == "unknown-key"
-
-        if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
-            # the only errors leave the game as written (without the dead rules), so it is
-            # explored in this run (a rule shadowed above is found too)
-            error.game_ruleset = _without_dead_rules(build(), r.dead_rules)
-        if edits:  # what is found later in the mended text, placed in the author's
-            error.unmend = lambda d, own=(named if named is not None else _display(path)): _unmended(d, own, edits)
-        raise error
-    try:
-        return check_names(build(), root)
-    except RulesetError as exc:
-        exc.names_checked = True  # these are the names check's own errors: only the game waits
-        raise
-
-
-def _unmended(d: Diagnostic, own: str, edits: list) -> Diagnostic:
-    """`d` placed in the author's text when it lies in the mended one (`_mended`)."""
-    from .yaml_errors import unmend
-    from ..records import replace
-
-    if d.position is None or d.position.file != own:
-        return d
-    return replace(d, position=unmend(d.position, edits), end=None, suggestion=_fix_unmended(d.suggestion, edits))
-
-
-def _fix_unmended(fix, edits: list):
-    """A suggestion made in the mended text, placed in the author's."""
-    from .yaml_errors import unmend
-    from ..records import replace
-
-    if fix is None or not edits:
-        return fix
-    return replace(fix, start=unmend(fix.start, edits), end=unmend(fix.end, edits))
-
-
-def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:
-    from ..records import replace
-
-    phases = {name: replace(phase, rules=tuple(rule for rule in phase.rules if rule.position not in dead))
-              for name, phase in ruleset.phases.items()}
-    return replace(ruleset, phases=MappingProxyType(phases))
-
-
-# The sections whose errors would make the names check wrong everywhere: none since the names
-# check reads the dice, the words and the money only for what `_follows_from` drops when they
-# are in error (a by_option, a stake), so it runs beside their errors.
-_NAMES_DEPEND_ON: set = set()
-_DECLARING = {"variables", "options", "labels"}
-
-
-def _declared(node) -> set[str]:
-    return set(node.entries) if isinstance(node, YMap) else set()
-
-
-_NO_RULE_ENDS = "no rule ends a game with the label"
-_NO_LABEL = "the game has no label"
-
-
-def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
-    """Whether a names check's error may only follow from parts dropped for their own errors:
-    a variable, option or label declared with an error, the labels the game ends with (from its
-    rules), a stake or `backs:` naming a bet."""
-    if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
-        return True
-    if any(d.message.startswith(f"{section}:") for section in failed & {"dice", "money"}):
-        return True  # `dice: by_option …`, `money: stake …` read from a section in error
-    if failed & {"phases", "cocked"} and (_NO_RULE_ENDS in d.message or _NO_LABEL in d.message):
-        # the labels that end a game are read from the rules: one that did not read may end with it
-        return True
-    return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
-
-
-def rule_files(path: str | Path) -> list[str]:
-    """The real paths of a rule file and of every file it extends, as far as they can be read:
-    the files a session log must never be written over."""
-    files: list = []
-    try:
-        _load_chain(Path(path), Diagnostics(), files)
-    except RulesetError:
-        pass
-    return [real for _, real, _, _ in files]
-
-
-def _built_on(chain: list[YMap], sources: list) -> tuple[str | None, list, str | None]:
-    """For a file that extends another: the name of the ruleset it is built on, and — when it
-    has no `sources:` of its own — the sources it merely inherits, with the name of the ruleset
-    that cites them. A derived file must not present its parent's sources as its own."""
-    if len(chain) < 2:
-        return None, [], None
-
-    def name_of(layers) -> str | None:
-        for layer in reversed(layers):
-            node = layer.get("name")
-            if isinstance(node, YScalar) and isinstance(node.value, str):
-                return node.value
-        return None
-
-    built_on = name_of(chain[:-1])
-    if chain[-1].get("sources") is not None or not sources:
-        return built_on, [], None
-    citing = max(k for k, layer in enumerate(chain[:-1]) if layer.get("sources") is not None)
-    return built_on, sources, name_of(chain[:citing + 1])
-
-
-def _rules_digest(files: list) -> str:
-    """A hash of the text of the rule file and every file it extends: what a session log records,
-    so that a log is never replayed against other rules (a renamed or moved file is the same)."""
-    from .store import sha256
-
-    h = sha256()
-    for _, _, _, text in files:
-        data = text.encode("utf-8", "surrogatepass")
-        h.update(len(data).to_bytes(8, "big"))
-        h.update(data)
-    return h.hexdigest()[:32]
 
 
 def _sources(r: _Reader, node) -> list[Source]:

@@ -16,7 +16,7 @@ from hazard_dsl.compile.compiler import compile_bets, compile_game, compile_rule
 from hazard_dsl.compile.explorations import Explorations
 from hazard_dsl.compile.machine import END
 from hazard_dsl.diagnostics import RulesetError
-from hazard_dsl.parse.reader import read_ruleset
+from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.solve.analysis import analyse, bet_edges
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,120 @@
+"""Reading a rule file whole: its sections read (`parse.reader.read_sections`), then the names
+and types of every part checked (`check.names`), every problem raised together.
+
+One bad rule does not hide the rest: where the reading found errors, the names check still runs
+over what was read (unless a declaring section is itself unreadable), and its errors that only
+follow from a part dropped for its own error are left out. The `RulesetError` then says what the
+later checks may still judge (`names_checked`, `failed_sections`, `partial_ruleset`,
+`game_ruleset`, `unmend`), which `check` reads.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from pathlib import Path
+from types import MappingProxyType
+
+from ..diagnostics import Diagnostic, RulesetError
+from ..model import Ruleset
+from ..parse.chain import unmended
+from ..parse.reader import read_sections
+from ..parse.yaml_nodes import YMap
+from ..records import replace
+from .names import check_names
+
+
+def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
+                 named: str | None = None, within: Path | None = None) -> Ruleset:
+    """Load, merge and check a rule file. Raises RulesetError with every problem.
+    (`hazard_dsl.cache.read_ruleset` is the same, remembered between runs for unchanged files.)
+    `named` with `text`: a rule file held in a string, not a file; `within`: a folder `extends:`
+    may not leave (`parse.chain.load_chain`)."""
+    read = read_sections(path, files, text, named, within)
+    diags, build, root, failed = read.diagnostics, read.build, read.root, read.failed
+    if any(d.is_error for d in diags.items):
+        # One bad rule does not hide the rest: the names and types of every other part are
+        # checked in the same run, unless a section they depend on (the variables, the options,
+        # the dice, the labels) is itself in error and would make every use of it look wrong.
+        names_checked = (read.has_phases and not failed & _NAMES_DEPEND_ON
+                         and all(isinstance(root.get(s), YMap) for s in failed & _DECLARING))
+        # a variable, option or label read with an error is left out: uses of its name are not errors of their own
+        kept = {"variables": read.variables, "options": read.options, "labels": read.labels}
+        dropped = {name for section in failed & _DECLARING for name in _declared(root.get(section))
+                   if name not in (kept[section] or {})}
+        if names_checked:
+            try:
+                check_names(build(), root)
+            except RulesetError as exc:
+                seen = set(diags.items)
+                # warnings too: a label no `labels:` declares is a warning, and one run shows it
+                diags.extend(d for d in exc.diagnostics
+                             if d.position is not None and d not in seen
+                             and not _follows_from(d, failed, dropped))
+            except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
+                names_checked = False
+        edits, mended_at = read.edits, read.mended_at
+        if edits:  # positions in the mended text, as they stand in the author's
+            diags.items[:] = [d if d.position in mended_at else unmended(d, read.own, edits) for d in diags.items]
+        error = RulesetError(diags.items)
+        error.names_checked = names_checked
+        error.failed_sections = set(failed)  # the sections with errors of their own: what the game waits for
+        if names_checked:
+            try:  # what can be judged without the game, while it waits (`check.static`)
+                error.partial_ruleset = build()
+            except Exception:  # noqa: BLE001 - a partial ruleset that does not build: nothing more is said
+                pass
+
+        def leaves_the_game(d: Diagnostic) -> bool:
+            # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
+            # stands for, or left out): the game as read is the one written
+            return d.position in read.dead_rules or d.position in mended_at or d.code == "unknown-key"
+
+        if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
+            # the only errors leave the game as written (without the dead rules), so it is
+            # explored in this run (a rule shadowed above is found too)
+            error.game_ruleset = _without_dead_rules(build(), read.dead_rules)
+        if edits:  # what is found later in the mended text, placed in the author's (a partial
+            # of a module's function, not a lambda, so that the error pickles)
+            error.unmend = partial(unmended, own=read.own, edits=edits)
+        raise error
+    try:
+        return check_names(build(), root)
+    except RulesetError as exc:
+        exc.names_checked = True  # these are the names check's own errors: only the game waits
+        raise
+
+
+def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:
+    phases = {name: replace(phase, rules=tuple(rule for rule in phase.rules if rule.position not in dead))
+              for name, phase in ruleset.phases.items()}
+    return replace(ruleset, phases=MappingProxyType(phases))
+
+
+# The sections whose errors would make the names check wrong everywhere: none since the names
+# check reads the dice, the words and the money only for what `_follows_from` drops when they
+# are in error (a by_option, a stake), so it runs beside their errors.
+_NAMES_DEPEND_ON: set = set()
+_DECLARING = {"variables", "options", "labels"}
+
+
+def _declared(node) -> set[str]:
+    return set(node.entries) if isinstance(node, YMap) else set()
+
+
+_NO_RULE_ENDS = "no rule ends a game with the label"
+_NO_LABEL = "the game has no label"
+
+
+def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
+    """Whether a names check's error may only follow from parts dropped for their own errors:
+    a variable, option or label declared with an error, the labels the game ends with (from its
+    rules), a stake or `backs:` naming a bet."""
+    if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
+        return True
+    if any(d.message.startswith(f"{section}:") for section in failed & {"dice", "money"}):
+        return True  # `dice: by_option …`, `money: stake …` read from a section in error
+    if failed & {"phases", "cocked"} and (_NO_RULE_ENDS in d.message or _NO_LABEL in d.message):
+        # the labels that end a game are read from the rules: one that did not read may end with it
+        return True
+    return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
