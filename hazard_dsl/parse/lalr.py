@@ -14,6 +14,10 @@ the lexer's one regular expression and a loop over a table.
 Why not simpler: a tree's place, the errors' `expected` and `accepts`, and when a lexical error
 is found (only when the parser asks for the token: `a == ) $` is an unexpected `)`, not an
 unexpected `$`) are what authors see in messages, and follow Lark's rules exactly.
+
+What it buys, measured by bench/bench_lalr.py against Lark's own LALR parser of the same grammar
+(2026-11-28): a start ×9 shorter (16 ms against 144 ms: Lark builds its tables at every start),
+and the corpus' 615 distinct expressions parsed ×3.5 faster (28 ms against 98 ms).
 """
 
 from __future__ import annotations
