@@ -1,6 +1,6 @@
 """What the hand-written LALR driver (`hazard_dsl.parse.lalr`) buys over Lark's own parser.
 
-    python bench/bench_lalr.py [--rounds 5]
+    python bench/bench_lalr.py [--rounds 5] [--write-docs [FILE]]
 
 Both parse the same grammar (grammar/hazard.lark) with the same options
 (`parse.expressions.LARK_OPTIONS`) into the same trees (tests/test_standalone_parser.py holds
@@ -14,16 +14,17 @@ them equal). Three measurements, each side in turn, the ratio Lark ÷ ours print
    built.
 3. **Cold check**: the two together as a command meets them: start-up plus one pass of the corpus.
 
-Result (2 cores shared with seven other jobs, CPython 3.11, Lark 1.3.1, 2026-11-28, median of
-5 rounds): start-up 16 ms ours against 144 ms Lark's (×9); parsing the corpus' 615 distinct
-expressions 28 ms against 98 ms (×3.5); cold, the two together, 44 ms against 242 ms (×5.5).
-The driver is kept: Lark's start-up alone is longer than a short command's whole start
-(docs/performance.md), and it parses three times slower besides.
+Result (2 cores, load 0.4, CPython 3.11, Lark 1.3.1, 2026-11-28, median of 5 rounds; the
+figures in docs/performance.md): start-up 6.6 ms ours against 108 ms Lark's (×16); parsing the
+corpus' 615 distinct expressions 16 ms against 48 ms (×3.0); cold, the two together, 23 ms
+against 157 ms (×6.9). The driver is kept: Lark's start-up alone is longer than a short
+command's whole start, and it parses three times slower besides.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
 
 OURS_START = "import time; t = time.perf_counter(); from hazard_dsl.parse import lalr; print(time.perf_counter() - t)"
 LARK_START = ("import time; t = time.perf_counter(); from lark import Lark; "
@@ -84,9 +87,15 @@ def parsed(parse, texts) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=5)
-    rounds = ap.parse_args().rounds
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of each, the median kept")
+    _docs.add_option(parser)
+    args = parser.parse_args()
+    with _docs.recording("bench_lalr", args.write_docs):
+        measure(args.rounds)
+
+
+def measure(rounds: int) -> None:
 
     from lark import Lark
 
@@ -102,6 +111,7 @@ def main() -> None:
         ours_parse.append(parsed(lalr.parse, texts))
         lark_parse.append(parsed(lambda text, start: theirs_parser.parse(text, start=start), texts))
     med = statistics.median
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{len(texts):,} distinct expressions of the corpus; median of {rounds} rounds")
     print(f"start-up: ours {med(ours_start) * 1e3:.1f} ms, Lark {med(lark_start) * 1e3:.1f} ms, "
           f"ratio Lark/ours {med(lark_start) / med(ours_start):.1f}")
