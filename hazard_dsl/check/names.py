@@ -255,7 +255,8 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
             if label and label not in results_of_label:
                 diags.error(f"passing: no rule ends a game with the label {label!r}"
                             f"{did_you_mean(label, results_of_label)}", ruleset.passing.position,
-                            f"labels that end a game: {', '.join(sorted(results_of_label))}" if results_of_label else None)
+                            f"labels that end a game: {', '.join(sorted(results_of_label))}" if results_of_label else None,
+                            code="unknown-label")
         losses = ruleset.passing.losses_in_a_row
         if losses is not None and not isinstance(losses, int):  # an expression: over the options only
             types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")
@@ -264,16 +265,17 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
         option = ruleset.options.get(dice.by_option)
         if option is None:
             diags.error(f"dice: by_option names no option: {dice.by_option!r}"
-                        f"{did_you_mean(dice.by_option, ruleset.options)}", dice.position)
+                        f"{did_you_mean(dice.by_option, ruleset.options)}", dice.position, code="unknown-option")
         else:
             for value in dice.loadings:
                 if value not in {str(v) for v in option.values}:
                     diags.error(f"dice: option {dice.by_option!r} has no value {value!r}"
-                                f"{did_you_mean(value, [str(v) for v in option.values])}", dice.position)
+                                f"{did_you_mean(value, [str(v) for v in option.values])}", dice.position,
+                                code="unknown-value")
     stake = ruleset.table.stake
     if stake is not None and stake not in ruleset.bets:
         diags.error(f"money: stake names no bet: {stake!r}{did_you_mean(stake, ruleset.bets)}",
-                    ruleset.table.position)
+                    ruleset.table.position, code="unknown-bet")
     elif stake is not None and (ruleset.bets[stake].backer not in ("caster", "player") or
                                 ruleset.bets[stake].layer not in ("setter", "bank")):
         diags.error(f"money: stake {stake!r} must be a bet on the caster (backed by caster or player) that a setter or the bank lays",
@@ -341,7 +343,7 @@ def _check_commission_paid(bet, types, diags, game_variables) -> None:
     types.expect(paid, "str", Context(False, frozenset()), "commission paid:")
     if isinstance(paid, ex.String) and paid.value not in COMMISSION_PAID:
         diags.error(f"bet {bet.name!r}: commission paid: is on_win or up_front, not {paid.value!r}"
-                    f"{did_you_mean(paid.value, COMMISSION_PAID)}", paid.position)
+                    f"{did_you_mean(paid.value, COMMISSION_PAID)}", paid.position, code="unknown-value")
 
 
 def _check_cocked(ruleset, types, diags, game_variables) -> None:
@@ -353,13 +355,13 @@ def _check_cocked(ruleset, types, diags, game_variables) -> None:
         option = ruleset.options.get(cocked.by_option)
         if option is None:
             diags.error(f"cocked: chance: by_option names no option: {cocked.by_option!r}"
-                        f"{did_you_mean(cocked.by_option, ruleset.options)}", cocked.position)
+                        f"{did_you_mean(cocked.by_option, ruleset.options)}", cocked.position, code="unknown-option")
         else:
             values = [str(v) for v in option.values]
             for value in cocked.chances:
                 if value not in values:
                     diags.error(f"cocked: option {cocked.by_option!r} has no value {value!r}"
-                                f"{did_you_mean(value, values)}", cocked.position)
+                                f"{did_you_mean(value, values)}", cocked.position, code="unknown-value")
     context = Context(False, game_variables, dict(OFF_FACTS))
     for rule in cocked.rules:
         if rule.condition is not None:
@@ -380,7 +382,7 @@ def _check_recast(action, diags) -> None:
     for way in action.ways:
         if way not in ex.RECAST_WAYS:
             diags.error(f"recast {way}: recast names the dice thrown again, `off` (the die that landed off) or "
-                        f"`both`{did_you_mean(way, ex.RECAST_WAYS)}", action.position)
+                        f"`both`{did_you_mean(way, ex.RECAST_WAYS)}", action.position, code="unknown-value")
     if len(set(action.ways)) != len(action.ways):
         diags.error("recast names the same dice twice", action.position)
     elif len(action.ways) == 1 and action.role is not None:
@@ -389,7 +391,7 @@ def _check_recast(action, diags) -> None:
     if action.role is not None and action.role not in ROLES:
         diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
                         f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
-                        _role_hint(action.role))
+                        _role_hint(action.role), code="unknown-value")
 
 
 def _inherited_bets(ruleset, diags) -> None:
@@ -519,7 +521,7 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             if action.role not in ROLES:
                 diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
                         f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
-                        _role_hint(action.role))
+                        _role_hint(action.role), code="unknown-value")
     if game and not phase.throws and not moves_on and actions:
         diags.error(f"in phase {phase.name!r} no dice are thrown, so each rule must goto a phase or end the game",
                     rule.position)

@@ -54,7 +54,8 @@ class _Reader:
             first, _, rest = node.value.strip().partition(" ")
             if first.isidentifier() and rest:
                 hint = f"a key is followed by a colon: `{first}: {rest.strip()}`"
-        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint)
+        self.diags.error(f"{what} must be a mapping (key: value)", node.position if node else None, hint,
+                         code="not-a-mapping")
         return None
 
     def keys(self, node: YMap, table: K.Keys, what: str) -> YMap:
@@ -85,25 +86,25 @@ class _Reader:
             return None
         if isinstance(node, YScalar) and node.value is not None and not isinstance(node.value, (list, dict)):
             if len(node.text) > limit:
-                self.diags.error(f"{what} is longer than {limit} characters", node.position)
+                self.diags.error(f"{what} is longer than {limit} characters", node.position, code="too-long")
                 return None
             return node.text
-        self.diags.error(f"{what} must be text", node.position)
+        self.diags.error(f"{what} must be text", node.position, code="not-text")
         return None
 
     def integer(self, node, what: str) -> int | None:
         if isinstance(node, YScalar) and isinstance(node.value, int) and not isinstance(node.value, bool):
             if abs(node.value) > MAX_WHOLE:
-                self.diags.error(f"{what} is too large", node.position)
+                self.diags.error(f"{what} is too large", node.position, code="too-large")
                 return None
             return node.value
-        self.diags.error(f"{what} must be a whole number", node.position if node else None)
+        self.diags.error(f"{what} must be a whole number", node.position if node else None, code="not-whole")
         return None
 
     def boolean(self, node, what: str) -> bool | None:
         if isinstance(node, YScalar) and isinstance(node.value, bool):
             return node.value
-        self.diags.error(f"{what} must be true or false", node.position if node else None)
+        self.diags.error(f"{what} must be true or false", node.position if node else None, code="not-boolean")
         return None
 
     def word(self, node, what: str) -> str | None:
@@ -112,10 +113,11 @@ class _Reader:
         if name is None:
             return None
         if not name.isidentifier() or not name.isascii():
-            self.diags.error(f"{what} {name!r} is not a valid name (letters, digits, _)", node.position)
+            self.diags.error(f"{what} {name!r} is not a valid name (letters, digits, _)", node.position,
+                             code="invalid-name")
             return None
         if name in KEYWORDS:
-            self.diags.error(f"{what} {name!r} is a reserved word", node.position)
+            self.diags.error(f"{what} {name!r} is a reserved word", node.position, code="reserved-word")
             return None
         return name
 
@@ -214,7 +216,7 @@ def read_sections(path: str | Path, files: list | None = None, text: str | None 
         start = r.word(root.get("start"), "start")
         if start is not None and phases is not None and start not in phases:
             r.diags.error(f"start: there is no phase {start!r}", root.get("start").position,
-                          f"phases: {', '.join(phases)}")
+                          f"phases: {', '.join(phases)}", code="unknown-phase")
     elif phases:
         start = next(iter(phases))
 
