@@ -358,7 +358,7 @@ class Ruleset:
     # what the reading cache knows this ruleset by ("" when read without it), so that machines
     # compiled from it can be kept too (hazard_dsl.cache)
     digest: str = field(default="", repr=False, compare=False)
-    # a hash of the rule files' text alone (parse.reader): what a session log records
+    # a hash of the rule files' text alone (parse.chain): what a session log records
     rules_digest: str = field(default="", repr=False, compare=False)
     dice: DiceSpec | None = None  # loaded dice; None: two fair dice
     cocked: Cocked | None = None  # dice that land off and are recast; None: they always land flat

@@ -5,7 +5,7 @@ give, or it returns nothing.
 
 Reading is the slow part of a short command — YAML, then every expression through the Lark
 parser, then the names and types — and the rulesets people analyse again and again (the
-built-ins, a parent they extend) seldom change. `read_ruleset` here is `parse.reader.read_ruleset`
+built-ins, a parent they extend) seldom change. `read_ruleset` here is `check.reading.read_ruleset`
 remembered, and `compiled` keeps what `compile.compiler.compile_ruleset` compiles, on these terms:
 
 - **Each file is read once.** The rule file's bytes are read, hashed for the key, and those very
@@ -54,7 +54,7 @@ SUFFIX = ".entry"
 
 def read_ruleset(path: str | Path, text: str | None = None, within: Path | None = None):
     """The checked Ruleset of a rule file, from the cache when its files are unchanged.
-    Raises RulesetError with every problem, exactly as `parse.reader.read_ruleset`. `text`: the
+    Raises RulesetError with every problem, exactly as `check.reading.read_ruleset`. `text`: the
     file's text as an editor holds it, not yet saved; it is read in place of the file's (and
     `extends:` still resolves beside the file). `within`: a folder `extends:` may not leave
     (`reader._load_chain`); a kept ruleset read from files outside it is read again, and refused."""

@@ -1,5 +1,6 @@
 """Checking a rule file: shape and expressions (`parse.reader`), names and types
-(`check.names`), then the explored game (`check.game`).
+(`check.names`) — the two read together by `check.reading.read_ruleset` — then the explored
+game (`check.game`).
 
 `check_ruleset` is the one place these run in order: `hazard-dsl check` (`check_file`) reports
 what it finds, and the Python API's `load` and `load_text` raise it (`RulesetError`) when any

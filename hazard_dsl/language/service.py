@@ -45,7 +45,7 @@ from .index import GAME, Index, Name, build_index
 
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 MAX_KEPT_EDGES = 256
-MAX_EXTENDS = 16  # as the reader (parse.reader.MAX_EXTENDS_DEPTH)
+MAX_EXTENDS = 16  # as the reader (parse.chain.MAX_EXTENDS_DEPTH)
 RENAMABLE = ("phase", "variable", "label", "option", "bet", "fee")
 # the author's word that a file is a rule file (`is_rule_file`): a comment line `# hazard-dsl`
 # (`# hazard-dsl: rule file`), or a schema comment naming hazard-dsl's schema
@@ -282,7 +282,7 @@ _READING = threading.RLock()
 @contextmanager
 def _reading(overlay: dict):
     """While checking: a file of `overlay` (by real path) read as the text there, not from disk.
-    The reader and its cache (`parse.reader`, `cache.disk`) open a parent file through
+    The reader and its cache (`parse.chain`, `cache.disk`) open a parent file through
     `read_regular` and have no other way to be given its text; both are pointed here at once,
     so that the cache's digests are of the very text the reader parsed (a ruleset checked
     against an unsaved parent is kept under that parent's digest, never taken for the saved
