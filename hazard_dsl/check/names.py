@@ -71,8 +71,24 @@ def _suggest(name: str, known) -> str | None:
 def _said_over(name: ex.Name, text: str) -> Suggestion:
     """`text` in place of a name written in an expression (a name is one word on one line,
     starting where its node is placed)."""
-    at = name.position
-    return Suggestion(text, at, Position(at.file, at.line, at.column + len(name.name)))
+    return _word_at(name.position, name.name, text)
+
+
+def _word_at(at: Position | None, word: str, text: str | None) -> Suggestion | None:
+    """`text` in place of `word`, written from `at` (a name: one word on one line), or None
+    where there is no text or no place."""
+    if text is None or at is None:
+        return None
+    return Suggestion(text, at, Position(at.file, at.line, at.column + len(word)))
+
+
+def _repair(word: str, known, at: Position | None) -> tuple[str | None, Suggestion | None]:
+    """(the hint "did you mean 'x'?", the repair replacing `word` written at `at`) for a close
+    known name, else (None, None)."""
+    close = _nearest(word, known)
+    if close is None:
+        return None, None
+    return f"did you mean {close!r}?", _word_at(at, word, close)
 
 
 def _close(word, known) -> str:
@@ -473,9 +489,9 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                 diags.error(f"bet {bet.name!r} has no pays:, so this win must say what it pays (win pays 7 to 6)",
                             action.position)
             if game and ruleset.labels and action.label not in ruleset.labels:
+                said, fix = _repair(action.label, ruleset.labels, action.label_position)
                 diags.warning(f"label {action.label!r} is not among the labels: declared above", action.position,
-                              _suggest(action.label, ruleset.labels) or "declare it under labels:",
-                              code="undeclared-label")
+                              said or "declare it under labels:", code="undeclared-label", suggestion=fix)
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "
@@ -490,15 +506,15 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
         elif isinstance(action, ex.Goto):
             finished, moves_on = f"`goto {action.phase}`", True
             if action.phase not in phases:
+                said, fix = _repair(action.phase, phases, action.position)
                 diags.error(f"goto: there is no phase {action.phase!r}", action.position,
-                            _suggest(action.phase, phases) or f"phases: {', '.join(phases) or 'none'}",
-                            code="unknown-phase")
+                            said or f"phases: {', '.join(phases) or 'none'}", code="unknown-phase", suggestion=fix)
         elif isinstance(action, ex.Assign):
             if action.variable not in variables:
                 own = "" if game else " (a bet or fee sets only its own variables)"
+                said, fix = _repair(action.variable, variables, action.position)
                 diags.error(f"set: undefined variable {action.variable!r}{own}", action.position,
-                            _suggest(action.variable, variables) or "declare it under variables:",
-                            code="unknown-variable")
+                            said or "declare it under variables:", code="unknown-variable", suggestion=fix)
             types.expect(action.value, "int", context, "a value set into a variable")
         elif isinstance(action, ex.Pay):
             finished = finished  # pay may be followed by more
@@ -514,9 +530,9 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             if not game:
                 diags.error("only the game's rules offer choices", action.position)
             if action.variable not in variables:
+                said, fix = _repair(action.variable, variables, action.variable_position)
                 diags.error(f"choose: undefined variable {action.variable!r}", action.position,
-                            _suggest(action.variable, variables) or "declare it under variables:",
-                            code="unknown-variable")
+                            said or "declare it under variables:", code="unknown-variable", suggestion=fix)
             types.collection(action.collection, context)
             if action.role not in ROLES:
                 diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"

@@ -205,7 +205,8 @@ class _Builder:
         return tuple(self.all(children))
 
     def win(self, children, tree):
-        return End("win", str(children[0]) if children[0] else "win", self.at(tree), self.build(children[1]))
+        return End("win", str(children[0]) if children[0] else "win", self.at(tree), self.build(children[1]),
+                   self.at(children[0]) if children[0] else None)
 
     def payout_to(self, children, tree):
         return Payout(self.build(children[0]), self.build(children[1]), "to", self.at(tree))
@@ -217,10 +218,12 @@ class _Builder:
         return Pay(str(children[0]), self.at(children[0]))
 
     def lose(self, children, tree):
-        return End("lose", str(children[0]) if children[0] else "lose", self.at(tree))
+        return End("lose", str(children[0]) if children[0] else "lose", self.at(tree),
+                   label_position=self.at(children[0]) if children[0] else None)
 
     def push(self, children, tree):
-        return End("push", str(children[0]) if children[0] else "push", self.at(tree))
+        return End("push", str(children[0]) if children[0] else "push", self.at(tree),
+                   label_position=self.at(children[0]) if children[0] else None)
 
     def throw_again(self, children, tree):
         return ThrowAgain(self.at(tree))
@@ -233,7 +236,8 @@ class _Builder:
 
     def choose(self, children, tree):
         variable, collection, role = children
-        return Choose(str(variable), self.build(collection), str(role) if role else "caster", self.at(tree))
+        return Choose(str(variable), self.build(collection), str(role) if role else "caster", self.at(tree),
+                      self.at(variable))
 
     def recast(self, children, tree):
         *ways, role = children

@@ -9,7 +9,7 @@ shown).
 
 from __future__ import annotations
 
-from ..records import record
+from ..records import field, record
 
 from ..diagnostics import Position
 
@@ -149,7 +149,7 @@ def _inside(kind: type):
     if issubclass(kind, (tuple, list)):
         found = _SEQUENCE
     elif hasattr(kind, "__record_fields__") and not issubclass(kind, type):
-        found = tuple(name for name in kind.__record_fields__ if name != "position")
+        found = tuple(name for name in kind.__record_fields__ if not name.endswith("position"))
     else:
         found = _LEAF
     _INSIDE[kind] = found
@@ -179,6 +179,9 @@ class End:
     label: str
     position: Position
     payout: Payout | None = None
+    # where the label is written (a misspelt one's repair replaces it), or None where it is not
+    # (`win` alone); a place, not a part of the action: not compared, not walked
+    label_position: Position | None = field(repr=False, compare=False, default=None)
 
 
 @record(frozen=True)
@@ -215,6 +218,7 @@ class Choose:
     collection: object
     role: str
     position: Position
+    variable_position: Position | None = field(repr=False, compare=False, default=None)  # as End.label_position
 
 
 @record(frozen=True)

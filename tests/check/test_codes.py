@@ -77,3 +77,14 @@ def test_every_code_the_package_gives_is_in_the_table():
     table = set(re.findall(r"^\| `([a-z-]+)` \|", (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8"),
                            re.MULTILINE))
     assert said and said == table
+
+
+def test_a_misspelt_label_phase_and_variable_of_an_action_are_replaced_where_written():
+    text = ("name: t\nvariables:\n  main: {range: 0..12}\nlabels:\n  nick: nick\n  out: out\nphases:\n"
+            "  start:\n    rules:\n      - when: total == 7\n        do: win nik\n"
+            "      - when: total == 8\n        do: set mian = 3; goto strt\n      - otherwise: lose out\n")
+    found = {d.code: d for d in _found(text)}
+    assert found["undeclared-label"].suggestion == Suggestion("nick", _at(11, 17), _at(11, 20))
+    assert found["unknown-variable"].suggestion == Suggestion("main", _at(13, 17), _at(13, 21))
+    assert found["unknown-phase"].suggestion == Suggestion("start", _at(13, 32), _at(13, 36))
+    assert found["unknown-phase"].hint == "did you mean 'start'?"
