@@ -135,8 +135,8 @@ class _Types:
         if isinstance(e, ex.OptionRef):
             option = rs.options.get(e.name)
             if option is None:
-                d.error(f"there is no option {e.name!r}", e.position, _suggest(e.name, rs.options),
-                        code="unknown-option")
+                said, fix = _repair(e.name, rs.options, e.name_position)
+                d.error(f"there is no option {e.name!r}", e.position, said, code="unknown-option", suggestion=fix)
                 return None
             return option.type
         if isinstance(e, ex.Call):

@@ -147,7 +147,7 @@ class _Builder:
         return Name(str(token), self.at(token))
 
     def option(self, children, tree):
-        return OptionRef(str(children[0]), self.at(tree))
+        return OptionRef(str(children[0]), self.at(tree), self.at(children[0]))
 
     def call(self, children, tree):
         function, *args = children

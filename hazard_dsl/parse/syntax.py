@@ -47,6 +47,7 @@ class Name:
 class OptionRef:
     name: str
     position: Position
+    name_position: Position | None = field(repr=False, compare=False, default=None)  # as End.label_position
 
 
 @record(frozen=True)

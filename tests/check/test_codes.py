@@ -88,3 +88,11 @@ def test_a_misspelt_label_phase_and_variable_of_an_action_are_replaced_where_wri
     assert found["unknown-variable"].suggestion == Suggestion("main", _at(13, 17), _at(13, 21))
     assert found["unknown-phase"].suggestion == Suggestion("start", _at(13, 32), _at(13, 36))
     assert found["unknown-phase"].hint == "did you mean 'start'?"
+
+
+def test_a_misspelt_option_is_replaced_after_its_dot():
+    text = ("name: t\noptions:\n  main:\n    values: [5, 7]\nphases:\n  start:\n    rules:\n"
+            "      - when: total == option.mian\n        do: win nick\n      - otherwise: lose out\n")
+    (d,) = [d for d in _found(text) if d.code == "unknown-option"]
+    assert d.hint == "did you mean 'main'?" and d.position == _at(8, 24)
+    assert d.suggestion == Suggestion("main", _at(8, 31), _at(8, 35))
