@@ -3,7 +3,7 @@
     python bench/bench_lalr.py [--rounds 5] [--write-docs [FILE]]
 
 Both parse the same grammar (grammar/hazard.lark) with the same options
-(`parse.expressions.LARK_OPTIONS`) into the same trees (tests/test_standalone_parser.py holds
+(`parse.expressions.LARK_OPTIONS`) into the same trees (tests/parse/test_standalone_parser.py holds
 them equal). Three measurements, each side in turn, the ratio Lark ÷ ours printed:
 
 1. **Start-up**: in a fresh interpreter, importing the parser and making it ready — ours imports

@@ -16,7 +16,7 @@ from hazard_dsl.check.reading import read_ruleset
 
 # Property tests are derandomised by default, so `python -m pytest` (the README's command, and
 # CI) gives the same result every run; a fuzz campaign explores new examples on purpose:
-#   HYPOTHESIS_PROFILE=explore python -m pytest tests/test_broken.py tests/test_hostile_parse.py
+#   HYPOTHESIS_PROFILE=explore python -m pytest tests/check/test_broken.py tests/parse/test_hostile_parse.py
 settings.register_profile("fixed", derandomize=True, max_examples=150, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("explore", derandomize=False, max_examples=3000, deadline=None,

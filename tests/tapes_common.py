@@ -1,4 +1,4 @@
-"""What the two kinds of dice tapes (tests/tapes, tests/money_tapes) share: loading, xfail marks,
+"""What the two kinds of dice tapes (tests/data/tapes, tests/data/money_tapes) share: loading, xfail marks,
 and the `hazard-dsl run` command line a tape stands for."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ corpus): the report counts the cluster's workers (two here, not "1 worker"); a s
 mid-run is one error line, none of Dask's thirty lines of tracebacks; and the runs played one by
 one on the table itself (seats' bets, --goal) refuse --scheduler and --workers rather than play
 locally and exit 0. A real `dask scheduler` and `dask worker`s on loopback, as users start them
-(the fixture of tests/test_dask_real.py)."""
+(the fixture of tests/simulate/test_dask_real.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""The command line (hazard_dsl.cli) as a user meets it."""

@@ -1,0 +1,1 @@
+"""The project as a whole: docs, README, citations, published figures, imports."""

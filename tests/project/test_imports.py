@@ -1,0 +1,414 @@
+"""The package's imports run one way.
+
+- No circle among the modules of `hazard_dsl`, counting imports inside functions and under
+  `if TYPE_CHECKING`: an import moved into a function only postpones a circle, it does not remove it.
+- No module takes another module's private name (`from x import _name`, or `x._name` on a module it
+  imported, or a private module from outside its package): what two modules share is public and
+  lives below both.
+- The pipeline (parse, check, compile, solve, simulate, play, render, the language service, and the
+  model, records and diagnostics below them) never reaches the command line, the application layer
+  or the language server (`cli`, `commands`, `api`, `lsp`): not directly, and not through a module outside the pipeline, such as the
+  package's `__init__`, whose lazy attributes import `api`.
+
+The checker reads the source with `ast` and imports none of it. What counts as an import of what:
+`import a.b` and `from a.b import name` import the module `a.b`; `from a import b` where `b` is a
+submodule imports `a.b` (the submodule, not `a`'s `__init__`); `from a import b, name` imports both.
+That a package's `__init__` runs before its submodules is not counted: every submodule would
+otherwise sit in a circle with a package that re-exports it. The checker is tested on small
+packages of its own at the end of this file, so that a broken checker cannot pass the real package
+silently.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = "hazard_dsl"
+
+# The pipeline, bottom to front: none of these may reach the front ends below.
+PIPELINE = tuple(f"{PACKAGE}.{name}" for name in (
+    "parse", "check", "compile", "solve", "simulate", "play", "render", "model", "records", "diagnostics",
+    "language"))  # the language service: engine-side, shared by the language server and the web workbench
+# The command line, the web app, the application layer (the Python API and the commands built on
+# it) and the language server (a transport over the language service).
+FRONT_ENDS = tuple(f"{PACKAGE}.{name}" for name in ("cli", "serve", "commands", "api", "lsp"))
+
+
+@dataclass(frozen=True)
+class Import:
+    """One use of the module `target` by the module `source`: an import, or a name read from a
+    module it imported (`name`: the name it takes from `target`; None for the module itself)."""
+
+    source: str
+    target: str
+    name: str | None
+    where: str  # "path:line"
+
+
+@dataclass(frozen=True)
+class Package:
+    """The modules of one package, by dotted name, and what each imports from the others."""
+
+    modules: dict[str, Path]
+    imports: tuple[Import, ...]
+
+    def edges(self) -> dict[str, dict[str, list[str]]]:
+        """source -> target -> where each import of `target` is in `source` (modules of this package
+        only, a module's imports of itself left out)."""
+        graph: dict[str, dict[str, list[str]]] = {module: {} for module in self.modules}
+        for imp in self.imports:
+            if imp.target in self.modules and imp.target != imp.source:
+                wheres = graph[imp.source].setdefault(imp.target, [])
+                if imp.where not in wheres:
+                    wheres.append(imp.where)
+        return graph
+
+
+def read_package(folder: Path, package: str, shown_from: Path | None = None) -> Package:
+    """Every module under `folder` (the package `package`) and every import among them."""
+    shown_from = folder.parent if shown_from is None else shown_from
+    modules: dict[str, Path] = {}
+    for path in sorted(folder.rglob("*.py")):
+        parts = path.relative_to(folder).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join((package, *parts))] = path
+    imports: list[Import] = []
+    for module, path in modules.items():
+        imports += _imports_of(module, path, modules, package, path.relative_to(shown_from).as_posix())
+    return Package(modules, tuple(imports))
+
+
+def _imports_of(module: str, path: Path, modules: dict[str, Path], package: str, shown: str) -> list[Import]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[Import] = []
+    bound: dict[str, str] = {}  # a local name bound to one of our modules -> that module
+    for node in ast.walk(tree):
+        where = f"{shown}:{getattr(node, 'lineno', 0)}"
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if _within(alias.name, (package,)):
+                    found.append(Import(module, alias.name, None, where))
+                    if alias.asname:
+                        bound[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                if path.name != "__init__.py":
+                    base = base[:-1]
+                if node.level - 1 > len(base) - 1:
+                    continue  # beyond the top of the package: Python refuses it anyway
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+                if not _within(target, (package,)):
+                    continue
+            for alias in node.names:
+                submodule = f"{target}.{alias.name}"
+                if submodule in modules:
+                    found.append(Import(module, submodule, None, where))
+                    bound[alias.asname or alias.name] = submodule
+                else:  # a name of `target` (for "*": every public one, so no name to check)
+                    found.append(Import(module, target, None if alias.name == "*" else alias.name, where))
+    # `run._PLAN` on an imported module is the same as `from .run import _PLAN`
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound:
+            found.append(Import(module, bound[node.value.id], node.attr, f"{shown}:{node.lineno}"))
+    return found
+
+
+def _places(wheres: list[str]) -> str:
+    """"a.py:3", "a.py:12", "b.py:1" -> "a.py:3, 12, b.py:1" (in order of line)."""
+    lines: dict[str, list[int]] = {}
+    for where in wheres:
+        path, line = where.rsplit(":", 1)
+        lines.setdefault(path, []).append(int(line))
+    return ", ".join(f"{path}:{', '.join(map(str, sorted(numbers)))}" for path, numbers in sorted(lines.items()))
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The three checks; each returns one readable paragraph per problem, empty when there is none.
+
+
+def cycles(package: Package) -> list[str]:
+    """Each knot of modules that import one another (a strongly connected component, Tarjan), shown
+    as its shortest circle with where each import is."""
+    graph = package.edges()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    knots: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph[module]:
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            knot = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                knot.append(member)
+                if member == module:
+                    break
+            if len(knot) > 1:
+                knots.append(sorted(knot))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+
+    found = []
+    for knot in sorted(knots):
+        circle = _shortest_circle(graph, knot[0], set(knot))
+        lines = ["import cycle: " + " → ".join(circle)]
+        for source, target in zip(circle, circle[1:]):
+            lines.append(f"    {_places(graph[source][target])}: {source} imports {target}")
+        rest = [member for member in knot if member not in circle]
+        if rest:
+            lines.append("    the same knot also holds: " + ", ".join(rest))
+        found.append("\n".join(lines))
+    return found
+
+
+def _shortest_circle(graph: dict[str, dict[str, list[str]]], start: str, within: set[str]) -> list[str]:
+    came_from: dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        module = queue.popleft()
+        for target in sorted(graph[module]):
+            if target == start:
+                path = [module]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [start, *reversed(path[:-1]), start]
+            if target in within and target not in came_from:
+                came_from[target] = module
+                queue.append(target)
+    raise AssertionError(f"{start} is in a knot but no circle returns to it")
+
+
+def private_names(package: Package) -> list[str]:
+    """Each private name (or private module) one module takes from another."""
+    found = []
+    for imp in package.imports:
+        if imp.name is not None and is_private(imp.name) and imp.target != imp.source:
+            found.append(f"private name: {imp.where}: {imp.source} takes {imp.name} from {imp.target}")
+        parts = imp.target.split(".")
+        for i, part in enumerate(parts):
+            owner = ".".join(parts[:i])
+            if is_private(part) and not _within(imp.source, (owner,)):
+                found.append(f"private module: {imp.where}: {imp.source} imports {imp.target}, private to {owner}")
+                break
+    return sorted(set(found))
+
+
+def layers(package: Package, pipeline: tuple[str, ...], front_ends: tuple[str, ...]) -> list[str]:
+    """Each import by which a module of the pipeline reaches a front end: directly, or through modules
+    outside the pipeline (an import of another pipeline module is that module's own problem)."""
+    graph = package.edges()
+    found = []
+    for source in sorted(graph):
+        if not _within(source, pipeline) or _within(source, front_ends):
+            continue
+        for target in sorted(graph[source]):
+            if _within(target, pipeline) and not _within(target, front_ends):
+                continue
+            path = _path_to(graph, target, front_ends, pipeline)
+            if path is None:
+                continue
+            chain = [source, *path]
+            lines = [f"layer: {source} reaches {chain[-1]}: " + " → ".join(chain)]
+            for a, b in zip(chain, chain[1:]):
+                lines.append(f"    {_places(graph[a][b])}: {a} imports {b}")
+            found.append("\n".join(lines))
+    return found
+
+
+def _path_to(graph, start: str, goals: tuple[str, ...], avoid: tuple[str, ...]) -> list[str] | None:
+    came_from: dict[str, str | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        module = queue.popleft()
+        if _within(module, goals):
+            path = [module]
+            while came_from[path[-1]] is not None:
+                path.append(came_from[path[-1]])
+            return path[::-1]
+        for target in sorted(graph[module]):
+            if target not in came_from and (_within(target, goals) or not _within(target, avoid)):
+                came_from[target] = module
+                queue.append(target)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The package itself.
+
+
+def _ours() -> Package:
+    return read_package(ROOT / PACKAGE, PACKAGE, shown_from=ROOT)
+
+
+def test_the_checker_reads_the_whole_package_with_imports_inside_functions():
+    package = _ours()
+    assert {f"{PACKAGE}.cli", f"{PACKAGE}.parse.reader", f"{PACKAGE}.simulate.run"} <= set(package.modules)
+    # `hazard_dsl.__init__` imports api only inside `__getattr__`: the checker must see it
+    assert f"{PACKAGE}.api" in package.edges()[PACKAGE]
+    # every import of the package resolves to one of its modules: a relative import resolved
+    # wrongly would otherwise drop its edge and pass unseen
+    assert [imp for imp in package.imports if imp.target not in package.modules] == []
+
+
+def test_no_import_cycle_in_the_package():
+    found = cycles(_ours())
+    assert not found, "\n\n".join(found)
+
+
+def test_no_module_takes_another_modules_private_name():
+    found = private_names(_ours())
+    assert not found, "\n".join(found)
+
+
+def test_the_pipeline_never_reaches_the_command_line_or_the_application_layer():
+    found = layers(_ours(), PIPELINE, FRONT_ENDS)
+    assert not found, "\n\n".join(found)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checker on small packages of its own.
+
+
+def _package(tmp_path: Path, files: dict[str, str]) -> Package:
+    for name, text in files.items():
+        path = tmp_path / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for folder in [tmp_path / "pkg", *(p for p in (tmp_path / "pkg").rglob("*") if p.is_dir())]:
+        (folder / "__init__.py").touch()
+    return read_package(tmp_path / "pkg", "pkg")
+
+
+CLEAN = {
+    "__init__.py": "from .version import __version__\n\ndef __getattr__(name):\n    from . import app\n    return getattr(app, name)\n",
+    "version.py": "__version__ = '1'\n",
+    "low/__init__.py": "",
+    "low/base.py": "from ..version import __version__\n_hidden = 1\nshared = 2\nx = _hidden\n",
+    "low/top.py": "from .base import shared\nfrom . import base\nimport pkg.low.base as b\n\ndef f():\n    return base.shared, b.shared\n",
+    "app.py": "from .low.top import f\nfrom .low import base, top\n",
+    "_impl.py": "",
+    "uses_impl.py": "from . import _impl\n",
+}
+
+
+def test_a_clean_package_passes(tmp_path):
+    package = _package(tmp_path, CLEAN)
+    assert cycles(package) == []
+    assert private_names(package) == []
+    assert layers(package, ("pkg.low",), ("pkg.app",)) == []
+    # and the checker did see the imports it passed
+    edges = package.edges()
+    assert set(edges["pkg.app"]) == {"pkg.low.top", "pkg.low.base"}
+    assert set(edges["pkg.low.top"]) == {"pkg.low.base"}
+    assert set(edges["pkg.low.base"]) == {"pkg.version"}
+    assert "pkg.app" in edges["pkg"]
+
+
+def test_a_cycle_through_an_import_inside_a_function_is_found_with_its_lines(tmp_path):
+    package = _package(tmp_path, {
+        "a.py": "from .b import g\n",
+        "b.py": "def g():\n    from . import c\n",
+        "c.py": "import pkg.a\n",
+    })
+    [found] = cycles(package)
+    assert found.splitlines()[0] == "import cycle: pkg.a → pkg.b → pkg.c → pkg.a"
+    assert "pkg/a.py:1: pkg.a imports pkg.b" in found
+    assert "pkg/b.py:2: pkg.b imports pkg.c" in found
+    assert "pkg/c.py:1: pkg.c imports pkg.a" in found
+
+
+def test_a_cycle_through_the_package_init_and_type_checking_is_found(tmp_path):
+    package = _package(tmp_path, {
+        "__init__.py": "__version__ = '1'\n\ndef __getattr__(name):\n    from . import app\n",
+        "app.py": "from .low import thing\n",
+        "low.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import __version__\nthing = 1\n",
+    })
+    [found] = cycles(package)
+    assert found.splitlines()[0] == "import cycle: pkg → pkg.app → pkg.low → pkg"
+    assert "pkg/low.py:3: pkg.low imports pkg" in found
+
+
+def test_a_knot_bigger_than_its_shortest_circle_names_the_rest(tmp_path):
+    package = _package(tmp_path, {"a.py": "from . import b, c\n", "b.py": "from . import a\n", "c.py": "from . import b\n"})
+    [found] = cycles(package)
+    assert found.splitlines()[0] == "import cycle: pkg.a → pkg.b → pkg.a"
+    assert "the same knot also holds: pkg.c" in found
+
+
+def test_private_names_across_modules_are_found(tmp_path):
+    package = _package(tmp_path, {
+        "a.py": "_helper = 1\n__version__ = '1'\npublic = _helper\n",
+        "b.py": "from .a import _helper, __version__\nfrom .a import public as _public\n",
+        "c.py": "from . import a\n\ndef f():\n    return a._helper\n",
+        "__init__.py": "from .a import _helper\n",
+        "sub/_impl.py": "",
+        "d.py": "from .sub import _impl\n",
+    })
+    assert private_names(package) == [
+        "private module: pkg/d.py:1: pkg.d imports pkg.sub._impl, private to pkg.sub",
+        "private name: pkg/__init__.py:1: pkg takes _helper from pkg.a",
+        "private name: pkg/b.py:1: pkg.b takes _helper from pkg.a",
+        "private name: pkg/c.py:4: pkg.c takes _helper from pkg.a",
+    ]
+
+
+def test_relative_imports_resolve_from_modules_and_from_packages(tmp_path):
+    package = _package(tmp_path, {
+        "x/__init__.py": "from .y import name\nfrom .. import top\n",
+        "x/y.py": "from ..top import thing, sub\nfrom ... import nothing\n",
+        "top/__init__.py": "thing = 1\n",
+        "top/sub.py": "from .. import x\nfrom ..x.y import *\n",
+    })
+    edges = package.edges()
+    assert set(edges["pkg.x"]) == {"pkg.x.y", "pkg.top"}
+    assert set(edges["pkg.x.y"]) == {"pkg.top", "pkg.top.sub"}  # a name of top, and top's submodule
+    assert set(edges["pkg.top.sub"]) == {"pkg.x", "pkg.x.y"}
+
+
+def test_the_pipeline_reaching_a_front_end_is_found_directly_and_through_the_package(tmp_path):
+    package = _package(tmp_path, {
+        "__init__.py": "__version__ = '1'\n\ndef __getattr__(name):\n    from . import api\n",
+        "api.py": "",
+        "cli/__init__.py": "",
+        "cli/main.py": "",
+        "low/a.py": "def f():\n    from ..cli.main import run\n",
+        "low/b.py": "from .. import __version__\n",
+        "low/c.py": "from . import a, b\n",  # reaches the front ends only through a and b: their problem
+    })
+    found = layers(package, ("pkg.low",), ("pkg.cli", "pkg.api"))
+    assert [paragraph.splitlines()[0] for paragraph in found] == [
+        "layer: pkg.low.a reaches pkg.cli.main: pkg.low.a → pkg.cli.main",
+        "layer: pkg.low.b reaches pkg.api: pkg.low.b → pkg → pkg.api",
+    ]
+    assert "pkg/low/b.py:1: pkg.low.b imports pkg" in found[1]
+    assert "pkg/__init__.py:4: pkg imports pkg.api" in found[1]

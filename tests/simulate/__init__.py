@@ -1,0 +1,1 @@
+"""Tests of hazard_dsl.simulate."""
