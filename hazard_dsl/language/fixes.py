@@ -1,7 +1,7 @@
 """Quick fixes beyond "did you mean", each made only where `check`'s diagnostic gives the facts
 it needs, and only where the text at the problem's place is what the diagnostic says:
 
-- `=` in a condition ("unexpected '=' in condition: to compare, write `==`") → `==`;
+- `=` in a condition (the checker's `single-equals`, whose suggestion is `==`) → `==`;
 - a rule without its `- ` ("a rule is a list item", or a duplicate key whose hint says to start
   the next rule with `- `) → the two spaces before its first key become `- `;
 - a phase whose rules leave throws unhandled (the hint offers "an `otherwise:`") → a last rule
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 
-_COMPARE = re.compile(r"unexpected '=' in (?:condition|expression)[^`]*write `==`")
 _NO_DASH = re.compile(r"a rule is a list item: write `- ")
 _NEXT_RULE = re.compile(r"start the next rule with `- ")
 _ITEM_COLUMN = re.compile(r"starts a list item in column (\d+)")
@@ -29,8 +28,8 @@ def fixes(problem, lines: list[str], index) -> list[tuple[str, list[tuple]]]:
     start and end places (line, column). `lines`: the document's lines; `index`: its names."""
     message, hint = problem.message, problem.hint or ""
     start = (problem.span.start.line, problem.span.start.column)
-    if _COMPARE.search(message):
-        return _compare(lines, start)
+    if problem.code == "single-equals" and problem.repair is not None:
+        return _compare(lines, problem.repair)
     if _NO_DASH.search(message) or _NEXT_RULE.search(hint):
         return _dash(lines, start, hint)
     found = _UNHANDLED.search(message)
@@ -46,12 +45,15 @@ def _line(lines: list[str], number: int) -> str:
     return lines[number].rstrip("\r") if 0 <= number < len(lines) else ""
 
 
-def _compare(lines, start) -> list:
-    line, column = start
+def _compare(lines, repair) -> list:
+    """The checker's repair (its text and place, not its message), where the text there is
+    still a lone `=`."""
+    line, column = repair.span.start.line, repair.span.start.column
+    end = (repair.span.end.line, repair.span.end.column)
     text = _line(lines, line)
     if text[column:column + 1] != "=" or text[column + 1:column + 2] == "=" or text[column - 1:column] in "=!<>":
         return []
-    return [("Write `==` to compare", [((line, column), (line, column + 1), "==")])]
+    return [("Write `==` to compare", [((line, column), end, repair.new_text)])]
 
 
 def _dash(lines, start, hint: str) -> list:

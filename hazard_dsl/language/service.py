@@ -101,6 +101,8 @@ class Problem:
     hint: str | None = None
     fixes: tuple = ()
     placed: bool = True  # false where the checker gives no place (of the file as a whole): on line 1
+    code: str | None = None  # the diagnostic's kind (docs/diagnostics.md): what a fix is chosen by
+    repair: Fix | None = None  # the diagnostic's suggestion, placed in this document, if it has one
 
     def to_json(self) -> dict:
         return {"range": self.span.to_json(), "severity": self.severity, "message": self.message,
@@ -886,9 +888,6 @@ def _same(one: _Document, other: _Document) -> bool:
 
 
 _SEVERITIES = (ERROR, WARNING, NOTE)
-_SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _OPERATOR = re.compile(r"[=!<>.+\-*/%]+")
 
@@ -911,11 +910,13 @@ def _problems(doc: _Document) -> list[Problem]:
             # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
             # a place past such a character is the checker's, and a range never runs backwards)
             span = _span(start, max(start, end))
-        fixes = ()
+        fixes, repair = (), None
         if d.position is not None and d.position.file == own:
-            span, fixes = _fixes(doc, message, d.hint, span)
+            repair = _repair(doc, d.suggestion)
+            span, fixes = (_fixes(doc, d.code, repair, span) if d.suggestion is not None
+                           else _fixes_from_words(doc, message, d.hint, span))
         problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes,
-                                d.position is not None))
+                                d.position is not None, d.code, repair))
     return problems
 
 
@@ -940,12 +941,56 @@ def _extent(doc: _Document, start: tuple) -> tuple:
     return (line, column + 1)
 
 
-def _fixes(doc: _Document, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
+# the kinds whose suggestion is a word close to one written (the checker's "did you mean"); the
+# mends of a layout slip (`==`, a colon, a closing quote) are `language.fixes`' to offer or not
+_CLOSE_WORD = frozenset({"unknown-key", "unknown-value", "unknown-ruleset", "unknown-name", "unknown-option",
+                         "unknown-variable", "unknown-phase", "undeclared-label"})
+
+
+def _repair(doc: _Document, suggestion) -> Fix | None:
+    """A diagnostic's `suggestion` (positions from 1, in this document's file) as a `Fix` placed
+    in the document, titled by nothing yet; None where it has none or it runs over lines."""
+    if suggestion is None or suggestion.start.line != suggestion.end.line:
+        return None
+    start = (suggestion.start.line - 1, suggestion.start.column - 1)
+    end = (suggestion.end.line - 1, suggestion.end.column - 1)
+    if start[0] >= len(doc.lines) or end < start:
+        return None
+    return Fix("", _span(start, end), suggestion.text)
+
+
+def _fixes(doc: _Document, code: str | None, repair: Fix | None, span: Span) -> tuple[Span, tuple]:
+    """The checker's word close to a misspelt one (its `suggestion`, whatever the message says)
+    as a fix, and the problem's range narrowed to the word it replaces: the checker may place a
+    misspelt label on its whole action (`win nik`), a misspelt name on the whole condition, or a
+    flow list's item on its `[`. A quoted word keeps its quotes inside the range, as written.
+    (span, ()) where there is no such repair."""
+    if repair is None or code not in _CLOSE_WORD:
+        return span, ()
+    title = f"Change to {repair.new_text!r}"
+    word = repair.span
+    line = doc.line(word.start.line)
+    before, after = line[word.start.column - 1:word.start.column], line[word.end.column:word.end.column + 1]
+    if before in ("'", '"') and after == before:  # 'nik': the range and the fix keep the quotes
+        quoted = _span((word.start.line, word.start.column - 1), (word.end.line, word.end.column + 1))
+        return quoted, (Fix(title, quoted, f"{before}{repair.new_text}{before}"),)
+    return word, (Fix(title, word, repair.new_text),)
+
+
+_SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
+
+
+def _fixes_from_words(doc: _Document, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
     """The checker's "did you mean 'x'?" as a fix replacing the word it is about, and the problem's
     range narrowed to that word: the word is one the message quotes, found where the range
     starts (the checker may place a misspelt label on its whole action, `win nik`, a misspelt
     name on the whole condition, or a flow list's item on its `[`), so a fix never replaces the
-    wrong text. (span, ()) where there is no such word."""
+    wrong text. (span, ()) where there is no such word.
+
+    Only for a diagnostic that carries no `suggestion` yet (a narration's `{placeholder}`,
+    `unknown-placeholder`, is the one left): every other is mended from its data."""
     found = _SUGGESTED.search(message) or (_SUGGESTED.search(hint) if hint else None)
     if found is None or span.start.line != span.end.line:
         return span, ()

@@ -113,7 +113,7 @@ class HazardServer(LanguageServer):
     def diagnostic(self, uri: str, problem) -> types.Diagnostic:
         return types.Diagnostic(range=self.range(uri, problem.span), message=problem.message + (
             f"\nhint: {problem.hint}" if problem.hint else ""), severity=_SEVERITY[problem.severity],
-            source="hazard-dsl", tags=[types.DiagnosticTag.Unnecessary] if never_fires(problem) else None)
+            source="hazard-dsl", code=problem.code, tags=[types.DiagnosticTag.Unnecessary] if never_fires(problem) else None)
 
     def publish(self, uri: str, version=None) -> None:
         # an editor may start the server for every YAML file: only rule files are checked
