@@ -1,16 +1,21 @@
 """The package's imports run one way.
 
+- The pipeline's order is written as contracts in pyproject.toml (`[tool.importlinter]`) and
+  checked by import-linter, a maintained tool (issue 36, point 4): a layer imports only the layers
+  below it — no package imports a later stage of the pipeline or a front end, directly or through a
+  module outside the list (such as the package's `__init__`, whose lazy attributes import `api`);
+  `parse` and `compile` do not know the cache exists. The contracts of the package itself are run
+  in tests/project/test_import_contracts.py; here they are shown to fail on a small package that
+  breaks them, so that a contract that can no longer fail cannot pass silently.
 - No circle among the modules of `hazard_dsl`, counting imports inside functions and under
   `if TYPE_CHECKING`: an import moved into a function only postpones a circle, it does not remove it.
 - No module takes another module's private name (`from x import _name`, or `x._name` on a module it
   imported, or a private module from outside its package): what two modules share is public and
   lives below both.
-- The pipeline (parse, check, compile, solve, simulate, play, render, the language service, and the
-  model, records and diagnostics below them) never reaches the command line, the application layer
-  or the language server (`cli`, `commands`, `api`, `lsp`): not directly, and not through a module outside the pipeline, such as the
-  package's `__init__`, whose lazy attributes import `api`.
 
-The checker reads the source with `ast` and imports none of it. What counts as an import of what:
+import-linter says neither of the last two (its contracts are about named layers and modules, not
+any circle or any private name), so a checker of ours does. It reads the source with `ast` and
+imports none of it. What counts as an import of what:
 `import a.b` and `from a.b import name` import the module `a.b`; `from a import b` where `b` is a
 submodule imports `a.b` (the submodule, not `a`'s `__init__`); `from a import b, name` imports both.
 That a package's `__init__` runs before its submodules is not counted: every submodule would
@@ -22,6 +27,8 @@ silently.
 from __future__ import annotations
 
 import ast
+import re
+import sys
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,45 +230,6 @@ def private_names(package: Package) -> list[str]:
     return sorted(set(found))
 
 
-def layers(package: Package, pipeline: tuple[str, ...], front_ends: tuple[str, ...]) -> list[str]:
-    """Each import by which a module of the pipeline reaches a front end: directly, or through modules
-    outside the pipeline (an import of another pipeline module is that module's own problem)."""
-    graph = package.edges()
-    found = []
-    for source in sorted(graph):
-        if not _within(source, pipeline) or _within(source, front_ends):
-            continue
-        for target in sorted(graph[source]):
-            if _within(target, pipeline) and not _within(target, front_ends):
-                continue
-            path = _path_to(graph, target, front_ends, pipeline)
-            if path is None:
-                continue
-            chain = [source, *path]
-            lines = [f"layer: {source} reaches {chain[-1]}: " + " → ".join(chain)]
-            for a, b in zip(chain, chain[1:]):
-                lines.append(f"    {_places(graph[a][b])}: {a} imports {b}")
-            found.append("\n".join(lines))
-    return found
-
-
-def _path_to(graph, start: str, goals: tuple[str, ...], avoid: tuple[str, ...]) -> list[str] | None:
-    came_from: dict[str, str | None] = {start: None}
-    queue = deque([start])
-    while queue:
-        module = queue.popleft()
-        if _within(module, goals):
-            path = [module]
-            while came_from[path[-1]] is not None:
-                path.append(came_from[path[-1]])
-            return path[::-1]
-        for target in sorted(graph[module]):
-            if target not in came_from and (_within(target, goals) or not _within(target, avoid)):
-                came_from[target] = module
-                queue.append(target)
-    return None
-
-
 # ---------------------------------------------------------------------------------------------
 # The package itself.
 
@@ -288,11 +256,6 @@ def test_no_import_cycle_in_the_package():
 def test_no_module_takes_another_modules_private_name():
     found = private_names(_ours())
     assert not found, "\n".join(found)
-
-
-def test_the_pipeline_never_reaches_the_command_line_or_the_application_layer():
-    found = layers(_ours(), PIPELINE, FRONT_ENDS)
-    assert not found, "\n\n".join(found)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -325,7 +288,6 @@ def test_a_clean_package_passes(tmp_path):
     package = _package(tmp_path, CLEAN)
     assert cycles(package) == []
     assert private_names(package) == []
-    assert layers(package, ("pkg.low",), ("pkg.app",)) == []
     # and the checker did see the imports it passed
     edges = package.edges()
     assert set(edges["pkg.app"]) == {"pkg.low.top", "pkg.low.base"}
@@ -395,20 +357,86 @@ def test_relative_imports_resolve_from_modules_and_from_packages(tmp_path):
     assert set(edges["pkg.top.sub"]) == {"pkg.x", "pkg.x.y"}
 
 
-def test_the_pipeline_reaching_a_front_end_is_found_directly_and_through_the_package(tmp_path):
-    package = _package(tmp_path, {
-        "__init__.py": "__version__ = '1'\n\ndef __getattr__(name):\n    from . import api\n",
-        "api.py": "",
-        "cli/__init__.py": "",
-        "cli/main.py": "",
-        "low/a.py": "def f():\n    from ..cli.main import run\n",
-        "low/b.py": "from .. import __version__\n",
-        "low/c.py": "from . import a, b\n",  # reaches the front ends only through a and b: their problem
+# ---------------------------------------------------------------------------------------------
+# The contracts of pyproject.toml, on a small package that breaks them.
+
+
+def contracts_for(package: str) -> str:
+    """pyproject.toml's `[tool.importlinter]` tables, as they stand, for the package `package`."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    kept, inside = [], False
+    for line in text.splitlines():
+        if re.match(r"\[\[?", line):
+            inside = re.match(r"\[\[?tool\.importlinter[\].]", line) is not None
+        if inside:
+            kept.append(line)
+    assert kept, "pyproject.toml has no [tool.importlinter]"
+    return "\n".join(kept).replace(PACKAGE, package) + "\n"
+
+
+def lint_imports(folder: Path, config: Path, capsys) -> tuple[int, str]:
+    """import-linter's verdict on the package(s) in `folder` under `config`: the exit code, and
+    what it printed (the broken contracts, each import that breaks one, with its line)."""
+    from importlinter.cli import lint_imports as run
+
+    sys.path.insert(0, str(folder))
+    try:
+        code = run(config_filename=str(config), no_cache=True, no_logo=True)
+    finally:
+        sys.path.remove(str(folder))
+        for name in [name for name in sys.modules if name == "fakepkg" or name.startswith("fakepkg.")]:
+            del sys.modules[name]
+    return code, capsys.readouterr().out
+
+
+# every layer of the contracts, empty, and a version: a package that keeps them all
+_LAYERS = ("cli", "serve", "lsp", "api", "arguments", "commands", "language", "render", "results", "cache",
+           "check", "simulate", "play", "solve", "compile", "parse", "model", "diagnostics", "errors",
+           "records", "printable", "version")
+
+
+def _fake(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
+    folder = tmp_path / "src"
+    root = folder / "fakepkg"
+    for name in _LAYERS:
+        (root / name).mkdir(parents=True)
+        (root / name / "__init__.py").write_text("", encoding="utf-8")
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    config = tmp_path / "contracts.toml"
+    config.write_text(contracts_for("fakepkg"), encoding="utf-8")
+    return folder, config
+
+
+def test_the_contracts_keep_a_package_that_runs_one_way(tmp_path, capsys):
+    folder, config = _fake(tmp_path, {
+        "parse/reader.py": "from ..model import thing\nfrom ..errors import Error\n",
+        "render/words.py": "from ..solve import chain\nfrom ..parse import reader\n",
+        "cli/main.py": "from ..serve import app\nfrom ..api import load\n",
     })
-    found = layers(package, ("pkg.low",), ("pkg.cli", "pkg.api"))
-    assert [paragraph.splitlines()[0] for paragraph in found] == [
-        "layer: pkg.low.a reaches pkg.cli.main: pkg.low.a → pkg.cli.main",
-        "layer: pkg.low.b reaches pkg.api: pkg.low.b → pkg → pkg.api",
-    ]
-    assert "pkg/low/b.py:1: pkg.low.b imports pkg" in found[1]
-    assert "pkg/__init__.py:4: pkg imports pkg.api" in found[1]
+    code, out = lint_imports(folder, config, capsys)
+    assert code == 0, out
+    assert "BROKEN" not in out and "KEPT" in out
+
+
+def test_the_contracts_fail_on_a_later_stage_imported_even_inside_a_function_or_through_the_package(
+        tmp_path, capsys):
+    folder, config = _fake(tmp_path, {
+        # a later stage of the pipeline, imported inside a function
+        "parse/reader.py": "def read():\n    from ..check import game\n",
+        "check/game.py": "",
+        # a front end, reached through the package's `__init__`, whose lazy attribute imports api
+        "__init__.py": "__version__ = '1'\n\ndef __getattr__(name):\n    from . import api\n",
+        "solve/chain.py": "from .. import __version__\n",
+        # and the cache, which parse and compile do not know
+        "compile/machine.py": "from ..cache import disk\n",
+        "cache/disk.py": "",
+    })
+    code, out = lint_imports(folder, config, capsys)
+    assert code == 1, out
+    assert "Contracts: 0 kept, 2 broken." in out
+    assert "fakepkg.parse is not allowed to import fakepkg.check:" in out
+    assert "fakepkg.parse.reader -> fakepkg.check.game (l.2)" in out
+    assert "fakepkg.solve is not allowed to import fakepkg.api:" in out
+    assert "fakepkg.compile.machine -> fakepkg.cache.disk (l.1)" in out
