@@ -57,6 +57,7 @@ from ..commands.loading import confined, load
 from ..play.actions import IllegalAction
 from .bodies import json_object
 from .store import Store, StoreError
+from .wording import JsonWording, worded
 
 MAX_SEATS = 12
 MAX_TABLES = 100
@@ -78,6 +79,7 @@ MAX_REASON = 123  # bytes of a WebSocket close's reason (RFC 6455: 125 in the fr
 # what the body that opens a table may hold, and its settings
 NEW_TABLE = ("ruleset", "options", "players", "settings", "seed", "dice")
 SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
+_SETTINGS_WORDING = JsonWording({name: "settings" for name in SETTINGS})  # a table's settings.stake …
 # the amounts' bounds an action carries for a page (min, max) are not part of the action; nor are
 # the version it was made against and its key, which the tables read before the action
 SHOWN_ONLY = ("min", "max", "told", "version", "key")  # told: the amount and bounds in the ruleset's coin
@@ -671,10 +673,10 @@ class Tables:
                 settings["bets"] = list(dict.fromkeys(bets))
             seed, dice = seed_and_dice(checked_seed(seed), tape)
             table = sessions.table(ruleset, options, settings, seed, dice)
-        except CommandError as exc:  # SettingError too: a setting to correct, in the command line's words
-            raise TableRefused(400, str(exc)) from None
-        except ValueError as exc:  # a ruleset with errors, an option it has not
-            raise TableRefused(400, str(exc)) from None
+        except CommandError as exc:  # SettingError too: a setting to correct
+            raise TableRefused(400, worded(exc, _SETTINGS_WORDING)) from None
+        except ValueError as exc:  # a ruleset with errors, an option it has not; an argument by its field
+            raise TableRefused(400, worded(exc, _SETTINGS_WORDING)) from None
         header = sessions.log_header(settings, seed if tape is None else None)
         opening = sessions.opening(table, None, header)
         tokens = {name: secrets.token_urlsafe(24) for name in settings["players"]}

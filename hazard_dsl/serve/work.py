@@ -96,14 +96,16 @@ def _failure(exc: BaseException) -> tuple[str, object]:
     from ..diagnostics import RulesetError
     from ..render.graph import GraphvizMissing
     from ..solve.bets import BetError
+    from ..errors import ArgumentError
     from .language import refusal_json
+    from .wording import worded
 
     if isinstance(exc, RulesetError):
         return "ruleset", [refusal_json(d) for d in exc.diagnostics]
     if isinstance(exc, GraphvizMissing):
         return "graphviz", str(exc)
-    if isinstance(exc, (CommandError, BetError)):
-        return "request", str(exc)
+    if isinstance(exc, (CommandError, BetError, ArgumentError)):
+        return "request", worded(exc)  # an argument by its JSON field (serve.wording)
     if isinstance(exc, RecursionError):
         return "request", "the file is nested too deeply to work on"
     return "internal", f"{type(exc).__name__}: {exc}"
