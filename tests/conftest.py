@@ -28,7 +28,7 @@ settings.register_profile("seeded", derandomize=False, max_examples=300, deadlin
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 # The tests (and the commands they run) keep what they read and compile in a cache folder of
-# their own, empty at the start of each run, never the user's (parse.cache).
+# their own, empty at the start of each run, never the user's (hazard_dsl.cache).
 _CACHE = tempfile.mkdtemp(prefix="hazard-dsl-tests-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)

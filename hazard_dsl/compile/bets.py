@@ -521,14 +521,3 @@ def side_of(bet, seat_role: str):
     if plays(bet.layer, seat_role) and bet.layer != "bank":
         return "layer", bet.backer
     return None
-
-
-def __getattr__(name: str):
-    # The fees moved to compile.fees; their names are found here too until every importer
-    # follows (the tests' imports, once they have moved by layer).
-    if name in ("MAX_FEE_STATES", "MAX_FEE_STATES_TOTAL", "FeeMachine", "CompiledFee", "compile_fee",
-                "count_fee_states"):
-        from . import fees
-
-        return getattr(fees, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

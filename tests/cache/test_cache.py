@@ -1,4 +1,4 @@
-"""The reading cache (parse.cache): unchanged files are not read or compiled again; anything
+"""The reading cache (hazard_dsl.cache): unchanged files are not read or compiled again; anything
 changed, broken or unusable falls back to reading, with the same results and messages."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import pytest
 
 from hazard_dsl.commands.analyse import bets_by_option
 from hazard_dsl.check import check_file
-from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.cache import compile_ruleset  # the kept machines
 from hazard_dsl.diagnostics import RulesetError
-from hazard_dsl.parse import cache
+from hazard_dsl.cache import disk as cache
 from hazard_dsl.check.reading import read_ruleset as read_uncached
 from hazard_dsl.solve.analysis import analyse, bet_edges
 
@@ -415,13 +415,13 @@ def test_any_damage_to_any_entry_never_reaches_the_figures(tmp_path_factory, mon
 
 def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypatch):
     """An edit of any module, at the top or in a sub-package, is a new key; bytecode is not."""
-    from hazard_dsl.parse import cache
+    from hazard_dsl.cache import disk as cache
 
     package = tmp_path / "hazard_dsl"
-    for name in ("__init__.py", "model.py", "parse/cache.py", "solve/markov.py"):
+    for name in ("__init__.py", "model.py", "cache/disk.py", "solve/markov.py"):
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text("x = 1\n")
-    monkeypatch.setattr(cache, "__file__", str(package / "parse" / "cache.py"))
+    monkeypatch.setattr(cache, "__file__", str(package / "cache" / "disk.py"))
 
     def key():
         cache._CODE.clear()

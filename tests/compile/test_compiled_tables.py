@@ -44,8 +44,8 @@ def _imports(folder: str) -> set[str]:
 def test_solve_reads_compiled_tables_and_never_calls_the_compiler():
     imported = _imports("solve")
     assert not {m for m in imported if m.startswith(("hazard_dsl.compile.compiler", "hazard_dsl.compile.evaluate"))}
-    forbidden = {"hazard_dsl.compile.bets.BetMachine", "hazard_dsl.compile.bets.FeeMachine",
-                 "hazard_dsl.compile.bets.compile_bet", "hazard_dsl.compile.bets.compile_fee"}
+    forbidden = {"hazard_dsl.compile.bets.BetMachine", "hazard_dsl.compile.fees.FeeMachine",
+                 "hazard_dsl.compile.bets.compile_bet", "hazard_dsl.compile.fees.compile_fee"}
     assert not imported & forbidden
 
 
@@ -108,48 +108,51 @@ def test_run_compiles_only_the_bets_it_is_asked_for(capsys):
     assert list(only.bets) == ["pass"]
 
 
-def test_a_bet_is_compiled_when_something_reads_it(write_ruleset, monkeypatch):
-    """compile.compiler.CompiledBets: the game's P(win) reads no bet, so none is compiled; a bet
-    read is compiled once; a machine pickled (the cache, a worker) carries every bet; a bet that
-    cannot be compiled says so where it is read, every time."""
+def test_a_machine_carries_the_bets_asked_for(write_ruleset, monkeypatch):
+    """compile.compiler: the game's P(win) asks for no bet, so none is compiled; the bets asked
+    for are compiled when asked (`compile_bets`), each once; a machine pickles as it is (the
+    cache, a worker); a bet that cannot be compiled says so where it is asked for, every time."""
     import copyreg
     import io
     import pickle
     from types import MappingProxyType
 
     import hazard_dsl.compile.bets as bets_module
-    from hazard_dsl.parse.cache import _reduce_mapping
+    from hazard_dsl.cache.disk import _reduce_mapping
+    from hazard_dsl.compile.compiler import compile_bets
     from hazard_dsl.solve.markov import Solver
 
     monkeypatch.setenv("HAZARD_DSL_NO_CACHE", "1")
     compiled: list = []
     real = bets_module.compile_bet
-    monkeypatch.setattr(bets_module, "compile_bet", lambda m, bet: compiled.append(bet.name) or real(m, bet))
+    monkeypatch.setattr(bets_module, "compile_bet",
+                        lambda m, bet, groups=None: compiled.append(bet.name) or real(m, bet, groups))
     craps = read_ruleset(RULESETS / "craps.yaml")
-    m = compile_ruleset(craps)
+    m = compile_ruleset(craps, bets=())
     solver = Solver(m)
     solver.set_policy("optimal")
     wins = solver.forward().total(s.index for s in m.states if s.kind == END and s.result == "win")
-    assert wins == F(244, 495) and compiled == []
-    assert len(m.bets) == len(craps.bets) == 39 and "pass" in m.bets and "nothing" not in m.bets and compiled == []
-    assert m.bets["pass"] is m.bets.get("pass") and compiled == ["pass"]
+    assert wins == F(244, 495) and compiled == [] and dict(m.bets) == {}
+    with_pass = compile_bets(m, ["pass"])
+    assert list(with_pass.bets) == ["pass"] and compiled == ["pass"] and dict(m.bets) == {}
+    assert compile_bets(with_pass, ["pass"]) is with_pass and compiled == ["pass"]  # compiled once
     with pytest.raises(KeyError):
-        m.bets["nothing"]
+        compile_bets(m, ["nothing"])
+    every = compile_ruleset(craps)
+    assert list(every.bets) == list(craps.bets) and len(every.bets) == 39 and len(compiled) == 1 + 39
     buffer = io.BytesIO()  # pickled as the reading cache pickles a machine (its ruleset's read-only mappings)
     pickler = pickle.Pickler(buffer)
     pickler.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _reduce_mapping}
-    pickler.dump(m)
+    pickler.dump(every)
     again = pickle.loads(buffer.getvalue())
-    assert sorted(compiled) == sorted(craps.bets) and set(again.bets) == set(craps.bets)
-    assert again.bets["odds"].moves == m.bets["odds"].moves
+    assert set(again.bets) == set(craps.bets) and again.bets["odds"].moves == every.bets["odds"].moves
 
     path = write_ruleset("name: bad bet\nextends: hoyle\nbets:\n  silly:\n    pays: 0 to 0\n"
                          "    rules: [{when: total == 7, do: win}, {otherwise: lose}]\n")
-    broken = compile_ruleset(read_ruleset(path))
-    assert "silly" in broken.bets
+    broken = compile_ruleset(read_ruleset(path), bets=())
     for _ in range(2):
         with pytest.raises(RulesetError, match="silly"):
-            broken.bets["silly"]
+            compile_bets(broken, ["silly"])
 
 
 def test_the_table_settles_bets_from_the_compiled_table():

@@ -135,8 +135,6 @@ def _modules(folder: str):
 @pytest.mark.parametrize("folder", ["parse", "compile"])
 def test_parse_and_compile_do_not_know_the_cache(folder):
     for path, tree in _modules(folder):
-        if (folder, path.name) == ("parse", "cache.py"):  # the old name, until the tests' imports follow (then gone)
-            continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
                 names = [node.module or ""] + [a.name for a in node.names]

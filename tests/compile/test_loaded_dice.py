@@ -77,7 +77,7 @@ def test_weight_is_the_chance_under_the_dice_in_play(tmp_path):
     for pays, zero in (("weight(main) to weight(chance)", True), ("ways(main) to ways(chance)", False)):
         rules.write_text("extends: fullams\nname: Odds\nbets:\n" + bet.format(pays=pays))
         from hazard_dsl.compile.compiler import compile_ruleset
-        from hazard_dsl.parse.cache import read_ruleset
+        from hazard_dsl.cache import read_ruleset
 
         edge = analyse(compile_ruleset(read_ruleset(rules), {"dice": "high"})).bets["odds"].edge
         assert (edge == 0) == zero, (pays, edge)
@@ -102,6 +102,7 @@ def test_fair_dice_throw_as_before():
     assert [dice.throw() for _ in range(10)] == expected
 
 
+@pytest.mark.statistical  # a simulation against exact figures
 def test_simulation_with_loaded_dice_agrees():
     m = machine("fullams", dice="high")
     exact = analyse(m)
@@ -152,7 +153,7 @@ def test_faces_that_never_come(tmp_path, capsys, die1, die2, text):
     assert main(["check", str(rules)]) == 0
     capsys.readouterr()
     from hazard_dsl.compile.compiler import compile_ruleset
-    from hazard_dsl.parse.cache import read_ruleset
+    from hazard_dsl.cache import read_ruleset
 
     assert analyse(compile_ruleset(read_ruleset(rules))).win == cotton_win(die1, die2)
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.cache import read_ruleset
+from hazard_dsl.cache import read_ruleset
 from hazard_dsl.play.dice import DiceTape, RandomDice
 from hazard_dsl.play.table import Table
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.cache import read_ruleset
+from hazard_dsl.cache import read_ruleset
 from hazard_dsl.parse.files import resolve
 from hazard_dsl.play.actions import IllegalAction
 from hazard_dsl.play.dice import DiceTape

@@ -77,7 +77,8 @@ def test_the_readme_lists_every_command_and_links_its_details():
 
 def test_the_limits_a_rule_file_has_are_the_codes_constants():
     """One number in one place: the limits docs/rule-files.md states are the code's constants."""
-    from hazard_dsl.compile.bets import MAX_BET_NODES, MAX_BET_NODES_TOTAL, MAX_FEE_STATES, MAX_FEE_STATES_TOTAL
+    from hazard_dsl.compile.bets import MAX_BET_NODES, MAX_BET_NODES_TOTAL
+    from hazard_dsl.compile.fees import MAX_FEE_STATES, MAX_FEE_STATES_TOTAL
     from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, MAX_RULE_TESTS, MAX_STATES
     from hazard_dsl.diagnostics import MAX_DIAGNOSTICS
     from hazard_dsl.parse.expressions import MAX_EXPRESSION_CHARS, MAX_INT_DIGITS, MAX_NESTING

@@ -10,7 +10,7 @@ import pytest
 
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import compile_ruleset
-from hazard_dsl.parse.cache import read_ruleset
+from hazard_dsl.cache import read_ruleset
 from hazard_dsl.solve.session import SessionError, game_endings, hand, ruin
 
 
