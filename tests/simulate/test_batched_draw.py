@@ -136,6 +136,7 @@ def test_the_kernel_throws_from_the_batched_stream():
     assert made == throws and counts[int(round(x / table.columns))] >= 1
 
 
+@pytest.mark.statistical  # a simulation against exact figures
 def test_the_kernel_agrees_with_the_exact_pass_line():
     """Craps' pass line wins 244/495 (the pass line's standard figure; `hazard-dsl analyse craps`):
     a million games on the compiled kernel within four standard errors."""

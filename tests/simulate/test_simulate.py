@@ -279,6 +279,7 @@ def test_either_count_gives_a_chunk_the_same_figures(name, monkeypatch):
     # the history sheet's bet on the next throw at true odds, and Cotton's side bet on a turn
     ["history_sheet", "--players", "Ann,Ben,Cat", "--bet", "Ben:twelve=1", "--bet", "Cat:side=2"],
 ])
+@pytest.mark.statistical  # a simulation against exact figures
 def test_sessions_with_bets_agree_with_each_seats_exact_figures(argv, capsys):
     """simulate --players with bets plays rounds of the table one by one, bets and all, and each
     seat's net per round lies within four standard errors of its exact figure (solve.seats)."""

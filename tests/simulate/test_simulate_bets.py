@@ -54,6 +54,7 @@ def test_the_pairs_end_the_same_games_as_the_games_own_table(bets):
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("bets", GROUPS[:3], ids=lambda b: "+".join(x.partition("=")[0] for x in b))
+@pytest.mark.statistical  # a simulation against exact figures
 def test_the_games_figures_beside_bets_agree_with_the_exact_ones(bets, engine):
     """Exactly N games, and the game's results, labels, throws per game and their distribution
     within four standard errors of the exact figures, though lanes play on beyond the N games to

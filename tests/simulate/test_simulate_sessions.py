@@ -66,6 +66,7 @@ def test_many_tapes_at_once_each_follow_the_session_engine(name):
 
 
 @pytest.mark.parametrize("name", ["cotton", "chicken", "hoyle", "craps", "history_sheet"])
+@pytest.mark.statistical  # a simulation against exact figures
 def test_games_per_session_agree_with_the_exact_hand(name):
     """With purses too deep to run short, a session of R rounds of n players is n·R hands, so its
     expected games are n·R times `solve.session.hand`'s games per hand: the simulated mean (many
@@ -202,6 +203,7 @@ def test_the_compiled_kernel_plays_the_same_sessions_on_the_same_tapes(text, str
 
 @COMPILED
 @pytest.mark.parametrize("name", ["cotton", "hoyle", "craps", "history_sheet"])
+@pytest.mark.statistical  # a simulation against exact figures
 def test_the_compiled_kernels_games_per_session_agree_with_the_exact_hand(name):
     """As for the NumPy engine: deep purses, R rounds of n hands; from the kernel's own draws."""
     from hazard_dsl.simulate import compiled

@@ -15,6 +15,8 @@ from hazard_dsl.check.reading import read_ruleset
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import RULESETS, SHIPPED, machine
 
+pytestmark = pytest.mark.statistical  # every test here: a simulation against exact figures
+
 GAMES = 100_000
 BET_GAMES = 200_000
 

@@ -160,6 +160,7 @@ def test_refusals():
         best_stake({1: F(1)}, 20)
 
 
+@pytest.mark.statistical  # a simulation against exact figures
 def test_the_best_policy_simulated_agrees_within_four_standard_errors():
     best = best_stake(COTTON, 20)
     sim = purse_walks(COTTON, lambda purse, state: best.stakes[purse], lambda state, r, s: state, None, 7, 20,

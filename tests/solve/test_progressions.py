@@ -99,6 +99,7 @@ def test_rules_of_each_progression():
 
 
 @pytest.mark.parametrize("name", PROGRESSIONS)
+@pytest.mark.statistical  # a simulation against exact figures
 def test_simulated_progressions_agree_within_four_standard_errors(name):
     run = progression_run(COTTON, name, 10, 20, 1, cap=8)
     rule = Progression(name, 1, 8)

@@ -102,6 +102,7 @@ def test_taking_anothers_bet_moves_the_takers_purse():
     ("cotton", {"Ben": {"side": 1}}, ["Ann", "Ben", "Cat"], "Cat"),
     ("french", {"Ann": {"side": 2}}, ["Ann", "Ben"], "Ann"),
 ])
+@pytest.mark.statistical  # a simulation against exact figures
 def test_sessions_played_on_the_table_agree_within_four_standard_errors(name, plans, players, seat):
     """Sessions on the table itself (commands.simulate.sessions_to_goal: the other purses so deep
     that the table never limits them, the seat's followed from the bankroll, stopping at the

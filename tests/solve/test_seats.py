@@ -261,6 +261,7 @@ def played(name: str, bets: list, plans: dict, players: list, sessions: int, sta
     # the sheet's side bets between players, and a side bet on the caster's game (Barker)
     ("history_sheet", ["twelve", "side"], {"Ben": {"twelve": 1}, "Cat": {"side": 2}}, ["Ann", "Ben", "Cat"], 300),
 ])
+@pytest.mark.statistical  # a simulation against exact figures
 def test_sessions_at_the_table_agree_with_each_seats_exact_figures(name, bets, plans, players, sessions):
     """Each seat's net per game over sessions of one round, in all and from each bet, the stake
     and each fee, within four standard errors of the exact figure."""
