@@ -265,14 +265,20 @@ def test_mistakes_are_said_in_python_terms(call, error, message):
     assert "--" not in said, said  # no flag of the command line
 
 
-def test_engine_messages_are_reworded_for_python():
-    from hazard_dsl.api import python_terms
+def test_no_message_is_reworded_each_error_names_its_keyword():
+    # the engine's errors carry their argument (hazard_dsl.errors.ArgumentError): the API words
+    # them by keyword, never rewriting a message written for the command line (issue 36)
+    import hazard_dsl.api as api
+    from hazard_dsl.errors import ArgumentError
 
-    assert python_terms("--bet odds=2x: odds backs pass; give --bet pass=… first") == \
-        "bets['odds'] = '2x': odds backs pass; give bets['pass'] = '…' first"
-    assert python_terms("--policy foo: use optimal") == "policy='foo': use optimal"
-    assert python_terms("drop --unfold, or pick phases with --phase") == \
-        "drop unfold=True, or pick phases with phases"
+    assert not hasattr(api, "python_terms") and not hasattr(api, "_in_python_terms")
+    craps = hazard_dsl.load("craps")
+    with pytest.raises(ArgumentError) as info:
+        craps.analyse(policy="foo")
+    assert info.value.argument.name == "policy" and str(info.value).startswith("policy='foo': ")
+    with pytest.raises(ArgumentError) as info:
+        craps.run(dice="3-9")
+    assert info.value.argument.name == "dice" and str(info.value).startswith("dice: throw 1 is '3-9'")
 
 
 # --------------------------------------------------------------------------- results: attributes, JSON, tables
