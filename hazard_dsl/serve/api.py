@@ -50,7 +50,8 @@ from ..parse.files import MAX_BYTES
 from . import jobs
 from .files import Conflict, FileRefused, Folder
 from .bodies import json_object
-from .tables import TableRefused, TableRoutes
+from .table_routes import TableRoutes
+from .tables import TableRefused
 from .work import Failed, Stopping, TimeLimit, Worker
 
 HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused

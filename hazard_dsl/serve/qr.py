@@ -5,7 +5,7 @@
 The code is drawn for the link of the token that asks for it, and only for a token of that
 table (a seat's or the onlookers'): a QR code is the link itself, so it is guarded exactly as
 the link is, and never made for someone who does not hold it. The token goes in the header, not
-in the address, for the reason the log's does (serve.tables.TableRoutes.log).
+in the address, for the reason the log's does (serve.table_routes.TableRoutes.log).
 
 The link carries the scheme in force (https under --certfile) and the address the request came
 to (its Host header): the page that shows the codes was opened at an address the host's machine
@@ -76,7 +76,8 @@ class QrRoute:
     async def answer(self, request):
         from starlette.responses import JSONResponse, Response
 
-        from .tables import TableRefused, bearer
+        from .table_routes import bearer
+        from .tables import TableRefused
 
         table_id = request.path_params["id"]
         try:
