@@ -426,19 +426,3 @@ def by_table(a: Analysis) -> Table:
                  + ". Exact fractions: --format json.")
     return t
 
-
-# Names this module held before it was split by job (issue 36), still found here for a caller
-# that imports them from it (a notebook, a script): each from its own module now.
-_MOVED = {"comparison": ("comparison", "comparison_json", "compare_tables", "short_names", "rule_differences",
-                         "differences", "describe_step"),
-          "seats": ("hand_table", "ruin_table", "seats_tables", "seats_caption", "table_ruin_table", "SEAT_COLUMNS"),
-          "phrases": ("EDGE_DIGITS", "UNSTAKED_COUNTED", "dice_text", "recast_text", "recast_how")}
-
-
-def __getattr__(name: str):
-    from importlib import import_module
-
-    for module, names in _MOVED.items():
-        if name in names:
-            return getattr(import_module(f"{__package__}.{module}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hazard_dsl.render.report import compare_tables, differences
+from hazard_dsl.render.comparison import compare_tables, differences
 from hazard_dsl.solve.analysis import analyse
 
 from tests.conftest import machine
