@@ -25,6 +25,11 @@ Diagnostics are `check`'s (`check.check_ruleset`, the loader and checker themsel
 reading cache); the names — definitions, uses, scopes — come from `language.index`, built once per
 version of a document; a parent reached through `extends:` is read once and kept while its file
 is unchanged.
+
+The values answered are `language.values`' (found here too); a document's problems, placed and
+given their fixes, `language.problems`'. What stays here (some 1,200 lines: the documents, the
+service, hover and completion) is still to be split by job: hover's `_Hovers` and completion's
+`_Completer` read the service's documents and parents through it.
 """
 
 from __future__ import annotations
@@ -39,9 +44,11 @@ from pathlib import Path
 
 from ..cache import sharing
 from ..compile.explorations import Explorations
-from ..diagnostics import ERROR, NOTE, WARNING, RulesetError
-from ..records import record
+from ..diagnostics import ERROR, RulesetError
 from .index import GAME, Index, Name, build_index
+from .problems import _problems
+from .values import (Completion, Edit, Fix, Hover, Location, Place, Problem, QuickFix, RenameError, Span,  # noqa: F401
+                     Symbol, _span)
 
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 MAX_KEPT_EDGES = 256
@@ -52,140 +59,6 @@ RENAMABLE = ("phase", "variable", "label", "option", "bet", "fee")
 _MODELINE = re.compile(r"^[ \t]*#[ \t]*(?:hazard-dsl[ \t]*(?::.*)?$"
                        r"|(?:yaml-language-server:[ \t]*)?\$schema[ \t]*[:=][ \t]*\S*hazard)", re.M | re.I)
 _MODELINE_WITHIN = 4096  # characters at the head of a file where a modeline is looked for
-
-
-# --------------------------------------------------------------------------- the values
-
-
-@record(frozen=True, order=True)
-class Place:
-    """A place in a document: line and column from 0, the column in code points."""
-
-    line: int
-    column: int
-
-    def to_json(self) -> dict:
-        return {"line": self.line, "column": self.column}
-
-
-@record(frozen=True)
-class Span:
-    start: Place
-    end: Place
-
-    def to_json(self) -> dict:
-        return {"start": self.start.to_json(), "end": self.end.to_json()}
-
-
-@record(frozen=True)
-class Fix:
-    """A quick fix: replace `span` with `new_text` (the checker's "did you mean")."""
-
-    title: str
-    span: Span
-    new_text: str
-
-    def to_json(self) -> dict:
-        return {"title": self.title, "range": self.span.to_json(), "new_text": self.new_text}
-
-
-@record(frozen=True)
-class Problem:
-    """One of `check`'s diagnostics, with its range in the document: the misspelt word, the bad
-    value, the whole key. A problem of a file this one extends stands on the `extends:` value,
-    its message led by that file's place. `severity`: error, warning or note."""
-
-    span: Span
-    severity: str
-    message: str
-    hint: str | None = None
-    fixes: tuple = ()
-    placed: bool = True  # false where the checker gives no place (of the file as a whole): on line 1
-    code: str | None = None  # the diagnostic's kind (docs/diagnostics.md): what a fix is chosen by
-    repair: Fix | None = None  # the diagnostic's suggestion, placed in this document, if it has one
-
-    def to_json(self) -> dict:
-        return {"range": self.span.to_json(), "severity": self.severity, "message": self.message,
-                "hint": self.hint, "fixes": [f.to_json() for f in self.fixes], "placed": self.placed}
-
-
-@record(frozen=True)
-class Hover:
-    """What the word under a place is, in Markdown, and the word's range."""
-
-    span: Span
-    markdown: str
-
-    def to_json(self) -> dict:
-        return {"range": self.span.to_json(), "markdown": self.markdown}
-
-
-@record(frozen=True)
-class Completion:
-    """One thing that may be written here: `label` as shown, `insert_text` as written (the label
-    when None), `kind`: phase, variable, fact, function, label, option, value, bet, fee, keyword,
-    key, throw, ruleset or role."""
-
-    label: str
-    kind: str
-    detail: str | None = None
-    documentation: str | None = None
-    insert_text: str | None = None
-
-    def to_json(self) -> dict:
-        return {"label": self.label, "kind": self.kind, "detail": self.detail,
-                "documentation": self.documentation, "insert_text": self.insert_text}
-
-
-@record(frozen=True)
-class Location:
-    uri: str
-    span: Span
-
-    def to_json(self) -> dict:
-        return {"uri": self.uri, "range": self.span.to_json()}
-
-
-@record(frozen=True)
-class Symbol:
-    """A phase, variable, option, label, bet or fee defined in the document: `span` is its whole
-    block, `name_span` its name; a bet's or a fee's own phases and variables are its children."""
-
-    name: str
-    kind: str
-    span: Span
-    name_span: Span
-    children: tuple = ()
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "range": self.span.to_json(),
-                "name_range": self.name_span.to_json(), "children": [c.to_json() for c in self.children]}
-
-
-@record(frozen=True)
-class Edit:
-    span: Span
-    new_text: str
-
-    def to_json(self) -> dict:
-        return {"range": self.span.to_json(), "new_text": self.new_text}
-
-
-@record(frozen=True)
-class QuickFix:
-    """A code action: the fix of one problem, as edits by URI."""
-
-    title: str
-    problem: Problem
-    edits: dict  # uri -> [Edit]
-
-    def to_json(self) -> dict:
-        return {"title": self.title, "kind": "quickfix", "problem": self.problem.to_json(),
-                "edits": {uri: [e.to_json() for e in edits] for uri, edits in self.edits.items()}}
-
-
-class RenameError(ValueError):
-    """A rename refused: the message says why (not a name, taken, defined in another file)."""
 
 
 # --------------------------------------------------------------------------- documents
@@ -844,9 +717,6 @@ class LanguageService:
                 for title, edits in fixes(problem, doc.lines, doc.index)]
 
 
-def _span(start: tuple, end: tuple) -> Span:
-    return Span(Place(*start), Place(*end))
-
 
 def _glob(pattern: str) -> re.Pattern:
     """A glob as a pattern of a whole path: `*` and `?` within one folder, `**` across folders
@@ -882,140 +752,6 @@ def _same(one: _Document, other: _Document) -> bool:
     if one.uri == other.uri:
         return True
     return one.path is not None and other.path is not None and uri_of(one.path) == uri_of(other.path)
-
-
-# --------------------------------------------------------------------------- diagnostics
-
-
-_SEVERITIES = (ERROR, WARNING, NOTE)
-_WORD = re.compile(r"[A-Za-z0-9_]+")
-_OPERATOR = re.compile(r"[=!<>.+\-*/%]+")
-
-
-def _problems(doc: _Document) -> list[Problem]:
-    _, found = doc.checked
-    own = doc.display
-    extends = doc.index.extends
-    problems = []
-    for d in found:
-        message = d.message
-        if d.position is None:
-            span = _span((0, 0), (0, len(doc.line(0))))
-        elif d.position.file != own:  # in a file this one extends: shown on `extends:`
-            message = f"{d.position}: {message}"
-            span = _span(extends[1], extends[2]) if extends else _span((0, 0), (0, len(doc.line(0))))
-        else:
-            start = (d.position.line - 1, max(0, d.position.column - 1))
-            end = (d.end.line - 1, d.end.column - 1) if d.end is not None else _extent(doc, start)
-            # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
-            # a place past such a character is the checker's, and a range never runs backwards)
-            span = _span(start, max(start, end))
-        fixes, repair = (), None
-        if d.position is not None and d.position.file == own:
-            repair = _repair(doc, d.suggestion)
-            span, fixes = (_fixes(doc, d.code, repair, span) if d.suggestion is not None
-                           else _fixes_from_words(doc, message, d.hint, span))
-        problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes,
-                                d.position is not None, d.code, repair))
-    return problems
-
-
-def _extent(doc: _Document, start: tuple) -> tuple:
-    """Where a problem that the checker places at `start` ends: the YAML key or plain value that
-    begins there, else the word, the quoted text or the operator (inside an expression)."""
-    end = doc.index.spans.get(start)
-    if end is not None and end > start:
-        return end if end[0] == start[0] else (start[0], len(doc.line(start[0])))
-    line, column = start
-    text = doc.line(line)
-    if column >= len(text):
-        return (line, min(column, len(text)))
-    for pattern in (_WORD, _OPERATOR):
-        found = pattern.match(text, column)
-        if found:
-            return (line, found.end())
-    if text[column] in "'\"":
-        close = text.find(text[column], column + 1)
-        if close > column:
-            return (line, close + 1)
-    return (line, column + 1)
-
-
-# the kinds whose suggestion is a word close to one written (the checker's "did you mean"); the
-# mends of a layout slip (`==`, a colon, a closing quote) are `language.fixes`' to offer or not
-_CLOSE_WORD = frozenset({"unknown-key", "unknown-value", "unknown-ruleset", "unknown-name", "unknown-option",
-                         "unknown-variable", "unknown-phase", "undeclared-label"})
-
-
-def _repair(doc: _Document, suggestion) -> Fix | None:
-    """A diagnostic's `suggestion` (positions from 1, in this document's file) as a `Fix` placed
-    in the document, titled by nothing yet; None where it has none or it runs over lines."""
-    if suggestion is None or suggestion.start.line != suggestion.end.line:
-        return None
-    start = (suggestion.start.line - 1, suggestion.start.column - 1)
-    end = (suggestion.end.line - 1, suggestion.end.column - 1)
-    if start[0] >= len(doc.lines) or end < start:
-        return None
-    return Fix("", _span(start, end), suggestion.text)
-
-
-def _fixes(doc: _Document, code: str | None, repair: Fix | None, span: Span) -> tuple[Span, tuple]:
-    """The checker's word close to a misspelt one (its `suggestion`, whatever the message says)
-    as a fix, and the problem's range narrowed to the word it replaces: the checker may place a
-    misspelt label on its whole action (`win nik`), a misspelt name on the whole condition, or a
-    flow list's item on its `[`. A quoted word keeps its quotes inside the range, as written.
-    (span, ()) where there is no such repair."""
-    if repair is None or code not in _CLOSE_WORD:
-        return span, ()
-    title = f"Change to {repair.new_text!r}"
-    word = repair.span
-    line = doc.line(word.start.line)
-    before, after = line[word.start.column - 1:word.start.column], line[word.end.column:word.end.column + 1]
-    if before in ("'", '"') and after == before:  # 'nik': the range and the fix keep the quotes
-        quoted = _span((word.start.line, word.start.column - 1), (word.end.line, word.end.column + 1))
-        return quoted, (Fix(title, quoted, f"{before}{repair.new_text}{before}"),)
-    return word, (Fix(title, word, repair.new_text),)
-
-
-_SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
-
-
-def _fixes_from_words(doc: _Document, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
-    """The checker's "did you mean 'x'?" as a fix replacing the word it is about, and the problem's
-    range narrowed to that word: the word is one the message quotes, found where the range
-    starts (the checker may place a misspelt label on its whole action, `win nik`, a misspelt
-    name on the whole condition, or a flow list's item on its `[`), so a fix never replaces the
-    wrong text. (span, ()) where there is no such word.
-
-    Only for a diagnostic that carries no `suggestion` yet (a narration's `{placeholder}`,
-    `unknown-placeholder`, is the one left): every other is mended from its data."""
-    found = _SUGGESTED.search(message) or (_SUGGESTED.search(hint) if hint else None)
-    if found is None or span.start.line != span.end.line:
-        return span, ()
-    suggestion = found.group(1) if found.group(1) is not None else found.group(2)
-    line = doc.line(span.start.line)
-    written = line[span.start.column:span.end.column]
-    quote = written[:1] if written[:1] in ("'", '"') and written[-1:] == written[:1] and len(written) > 1 else ""
-    bare = written[1:-1] if quote else written
-    rest = message.replace(found.group(0), "")
-    said = {a or b for a, b in _QUOTED.findall(rest)} | set(_PLACEHOLDER.findall(rest))
-    said.discard(suggestion)
-    if bare and bare in said:
-        return span, (Fix(f"Change to {suggestion!r}", span, f"{quote}{suggestion}{quote}"),)
-    # the word inside the range, else (a range of one character: a flow list's `[`) on the rest
-    # of its line; the first place, as a whole word, of a word the message quotes
-    for end in (span.end.column, len(line)) if span.end.column - span.start.column > 1 else (len(line),):
-        places = [m for word in said if word and _WORD.fullmatch(word)
-                  for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])",
-                                       line[:end])
-                  if m.start() >= span.start.column]
-        if places:
-            first = min(places, key=lambda m: m.start())
-            word_span = _span((span.start.line, first.start()), (span.start.line, first.end()))
-            return word_span, (Fix(f"Change to {suggestion!r}", word_span, suggestion),)
-    return span, ()
 
 
 # --------------------------------------------------------------------------- hover
