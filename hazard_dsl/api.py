@@ -183,7 +183,7 @@ class Variant:
                                 f"{did_you_mean(by, self.machine.variables)} (variables: "
                                 f"{', '.join(self.machine.variables) or 'none'})", offered=self.machine.variables)
         orders = _orders(self.ruleset, bets)
-        analysis = Analysis.of(analyse(self.machine, policy, by))
+        analysis = Analysis.of(analyse(self.machine, policy, by)).shown_by(SHOWN)
         if orders:
             _made(self.machine, orders)
             analysis.combination = analysis.bet_table.combination([(name, amount) for name, amount, _ in orders])
@@ -229,7 +229,7 @@ class Variant:
         from .results import Hand
         from .solve.session import hand
 
-        return Hand.of(hand(self.machine, policy))
+        return Hand.of(hand(self.machine, policy)).shown_by(SHOWN)
 
     def seats(self, plans: dict, players=None, stake=1, policy: str = "optimal"):
         """Each seat's exact expected net at the table (`analyse --bet SEAT:NAME=AMOUNT`;
@@ -251,7 +251,8 @@ class Variant:
             players = arguments.players(players)
         chosen, names = seat_plans(self.ruleset, plans, players, _money(stake, "stake"))
         bets = sorted({bet for plan in chosen.values() for bet in plan})
-        return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names, policy))
+        return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names,
+                              policy)).shown_by(SHOWN)
 
     def table_ruin(self, players, bankroll, goal, plans=None, stake=1, policy: str = "optimal"):
         """Each seat of a table of `players` from `bankroll` until its purse reaches `goal` or
@@ -275,7 +276,8 @@ class Variant:
             raise ArgumentError(Arg("bankroll"), f"must be less than the goal ({goal}) and stake more than 0")
         bets = sorted({bet for plan in chosen.values() for bet in plan})
         try:
-            return TableRuin.of(table_ruin(self._table_machine(bets), chosen, names, bankroll, goal, stake, policy))
+            return TableRuin.of(table_ruin(self._table_machine(bets), chosen, names, bankroll, goal, stake,
+                                           policy)).shown_by(SHOWN)
         except SeatError as exc:
             if isinstance(exc, ArgumentError):
                 raise
@@ -292,7 +294,7 @@ class Variant:
         if not stake <= bankroll < goal:
             raise ArgumentError(Arg("bankroll"), f"must be at least the stake ({stake}) and less than the goal ({goal}), "
                              f"not {bankroll}")
-        return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy))
+        return Ruin.of(ruin(self.machine, bankroll, goal, stake, policy)).shown_by(SHOWN)
 
     # ------------------------------------------------------------------ risk (analyse --spread, --games, --tail)
 
@@ -446,14 +448,14 @@ class Variant:
                                                     f"apply), so a round of the table never ends")
             return TableSimulation(simulator.sessions(machine, settings["players"], count, seed, settings["purse"],
                                                       settings["stake"], settings["strategy"], settings["rounds"],
-                                                      policy, workers, engine=engine))
+                                                      policy, workers, engine=engine)).shown_by(SHOWN)
         count = simulator.DEFAULT_GAMES if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
         orders = _orders(self.ruleset, _old_bets(bets))
         machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders],
                                   explorations=self._explorations())
         _made(machine, orders)
         return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers,
-                                          engine=engine))
+                                          engine=engine)).shown_by(SHOWN)
 
     def compare(self, *others, policy: str = "optimal"):
         """This variant beside others (variants, names or paths): a `hazard_dsl.Comparison` of
@@ -466,7 +468,26 @@ class Variant:
         analyses = [v.analyse(policy) for v in variants]
         return Comparison([_label(v) for v in variants], variants, analyses,
                           [{"base": self.name, "other": v.name, "rows": differences(self.machine, v.machine)}
-                           for v in variants[1:]])
+                           for v in variants[1:]]).shown_by(SHOWN)
+
+
+class Shown:
+    """How the API's results are shown (`hazard_dsl.results`, which sits below render and so
+    imports no renderer): the render functions by name, handed to each result the API makes.
+    One instance, `SHOWN`; a result pickles with it by reference."""
+
+    def get(self, name: str):
+        from .render import comparison, phrases, report, seats, tables
+
+        return {"render": tables.render, "stake_edge": phrases.stake_edge, "analysis_json": report.analysis_json,
+                "analysis_header": report.analysis_header, "analysis_tables": report.analysis_tables,
+                "hand_json": seats.hand_json, "hand_table": seats.hand_table, "seats_json": seats.seats_json,
+                "seats_tables": seats.seats_tables, "table_ruin_json": seats.table_ruin_json,
+                "table_ruin_table": seats.table_ruin_table, "ruin_json": seats.ruin_json,
+                "ruin_table": seats.ruin_table, "comparison": comparison.comparison}[name]
+
+
+SHOWN = Shown()
 
 
 def _plans(ruleset, given) -> dict:

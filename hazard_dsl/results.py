@@ -3,13 +3,12 @@
 the command line's text, a notebook shows `_repr_html_` (or `_repr_markdown_`).
 
 The engine's own results (`solve.analysis.Analysis`, `solve.session.Hand` and `Ruin`) know
-nothing of printing: the solver does not import the renderers. This module is the API's layer
-(with `hazard_dsl.api` and `hazard_dsl.arguments`, above render and beside `commands`, in the
-pipeline parse < check < compile < solve | simulate | play < render < language < commands and
-the API < front ends): it reads render, and nothing below the API reads it, so the rendering of
-a result is reached from above, never by the core. The classes here are thin subclasses of the
-engine's results that add the displays; every attribute of the engine's result is there as it
-was, and each pickles as itself (a notebook hands results to worker processes and Dask). A simulation's report is
+nothing of printing: the solver does not import the renderers. This module sits below render
+(parse < … < solve | simulate | play < results < render < … < the API, as the import contracts
+in pyproject.toml say): it imports no renderer. A result is shown by the render functions the
+API hands it when it makes it (`hazard_dsl.api.SHOWN`), so the rendering of results is reached
+from above, never by the core. The classes here are thin subclasses of the engine's results that
+add the displays; every attribute of the engine's result is there as it was, and each pickles as itself (a notebook hands results to worker processes and Dask). A simulation's report is
 a dict in the engine (`simulate.report`): `Simulation` and `TableSimulation` read it into
 attributes, an `Estimate` for each figure estimated.
 
@@ -38,11 +37,25 @@ class _Shown:
     def _tables(self) -> tuple:
         raise NotImplementedError
 
-    def _render(self, fmt: str) -> str:
-        from .render.tables import render
+    # How this result is shown: the render layer's functions, given by the API that made it
+    # (`hazard_dsl.api.SHOWN`, its `get(name)`), so that this module, below render, never imports
+    # it; pickled with the result, by reference.
+    _shown = None
 
+    def shown_by(self, shown) -> "_Shown":
+        """This result, shown by `shown` (its `get(name)` gives a render function); returns it."""
+        object.__setattr__(self, "_shown", shown)  # (a frozen record's fields stay as they are)
+        return self
+
+    def _show(self, name: str):
+        if self._shown is None:
+            raise TypeError(f"this {type(self).__name__} was made without the functions that show it: the API "
+                            f"(hazard_dsl.api) makes results with them")
+        return self._shown.get(name)
+
+    def _render(self, fmt: str) -> str:
         header, tables = self._tables()
-        return render(tables, fmt, header)
+        return self._show("render")(tables, fmt, header)
 
     def __str__(self) -> str:
         return self._render("text")
@@ -93,19 +106,13 @@ class Analysis(_Shown, _Analysis):
     def edge_per_stake_laid(self):
         """The edge money meets: the stake bet's, per stake laid (`.edge` is P(lose) − P(win) per
         game, which counts games that end before any stake is laid)."""
-        from .render.phrases import stake_edge
-
-        return stake_edge(self)
+        return self._show("stake_edge")(self)
 
     def to_json(self) -> dict:
-        from .render.report import analysis_json
-
-        return analysis_json(self)
+        return self._show("analysis_json")(self)
 
     def _tables(self) -> tuple:
-        from .render.report import analysis_header, analysis_tables
-
-        return analysis_header(self), analysis_tables(self)
+        return self._show("analysis_header")(self), self._show("analysis_tables")(self)
 
 
 class Hand(_Shown, _Hand):
@@ -117,14 +124,10 @@ class Hand(_Shown, _Hand):
         return cls(**{name: getattr(hand, name) for name in fields(hand)})
 
     def to_json(self) -> dict:
-        from .render.seats import hand_json
-
-        return hand_json(self)
+        return self._show("hand_json")(self)
 
     def _tables(self) -> tuple:
-        from .render.seats import hand_table
-
-        return None, [hand_table(self)]
+        return None, [self._show("hand_table")(self)]
 
 
 class Seats(_Shown, _Seats):
@@ -137,14 +140,10 @@ class Seats(_Shown, _Seats):
         return cls(**{name: getattr(figures, name) for name in fields(figures)})
 
     def to_json(self) -> dict:
-        from .render.seats import seats_json
-
-        return seats_json(self)
+        return self._show("seats_json")(self)
 
     def _tables(self) -> tuple:
-        from .render.seats import seats_tables
-
-        return None, seats_tables(self)
+        return None, self._show("seats_tables")(self)
 
 
 class TableRuin(_Shown, _TableRuin):
@@ -156,14 +155,10 @@ class TableRuin(_Shown, _TableRuin):
         return cls(**{name: getattr(figures, name) for name in fields(figures)})
 
     def to_json(self) -> dict:
-        from .render.seats import table_ruin_json
-
-        return table_ruin_json(self)
+        return self._show("table_ruin_json")(self)
 
     def _tables(self) -> tuple:
-        from .render.seats import table_ruin_table
-
-        return None, [table_ruin_table(self)]
+        return None, [self._show("table_ruin_table")(self)]
 
 
 class Ruin(_Shown, _Ruin):
@@ -175,14 +170,10 @@ class Ruin(_Shown, _Ruin):
         return cls(**{name: getattr(ruin, name) for name in fields(ruin)})
 
     def to_json(self) -> dict:
-        from .render.seats import ruin_json
-
-        return ruin_json(self)
+        return self._show("ruin_json")(self)
 
     def _tables(self) -> tuple:
-        from .render.seats import ruin_table
-
-        return None, [ruin_table(self)]
+        return None, [self._show("ruin_table")(self)]
 
 
 class Comparison(_Report):
@@ -199,8 +190,7 @@ class Comparison(_Report):
 
     @property
     def _report(self) -> dict:
-        from .render.report import analysis_json
-
+        analysis_json = self._show("analysis_json")
         return {"rulesets": [dict(analysis_json(a), name=v.name) for v, a in zip(self.variants, self.analyses)],
                 "differences": self.differences}
 
@@ -208,9 +198,7 @@ class Comparison(_Report):
         return f"<Comparison of {', '.join(map(repr, self.labels))}>"
 
     def _tables(self) -> tuple:
-        from .render.comparison import comparison
-
-        return comparison(list(zip(self.labels, self.analyses)), [v.machine for v in self.variants])
+        return self._show("comparison")(list(zip(self.labels, self.analyses)), [v.machine for v in self.variants])
 
 
 # --------------------------------------------------------------------------- simulated results
