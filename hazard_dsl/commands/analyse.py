@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from ..errors import ArgumentError
 from .errors import CommandError, SettingError
-from .loading import build_machine, load
+from .loading import build_machine, load, machine_for
 
 MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
 MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
@@ -117,21 +117,6 @@ def money_text(amount: Fraction) -> str:
     """An exact amount as the engine's reader takes it: 10, 25/2."""
     amount = Fraction(amount)
     return str(amount.numerator) if amount.denominator == 1 else f"{amount.numerator}/{amount.denominator}"
-
-
-def machine_for(ruleset, options, bets=None):
-    """The compiled machine with the option values of a request ({name: value}), checked, and
-    the named bets (None: all) compiled too (`loading.build_machine` for values)."""
-    from ..cache import compile_ruleset
-    from ..compile.options import OptionError, resolve_options
-
-    try:
-        resolved = resolve_options(ruleset, dict(options))
-    except OptionError as exc:
-        if isinstance(exc, ArgumentError):
-            raise
-        raise CommandError(str(exc)) from None
-    return compile_ruleset(ruleset, resolved, bets)
 
 
 def _money(text, what: str) -> Fraction | None:

@@ -32,7 +32,7 @@ def compare_request(request) -> tuple[list, list]:
     with its own option values, shown by its `labels` entry (default: RULESET:NAME=VALUE,…)."""
     from ..solve.analysis import analyse
     from ..solve.markov import PolicyError, policy_for
-    from .analyse import machine_for
+    from .loading import machine_for
 
     entries, machines = [], []
     labels = list(request.labels) + [None] * (len(request.variants) - len(request.labels))

@@ -88,7 +88,8 @@ def games_request(request) -> Games:
 
     from ..play.game import Chooser
     from ..solve.markov import PolicyError, Solver
-    from .analyse import machine_for, order_texts
+    from .analyse import order_texts
+    from .loading import machine_for
     from .dice import seed_and_tape
     from .loading import load
 

@@ -26,7 +26,7 @@ def _known_bets(ruleset, bets) -> None:
 
 def graph_request(request) -> bytes:
     """The drawing a `GraphRequest` (commands.requests) asks for, as bytes (see `graph`)."""
-    from .analyse import machine_for
+    from .loading import machine_for
 
     ruleset = load(request.ruleset, request.text)
     _known_bets(ruleset, request.bets)

@@ -57,6 +57,23 @@ def build_machine(ruleset, option_texts, bets=None):
     return compile_ruleset(ruleset, options, bets)
 
 
+def machine_for(ruleset, options, bets=None):
+    """The compiled machine with the option values of a request ({name: value}), checked, and
+    the named bets (None: all) compiled too (`loading.build_machine` for values)."""
+    from ..cache import compile_ruleset
+    from ..compile.options import OptionError, resolve_options
+
+    try:
+        resolved = resolve_options(ruleset, dict(options))
+    except OptionError as exc:
+        from ..errors import ArgumentError
+
+        if isinstance(exc, ArgumentError):
+            raise
+        raise CommandError(str(exc)) from None
+    return compile_ruleset(ruleset, resolved, bets)
+
+
 def split_variant(text: str) -> tuple[str, list[str]]:
     """`cotton:main=called,first_throw=lose` → ("cotton", ["main=called", "first_throw=lose"]);
     a path that exists is a path, colon or not."""

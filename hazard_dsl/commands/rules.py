@@ -27,7 +27,7 @@ def rules_request(request) -> str:
     """`rule_sheet` for a `RulesRequest` (commands.requests): options by value."""
     from ..render.rulesheet import rule_sheet
     from ..solve.markov import PolicyError
-    from .analyse import machine_for
+    from .loading import machine_for
 
     machine = machine_for(load(request.ruleset, request.text), request.options)
     try:

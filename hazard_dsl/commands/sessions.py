@@ -273,7 +273,7 @@ def table(ruleset, options, settings: dict, seed: int, dice, history: bool = Fal
 
     from ..play.table import Table
     from ..solve.markov import PolicyError
-    from .analyse import machine_for
+    from .loading import machine_for
 
     stake = ruleset.table.stake
     offered = list(settings.get("bets", ()))  # the bets besides the stake the people may make

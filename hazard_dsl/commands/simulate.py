@@ -112,7 +112,8 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
     from ..simulate.simulation import prepare_games
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
-    from .analyse import machine_for, order_texts
+    from .analyse import order_texts
+    from .loading import machine_for
 
     orders = order_texts(request.bets, at_throw=False)
     try:
