@@ -65,7 +65,10 @@ def scheduler_address(text: str) -> tuple[str, str, int]:
     saying what is wrong with anything else. Looks nothing up and connects to nothing."""
 
     def wrong(why: str) -> ClusterError:
-        return _at(text, why)  # the address as given, before it is read
+        # the address as given, before it is read; a control character escaped, so that the
+        # error stays one line
+        shown = text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+        return _at(shown, why)
 
     example = f"such as tcp://10.0.0.5:{DEFAULT_PORT}"
     if not text:

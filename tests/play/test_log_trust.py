@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from hazard_dsl.play.log import MAX_LINE_BYTES
-from hazard_dsl.render.prompt import MAX_ANSWER_BYTES
+from hazard_dsl.cli.prompt import MAX_ANSWER_BYTES
 from tests.play.test_table import ROOT, TAPE, cli
 
 LOG_LINE = f"{MAX_LINE_BYTES:,} bytes"
@@ -339,7 +339,7 @@ def test_play_reads_an_overlong_answer_in_bounded_memory(tmp_path):
 def test_read_answer_drops_a_long_line_and_refuses_bytes_that_are_not_text():
     import io
 
-    from hazard_dsl.render.prompt import UnreadableAnswer, read_answer
+    from hazard_dsl.cli.prompt import UnreadableAnswer, read_answer
 
     stdin = io.TextIOWrapper(io.BytesIO(b"x" * 100_000 + b"\n\xff\n yes \r\nlast"), encoding="utf-8")
     with pytest.raises(UnreadableAnswer, match="too long"):

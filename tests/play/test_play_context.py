@@ -19,7 +19,7 @@ import pytest
 
 from hazard_dsl.api import load
 from hazard_dsl.play.log import LogError, create_session_log, log_name, sessions_folder
-from hazard_dsl.render.prompt import chance_words
+from hazard_dsl.render.chances import chance_words
 from hazard_dsl.solve.markov import ONE, ZERO, Solver
 
 from tests.conftest import ROOT, machine

@@ -291,7 +291,7 @@ def test_at_the_keyboard_enter_declines_anothers_bet_and_may_ask_what_it_is():
     """Nobody takes on another's bet by pressing Enter: at `accept`, Enter declines; `? BET` there
     says what the bet is, and the payout shown is the one from where the game stands."""
     from hazard_dsl.play.actions import Question
-    from hazard_dsl.render.prompt import Terminal
+    from hazard_dsl.cli.prompt import Terminal
 
     table = hazard_dsl.load("cotton").table(["Ann", "Ben", "Cat"], purse=20, seed=1)
     said, typed = [], iter(["? side", ""])

@@ -11,7 +11,8 @@ import pytest
 
 import hazard_dsl
 from hazard_dsl.play.actions import IllegalAction
-from hazard_dsl.render.prompt import Terminal, chance_words, seat_at_start, typed_name
+from hazard_dsl.cli.prompt import Terminal, seat_at_start, typed_name
+from hazard_dsl.render.chances import chance_words
 from hazard_dsl.solve.markov import ONE, ZERO
 from hazard_dsl.cli import main as cli
 

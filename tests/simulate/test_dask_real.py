@@ -255,7 +255,7 @@ def test_good_addresses(text, address):
     ("tcp://" + "a" * 300 + ":1", "plain characters"),
 ])
 def test_bad_addresses_are_one_error_line_before_any_work(text, message, capsys, monkeypatch):
-    with pytest.raises(ClusterError, match="^--scheduler ") as caught:
+    with pytest.raises(ClusterError, match="^scheduler=") as caught:
         scheduler_address(text)
     assert message in str(caught.value) and "\n" not in str(caught.value)
 
