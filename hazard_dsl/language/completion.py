@@ -1,18 +1,15 @@
 """Completion: the keys, names and words a rule file may have where the cursor is.
-`service.LanguageService.completion` asks `_Completer`."""
+`service.LanguageService.completion` asks `Completer`."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-from .hovers import _BET_FACT_MEANINGS
+from .hovers import BET_FACT_MEANINGS
 from .index import GAME, Name
 from .values import Completion, Place
 
-if TYPE_CHECKING:  # (the service and its documents: named here only in annotations)
-    from .service import LanguageService, _Document
 
 
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:\s?(.*)$")
@@ -21,8 +18,8 @@ _ACTION_WORDS = ("win", "lose", "push", "goto", "set", "throw again", "choose", 
 _NAMED_BY = {"start": "phase", "backs": "bet", "stake": "bet", "by_option": "option", "extends": "ruleset"}
 
 
-class _Completer:
-    def __init__(self, service: LanguageService, doc: _Document, place: Place):
+class Completer:
+    def __init__(self, service, doc, place: Place):
         self.service, self.doc = service, doc
         self.place = (place.line, place.column)
         self.before = doc.line(place.line)[:place.column]
@@ -112,7 +109,7 @@ class _Completer:
         if not throwless:
             found += [Completion(f, "fact", f"a fact of the throw ({t})", FACTS.get(f)) for f, t in DICE_FACTS.items()]
         if self.scope != GAME:
-            found += [Completion(f, "fact", "a fact of the game", _BET_FACT_MEANINGS[f]) for f in _BET_FACT_MEANINGS]
+            found += [Completion(f, "fact", "a fact of the game", BET_FACT_MEANINGS[f]) for f in BET_FACT_MEANINGS]
         found += [Completion(f, "function", f"{f}({', '.join(('x', 'y')[:n])})", MEANINGS.get(f), f"{f}(")
                   for f, (n, _) in FUNCTIONS.items()]
         found.append(Completion("option", "keyword", "option.NAME: an option's value", insert_text="option."))
@@ -187,7 +184,7 @@ def _keys(path: list[str]) -> list[Completion]:
             for key, spec in node.get("properties", {}).items()]
 
 
-def _present_keys(doc: _Document, place: tuple) -> set[str]:
+def _present_keys(doc, place: tuple) -> set[str]:
     """The keys already written in the mapping where a key is being typed at `place` (the lines
     above and below at its indentation, within its block; a list item's keys from its `- `), so
     that completion offers only keys still missing."""
@@ -227,7 +224,7 @@ def _schema() -> dict:
     return rule_file_schema()
 
 
-def _key_path(doc: _Document, place: tuple) -> list[str]:
+def _key_path(doc, place: tuple) -> list[str]:
     """The keys of the blocks that hold `place`, outermost first, read from the indentation of
     the lines above it (so that it works while the YAML does not read)."""
     line, column = place

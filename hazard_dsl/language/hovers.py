@@ -1,29 +1,26 @@
 """Hover: what a word of a rule file is, in Markdown — a name's definition and meaning, a fact
 of the throw, a rule's or an action's words, a bet's edge (worked out for games of at most
-`MAX_HOVER_STATES` states), a parent's file. `service.LanguageService.hover` asks `_Hovers`."""
+`MAX_HOVER_STATES` states), a parent's file. `service.LanguageService.hover` asks `Hovers`."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from ..diagnostics import RulesetError
 from .index import GAME, Name
 
-if TYPE_CHECKING:  # (the service and its documents: named here only in annotations)
-    from .service import LanguageService, _Document
 
 MAX_HOVER_STATES = 20_000  # a bet's edge is worked out for hover only for a game of at most this many states
 
 
-_BET_FACT_MEANINGS = {"phase": "the game's phase before the throw (a word: the phase's name)",
+BET_FACT_MEANINGS = {"phase": "the game's phase before the throw (a word: the phase's name)",
                       "result": "how the game ended on this throw: win, lose, push, or none while it goes on",
                       "label": "the label the game ended with on this throw (its word for the ending), "
                                "or none while it goes on"}
 
 
-class _Hovers:
-    def __init__(self, service: LanguageService, doc: _Document):
+class Hovers:
+    def __init__(self, service, doc):
         self.service, self.doc = service, doc
         self.ruleset = doc.ruleset_known
 
@@ -61,7 +58,7 @@ class _Hovers:
         if name in DICE_FACTS:
             return f"**fact of the throw** `{name}` ({DICE_FACTS[name]}): {FACTS.get(name, name)}"
         if name in BET_FACTS:
-            return f"**fact of the game**, read by a bet's or a fee's rules: `{name}`, {_BET_FACT_MEANINGS[name]}"
+            return f"**fact of the game**, read by a bet's or a fee's rules: `{name}`, {BET_FACT_MEANINGS[name]}"
         owner = self._scoped(scope)
         variables = owner.variables if owner is not None else (self.ruleset.variables if self.ruleset else {})
         v = variables.get(name)
@@ -161,7 +158,7 @@ class _Hovers:
         return "\n\n".join(lines)
 
 
-def _parent_said(parent: _Document) -> str:
+def parent_said(parent) -> str:
     """Hover on `extends:`: the ruleset the file is built on — its name, where it is, what it says
     of itself."""
     from ..parse.files import builtin_dir
@@ -209,7 +206,7 @@ def _action_said(action) -> str:
     return "?"
 
 
-def _edge(ruleset, name: str) -> str:
+def bet_edge(ruleset, name: str) -> str:
     """What hover says of a bet's exact edge, under the default options."""
     from ..cache import compile_ruleset
     from ..solve.analysis import bet_edges

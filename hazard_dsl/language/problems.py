@@ -5,13 +5,10 @@ narrowed to what it is about, with the fixes its data gives (a diagnostic's `cod
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ..diagnostics import ERROR, NOTE, WARNING
-from .values import Fix, Problem, Span, _span
+from .values import Fix, Problem, Span, span_of
 
-if TYPE_CHECKING:  # (a document is the service's: named here only in annotations)
-    from .service import _Document
 
 
 _SEVERITIES = (ERROR, WARNING, NOTE)
@@ -19,7 +16,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _OPERATOR = re.compile(r"[=!<>.+\-*/%]+")
 
 
-def _problems(doc: _Document) -> list[Problem]:
+def problems_of(doc) -> list[Problem]:
     _, found = doc.checked
     own = doc.display
     extends = doc.index.extends
@@ -27,16 +24,16 @@ def _problems(doc: _Document) -> list[Problem]:
     for d in found:
         message = d.message
         if d.position is None:
-            span = _span((0, 0), (0, len(doc.line(0))))
+            span = span_of((0, 0), (0, len(doc.line(0))))
         elif d.position.file != own:  # in a file this one extends: shown on `extends:`
             message = f"{d.position}: {message}"
-            span = _span(extends[1], extends[2]) if extends else _span((0, 0), (0, len(doc.line(0))))
+            span = span_of(extends[1], extends[2]) if extends else span_of((0, 0), (0, len(doc.line(0))))
         else:
             start = (d.position.line - 1, max(0, d.position.column - 1))
             end = (d.end.line - 1, d.end.column - 1) if d.end is not None else _extent(doc, start)
             # (YAML also breaks lines at U+0085, U+2028 and U+2029, which an editor does not:
             # a place past such a character is the checker's, and a range never runs backwards)
-            span = _span(start, max(start, end))
+            span = span_of(start, max(start, end))
         fixes, repair = (), None
         if d.position is not None and d.position.file == own:
             repair = _repair(doc, d.suggestion)
@@ -47,7 +44,7 @@ def _problems(doc: _Document) -> list[Problem]:
     return problems
 
 
-def _extent(doc: _Document, start: tuple) -> tuple:
+def _extent(doc, start: tuple) -> tuple:
     """Where a problem that the checker places at `start` ends: the YAML key or plain value that
     begins there, else the word, the quoted text or the operator (inside an expression)."""
     end = doc.index.spans.get(start)
@@ -74,7 +71,7 @@ _CLOSE_WORD = frozenset({"unknown-key", "unknown-value", "unknown-ruleset", "unk
                          "unknown-variable", "unknown-phase", "undeclared-label"})
 
 
-def _repair(doc: _Document, suggestion) -> Fix | None:
+def _repair(doc, suggestion) -> Fix | None:
     """A diagnostic's `suggestion` (positions from 1, in this document's file) as a `Fix` placed
     in the document, titled by nothing yet; None where it has none or it runs over lines."""
     if suggestion is None or suggestion.start.line != suggestion.end.line:
@@ -83,10 +80,10 @@ def _repair(doc: _Document, suggestion) -> Fix | None:
     end = (suggestion.end.line - 1, suggestion.end.column - 1)
     if start[0] >= len(doc.lines) or end < start:
         return None
-    return Fix("", _span(start, end), suggestion.text)
+    return Fix("", span_of(start, end), suggestion.text)
 
 
-def _fixes(doc: _Document, code: str | None, repair: Fix | None, span: Span) -> tuple[Span, tuple]:
+def _fixes(doc, code: str | None, repair: Fix | None, span: Span) -> tuple[Span, tuple]:
     """The checker's word close to a misspelt one (its `suggestion`, whatever the message says)
     as a fix, and the problem's range narrowed to the word it replaces: the checker may place a
     misspelt label on its whole action (`win nik`), a misspelt name on the whole condition, or a
@@ -99,7 +96,7 @@ def _fixes(doc: _Document, code: str | None, repair: Fix | None, span: Span) -> 
     line = doc.line(word.start.line)
     before, after = line[word.start.column - 1:word.start.column], line[word.end.column:word.end.column + 1]
     if before in ("'", '"') and after == before:  # 'nik': the range and the fix keep the quotes
-        quoted = _span((word.start.line, word.start.column - 1), (word.end.line, word.end.column + 1))
+        quoted = span_of((word.start.line, word.start.column - 1), (word.end.line, word.end.column + 1))
         return quoted, (Fix(title, quoted, f"{before}{repair.new_text}{before}"),)
     return word, (Fix(title, word, repair.new_text),)
 
@@ -109,7 +106,7 @@ _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
 
 
-def _fixes_from_words(doc: _Document, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
+def _fixes_from_words(doc, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
     """The checker's "did you mean 'x'?" as a fix replacing the word it is about, and the problem's
     range narrowed to that word: the word is one the message quotes, found where the range
     starts (the checker may place a misspelt label on its whole action, `win nik`, a misspelt
@@ -140,6 +137,6 @@ def _fixes_from_words(doc: _Document, message: str, hint: str | None, span: Span
                   if m.start() >= span.start.column]
         if places:
             first = min(places, key=lambda m: m.start())
-            word_span = _span((span.start.line, first.start()), (span.start.line, first.end()))
+            word_span = span_of((span.start.line, first.start()), (span.start.line, first.end()))
             return word_span, (Fix(f"Change to {suggestion!r}", word_span, suggestion),)
     return span, ()

@@ -45,11 +45,11 @@ from ..cache import sharing
 from ..compile.explorations import Explorations
 from ..diagnostics import ERROR, RulesetError
 from .index import GAME, Index, Name, build_index
-from .completion import _Completer
-from .hovers import MAX_HOVER_STATES, _edge, _Hovers, _parent_said  # noqa: F401  (MAX_HOVER_STATES: found here too)
-from .problems import _problems
+from .completion import Completer
+from .hovers import MAX_HOVER_STATES, bet_edge, Hovers, parent_said  # noqa: F401  (MAX_HOVER_STATES: found here too)
+from .problems import problems_of
 from .values import (Completion, Edit, Fix, Hover, Location, Place, Problem, QuickFix, RenameError, Span,  # noqa: F401
-                     Symbol, _span)
+                     Symbol, span_of)
 
 MAX_KEPT_EDGES = 256
 MAX_EXTENDS = 16  # as the reader (parse.chain.MAX_EXTENDS_DEPTH)
@@ -403,7 +403,7 @@ class LanguageService:
         """Every problem `check` finds in the document as it is held, sorted by place."""
         doc = self._doc(uri)
         if doc._problems is None:
-            doc._problems = _problems(doc)
+            doc._problems = problems_of(doc)
         return list(doc._problems)
 
     def code_actions(self, uri: str, span: Span) -> list[QuickFix]:
@@ -445,11 +445,11 @@ class LanguageService:
         doc = self._doc(uri)
         parent = self._extended_at(doc, place)
         if parent is not None:
-            return [Location(parent.uri, _span((0, 0), (0, 0)))]
+            return [Location(parent.uri, span_of((0, 0), (0, 0)))]
         item = self._at(doc, place)
         if item is None:
             return []
-        return [Location(d.uri, _span(n.start, n.end)) for d, n in self._definitions(doc, self._key(doc, item))]
+        return [Location(d.uri, span_of(n.start, n.end)) for d, n in self._definitions(doc, self._key(doc, item))]
 
     def _extended_at(self, doc: _Document, place: Place) -> _Document | None:
         """The file `extends:` names, where `place` is on its value (as held, where it is open)."""
@@ -471,7 +471,7 @@ class LanguageService:
         for d in [doc, *self._parents(doc), *self._children(doc)]:
             for n in d.index.uses + (d.index.definitions if include_declaration else []):
                 if n.kind == key[0] and n.name == key[2] and self._key(d, n) == key:
-                    found.append(Location(d.uri, _span(n.start, n.end)))
+                    found.append(Location(d.uri, span_of(n.start, n.end)))
         return sorted(set(found), key=lambda loc: (loc.uri != uri, loc.uri, loc.span.start))
 
     def _children(self, doc: _Document) -> list[_Document]:
@@ -488,7 +488,7 @@ class LanguageService:
         for n in doc.index.definitions:
             if n.kind == "value":
                 continue
-            symbol = Symbol(n.name, n.kind, _span(n.start, n.block_end or n.end), _span(n.start, n.end))
+            symbol = Symbol(n.name, n.kind, span_of(n.start, n.block_end or n.end), span_of(n.start, n.end))
             if n.scope == GAME:
                 top.append(symbol)
             else:
@@ -504,7 +504,7 @@ class LanguageService:
         otherwise."""
         doc = self._doc(uri)
         item, key = self._renamable(doc, place)
-        return _span(item.start, item.end), item.name
+        return span_of(item.start, item.end), item.name
 
     def rename(self, uri: str, place: Place, new_name: str) -> dict[str, list[Edit]]:
         """The edits, by URI, that rename the phase, variable, label, option, bet or fee under
@@ -536,7 +536,7 @@ class LanguageService:
                 raise RenameError(f"{new_name!r} is already {taken[new_name]}{where}")
         edits: dict[str, list[Edit]] = {}
         for d in [doc, *children]:
-            found = [Edit(_span(n.start, n.end), new_name) for n in d.index.uses + d.index.definitions
+            found = [Edit(span_of(n.start, n.end), new_name) for n in d.index.uses + d.index.definitions
                      if n.kind == kind and n.name == old and self._key(d, n) == key]
             if found:
                 edits[d.uri] = sorted(set(found), key=lambda e: e.span.start)
@@ -588,18 +588,18 @@ class LanguageService:
         doc = self._doc(uri)
         parent = self._extended_at(doc, place)
         if parent is not None:
-            return Hover(_span(doc.index.extends[1], doc.index.extends[2]), _parent_said(parent))
+            return Hover(span_of(doc.index.extends[1], doc.index.extends[2]), parent_said(parent))
         item = self._at(doc, place)
         if item is None:
             return None
         key = self._key(doc, item)
         try:
-            text = _Hovers(self, doc).say(item, key)
+            text = Hovers(self, doc).say(item, key)
         except RecursionError:
             return None
         if not text and item.kind in ("phase", "variable", "label", "option", "bet", "fee"):
             text = self._where_defined(doc, key)
-        return Hover(_span(item.start, item.end), text) if text else None
+        return Hover(span_of(item.start, item.end), text) if text else None
 
     def _where_defined(self, doc: _Document, key: tuple) -> str | None:
         """What hover can say of a name while the file does not read (and no earlier version
@@ -621,7 +621,7 @@ class LanguageService:
         key = (ruleset.digest or doc.text, name)
         if key not in self._edges:
             with sharing(self._explorations):
-                self._edges[key] = _edge(ruleset, name)
+                self._edges[key] = bet_edge(ruleset, name)
             if len(self._edges) > MAX_KEPT_EDGES:
                 self._edges.pop(next(iter(self._edges)))
         return self._edges[key]
@@ -633,7 +633,7 @@ class LanguageService:
         in expressions, throws (`1-1`) where faces are read, names where a key's value names one."""
         doc = self._doc(uri)
         try:
-            return _Completer(self, doc, place).items()
+            return Completer(self, doc, place).items()
         except RecursionError:
             return []
 
@@ -704,7 +704,7 @@ class LanguageService:
         from .formatting import edits
 
         doc = self._doc(uri)
-        return [Edit(_span(a, b), text) for a, b, text in edits(doc.text, doc.display)]
+        return [Edit(span_of(a, b), text) for a, b, text in edits(doc.text, doc.display)]
 
     def _more_fixes(self, uri: str, problem: Problem) -> list:
         from .fixes import fixes
@@ -713,7 +713,7 @@ class LanguageService:
         extends = doc.index.extends
         if not problem.placed or (extends and (problem.span.start.line, problem.span.start.column) == extends[1]):
             return []  # of the file as a whole, or of a parent (shown on `extends:`): not this text's to mend
-        return [QuickFix(title, problem, {uri: [Edit(_span(a, b), text) for a, b, text in edits]})
+        return [QuickFix(title, problem, {uri: [Edit(span_of(a, b), text) for a, b, text in edits]})
                 for title, edits in fixes(problem, doc.lines, doc.index)]
 
 

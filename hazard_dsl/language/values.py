@@ -139,5 +139,5 @@ class RenameError(ValueError):
     """A rename refused: the message says why (not a name, taken, defined in another file)."""
 
 
-def _span(start: tuple, end: tuple) -> Span:
+def span_of(start: tuple, end: tuple) -> Span:
     return Span(Place(*start), Place(*end))
