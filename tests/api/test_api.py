@@ -105,6 +105,7 @@ def test_reprs_are_short():
 # same diagnostics, errors, warnings and the note on the checks still to come), and `str()`
 # lists every one of them.
 @pytest.mark.parametrize("path", sorted(BROKEN.glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_load_raises_every_problem_check_finds(path, monkeypatch):
     monkeypatch.chdir(BROKEN)  # file names as check prints them
     found = check_file(Path(path.name))

@@ -50,6 +50,7 @@ def _reaches(imported: tuple[str, list[str]], prefix: str) -> bool:
 
 
 @pytest.mark.parametrize("path", list(_modules(*BELOW)), ids=lambda p: str(p.relative_to(PACKAGE)))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_nothing_below_imports_the_command_line_or_the_application_layer(path):
     for layer in ("hazard_dsl.cli", "hazard_dsl.commands", "hazard_dsl.api"):
         assert not [i for i in _imports(path) if _reaches(i, layer)], layer

@@ -223,6 +223,7 @@ def test_a_save_between_reading_and_parsing_cannot_mix_versions(fresh, monkeypat
     assert _cached_and_plain(path) == (Fraction(6, 36), Fraction(6, 36))
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_saves_racing_analyses_never_leave_a_wrong_entry(fresh):
     """A thread saves two versions in turn by atomic rename while analyses run; afterwards each
     version's figures through the cache equal those read without it, in process and for every

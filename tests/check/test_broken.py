@@ -105,6 +105,7 @@ def test_corpus_is_there():
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_check_file_reports_what_is_expected(path: Path):
     expected = expectations(path)
     assert any(e.severity == "error" for e in expected), f"{path.name} expects no error"
@@ -148,6 +149,7 @@ def cli_results():
 
 
 @pytest.mark.parametrize("path", CLI_FILES, ids=[p.name for p in CLI_FILES])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_cli_check_fails_cleanly(path: Path, cli_results):
     result = cli_results[path.name]
     first = next(e for e in expectations(path) if e.severity == "error")
@@ -325,6 +327,7 @@ money_rulesets = st.fixed_dictionaries(
 
 @FUZZ
 @given(document=money_rulesets)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fuzz_bets_and_fees(document, tmp_path_factory):
     path = tmp_path_factory.mktemp("money") / "fuzz.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")

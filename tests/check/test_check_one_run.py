@@ -54,6 +54,7 @@ def test_the_corpus_is_there():
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_one_run_reports_everything(path: Path, runs):
     result = runs[path.name]
     assert "Traceback" not in result.stderr + result.stdout, result.stderr

@@ -7,6 +7,8 @@ import json
 import time
 from fractions import Fraction
 
+import pytest
+
 from hazard_dsl.check import check_file
 from hazard_dsl.cli import main
 from hazard_dsl.compile.compiler import MAX_ALTERNATIVES, compile_ruleset
@@ -59,6 +61,7 @@ def test_phases_that_come_back_with_the_same_values_never_stop(write_ruleset):
     assert "come back to 'a' with the same values (n = 0), so they never stop: a → b → a" in d.message
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_large_cycle_is_refused_quickly(write_ruleset, capsys):
     path = write_ruleset("name: a long cycle\nvariables:\n  k: 0..399\nphases:\n  roll:\n"
                          "    - when: total == 12\n      do: win\n    - when: total == 2\n      do: lose\n"
@@ -75,6 +78,7 @@ def test_a_moderate_cycle_is_solved_exactly(write_ruleset):
     assert _timed(lambda: analyse(compile_ruleset(read_ruleset(path))).win) == Fraction(1, 2)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_ten_million_choice_alternatives_are_refused(write_ruleset):
     path = write_ruleset("name: many choices\nvariables:\n  a: 0..10000\n  b: 0..1000\nphases:\n  roll:\n"
                          "    - when: total == 7\n      do: win\n    - when: total == 2\n      do: lose\n"
@@ -84,6 +88,7 @@ def test_ten_million_choice_alternatives_are_refused(write_ruleset):
     assert any(f"more than {MAX_ALTERNATIVES} alternatives" in d.message for d in diagnostics)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_counter_trapped_in_a_loop_is_found_in_linear_time(write_ruleset):
     path = write_ruleset("name: trapped\nvariables:\n  k: 0..15000\nphases:\n  roll:\n"
                          "    - when: k < 15000\n      do: set k = k + 1; throw again\n"

@@ -219,6 +219,7 @@ def test_the_issues_chain_of_121_ands_is_no_nesting(tmp_path):
 
 @pytest.mark.parametrize("command", [["check"], ["analyse", "--json"], ["run", "--seed", "3"],
                                      ["simulate", "--games", "2000", "--seed", "3", "--workers", "1"]])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_chain_of_five_thousand_terms_is_read_checked_and_played(tmp_path, command):
     path = _chain_file(tmp_path, 5000)
     result = hazard(command[0], path.name, *command[1:], cwd=tmp_path)
@@ -309,6 +310,7 @@ def big_results(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", BIG_FILES)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_big_rule_file_is_handled_in_bounded_time(big_results, name):
     path, result = big_results[name]
     _, _, code, said = BIG_FILES[name]

@@ -171,6 +171,7 @@ faces = st.lists(st.integers(0, 4), min_size=6, max_size=6).filter(lambda w: sum
 
 
 @given(w1=faces, w2=faces)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_loading_matches_the_independent_calculation(tmp_path_factory, w1, w2):
     """Any pair of loaded dice: the compiled machine's exact chance is the first-principles one."""
     from hazard_dsl.compile.compiler import compile_ruleset

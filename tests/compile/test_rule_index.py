@@ -74,6 +74,7 @@ def _explore(path, indexed: bool):
 
 
 @given(rules=rules, otherwise=st.booleans())
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_index_explores_exactly_what_the_plain_scan_does(rules, otherwise, tmp_path_factory):
     text = "".join(_rule(*r) for r in rules) + ("    - otherwise: lose\n" if otherwise else "")
     path = tmp_path_factory.mktemp("index") / "r.yaml"
@@ -81,6 +82,7 @@ def test_the_index_explores_exactly_what_the_plain_scan_does(rules, otherwise, t
     assert _explore(path, True) == _explore(path, False)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_table_of_eight_thousand_rules_is_explored_trying_few(tmp_path):
     lines = []
     for i in range(1000):

@@ -260,6 +260,7 @@ def test_the_workbench_gets_the_same_figures_tokens_and_fixes_from_the_api(tmp_p
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_shows_the_figures_and_the_colours_inside_the_text(tmp_path):
     """In a real Chromium: craps' figures after its rules and above its phases and bets, its
     expressions coloured by kind; a mistake typed takes the figures away and its quick fix (a

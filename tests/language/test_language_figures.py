@@ -159,6 +159,7 @@ def _open(client, name: str) -> tuple[str, str]:
 
 @needs_pytest_lsp
 @pytest.mark.asyncio
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 async def test_the_servers_inlay_hints_and_lenses_are_analyses_figures(client: LanguageClient):
     expected = analysed("craps")
     uri, text = _open(client, "craps")

@@ -471,6 +471,7 @@ def test_no_text_and_no_place_makes_the_service_raise(pieces, line, column, new_
 
 @given(st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 12), _PIECES | st.text(max_size=4)), max_size=6),
        st.integers(0, 45), st.integers(0, 50))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_edit_of_a_rule_file_makes_the_service_raise(edits, line, column):
     service = LanguageService()
     text = (EDITOR / "small.yaml").read_text(encoding="utf-8")
@@ -596,6 +597,7 @@ def _builtin_names():
 
 
 @pytest.mark.parametrize("name", _builtin_names())
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_name_of_a_builtin_renamed_leaves_the_file_checking_as_before(tmp_path, name):
     """Each phase, variable, label, option, bet and fee a built-in ruleset defines, renamed in a
     copy of it: the copy has no error the file had not (a name the file refines from the

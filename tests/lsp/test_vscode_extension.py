@@ -76,6 +76,7 @@ def vsix(tmp_path_factory) -> Path:
 
 
 @needs_npm
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_vsix_holds_the_client_its_library_the_schema_and_the_grammars(vsix):
     with zipfile.ZipFile(vsix) as z:
         names = set(z.namelist())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +36,7 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     assert _check(path) == []
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_long_yaml_list_is_refused_while_it_is_read(tmp_path):
     path = tmp_path / "list.yaml"
     path.write_text("name: long\nnotes:\n" + "- a\n" * 240_000)
@@ -156,6 +158,7 @@ def _seven_by_chain(op: str, length: int) -> str:
 
 @settings(max_examples=30)  # each example reads, checks, compiles and solves up to 100,000 characters
 @given(length=st.integers(1, 6000), op=st.sampled_from(list(CHAIN_TERMS)))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_long_flat_chain_is_accepted_and_computed(length, op, tmp_path_factory):
     from hazard_dsl.compile.compiler import compile_ruleset
     from hazard_dsl.check.reading import read_ruleset
@@ -196,6 +199,7 @@ def _yaml_integer(base: str, digits: int, underscores: bool) -> tuple[str, int]:
 @example(base="0x", digits=64, underscores=True, where="year")
 @given(base=st.sampled_from(["0x", "0b", "0", ""]), digits=st.one_of(st.integers(1, 70), st.integers(4000, 30_000)),
        underscores=st.booleans(), where=st.sampled_from(["option", "initial", "range", "year"]))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_yaml_integer_is_read_exactly_or_refused_with_a_position(base, digits, underscores, where,
                                                                    tmp_path_factory):
     from hazard_dsl.parse.numbers import MAX_YAML_DIGITS

@@ -101,6 +101,7 @@ def _lark(built):
     return lambda text, start: built.parse(text, start=start)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_same_trees_and_errors_on_the_corpus_and_every_prefix(texts, built):
     cases = set(texts)
     for text, start in texts:

@@ -58,6 +58,7 @@ def locked(path: Path) -> bool:
 
 
 @pytest.mark.parametrize("command", ["run", "play"])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_log_is_not_written_over_an_existing_file_unless_forced(tmp_path, command):
     mine = tmp_path / "mine.log"
     mine.write_bytes(b"a person's data\n")
@@ -74,6 +75,7 @@ def test_a_log_is_not_written_over_an_existing_file_unless_forced(tmp_path, comm
     assert cli("replay", str(mine)).returncode == 0
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_log_is_never_written_over_a_rule_file_even_forced(tmp_path):
     parent = tmp_path / "parent.yaml"
     parent.write_text("extends: cotton\nname: Parent\n")
@@ -205,6 +207,7 @@ def test_a_refused_resume_leaves_the_log_byte_for_byte(tmp_path):
     assert cut.read_bytes() == full.read_bytes()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_file_a_log_header_names_is_never_opened(tmp_path):
     secret = tmp_path / "secret.yaml"
     secret.write_text("SECRET-CONTENTS: not for a log to print\n")
@@ -274,6 +277,7 @@ def _peak_kib(tmp_path, argv, stdin=None) -> tuple[subprocess.CompletedProcess, 
     return result, peak
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_replay_reads_a_big_log_line_by_line(tmp_path):
     small = session_log(tmp_path, "small.log")
     big = tmp_path / "big.log"

@@ -340,6 +340,7 @@ junk = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.text
 @given(line=st.integers(0, 10_000), key=st.text(max_size=12) | st.sampled_from(
     ["event", "dice", "amount", "player", "players", "purse", "stake", "value", "rounds", "strategy", "options",
      "caster", "state", "to", "file", "rules", "seed", "declined", "voluntary"]), value=junk)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_tampered_log_is_replayed_or_refused_never_a_crash(tmp_path_factory, line, key, value):
     from hazard_dsl.cli import main as run_main
 

@@ -245,6 +245,7 @@ def any_legal_action(data, question):
 
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(RULESETS), st.integers(2, 4), st.integers(0, 2**16), st.data())
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_legal_actions_conserve_money_and_no_purse_goes_below_nothing(name, players, seed, data):
     table = Table(machine_of(name), [f"P{k}" for k in range(players)], purse=data.draw(st.sampled_from([1, 5, "7/2"])),
                   seed=seed, rounds=1)

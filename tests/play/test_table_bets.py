@@ -117,6 +117,7 @@ def test_run_with_plans_logs_and_replays(tmp_path):
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(["hoyle", "craps", "french", "cotton", "petty", "history_sheet"]), st.integers(0, 2**16),
        st.data())
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_plans_conserve_money_and_keep_purses_at_or_above_nothing(name, seed, data):
     # cotton, petty and the history sheet: side bets between two at the table, single-throw bets;
     # a seat's own stake (0: an onlooker) besides

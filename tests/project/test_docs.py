@@ -26,6 +26,7 @@ def load_build():
     return module
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_tutorial_shows_what_its_commands_print_now(tmp_path):
     """Every command of the tutorial is run again on a copy of docs/ (figures included) and
     prints exactly what the tutorial shows; `python docs/build.py` rewrites it when the code

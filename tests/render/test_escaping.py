@@ -120,6 +120,7 @@ def hostile_dir(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, fmt, shown", CASES)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_command_shows_hostile_words_and_lets_none_act(argv, fmt, shown, hostile_dir, capsys):
     if fmt == "svg" and shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed")

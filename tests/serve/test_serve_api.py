@@ -426,6 +426,7 @@ def slow_rule_file(tag: str) -> str:
             "    - otherwise: set n = n + total; throw again\n")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_slow_analyses_leave_the_language_service_free(tmp_path):
     """With both slots of the work taken by analyses that run to the time limit, the workbench's
     check, hover and completion are answered at once, in their own lane."""
@@ -515,6 +516,7 @@ def test_serve_prints_its_address_and_stops_on_ctrl_c(folder, tmp_path):
     assert "Traceback" not in err and err.strip().endswith("hazard-dsl: stopped")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_serve_frees_the_work_of_a_client_that_hung_up_and_stops_at_once_on_ctrl_c(tmp_path):
     """Two slow analyses whose clients hang up free their slots at once (the next analysis is not
     kept waiting for the 60 s limit); a Ctrl-C while another runs stops the server in a moment,

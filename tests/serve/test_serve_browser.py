@@ -109,6 +109,7 @@ def no_alert(browser):
     pytest.fail(f"a dialog opened: {text!r}")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_library_shows_cottons_chance_and_the_called_main(browser, server):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -149,6 +150,7 @@ def test_compare_shows_each_variants_chance(browser, server):
     assert {"chance throw", "set main"} <= phases and not any("_" in p for p in phases), phases
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, server):
     from selenium.webdriver.common.by import By
 
@@ -178,6 +180,7 @@ def test_the_workbench_places_a_misspelt_phase_and_its_fix_clears_it(browser, se
     assert (folder / "typo.yaml").read_text(encoding="utf-8") == COTTON
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_rule_text_that_looks_like_html_is_shown_and_never_run(browser, server):
     from selenium.webdriver.common.by import By
 
@@ -200,6 +203,7 @@ def test_rule_text_that_looks_like_html_is_shown_and_never_run(browser, server):
     assert not [r for r in requests if r.rstrip("/").endswith("/x")], requests
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_new_file_from_a_built_in_in_one_click(browser, server):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -262,6 +266,7 @@ def console_errors(browser) -> list[str]:
     return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_draws_a_negative_edge_with_no_error(browser, server):
     """Petty Hazard's edge against the caster is negative (−1.533%): its bar is drawn to its length
     from the exact fraction, not from the text with its minus sign (which made every width NaN);
@@ -318,6 +323,7 @@ return {broken, headers, bets: bets ? [bets.getBoundingClientRect().width, bets.
 @pytest.mark.parametrize("width", [1280, 375])
 @pytest.mark.parametrize("ruleset", ["chicken", "cotton", "craps", "french", "fullams", "history_sheet", "hoyle",
                                      "petty"])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
     """French Hazard's payout of `odds` in words runs to 280 characters: it wraps, and no other
     column is squeezed to a letter a line. At 1280 px every header is one line and the bets fit
@@ -363,6 +369,7 @@ def test_compare_charts_are_readable_at_375_px(browser, server):
     assert all(left >= -0.5 and right >= -0.5 for _, _, left, right in texts), texts
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_gives_up_what_a_newer_request_replaces_and_warns_of_unsaved_changes(browser, server):
     """While a file's figures are worked out, an edit gives that request up (the server then stops
     its work); leaving the page with the edit unsaved asks first, and not once it is saved."""
@@ -430,6 +437,7 @@ def _scale(ticks):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_places_each_chance_on_a_labelled_scale_in_its_order(browser, server, width):
     """Issue 34: each chance was a bar from its value to the 50% line, so Chicken's 49.29% (the
     best of the three below 50%) had a shorter bar than Cotton's 49.08%. Now each chance is a dot
@@ -505,6 +513,7 @@ return {dimmed: box.classList.contains('stale'), opacity: +getComputedStyle(box)
 """
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_dims_the_figures_of_an_older_version_and_says_so(browser, server):
     """Issue 34: a file broken by an edit kept the last valid figures on screen, undimmed, under
     "The figures appear when the file has no errors". Now they are dimmed and say they are of

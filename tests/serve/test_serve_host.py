@@ -287,6 +287,7 @@ def test_tables_only_on_another_loopback_address_says_so_and_refuses_saves(tmp_p
 # -- the host's page, in a real browser
 
 @pytest.mark.browser
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_hosts_page_shows_each_seats_code_and_a_phone_reads_its_link(tmp_path):
     from tests.serve.test_serve_browser import _chromium
 
@@ -337,6 +338,7 @@ def test_the_hosts_page_shows_each_seats_code_and_a_phone_reads_its_link(tmp_pat
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_of_a_server_for_the_tables_alone_is_read_only_and_says_why(tmp_path):
     from selenium.webdriver.common.by import By
 

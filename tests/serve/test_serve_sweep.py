@@ -59,6 +59,7 @@ SWEEP = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCh
 
 
 @pytest.mark.parametrize("path", sorted(ROUTES))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_route_answers_any_body_without_a_500(client, path):
     @SWEEP
     @given(bodies(ROUTES[path]))

@@ -287,6 +287,7 @@ def test_an_action_is_a_small_message(client):
 
 
 @pytest.mark.parametrize("name", ["chicken", "craps", "french", "fullams", "history_sheet", "hoyle", "petty"])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_built_in_variant_seats_three_and_its_log_replays(client, tmp_path, name):
     from hazard_dsl.commands.sessions import replay
     from hazard_dsl.play.log import open_log
@@ -306,6 +307,7 @@ def test_every_built_in_variant_seats_three_and_its_log_replays(client, tmp_path
     assert len(told) >= 60 or told[-1]["event"] == "end"  # a round of the table ended it sooner
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_server_killed_while_actions_pour_in_keeps_every_one_it_answered(tmp_path):
     """SIGKILL at a moment nobody chose, while a player posts as fast as the server answers: every
     action answered is in the database afterwards, the table rebuilt from it goes on, and its
@@ -511,6 +513,7 @@ def test_pages_are_counted_by_link_so_onlookers_never_take_a_seats_room(client, 
         assert ws.receive_json()["n"] == 1
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_table_nobody_acts_at_is_closed_with_its_pages_open(tmp_path):
     """Idleness is judged by actions: a page left open keeps no table. Its pages are told why
     (4410), as a refusal, so that they stop rather than reconnect."""
@@ -552,6 +555,7 @@ def served(app):
         thread.join(timeout=30)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_refused_websocket_is_closed_with_its_code_and_reason_over_a_real_connection(tmp_path, monkeypatch):
     """A bad token (4403), a table closed (4410) and one page too many (4429): each connection is
     accepted, then closed with 4000 + the status and the reason, which a page can read."""

@@ -181,6 +181,7 @@ def click_first(browser):
     browser.find_element(By.CSS_SELECTOR, "#actions button").click()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(browsers, server):
     from selenium.webdriver.common.by import By
 
@@ -442,6 +443,7 @@ def test_done_closes_the_bets_and_the_caster_then_throws_and_a_new_token_is_a_ne
     assert "Seven is the main" in text_of(page, "#story")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_refused_connection_stops_and_says_why(browsers, server):
     """The ninth page of one seat's link is refused (4429): the page says so and does not keep
     reconnecting."""
@@ -552,6 +554,7 @@ def group_story() -> list:
             (guild, {"action": "bet", "bet": "odds", "amount": "1"}), (robert, {"action": "cover"})]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_group_on_phones_plays_through_a_kill_with_one_table_broken_and_a_repeat_applied_once(tmp_path):
     """Done when (issue 34): three seats on phone-sized windows (390x844) join by their links and
     play Hoyle through a side bet, stakes and the odds, clicking the page's own buttons; the

@@ -81,6 +81,7 @@ def _command(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
                           timeout=timeout, cwd=ROOT)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_report_counts_the_clusters_workers(two_workers):
     # four chunks, so that both workers have some to play
     run = _command("simulate", "cotton", "--games", str(4 * (1 << 21)), "--seed", "5", "--scheduler", two_workers,
@@ -92,6 +93,7 @@ def test_the_report_counts_the_clusters_workers(two_workers):
     assert text.stdout.startswith("Hazard (Cotton, 1674) — 1,000 games simulated (seed 5, 2 workers), beside")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_lost_scheduler_is_one_error_line(tmp_path):
     address, processes = _cluster(tmp_path, 1)
     try:

@@ -69,6 +69,7 @@ def test_the_command_runs_on_the_compiled_kernel():
     assert report["games"] == 20000 and abs(report["win"]["z"]) <= 4
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_at_the_table_run_on_the_compiled_kernel():
     """The same command, the same numbers on either side of --workers; other numbers than the
     NumPy engine's (its own random numbers), money conserved in every session."""

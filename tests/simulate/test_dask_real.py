@@ -90,6 +90,7 @@ def cluster(tmp_path_factory):
             _stop(process)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_command_on_a_real_cluster_gives_the_local_figures(cluster):
     games = 3 * GAMES_PER_CHUNK - 1000  # three chunks, the last one short
     remote = _command("simulate", "cotton", "--games", str(games), "--seed", "11", "--scheduler", cluster, "--json")
@@ -179,6 +180,7 @@ def _fake_server(speaks: str):
         server.close()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fake_servers_are_one_error_line_in_seconds():
     """All four at once (each waits up to a few seconds for an answer that never comes)."""
     kinds = ("http", "garbage", "nothing", "greeting")

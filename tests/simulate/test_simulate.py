@@ -61,6 +61,7 @@ def _table_machine(name):
 
 @pytest.mark.parametrize("name", ["cotton", "chicken", "hoyle", "craps", "french"])
 @pytest.mark.parametrize("strategy", ["flat", "cautious"])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_follow_the_session_engine_throw_for_throw(name, strategy):
     """A dice tape played by `play.session.Session` and, game by game, by the vectorised table:
     the same games and, to the last minor unit, the same purses."""
@@ -280,6 +281,7 @@ def test_either_count_gives_a_chunk_the_same_figures(name, monkeypatch):
     ["history_sheet", "--players", "Ann,Ben,Cat", "--bet", "Ben:twelve=1", "--bet", "Cat:side=2"],
 ])
 @pytest.mark.statistical  # a simulation against exact figures
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_with_bets_agree_with_each_seats_exact_figures(argv, capsys):
     """simulate --players with bets plays rounds of the table one by one, bets and all, and each
     seat's net per round lies within four standard errors of its exact figure (solve.seats)."""

@@ -55,6 +55,7 @@ ENGINES = ["numpy", pytest.param("compiled", marks=pytest.mark.skipif(
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name, options", list(_variants()),
                          ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_ruleset_and_option_value_agrees(name, options, engine):
     report = execute(prepare_games(machine(name, **options), GAMES, 20261122, engine=engine), 1)[0]
     _check_game(report, (name, options))

@@ -184,6 +184,7 @@ def test_the_api_gives_the_same_figures():
 
 
 @pytest.mark.browser
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_library_page_shows_each_bets_spread(browser, server):
     """The web library's bets table: each bet's SD per unit bet, exact and decimal, and its hit
     frequency, from /api/analyse (analyse --json's spread)."""

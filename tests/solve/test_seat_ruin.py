@@ -103,6 +103,7 @@ def test_taking_anothers_bet_moves_the_takers_purse():
     ("french", {"Ann": {"side": 2}}, ["Ann", "Ben"], "Ann"),
 ])
 @pytest.mark.statistical  # a simulation against exact figures
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_played_on_the_table_agree_within_four_standard_errors(name, plans, players, seat):
     """Sessions on the table itself (commands.simulate.sessions_to_goal: the other purses so deep
     that the table never limits them, the seat's followed from the bankroll, stopping at the
@@ -162,6 +163,7 @@ def test_analyse_says_what_is_missing():
 # ---------------------------------------------------------------------------- simulate --goal
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_simulate_goal_plays_each_seats_sessions_beside_the_exact_figures():
     """`simulate --players … --goal G` follows each seat from --purse to the goal or ruin on the
     table itself: within four standard errors of seat_ruin, and the same seed, the same figures."""
@@ -200,6 +202,7 @@ PLANNABLE = {"cotton": ["side"], "petty": ["side"], "french": ["side", "odds"]} 
 @settings(max_examples=25)
 @given(name=st.sampled_from(sorted(PLANNABLE)), players=st.integers(2, 3), data=st.data(),
        bankroll=st.integers(2, 4), more=st.integers(1, 3))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_plan_keeps_the_chains_identities(name, players, data, bankroll, more):
     """For random plans at random tables: the chance of the goal and of ruin add to 1, the games
     split by whose hand they are in add to the whole, and the purse at the end is the bankroll

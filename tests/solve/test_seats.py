@@ -262,6 +262,7 @@ def played(name: str, bets: list, plans: dict, players: list, sessions: int, sta
     ("history_sheet", ["twelve", "side"], {"Ben": {"twelve": 1}, "Cat": {"side": 2}}, ["Ann", "Ben", "Cat"], 300),
 ])
 @pytest.mark.statistical  # a simulation against exact figures
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_at_the_table_agree_with_each_seats_exact_figures(name, bets, plans, players, sessions):
     """Each seat's net per game over sessions of one round, in all and from each bet, the stake
     and each fee, within four standard errors of the exact figure."""
@@ -343,6 +344,7 @@ def test_the_long_run_of_games_strung_together():
     assert long_run({"x": {"x": F(1)}}, "x") == {"x": F(1)}
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_commission_taken_up_front_is_in_the_seats_figures_as_the_table_takes_it():
     """Craps' buy bets with the vig paid up front (the table charges it as the bet is made): the
     seat's edge per unit it puts in (stake and commission) is the bet's edge from analyse, 1/21
