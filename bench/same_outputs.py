@@ -1,6 +1,6 @@
 """Every example of the README and the docs, run by two versions of the code, byte for byte.
 
-    python bench/same_outputs.py [REF] [--docs] [--only TEXT]
+    python bench/same_outputs.py [REF] [--docs] [--only TEXT] [--write-docs]
 
 REF (default: HEAD) is checked out into a temporary `git worktree`; each `$ hazard-dsl …` line of
 README.md (and, with --docs, of every docs/*.md) runs once with that tree first on `PYTHONPATH` and
@@ -26,6 +26,8 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 300  # seconds for one example: a hang is reported as one, not waited on for ever
@@ -125,7 +127,13 @@ def main() -> int:
     parser.add_argument("ref", nargs="?", default="HEAD")
     parser.add_argument("--docs", action="store_true", help="also every docs/*.md example")
     parser.add_argument("--only", help="only the examples containing this text")
+    _docs.add_option(parser)
     args = parser.parse_args()
+    with _docs.recording("same_outputs", args.write_docs):
+        return compare_trees(args)
+
+
+def compare_trees(args) -> int:
 
     with tempfile.TemporaryDirectory(prefix="same-ref-") as holder:
         before_tree = Path(holder) / "tree"
