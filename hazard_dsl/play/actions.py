@@ -83,7 +83,7 @@ class Question:
 def check(question: Question, action, money=None) -> dict:
     """The action made legal and exact (amounts as exact strings, dice as lists), or
     IllegalAction saying why it is not an answer to `question`. With `money` (the ruleset's
-    `Table`) an amount may be written in its coin too ("1s 6d", render.words.money_read), and
+    `Table`) an amount may be written in its coin too ("1s 6d", money.money_read), and
     a refusal tells amounts so."""
     if not isinstance(action, dict):
         raise IllegalAction("an action is a JSON object such as {\"action\": \"throw\"}")
@@ -179,7 +179,7 @@ def _amount(question: Question, amount, bounds: dict, player: str | None = None,
         text = str(amount)
         value = exact_amount(text, percent=False, written=True) if len(text) <= MAX_ACTION_TEXT else None
         if value is None and money is not None and len(text) <= MAX_ACTION_TEXT:
-            from ..render.words import MoneyText, money_read
+            from ..money import MoneyText, money_read
 
             try:
                 value = money_read(money, text)
@@ -190,7 +190,7 @@ def _amount(question: Question, amount, bounds: dict, player: str | None = None,
     least, most = Fraction(bounds["least"]), Fraction(bounds["most"])
     told = exact_money
     if money is not None:
-        from ..render.words import money_told
+        from ..money import money_told
 
         told = lambda value: money_told(money, value)  # noqa: E731 — amounts in the table's coin
     if value < least:

@@ -78,8 +78,8 @@ class Wager:
 
 def money(value: Fraction) -> str:
     """Exact money for people in the file's unit: 12, 12.50, or 1 7/8 where no decimal is exact
-    (render.words.number: never an improper fraction)."""
-    from ..render.words import number
+    (money.number: never an improper fraction)."""
+    from ..money import number
 
     return number(value, 2)
 
@@ -166,7 +166,7 @@ class Wagers:
 
     def _told(self, value: Fraction) -> str:
         """Money in the ruleset's coin ("2s 6d", "$2.50"), as the narration tells it."""
-        from ..render.words import money_amount
+        from ..money import money_amount
 
         return money_amount(self.machine.ruleset, value)
 

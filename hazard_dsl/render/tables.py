@@ -7,34 +7,12 @@ escaper (escape.py)."""
 from __future__ import annotations
 
 import io
-import sys
 from fractions import Fraction
 
+from ..money import digits as _digits, exact  # below simulate, which writes exact strings too
 from ..records import field, record
 
 FORMATS = ("text", "json", "markdown", "csv")
-
-
-def _digits(n: int) -> str:
-    """str(n) for an integer we computed ourselves, however long: Python refuses more than
-    4300 digits by default, a guard meant for parsing untrusted text, not printing our results."""
-    try:
-        return str(n)
-    except ValueError:
-        old = sys.get_int_max_str_digits()
-        sys.set_int_max_str_digits(0)
-        try:
-            return str(n)
-        finally:
-            sys.set_int_max_str_digits(old)
-
-
-def exact(value: Fraction | int) -> str:
-    """A fraction in lowest terms as a string: "1979/4032", "0", "1" (every digit: for JSON)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return _digits(value.numerator)
-    return f"{_digits(value.numerator)}/{_digits(value.denominator)}"
 
 
 LONG_FRACTION = 40  # characters: longer exact fractions are abbreviated in tables for people
