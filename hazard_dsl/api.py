@@ -477,14 +477,15 @@ class Shown:
     One instance, `SHOWN`; a result pickles with it by reference."""
 
     def get(self, name: str):
-        from .render import comparison, phrases, report, seats, tables
+        from .render import comparison, phrases, report, seats, simulation, tables
 
         return {"render": tables.render, "stake_edge": phrases.stake_edge, "analysis_json": report.analysis_json,
                 "analysis_header": report.analysis_header, "analysis_tables": report.analysis_tables,
                 "hand_json": seats.hand_json, "hand_table": seats.hand_table, "seats_json": seats.seats_json,
                 "seats_tables": seats.seats_tables, "table_ruin_json": seats.table_ruin_json,
                 "table_ruin_table": seats.table_ruin_table, "ruin_json": seats.ruin_json,
-                "ruin_table": seats.ruin_table, "comparison": comparison.comparison}[name]
+                "ruin_table": seats.ruin_table, "comparison": comparison.comparison,
+                "games_tables": simulation.games_tables, "sessions_tables": simulation.sessions_tables}[name]
 
 
 SHOWN = Shown()
@@ -524,7 +525,7 @@ def load(name_or_path: str | Path, **options) -> Variant:
         >>> hazard_dsl.load("petty")
         <Variant 'Petty Hazard (Barker, 2003)'>
     """
-    from .check import check_ruleset
+    from .cache import check_ruleset
     from .diagnostics import did_you_mean
     from .parse.files import builtin_names, resolve
 
@@ -546,7 +547,7 @@ def load_text(text: str, /, name: str = "<text>", **options) -> Variant:
         >>> petty.analyse().win
         Fraction(5629, 11088)
     """
-    from .check import check_ruleset
+    from .cache import check_ruleset
 
     if not isinstance(text, str):
         raise TypeError(f"load_text takes the rule file's text as a str, not {type(text).__name__}"

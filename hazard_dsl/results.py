@@ -294,9 +294,7 @@ class Simulation(_Report):
         return f"<Simulation {self.ruleset!r}: {self.games:,} games, {said}>"
 
     def _tables(self) -> tuple:
-        from .simulate.report import games_tables
-
-        return games_tables(self._report)
+        return self._show("games_tables")(self._report)
 
 
 @record(frozen=True)
@@ -341,9 +339,7 @@ class TableSimulation(_Report):
                 f"{self.games_per_session or 0:.2f} games a session>")
 
     def _tables(self) -> tuple:
-        from .simulate.report import sessions_tables
-
-        return sessions_tables(self._report)
+        return self._show("sessions_tables")(self._report)
 
 
 __all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "Hand", "Ruin", "Seat", "Seats", "Simulation", "TableRuin",

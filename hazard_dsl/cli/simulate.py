@@ -253,7 +253,7 @@ def _print(report: dict, fmt: str, context) -> None:
         print(json.dumps(report, indent=2))
         return
     from ..render.tables import render
-    from ..simulate.report import games_tables, sessions_tables
+    from ..render.simulation import games_tables, sessions_tables
 
     if context.plan.kind == "sessions":
         header, tables = sessions_tables(report)
