@@ -99,3 +99,24 @@ def kept(ruleset, kind: str, what: tuple, build, expect):
     from .disk import kept as keep
 
     return keep(ruleset, kind, what, build, expect)
+
+
+def check_ruleset(path=None, text: str | None = None, name: str | None = None) -> tuple:
+    """`check.check_ruleset`, reading the file and keeping what its game checks found through
+    this cache: the check layer below knows no cache, the cache wraps it from above."""
+    from .. import check
+
+    return check.check_ruleset(path, text, name, reading=_CACHED)
+
+
+def check_file(path) -> list:
+    """`check.check_file` through this cache: every problem of a rule file, sorted. Never raises."""
+    return check_ruleset(path)[1]
+
+
+class _CACHED:
+    """The reading `check.check_ruleset` is handed: this module's, with the disk cache."""
+
+    read_ruleset = staticmethod(lambda path, text=None: read_ruleset(path, text))
+    read_text = staticmethod(lambda text, name: read_text(text, name))
+    kept = staticmethod(lambda *args: kept(*args))

@@ -14,23 +14,46 @@ from pathlib import Path
 from ..diagnostics import NOTE, Diagnostic, Position, RulesetError
 
 
-def check_file(path: str | Path) -> list[Diagnostic]:
+class _Plain:
+    """Reading a rule file and checking its game with no cache: the check layer's own way. The
+    cache, a layer above, hands `check_ruleset` its own (`hazard_dsl.cache.check_ruleset`), so
+    that a file checked before, unchanged, is not read or explored again."""
+
+    @staticmethod
+    def read_ruleset(path, text=None):
+        from .reading import read_ruleset
+
+        return read_ruleset(Path(path), text=text)
+
+    @staticmethod
+    def read_text(text, name):
+        from .reading import read_ruleset
+
+        return read_ruleset(Path(name), [], text=text, named=name)
+
+    @staticmethod
+    def kept(ruleset, kind, what, build, expect):
+        return build()
+
+
+def check_file(path: str | Path, reading=_Plain) -> list[Diagnostic]:
     """Every problem of a rule file (errors and warnings), sorted by position. Never raises."""
-    return check_ruleset(path)[1]
+    return check_ruleset(path, reading=reading)[1]
 
 
 def check_ruleset(path: str | Path | None = None, text: str | None = None,
-                  name: str | None = None) -> tuple:
+                  name: str | None = None, reading=_Plain) -> tuple:
     """(the Ruleset, or None when it does not read; every problem, errors and warnings, sorted
     by position) of a rule file — or, with `text` and `name`, of a rule file held in a string
     (`hazard_dsl.cache.read_text`); with `text` and `path`, of the file at `path` as an editor holds
     it, not yet saved (its `extends:` resolved beside it). Never raises: a ruleset that reads may
     still have errors here, found when its game is explored (a game unable to end, a throw no
-    rule handles)."""
+    rule handles). `reading`: how the file is read and what its game checks found is kept
+    (`read_ruleset`, `read_text`, `kept`), the cache's when `hazard_dsl.cache` calls this."""
     def place(found: list) -> list:
         return _placed(path, text, name, found)
 
-    ruleset, found = _checked(path, text, name, place)
+    ruleset, found = _checked(path, text, name, place, reading)
     return ruleset, place(found)
 
 
@@ -52,9 +75,8 @@ def _placed(path, text, name, found: list) -> list:
         return found
 
 
-def _checked(path, text, name, place) -> tuple:
-    from ..cache import kept, read_ruleset, read_text
-
+def _checked(path, text, name, place, reading) -> tuple:
+    kept, read_ruleset, read_text = reading.kept, reading.read_ruleset, reading.read_text
     in_string = text is not None and name is not None
     where = name if in_string else str(path)
     try:
@@ -64,8 +86,8 @@ def _checked(path, text, name, place) -> tuple:
     except RecursionError:
         return None, [Diagnostic("the file is nested too deeply to check", Position(where, 1, 1))]
     try:
-        # what the game checks found is kept with the ruleset (hazard_dsl.cache): a file checked
-        # before, unchanged, under the same code, is not explored again
+        # what the game checks found is kept with the ruleset (by hazard_dsl.cache's reading): a
+        # file checked before, unchanged, under the same code, is not explored again
         game = kept(ruleset, "checks", ("check_game",), lambda: _check_game(ruleset),
                     lambda found: isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found))
         found = sorted(list(ruleset.warnings) + game, key=Diagnostic.sort_key)

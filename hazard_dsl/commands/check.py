@@ -23,7 +23,7 @@ class Checked:
 def check_files(names):
     """Each file (a path or a built-in ruleset's name) checked, in order, one at a time as it is
     done; a name that is no file is one error."""
-    from ..check import check_file
+    from ..cache import check_file
     from ..diagnostics import ERROR, NOTE, Diagnostic
     from ..parse.files import resolve
 

@@ -127,7 +127,7 @@ class _Document:
         """(the Ruleset or None, every diagnostic), as `check` finds them — a file it extends
         read as the editor holds it, where it is open (`overlay`), not as saved."""
         if self._checked is None:
-            from ..check import check_ruleset
+            from ..cache import check_ruleset
 
             if self.path is not None:
                 with _reading(self.overlay()):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hazard_dsl.commands.analyse import bets_by_option
-from hazard_dsl.check import check_file
+from hazard_dsl.cache import check_file
 from hazard_dsl.cache import compile_ruleset  # the kept machines
 from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.cache import disk as cache
