@@ -55,7 +55,7 @@ def payout_value(kind: str, win, stake, position) -> Fraction:
     return ratio if kind == "to" else ratio - 1
 
 
-def _in_range(owner: str, variables, action, value):
+def in_range(owner: str, variables, action, value):
     """The value a `set` puts into a bet's or fee's variable, refused outside its range."""
     variable = variables[action.variable]
     if not variable.allows(value):
@@ -222,7 +222,7 @@ class BetMachine:
             own = dict(values)
             for action in rule.actions:
                 if isinstance(action, ex.Assign):
-                    own[action.variable] = _in_range(f"bet {self.bet.name!r}", self.bet.variables, action,
+                    own[action.variable] = in_range(f"bet {self.bet.name!r}", self.bet.variables, action,
                                                      self._eval(action.value, own, dice))
                 elif isinstance(action, ex.End):
                     label = action.label
@@ -422,13 +422,13 @@ class TooManyBetNodes(RulesetError):
 def count_bet_nodes(total: int, compiled: CompiledBet) -> int:
     """`total` (game state, bet state) pairs compiled so far, with this bet's added; a
     TooManyBetNodes naming the bet that goes past MAX_BET_NODES_TOTAL."""
-    return _counted(total + len(compiled.moves), MAX_BET_NODES_TOTAL, TooManyBetNodes,
+    return counted(total + len(compiled.moves), MAX_BET_NODES_TOTAL, TooManyBetNodes,
                     f"the bets have more than {MAX_BET_NODES_TOTAL:,} states with the game in all (bet "
                     f"{compiled.name!r} goes past it)", compiled.bet.position,
                     "fewer bets, or smaller ranges for their variables")
 
 
-def _counted(total: int, limit: int, error, what: str, position, hint: str) -> int:
+def counted(total: int, limit: int, error, what: str, position, hint: str) -> int:
     """`total`, or `error` saying that `what` goes past the bound on rule files this large."""
     if total > limit:
         raise error([Diagnostic(f"{what}; hazard-dsl refuses rule files this large", position, hint=hint)])

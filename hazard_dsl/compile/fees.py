@@ -13,7 +13,7 @@ from ..diagnostics import Diagnostic, RulesetError
 from ..model import Fee, Ruleset
 from ..parse import syntax as ex
 from ..records import record
-from .bets import _counted, _in_range
+from .bets import counted, in_range
 from .evaluate import EvaluationError, closure
 from .machine import Machine
 
@@ -45,7 +45,7 @@ class FeeMachine:
             pays = False
             for action in rule.actions:
                 if isinstance(action, ex.Assign):
-                    values[action.variable] = _in_range(f"fee {self.fee.name!r}", self.fee.variables, action,
+                    values[action.variable] = in_range(f"fee {self.fee.name!r}", self.fee.variables, action,
                                                         self._call(action.value, values))
                 elif isinstance(action, ex.Pay):
                     pays = True
@@ -102,6 +102,6 @@ def compile_fee(machine: Machine, fee: Fee) -> CompiledFee:
 def count_fee_states(total: int, compiled: "CompiledFee") -> int:
     """`total` fee states compiled so far, with this fee's added; a RulesetError naming the fee
     that goes past MAX_FEE_STATES_TOTAL."""
-    return _counted(total + len({state for state, _, _ in compiled.moves}), MAX_FEE_STATES_TOTAL, RulesetError,
+    return counted(total + len({state for state, _, _ in compiled.moves}), MAX_FEE_STATES_TOTAL, RulesetError,
                     f"the fees have more than {MAX_FEE_STATES_TOTAL:,} states in all (fee {compiled.fee.name!r} "
                     f"goes past it)", compiled.fee.position, "fewer fees, or smaller ranges for their counters")
