@@ -53,6 +53,10 @@ def build_machine(ruleset, option_texts, bets=None):
     try:
         options = parse_option_assignments(ruleset, option_texts)
     except OptionError as exc:
+        from ..errors import ArgumentError
+
+        if isinstance(exc, ArgumentError):  # naming its argument: each front end words it
+            raise
         raise CommandError(str(exc)) from None
     return compile_ruleset(ruleset, options, bets)
 

@@ -4,12 +4,18 @@ checked against the values the ruleset offers ("did you mean" for a misspelt nam
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
+from ..errors import ArgumentError
 from ..model import Ruleset
 from ..parse.numbers import whole_number
 
 
 class OptionError(ValueError):
     """A user's choice of option values that the ruleset does not offer."""
+
+
+class OptionText(OptionError, ArgumentError):
+    """An option's assignment that is not NAME=VALUE: an argument's error (`options`), worded by
+    each front end (the command line's --option)."""
 
 
 def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
@@ -35,7 +41,7 @@ def parse_option_assignments(ruleset: Ruleset, assignments) -> dict:
         name, sep, value = text.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name:
-            raise OptionError(f"--option takes NAME=VALUE, not {text!r}")
+            raise OptionText("options", f"takes NAME=VALUE, not {text!r}")
         option = ruleset.options.get(name)
         if option is not None and option.type == "int":
             number = whole_number(value)  # ASCII digits: int() would take "٣" for 3
