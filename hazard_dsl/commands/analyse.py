@@ -158,6 +158,8 @@ def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goa
                 analysis.hand = caster_hand(machine, policy, game)
             if bankroll is not None and plans is None:
                 analysis.ruin = ruin(machine, bankroll, goal, stake, policy, game)
+        except ArgumentError:  # names its argument: each front end words it
+            raise
         except (SessionError, BetError) as exc:
             raise CommandError(str(exc)) from None
 
@@ -261,6 +263,8 @@ def seat_figures(machine, analysis, plans, stake: Fraction | None, policy: str):
         table = analysis.bet_table
         return seats(machine, plans, amount, players, policy, table.solver if table is not None else None, table,
                      analysis.fees or None)
+    except ArgumentError:  # names its argument: each front end words it
+        raise
     except (SeatError, BetError) as exc:
         raise CommandError(str(exc)) from None
 
@@ -284,6 +288,8 @@ def seats_to_goal(machine, analysis, plans, bankroll: Fraction, goal: Fraction, 
         table = analysis.bet_table
         return table_ruin(machine, plans, players, bankroll, goal, amount, policy,
                           table.solver if table is not None else None, table)
+    except ArgumentError:  # names its argument: each front end words it
+        raise
     except (SeatError, BetError) as exc:
         raise CommandError(str(exc)) from None
 

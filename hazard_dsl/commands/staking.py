@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ..errors import ArgumentError
 from .errors import CommandError, SettingError
 
 SIDES = ("caster", "setter")
@@ -150,7 +151,7 @@ def figures(args, analysis, ruleset) -> Staking:
             out.run = progression_run(outcomes, args.strategy, out.bankroll, out.goal, out.stake,
                                       _money(args.cap, "--cap"), out.limit)
     except ValueError as exc:
-        if isinstance(exc, SettingError):
+        if isinstance(exc, ArgumentError):  # SettingError among them: each front end words it
             raise
         raise CommandError(str(exc)) from None
     if args.simulate is not None and (out.run is not None or (out.best is not None and out.bankroll is not None)):

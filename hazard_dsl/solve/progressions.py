@@ -33,6 +33,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
+from ..errors import Arg, ArgumentError
 from ..records import record
 from .markov import ONE, ZERO, Chain, TooLargeToSolve
 
@@ -46,6 +47,11 @@ LABOUCHERE_LINE = (1, 2, 3)
 
 class ProgressionError(ValueError):
     """A progression that cannot be set up (an unknown name, a goal below the purse)."""
+
+
+class ProgressionArgumentError(ProgressionError, ArgumentError):
+    """A cap, purse or goal given that a progression cannot start from (`Arg('cap')`): each
+    front end names it (`cap`, `--cap`)."""
 
 
 class ProgressionTooLarge(ProgressionError):
@@ -73,7 +79,7 @@ class Progression:
         if base <= 0:
             raise ProgressionError("a progression's first stake must be more than 0")
         if cap is not None and cap < base:
-            raise ProgressionError(f"--cap ({cap}) must be at least the first stake ({base})")
+            raise ProgressionArgumentError(Arg("cap"), f"({cap}) must be at least the first stake ({base})")
         self.name, self.base, self.cap = name, base, cap
         self.start = tuple(base * n for n in LABOUCHERE_LINE) if name == "labouchere" else \
             1 if name == "dalembert" else 0
@@ -158,7 +164,8 @@ def progression_run(outcomes: dict, name: str, bankroll, goal, base=1, cap=None,
         raise ProgressionError("a progression's chain needs whole-number payouts (use simulate)")
     bankroll, goal, base = Fraction(bankroll), Fraction(goal), Fraction(base)
     if not 0 < bankroll < goal:
-        raise ProgressionError(f"--bankroll must be more than 0 and less than --goal ({goal})")
+        raise ProgressionArgumentError(Arg("bankroll"), "must be more than 0 and less than ", Arg("goal"),
+                                       f" ({goal})")
     scale = _units(bankroll, goal, base, cap, limit)
     b, g, s0 = int(bankroll * scale), int(goal * scale), int(base * scale)
     c = int(Fraction(cap) * scale) if cap is not None else None

@@ -57,6 +57,7 @@ from fractions import Fraction
 
 from ..compile.bets import most_paid, most_paid_from, side_of
 from ..compile.machine import END, Machine
+from ..errors import Arg, ArgumentError
 from ..records import field, record
 from .bets import BetTable
 from .markov import ONE, ZERO, Chain, Solver, gauss, strongly_connected
@@ -70,6 +71,11 @@ UNLAID, DONE = -1, -2  # the stake's state before it is laid this game, and once
 class SeatError(ValueError):
     """A plan whose figures cannot be given: a bet the table cannot play as the plan asks, a
     chain too large, two plans that would meet at the table."""
+
+
+class SeatArgumentError(SeatError, ArgumentError):
+    """A stake or purse given that a seat cannot play from (`Arg('stake')`): each front end
+    names it (`stake`, `--stake`)."""
 
 
 @record(frozen=True)
@@ -613,7 +619,7 @@ def seats(machine: Machine, plans: dict, stake=ONE, players: list | None = None,
 
     stake = Fraction(stake)
     if stake <= 0:
-        raise SeatError("--stake must be more than 0")
+        raise SeatArgumentError(Arg("stake"), "must be more than 0")
     chains = SeatSolver(machine, policy, solver, bet_table)
     count = len(players) if players is not None else None
     game = game_endings(machine, policy)
@@ -971,8 +977,20 @@ def table_ruin(machine: Machine, plans: dict, players: list, bankroll, goal, sta
         try:
             out.seats[name] = seat_ruin(machine, plans, players, name, bankroll, goal, stake, policy, chains=chains)
         except SeatError as exc:
-            out.why_not[name] = str(exc)
+            # a result, not an error: its reason keeps the words the published figures show
+            out.why_not[name] = exc.said(_AS_PUBLISHED) if isinstance(exc, ArgumentError) else str(exc)
     return out
+
+
+class _PublishedWording:
+    """The words a seat's reason has always been published in (`--bankroll`), whichever front
+    end shows the result: a result is not reworded, only errors are."""
+
+    def arg(self, arg: Arg) -> str:
+        return "-" + "-" + arg.name
+
+
+_AS_PUBLISHED = _PublishedWording()
 
 
 def forward_in_order(rows: dict, start: dict, order) -> tuple[dict, dict]:
@@ -1028,7 +1046,7 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
 
     bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
     if stake <= 0:
-        raise SeatError("--stake must be more than 0")
+        raise SeatArgumentError(Arg("stake"), "must be more than 0")
     if seat not in players:
         raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
     chains = chains or SeatSolver(machine, policy, solver, bet_table)
@@ -1052,8 +1070,8 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
     short = {pos for pos in positions if bankroll < games[pos].need}
     if short or not bankroll < goal:
         needs = " and ".join(f"{need[r]} as {r}" for r in roles)
-        raise SeatError(f"--bankroll must be at least what {seat} needs to play a game as planned ({needs}) and "
-                        f"less than --goal ({goal})")
+        raise SeatArgumentError(Arg("bankroll"), f"must be at least what {seat} needs to play a game as planned "
+                                f"({needs}) and less than ", Arg("goal"), f" ({goal})")
     fee_start = tuple(f.start for f in fees)
     start = {(pos, 0, fee_start, bankroll): p for pos, p in positions.items()}
     rows: dict = {}

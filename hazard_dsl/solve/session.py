@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import ceil
 
 from ..compile.machine import THROW, Machine
+from ..errors import Arg, ArgumentError
 from ..records import record
 from .markov import ONE, ZERO, Chain, Solver, TooLargeToSolve
 
@@ -29,6 +30,11 @@ MAX_PURSE_STEPS = 2_000  # purse levels of a ruin chain; beyond, `simulate` is t
 
 class SessionError(ValueError):
     """A hand or session that cannot be solved exactly (the dice never pass, too many purses)."""
+
+
+class SessionArgumentError(SessionError, ArgumentError):
+    """A purse, goal or stake given that no session can start from (`Arg('bankroll')`): each
+    front end names it (`bankroll`, `--bankroll`)."""
 
 
 @record(frozen=True)
@@ -118,9 +124,10 @@ def ruin(machine: Machine, bankroll: Fraction, goal: Fraction, stake: Fraction, 
          game: GameEndings | None = None) -> Ruin:
     bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
     if stake <= 0:
-        raise SessionError("--stake must be more than 0")
+        raise SessionArgumentError(Arg("stake"), "must be more than 0")
     if not stake <= bankroll < goal:
-        raise SessionError(f"--bankroll must be at least the stake ({stake}) and less than --goal ({goal})")
+        raise SessionArgumentError(Arg("bankroll"), f"must be at least the stake ({stake}) and less than ",
+                                   Arg("goal"), f" ({goal})")
     # purses in steps of the stake: level j holds bankroll + j·stake; playing while stake ≤ purse < goal
     lowest = ceil(1 - bankroll / stake)
     highest = ceil((goal - bankroll) / stake) - 1

@@ -129,7 +129,7 @@ def test_too_large_or_unbounded_is_said_not_guessed():
     m = machine("history_sheet")
     with pytest.raises(SeatError, match="made again and again within a game.*no bound"):
         seat_ruin(m, {"Ben": {"two": 1}}, ["Ann", "Ben"], "Ben", 5, 10, 1)
-    with pytest.raises(SeatError, match="--bankroll must be at least what Ann needs"):
+    with pytest.raises(SeatError, match="^bankroll must be at least what Ann needs"):
         seat_ruin(machine("hoyle"), {}, ["Ann", "Ben", "Cat"], "Ann", 1, 10, 1)
 
 

@@ -73,7 +73,7 @@ def test_ruin_with_a_stake_of_two():
 
 
 def test_refusals():
-    with pytest.raises(SessionError, match="--bankroll must be"):
+    with pytest.raises(SessionError, match="^bankroll must be"):
         ruin(machine("cotton"), 30, 20, 1)
     with pytest.raises(SessionError, match="simulate"):
         ruin(machine("cotton"), 10, 100_000, 1)

@@ -1,0 +1,67 @@
+"""The solver's errors about an argument name it as an `Arg` (issue 36): the Python API says
+its keyword (`str()`), the command line its flag (`said(FLAGS)`), word for word as before."""
+
+import pytest
+
+from hazard_dsl.cli.wording import FLAGS
+from hazard_dsl.errors import Arg, ArgumentError
+from hazard_dsl.solve.progressions import Progression, ProgressionError, progression_run
+from hazard_dsl.solve.seats import SeatError, seat_ruin, seats
+from hazard_dsl.solve.session import SessionError, ruin
+
+from ..conftest import machine
+
+OUTCOMES = {1: "1/2", -1: "1/2"}
+
+
+def _raised(kind, call, *args):
+    with pytest.raises(kind) as caught:
+        call(*args)
+    assert isinstance(caught.value, ArgumentError)
+    return caught.value
+
+
+def test_session_stake():
+    error = _raised(SessionError, ruin, machine("cotton"), 10, 20, 0)
+    assert error.argument == Arg("stake")
+    assert str(error) == "stake must be more than 0"
+    assert error.said(FLAGS) == "--stake must be more than 0"
+
+
+def test_session_bankroll_names_the_goal():
+    error = _raised(SessionError, ruin, machine("cotton"), 10, 5, 1)
+    assert error.argument == Arg("bankroll")
+    assert str(error) == "bankroll must be at least the stake (1) and less than goal (5)"
+    assert error.said(FLAGS) == "--bankroll must be at least the stake (1) and less than --goal (5)"
+
+
+def test_seats_stake():
+    error = _raised(SeatError, seats, machine("hoyle"), {}, 0)
+    assert error.argument == Arg("stake")
+    assert str(error) == "stake must be more than 0"
+    assert error.said(FLAGS) == "--stake must be more than 0"
+    error = _raised(SeatError, seat_ruin, machine("hoyle"), {}, ["Ann", "Ben"], "Ann", 1, 10, 0)
+    assert error.said(FLAGS) == "--stake must be more than 0"
+
+
+def test_seat_bankroll_names_the_goal():
+    error = _raised(SeatError, seat_ruin, machine("hoyle"), {}, ["Ann", "Ben", "Cat"], "Ann", 1, 10, 1)
+    assert error.argument == Arg("bankroll")
+    assert str(error).startswith("bankroll must be at least what Ann needs to play a game as planned (")
+    assert str(error).endswith(") and less than goal (10)")
+    assert error.said(FLAGS).startswith("--bankroll must be at least what Ann needs")
+    assert error.said(FLAGS).endswith(") and less than --goal (10)")
+
+
+def test_progression_cap():
+    error = _raised(ProgressionError, Progression, "martingale", 2, 1)
+    assert error.argument == Arg("cap")
+    assert str(error) == "cap (1) must be at least the first stake (2)"
+    assert error.said(FLAGS) == "--cap (1) must be at least the first stake (2)"
+
+
+def test_progression_bankroll_names_the_goal():
+    error = _raised(ProgressionError, progression_run, OUTCOMES, "martingale", 30, 20)
+    assert error.argument == Arg("bankroll")
+    assert str(error) == "bankroll must be more than 0 and less than goal (20)"
+    assert error.said(FLAGS) == "--bankroll must be more than 0 and less than --goal (20)"
