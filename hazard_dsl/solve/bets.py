@@ -18,6 +18,7 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import CHOICE, END, Machine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
+from ..errors import Arg, ArgumentError
 from ..model import COMMISSION_PAID
 from ..parse.numbers import exact_amount
 from ..records import field, record
@@ -25,6 +26,11 @@ from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver, gauss
 
 class BetError(ValueError):
     pass
+
+
+class BetArgumentError(BetError, ArgumentError):
+    """A bet ordered that cannot be made as given (`Arg('bets', 'odds', '2x')`): each front end
+    names it (`bets['odds'] = '2x'`, `--bet odds=2x`)."""
 
 
 @record
@@ -493,7 +499,8 @@ class BetTable:
                 placed[name] = places
                 continue
             if backs is not None:  # as at the table: a bet that backs another needs it made first
-                raise BetError(f"--bet {name}={amount_text}: {name} backs {backs}; give --bet {backs}=… first")
+                raise BetArgumentError(Arg("bets", name, amount_text), f"{name} backs {backs}; give ",
+                                       Arg("bets", backs, "…"), " first")
             amount = bet_amount(cb, amount_text, None, None)
             figures = self.figures(name)
             staked += amount * figures.stake
@@ -534,16 +541,16 @@ def parse_amount(bet, text: str):
     text = text.strip()
     if text in bet.multiples or text.endswith("x"):
         if bet.backs is None:
-            raise BetError(f"--bet {bet.name}={text}: {bet.name} backs no other bet, so it takes an amount, "
-                           f"not a multiple")
+            raise BetArgumentError(Arg("bets", bet.name, text), f"{bet.name} backs no other bet, so it takes an "
+                                   f"amount, not a multiple")
         if text not in bet.multiples:
             factor = exact_amount(text[:-1], percent=False)
             if factor is None or factor <= 0:
                 known = ", ".join(bet.multiples) or "none declared"
-                raise BetError(f"--bet {bet.name}={text}: a multiple is a positive number and x (2x), "
-                               f"or one the bet names ({known})")
+                raise BetArgumentError(Arg("bets", bet.name, text), f"a multiple is a positive number and x "
+                                       f"(2x), or one the bet names ({known})")
         return "multiple", text
-    return "money", parse_money(text, f"--bet {bet.name}")
+    return "money", parse_money(text, Arg("bets", bet.name))
 
 
 def bet_amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> Fraction:
@@ -551,21 +558,26 @@ def bet_amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> F
     if kind == "money":
         return value
     if game is None or backed_amount is None:
-        raise BetError(f"--bet {cb.name}={text}: a multiple needs the bet it backs ({cb.bet.backs}) given first")
+        raise BetArgumentError(Arg("bets", cb.name, text), f"a multiple needs the bet it backs ({cb.bet.backs}) "
+                               f"given first")
     factor = cb.multiple(value, game)
     if factor <= 0:
-        raise BetError(f"--bet {cb.name}={text}: the multiple is {factor} here; it must be more than 0")
+        raise BetArgumentError(Arg("bets", cb.name, text), f"the multiple is {factor} here; it must be more "
+                               f"than 0")
     return factor * backed_amount
 
 
-def parse_money(text: str, what: str) -> Fraction:
-    """`10`, `12.50`, `21/2`: exact amounts of money, never floats."""
+def parse_money(text: str, what: str | Arg) -> Fraction:
+    """`10`, `12.50`, `21/2`: exact amounts of money, never floats. `what` the argument given:
+    an `Arg` (then the error is a BetArgumentError, worded by each front end) or its name."""
     value = exact_amount(text, percent=False)
-    if value is None:
-        raise BetError(f"{what}: {text[:30]!r} is not an amount of money (10, 12.50 or 21/2)")
-    if value <= 0:
-        raise BetError(f"{what}: the amount must be more than 0")
-    return value
+    problem = (f"{text[:30]!r} is not an amount of money (10, 12.50 or 21/2)" if value is None else
+               "the amount must be more than 0" if value <= 0 else None)
+    if problem is None:
+        return value
+    if isinstance(what, Arg):
+        raise BetArgumentError(what, problem)
+    raise BetError(f"{what}: {problem}")
 
 
 def _stationary(transitions: dict) -> dict:

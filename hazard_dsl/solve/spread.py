@@ -233,7 +233,8 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
     """The spread of one decision of bets made together (`orders`: (bet, amount text)), from the
     start of a game. Raises SpreadError, before building it, where the chain would pass
     MAX_PLAN_NODES nodes (it says how many it reached) and BetError for a bad order."""
-    from .bets import BetError, bet_amount, parse_amount
+    from ..errors import Arg
+    from .bets import BetArgumentError, BetError, bet_amount, parse_amount
 
     bets = [table.bet(name) for name, _ in orders]
     names = [name for name, _ in orders]
@@ -247,7 +248,8 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
             kind, value = parse_amount(cb.bet, texts[i])
             fixed.append(value if kind == "money" else None)
         elif backed is not None:
-            raise BetError(f"--bet {names[i]}={texts[i]}: {names[i]} backs {backed}; give --bet {backed}=… first")
+            raise BetArgumentError(Arg("bets", names[i], texts[i]), f"{names[i]} backs {backed}; give ",
+                                   Arg("bets", backed, "…"), " first")
         else:
             backs.append(None)
             fixed.append(bet_amount(cb, texts[i], None, None))

@@ -65,3 +65,57 @@ def test_progression_bankroll_names_the_goal():
     assert error.argument == Arg("bankroll")
     assert str(error) == "bankroll must be more than 0 and less than goal (20)"
     assert error.said(FLAGS) == "--bankroll must be more than 0 and less than --goal (20)"
+
+
+def _table(name):
+    from hazard_dsl.solve.bets import BetTable
+    from hazard_dsl.solve.markov import Solver
+
+    m = machine(name)
+    solver = Solver(m)
+    solver.set_policy("optimal")
+    return BetTable(m, solver)
+
+
+def test_a_bet_backing_one_not_given_names_both():
+    from hazard_dsl.solve.bets import BetError
+
+    error = _raised(BetError, _table("craps").combination, [("odds", "2x")])
+    assert error.argument == Arg("bets", "odds", "2x")
+    assert str(error) == "bets['odds'] = '2x': odds backs pass; give bets['pass'] = … first"
+    assert error.said(FLAGS) == "--bet odds=2x: odds backs pass; give --bet pass=… first"
+
+
+def test_a_spread_backing_one_not_given_names_both():
+    from hazard_dsl.solve.bets import BetError
+    from hazard_dsl.solve.spread import plan_spread
+
+    error = _raised(BetError, plan_spread, _table("craps"), [("odds", "2x")])
+    assert error.said(FLAGS) == "--bet odds=2x: odds backs pass; give --bet pass=… first"
+
+
+@pytest.mark.parametrize("bet, text, python, flags", [
+    ("pass", "2x", "bets['pass'] = '2x': pass backs no other bet, so it takes an amount, not a multiple",
+     "--bet pass=2x: pass backs no other bet, so it takes an amount, not a multiple"),
+    ("odds", "0x", "bets['odds'] = '0x': a multiple is a positive number and x (2x), or one the bet names (3-4-5x)",
+     "--bet odds=0x: a multiple is a positive number and x (2x), or one the bet names (3-4-5x)"),
+    ("pass", "abc", "bets['pass']: 'abc' is not an amount of money (10, 12.50 or 21/2)",
+     "--bet pass: 'abc' is not an amount of money (10, 12.50 or 21/2)"),
+    ("pass", "0", "bets['pass']: the amount must be more than 0", "--bet pass: the amount must be more than 0"),
+])
+def test_an_amount_that_cannot_be_read(bet, text, python, flags):
+    from hazard_dsl.solve.bets import BetError, parse_amount
+
+    error = _raised(BetError, parse_amount, _table("craps").bet(bet).bet, text)
+    assert error.argument.name == "bets" and error.argument.key == bet
+    assert str(error) == python
+    assert error.said(FLAGS) == flags
+
+
+def test_a_multiple_without_its_bet():
+    from hazard_dsl.solve.bets import BetError, bet_amount
+
+    cb = _table("craps").bet("odds")
+    error = _raised(BetError, bet_amount, cb, "2x", None, None)
+    assert error.argument == Arg("bets", "odds", "2x")
+    assert error.said(FLAGS) == "--bet odds=2x: a multiple needs the bet it backs (pass) given first"
