@@ -144,6 +144,8 @@ def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goa
         if isinstance(exc, ArgumentError):  # names its argument: each front end words it
             raise
         raise CommandError(str(exc)) from None
+    except ArgumentError:  # names its argument (--by): each front end words it
+        raise
     except KeyError as exc:
         raise CommandError(exc.args[0]) from None
 

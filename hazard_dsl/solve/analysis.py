@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
+from ..errors import PYTHON, Arg, ArgumentError
 from ..records import field, record
 from .markov import ONE, ZERO, Solver, policy_for
 
@@ -16,6 +17,14 @@ HIGH_PERCENTILE = Fraction(99, 100)
 MAX_DISTRIBUTION_THROWS = 2000
 MAX_DISTRIBUTION_WORK = 400_000_000  # states with mass × bits of the common denominator, summed over the throws
 DISTRIBUTION_MASS = Fraction(999, 1000)  # tabulate P(T = n) until this much is covered
+
+
+class VariableError(ArgumentError, KeyError):
+    """A variable to split the figures by that the ruleset does not have (`Arg('by', value=…)`):
+    each front end names it (`by='nope'`, `--by nope`). A KeyError too, as it was."""
+
+    def __str__(self) -> str:  # a KeyError's own would quote the message
+        return self.said(PYTHON)
 
 
 @record
@@ -160,8 +169,8 @@ def _by(machine, solver, visits, ends, labels, variable) -> dict:
         known = ", ".join(machine.variables) or "none"
         from ..diagnostics import did_you_mean
 
-        raise KeyError(f"--by {variable}: the ruleset has no variable {variable!r}"
-                       f"{did_you_mean(variable, machine.variables)} (variables: {known})")
+        raise VariableError(Arg("by", value=variable), f"the ruleset has no variable {variable!r}"
+                            f"{did_you_mean(variable, machine.variables)} (variables: {known})")
     position = machine.variables.index(variable)
     groups: dict = {}
     for s in ends:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import isfinite, lcm, log
 
+from ..errors import Arg, ArgumentError
 from ..records import record
 from .markov import ONE, ZERO, Chain, TooLargeToSolve
 
@@ -46,6 +47,11 @@ MAX_HORIZON_WORK = 5_000_000  # games × purses × stakes × outcomes of the exp
 
 class PolicyError(ValueError):
     """A decision process that cannot be set up (bad purses, outcomes that are not whole stakes)."""
+
+
+class StakeArgumentError(PolicyError, ArgumentError):
+    """A goal, stake or purse given that no decision process can start from (`Arg('goal')`):
+    each front end names it (`goal`, `--goal`)."""
 
 
 class PolicyTooLarge(PolicyError):
@@ -70,11 +76,15 @@ class BestStake:
         return self.values.get(purse, ONE if purse >= self.goal else ZERO)
 
 
-def whole(value, what: str) -> int:
-    """An amount of money as a whole number of units (the decision process steps by one unit)."""
+def whole(value, what: str | Arg) -> int:
+    """An amount of money as a whole number of units (the decision process steps by one unit);
+    `what` the argument that gave it (an `Arg`, worded by each front end) or what it is."""
     value = Fraction(value)
     if value.denominator != 1:
-        raise PolicyError(f"{what} must be a whole number of units for the best stake, not {value}")
+        problem = f"must be a whole number of units for the best stake, not {value}"
+        if isinstance(what, Arg):
+            raise StakeArgumentError(what, problem)
+        raise PolicyError(f"{what} {problem}")
     return int(value)
 
 
@@ -140,10 +150,10 @@ def best_stake(outcomes: dict, goal, most=None, flat=None) -> BestStake:
     staking 1..`most` (default: the whole purse) whole units; with `flat`, the chances staking
     `flat` every game beside it."""
     outcomes = checked_outcomes(outcomes)
-    goal = whole(goal, "--goal")
+    goal = whole(goal, Arg("goal"))
     most = goal if most is None else whole(most, "the largest stake")
     if goal < 2:
-        raise PolicyError("--goal must be at least 2 units: there is no purse to play from below it")
+        raise StakeArgumentError(Arg("goal"), "must be at least 2 units: there is no purse to play from below it")
     if most < 1:
         raise PolicyError("the largest stake must be at least 1 unit")
     size = policy_size(goal, most)
@@ -188,7 +198,7 @@ def best_stake(outcomes: dict, goal, most=None, flat=None) -> BestStake:
         stakes[x] = max(s for s in range(1, min(x, most) + 1) if score(x, s) == top)
     flat_values = None
     if flat is not None:
-        flat = whole(flat, "--stake")
+        flat = whole(flat, Arg("stake"))
         flat_values = _evaluate(outcomes, goal, {x: min(x, flat) for x in purses if x >= flat})
         flat_values.update({x: ZERO for x in purses if x < flat})
     return BestStake(goal, most, dict(stakes), values, rounds, flat, flat_values)
@@ -197,9 +207,9 @@ def best_stake(outcomes: dict, goal, most=None, flat=None) -> BestStake:
 def flat_chances(outcomes: dict, goal, stake) -> dict:
     """P(goal) from every purse from `stake` to goal−1, staking `stake` every game."""
     outcomes = checked_outcomes(outcomes)
-    goal, stake = whole(goal, "--goal"), whole(stake, "--stake")
+    goal, stake = whole(goal, Arg("goal")), whole(stake, Arg("stake"))
     if not 1 <= stake < goal:
-        raise PolicyError("--stake must be at least 1 and below --goal")
+        raise StakeArgumentError(Arg("stake"), "must be at least 1 and below ", Arg("goal"))
     return _evaluate(outcomes, goal, {x: stake for x in range(stake, goal)})
 
 
@@ -272,7 +282,7 @@ def best_after(outcomes: dict, bankroll, games: int, most=None) -> Horizon:
     """The stake policy of greatest expected purse after `games` games (stakes 1..most whole
     units, the purse allowing: a purse below 1 unit stops)."""
     outcomes = checked_outcomes(outcomes)
-    bankroll = whole(bankroll, "--bankroll")
+    bankroll = whole(bankroll, Arg("bankroll"))
     most = bankroll if most is None else whole(most, "the largest stake")
     if games < 1 or most < 1 or bankroll < 1:
         raise PolicyError("the expected purse needs a purse, a stake and games of at least 1")

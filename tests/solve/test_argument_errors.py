@@ -119,3 +119,33 @@ def test_a_multiple_without_its_bet():
     error = _raised(BetError, bet_amount, cb, "2x", None, None)
     assert error.argument == Arg("bets", "odds", "2x")
     assert error.said(FLAGS) == "--bet odds=2x: a multiple needs the bet it backs (pass) given first"
+
+
+@pytest.mark.parametrize("call, args, argument, python, flags", [
+    ("best_stake", (OUTCOMES, "5/2"), Arg("goal"), "goal must be a whole number of units for the best stake, not 5/2",
+     "--goal must be a whole number of units for the best stake, not 5/2"),
+    ("best_stake", (OUTCOMES, 1), Arg("goal"), "goal must be at least 2 units: there is no purse to play from "
+     "below it", "--goal must be at least 2 units: there is no purse to play from below it"),
+    ("best_stake", (OUTCOMES, 10, None, "3/2"), Arg("stake"), "stake must be a whole number of units for the best "
+     "stake, not 3/2", "--stake must be a whole number of units for the best stake, not 3/2"),
+    ("flat_chances", (OUTCOMES, 10, 20), Arg("stake"), "stake must be at least 1 and below goal",
+     "--stake must be at least 1 and below --goal"),
+    ("best_after", (OUTCOMES, "5/2", 10), Arg("bankroll"), "bankroll must be a whole number of units for the best "
+     "stake, not 5/2", "--bankroll must be a whole number of units for the best stake, not 5/2"),
+])
+def test_a_decision_process_that_cannot_start(call, args, argument, python, flags):
+    from hazard_dsl.solve import policy
+
+    error = _raised(policy.PolicyError, getattr(policy, call), *args)
+    assert error.argument == argument
+    assert str(error) == python
+    assert error.said(FLAGS) == flags
+
+
+def test_a_variable_the_ruleset_lacks():
+    from hazard_dsl.solve.analysis import analyse
+
+    error = _raised(KeyError, analyse, machine("craps"), "optimal", "nope")
+    assert error.argument == Arg("by", value="nope")
+    assert str(error) == "by='nope': the ruleset has no variable 'nope' (variables: point)"
+    assert error.said(FLAGS) == "--by nope: the ruleset has no variable 'nope' (variables: point)"
