@@ -54,6 +54,7 @@ given. A round of a table of N is one hand as the caster and N − 1 as a setter
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd, lcm
 
 from ..compile.bets import most_paid, most_paid_from, side_of
 from ..compile.machine import END, Machine
@@ -993,6 +994,22 @@ class _PublishedWording:
 _AS_PUBLISHED = _PublishedWording()
 
 
+def purse_levels(games, fees, bankroll: Fraction, goal: Fraction) -> int:
+    """How many purses a seat's session can hold between the least any role needs and the goal:
+    the purse moves on a grid, the step of every net and fee (a game of 1/1000 steps by 1/1000).
+    Where a game can both win and lose, the walk meets every purse of the grid in between, each
+    a state of the chain at least, so this many is a floor of its size, known before building
+    it. 0 where the purse can only go one way (the chain is then as long as the walk)."""
+    nets = [net for game in games for (_, _, net) in game.outcomes]
+    if not any(net > 0 for net in nets) or not any(net < 0 for net in nets):
+        return 0
+    amounts = [Fraction(a) for a in nets + [f.fee.amount for f in fees] if a]
+    scale = lcm(*(a.denominator for a in amounts))
+    step = Fraction(gcd(*(int(a * scale) for a in amounts)), scale)
+    lowest = min(game.need for game in games)
+    return max(0, int((goal - lowest) / step))
+
+
 def forward_in_order(rows: dict, start: dict, order) -> tuple[dict, dict]:
     """An absorbing chain's expected visits to each transient node and the chance of ending in
     each absorbing one, from `start`, eliminating the nodes in the order `order` (a sort key)
@@ -1072,6 +1089,11 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
         needs = " and ".join(f"{need[r]} as {r}" for r in roles)
         raise SeatArgumentError(Arg("bankroll"), f"must be at least what {seat} needs to play a game as planned "
                                 f"({needs}) and less than ", Arg("goal"), f" ({goal})")
+    too_many = (f"{seat}'s purse can take too many values between ruin and the goal (more than "
+                f"{MAX_PURSE_NODES:,} states of the table and the purse) to solve exactly; bring the bankroll "
+                f"nearer the goal, or simulate the sessions")
+    if purse_levels(games.values(), fees, bankroll, goal) > 2 * MAX_PURSE_NODES:
+        raise SeatError(too_many)  # judged before the work: building the chain to find it takes seconds
     fee_start = tuple(f.start for f in fees)
     start = {(pos, 0, fee_start, bankroll): p for pos, p in positions.items()}
     rows: dict = {}
@@ -1104,9 +1126,7 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
                 nxt = (pos2, count2, tuple(after_fees), purse2)
                 if nxt not in seen:
                     if len(seen) >= MAX_PURSE_NODES:
-                        raise SeatError(f"{seat}'s purse can take too many values between ruin and the goal (more "
-                                        f"than {MAX_PURSE_NODES:,} states of the table and the purse) to solve "
-                                        f"exactly; bring the bankroll nearer the goal, or simulate the sessions")
+                        raise SeatError(too_many)
                     seen.add(nxt)
                     queue.append(nxt)
             row[nxt] = row.get(nxt, ZERO) + p
