@@ -24,6 +24,7 @@ from ..parse.numbers import exact_amount
 from ..records import field, record
 from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver, gauss
 
+
 class BetError(ValueError):
     pass
 

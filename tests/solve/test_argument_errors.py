@@ -124,14 +124,17 @@ def test_a_multiple_without_its_bet():
 @pytest.mark.parametrize("call, args, argument, python, flags", [
     ("best_stake", (OUTCOMES, "5/2"), Arg("goal"), "goal must be a whole number of units for the best stake, not 5/2",
      "--goal must be a whole number of units for the best stake, not 5/2"),
-    ("best_stake", (OUTCOMES, 1), Arg("goal"), "goal must be at least 2 units: there is no purse to play from "
-     "below it", "--goal must be at least 2 units: there is no purse to play from below it"),
-    ("best_stake", (OUTCOMES, 10, None, "3/2"), Arg("stake"), "stake must be a whole number of units for the best "
-     "stake, not 3/2", "--stake must be a whole number of units for the best stake, not 3/2"),
+    ("best_stake", (OUTCOMES, 1), Arg("goal"), ("goal must be at least 2 units: there is no purse to play from "
+                                                 "below it"),
+     "--goal must be at least 2 units: there is no purse to play from below it"),
+    ("best_stake", (OUTCOMES, 10, None, "3/2"), Arg("stake"), ("stake must be a whole number of units for the best "
+                                                               "stake, not 3/2"),
+     "--stake must be a whole number of units for the best stake, not 3/2"),
     ("flat_chances", (OUTCOMES, 10, 20), Arg("stake"), "stake must be at least 1 and below goal",
      "--stake must be at least 1 and below --goal"),
-    ("best_after", (OUTCOMES, "5/2", 10), Arg("bankroll"), "bankroll must be a whole number of units for the best "
-     "stake, not 5/2", "--bankroll must be a whole number of units for the best stake, not 5/2"),
+    ("best_after", (OUTCOMES, "5/2", 10), Arg("bankroll"), ("bankroll must be a whole number of units for the "
+                                                            "best stake, not 5/2"),
+     "--bankroll must be a whole number of units for the best stake, not 5/2"),
 ])
 def test_a_decision_process_that_cannot_start(call, args, argument, python, flags):
     from hazard_dsl.solve import policy
