@@ -7,8 +7,6 @@ addresses; and a run's chunks made as they are asked for, never listed up front 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
 import struct
 import subprocess
@@ -23,10 +21,11 @@ from itertools import islice
 import pytest
 
 from hazard_dsl.cli import main
-from hazard_dsl.simulate.simulation import execute, prepare_games
 from hazard_dsl.simulate.chunks import GAMES_PER_CHUNK, ClusterError, Plan
 from hazard_dsl.simulate.run import play
+from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import ROOT, machine
+from tests.simulate.dask_cluster import start_cluster, stop
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra (pip install 'hazard-dsl[cluster]') "
                                                         "is not installed")
@@ -45,19 +44,6 @@ def _command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
                           timeout=timeout, cwd=ROOT)
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """A process started here (in a session of its own, with whatever it started) stopped: asked,
-    then told."""
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(10)
-
-
 # --------------------------------------------------------------------------- a real cluster
 
 
@@ -65,29 +51,12 @@ def _stop(process: subprocess.Popen) -> None:
 def cluster(tmp_path_factory):
     """`dask scheduler` and two `dask worker --nworkers 1 --nthreads 1` on 127.0.0.1, as a user
     would start them; the scheduler's address. Every process is stopped at the end."""
-    folder = tmp_path_factory.mktemp("dask")
-    address_file = folder / "scheduler.json"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "start_new_session": True, "cwd": folder}
-    dask = [sys.executable, "-m", "dask"]  # the `dask` command of this environment
-    processes = [subprocess.Popen(dask + ["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                          "--scheduler-file", str(address_file)], **quiet)]
+    address, processes = start_cluster(tmp_path_factory.mktemp("dask"), 2)
     try:
-        deadline = time.monotonic() + 30
-        while not address_file.exists() or not address_file.read_text().strip():
-            assert processes[0].poll() is None, "dask scheduler stopped"
-            assert time.monotonic() < deadline, "dask scheduler did not start within 30 s"
-            time.sleep(0.1)
-        address = json.loads(address_file.read_text())["address"]
-        for k in range(2):
-            processes.append(subprocess.Popen(dask + ["worker", address, "--nworkers", "1", "--nthreads", "1",
-                                                      "--host", "127.0.0.1", "--no-dashboard", "--local-directory",
-                                                      str(folder / f"worker{k}")], **quiet))
-        with distributed.Client(address, timeout=10, set_as_default=False) as client:
-            client.wait_for_workers(2, timeout=30)
         yield address
     finally:
         for process in reversed(processes):
-            _stop(process)
+            stop(process)
 
 
 @pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
@@ -195,7 +164,7 @@ def test_fake_servers_are_one_error_line_in_seconds():
             ended = [run.communicate(timeout=30) + (time.monotonic() - begun,) for run in runs]
         finally:
             for run in runs:
-                _stop(run)
+                stop(run)
     for kind, run, (out, err, seconds) in zip(kinds, runs, ended):
         assert run.returncode == 1, (kind, err)
         assert out == "" and "Traceback" not in err, (kind, err)
