@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from ..commands.check import check_files
+from ..commands.check import check_request
 from ..render.diagnostics import print_diagnostics
 from .output import output_format
+from .requests import check_request as request_of
 
 
 def command(args) -> int:
     fmt = output_format(args)
     results = []
-    for checked in check_files(args.files):
+    for checked in check_request(request_of(args)):
         results.append(checked)
         if fmt == "text":
             _say(checked, args.quiet)

@@ -4,8 +4,10 @@ which their rules differ."""
 from __future__ import annotations
 
 from ..commands.charts import check_chart_file
-from ..commands.compare import compare
+from ..commands.compare import compare_request
+from ..commands.loading import load, split_variant
 from .output import colour, draw_chart, output_format
+from .requests import compare_request as request_of
 
 
 def command(args) -> int:
@@ -13,7 +15,9 @@ def command(args) -> int:
     from ..render.tables import render
 
     check_chart_file(args.plot)
-    entries, machines = compare(args.rulesets, args.option, args.policy)
+    # each variant's ruleset, in order: its options' types read the texts of its options
+    rulesets = {text: load(split_variant(text)[0]) for text in args.rulesets}
+    entries, machines = compare_request(request_of(args, rulesets))
     if args.plot:
         from ..render.plot import compare_chart
 

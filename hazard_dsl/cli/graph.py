@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import sys
 
-from ..commands.graph import graph, machine_to_draw
+from ..commands.graph import graph_request, request_machine
+from ..commands.loading import load
 from .output import output_format, say_error
 from .parser import UsageError
+from .requests import graph_request as request_of
 
 
 def command(args) -> int:
     from ..render.graph import GraphvizMissing
 
     fmt = output_format(args)
-    machine = machine_to_draw(args.ruleset, args.option, args.bet)
+    request = request_of(args, load(args.ruleset))
+    machine = request_machine(request)
     if fmt == "png" and not args.output and sys.stdout.isatty():
         raise UsageError("a PNG is not for the terminal: give --output FILE.png (or redirect the output)")
     try:
-        data = graph(machine, fmt, args.unfold, args.phase, args.bet)
+        data = graph_request(request, machine)
     except GraphvizMissing as exc:
         say_error(str(exc))
         return 1

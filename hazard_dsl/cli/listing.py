@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from ..commands.listing import builtin_rulesets
+from ..commands.listing import list_request
 from .output import colour, output_format
+from .requests import list_request as request_of
 
 
 def command(args) -> int:
     from ..render.tables import Table, render
 
-    entries = builtin_rulesets()
+    entries = list_request(request_of(args))
     fmt = output_format(args)
     if fmt == "json":
         import json  # imported only for --json

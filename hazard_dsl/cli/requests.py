@@ -204,12 +204,17 @@ def show_request(args) -> ShowRequest:
 
 
 def rules_request(args, ruleset, colour: bool = False) -> RulesRequest:
-    return RulesRequest(**_ruleset_fields(args, ruleset), format=args.format, colour=colour)
+    from .output import output_format
+
+    return RulesRequest(**_ruleset_fields(args, ruleset), format=output_format(args), colour=colour)
 
 
 def graph_request(args, ruleset) -> GraphRequest:
-    phases = tuple(p.strip() for text in args.phase for p in text.split(",") if p.strip())
-    return GraphRequest(**_ruleset_fields(args, ruleset), format=args.format, unfold=args.unfold, phases=phases,
+    # each name as written: the drawing strips it, and says an unknown one as it was given
+    phases = tuple(p for text in args.phase for p in text.split(",") if p.strip())
+    from .output import output_format
+
+    return GraphRequest(**_ruleset_fields(args, ruleset), format=output_format(args), unfold=args.unfold, phases=phases,
                         bets=tuple(args.bet))
 
 
@@ -223,7 +228,8 @@ def compare_request(args, rulesets: dict) -> CompareRequest:
         variants.append(RulesetRequest(ruleset=name, options=option_values(rulesets.get(text), [*args.option,
                                                                                                  *options]),
                                        policy=args.policy))
-    return CompareRequest(variants=tuple(variants), policy=args.policy)
+    # each variant shown as given ("cotton:main=called"), whatever --option adds
+    return CompareRequest(variants=tuple(variants), policy=args.policy, labels=tuple(args.rulesets))
 
 
 def analyse_request(args, ruleset) -> AnalyseRequest:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from ..commands.rules import rule_sheet
+from ..commands.loading import load
+from ..commands.rules import rules_request
 from .output import colour, output_format
+from .requests import rules_request as request_of
 
 
 def command(args) -> int:
     fmt = output_format(args)
-    print(rule_sheet(args.ruleset, args.option, fmt, args.policy,
-                     colour() if fmt == "text" else False), end="")
+    # the ruleset first: its options' types read the --option texts (and a name it lacks is
+    # refused before any option is)
+    request = request_of(args, load(args.ruleset), colour() if fmt == "text" else False)
+    print(rules_request(request), end="")
     return 0

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from ..commands.loading import load
+from ..commands.loading import show_request
 from .output import colour, output_format
+from .requests import show_request as request_of
 
 
 def command(args) -> int:
     from ..render.show import show_json, show_tables
     from ..render.tables import render
 
-    ruleset = load(args.ruleset)
+    ruleset = show_request(request_of(args))
     fmt = output_format(args)
     if fmt == "json":
         import json  # imported only for --json

@@ -24,13 +24,21 @@ def _known_bets(ruleset, bets) -> None:
                                + (f" (bets: {', '.join(ruleset.bets)})" if ruleset.bets else " (it declares no bets)"))
 
 
-def graph_request(request) -> bytes:
-    """The drawing a `GraphRequest` (commands.requests) asks for, as bytes (see `graph`)."""
+def request_machine(request):
+    """The machine a `GraphRequest` (commands.requests) draws: its ruleset with the options'
+    values and the bets to draw beside the game; a bet the ruleset does not have is refused
+    with "did you mean"."""
     from .loading import machine_for
 
     ruleset = load(request.ruleset, request.text)
     _known_bets(ruleset, request.bets)
-    machine = machine_for(ruleset, request.options, list(request.bets))
+    return machine_for(ruleset, request.options, list(request.bets))
+
+
+def graph_request(request, machine=None) -> bytes:
+    """The drawing a `GraphRequest` asks for, as bytes (see `graph`); `machine`: its
+    `request_machine`, where the caller has it already."""
+    machine = request_machine(request) if machine is None else machine
     return graph(machine, request.format, request.unfold, list(request.phases), list(request.bets))
 
 

@@ -19,3 +19,8 @@ def builtin_rulesets() -> list[dict]:
         except RulesetError:
             entries.append({"name": name, "title": None, "year": None, "file": str(path)})
     return entries
+
+
+def list_request(request) -> list[dict]:
+    """`builtin_rulesets` for a `ListRequest` (commands.requests), which asks nothing."""
+    return builtin_rulesets()

@@ -44,6 +44,11 @@ def load(name: str, text: str | None = None):
     return read_ruleset(path, within=_FOLDER.get())
 
 
+def show_request(request):
+    """The ruleset a `ShowRequest` (commands.requests) names, read and checked (`load`)."""
+    return load(request.ruleset, request.text)
+
+
 def build_machine(ruleset, option_texts, bets=None):
     """The compiled machine, with the options given as `NAME=VALUE` texts and the named bets
     (None: all) compiled too."""

@@ -33,3 +33,12 @@ def write_schema(path: str, force: bool = False) -> None:
         raise CommandError(str(exc)) from None
     with os.fdopen(fd, "wb") as handle:
         handle.write(text)
+
+
+def schema_request(request) -> str | None:
+    """A `SchemaRequest` (commands.requests): the schema's text when it names no `output`, else
+    the schema written there (`write_schema`) and None."""
+    if request.output is None:
+        return schema_text()
+    write_schema(request.output, request.force)
+    return None
