@@ -9,11 +9,11 @@ import sys
 from fractions import Fraction
 
 from ..commands import sessions
-from ..commands.dice import seed_and_dice
+from ..commands.dice import seed_and_tape
 from ..commands.loading import load
 from .output import output_format
 from .parser import UsageError
-from .run import table_settings
+from .requests import play_request, tape as tape_of
 
 
 def command(args) -> int:
@@ -37,7 +37,7 @@ def command(args) -> int:
                                  "give no --rounds")
             if args.seed is not None:
                 raise UsageError("play --resume takes the seed from the log; give no --seed")
-            tape = seed_and_dice(None, args.dice)[1] if args.dice is not None else None
+            tape = seed_and_tape(None, tape_of(args.dice))[1] if args.dice is not None else None
             log = open_to_resume(args.resume)  # locked from here: no other session appends to it
             seed, dice = sessions.resumed_dice(log, tape)
             # the whole log is replayed before anything is changed (a refused log is left as it was)
@@ -51,12 +51,13 @@ def command(args) -> int:
             if args.ruleset is None or args.players is None:
                 raise UsageError("play needs a RULESET and --players Ann,Ben,Cat (or --resume FILE)")
             ruleset = load(args.ruleset)
-            settings = table_settings(args, ruleset)
+            request = play_request(args, ruleset)
+            settings = sessions.request_settings(ruleset, request.ruleset, request)
             offered = [name for name in ruleset.bets if name != ruleset.table.stake]
             if offered:  # every bet of the rules besides the stake is offered at the table
                 settings["bets"] = offered
-            seed, dice = seed_and_dice(args.seed, args.dice)
-            table = sessions.table(ruleset, args.option, settings, seed, dice)
+            seed, dice = seed_and_tape(request.seed, request.dice)
+            table = sessions.table(ruleset, request.options, settings, seed, dice)
             unlogged = None
         return _play(args, fmt, log, table, settings, seed, unlogged)
     finally:

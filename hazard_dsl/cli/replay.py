@@ -8,6 +8,7 @@ import sys
 from ..commands import sessions
 from .output import output_format, tell
 from .parser import UsageError
+from .requests import replay_request
 
 
 def command(args) -> int:
@@ -18,8 +19,9 @@ def command(args) -> int:
     fmt = output_format(args)
     if fmt not in ("text", "json"):
         raise UsageError(f"replay prints a narration (text) or the events as JSON lines (json), not {fmt}")
-    with open_log(args.log) as log:
-        table, events = sessions.replay(log, args.rules)
+    request = replay_request(args)
+    with open_log(request.log) as log:
+        table, events = sessions.replay(log, request.rules)
         last = tell((event for _, event in events), SessionNarrator(table.machine), fmt)
         if log.reading.tail:
             print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
@@ -31,5 +33,5 @@ def command(args) -> int:
         print(fit(printable(f"\nThe log ends here, before the session ended. Purses: "
                             f"{sessions.purses(table.session)}.")))
         print(fit(printable(wagers_up(table.session))))
-        print(fit(printable(f"{resume_command(log.path, args.rules)} goes on from here.")))
+        print(fit(printable(f"{resume_command(log.path, request.rules)} goes on from here.")))
     return 0

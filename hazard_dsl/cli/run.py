@@ -6,11 +6,12 @@ from __future__ import annotations
 import sys
 
 from ..commands import sessions
-from ..commands.dice import seed_and_dice
-from ..commands.games import games_to_play, replay_command
+from ..commands.dice import seed_and_tape
+from ..commands.games import games_request
 from ..commands.loading import load
 from .output import output_format, options_line, tell
 from .parser import UsageError
+from .requests import run_request
 
 
 def command(args) -> int:
@@ -29,8 +30,7 @@ def command(args) -> int:
             raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
     if args.force:
         raise UsageError("--force lets --log write over an existing file; it is for a session at the table")
-    games = games_to_play(ruleset, args.option, args.bet, args.bankroll, args.games, args.seed, args.dice,
-                          args.policy)
+    games = games_request(run_request(args, ruleset))
     machine, seed = games.machine, games.seed
     narrator = Narrator(machine)
     tally = Tally()
@@ -74,15 +74,16 @@ def _session(args, ruleset, fmt) -> int:
     if args.bankroll is not None or args.games is not None:
         raise UsageError("a session at the table stakes by --strategy and --stake, with --purse each, and bets by "
                          "--bet SEAT:NAME=AMOUNT; --bankroll and --games are for games without players")
-    settings = table_settings(args, ruleset)
-    plans, refused, stakes = sessions.bet_plans(ruleset, settings["players"], args.bet, args.refuse)
+    request = run_request(args, ruleset)
+    settings = sessions.request_settings(ruleset, request.ruleset, request)
+    plans, refused, stakes = sessions.checked_plans(ruleset, settings["players"], request.plans, request.refusals)
     if plans:
         # the bets planned are the bets of this table; the log says so, for its replay
         settings["bets"] = sorted({name for bets in plans.values() for name in bets})
-    seed, dice = seed_and_dice(args.seed, args.dice)
-    table = sessions.table(ruleset, args.option, settings, seed, dice)
-    header = sessions.log_header(settings, seed if args.dice is None else None)
-    log = sessions.new_log(args.log, args.force, args.ruleset)
+    seed, dice = seed_and_tape(request.seed, request.dice)
+    table = sessions.table(ruleset, request.options, settings, seed, dice)
+    header = sessions.log_header(settings, seed if request.dice is None else None)
+    log = sessions.new_log(request.log, request.force, request.ruleset)
     events = sessions.session_events(table, sessions.strategy(table, settings, plans, refused, stakes), log, header)
     tell(events, SessionNarrator(table.machine), fmt)
     if fmt != "json" and args.dice is None:
@@ -90,6 +91,26 @@ def _session(args, ruleset, fmt) -> int:
 
         print(fit(printable(f"Seed {seed}: the same command with --seed {seed} plays this session again.")))
     return 0
+
+
+def replay_command(ruleset: str, seed: int, count: int | None = None, option_texts=(), policy: str = "optimal",
+                   bets=(), bankroll: str | None = None) -> str:
+    """The command that plays the same games again: every setting that shaped them, as they
+    were typed, quoted for a shell."""
+    import shlex
+
+    words = ["hazard-dsl", "run", ruleset, "--seed", str(seed)]
+    if count is not None:
+        words += ["--games", str(count)]
+    for option in option_texts:
+        words += ["--option", option]
+    if policy != "optimal":
+        words += ["--policy", policy]
+    for bet in bets:
+        words += ["--bet", bet]
+    if bankroll is not None:
+        words += ["--bankroll", bankroll]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def table_settings(args, ruleset) -> dict:
