@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..commands import analyse as analysing
 from ..commands.charts import check_chart_file
+from ..commands.loading import load
 from .output import colour, draw_chart, output_format
+from .requests import analyse_request
 
 
 def command(args) -> int:
@@ -13,21 +17,24 @@ def command(args) -> int:
 
     from ..commands import staking as staking_
 
-    staking = staking_.wanted(args)
+    ruleset = load(args.ruleset)
+    request = analyse_request(args, ruleset)
+    asked = staking_.Asked(request)
+    staking = request.best is not None or request.strategy is not None or request.risk is not None
+    seated = bool(request.plans) or request.players is not None
     if staking:  # the best stake, Kelly, a progression or a risk of ruin: bankroll, goal and stake are theirs
-        staking_.check(args)
+        staking_.check(asked)
     else:
-        analysing.check_session_settings(args.bankroll, args.goal, args.stake,
-                                         analysing.seat_bets(args.bet) or args.players is not None)
-    analysing.check_risk_settings(None if staking else args.games, args.stop_loss, args.stop_win, args.tail, args.bet,
-                                  analysing.seat_bets(args.bet) or args.players is not None)
+        analysing.check_session_settings(request.bankroll, request.goal, request.stake, seated)
+    analysing.check_risk_settings(None if staking else request.games, request.stop_loss, request.stop_win,
+                                  request.tail, seats=seated)
     check_chart_file(args.plot)
-    analysis = analysing.analyse(args.ruleset, args.option, args.policy, args.by, bets=args.bet, hand=args.hand,
-                                 bankroll=None if staking else args.bankroll, goal=None if staking else args.goal,
-                                 stake=None if staking else args.stake, by_option=not args.no_options,
-                                 players=args.players)
-    staked = staking_.figures(args, analysis, _machine(args, analysis).ruleset) if staking else None
-    risk = _risk(args, analysis, staking)
+    analysis = analysing.analyse_request(replace(request, bankroll=None, goal=None, stake=None) if staking
+                                         else request)
+    staked = staking_.figures(asked, analysis, _machine(request, analysis).ruleset) if staking else None
+    # every bet's spread is in the JSON (as the web's library reads it); in the tables with --spread
+    machine = _machine(request, analysis) if request.tail is not None else None
+    risk = analysing.risk_request(analysis, machine, request, spread=output_format(args) == "json")
     if args.plot and staked is not None and (staked.best is not None or staked.run is not None):
         from ..render.plot import policy_chart
 
@@ -59,7 +66,7 @@ def command(args) -> int:
         if risk:
             from ..render.risk import risk_tables
 
-            ruleset = _machine(args, analysis).ruleset
+            ruleset = _machine(request, analysis).ruleset
             tables += risk_tables(risk, ruleset.money_unit, ruleset.money_units)
         if staked is not None:
             from ..render.policy import staking_tables
@@ -69,26 +76,10 @@ def command(args) -> int:
     return 0
 
 
-def _machine(args, analysis):
+def _machine(request, analysis):
     """The compiled game the analysis was made on (compiled again from the cache if it had no bets)."""
     if analysis.bet_table is not None:
         return analysis.bet_table.machine
-    from ..commands.loading import build_machine, load
+    from ..commands.loading import machine_for
 
-    return build_machine(load(args.ruleset), list(args.option))
-
-
-def _risk(args, analysis, staking: bool = False):
-    """The spread, session and tail figures asked for (issue 38's flags), or None; with `staking`
-    (--stake best and the like), --games is the best stake's."""
-    games = None if staking else args.games
-    session = games is not None or args.stop_loss is not None or args.stop_win is not None
-    plan = bool(args.bet) and not analysing.seat_bets(args.bet) and args.players is None
-    # every bet's spread is in the JSON (as the web's library reads it); in the tables with --spread
-    spread = args.spread or output_format(args) == "json"
-    if not (spread or plan or session or args.tail is not None):
-        return None
-    machine = _machine(args, analysis) if args.tail is not None else None
-    return analysing.risk(analysis, machine, bets=args.bet if plan else (), spread=spread, games=games,
-                          stop_loss=args.stop_loss, stop_win=args.stop_win, tail=args.tail, hand=args.hand,
-                          policy=args.policy)
+    return machine_for(load(request.ruleset, request.text), request.options)

@@ -234,29 +234,34 @@ def compare_request(args, rulesets: dict) -> CompareRequest:
 
 def analyse_request(args, ruleset) -> AnalyseRequest:
     """`analyse`: the money of --bankroll, --goal, --stake, --cap, --limit, --stop-loss and
-    --stop-win in the file's unit; --stake best or kelly is `best`."""
-    from ..parse.numbers import exact_amount, whole_number
+    --stop-win in the file's unit; --stake best or kelly (any case) is `best`; with either, or
+    --strategy or --risk (the staking figures), --games counts the best stake's games."""
+    from ..commands.errors import SettingError
+    from ..commands.staking import CHOICES
 
     def amount(name: str):
         text = getattr(args, name)
         return None if text is None else money(text, Arg(name))
 
-    def count(name: str):
+    def count(name: str, what: str = ""):
         text = getattr(args, name)
         if text is None:
             return None
-        number = whole_number(text)
-        if number is None:
-            raise ArgumentError(Arg(name, value=text[:30]), "is not a whole number")
-        return number
+        try:  # as int() reads it, the words as before
+            return int(str(text).strip())
+        except ValueError:
+            raise SettingError(name, f"{str(text)[:30]!r} is not a whole number{what}") from None
 
-    seated = seated_bets(args.bet) or args.players is not None
-    best = args.stake if args.stake in ("best", "kelly") else None
+    choice = args.stake.strip().lower() if isinstance(args.stake, str) else ""
+    best = choice if choice in CHOICES else None
+    staking = best is not None or args.strategy is not None or args.risk is not None
+    seated = _seated(args.bet) or args.players is not None
     risk = None
     if args.risk is not None:
-        risk = exact_amount(args.risk, percent=True)
-        if risk is None:
-            raise ArgumentError(Arg("risk", value=args.risk[:30]), "is not a chance (0.01 or 1/100)")
+        try:
+            risk = Fraction(args.risk.strip())
+        except (ValueError, ZeroDivisionError):
+            raise SettingError("risk", f"{args.risk[:30]!r} is not a chance (0.01, or 1/100)") from None
     return AnalyseRequest(
         **_ruleset_fields(args, ruleset), by=args.by,
         bets=() if seated else bet_orders(args.bet, at_throw=False),
@@ -264,8 +269,23 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
         players=players(args.players), hand=args.hand, throws=args.throws, bankroll=amount("bankroll"),
         goal=amount("goal"), stake=None if best else amount("stake"), best=best, strategy=args.strategy,
         cap=amount("cap"), limit=amount("limit"), side=args.side, risk=risk, simulate=count("simulate"),
-        seed=args.seed, spread=args.spread, games=count("games"), stop_loss=amount("stop_loss"),
-        stop_win=amount("stop_win"), tail=count("tail"), by_option=not args.no_options)
+        seed=args.seed, spread=args.spread, games=count("games", "" if staking else " of games"),
+        stop_loss=amount("stop_loss"), stop_win=amount("stop_win"), tail=count("tail", " of throws"),
+        by_option=not args.no_options)
+
+
+def _seated(texts) -> bool:
+    """Whether analyse's --bet texts are seats' plans (SEAT:NAME=AMOUNT, each seat's figures)
+    rather than one bettor's bets made together (NAME=AMOUNT); a mixture is refused."""
+    from ..commands.errors import SettingError
+
+    seated = [":" in text.partition("=")[0] for text in texts or ()]
+    if any(seated) and not all(seated):
+        plain = next(text for text, s in zip(texts, seated) if not s)
+        raise SettingError("bets", f"{plain[:60]!r} names no seat: give every ", Arg("bets"), " a seat (SEAT:NAME="
+                                   "AMOUNT, each seat's figures at the table) or none (NAME=AMOUNT, bets made "
+                                   "together by one bettor)")
+    return bool(texts) and all(seated)
 
 
 def _table_fields(args, ruleset) -> dict:
