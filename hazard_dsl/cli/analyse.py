@@ -20,7 +20,7 @@ def command(args) -> int:
     ruleset = load(args.ruleset)
     request = analyse_request(args, ruleset)
     asked = staking_.Asked(request)
-    staking = request.best is not None or request.strategy is not None or request.risk is not None
+    staking = staking_.wanted(request)
     seated = bool(request.plans) or request.players is not None
     if staking:  # the best stake, Kelly, a progression or a risk of ruin: bankroll, goal and stake are theirs
         staking_.check(asked)

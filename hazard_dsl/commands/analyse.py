@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import ArgumentError
+from ..errors import Arg, ArgumentError
 from .errors import CommandError, SettingError
-from .loading import build_machine, load, machine_for
+from .loading import load, machine_for
 
 MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
 MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
@@ -26,54 +26,16 @@ def check_session_settings(bankroll, goal, stake, seats: bool = False) -> None:
                                        "each seat's figures)")
 
 
-def seat_bets(bets) -> bool:
-    """Whether the `--bet` texts are seats' plans (SEAT:NAME=AMOUNT) rather than one bettor's
-    combination (NAME=AMOUNT); a mixture is refused."""
-    seated = [":" in text.partition("=")[0] for text in bets]
-    if any(seated) and not all(seated):
-        plain = next(text for text, s in zip(bets, seated) if not s)
-        raise SettingError("bet", f"{plain[:60]!r} names no seat: give every --bet a seat (SEAT:NAME=AMOUNT, each "
-                                  f"seat's figures at the table) or none (NAME=AMOUNT, bets made together by one "
-                                  f"bettor)")
-    return bool(bets) and all(seated)
+def analyse(name: str, option_texts=(), text: str | None = None):
+    """The analysis of ruleset `name` (with `text`: the rule file in that string, shown as
+    `name`) with options given as NAME=VALUE texts, every figure as `analyse_request` gives it.
+    Kept only for the web API's jobs (serve/jobs.py) until they build an `AnalyseRequest` from
+    JSON; the command line and the Python API build requests."""
+    from .loading import option_values
+    from .requests import AnalyseRequest
 
-
-def analyse(name: str, option_texts=(), policy: str = "optimal", by: str | None = None, *, bets=(),
-            hand: bool = False, bankroll: str | None = None, goal: str | None = None, stake: str | None = None,
-            by_option: bool = True, players: str | None = None, text: str | None = None):
-    """The `solve.analysis.Analysis` of ruleset `name` with these options under `policy` (split
-    by the final value of the variable `by`), with, as asked: `.hand` (the caster's hand until
-    the dice pass), `.ruin` (bankroll, goal and stake, as texts of money, all three or none),
-    `.combination` (`bets`, texts NAME=AMOUNT, made together), `.seats` (`bets` as texts
-    SEAT:NAME=AMOUNT, or `players` as text Ann,Ben,Cat: each seat's figures at the table,
-    each setter staking `stake`, default 1), and, unless `by_option` is false,
-    `.game_by_option` and `.by_option` (each option's effect on the game and on each bet).
-    With `text`, the rule file is that string, shown as `name` (`loading.load`)."""
-    from ..play.wagers import Order
-
-    at_table = seat_bets(bets) or players is not None
-    check_session_settings(bankroll, goal, stake, at_table)
-    ruleset = load(name, text)
-    plans = table_plans(ruleset, bets, players, stake) if at_table else None
-    machine = build_machine(ruleset, list(option_texts))
-    orders = None
-    if bets and plans is None:
-        orders = [Order.parse_for_analysis(text) for text in bets]
-        each_once(orders)
-    return _analysed(machine, policy, by, orders and [(o.bet, o.amount) for o in orders], plans, hand,
-                     _money(bankroll, "--bankroll"), _money(goal, "--goal"),
-                     _money(stake, "--stake"), by_option)
-
-
-def each_once(orders) -> None:
-    """One bettor's orders name each bet once: a second amount would silently replace the first."""
-    from ..errors import ArgumentError
-
-    seen: set = set()
-    for order in orders:
-        if (order.bet, order.at_throw) in seen:
-            raise ArgumentError(order.arg, "is given twice: give each bet once")
-        seen.add((order.bet, order.at_throw))
+    return analyse_request(AnalyseRequest(ruleset=name, text=text,
+                                          options=option_values(load(name, text), option_texts)))
 
 
 def analyse_request(request):
@@ -119,21 +81,9 @@ def money_text(amount: Fraction) -> str:
     return str(amount.numerator) if amount.denominator == 1 else f"{amount.numerator}/{amount.denominator}"
 
 
-def _money(text, what: str) -> Fraction | None:
-    """A text of money (--bankroll, --goal, --stake) exactly, or None."""
-    from ..solve.bets import BetError, parse_money
-
-    if text is None:
-        return None
-    try:
-        return parse_money(text, what)
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
-
-
 def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goal, stake, by_option: bool):
-    """The analysis, with what is asked (see `analyse`), amounts exact: `orders` (bet, amount
-    text) pairs, `plans` from `table_plans` or `seat_plans`."""
+    """The analysis, with what is asked (see `analyse_request`), amounts exact: `orders` (bet,
+    amount text) pairs, `plans` from `seat_plans`."""
     from ..solve.analysis import analyse
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError, policy_for
@@ -200,31 +150,12 @@ def _analysed(machine, policy: str, by, orders, plans, hand: bool, bankroll, goa
     return analysis
 
 
-def table_plans(ruleset, bets, players: str | None, stake: str | None = None) -> tuple[dict, list | None]:
-    """Each seat's plan {seat: {bet: amount}} from SEAT:NAME=AMOUNT texts, and the players round
-    the table (from `players`, Ann,Ben,Cat; None where not given: each seat is then figured with
-    as many others as its bets need), checked with "did you mean". A seat's own stake
-    (SEAT:stake=AMOUNT) must be `stake` (the text of --stake, default 1): the figures take one
-    stake for every setter."""
-    from ..solve.bets import BetError, parse_money
-    from .sessions import bet_plans, checked_players, player_names
-
-    if players is not None:
-        names = player_names(players, 1 if ruleset.table.against == "bank" else 2)
-    else:
-        names = list(dict.fromkeys(text.partition(":")[0].strip() for text in bets))
-        names = checked_players(names, 1) if names else []
-    plans, _, own = bet_plans(ruleset, names, bets)
-    try:
-        amount = parse_money(stake, "--stake") if stake is not None else Fraction(1)
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
-    return _one_stake(plans, own, amount, names, players is not None)
-
-
 def seat_plans(ruleset, plans, players=None, stake: Fraction | None = None) -> tuple[dict, list | None]:
-    """`table_plans` for values (an `AnalyseRequest`'s): `plans` {seat: {bet: amount}}, exact,
-    `players` a list of names round the table or None, `stake` exact (None: 1)."""
+    """Each seat's plan (an `AnalyseRequest`'s `plans`: {seat: {bet: amount}}, exact) and the
+    players round the table (`players`, a list of names; None: each seat is then figured with
+    as many others as its bets need), checked with "did you mean". A seat's own stake
+    (SEAT:stake=AMOUNT) must be `stake` (exact; None: 1): the figures take one stake for every
+    setter."""
     from .sessions import checked_players, checked_plans
 
     if players is not None:
@@ -255,7 +186,7 @@ def _one_stake(plans: dict, own: dict, amount: Fraction, names: list, seated: bo
 
 
 def seat_figures(machine, analysis, plans, stake: Fraction | None, policy: str):
-    """solve.seats.seats for the plans and players of `table_plans`, on the analysis' solver."""
+    """solve.seats.seats for the plans and players of `seat_plans`, on the analysis' solver."""
     from ..solve.bets import BetError
     from ..solve.seats import SeatError, seats
 
@@ -465,63 +396,44 @@ class Risk:
         return bool(self.bets) or self.plan is not None or self.session is not None or self.tail is not None
 
 
-def parse_games(text) -> int | None:
-    if text is None:
+def _count(value, what: str, unit: str) -> int | None:
+    """A count of a request (`games`, `tail`): a whole number from 1 to 1,000,000, or None."""
+    if value is None:
         return None
-    try:
-        games = int(str(text).strip())
-    except ValueError:
-        raise SettingError("games", f"{str(text)[:30]!r} is not a whole number of games") from None
-    if not 1 <= games <= 1_000_000:
-        raise SettingError("games", "must be between 1 and 1,000,000")
-    return games
+    if type(value) is not int:
+        raise SettingError(what, f"{str(value)[:30]!r} is not a whole number of {unit}")
+    if not 1 <= value <= 1_000_000:
+        raise SettingError(what, "must be between 1 and 1,000,000" + (" throws" if what == "tail" else ""))
+    return value
 
 
-def parse_tail(text) -> int | None:
-    if text is None:
-        return None
-    try:
-        throws = int(str(text).strip())
-    except ValueError:
-        raise SettingError("tail", f"{str(text)[:30]!r} is not a whole number of throws") from None
-    if not 1 <= throws <= 1_000_000:
-        raise SettingError("tail", "must be between 1 and 1,000,000 throws")
-    return throws
-
-
-def check_risk_settings(games, stop_loss, stop_win, tail, bets=(), seats: bool = False) -> None:
+def check_risk_settings(games, stop_loss, stop_win, tail, seats: bool = False) -> None:
     """Refuse what cannot go together before any work: a session's plan at the table, stops
     without games on only one side, a stop that is no amount of money."""
 
-    parse_games(games)
-    parse_tail(tail)
+    _count(games, "games", "games")
+    _count(tail, "tail", "throws")
     session = games is not None or stop_loss is not None or stop_win is not None
     if session and seats:
-        raise SettingError("games", "takes one bettor's plan (--bet NAME=AMOUNT), not seats' plans "
-                                    "(SEAT:NAME=AMOUNT)")
+        raise SettingError("games", "takes one bettor's plan (", Arg("bets", "NAME", "AMOUNT"), "), not seats' "
+                                    "plans (SEAT:NAME=AMOUNT)")
     if games is None and (stop_loss is None) != (stop_win is None):
-        given = "--stop-loss" if stop_loss is not None else "--stop-win"
-        raise SettingError("games", f"or both stops are needed: {given} alone never ends a session that has "
-                                    f"no number of games")
-    for text, what in ((stop_loss, "stop_loss"), (stop_win, "stop_win")):
-        _exact(text, what)
+        given = Arg("stop_loss") if stop_loss is not None else Arg("stop_win")
+        raise SettingError("games", "or both stops are needed: ", given, " alone never ends a session that has "
+                                    "no number of games")
+    for amount, what in ((stop_loss, "stop_loss"), (stop_win, "stop_win")):
+        _exact(amount, what)
 
 
 def _exact(amount, what: str) -> Fraction | None:
-    """An amount of money given as `what` (stop_loss…): a text of money (the command line's, as
-    before) or an exact value (a request's), more than 0; None stays None."""
-    from ..solve.bets import BetError, parse_money
-
+    """An amount of money given as `what` (stop_loss…), exact and more than 0; None stays None."""
     if amount is None:
         return None
-    if isinstance(amount, (Fraction, int)) and not isinstance(amount, bool):
-        if amount <= 0:
-            raise SettingError(what, "must be more than 0")
-        return Fraction(amount)
-    try:
-        return parse_money(amount, "--" + what.replace("_", "-"))
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
+    if not isinstance(amount, (Fraction, int)) or isinstance(amount, bool):
+        raise SettingError(what, f"is an amount of money, such as 10 or Fraction(21, 2), not {amount!r:.30}")
+    if amount <= 0:
+        raise SettingError(what, "must be more than 0")
+    return Fraction(amount)
 
 
 def risk_request(analysis, machine, request, spread: bool = False):
@@ -544,9 +456,9 @@ def risk_request(analysis, machine, request, spread: bool = False):
 
 def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, stop_loss=None, stop_win=None,
          tail=None, hand: bool = False, policy: str = "optimal") -> Risk:
-    """The spread of each bet (`spread`), of the `bets` made together (texts NAME=AMOUNT), the
+    """The spread of each bet (`spread`), of one bettor's `bets` made together (BetOrders), the
     distribution of a session's net over `games` decisions or until `stop_loss` / `stop_win`
-    (texts), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
+    (exact), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
     `analyse`) and its `machine` (needed for a tail). Each chain's size is checked against its
     bound before it is built (solve.spread, solve.distribution, solve.tails)."""
     from ..solve.bets import BetError
@@ -555,8 +467,8 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
     from ..solve.tails import TAIL_MARKS, TailTooLarge, lengths
 
     out = Risk()
-    games = parse_games(games)
-    tail = parse_tail(tail)
+    games = _count(games, "games", "games")
+    tail = _count(tail, "tail", "throws")
     table = analysis.bet_table
     try:
         if spread and table is not None:
@@ -565,18 +477,10 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
                 if len(set(figures.pays.values())) > 1:  # a payout that depends on where it is made
                     out.by_place[name] = {table.states[g].describe(table.machine): bet_spread_at(table, name, g)
                                           for g in sorted(placements(table, name))}
-        typed = bool(bets) and not isinstance(bets[0], str)  # a request's BetOrders
-        if bets and (typed or not seat_bets(bets)):
+        if bets:
             if table is None:
                 raise CommandError(f"{analysis.ruleset} declares no bets")
-            if typed:
-                out.orders = order_texts(bets, at_throw=False)
-            else:
-                from ..play.wagers import Order
-
-                orders = [Order.parse_for_analysis(text) for text in bets]
-                each_once(orders)
-                out.orders = [(o.bet, o.amount) for o in orders]
+            out.orders = order_texts(bets, at_throw=False)
             out.plan = plan_spread(table, out.orders)
         if games is not None or stop_loss is not None or stop_win is not None:
             if out.plan is not None:

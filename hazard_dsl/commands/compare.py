@@ -4,35 +4,29 @@ from __future__ import annotations
 
 from ..errors import ArgumentError
 from .errors import CommandError
-from .loading import build_machine, load, split_variant
+from .loading import load, machine_for, option_values, split_variant
 
 
 def compare(variants, option_texts=(), policy: str = "optimal") -> tuple[list, list]:
-    """Each variant (`RULESET[:NAME=VALUE,…]`) compiled with `option_texts` and its own options,
-    and analysed under `policy`; returns [(text, Analysis)] and [(text, Machine)], in order."""
-    from ..solve.analysis import analyse
-    from ..solve.markov import PolicyError, policy_for
+    """`compare_request` for variants given as texts (`RULESET[:NAME=VALUE,…]`, shown as given),
+    each with `option_texts` and its own options. Kept only for the web API's jobs
+    (serve/jobs.py) until they build a `CompareRequest` from JSON."""
+    from .requests import CompareRequest, RulesetRequest
 
-    entries, machines = [], []
+    asked = []
     for text in variants:
         name, options = split_variant(text)
-        machine = build_machine(load(name), list(option_texts) + options)
-        try:
-            entries.append((text, analyse(machine, policy_for(machine, policy))))
-        except PolicyError as exc:
-            if isinstance(exc, ArgumentError):  # names its argument: each front end words it
-                raise
-            raise CommandError(str(exc)) from None
-        machines.append((text, machine))
-    return entries, machines
+        asked.append(RulesetRequest(name, option_values(load(name), list(option_texts) + options), policy))
+    return compare_request(CompareRequest(tuple(asked), policy, tuple(variants)))
 
 
 def compare_request(request) -> tuple[list, list]:
-    """`compare` for a `CompareRequest` (commands.requests): each variant a `RulesetRequest`
-    with its own option values, shown by its `labels` entry (default: RULESET:NAME=VALUE,…)."""
+    """Each variant of a `CompareRequest` (commands.requests), a `RulesetRequest` with its own
+    option values, compiled and analysed under the request's `policy`; returns [(label,
+    Analysis)] and [(label, Machine)], in order, each shown by its `labels` entry (default:
+    RULESET:NAME=VALUE,…)."""
     from ..solve.analysis import analyse
     from ..solve.markov import PolicyError, policy_for
-    from .loading import machine_for
 
     entries, machines = [], []
     labels = list(request.labels) + [None] * (len(request.variants) - len(request.labels))

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from .errors import CommandError, SettingError
-from .loading import build_machine, load
+from .loading import load, option_values
 
 
 def machine_to_draw(name: str, option_texts=(), bets=(), text: str | None = None):
-    """The machine of ruleset `name` (with `text`: the rule file in that string, shown as
-    `name`) with the options given and the bets to draw beside the game; a bet the ruleset does
-    not have is refused with "did you mean"."""
-    ruleset = load(name, text)
-    _known_bets(ruleset, bets)
-    return build_machine(ruleset, list(option_texts), list(bets))
+    """`request_machine` for options given as NAME=VALUE texts. Kept only for the web API's
+    jobs (serve/jobs.py) until they build a `GraphRequest` from JSON."""
+    from .requests import GraphRequest
+
+    options = option_values(load(name, text), option_texts)
+    return request_machine(GraphRequest(name, options, text=text, bets=tuple(bets)))
 
 
 def _known_bets(ruleset, bets) -> None:

@@ -1,4 +1,5 @@
-"""A ruleset by name or path, and its machine compiled with the options given as texts."""
+"""A ruleset by name or path, and its machine compiled with the options' values (`machine_for`;
+`build_machine` for options still held as NAME=VALUE texts)."""
 
 from __future__ import annotations
 
@@ -49,26 +50,33 @@ def show_request(request):
     return load(request.ruleset, request.text)
 
 
-def build_machine(ruleset, option_texts, bets=None):
-    """The compiled machine, with the options given as `NAME=VALUE` texts and the named bets
-    (None: all) compiled too."""
-    from ..cache import compile_ruleset
+def option_values(ruleset, option_texts) -> dict:
+    """The option values of `NAME=VALUE` texts, typed by the ruleset's options and checked.
+    For the callers that still hold texts (the web API's jobs; the tests' and benchmarks'
+    `build_machine`); the command line reads its own (`cli.requests`)."""
     from ..compile.compiler import OptionError, parse_option_assignments
 
     try:
-        options = parse_option_assignments(ruleset, option_texts)
+        return parse_option_assignments(ruleset, option_texts)
     except OptionError as exc:
         from ..errors import ArgumentError
 
         if isinstance(exc, ArgumentError):  # naming its argument: each front end words it
             raise
         raise CommandError(str(exc)) from None
-    return compile_ruleset(ruleset, options, bets)
+
+
+def build_machine(ruleset, option_texts, bets=None):
+    """The compiled machine, with the options given as `NAME=VALUE` texts (`option_values`) and
+    the named bets (None: all) compiled too."""
+    from ..cache import compile_ruleset
+
+    return compile_ruleset(ruleset, option_values(ruleset, option_texts), bets)
 
 
 def machine_for(ruleset, options, bets=None):
     """The compiled machine with the option values of a request ({name: value}), checked, and
-    the named bets (None: all) compiled too (`loading.build_machine` for values)."""
+    the named bets (None: all) compiled too."""
     from ..cache import compile_ruleset
     from ..compile.options import OptionError, resolve_options
 

@@ -4,30 +4,24 @@ from __future__ import annotations
 
 from ..errors import ArgumentError
 from .errors import CommandError
-from .loading import build_machine, load
+from .loading import load, machine_for, option_values
 
 
 def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "optimal", colour: bool = False,
                text: str | None = None) -> str:
-    """The rule sheet of ruleset `name` (with `text`: the rule file in that string, shown as
-    `name`) with these options, its figures under `policy`."""
-    from ..render.rulesheet import rule_sheet
-    from ..solve.markov import PolicyError
+    """`rules_request` for options given as NAME=VALUE texts. Kept only for the web API's jobs
+    (serve/jobs.py) until they build a `RulesRequest` from JSON."""
+    from .requests import RulesRequest
 
-    machine = build_machine(load(name, text), list(option_texts))
-    try:
-        return rule_sheet(machine, fmt, policy, colour)
-    except PolicyError as exc:
-        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
-            raise
-        raise CommandError(str(exc)) from None
+    options = option_values(load(name, text), option_texts)
+    return rules_request(RulesRequest(name, options, policy, text, format=fmt, colour=colour))
 
 
 def rules_request(request) -> str:
-    """`rule_sheet` for a `RulesRequest` (commands.requests): options by value."""
+    """The rule sheet a `RulesRequest` (commands.requests) asks for: its ruleset with the
+    options' values, its figures under the request's policy, in its format."""
     from ..render.rulesheet import rule_sheet
     from ..solve.markov import PolicyError
-    from .loading import machine_for
 
     machine = machine_for(load(request.ruleset, request.text), request.options)
     try:

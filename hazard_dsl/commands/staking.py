@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import ArgumentError
+from ..errors import Arg, ArgumentError
 from .errors import CommandError, SettingError
 
 SIDES = ("caster", "setter")
@@ -27,8 +27,8 @@ class Staking:
 
 
 class Asked:
-    """An `AnalyseRequest`'s staking fields as `check` and `figures` read them (the command
-    line's namespace has the same names): `stake` is best or kelly, else the exact stake."""
+    """An `AnalyseRequest`'s staking fields as `check` and `figures` read them: `stake` is best
+    or kelly, else the exact stake; `bet` one bettor's bets or the seats planned."""
 
     def __init__(self, request):
         self.stake = request.best if request.best is not None else request.stake
@@ -39,44 +39,38 @@ class Asked:
 
 
 def _choice(stake) -> str:
-    """best or kelly (any case), or "" for an amount."""
-    return stake.strip().lower() if isinstance(stake, str) else ""
+    """best or kelly, or "" for an amount."""
+    return stake if stake in CHOICES else ""
 
 
-def wanted(args) -> bool:
-    """Whether `analyse` was asked for a best stake, Kelly, a progression or a risk of ruin."""
-    return _choice(args.stake) in CHOICES or args.strategy is not None or args.risk is not None
-
-
-def _money(text, what: str) -> Fraction | None:
-    from ..solve.bets import BetError, parse_money
-
-    if text is None:
+def _money(amount, what: str) -> Fraction | None:
+    """An exact amount of money (`what`: its request field), more than 0; None stays None."""
+    if amount is None:
         return None
-    if isinstance(text, Fraction):  # a request's exact amount
-        if text <= 0:
-            raise SettingError(what.lstrip("-").replace("-", "_"), "must be more than 0")
-        return text
-    try:
-        return parse_money(text, what)
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
+    if not isinstance(amount, (Fraction, int)) or isinstance(amount, bool):
+        raise SettingError(what, f"is an amount of money, such as 10 or Fraction(21, 2), not {amount!r:.30}")
+    if amount <= 0:
+        raise SettingError(what, "must be more than 0")
+    return Fraction(amount)
 
 
-def _count(text, what: str, low: int = 1, high: int = 1_000_000) -> int | None:
-    if text is None:
+def _count(value, what: str, low: int = 1, high: int = 1_000_000) -> int | None:
+    if value is None:
         return None
-    try:
-        n = int(str(text).strip())
-    except ValueError:
-        raise SettingError(what, f"{str(text)[:30]!r} is not a whole number") from None
-    if not low <= n <= high:
+    if type(value) is not int:
+        raise SettingError(what, f"{str(value)[:30]!r} is not a whole number")
+    if not low <= value <= high:
         raise SettingError(what, f"must be between {low:,} and {high:,}")
-    return n
+    return value
+
+
+def wanted(request) -> bool:
+    """Whether an `AnalyseRequest` asks for a best stake, Kelly, a progression or a risk of ruin."""
+    return request.best is not None or request.strategy is not None or request.risk is not None
 
 
 def check(args) -> None:
-    """Refuse, before any work, what does not go together."""
+    """Refuse, before any work, what does not go together (`args`: an `Asked`)."""
     from ..solve.progressions import PROGRESSIONS
 
     choice = _choice(args.stake)
@@ -109,7 +103,8 @@ def check(args) -> None:
 
 
 def figures(args, analysis, ruleset) -> Staking:
-    """The figures asked for, on the caster's (or setter's) game of `analysis` (of `ruleset`)."""
+    """The figures asked for (`args`: an `Asked`), on the caster's (or setter's) game of
+    `analysis` (of `ruleset`)."""
     from ..solve.policy import (best_after, best_stake, caster_outcomes, flat_chances, kelly, other_side,
                                 purse_for_risk, whole)
     from ..solve.progressions import progression_run
@@ -119,14 +114,14 @@ def figures(args, analysis, ruleset) -> Staking:
     outcomes = caster if args.side == "caster" else other_side(caster)
     out = Staking(args.side, outcomes, ruleset.money_unit, ruleset.money_units)
     choice = _choice(args.stake)
-    out.bankroll, out.goal = _money(args.bankroll, "--bankroll"), _money(args.goal, "--goal")
-    out.limit = _money(args.limit, "--limit")
+    out.bankroll, out.goal = _money(args.bankroll, "bankroll"), _money(args.goal, "goal")
+    out.limit = _money(args.limit, "limit")
     try:
         if choice == "kelly":
             out.kelly = {side: kelly(o) for side, o in (("caster", caster), ("setter", other_side(caster)))}
         if choice == "best" and out.goal is not None:
             if out.bankroll is not None and not out.bankroll < out.goal:
-                raise SettingError("bankroll", f"must be less than --goal ({out.goal})")
+                raise SettingError("bankroll", "must be less than ", Arg("goal"), f" ({out.goal})")
             if out.bankroll is not None:
                 whole(out.bankroll, "--bankroll")
             out.best = best_stake(outcomes, out.goal, out.limit, flat=1)
@@ -134,22 +129,19 @@ def figures(args, analysis, ruleset) -> Staking:
             games = _count(args.games, "games", 1, 10_000)
             out.horizon = best_after(outcomes, out.bankroll, games, out.limit)
         if args.risk is not None:
-            try:
-                out.risk = args.risk if isinstance(args.risk, Fraction) else Fraction(args.risk.strip())
-            except (ValueError, ZeroDivisionError):
-                raise SettingError("risk", f"{args.risk[:30]!r} is not a chance (0.01, or 1/100)") from None
-            if not 0 < out.risk < 1:
+            out.risk = args.risk
+            if not isinstance(out.risk, (Fraction, int)) or isinstance(out.risk, bool) or not 0 < out.risk < 1:
                 raise SettingError("risk", "must be a chance between 0 and 1 (0.01, or 1/100)")
             if out.best is not None:
                 out.risk_purse = purse_for_risk(out.best.values, out.risk)
             else:
-                out.stake = _money(args.stake, "--stake")
+                out.stake = _money(args.stake, "stake")
                 out.risk_flat = True
                 out.risk_purse = purse_for_risk(flat_chances(outcomes, out.goal, out.stake), out.risk)
         if args.strategy is not None:
-            out.stake = _money(args.stake, "--stake") if args.stake is not None else Fraction(1)
+            out.stake = _money(args.stake, "stake") if args.stake is not None else Fraction(1)
             out.run = progression_run(outcomes, args.strategy, out.bankroll, out.goal, out.stake,
-                                      _money(args.cap, "--cap"), out.limit)
+                                      _money(args.cap, "cap"), out.limit)
     except ValueError as exc:
         if isinstance(exc, ArgumentError):  # SettingError among them: each front end words it
             raise

@@ -13,10 +13,12 @@ import pytest
 import hazard_dsl
 from hazard_dsl.records import fields
 from hazard_dsl.cli import main
-from hazard_dsl.commands.analyse import analyse
+from hazard_dsl.cli.run import replay_command
+from hazard_dsl.commands.analyse import analyse_request
 from hazard_dsl.commands.errors import CommandError, SettingError
-from hazard_dsl.commands.games import games_to_play, replay_command
+from hazard_dsl.commands.games import games_request
 from hazard_dsl.commands.loading import load
+from hazard_dsl.commands.requests import AnalyseRequest, RunRequest
 from hazard_dsl.commands.sessions import play_log, table_settings
 
 PACKAGE = Path(__file__).resolve().parents[2] / "hazard_dsl"
@@ -119,7 +121,8 @@ def test_the_settings_of_a_session_are_plain_values_checked_and_exact():
 
 
 def test_analyse_fills_the_hand_and_the_ruin_as_the_api_computes_them():
-    analysis = analyse("cotton", hand=True, bankroll="10", goal="20", stake="1", by_option=False)
+    analysis = analyse_request(AnalyseRequest("cotton", hand=True, bankroll=F(10), goal=F(20), stake=F(1),
+                                              by_option=False))
     cotton = hazard_dsl.load("cotton")
     api_hand = cotton.hand()  # hazard_dsl.Hand: the engine's record, with a notebook's displays
     assert all(getattr(analysis.hand, name) == getattr(api_hand, name) for name in fields(api_hand))
@@ -130,12 +133,12 @@ def test_analyse_fills_the_hand_and_the_ruin_as_the_api_computes_them():
 
 def test_analyse_refuses_half_of_a_bankroll_question():
     with pytest.raises(SettingError) as caught:
-        analyse("cotton", bankroll="10")
+        analyse_request(AnalyseRequest("cotton", bankroll=F(10)))
     assert caught.value.setting == "bankroll"
 
 
 def test_games_on_a_tape_play_as_far_as_its_throws_go():
-    games = games_to_play(load("cotton"), tape="3-4 6-6 5-2")
+    games = games_request(RunRequest("cotton", dice=((3, 4), (6, 6), (5, 2))))
     assert games.count is None and games.seed == 0
     thrown = [r.dice for r in games.records() if hasattr(r, "dice")]
     assert thrown[:3] == [(3, 4), (6, 6), (5, 2)]
