@@ -1,4 +1,4 @@
-"""The dice of a command: a seed (checked, or a new one) and a tape of throws given as text."""
+"""The dice of a command: a seed (checked, or a new one) and a tape of throws, as values."""
 
 from __future__ import annotations
 
@@ -21,24 +21,12 @@ def new_seed() -> int:
 
 
 def seed_and_dice(seed: int | None = None, tape: str | None = None):
-    """The seed and the dice of a run: a tape (`tape`, such as "3-4 6-6") replays; otherwise
-    seeded random dice, with a new seed where none is given. With a tape the seed is still
-    used for mixed choices (0 unless given)."""
-    from ..play.dice import DiceTape, RandomDice
+    """`seed_and_tape` for a tape given as text ("3-4 6-6"). Kept only for the web tables
+    (serve/tables.py) until they read the tape from JSON; the command line reads its own
+    (`cli.requests.tape`)."""
+    from ..play.dice import DiceTape
 
-    checked_seed(seed)
-    if seed is None and tape is None:
-        seed = new_seed()
-    elif seed is None:
-        seed = 0
-    if tape is not None:
-        try:
-            return seed, DiceTape.parse(tape)
-        except ArgumentError:  # the tape's own error, naming `dice`: each front end words it
-            raise
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-    return seed, RandomDice(seed)
+    return seed_and_tape(seed, None if tape is None else DiceTape.parse(tape).throws)
 
 
 def checked_tape(throws) -> list:
@@ -72,7 +60,9 @@ def checked_tape(throws) -> list:
 
 
 def seed_and_tape(seed: int | None = None, throws=None):
-    """`seed_and_dice` for a request's values: the tape a tuple of throws (`checked_tape`)."""
+    """The seed and the dice of a run: a tape (`throws`, a request's tuple of throws, each
+    checked by `checked_tape`) replays; otherwise seeded random dice, with a new seed where
+    none is given. With a tape the seed is still used for mixed choices (0 unless given)."""
     from ..play.dice import DiceTape, RandomDice
 
     checked_seed(seed)
