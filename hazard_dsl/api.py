@@ -40,7 +40,7 @@ from functools import cached_property
 from pathlib import Path
 
 from . import arguments
-from .arguments import (made as _made, money as _money, money_text as _money_text, names as _names,
+from .arguments import (exact as _exact, made as _made, money as _money, names as _names,
                         old_bets as _old_bets, one_of as _one_of, orders as _orders,
                         table_settings as _table_settings, whole as _whole)
 from .diagnostics import RulesetError
@@ -502,8 +502,11 @@ def _plans(ruleset, given) -> dict:
         out[seat] = {}
         for bet, amount in plan.items():
             what = Arg("plans", bet, seat=seat)
-            try:
-                out[seat][bet] = money_typed(ruleset, _money_text(amount, what))
+            if not isinstance(amount, str):  # a number: exact as it is, not written out and read back
+                out[seat][bet] = _exact(amount, what)
+                continue
+            try:  # a text: in the file's unit or the ruleset's coin
+                out[seat][bet] = money_typed(ruleset, amount.strip())
             except MoneyText:
                 raise ArgumentError(what, f"{amount!r} is not an amount of money (write it as "
                                           f"{money_examples(ruleset.table)})") from None

@@ -26,9 +26,9 @@ def _arg(what: Arg | str) -> Arg:
     return what if isinstance(what, Arg) else Arg(what)
 
 
-def money_text(value, what: Arg | str) -> str:
-    """The text of an amount given in Python (int, Fraction, Decimal, str), for the engine's
-    exact reader; a float or a bool is refused (money is exact here: 0.1 is not a tenth)."""
+def exact(value, what: Arg | str) -> Fraction:
+    """An amount given in Python as a number (int, Fraction, Decimal), exactly; a float or a
+    bool is refused (money is exact here: 0.1 is not a tenth), and so is anything else."""
     from decimal import Decimal
     from numbers import Integral
 
@@ -36,16 +36,28 @@ def money_text(value, what: Arg | str) -> str:
         raise ArgumentError(_arg(what), f"{value!r} is a {type(value).__name__}; money is exact here, so give "
                                         f"{AMOUNTS}")
     if isinstance(value, Integral):
-        return str(int(value))
+        return Fraction(int(value))
     if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise ArgumentError(_arg(what), f"{value!r} is not {AMOUNTS}")
-        return format(value, "f")
+        return value
+    if isinstance(value, Decimal) and value.is_finite():
+        return Fraction(value)
+    raise ArgumentError(_arg(what), f"{value!r} is not {AMOUNTS}")
+
+
+def money_text(value, what: Arg | str) -> str:
+    """The text of an amount given in Python (int, Fraction, Decimal, str), for the engine's
+    exact reader of bets (solve.bets.parse_amount, which also reads multiples such as 2x);
+    a number is checked by `exact`, a Decimal kept as written (12.50)."""
+    from decimal import Decimal
+
     if isinstance(value, str):
         return value.strip()
-    raise ArgumentError(_arg(what), f"{value!r} is not {AMOUNTS}")
+    amount = exact(value, what)
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, Fraction):
+        return f"{amount.numerator}/{amount.denominator}"
+    return str(amount.numerator)
 
 
 def money(value, what: Arg | str) -> Fraction:
@@ -226,5 +238,5 @@ def table_settings(ruleset, given_players, purse, stake, strategy: str, rounds: 
             "strategy": strategy, "rounds": whole("rounds", rounds, 1, 10_000)}
 
 
-__all__ = ["AMOUNTS", "MAX_SEED", "WrongType", "made", "money", "money_text", "names", "old_bets", "one_of",
+__all__ = ["AMOUNTS", "MAX_SEED", "WrongType", "exact", "made", "money", "money_text", "names", "old_bets", "one_of",
            "orders", "plans", "players", "seed", "table_settings", "whole"]
