@@ -89,3 +89,104 @@ def test_tapes_phases_and_variants():
     assert compared.variants == (RulesetRequest("cotton", {}, "uniform"),
                                  RulesetRequest("cotton", {"main": "called"}, "uniform"))
     assert request("analyse", "cotton", "--stake", "best").best == "best"
+
+
+# --------------------------------------------------------------------------- the commands take them
+
+
+class _Asked(BaseException):
+    """Stops a command where it hands its request on (a BaseException: the command line's own
+    handlers let it through), carrying what it was handed."""
+
+
+def asked(monkeypatch, where, name, *argv, index: int = 0):
+    """What the command of `argv` hands to `where.name` (its `index`th argument), read from
+    its flags and nothing run."""
+    def stop(*given, **_):
+        raise _Asked(given[index])
+
+    monkeypatch.setattr(where, name, stop)
+    with pytest.raises(_Asked) as info:
+        cli.main(list(argv))
+    return info.value.args[0]
+
+
+def test_analyse_hands_the_command_its_values(monkeypatch):
+    from hazard_dsl.cli import analyse
+    from hazard_dsl.commands.requests import AnalyseRequest
+
+    made = asked(monkeypatch, analyse.analysing, "analyse_request", "analyse", "cotton", "--option", "main=called",
+                 "--bankroll", "12.50", "--goal", "25", "--stake", "1/2", "--hand", "--no-options")
+    assert made == AnalyseRequest("cotton", {"main": "called"}, bankroll=Fraction(25, 2), goal=Fraction(25),
+                                  stake=Fraction(1, 2), hand=True, by_option=False)
+    made = asked(monkeypatch, analyse.analysing, "analyse_request", "analyse", "craps", "--bet", "pass=10",
+                 "--bet", "odds=2x", "--games", "5", "--stop-loss", "20")
+    assert made.bets == (BetOrder("pass", Fraction(10)), BetOrder("odds", "2x"))
+    assert (made.games, made.stop_loss, made.stop_win, made.plans) == (5, Fraction(20), None, {})
+
+
+def test_run_without_players_hands_its_games_their_values(monkeypatch):
+    from hazard_dsl.cli import run
+    from hazard_dsl.commands.requests import RunRequest
+
+    made = asked(monkeypatch, run, "games_request", "run", "craps", "--seed", "4", "--games", "2", "--bet",
+                 "pass=10", "--bet", "field=5@3", "--bankroll", "2.50", "--dice", "3-4 6-6")
+    assert made == RunRequest("craps", games=2, seed=4, dice=((3, 4), (6, 6)),
+                              bets=(BetOrder("pass", Fraction(10)), BetOrder("field", Fraction(5), 3)),
+                              bankroll=Fraction(5, 2))
+
+
+def test_a_table_is_set_from_values_in_the_rulesets_coin(monkeypatch):
+    from hazard_dsl.cli import play, run
+
+    # Cotton's coin: 12 pence to the shilling, 20 shillings to the pound (the file's unit is the shilling)
+    made = asked(monkeypatch, run.sessions, "request_settings", "run", "cotton", "--players", "Ann,Ben",
+                 "--purse", "£1 1s", "--stake", "6d", "--bet", "Ben:side=2s 6d", "--refuse", "Ann:side",
+                 "--rounds", "2", "--seed", "1", index=2)
+    assert (made.players, made.purse, made.stake, made.rounds) == (("Ann", "Ben"), Fraction(21), Fraction(1, 2), 2)
+    assert made.plans == {"Ben": {"side": Fraction(5, 2)}} and made.refusals == (("Ann", "side"),)
+    made = asked(monkeypatch, play.sessions, "request_settings", "play", "cotton", "--players", "Ann,Ben",
+                 "--no-log", "--dice", "3-4 6-6", "--stake", "2", index=2)
+    assert (made.ruleset, made.players, made.stake, made.dice, made.no_log) == \
+        ("cotton", ("Ann", "Ben"), Fraction(2), ((3, 4), (6, 6)), True)
+
+
+def test_compare_rules_and_graph_hand_on_option_values(monkeypatch):
+    from hazard_dsl.cli import compare, graph, rules
+    from hazard_dsl.commands.requests import CompareRequest
+
+    made = asked(monkeypatch, compare, "compare_request", "compare", "cotton:main=called", "petty", "--policy",
+                 "uniform")
+    assert made == CompareRequest((RulesetRequest("cotton", {"main": "called"}, "uniform"),
+                                   RulesetRequest("petty", {}, "uniform")), "uniform", ("cotton:main=called", "petty"))
+    made = asked(monkeypatch, rules, "rules_request", "rules", "cotton", "--option", "main=called", "--json")
+    assert (made.options, made.format, made.colour) == ({"main": "called"}, "json", False)
+    made = asked(monkeypatch, graph, "request_machine", "graph", "craps", "--bet", "field", "--format", "mermaid")
+    assert (made.bets, made.format, made.options) == (("field",), "mermaid", {})
+
+
+def test_the_web_jobs_texts_give_what_the_requests_give():
+    """serve/jobs.py still hands NAME=VALUE texts: its shims are the request path underneath."""
+    from hazard_dsl.commands.compare import compare, compare_request
+    from hazard_dsl.commands.requests import CompareRequest, RulesRequest
+    from hazard_dsl.commands.rules import rule_sheet, rules_request
+
+    by_text, _ = compare(["cotton:main=called", "petty"])
+    by_value, _ = compare_request(CompareRequest((RulesetRequest("cotton", {"main": "called"}),
+                                                  RulesetRequest("petty")), labels=("cotton:main=called", "petty")))
+    assert [(label, a.figures.win, a.figures.lose) for label, a in by_text] == \
+        [(label, a.figures.win, a.figures.lose) for label, a in by_value]
+    assert rule_sheet("cotton", ["main=called"], "markdown") == \
+        rules_request(RulesRequest("cotton", {"main": "called"}, format="markdown"))
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--bet", "An:field=2"], "--bet An:field=2: 'An' is not at the table (players: Ann, Ben) (did you mean 'Ann'?)"),
+    (["--bet", "Ann:feild=2"], "--bet Ann:feild=2: no bet 'feild' at this table (did you mean 'field'?)"),
+    (["--refuse", "Ann:oods"], "--refuse Ann:oods: no bet 'oods' at this table (did you mean 'odds'?)"),
+    (["--bet", "Ann:stake=1", "--bet", "Ann:pass=1"], "--bet Ann:pass=1 gives Ann's own stake twice; give it once"),
+])
+def test_a_seats_plan_at_the_table_is_refused_naming_it_as_typed(argv, said, capsys):
+    # the flag's value as a shell takes it (cli.wording), and a seat not at the table said so
+    assert cli.main(["run", "craps", "--seed", "1", "--players", "Ann,Ben", *argv]) == 2
+    assert capsys.readouterr().err.startswith(f"hazard-dsl: error: {said}")
