@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..commands import analyse as analysing
 from ..commands.charts import check_chart_file
 from ..commands.loading import load
+from ..records import replace
 from .output import colour, draw_chart, output_format
 from .requests import analyse_request
 

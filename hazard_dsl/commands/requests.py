@@ -30,9 +30,10 @@ Requests check nothing themselves: the command that takes one checks each field 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Union
+
+from ..records import field, record
 
 Money = Fraction
 BetAmount = Union[Fraction, str]
@@ -41,8 +42,14 @@ Tape = tuple  # tuple[Throw, ...]
 Options = Mapping  # Mapping[str, str | int | bool]
 Plans = Mapping  # Mapping[str, Mapping[str, Fraction]]: seat -> {bet: amount}
 
+# The requests are records (hazard_dsl.records), not dataclasses: every command builds one, and
+# fifteen dataclasses took 17 ms of each run's start (python -X importtime), a tenth of
+# `analyse craps`. Records have no inheritance, so each request repeats the fields it shares
+# with RulesetRequest (first, in the same order) and TableRequest: a request of the table is
+# made by name or in that order alike.
 
-@dataclass(frozen=True)
+
+@record(frozen=True)
 class BetOrder:
     """One bettor's bet: `bet` by its name in the rule file, `amount` money or a multiple of
     the bet it backs; `at_throw` (run only): made once, before that throw of the run, instead
@@ -57,7 +64,7 @@ def _empty() -> Mapping:
     return {}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RulesetRequest:
     """The ruleset every command but check, list and replay names: `ruleset` a built-in name
     or a path; `text` the rule file itself where it is held in a string (shown as `ruleset`);
@@ -70,19 +77,19 @@ class RulesetRequest:
     text: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CheckRequest:
     """`check`: the rule files to check, each a path."""
 
     files: tuple = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ListRequest:
     """`list`: the built-in rulesets (asks nothing)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ShowRequest:
     """`show`: what a ruleset is."""
 
@@ -90,29 +97,38 @@ class ShowRequest:
     text: str | None = None
 
 
-@dataclass(frozen=True)
-class RulesRequest(RulesetRequest):
-    """`rules`: the rule sheet in `format` ("text", "markdown", "html", "json"), with `colour`
-    for a terminal."""
+@record(frozen=True)
+class RulesRequest:
+    """`rules`: a RulesetRequest's fields, and the rule sheet in `format` ("text", "markdown",
+    "html", "json"), with `colour` for a terminal."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
     format: str = "text"
     colour: bool = False
 
 
-@dataclass(frozen=True)
-class GraphRequest(RulesetRequest):
-    """`graph`: the machine drawn in `format`, `unfold`ed to one node per state, only the
-    `phases` named (none: all), each of `bets` drawn beside the game."""
+@record(frozen=True)
+class GraphRequest:
+    """`graph`: a RulesetRequest's fields, and the machine drawn in `format`, `unfold`ed to one
+    node per state, only the `phases` named (none: all), each of `bets` drawn beside the game."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
     format: str = "dot"
     unfold: bool = False
     phases: tuple = ()
     bets: tuple = ()
 
 
-@dataclass(frozen=True)
-class AnalyseRequest(RulesetRequest):
-    """`analyse`: the exact figures, split `by` a variable's final value, with what is asked:
+@record(frozen=True)
+class AnalyseRequest:
+    """`analyse`: a RulesetRequest's fields, and the exact figures, split `by` a variable's
+    final value, with what is asked:
 
     - `bets` (one bettor's combination) or `plans` (each seat's figures at the table, with
       `players` round it, each setter staking `stake`);
@@ -125,6 +141,10 @@ class AnalyseRequest(RulesetRequest):
     - `by_option`: the tables of each option's effect (the command line's --no-options is
       False)."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
     by: str | None = None
     bets: tuple = ()  # tuple[BetOrder, ...]
     plans: Plans = field(default_factory=_empty)
@@ -150,7 +170,7 @@ class AnalyseRequest(RulesetRequest):
     by_option: bool = True
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompareRequest:
     """`compare`: rulesets side by side, each a `RulesetRequest` (its own options), under
     `policy`."""
@@ -160,13 +180,17 @@ class CompareRequest:
     labels: tuple = ()  # each variant's name as shown (as given: "cotton:main=called"); default from its fields
 
 
-@dataclass(frozen=True)
-class TableRequest(RulesetRequest):
-    """A session at the table (run and simulate with players, play): `players` in order round
-    the table, each starting with `purse` and staking `stake` by `strategy` for `rounds`
-    rounds; `plans` and `refusals` each seat's bets; `log` the file the session is written to
-    (`force`: over an existing one)."""
+@record(frozen=True)
+class TableRequest:
+    """A session at the table (run and simulate with players, play): a RulesetRequest's
+    fields, and `players` in order round the table, each starting with `purse` and staking
+    `stake` by `strategy` for `rounds` rounds; `plans` and `refusals` each seat's bets; `log`
+    the file the session is written to (`force`: over an existing one)."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
     players: tuple | None = None
     purse: Money | None = None
     stake: Money | None = None
@@ -178,12 +202,25 @@ class TableRequest(RulesetRequest):
     force: bool = False
 
 
-@dataclass(frozen=True)
-class RunRequest(TableRequest):
-    """`run`: `games` games (None: as many as the tape allows, or 3), on dice seeded by `seed`
-    or thrown as `dice`, with one bettor's `bets` standing (or made once at a throw) and a
-    purse of `bankroll`; with `players`, a session at the table."""
+@record(frozen=True)
+class RunRequest:
+    """`run`: a TableRequest's fields, and `games` games (None: as many as the tape allows, or
+    3), on dice seeded by `seed` or thrown as `dice`, with one bettor's `bets` standing (or
+    made once at a throw) and a purse of `bankroll`; with `players`, a session at the table."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
+    players: tuple | None = None
+    purse: Money | None = None
+    stake: Money | None = None
+    strategy: str | None = None
+    rounds: int | None = None
+    plans: Plans = field(default_factory=_empty)
+    refusals: tuple = ()
+    log: str | None = None
+    force: bool = False
     games: int | None = None
     seed: int | None = None
     dice: Tape | None = None
@@ -191,12 +228,26 @@ class RunRequest(TableRequest):
     bankroll: Money | None = None
 
 
-@dataclass(frozen=True)
-class SimulateRequest(TableRequest):
-    """`simulate`: `games` games (or sessions, with `players`) seeded by `seed`, one bettor's
-    `bets`, on `workers` processes or a Dask `scheduler`, with `engine` ("numpy" or
-    "compiled"); with players and `goal`, each seat until its purse reaches it."""
+@record(frozen=True)
+class SimulateRequest:
+    """`simulate`: a TableRequest's fields, and `games` games (or sessions, with `players`)
+    seeded by `seed`, one bettor's `bets`, on `workers` processes or a Dask `scheduler`, with
+    `engine` ("numpy" or "compiled"); with players and `goal`, each seat until its purse
+    reaches it."""
 
+    ruleset: str
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
+    players: tuple | None = None
+    purse: Money | None = None
+    stake: Money | None = None
+    strategy: str | None = None
+    rounds: int | None = None
+    plans: Plans = field(default_factory=_empty)
+    refusals: tuple = ()
+    log: str | None = None
+    force: bool = False
     games: int | None = None
     seed: int | None = None
     bets: tuple = ()  # tuple[BetOrder, ...]
@@ -206,19 +257,32 @@ class SimulateRequest(TableRequest):
     goal: Money | None = None
 
 
-@dataclass(frozen=True)
-class PlayRequest(TableRequest):
-    """`play` at this terminal: a new table of `ruleset` (None with `resume`), on dice seeded
-    by `seed` or thrown as `dice`; `resume` a log to go on from; `no_log`: write none."""
+@record(frozen=True)
+class PlayRequest:
+    """`play` at this terminal: a TableRequest's fields, and a new table of `ruleset` (None
+    with `resume`), on dice seeded by `seed` or thrown as `dice`; `resume` a log to go on from;
+    `no_log`: write none."""
 
     ruleset: str | None = None
+    options: Options = field(default_factory=_empty)
+    policy: str = "optimal"
+    text: str | None = None
+    players: tuple | None = None
+    purse: Money | None = None
+    stake: Money | None = None
+    strategy: str | None = None
+    rounds: int | None = None
+    plans: Plans = field(default_factory=_empty)
+    refusals: tuple = ()
+    log: str | None = None
+    force: bool = False
     seed: int | None = None
     dice: Tape | None = None
     resume: str | None = None
     no_log: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReplayRequest:
     """`replay`: the session in the log file `log`, checked against `rules` (a ruleset's name
     or path; None: the one its header names)."""
@@ -227,7 +291,7 @@ class ReplayRequest:
     rules: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaRequest:
     """`schema`: the JSON Schema, written to `output` (None: returned) over an existing file
     only with `force`."""
