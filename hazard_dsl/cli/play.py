@@ -13,7 +13,8 @@ from ..commands.dice import seed_and_tape
 from ..commands.loading import load
 from .output import output_format
 from .parser import UsageError
-from .requests import play_request, tape as tape_of
+from .requests import play_request
+from .requests import tape as tape_of
 
 
 def command(args) -> int:

@@ -1,7 +1,7 @@
 """What each command is asked, as values: one frozen request per command, typed fields only.
 
 The application layer (`hazard_dsl.commands`) takes these; it reads no command-line text. Each
-front end builds them its own way: the command line from its flags (`hazard_dsl.cli.texts`
+front end builds them its own way: the command line from its flags (`hazard_dsl.cli.requests`
 reads `NAME=VALUE`, `SEAT:NAME=AMOUNT`, money such as "10s 6d" and tapes such as "3-4 6-6"),
 the Python API (`hazard_dsl.api`) from keywords, the web API from JSON. A request's field is
 named as the Python API's keyword and the web API's JSON field, so that an `ArgumentError`'s
