@@ -10,6 +10,7 @@ from ..errors import Arg, ArgumentError
 from .errors import CommandError, SettingError
 from .loading import load, machine_for
 
+_SEATED = Arg("plans", "NAME", "AMOUNT", seat="SEAT")  # a seat's plan, as each front end writes one
 MAX_OPTION_BET_ANALYSES = 300  # bet analyses spent on the table of each option's effect, at most
 MAX_OPTION_GAME_STATES = 100_000  # states compiled for the table of each option's effect on the game
 
@@ -21,9 +22,9 @@ def check_session_settings(bankroll, goal, stake, seats: bool = False) -> None:
     if seats and bankroll is None and goal is None:
         return
     if any(given) and not all(given):
-        raise SettingError("bankroll", ", --goal and --stake go together: the chance of reaching the goal before "
-                                       "the purse can no longer stake (or --stake with --bet SEAT:NAME=AMOUNT: "
-                                       "each seat's figures)")
+        raise SettingError("bankroll", ", ", Arg("goal"), " and ", Arg("stake"), " go together: the chance of "
+                                       "reaching the goal before the purse can no longer stake (or ", Arg("stake"),
+                           " with ", _SEATED, ": each seat's figures)")
 
 
 def analyse(name: str, option_texts=(), text: str | None = None):
@@ -210,14 +211,14 @@ def seats_to_goal(machine, analysis, plans, bankroll: Fraction, goal: Fraction, 
 
     plans, players = plans
     if players is None:
-        raise SettingError("players", "is needed with --bankroll and --bet SEAT:NAME=AMOUNT: how often a seat "
+        raise SettingError("players", "is needed with ", Arg("bankroll"), " and ", _SEATED, ": how often a seat "
                                       "casts, and how many stakes the caster covers, depend on who sits at the "
-                                      "table (--players Ann,Ben,Cat)")
+                                      "table (", Arg("players", value=("Ann", "Ben", "Cat")), ")")
     try:
         if amount <= 0:
             raise SettingError("stake", "must be more than 0")
         if not bankroll < goal:
-            raise SettingError("bankroll", f"must be less than --goal ({goal})")
+            raise SettingError("bankroll", "must be less than ", Arg("goal"), f" ({goal})")
         table = analysis.bet_table
         return table_ruin(machine, plans, players, bankroll, goal, amount, policy,
                           table.solver if table is not None else None, table)

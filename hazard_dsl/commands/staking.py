@@ -75,28 +75,31 @@ def check(args) -> None:
 
     choice = _choice(args.stake)
     if args.bet or args.players:
-        raise SettingError("stake", "best, kelly, --strategy and --risk take the caster's game at even money, "
-                                    "not --bet or --players")
+        raise SettingError("stake", "best, kelly, ", Arg("strategy"), " and ", Arg("risk"), " take the caster's "
+                                    "game at even money, not ", Arg("bets"), " or ", Arg("players"))
     if args.strategy is not None and args.strategy not in PROGRESSIONS:
         from ..diagnostics import did_you_mean
 
         raise SettingError("strategy", f"is one of {', '.join(PROGRESSIONS)}, not {args.strategy[:30]!r}"
                                        f"{did_you_mean(args.strategy, PROGRESSIONS)}")
     if args.strategy is not None and choice in CHOICES:
-        raise SettingError("strategy", f"sets its own stakes: give --stake the first stake, not {choice}")
+        raise SettingError("strategy", "sets its own stakes: give ", Arg("stake"), f" the first stake, not {choice}")
     if args.strategy is not None and (args.bankroll is None or args.goal is None):
-        raise SettingError("strategy", "needs --bankroll and --goal: the session runs until one or ruin")
+        raise SettingError("strategy", "needs ", Arg("bankroll"), " and ", Arg("goal"), ": the session runs until "
+                                       "one or ruin")
     if args.cap is not None and args.strategy is None:
-        raise SettingError("cap", "goes with --strategy (the progression's largest stake)")
+        raise SettingError("cap", "goes with ", Arg("strategy"), " (the progression's largest stake)")
     if choice == "best" and args.bankroll is None and args.goal is None:
-        raise SettingError("stake", "best needs --goal (the chance of reaching it; with --bankroll, from there) "
-                                    "or --bankroll and --games (the expected purse after N games)")
+        raise SettingError("stake", "best needs ", Arg("goal"), " (the chance of reaching it; with ", Arg("bankroll"),
+                           ", from there) or ", Arg("bankroll"), " and ", Arg("games"), " (the expected purse after N "
+                           "games)")
     if choice == "best" and args.goal is None and args.games is None:
-        raise SettingError("stake", "best with --bankroll needs --goal or --games N")
+        raise SettingError("stake", "best with ", Arg("bankroll"), " needs ", Arg("goal"), " or ",
+                           Arg("games", value="N"))
     if args.risk is not None and args.goal is None:
-        raise SettingError("risk", "needs --goal: the chance of ruin on the way to it")
+        raise SettingError("risk", "needs ", Arg("goal"), ": the chance of ruin on the way to it")
     if args.risk is not None and choice != "best" and args.stake is None:
-        raise SettingError("risk", "needs --stake (a flat stake, or best)")
+        raise SettingError("risk", "needs ", Arg("stake"), " (a flat stake, or best)")
     if args.side not in SIDES:
         raise SettingError("side", f"is caster or setter, not {args.side[:30]!r}")
     _count(args.simulate, "simulate", 2, 1_000_000)
@@ -162,7 +165,7 @@ def simulated(out: Staking, args, sessions: int) -> dict:
     if out.run is not None:
         run = out.run
         if any(Fraction(a).denominator != 1 for a in (run.bankroll, run.goal, run.base, run.cap or 1, run.limit or 1)):
-            raise CommandError("--simulate takes whole amounts of money")
+            raise SettingError("simulate", "takes whole amounts of money")
         rule = Progression(run.name, int(run.base), int(run.cap) if run.cap is not None else None)
         limit = int(run.limit) if run.limit is not None else None
         return purse_walks(out.outcomes, lambda purse, state: rule.stake(state, purse, limit), rule.after,
