@@ -111,6 +111,20 @@ def players(text: str | None) -> tuple | None:
     return tuple(name.strip() for name in text.split(",") if name.strip())
 
 
+def seats(ruleset, text: str | None) -> tuple | None:
+    """`players` at a table of `ruleset`: a text that names fewer than the table needs (two, or
+    one against a bank) is refused saying how to write them; each name is the command's to
+    judge (`commands.sessions.checked_players`)."""
+    from ..commands.errors import SettingError
+
+    names = players(text)
+    least = 1 if ruleset is None or ruleset.table.against == "bank" else 2
+    if names is not None and len(names) < least:
+        raise SettingError("players", "takes two names or more, separated by commas: --players Ann,Ben,Cat"
+                           if least > 1 else "takes one name or more, separated by commas")
+    return names
+
+
 def seat_plans(ruleset, texts, seats) -> dict:
     """Seats' `SEAT:NAME=AMOUNT` texts → {seat: {bet: amount}}, the amount in the ruleset's
     coin ("Cat:side=2s 6d"); a seat's bet given twice is refused, never silently replaced.
@@ -176,11 +190,6 @@ def tape(text: str | None) -> tuple | None:
     from ..play.dice import DiceTape
 
     return tuple(DiceTape.parse(text).throws)
-
-
-def seated_bets(texts) -> bool:
-    """Whether the --bet texts are seats' plans (SEAT:NAME=AMOUNT) rather than one bettor's."""
-    return any(":" in text.partition("=")[0] for text in texts or ())
 
 
 # --------------------------------------------------------------------------- the requests
@@ -256,6 +265,7 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
     best = choice if choice in CHOICES else None
     staking = best is not None or args.strategy is not None or args.risk is not None
     seated = _seated(args.bet) or args.players is not None
+    at_table = seats(ruleset, args.players)
     risk = None
     if args.risk is not None:
         try:
@@ -265,8 +275,8 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
     return AnalyseRequest(
         **_ruleset_fields(args, ruleset), by=args.by,
         bets=() if seated else bet_orders(args.bet, at_throw=False),
-        plans=seat_plans(ruleset, args.bet, players(args.players)) if seated else {},
-        players=players(args.players), hand=args.hand, throws=args.throws, bankroll=amount("bankroll"),
+        plans=seat_plans(ruleset, args.bet, at_table) if seated else {},
+        players=at_table, hand=args.hand, throws=args.throws, bankroll=amount("bankroll"),
         goal=amount("goal"), stake=None if best else amount("stake"), best=best, strategy=args.strategy,
         cap=amount("cap"), limit=amount("limit"), side=args.side, risk=risk, simulate=count("simulate"),
         seed=args.seed, spread=args.spread, games=count("games", "" if staking else " of games"),
@@ -289,13 +299,13 @@ def _seated(texts) -> bool:
 
 
 def _table_fields(args, ruleset) -> dict:
-    seats = players(args.players)
-    seated = seats is not None
-    return dict(players=seats, purse=coin(ruleset, args.purse, Arg("purse")) if args.purse is not None else None,
+    names = seats(ruleset, args.players)
+    seated = names is not None
+    return dict(players=names, purse=coin(ruleset, args.purse, Arg("purse")) if args.purse is not None else None,
                 stake=coin(ruleset, args.stake, Arg("stake")) if args.stake is not None else None,
                 strategy=args.strategy, rounds=args.rounds,
-                plans=seat_plans(ruleset, args.bet, seats) if seated and getattr(args, "bet", None) else {},
-                refusals=refusals(getattr(args, "refuse", ()), seats), log=getattr(args, "log", None),
+                plans=seat_plans(ruleset, args.bet, names) if seated and getattr(args, "bet", None) else {},
+                refusals=refusals(getattr(args, "refuse", ()), names), log=getattr(args, "log", None),
                 force=getattr(args, "force", False))
 
 
@@ -331,5 +341,5 @@ def schema_request(args) -> SchemaRequest:
 
 __all__ = ["analyse_request", "bet_orders", "check_request", "coin", "compare_request", "graph_request",
            "list_request", "money", "option_values", "play_request", "players", "refusals", "replay_request",
-           "rules_request", "run_request", "schema_request", "seat_plans", "seated_bets", "show_request",
+           "rules_request", "run_request", "schema_request", "seat_plans", "seats", "show_request",
            "simulate_request", "tape"]
