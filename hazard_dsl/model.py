@@ -76,6 +76,24 @@ class Source:
 
 
 @record(frozen=True)
+class Printed:
+    """A figure a source prints (`printed:`), to be set beside the exact one (check.printed):
+    which source (its place in `sources:`, from 1), the page, the words and the figure as
+    printed, what it is a figure of (`win`, `lose`, `push`, `edge`, a label, or a bet's edge)
+    and the values of variables it is conditioned on ({variable: (values, …)})."""
+
+    source: int
+    figure: str
+    of: str
+    position: object
+    page: str | None = None
+    words: str | None = None
+    bet: str | None = None
+    given: tuple = ()  # ((variable, (value, …)), …)
+    note: str | None = None
+
+
+@record(frozen=True)
 class Variable:
     name: str
     initial: int
@@ -368,6 +386,7 @@ class Ruleset:
     built_on: str | None = None
     inherited_sources: tuple = ()
     inherited_from: str | None = None
+    printed: tuple = ()  # the figures the sources print (`printed:`, Printed), in file order
 
     def __repr__(self) -> str:
         parts = [f"{len(self.phases)} phases"]

@@ -22,6 +22,7 @@ from ..parse.reader import read_sections
 from ..parse.yaml_nodes import YMap
 from ..records import replace
 from .names import check_names
+from .printed import read_printed
 
 
 def read_ruleset(path: str | Path, files: list | None = None, text: str | None = None,
@@ -32,6 +33,10 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     may not leave (`parse.chain.load_chain`)."""
     read = read_sections(path, files, text, named, within)
     diags, build, root, failed = read.diagnostics, read.build, read.root, read.failed
+    # the figures the sources print (`printed:`), checked with the rest, kept with the ruleset
+    printed = read_printed(root, diags, read.variables, read.labels, read.own)
+    if printed:
+        build = partial(_with_printed, read.build, printed)
     if any(d.is_error for d in diags.items):
         # One bad rule does not hide the rest: the names and types of every other part are
         # checked in the same run, unless a section they depend on (the variables, the options,
@@ -83,6 +88,10 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     except RulesetError as exc:
         exc.names_checked = True  # these are the names check's own errors: only the game waits
         raise
+
+
+def _with_printed(build, printed: tuple) -> Ruleset:
+    return replace(build(), printed=printed)
 
 
 def _without_dead_rules(ruleset: Ruleset, dead: set) -> Ruleset:

@@ -46,6 +46,7 @@ def command(args) -> int:
         from ..render.plot import analysis_chart
 
         draw_chart(analysis_chart, analysis, args.plot)
+    ledger = _ledger(request)
     fmt = output_format(args)
     if fmt == "json":
         import json  # imported only for --json
@@ -59,6 +60,10 @@ def command(args) -> int:
             from ..render.policy import staking_json
 
             out["staking"] = staking_json(staked)
+        if ledger:  # the sources' printed figures beside the exact ones (a key only where the file lists them)
+            from ..render.printed import ledger_json
+
+            out["printed"] = ledger_json(ledger)
         print(json.dumps(out, indent=2))
     else:
         tables = analysis_tables(analysis, args.throws)
@@ -71,8 +76,23 @@ def command(args) -> int:
             from ..render.policy import staking_tables
 
             tables += staking_tables(staked)
+        if ledger:
+            from ..render.printed import ledger_table
+
+            tables.append(ledger_table(ledger))
         print(render(tables, fmt, analysis_header(analysis), colour()), end="")
     return 0
+
+
+def _ledger(request) -> list:
+    """The figures the ruleset's sources print, beside the exact ones under the request's
+    options ([] when it lists none: the output is then as it always was)."""
+    ruleset = load(request.ruleset, request.text)
+    if not ruleset.printed:
+        return []
+    from ..render.printed import ledger
+
+    return ledger(ruleset, request.options, request.policy)
 
 
 def _machine(request, analysis):

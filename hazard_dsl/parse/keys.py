@@ -22,12 +22,16 @@ class Keys:
 
 # The top level of a rule file. `name` and `phases` may come from the file it extends.
 RULESET = Keys(("name", "year", "description", "sources", "notes", "extends", "dice", "cocked", "words",
-                "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees"),
+                "variables", "options", "labels", "start", "phases", "passing", "money", "bets", "fees",
+                "printed"),
                required=("name", "phases"))
 # The top-level sections a file that extends another refines name by name (the rest it replaces).
 MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
 
 SOURCE = Keys(("title", "author", "year", "page", "url", "note"), required=("title",))
+# A figure a source prints (`printed:`), set beside the exact one (hazard_dsl.check.printed).
+PRINTED = Keys(("source", "page", "words", "figure", "of", "bet", "given", "note"),
+               required=("source", "figure", "of"))
 # Two dice of six faces, said the long way (`dice: {count: 2, sides: 6}`): nothing else is played.
 DICE_SIZE = Keys(("count", "sides"))
 # One loading of the dice: each die's six chances, or one list for both.
@@ -53,7 +57,8 @@ FEE = Keys(("description", "called", "payer", "payee", "amount", "variables", "r
 # Every mapping of a rule file whose keys are fixed, by the name the schema gives it.
 TABLES = {"ruleset": RULESET, "source": SOURCE, "dice_size": DICE_SIZE, "loading": LOADING, "cocked": COCKED,
           "words": WORDS, "variable": VARIABLE, "option": OPTION, "phase": PHASE, "rule": RULE,
-          "passing": PASSING, "money": MONEY, "coin": COIN, "bet": BET, "commission": COMMISSION, "fee": FEE}
+          "passing": PASSING, "money": MONEY, "coin": COIN, "bet": BET, "commission": COMMISSION, "fee": FEE,
+          "printed": PRINTED}
 
 MAX_WHOLE = 10**9  # a whole number in a rule file: a variable's range and initial value, an option's value
 MAX_NARRATION_CHARS = 500  # a `say:` or a label's words

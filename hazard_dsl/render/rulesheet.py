@@ -146,6 +146,10 @@ def sheet(machine: Machine, analysis, policy: str = "optimal") -> dict:
                                                                          "note")} for s in ruleset.inherited_sources]}
                                 if ruleset.inherited_sources else None)
     out["notes"] = [_words(n) for n in ruleset.notes]
+    if ruleset.printed:  # the sources' figures beside the exact ones (a key only where the file lists them)
+        from .printed import ledger
+
+        out["printed"] = ledger(ruleset, machine.options, policy, machine)
     out["written_by"] = f"hazard-dsl {__version__}"
     return out
 

@@ -195,6 +195,11 @@ def _blocks(data: dict) -> list:
                 text += f" <{s['url']}>"
             items.append(("", text, ""))
         blocks.append(("list", items))
+    if data.get("printed"):
+        from .printed import ledger_items
+
+        blocks.append(("h2", "Figures the sources print, beside the exact ones"))
+        blocks.append(("list", ledger_items(data["printed"])))
     if data["notes"]:
         blocks.append(("h2", "Notes"))
         blocks.append(("list", [("", n, "") for n in data["notes"]]))

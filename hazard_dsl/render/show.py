@@ -71,6 +71,10 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         for k, source in enumerate(ruleset.sources or ruleset.inherited_sources, 1):
             t.add(k, _source(source))
         tables.append(t)
+    if ruleset.printed:  # the one part of `show` that is solved: the sources' figures beside the exact ones
+        from .printed import ledger, ledger_table
+
+        tables.append(ledger_table(ledger(ruleset)))
     if ruleset.notes:
         t = Table("Notes (what is reconstructed, and why)", ["#", "note"])
         for k, note in enumerate(ruleset.notes, 1):
@@ -257,6 +261,12 @@ def _pays(ruleset: Ruleset, bet) -> str:
     return _said_by_options(ruleset, bet.pays, lambda options: in_words.payout(bet.pays, options))
 
 
+def _printed_json(ruleset: Ruleset) -> list:
+    from .printed import ledger, ledger_json
+
+    return ledger_json(ledger(ruleset))
+
+
 def show_json(ruleset: Ruleset) -> dict:
     """The same, as data."""
     return {
@@ -269,6 +279,7 @@ def show_json(ruleset: Ruleset) -> dict:
                                                                           ruleset.inherited_sources]}
                               if ruleset.inherited_sources else None),
         "notes": list(ruleset.notes),
+        **({"printed": _printed_json(ruleset)} if ruleset.printed else {}),
         "options": {o.name: {"default": o.default, "description": o.description,
                              "values": {str(v): o.value_notes.get(v) for v in o.values}}
                     for o in ruleset.options.values()},

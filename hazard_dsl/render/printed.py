@@ -1,0 +1,206 @@
+"""The ledger of printed figures (`printed:`, read by check.printed) set beside the exact
+analysis: each figure as its source prints it, the exact figure in the same form, and whether
+they agree — or how far apart they are. `show`, `rules` and `analyse` print it; `analyse
+--json` gives it under "printed".
+
+A ratio "A to B" is the chance of what it is a figure of against the rest: A/(A+B) (Arbuthnot's
+"the hazard of the Caster is to that of the Setter 244, 251" is the caster's 244/495). The exact
+ratio is the exact chance against the rest, in lowest terms; a percentage agrees when the exact
+figure rounds to it at the places printed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..check.printed import figure_value
+from .tables import Table
+
+
+def ledger(ruleset, options: dict | None = None, policy: str = "optimal", machine=None) -> list[dict]:
+    """One row per printed figure of `ruleset` (under `options`, the defaults when None; or on
+    `machine`, compiled already): the figure as printed, the exact figure, and the verdict. []
+    when the ruleset prints none."""
+    if not ruleset.printed:
+        return []
+    from ..solve.analysis import analyse
+    from ..solve.markov import policy_for
+
+    if machine is None:
+        from ..commands.loading import machine_for
+
+        machine = machine_for(ruleset, dict(options or {}))
+    policy = policy_for(machine, policy)
+    analyses: dict = {}
+
+    def analysis(by):
+        if by not in analyses:
+            analyses[by] = analyse(machine, policy, by=by)
+        return analyses[by]
+
+    rows = []
+    for entry in ruleset.printed:
+        exact = _exact(entry, analysis)
+        rows.append(_row(ruleset, entry, exact))
+    return rows
+
+
+def _exact(entry, analysis) -> Fraction | None:
+    """The exact chance (or edge) the entry is a figure of; None where the game never reaches
+    the values it is given."""
+    if entry.bet is not None:
+        figures = analysis(None).bets.get(entry.bet)
+        return None if figures is None else figures.edge
+    if not entry.given:
+        a = analysis(None)
+        return _of(entry.of, a.figures.win, a.figures.lose, a.figures.push, a.figures.labels)
+    variable, values = entry.given[0]
+    by = analysis(variable).by
+    reached = [by[v] for v in values if v in by]
+    total = sum((p for p, _, _ in reached), Fraction(0))
+    if not total:
+        return None
+
+    def joint(field):
+        return sum((p * getattr(f, field) for p, f, _ in reached), Fraction(0)) / total
+
+    labels = {}
+    for _, _, joint_labels in reached:
+        for label, chance in joint_labels.items():
+            labels[label] = labels.get(label, Fraction(0)) + chance / total
+    return _of(entry.of, joint("win"), joint("lose"), joint("push"), labels)
+
+
+def _of(of, win, lose, push, labels) -> Fraction:
+    if of == "win":
+        return win
+    if of == "lose":
+        return lose
+    if of == "push":
+        return push
+    if of == "edge":
+        return lose - win
+    return labels.get(of, Fraction(0))
+
+
+def _row(ruleset, entry, exact) -> dict:
+    kind, value = figure_value(entry.figure)
+    source = ruleset.sources[entry.source - 1]
+    row = {"source": entry.source, "cited": _cited(source, entry.page), "page": entry.page, "words": entry.words,
+           "figure": entry.figure, "of": entry.of, "bet": entry.bet, "given": {v: list(vs) for v, vs in entry.given},
+           "what": _what(ruleset, entry), "note": entry.note}
+    if exact is None:
+        return {**row, "exact": None, "printed_share": None, "agrees": None,
+                "verdict": "cannot be compared: the game never reaches what it is given"}
+    if kind == "ratio":
+        a, b = value
+        share = a / (a + b)
+        p, q = _ratio(exact)
+        exact_said = f"{p} : {q}"
+    elif kind == "fraction":
+        share, exact_said = value, str(exact)
+    else:
+        share, places = value
+        exact_said = f"{float(exact * 100):.{places}f}%"
+    if kind == "percent":
+        agrees = round(exact * 100, places) == round(share * 100, places)
+    else:
+        agrees = share == exact
+    if agrees:
+        verdict = f"agrees: exactly {exact} ({exact_said})" if kind != "percent" else \
+            f"agrees: {exact} is {exact_said}"
+    else:
+        gap = share - exact
+        verdict = (f"differs: the exact figure is {exact_said} ({exact}); as printed {share}, "
+                   f"{float(abs(gap) * 100):.2f} points {'higher' if gap > 0 else 'lower'}")
+        if kind == "ratio":
+            verdict += _which_term(value, (p, q))
+    return {**row, "exact": str(exact), "exact_said": exact_said, "printed_share": str(share), "agrees": agrees,
+            "verdict": verdict}
+
+
+def _ratio(share: Fraction) -> tuple[int, int]:
+    """A chance as its odds against the rest, in lowest terms: 244/495 -> (244, 251)."""
+    rest = 1 - share
+    if rest == 0:
+        return 1, 0
+    r = share / rest
+    return r.numerator, r.denominator
+
+
+def _which_term(printed, exact) -> str:
+    """"; the second term is 1439, printed 1493" where one term of a ratio is as exact."""
+    a, b = printed
+    p, q = exact
+    if a == p and b != q:
+        return f"; the second term is {q}, printed {_whole(b)}"
+    if b == q and a != p:
+        return f"; the first term is {p}, printed {_whole(a)}"
+    return ""
+
+
+def _whole(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else str(x)
+
+
+def _cited(source, page) -> str:
+    who = source.author.split()[-1] if source.author else source.title
+    parts = [who]
+    if source.year:
+        parts.append(str(source.year))
+    text = " ".join(parts)
+    return f"{text}, p. {page}" if page else text
+
+
+def _what(ruleset, entry) -> str:
+    """What the figure is of, in words: "the caster wins, main 6 or 8"."""
+    if entry.bet is not None:
+        return f"the edge of {ruleset.bet_words(entry.bet)}"
+    said = {"win": "the caster wins", "lose": "the caster loses", "push": "neither wins",
+            "edge": "the edge against the caster"}.get(entry.of) or f"the game ends in {ruleset.label_words(entry.of)}"
+    for variable, values in entry.given:
+        said += f", {variable} {' or '.join(map(str, values))}"
+    return said
+
+
+def ledger_table(rows: list[dict]) -> Table:
+    """The ledger as a table, each source's figure beside the exact one; the words as printed
+    (and the file's note on a figure) under it, by number."""
+    t = Table("Figures the sources print, beside the exact ones (printed:)",
+              ["#", "source", "a figure of", "printed", "exact", "verdict"],
+              align=["right", "left", "left", "left", "left", "left"])
+    said = []
+    for k, row in enumerate(rows, 1):
+        t.add(k, row["cited"], row["what"], row["figure"], row.get("exact_said") or "—", _short(row))
+        words = f'"{row["words"]}"' if row["words"] else "(no words given)"
+        said.append(f"{k}. {words}" + (f" — {' '.join(row['note'].split())}" if row["note"] else ""))
+    t.caption = "As printed:\n" + "\n".join(said)
+    return t
+
+
+def _short(row: dict) -> str:
+    """The verdict in the table: "agrees", or how the printed figure differs."""
+    if row["agrees"] is None or not row["agrees"]:
+        return row["verdict"].replace(f"the exact figure is {row.get('exact_said')} ({row['exact']}); ", "") \
+            if row["agrees"] is not None else row["verdict"]
+    return "agrees"
+
+
+def ledger_items(rows: list[dict]) -> list[tuple[str, str, str]]:
+    """The ledger as the rule sheet's list items: "Arbuthnot 1692, p. 90: "…" — 244 to 251,
+    the caster wins, main 7: agrees (244 : 251)"."""
+    out = []
+    for row in rows:
+        text = f"{row['cited']}: " + (f'"{row["words"]}" — ' if row["words"] else "")
+        text += f"{row['figure']}, {row['what']}: {row['verdict'] if row['agrees'] is False else _short(row)}"
+        if row["agrees"]:
+            text += f" ({row['exact_said']})"
+        if row["note"]:
+            text += f" ({' '.join(row['note'].split())})"
+        out.append(("", text, ""))
+    return out
+
+
+def ledger_json(rows: list[dict]) -> list[dict]:
+    """The ledger for JSON: every field of each row (exact figures as "p/q" text)."""
+    return [dict(row) for row in rows]
