@@ -69,7 +69,9 @@ class Diagnostic:
     "yaml-syntax", …; the table is in docs/diagnostics.md): a front end or a test tells kinds
     apart by it, never by the wording of `message`, which may become more precise. `suggestion`,
     when the stage knows one, is the repair as data (`Suggestion`): the quick fixes are built
-    from it, not from "did you mean" in the message."""
+    from it, not from "did you mean" in the message. `subject`, where a fix needs a name rather
+    than a place (the label to declare, the phase whose rules leave throws unhandled), is that
+    name as written in the file."""
 
     message: str
     position: Position | None = None
@@ -78,6 +80,7 @@ class Diagnostic:
     end: Position | None = None
     code: str | None = None
     suggestion: Suggestion | None = None
+    subject: str | None = None
 
     @property
     def is_error(self) -> bool:
@@ -140,13 +143,13 @@ class Diagnostics:
 
     def error(self, message: str, position: Position | None = None, hint: str | None = None, *,
               code: str | None = None, suggestion: Suggestion | None = None,
-              end: Position | None = None) -> None:
-        self.items.append(Diagnostic(message, position, ERROR, hint, end, code, suggestion))
+              end: Position | None = None, subject: str | None = None) -> None:
+        self.items.append(Diagnostic(message, position, ERROR, hint, end, code, suggestion, subject))
 
     def warning(self, message: str, position: Position | None = None, hint: str | None = None, *,
                 code: str | None = None, suggestion: Suggestion | None = None,
-                end: Position | None = None) -> None:
-        self.items.append(Diagnostic(message, position, WARNING, hint, end, code, suggestion))
+                end: Position | None = None, subject: str | None = None) -> None:
+        self.items.append(Diagnostic(message, position, WARNING, hint, end, code, suggestion, subject))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         self.items.extend(other)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import field, record, replace
 
-from ..diagnostics import Diagnostics, Position, Suggestion, did_you_mean
+from ..diagnostics import SOURCES, Diagnostics, Position, Suggestion, did_you_mean, nearest
 from ..model import BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
 from ..parse import syntax as ex
 
@@ -80,6 +80,17 @@ def _word_at(at: Position | None, word: str, text: str | None) -> Suggestion | N
     if text is None or at is None:
         return None
     return Suggestion(text, at, Position(at.file, at.line, at.column + len(word)))
+
+
+def _written(at: Position | None, word: str) -> Position | None:
+    """Where `word` is first written, as a whole word, on the line of `at` from `at` on (an item
+    of a flow list `[a, b]` placed on its `[`), or None where the line does not show it."""
+    import re
+
+    line = SOURCES.line(at) if at is not None else None
+    whole = rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])"
+    found = re.search(whole, line[at.column - 1:]) if line else None
+    return None if found is None else Position(at.file, at.line, at.column + found.start())
 
 
 def _repair(word: str, known, at: Position | None) -> tuple[str | None, Suggestion | None]:
@@ -272,7 +283,8 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
                 diags.error(f"passing: no rule ends a game with the label {label!r}"
                             f"{did_you_mean(label, results_of_label)}", ruleset.passing.position,
                             f"labels that end a game: {', '.join(sorted(results_of_label))}" if results_of_label else None,
-                            code="unknown-label")
+                            code="unknown-label", suggestion=_word_at(
+                                _written(ruleset.passing.position, label), label, nearest(label, results_of_label)))
         losses = ruleset.passing.losses_in_a_row
         if losses is not None and not isinstance(losses, int):  # an expression: over the options only
             types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")
@@ -491,7 +503,8 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             if game and ruleset.labels and action.label not in ruleset.labels:
                 said, fix = _repair(action.label, ruleset.labels, action.label_position)
                 diags.warning(f"label {action.label!r} is not among the labels: declared above", action.position,
-                              said or "declare it under labels:", code="undeclared-label", suggestion=fix)
+                              said or "declare it under labels:", code="undeclared-label", suggestion=fix,
+                              subject=action.label)
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "

@@ -22,7 +22,7 @@ def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnos
     for phase, cases in result.unhandled.items():
         out.append(Diagnostic(f"no rule of phase {phase!r} handles {_unhandled(ruleset, phase, cases, result)}{suffix}",
                               ruleset.phases[phase].position, ERROR, "add a rule for it, or an `otherwise:`",
-                              code="unhandled-throw"))
+                              code="unhandled-throw", subject=phase))
     if machine is None or result.unhandled:
         return out
     trapped = _trapped(machine)

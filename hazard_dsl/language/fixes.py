@@ -1,13 +1,14 @@
-"""Quick fixes beyond "did you mean", each made only where `check`'s diagnostic gives the facts
-it needs, and only where the text at the problem's place is what the diagnostic says:
+"""Quick fixes beyond "did you mean", each made from a diagnostic's data (its `code`, its
+`suggestion`, its `subject`), never from its words, and only where the text at the problem's
+place is what the diagnostic says:
 
-- `=` in a condition (the checker's `single-equals`, whose suggestion is `==`) → `==`;
-- a rule without its `- ` ("a rule is a list item", or a duplicate key whose hint says to start
-  the next rule with `- `) → the two spaces before its first key become `- `;
-- a phase whose rules leave throws unhandled (the hint offers "an `otherwise:`") → a last rule
-  `- otherwise: throw again`, at the indentation of the phase's rules;
-- a label used but not declared ("label 'x' is not among the labels: declared above") → the
-  label declared first under `labels:`, saying its name in words.
+- `=` in a condition (`single-equals`, whose suggestion is `==`) → `==`;
+- a rule without its `- ` (`missing-dash`, or a `duplicate-key` `when:`/`otherwise:` that
+  starts the next rule; the suggestion is `- ` over the two spaces before its first key);
+- a phase whose rules leave throws unhandled (`unhandled-throw`, the phase its `subject`) → a
+  last rule `- otherwise: throw again`, at the indentation of the phase's rules;
+- a label used but not declared (`undeclared-label`, the label its `subject`) → the label
+  declared first under `labels:`, saying its name in words.
 
 Each fix is (title, edits) on one document; places are (line, column) from 0, in code points.
 """
@@ -16,28 +17,21 @@ from __future__ import annotations
 
 import re
 
-_NO_DASH = re.compile(r"a rule is a list item: write `- ")
-_NEXT_RULE = re.compile(r"start the next rule with `- ")
-_ITEM_COLUMN = re.compile(r"starts a list item in column (\d+)")
-_UNHANDLED = re.compile(r"no rule of phase '([^']+)' handles")
-_UNDECLARED = re.compile(r"label '([^']+)' is not among the labels")
+_DASHED = ("missing-dash", "duplicate-key")
 
 
 def fixes(problem, lines: list[str], index) -> list[tuple[str, list[tuple]]]:
     """The fixes of one problem (a `service.Problem`): [(title, [(start, end, new_text)])], with
     start and end places (line, column). `lines`: the document's lines; `index`: its names."""
-    message, hint = problem.message, problem.hint or ""
-    start = (problem.span.start.line, problem.span.start.column)
-    if problem.code == "single-equals" and problem.repair is not None:
-        return _compare(lines, problem.repair)
-    if _NO_DASH.search(message) or _NEXT_RULE.search(hint):
-        return _dash(lines, start, hint)
-    found = _UNHANDLED.search(message)
-    if found and "otherwise" in hint:
-        return _otherwise(lines, index, found.group(1))
-    found = _UNDECLARED.search(message)
-    if found:
-        return _declare(lines, found.group(1))
+    code, repair, subject = problem.code, problem.repair, problem.subject
+    if code == "single-equals" and repair is not None:
+        return _compare(lines, repair)
+    if code in _DASHED and repair is not None and repair.new_text == "- ":
+        return _dash(lines, repair)
+    if code == "unhandled-throw" and subject is not None:
+        return _otherwise(lines, index, subject)
+    if code == "undeclared-label" and subject is not None:
+        return _declare(lines, subject)
     return []
 
 
@@ -56,16 +50,16 @@ def _compare(lines, repair) -> list:
     return [("Write `==` to compare", [((line, column), end, repair.new_text)])]
 
 
-def _dash(lines, start, hint: str) -> list:
-    line, column = start
+def _dash(lines, repair) -> list:
+    """The `- ` the diagnostic suggests, where the two columns it replaces are still spaces
+    before the rule's first key."""
+    line, column = repair.span.start.line, repair.span.start.column
     text = _line(lines, line)
     indent = len(text) - len(text.lstrip(" "))
-    if indent < 2 or column != indent or not re.match(r"[A-Za-z_]\w*\s*:", text[indent:]):
+    if (repair.span.end.line, repair.span.end.column) != (line, indent) or column != indent - 2 \
+            or not re.match(r"[A-Za-z_]\w*\s*:", text[indent:]):
         return []
-    item = _ITEM_COLUMN.search(hint)
-    if item and int(item.group(1)) - 1 != indent - 2:
-        return []  # the list's items start elsewhere: the dash would not line up
-    return [("Add the missing `- ` of this rule", [((line, indent - 2), (line, indent), "- ")])]
+    return [("Add the missing `- ` of this rule", [((line, column), (line, indent), "- ")])]
 
 
 def _otherwise(lines, index, phase: str) -> list:

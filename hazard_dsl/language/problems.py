@@ -1,6 +1,7 @@
 """A document's problems: `check`'s diagnostics placed in the document (`Problem`), each range
 narrowed to what it is about, with the fixes its data gives (a diagnostic's `code` and
-`suggestion`: `_fixes`); `language.fixes` offers the fixes beyond them."""
+`suggestion`: `_fixes`); `language.fixes` offers the fixes beyond them. No fix is read from
+a message's words."""
 
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import re
 
 from ..diagnostics import ERROR, NOTE, WARNING
 from .values import Fix, Problem, Span, span_of
-
-
 
 _SEVERITIES = (ERROR, WARNING, NOTE)
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -37,10 +36,9 @@ def problems_of(doc) -> list[Problem]:
         fixes, repair = (), None
         if d.position is not None and d.position.file == own:
             repair = _repair(doc, d.suggestion)
-            span, fixes = (_fixes(doc, d.code, repair, span) if d.suggestion is not None
-                           else _fixes_from_words(doc, message, d.hint, span))
+            span, fixes = _fixes(doc, d.code, repair, span)
         problems.append(Problem(span, d.severity if d.severity in _SEVERITIES else NOTE, message, d.hint, fixes,
-                                d.position is not None, d.code, repair))
+                                d.position is not None, d.code, repair, d.subject))
     return problems
 
 
@@ -68,7 +66,8 @@ def _extent(doc, start: tuple) -> tuple:
 # the kinds whose suggestion is a word close to one written (the checker's "did you mean"); the
 # mends of a layout slip (`==`, a colon, a closing quote) are `language.fixes`' to offer or not
 _CLOSE_WORD = frozenset({"unknown-key", "unknown-value", "unknown-ruleset", "unknown-name", "unknown-option",
-                         "unknown-variable", "unknown-phase", "undeclared-label"})
+                         "unknown-variable", "unknown-phase", "undeclared-label",
+                         "unknown-placeholder", "unknown-label"})
 
 
 def _repair(doc, suggestion) -> Fix | None:
@@ -99,44 +98,3 @@ def _fixes(doc, code: str | None, repair: Fix | None, span: Span) -> tuple[Span,
         quoted = span_of((word.start.line, word.start.column - 1), (word.end.line, word.end.column + 1))
         return quoted, (Fix(title, quoted, f"{before}{repair.new_text}{before}"),)
     return word, (Fix(title, word, repair.new_text),)
-
-
-_SUGGESTED = re.compile(r"did you mean (?:'([^']*)'|\"([^\"]*)\")\?")
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z0-9_]+)(?::[A-Za-z]+)?\}")  # a template's {name} or {name:word}
-
-
-def _fixes_from_words(doc, message: str, hint: str | None, span: Span) -> tuple[Span, tuple]:
-    """The checker's "did you mean 'x'?" as a fix replacing the word it is about, and the problem's
-    range narrowed to that word: the word is one the message quotes, found where the range
-    starts (the checker may place a misspelt label on its whole action, `win nik`, a misspelt
-    name on the whole condition, or a flow list's item on its `[`), so a fix never replaces the
-    wrong text. (span, ()) where there is no such word.
-
-    Only for a diagnostic that carries no `suggestion` yet (a narration's `{placeholder}`,
-    `unknown-placeholder`, is the one left): every other is mended from its data."""
-    found = _SUGGESTED.search(message) or (_SUGGESTED.search(hint) if hint else None)
-    if found is None or span.start.line != span.end.line:
-        return span, ()
-    suggestion = found.group(1) if found.group(1) is not None else found.group(2)
-    line = doc.line(span.start.line)
-    written = line[span.start.column:span.end.column]
-    quote = written[:1] if written[:1] in ("'", '"') and written[-1:] == written[:1] and len(written) > 1 else ""
-    bare = written[1:-1] if quote else written
-    rest = message.replace(found.group(0), "")
-    said = {a or b for a, b in _QUOTED.findall(rest)} | set(_PLACEHOLDER.findall(rest))
-    said.discard(suggestion)
-    if bare and bare in said:
-        return span, (Fix(f"Change to {suggestion!r}", span, f"{quote}{suggestion}{quote}"),)
-    # the word inside the range, else (a range of one character: a flow list's `[`) on the rest
-    # of its line; the first place, as a whole word, of a word the message quotes
-    for end in (span.end.column, len(line)) if span.end.column - span.start.column > 1 else (len(line),):
-        places = [m for word in said if word and _WORD.fullmatch(word)
-                  for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])",
-                                       line[:end])
-                  if m.start() >= span.start.column]
-        if places:
-            first = min(places, key=lambda m: m.start())
-            word_span = span_of((span.start.line, first.start()), (span.start.line, first.end()))
-            return word_span, (Fix(f"Change to {suggestion!r}", word_span, suggestion),)
-    return span, ()

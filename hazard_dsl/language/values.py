@@ -54,6 +54,7 @@ class Problem:
     placed: bool = True  # false where the checker gives no place (of the file as a whole): on line 1
     code: str | None = None  # the diagnostic's kind (docs/diagnostics.md): what a fix is chosen by
     repair: Fix | None = None  # the diagnostic's suggestion, placed in this document, if it has one
+    subject: str | None = None  # the name a fix needs (a label to declare, a phase to complete)
 
     def to_json(self) -> dict:
         return {"range": self.span.to_json(), "severity": self.severity, "message": self.message,

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from fractions import Fraction
 
 from .templates import template_names
-from ..diagnostics import Diagnostics, RulesetError, did_you_mean, nearest
+from ..diagnostics import Diagnostics, RulesetError, Suggestion, did_you_mean, nearest
 from ..records import record
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
@@ -131,9 +131,24 @@ class _Reader:
                 self.diags.error(f"{what} uses {{{name}}}, which is not known here"
                                  f"{'' if said else did_you_mean(name, allowed_names)}", node.position,
                                  (f"{said}, who is not named in a narration; " if said else "")
-                                 + f"known: {', '.join(sorted(allowed_names))}", code="unknown-placeholder")
+                                 + f"known: {', '.join(sorted(allowed_names))}", code="unknown-placeholder",
+                                 suggestion=None if said else _placeholder_mended(node, text, name, allowed_names))
         return text
 
+
+
+def _placeholder_mended(node, text: str, name: str, allowed_names) -> Suggestion | None:
+    """The known name close to a narration's unknown `{name}`, put in place of the name where it
+    is first written (its braces and any `:word` kept), where the text shows it as written."""
+    close = nearest(name, allowed_names)
+    at = next((k + 1 for k in range(len(text)) if text.startswith("{" + name, k)
+               and text[k + 1 + len(name):k + 2 + len(name)] in ("}", ":")), None)
+    if close is None or at is None or not isinstance(node, YScalar):
+        return None
+    start, end = node.position_at(at), node.position_at(at + len(name))
+    if start.line != end.line or end.column - start.column != len(name):
+        return None  # an escape or a fold inside the name: the place is not the written word's
+    return Suggestion(close, start, end)
 
 
 @record

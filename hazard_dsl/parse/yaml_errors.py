@@ -196,6 +196,15 @@ def _inserted(text: str, at: Position) -> Suggestion:
     return Suggestion(text, at, at)
 
 
+def dash_before(at: Position, dash: int | None = None) -> Suggestion | None:
+    """A rule's missing `- `, as data: the two columns before its first key at `at` become `- `,
+    where the line is indented that far and (when the list's `- ` column is known) the dash then
+    lines up with the list's others."""
+    if at.column < 3 or (dash is not None and dash != at.column - 2):
+        return None
+    return Suggestion("- ", Position(at.file, at.line, at.column - 2), at)
+
+
 def _appended(lines: "_Lines", number: int, file: str, text: str) -> Suggestion:
     """A repair putting `text` at the end of line `number` (a quote closed where its line ends)."""
     return _inserted(text, Position(file, number, len(lines.get(number)) + 1))
@@ -231,7 +240,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             return Diagnostic(f"a rule is a list item: write `- {key}: …`", at(number, column),
                               hint=f"each rule of this list starts with `- ` in column {dash}, like the one on "
                                    f"line {example}, with its other keys lined up under `{key}:`",
-                              code="missing-dash")
+                              code="missing-dash", suggestion=dash_before(at(number, column), dash))
 
     # --- a tab
     if "'\\t'" in problem and pmark is not None:
@@ -332,7 +341,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                 f"a rule is a list item: write `- {mine[1]}: …`", at(number, mine[0]),
                 hint=f"each rule starts with `- ` in column {opener[2]}, like the one on line {cmark.line + 1}; "
                      f"a key of the rule above lines up with `{theirs[1]}:` (column {theirs[0]}) instead",
-                code="missing-dash")
+                code="missing-dash", suggestion=dash_before(at(number, mine[0]), opener[2]))
         if mine and theirs and mine[2] is None:
             column, key, _ = mine
             if theirs[2] is not None and column == theirs[2]:
@@ -364,7 +373,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                 return Diagnostic(
                     f"a rule is a list item: write `- {below[1]}: …`", at(first_number, below[0]),
                     hint=f"line {number} starts a list item in column {dash}, so each item under line {n} starts "
-                         f"with `- ` in that column", code="missing-dash")
+                         f"with `- ` in that column", code="missing-dash",
+                    suggestion=dash_before(at(first_number, below[0]), dash))
             for m in range(number - 1, 0, -1):
                 other = _key(lines.get(m))
                 if other and other[2] is not None and other[2] != dash and abs(other[2] - dash) <= 3:

@@ -18,7 +18,7 @@ from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES, Suggestio
 from ..records import field, record
 from .files import MAX_BYTES
 from .numbers import MAX_YAML_DIGITS, yaml_int_digits
-from .yaml_errors import explain
+from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
 
@@ -219,7 +219,8 @@ class _Loader:
             if name in entries:
                 problems.append(Diagnostic(
                     f"duplicate key {name!r} (first at line {entries[name][0].position.line})", key.position,
-                    hint="a rule is a list item: start the next rule with `- when: …`" if name in ("when", "otherwise") else None))
+                    hint="a rule is a list item: start the next rule with `- when: …`" if name in ("when", "otherwise") else None,
+                    code="duplicate-key", suggestion=dash_before(key.position) if name in ("when", "otherwise") else None))
                 continue
             entries[name] = (key, self.convert(value_node, depth + 1))
         if problems:
