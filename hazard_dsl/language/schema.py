@@ -100,6 +100,30 @@ KEYS: dict[str, dict[str, dict]] = {
                                     "each throw"),
         "fees": _named(_ref("fee"), "fees paid at the end of a game, by their own rules (Hoyle's box: half a "
                                     "guinea after three successive mains)"),
+        "printed": {"type": "array", "items": _ref("printed"),
+                    "description": "the figures the sources print, each set beside the exact one by `show`, `rules` "
+                                   "and `analyse`: `[{source: 12, page: \"90\", figure: 244 to 251, of: win, "
+                                   "given: {main: 7}}]`; a file built with `extends` gives its own"},
+    },
+    "printed": {
+        "source": {"type": "integer", "minimum": 1,
+                   "description": "which of `sources:` prints it: its place in the list, from 1 (required)"},
+        "page": _text(description="the page it is printed on: `\"90\"`"),
+        "words": _text(description="the words as printed: `so the hazard of the Caster is to that of the Setter "
+                                   "244, 251`"),
+        "figure": {"type": ["string", "number"],
+                   "description": "the figure as printed (required): a ratio `244 to 251` (the chance against the "
+                                  "rest: 244/495), a fraction `244/495` or a percentage `49.29%`"},
+        "of": _text(description="what it is a figure of (required): `win`, `lose`, `push`, `edge` (the caster's), "
+                                "a label, or `edge` with `bet:`"),
+        "bet": {**_ref("name"), "description": "the bet whose edge it is (with `of: edge`)"},
+        "given": {"type": "object", "propertyNames": _ref("name"),
+                  "additionalProperties": {"anyOf": [{"type": "integer"},
+                                                     {"type": "array", "items": {"type": "integer"}, "minItems": 1}]},
+                  "maxProperties": 1,
+                  "description": "the value (or values) of one variable it is conditioned on: `{main: 7}`, "
+                                 "`{main: [6, 8]}`"},
+        "note": _text(description="what is to be said of it (a misprint, where it is quoted)"),
     },
     "source": {
         "title": _text(description="the title of the book or sheet (required)"),
@@ -271,6 +295,7 @@ KEYS: dict[str, dict[str, dict]] = {
 TABLE_DESCRIPTIONS = {
     "ruleset": "a rule file: one variant of Hazard",
     "source": "a source of the rules",
+    "printed": "a figure a source prints, set beside the exact one: `{source: 12, figure: 244 to 251, of: win}`",
     "dice_size": "two six-sided dice, the long way: `{count: 2, sides: 6}`",
     "loading": "loaded dice: each die's chance of each face",
     "cocked": "dice that land off (cocked or wild) and are thrown again",
@@ -297,7 +322,7 @@ def _defs() -> dict:
         defs[name] = {"type": "object", "description": TABLE_DESCRIPTIONS[name], "properties": properties,
                       "additionalProperties": False}
     # what is required of a mapping that is replaced whole, never refined by a file that extends it
-    for name in ("source", "cocked", "phase", "commission"):
+    for name in ("source", "cocked", "phase", "commission", "printed"):
         defs[name]["required"] = list(K.TABLES[name].required)
     # a rule has `when` and `do`, or `otherwise` and neither of them
     defs["rule"].update({"if": {"required": ["otherwise"]},

@@ -214,6 +214,7 @@ PLACES = {
     "passing": [("passing",)], "money": [("money",)],
     "coin": [("money", "coins", "shilling"), ("money", "coins", "penny")], "bet": [("bets", "stake"), ("bets", "odds")],
     "commission": [("bets", "odds", "commission")], "fee": [("fees", "box")],
+    "printed": [("printed", 0), ("printed", 1)],
 }
 DICE_SIZE = "extends: cotton\ndice: {count: 2, sides: 6}\n"
 
