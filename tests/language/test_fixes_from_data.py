@@ -1,5 +1,6 @@
-"""The language service's quick fixes are built from a diagnostic's data (`code`, `suggestion`),
-not from its words: reworded messages and hints (as issue 36 lets them become more precise)
+"""The language service's quick fixes are built from a diagnostic's data (`code`, `suggestion`,
+`subject`), not from its words — every one of them: the did-you-means, `==`, a rule's `- `,
+`otherwise:`, a label's declaration, a narration's placeholder: reworded messages and hints (as issue 36 lets them become more precise)
 leave every fix, its range and its text as they were. The language server sends `code`."""
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ SMALL = Path(__file__).resolve().parents[1] / "data" / "rulesets" / "editor" / "
 
 
 def _reworded(d: Diagnostic) -> Diagnostic:
-    """The same diagnostic, said in other words: no "did you mean", no "`==`" left to find."""
+    """The same diagnostic, said in other words: no "did you mean", no "`==`", no "`- ", no
+    "otherwise", no quoted name left to find."""
     def say(text):
         return None if text is None else (text.replace("did you mean", "perhaps you meant")
-                                           .replace("write `==`", "use the comparison").replace("'", "‘"))
-    return Diagnostic(say(d.message), d.position, d.severity, say(d.hint), d.end, d.code, d.suggestion)
+                                           .replace("write `==`", "use the comparison").replace("'", "‘")
+                                           .replace("`- ", "a dash ").replace("otherwise", "a catch-all")
+                                           .replace("list item", "entry").replace("{", "(").replace("}", ")"))
+    return Diagnostic(say(d.message), d.position, d.severity, say(d.hint), d.end, d.code, d.suggestion,
+                      d.subject)
 
 
 @pytest.fixture(params=[False, True], ids=["as-said", "reworded"])
@@ -45,7 +50,7 @@ def _fixes(service, tmp_path, bad: str, good: str, word: str):
     line = next(k for k, t in enumerate(text.split("\n")) if bad in t)
     column = text.split("\n")[line].index(bad) + bad.index(word)
     at = Span(Place(line, column), Place(line, column + len(word)))
-    # (a label's declaration under `labels:` is language.fixes' own, read from the message yet)
+    # (a misspelt label is also undeclared: its declaration, a fix of its own, is tested below)
     return [(f.title, [(e.span, e.new_text) for edits in f.edits.values() for e in edits])
             for f in service.code_actions(uri, at) if not f.title.startswith("Declare")], line
 
@@ -66,6 +71,64 @@ def test_a_single_equals_is_mended_from_the_suggestion(service, tmp_path):
     found, line = _fixes(service, tmp_path, "when: total = 7", "when: total == 7", "=")
     column = SMALL.read_text().replace("when: total == 7", "when: total = 7", 1).split("\n")[line].index(" = ") + 1
     assert found == [("Write `==` to compare", [(Span(Place(line, column), Place(line, column + 1)), "==")])]
+
+
+def _every_fix(service, tmp_path, text: str, reworded: bool):
+    """Every quick fix of every problem of `text`, as (title, [(span, new text)])."""
+    path = tmp_path / "small.yaml"
+    path.write_text(text, encoding="utf-8")
+    uri = uri_of(path)
+    service.open(uri, text)
+    problems = service.diagnostics(uri)
+    if reworded:  # the words the fixes could have been read from are gone
+        said = " ".join(p.message + (p.hint or "") for p in problems)
+        assert problems and not any(w in said for w in ("'", "`- ", "otherwise", "did you mean", "{"))
+    return [(f.title, [(e.span, e.new_text) for edits in f.edits.values() for e in edits])
+            for p in problems for f in service.code_actions(uri, p.span)]
+
+
+def _at(line, column, end_column=None):
+    return Span(Place(line, column), Place(line, column if end_column is None else end_column))
+
+
+# Each case: (what small.yaml says, what the broken copy says instead, the one fix expected).
+# Lines and columns count from 0 and are read off tests/data/rulesets/editor/small.yaml as
+# printed with `cat -n` (line n there is n - 1 here), not from the service's output.
+_DATA_FIXES = {
+    # a rule of phase point (line 25) written without its `- ` (a key where the list's items
+    # have their dash): the two spaces before `when:` (columns 6-7) become `- `
+    "missing-dash": ("      - when: total == main\n", "        when: total == main\n",
+                     ("Add the missing `- ` of this rule", [(_at(24, 6, 8), "- ")])),
+    # the next rule's `when:` (line 27) inside the rule above: a duplicate key; same mend
+    "duplicate-key": ("      - when: total == 7\n", "        when: total == 7\n",
+                      ("Add the missing `- ` of this rule", [(_at(26, 6, 8), "- ")])),
+    # phase point's `otherwise:` (line 29) gone: the throws 2-6 and 8-12 but the point are
+    # unhandled; the rule comes back after its last line (0-based 27), at its rules' dash
+    "unhandled-throw": ("      - otherwise: throw again\n", "",
+                        ("Add `otherwise: throw again` as the last rule of phase 'point'",
+                         [(_at(28, 0), "      - otherwise: throw again\n")])),
+    # seven_out (line 13) no longer declared, used on line 28: declared first under labels:
+    "undeclared-label": ('  seven_out: "{caster} sevens out."\n', "",
+                         ("Declare the label 'seven_out' under `labels:`",
+                          [(_at(9, 0), '  seven_out: "Seven out."\n')])),
+    # a narration's {mian} (line 12: `  made: "{caster} makes {mian}."`, its `{` in column 24,
+    # the name in columns 25-28)
+    "unknown-placeholder": ("{caster} makes {main}.", "{caster} makes {mian}.",
+                            ("Change to 'main'", [(_at(11, 25, 29), "main")])),
+    # a passing label in a flow list (new line 15, `passing: {after_labels: [seven_uot]}`):
+    # the word at columns 25-33, after `[` in column 24, where the checker places the problem
+    "unknown-label": ("start: come_out\n", "start: come_out\npassing: {after_labels: [seven_uot]}\n",
+                      ("Change to 'seven_out'", [(_at(14, 25, 34), "seven_out")])),
+}
+
+
+@pytest.mark.parametrize("code", sorted(_DATA_FIXES))
+def test_every_quick_fix_is_built_from_the_diagnostics_data(service, tmp_path, request, code):
+    good, bad, expected = _DATA_FIXES[code]
+    text = SMALL.read_text(encoding="utf-8")
+    assert text.count(good) >= 1
+    found = _every_fix(service, tmp_path, text.replace(good, bad, 1), "reworded" in request.node.name)
+    assert found == [expected]
 
 
 def test_the_language_server_sends_the_code(tmp_path):
