@@ -1,7 +1,8 @@
 """The language service's quick fixes are built from a diagnostic's data (`code`, `suggestion`,
 `subject`), not from its words — every one of them: the did-you-means, `==`, a rule's `- `,
-`otherwise:`, a label's declaration, a narration's placeholder: reworded messages and hints (as issue 36 lets them become more precise)
-leave every fix, its range and its text as they were. The language server sends `code`."""
+`otherwise:`, a label's declaration, a narration's placeholder: reworded messages and hints
+(as issue 36 lets them become more precise) leave every fix, its range and its text as they
+were. The language server sends `code`."""
 
 from __future__ import annotations
 
