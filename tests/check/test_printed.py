@@ -1,0 +1,107 @@
+"""The `printed:` ledger is read like every other key: each mistake is an error at its place,
+with "did you mean" where a close name exists, and a ledger written in a file another extends
+is that file's alone (check.printed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hazard_dsl.check import check_ruleset
+from hazard_dsl.check.printed import figure_value
+from fractions import Fraction
+
+HEAD = """\
+name: Ledger test
+extends: cotton
+sources:
+  - title: Of the Laws of Chance
+    author: John Arbuthnot
+    year: 1692
+printed:
+"""
+GOOD = """\
+  - source: 1
+    page: "90"
+    words: so the hazard of the Caster is to that of the Setter 244, 251
+    figure: 244 to 251
+    of: win
+    given: {main: 7}
+"""
+
+
+def found(tmp_path, entry: str):
+    path = tmp_path / "ledger.yaml"
+    path.write_text(HEAD + entry, encoding="utf-8")
+    ruleset, diagnostics = check_ruleset(path)
+    return ruleset, [(d.position.line, d.position.column, d.message, d.hint)
+                     for d in diagnostics if d.is_error]
+
+
+def test_a_good_entry_reads_with_every_field(tmp_path):
+    ruleset, errors = found(tmp_path, GOOD)
+    assert errors == []
+    (entry,) = ruleset.printed
+    assert (entry.source, entry.page, entry.figure, entry.of, entry.given) == (1, "90", "244 to 251", "win",
+                                                                              (("main", (7,)),))
+    assert entry.words == "so the hazard of the Caster is to that of the Setter 244, 251"
+
+
+@pytest.mark.parametrize("entry, line, column, message, hint", [
+    # a misspelt key, said at the key, with the key it stands for
+    (GOOD.replace("figure:", "figur:"), 11, 5, "unknown key 'figur' in a printed figure", "did you mean 'figure'?"),
+    # the source is a place in `sources:`, and the file lists one
+    (GOOD.replace("source: 1", "source: 3"), 8, 13, "printed: source 3: the file lists 1 source",
+     "a source is named by its place in `sources:`, from 1"),
+    (GOOD.replace("source: 1", "source: Arbuthnot"), 8, 13,
+     "printed: source must be a whole number, the source's place in `sources:` (from 1)", None),
+    # a figure that is no ratio, fraction or percentage
+    (GOOD.replace("244 to 251", "about even"), 11, 13,
+     "printed: figure 'about even' is not a ratio, a fraction or a percentage",
+     'write it as printed: "244 to 251", "244/495" or "49.29%"'),
+    # what it is a figure of: a result, a label or a bet's edge
+    (GOOD.replace("of: win", "of: wins"), 12, 9,
+     "printed: of 'wins' is not a figure the analysis gives (did you mean 'win'?)", None),
+    (GOOD.replace("of: win", "of: win\n    bet: stakes"), 13, 10,
+     "printed: there is no bet 'stakes' (did you mean 'stake'?)", "bets: stake, side"),
+    # a variable the ruleset has, and a value in its range
+    (GOOD.replace("{main: 7}", "{mian: 7}"), 13, 13,
+     "printed: given: there is no variable 'mian' (did you mean 'main'?)", "variables: main, chance"),
+    (GOOD.replace("{main: 7}", "{main: 13}"), 13, 19, "printed: given: main = 13 is outside its range", None),
+    # a required key
+    (GOOD.replace("    of: win\n", ""), 8, 5, "a printed figure needs 'of'", None),
+])
+def test_each_mistake_is_an_error_at_its_place(tmp_path, entry, line, column, message, hint):
+    _, errors = found(tmp_path, entry)
+    assert (line, column, message, hint) in [(l, c, m, h if hint is not None else None) for l, c, m, h in errors], \
+        errors
+
+
+def test_a_bets_figure_is_its_edge(tmp_path):
+    entry = "  - source: 1\n    figure: 1/2\n    of: win\n    bet: stake\n"
+    _, errors = found(tmp_path, entry)
+    assert [m for _, _, m, _ in errors] == ["printed: a bet's figure is its edge: write `of: edge` (not 'win')"]
+
+
+def test_a_ledger_is_not_inherited(tmp_path):
+    # petty.yaml extends cotton.yaml, whose ledger is of Cotton's game: petty's figures differ
+    path = tmp_path / "child.yaml"
+    path.write_text("name: Child\nextends: cotton\n", encoding="utf-8")
+    ruleset, diagnostics = check_ruleset(path)
+    assert ruleset.printed == () and not [d for d in diagnostics if d.is_error]
+    cotton, _ = check_ruleset("rulesets/cotton.yaml")
+    assert len(cotton.printed) == 4
+
+
+@pytest.mark.parametrize("text, value", [
+    ("244 to 251", ("ratio", (244, 251))),
+    ("7,295 to 6,961", ("ratio", (7295, 6961))),
+    ("1396 : 1493", ("ratio", (1396, 1493))),
+    ("244/495", ("fraction", Fraction(244, 495))),
+    ("49.29%", ("percent", (Fraction(4929, 10000), 2))),
+    ("5 to 0", ("ratio", (5, 0))),
+    ("0 to 0", None),
+    ("3/2", None),  # a chance is at most 1
+    ("12", None),
+])
+def test_the_forms_of_a_figure(text, value):
+    assert figure_value(text) == value
