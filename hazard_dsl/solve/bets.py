@@ -18,20 +18,11 @@ from fractions import Fraction
 from ..compile.bets import CompiledBet
 from ..compile.machine import CHOICE, END, Machine
 from ..diagnostics import Diagnostic, RulesetError, did_you_mean
-from ..errors import Arg, ArgumentError
+from ..errors import Arg
 from ..model import COMMISSION_PAID
-from ..parse.numbers import exact_amount
 from ..records import field, record
+from .amounts import BetArgumentError, BetError, bet_amount, parse_amount, parse_money
 from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver, gauss
-
-
-class BetError(ValueError):
-    pass
-
-
-class BetArgumentError(BetError, ArgumentError):
-    """A bet ordered that cannot be made as given (`Arg('bets', 'odds', '2x')`): each front end
-    names it (`bets['odds'] = '2x'`, `--bet odds=2x`)."""
 
 
 @record
@@ -536,51 +527,6 @@ class BetTable:
         return FeeFigures(name, spec.amount, due, spec.payer, spec.payee, spec.description)
 
 
-def parse_amount(bet, text: str):
-    """An order's amount: ("money", Fraction) or ("multiple", text) for a bet that backs another
-    (`2x`, or a multiple the bet names such as `3-4-5x`). Raises BetError with a clear reason."""
-    text = text.strip()
-    if text in bet.multiples or text.endswith("x"):
-        if bet.backs is None:
-            raise BetArgumentError(Arg("bets", bet.name, text), f"{bet.name} backs no other bet, so it takes an "
-                                   f"amount, not a multiple")
-        if text not in bet.multiples:
-            factor = exact_amount(text[:-1], percent=False)
-            if factor is None or factor <= 0:
-                known = ", ".join(bet.multiples) or "none declared"
-                raise BetArgumentError(Arg("bets", bet.name, text), f"a multiple is a positive number and x "
-                                       f"(2x), or one the bet names ({known})")
-        return "multiple", text
-    return "money", parse_money(text, Arg("bets", bet.name))
-
-
-def bet_amount(cb: CompiledBet, text: str, game: int | None, backed_amount) -> Fraction:
-    kind, value = parse_amount(cb.bet, text)
-    if kind == "money":
-        return value
-    if game is None or backed_amount is None:
-        raise BetArgumentError(Arg("bets", cb.name, text), f"a multiple needs the bet it backs ({cb.bet.backs}) "
-                               f"given first")
-    factor = cb.multiple(value, game)
-    if factor <= 0:
-        raise BetArgumentError(Arg("bets", cb.name, text), f"the multiple is {factor} here; it must be more "
-                               f"than 0")
-    return factor * backed_amount
-
-
-def parse_money(text: str, what: str | Arg) -> Fraction:
-    """`10`, `12.50`, `21/2`: exact amounts of money, never floats. `what` the argument given:
-    an `Arg` (then the error is a BetArgumentError, worded by each front end) or its name."""
-    value = exact_amount(text, percent=False)
-    problem = (f"{text[:30]!r} is not an amount of money (10, 12.50 or 21/2)" if value is None else
-               "the amount must be more than 0" if value <= 0 else None)
-    if problem is None:
-        return value
-    if isinstance(what, Arg):
-        raise BetArgumentError(what, problem)
-    raise BetError(f"{what}: {problem}")
-
-
 def _stationary(transitions: dict) -> dict:
     """The long-run share of games in each state of a small chain (exact)."""
     nodes = list(transitions)
@@ -619,3 +565,8 @@ class _Chances(dict):
     def __missing__(self, n: int) -> Fraction:
         found = self[n] = Fraction(n, self.total)
         return found
+
+
+# what callers import from here, wherever it is defined now (solve.amounts)
+__all__ = ["BetArgumentError", "BetError", "BetFigures", "BetTable", "Combination", "FeeFigures", "bet_amount",
+           "moves_key", "parse_amount", "parse_money"]

@@ -1,0 +1,414 @@
+"""The policy solver: a compiled machine under a policy (optimal, uniform, a value policy),
+chosen component by component, then solved as the chain it makes (`solve.chain`).
+
+The optimal policy is found component by component, sinks first: at a choice state the caster
+picks the alternative of greatest expectation (+1 win, −1 lose, 0 push), any other chooser the
+least. Where choices sit inside a cycle, policy iteration runs within the component.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import CHOICE, END, THROW, Machine, maximises
+from ..errors import Arg, ArgumentError
+from .chain import Chain, solve_component, strongly_connected
+from .exact import ONE, ZERO
+
+MAX_POLICY_ROUNDS = 200
+
+
+class PolicyError(ValueError):
+    pass
+
+
+class PolicyArgumentError(PolicyError, ArgumentError):
+    """A policy given (`Arg('policy', value=…)`) that the game's choices cannot follow: each
+    front end names it (`policy='foo'`, `--policy foo`)."""
+
+
+# n throws of the 36: the chance of every row entry of a throw state, made once
+THROWS_OF_36 = tuple(Fraction(n, 36) for n in range(37))
+
+
+def _throw_transitions(state, dice=None) -> dict:
+    """Where a throw state's throws lead, with their chances under the dice in play."""
+    counts: dict[int, int] = {}
+    if dice is None or dice.fair:
+        for step in state.steps:
+            counts[step.target] = counts.get(step.target, 0) + 1
+        return {t: THROWS_OF_36[n] for t, n in counts.items()}
+    for step, w in zip(state.steps, dice.weights):
+        if w:  # a face a loaded die never shows leads nowhere
+            counts[step.target] = counts.get(step.target, 0) + w
+    return {t: Fraction(n, dice.total) for t, n in counts.items()}
+
+def policy_for(machine: Machine, policy: str) -> str:
+    """A value policy (`--policy 7`) means something only where there is a choice to make:
+    elsewhere (another ruleset of a comparison, another option's machine) it is `optimal`."""
+    if policy in ("optimal", "uniform"):
+        return policy
+    if policy.rpartition("=")[0].strip() == "recast":  # where dice are recast by choice
+        recast = machine.recast
+        return policy if recast is not None and any(n.kind == CHOICE for n in recast.nodes) else "optimal"
+    return policy if any(s.kind == CHOICE for s in machine.states) else "optimal"
+
+
+class Solver:
+    """A machine under a policy: chooses the policy, then solves the chain it makes."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        states = machine.states
+        self.transient = [s.index for s in states if s.kind != END]
+        self.throw_rows = {s.index: _throw_transitions(s, machine.dice) for s in states if s.kind == THROW}
+        # the rows of the dice's own throws: where dice are recast, `throw_rows` become the throws
+        # that stand under the policy (_stand), and a policy is chosen from these
+        self._cast_rows = dict(self.throw_rows)
+        self.successors = {s.index: (list(self.throw_rows[s.index]) if s.kind == THROW
+                                     else [step.target for _, step in s.alternatives])
+                           for s in states if s.kind != END}
+        self.recast = machine.recast
+        self._landing: dict = {}  # recast: each throw state's and die state's row, off included
+        self._alone: dict = {}  # recast: die state -> {where it leads once it lands: chance}
+        self._standing: dict = {}  # recast: throw state -> the Dice of the throws that stand there
+        self.casts: dict = {}  # recast: throw state -> expected casts (recasts included) per throw that stands
+        self._extended = False  # while choosing a policy: rows through the recast states
+        self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
+        self._chain: Chain | None = None
+        nodes = self._recast_rows() if self.recast is not None else []
+        self.components = strongly_connected(self.transient + nodes, lambda n: self.successors[n])
+
+    def _recast_rows(self) -> list[int]:
+        """Where the recast states lead, for the components the policy is chosen in, and what
+        every solve through them shares: the chance of each way of landing off (`_off`: [0] both
+        dice, [way] one die off with the other showing a face, as `Recast.landed` numbers them)
+        and where a die thrown alone leads once it lands (`_alone`). The rows themselves are
+        made only where a component needs them (`_landing_row`)."""
+        machine, recast = self.machine, self.recast
+        c = recast.chance
+        faces = self._faces = (machine.dice.faces(1), machine.dice.faces(2))
+        # one die off, the other showing `shown`: c(1 − c) times the chance of that face
+        self._off = [c * c] + [c * (ONE - c) * faces[2 - die_off][shown - 1]
+                               for die_off in (1, 2) for shown in range(1, 7)]
+        for s, targets in recast.landed.items():
+            following = dict.fromkeys(self._cast_rows[s])
+            following[s] = None
+            following.update(dict.fromkeys(targets[way] for way in range(1, 13) if self._off[way]))
+            self.successors[s] = list(following)
+        for node in recast.nodes:
+            if node.kind == CHOICE:
+                self.successors[node.index] = [step.target for _, step in node.alternatives]
+                continue
+            alone: dict = {}  # where the die thrown alone leads once it lands, and with what chance
+            for step, p in zip(node.steps, faces[node.die - 1]):
+                if p:
+                    alone[step.target] = alone.get(step.target, ZERO) + p
+            self._alone[node.index] = alone
+            self.successors[node.index] = list(dict.fromkeys([*alone, node.off]))
+        # Until a policy is set the dice are taken up again whenever one is off, which leaves
+        # the throws that stand with the dice's own chances: `throw_rows` as they are.
+        return [node.index for node in recast.nodes]
+
+    def _landing_row(self, number: int) -> dict:
+        """The row of a throw state or die state through the recast states: a throw state's
+        throws stand with (1 − c)², both dice land off with c², one with c(1 − c) times the
+        other's face; a die thrown alone lands with 1 − c, off again with c."""
+        found = self._landing.get(number)
+        if found is not None:
+            return found
+        c = self.recast.chance
+        if number < len(self.machine.states):
+            flat = (ONE - c) ** 2
+            row = {t: p * flat for t, p in self._cast_rows[number].items()}
+            row[number] = row.get(number, ZERO) + self._off[0]
+            targets = self.recast.landed[number]
+            for way in range(1, 13):
+                if self._off[way]:
+                    row[targets[way]] = row.get(targets[way], ZERO) + self._off[way]
+        else:
+            node = self.machine.node(number)
+            row = {t: (ONE - c) * p for t, p in self._alone[number].items()}
+            row[node.off] = row.get(node.off, ZERO) + c
+        self._landing[number] = row
+        return row
+
+    def alone(self, choice: int) -> Fraction:
+        """The chance that at recast choice state `choice` the off die is recast alone (rather
+        than both dice), under the policy (none set yet: both)."""
+        alternatives = self.machine.node(choice).alternatives
+        return sum((p for k, p in self.policy.get(choice, {}).items() if alternatives[k][0] == "off"), ZERO)
+
+    def throw_dice(self, number: int):
+        """The chance of each of the 36 throws that *stand* at throw state `number` (a `Dice`):
+        the machine's dice, unless dice land off and are recast by the players' choices, which
+        change, state by state, which throws stand. Consumers that weigh a throw state's 36
+        steps (bets, the throw distribution, the simulator) read this, not `machine.dice`."""
+        return self._standing.get(number, self.machine.dice)
+
+    def _stand(self) -> None:
+        """The throws that stand at each throw state under the recast policy, in closed form.
+
+        From a throw state, a cast stands with (1 − c)²; both dice off, or one die off and the
+        dice taken up again, start over; one die off with the other showing f goes to where the
+        rules send it. A die thrown alone until it lands gives face g with its own chance; at a
+        choice, recasting the off die alone with probability a (and both with 1 − a) visits the
+        choice 1 / (1 − a·c) times, so the throw (f, g) stands with a(1 − c)·p(g) / (1 − a·c)
+        and the dice start over with (1 − a) / (1 − a·c). Normalising by what does not start
+        over gives the chance of each throw that stands; the casts count every throw of both
+        dice and of one die."""
+        from math import lcm
+
+        from ..compile.machine import Dice
+
+        machine, recast = self.machine, self.recast
+        c = recast.chance
+        faces = self._faces
+        flat = [Fraction(w, machine.dice.total) * (ONE - c) ** 2 for w in machine.dice.weights]
+        lands_by_way = self._off
+        known: dict = {}  # what each way of landing off does -> (the Dice that stand, casts)
+        for s, targets in recast.landed.items():
+            ways = []  # per way: None (the dice start over) or (the die state, chance it is thrown alone)
+            for way in range(1, 13):
+                target = targets[way]
+                node = machine.node(target) if target != s else None
+                if node is None or not lands_by_way[way]:
+                    ways.append(None)
+                elif node.kind == CHOICE:
+                    alone = self.alone(target)
+                    thrown = next(step.target for v, step in node.alternatives if v == "off")
+                    ways.append((machine.node(thrown).outcomes, alone) if alone else None)
+                else:
+                    ways.append((node.outcomes, None))
+            key = tuple(ways)
+            found = known.get(key)
+            if found is None:
+                stands = list(flat)
+                again = lands_by_way[0]
+                die_casts = ZERO
+                for way, how in enumerate(ways, 1):
+                    m = lands_by_way[way]
+                    if how is None:
+                        again += m
+                        continue
+                    outcomes, alone = how
+                    if alone is None:  # a die thrown alone until it lands
+                        lands, die_casts = m, die_casts + m / (ONE - c)
+                    else:
+                        visits = ONE / (ONE - alone * c)
+                        again += m * (ONE - alone) * visits
+                        lands, die_casts = m * alone * (ONE - c) * visits, die_casts + m * alone * visits
+                    die = 1 if way <= 6 else 2
+                    for o, p in zip(outcomes, faces[die - 1]):
+                        stands[o] += lands * p
+                stands = [p / (ONE - again) for p in stands]
+                scale = lcm(*(p.denominator for p in stands))
+                found = known[key] = (Dice(tuple(int(p * scale) for p in stands), scale),
+                                      (ONE + die_casts) / (ONE - again))
+            self._standing[s], self.casts[s] = found
+            self.throw_rows[s] = _throw_transitions(machine.states[s], found[0])
+        self._chain = None
+
+    def row(self, number: int) -> dict:
+        """Transition probabilities out of a transient state under the current policy (while a
+        policy is chosen where dice are recast: through the recast states)."""
+        if self._extended and (number in self.recast.landed or number in self._alone):
+            return self._landing_row(number)
+        if number in self.throw_rows:
+            return self.throw_rows[number]
+        state = self.machine.node(number)
+        row: dict[int, Fraction] = {}
+        for alt, p in self.policy[number].items():
+            target = state.alternatives[alt][1].target
+            row[target] = row.get(target, ZERO) + p
+        return row
+
+    @property
+    def chain(self) -> Chain:
+        if self._chain is None:
+            self._chain = Chain({s: self.row(s) for s in self.transient})
+        return self._chain
+
+    # ------------------------------------------------------------------ policies
+
+    def set_policy(self, policy: str = "optimal") -> None:
+        """`optimal`, `uniform`, or a value to choose wherever it is offered (`7` or `main=7`).
+        Where dice are recast, `recast=off` or `recast=both` fixes the caster's recast; any
+        other value policy leaves the recast to his best reply."""
+        choice_states = [s for s in self.machine.states if s.kind == CHOICE]
+        recasts = [n for n in self.recast.nodes if n.kind == CHOICE] if self.recast is not None else []
+        self.policy = {}
+        self._chain = None
+        try:
+            self._set_policy(policy, choice_states, recasts)
+        finally:
+            if self.recast is not None:
+                self._stand()
+
+    def _set_policy(self, policy: str, choice_states: list, recasts: list) -> None:
+        if policy == "optimal":
+            self._optimal()
+            return
+        variable, _, wanted = policy.rpartition("=")
+        of_recast = variable.strip() == "recast"
+        if of_recast and not recasts:
+            raise PolicyArgumentError(Arg("policy", value=policy),
+                                      f"no dice are recast by choice in {self.machine.ruleset.name}")
+        if policy != "uniform" and not choice_states and not recasts:
+            raise PolicyArgumentError(Arg("policy", value=policy), f"{self.machine.ruleset.name} has no choices "
+                                                                   f"to make (use optimal or uniform)")
+        for state in choice_states + recasts:
+            n = len(state.alternatives)
+            if policy == "uniform":
+                self.policy[state.index] = {k: Fraction(1, n) for k in range(n)}
+                continue
+            if (state.variable == "recast" and state.index >= len(self.machine.states)) != of_recast:
+                continue  # chosen below, as the chooser's best reply to the policy given
+            if variable and variable.strip() != state.variable:
+                raise PolicyArgumentError(Arg("policy", value=policy),
+                                          f"the choice here is of {state.variable!r}, not {variable!r}")
+            matches = [k for k, (value, _) in enumerate(state.alternatives) if str(value) == wanted.strip()]
+            if not matches:
+                offered = ", ".join(str(v) for v, _ in state.alternatives)
+                raise PolicyArgumentError(Arg("policy", value=policy), f"use optimal, uniform, or a value the "
+                                          f"{state.chooser} can choose for {state.variable}: {offered}")
+            self.policy[state.index] = {matches[0]: ONE}
+        if policy != "uniform" and len(self.policy) < len(choice_states) + len(recasts):
+            self._optimal(fixed=set(self.policy))
+
+    def _optimal(self, fixed: set = frozenset()) -> None:
+        """Each chooser's best reply, solved sinks first (policy iteration inside cycles); the
+        choices in `fixed` keep the policy they have."""
+        node = self.machine.node
+        if not any(node(n).kind == CHOICE for component in self.components for n in component):
+            return  # nothing to choose: no values to weigh
+        value: dict[int, Fraction] = {}
+        for s in self.machine.end_states():
+            value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)
+        self._extended = self.recast is not None
+        try:
+            for component in self.components:
+                if self.recast is not None and self._recast_alone(component, value, fixed):
+                    continue
+                choices = [n for n in component if node(n).kind == CHOICE and n not in fixed]
+                for n in choices:
+                    self.policy[n] = {0: ONE}
+                for _ in range(MAX_POLICY_ROUNDS):
+                    solve_component(component, self.row, value, {})
+                    changed = False
+                    for n in choices:
+                        state = node(n)
+                        current = next(iter(self.policy[n]))
+                        scores = [value[step.target] for _, step in state.alternatives]
+                        pick = max if maximises(state.chooser) else min
+                        best = pick(scores)
+                        if scores[current] != best:
+                            self.policy[n] = {scores.index(best): ONE}
+                            changed = True
+                    if not changed:
+                        break
+                else:  # pragma: no cover - policy iteration on a finite game ends
+                    raise PolicyError("the choices of this game do not settle on an optimal policy")
+        finally:
+            self._extended = False
+
+    def _recast_alone(self, component: list, value: dict, fixed) -> bool:
+        """One throw state and its recast states, their choices made, in closed form (False:
+        the component is not that, and is solved as any other).
+
+        Whatever is chosen, the component's value is a function of v, the throw state's own
+        value: a throw that stands leads out (known values) or back (v); recasting both is v;
+        the off die recast alone until it lands is worth a + b·v, the mean over its faces (the
+        landings off again start the same choice over, so they do not weigh). So v solves
+        v = (1 − c)²·E[W] + c²·v + Σ m·(v or a + b·v), one linear equation per set of choices:
+        policy iteration on that one number, instead of on a system of 25 states."""
+        states, recast = self.machine.states, self.recast
+        throws = [n for n in component if n < len(states)]
+        if len(throws) != 1 or states[throws[0]].kind != THROW:
+            return False
+        s = throws[0]
+        node = self.machine.node
+        c = recast.chance
+
+        flat = (ONE - c) ** 2
+        base_a, base_b = ZERO, self._off[0]  # reaching a target is worth a + b·v: (value, 0), or (0, 1) for s
+        for target, p in self._cast_rows[s].items():
+            if target == s:
+                base_b += flat * p
+            else:
+                base_a += flat * p * value[target]
+        ways = []  # (m, the choice state or None, (a, b) of the off die alone)
+        landed = recast.landed[s]
+        for way in range(1, 13):
+            m = self._off[way]
+            target = landed[way]
+            if not m:
+                continue
+            if target == s:
+                base_b += m
+                continue
+            here = node(target)
+            thrown = here if here.kind != CHOICE else node(next(st.target for v, st in here.alternatives if v == "off"))
+            a = b = ZERO
+            for t, q in self._alone[thrown.index].items():
+                if t == s:
+                    b += q
+                else:
+                    a += q * value[t]
+            ways.append((m, here if here.kind == CHOICE else None, (a, b), thrown))
+            if here.kind == CHOICE:
+                self.policy.setdefault(here.index, {0: ONE})
+
+        def alone_share(choice) -> Fraction:
+            return ONE if choice is None else self.alone(choice.index)
+
+        # In floats first, to find the choices in a round or two; then exactly, from those
+        # choices, until no choice changes (normally one round: it proves them best).
+        floats = [(float(m), choice, (float(a), float(b)), thrown) for m, choice, (a, b), thrown in ways]
+        for exact in (False, True):
+            one = ONE if exact else 1.0
+            number = (lambda x: x) if exact else float
+            terms = ways if exact else floats  # (each way's figures converted once, not each round)
+            for _ in range(MAX_POLICY_ROUNDS):
+                total_a, total_b = number(base_a), number(base_b)
+                for m, choice, (a, b), _ in terms:
+                    alone = number(alone_share(choice))
+                    total_a += m * alone * a
+                    total_b += m * (alone * b + one - alone)
+                v = total_a / (one - total_b)
+                changed = False
+                for m, choice, (a, b), _ in terms:
+                    if choice is None or choice.index in fixed:
+                        continue
+                    scores = [a + b * v if alt == "off" else v for alt, _ in choice.alternatives]
+                    current = next(iter(self.policy[choice.index]))
+                    best = (max if maximises(choice.chooser) else min)(scores)
+                    if scores[current] != best and (exact or abs(scores[current] - best) > 1e-12):
+                        self.policy[choice.index] = {scores.index(best): ONE}
+                        changed = True
+                if not changed:
+                    break
+            else:  # pragma: no cover - two alternatives per choice, each round better: it ends
+                raise PolicyError("the recast choices do not settle on an optimal policy")
+        value[s] = v
+        for m, choice, (a, b), thrown in ways:
+            alone_value = a + b * v
+            if choice is None:
+                value[thrown.index] = alone_value
+                continue
+            alone = self.alone(choice.index)
+            value[choice.index] = alone * alone_value + (ONE - alone) * v
+            # the die thrown alone: it lands (its mean) or is off again, back at the choice
+            value[thrown.index] = (ONE - c) * alone_value + c * value[choice.index]
+        return True
+
+    # ------------------------------------------------------------------ solving
+
+    def backward(self, reward, cost=None) -> dict[int, Fraction]:
+        """Expected reward(end state) at the end plus cost(state) per visit, from every state."""
+        return self.chain.backward(lambda n: reward(self.machine.states[n]), cost,
+                                   [s.index for s in self.machine.end_states()])
+
+    def forward(self) -> dict[int, Fraction]:
+        """Expected visits to each transient state, and the probability of each end state, from the start."""
+        return self.chain.forward({self.machine.start.target: ONE})
