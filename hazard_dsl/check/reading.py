@@ -34,7 +34,10 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     read = read_sections(path, files, text, named, within)
     diags, build, root, failed = read.diagnostics, read.build, read.root, read.failed
     # the figures the sources print (`printed:`), checked with the rest, kept with the ruleset
+    before = len(diags.items)
     printed = read_printed(root, diags, read.variables, read.labels, read.own)
+    # an error in the ledger leaves the game as written: it is explored in the same run
+    printed_at = {d.position for d in diags.items[before:]}
     if printed:
         build = partial(_with_printed, read.build, printed)
     if any(d.is_error for d in diags.items):
@@ -73,7 +76,8 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         def leaves_the_game(d: Diagnostic) -> bool:
             # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
             # stands for, or left out): the game as read is the one written
-            return d.position in read.dead_rules or d.position in mended_at or d.code == "unknown-key"
+            return (d.position in read.dead_rules or d.position in mended_at or d.code == "unknown-key"
+                    or d.position in printed_at)
 
         if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
             # the only errors leave the game as written (without the dead rules), so it is

@@ -105,3 +105,12 @@ def test_a_ledger_is_not_inherited(tmp_path):
 ])
 def test_the_forms_of_a_figure(text, value):
     assert figure_value(text) == value
+
+
+def test_an_error_in_the_ledger_does_not_hold_back_the_game(tmp_path):
+    # the ledger is not the game: with its error, the game is still explored in the same run
+    path = tmp_path / "ledger.yaml"
+    path.write_text(HEAD + GOOD.replace("of: win", "of: nik"), encoding="utf-8")
+    _, diagnostics = check_ruleset(path)
+    assert [d.message for d in diagnostics] == [
+        "printed: of 'nik' is not a figure the analysis gives (did you mean 'nick'?)"]
