@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..check.printed import figure_value
+from ..check.printed import RESULTS, figure_value
 from .tables import Table
 
 
@@ -55,11 +55,12 @@ def _exact(entry, analysis) -> Fraction | None:
         a = analysis(None)
         return _of(entry.of, a.figures.win, a.figures.lose, a.figures.push, a.figures.labels)
     variable, values = entry.given[0]
-    by = analysis(variable).by
+    a = analysis(variable)
+    by = a.by
     reached = [by[v] for v in values if v in by]
     total = sum((p for p, _, _ in reached), Fraction(0))
-    if not total:
-        return None
+    if len(reached) < len(values):
+        return _chosen(entry, a.choices.get(variable), values)
 
     def joint(field):
         return sum((p * getattr(f, field) for p, f, _ in reached), Fraction(0)) / total
@@ -69,6 +70,20 @@ def _exact(entry, analysis) -> Fraction | None:
         for label, chance in joint_labels.items():
             labels[label] = labels.get(label, Fraction(0)) + chance / total
     return _of(entry.of, joint("win"), joint("lose"), joint("push"), labels)
+
+
+def _chosen(entry, choice, values) -> Fraction | None:
+    """A figure given a value that a player chooses (a main called, not thrown): the game's
+    figures after each choice, where the optimal chooser leaves the others unplayed. A figure
+    of several values is theirs when they agree (Arbuthnot's V or IX); None otherwise, and for
+    a label (the choices give the win and the edge only)."""
+    if choice is None or entry.of not in RESULTS or any(v not in choice["values"] for v in values):
+        return None
+    found = set()
+    for v in values:
+        win, edge = choice["values"][v]
+        found.add(_of(entry.of, win, win + edge, 1 - 2 * win - edge, {}))
+    return found.pop() if len(found) == 1 else None
 
 
 def _of(of, win, lose, push, labels) -> Fraction:
@@ -91,7 +106,8 @@ def _row(ruleset, entry, exact) -> dict:
            "what": _what(ruleset, entry), "note": entry.note}
     if exact is None:
         return {**row, "exact": None, "printed_share": None, "agrees": None,
-                "verdict": "cannot be compared: the game never reaches what it is given"}
+                "verdict": "cannot be compared: under these options the game never reaches "
+                           + "; ".join(f"{v} {' or '.join(map(str, vs))}" for v, vs in entry.given)}
     if kind == "ratio":
         a, b = value
         share = a / (a + b)

@@ -110,3 +110,13 @@ def test_a_label_a_percentage_and_a_bets_edge(tmp_path):
     assert [r["agrees"] for r in got] == [True, True, False, True]
     # with a main of 6 the caster nicks with 6 or 12: 6 throws of 36
     assert got[2]["exact"] == "1/6"
+
+
+def test_a_main_called_gives_the_same_figures_from_the_callers_choices():
+    # called, the caster calls 7 and the game never throws 5, 6, 8 or 9 for a main: the figures
+    # given each main are those after each call, the same chances as when thrown (counted above)
+    cotton, _ = check_ruleset("rulesets/cotton.yaml")
+    rows = ledger(cotton, {"main": "called"})
+    assert [r["exact"] for r in rows] == [str(caster_wins(7)), str(caster_wins(6)), str(caster_wins(9)),
+                                         str(1 - caster_wins(8))]
+    assert [r["agrees"] for r in rows] == [True, True, False, True]
