@@ -18,7 +18,15 @@ def analyse(name: str, options: list[str], text: str | None = None) -> dict:
     from ..render.risk import risk_json
 
     analysis = analysing(name, options, text=text)
-    return dict(analysis_json(analysis), **risk_json(risk(analysis, spread=True)))  # as analyse --json: each bet's spread
+    out = dict(analysis_json(analysis), **risk_json(risk(analysis, spread=True)))  # as analyse --json: each bet's spread
+    from ..commands.loading import load
+
+    ruleset = load(name, text)
+    if ruleset.printed:  # as analyse --json: the sources' printed figures beside the exact ones
+        from ..render.printed import ledger, ledger_json
+
+        out["printed"] = ledger_json(ledger(ruleset, analysis.options, analysis.policy))
+    return out
 
 
 def compare(variants: list[str], shown: list[str]) -> dict:
