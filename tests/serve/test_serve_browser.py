@@ -321,8 +321,8 @@ return {broken, headers, bets: bets ? [bets.getBoundingClientRect().width, bets.
 
 
 @pytest.mark.parametrize("width", [1280, 375])
-@pytest.mark.parametrize("ruleset", ["chicken", "cotton", "craps", "french", "fullams", "history_sheet", "hoyle",
-                                     "petty"])
+@pytest.mark.parametrize("ruleset", ["bank_craps", "chicken", "cho_han", "cotton", "crapless_craps", "craps",
+                                     "french", "fullams", "history_sheet", "hoyle", "petty"])
 @pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
     """French Hazard's payout of `odds` in words runs to 280 characters: it wraps, and no other
@@ -330,7 +330,7 @@ def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
     their box; at 375 px a wide table scrolls in its own box, the page never sideways."""
     from hazard_dsl.parse.files import builtin_names
 
-    assert ruleset in builtin_names() and len(builtin_names()) == 8  # each built-in is one case here
+    assert ruleset in builtin_names() and len(builtin_names()) == 11  # each built-in is one case here
     address, _ = server
     if width != 1280:
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
