@@ -279,5 +279,6 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
         for phase in bet.phases.values():
             for rule in phase.rules:
                 if (phase.name, rule.index) not in fired[name] and not rule.is_otherwise:
-                    out.warning(f"bet {name!r}: {rule.describe()} never fires", rule.position)
+                    out.warning(f"bet {name!r}: {rule.describe()} never fires", rule.position,
+                                code="unfired-bet-rule")
     return out.items

@@ -30,7 +30,8 @@ def static_problems(ruleset) -> list[Diagnostic]:
                     fact, value = never
                     out.append(Diagnostic(f"{rule.describe()} can never fire: the {fact} of two dice is never "
                                           f"{value}", rule.position, "error",
-                                          f"the {fact} is {_shown(THROW_FACTS[fact])}"))
+                                          f"the {fact} is {_shown(THROW_FACTS[fact])}",
+                                          code="unreachable-rule"))
     return out
 
 

@@ -214,8 +214,12 @@ def _solved(machine, display: str) -> Figures:
 
 def never_fires(problem) -> bool:
     """Whether a problem of `check` says that a rule can never fire (or a bet's rule never
-    does): an editor shows such a rule as unreachable (LSP's "unnecessary" tag, greyed)."""
-    return "can never fire" in problem.message or " never fires" in problem.message
+    does): an editor shows such a rule as unreachable (LSP's "unnecessary" tag, greyed). Told
+    by the problem's code, not its words."""
+    return problem.code in _NEVER_FIRES
+
+
+_NEVER_FIRES = frozenset({"unreachable-rule", "unreachable-otherwise", "unfired-bet-rule"})
 
 
 @record(frozen=True)

@@ -652,7 +652,8 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
         after_otherwise = seen_otherwise is not None
         if after_otherwise:
             r.diags.error("a rule after `otherwise` can never fire", m.position,
-                          f"`otherwise` is at line {seen_otherwise.line}; it must come last")
+                          f"`otherwise` is at line {seen_otherwise.line}; it must come last",
+                          code="unreachable-rule")
             # it cannot change the game: the game is still explored without it (`read_ruleset`)
             r.dead_rules.add(m.position)
         condition = None

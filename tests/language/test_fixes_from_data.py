@@ -1,6 +1,7 @@
 """The language service's quick fixes are built from a diagnostic's data (`code`, `suggestion`,
 `subject`), not from its words — every one of them: the did-you-means, `==`, a rule's `- `,
-`otherwise:`, a label's declaration, a narration's placeholder: reworded messages and hints
+`otherwise:`, a label's declaration, a narration's placeholder (and the editor's greying of a
+rule that can never fire): reworded messages and hints
 (as issue 36 lets them become more precise) leave every fix, its range and its text as they
 were. The language server sends `code`."""
 
@@ -24,7 +25,8 @@ def _reworded(d: Diagnostic) -> Diagnostic:
         return None if text is None else (text.replace("did you mean", "perhaps you meant")
                                            .replace("write `==`", "use the comparison").replace("'", "‘")
                                            .replace("`- ", "a dash ").replace("otherwise", "a catch-all")
-                                           .replace("list item", "entry").replace("{", "(").replace("}", ")"))
+                                           .replace("list item", "entry").replace("{", "(").replace("}", ")")
+                                           .replace("never fire", "cannot be reached"))
     return Diagnostic(say(d.message), d.position, d.severity, say(d.hint), d.end, d.code, d.suggestion,
                       d.subject)
 
@@ -149,3 +151,23 @@ def test_the_language_server_sends_the_code(tmp_path):
     sent = [HazardServer.diagnostic(Placed(), uri_of(path), p) for p in problems]
     assert sent[0].code == "unknown-phase" and sent[0].message.startswith(problems[0].message)
     assert [d.code for d in sent] == [p.code for p in problems]  # None (not sent) where a kind has none yet
+
+
+@pytest.mark.parametrize("text, line", [
+    # the second `total == 7` of phase point (line 7 from 0) is ruled out by the first
+    ("name: Twice\nextends: craps\nphases:\n  point:\n    rules:\n      - when: total == 7\n"
+     "        do: lose seven_out\n      - when: total == 7\n        do: win point_made\n"
+     "      - when: total == point\n        do: win point_made\n      - otherwise: throw again\n", 7),
+    # a rule after `otherwise` (line 6 from 0)
+    ("name: After\nextends: craps\nphases:\n  point:\n    rules:\n      - otherwise: throw again\n"
+     "      - when: total == 7\n        do: lose seven_out\n", 6),
+])
+def test_a_rule_that_can_never_fire_is_told_by_its_code(service, request, text, line):
+    from hazard_dsl.language.figures import never_fires
+
+    uri = "untitled:never.yaml"
+    service.open(uri, text)
+    problems = service.diagnostics(uri)
+    if "reworded" in request.node.name:
+        assert not any("never fire" in p.message for p in problems)
+    assert [p.span.start.line for p in problems if never_fires(p)] == [line]
