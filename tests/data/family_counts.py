@@ -182,9 +182,7 @@ def azar(repeat: str) -> Fraction:
 # --- Grand Hazard / Sic Bo, chuck-a-luck (three dice, one throw) -----------
 
 
-def edge(
-    win: Fraction, paid: Fraction, push: Fraction = Fraction(0)
-) -> Fraction:
+def edge(win: Fraction, paid: Fraction, push=Fraction(0)) -> Fraction:
     """The house's edge per unit staked on a one-throw bet paying `paid` to 1
     when it wins with chance `win` (and returning the stake with `push`)."""
     lose = 1 - win - push
