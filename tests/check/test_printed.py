@@ -4,11 +4,12 @@ is that file's alone (check.printed)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from hazard_dsl.check import check_ruleset
 from hazard_dsl.check.printed import figure_value
-from fractions import Fraction
 
 HEAD = """\
 name: Ledger test

@@ -32,7 +32,7 @@ def caster_wins(main_: int) -> Fraction:
         elif total in (2, 3, 11, 12):
             continue
         else:
-            win += p * Fraction(WAYS[total], WAYS[total] + WAYS[main_])
+            win += p * Fraction(ways, ways + WAYS[main_])
     return win
 
 
