@@ -155,12 +155,12 @@ def test_the_language_server_sends_the_code(tmp_path):
 
 @pytest.mark.parametrize("text, line", [
     # the second `total == 7` of phase point (line 7 from 0) is ruled out by the first
-    ("name: Twice\nextends: craps\nphases:\n  point:\n    rules:\n      - when: total == 7\n"
-     "        do: lose seven_out\n      - when: total == 7\n        do: win point_made\n"
-     "      - when: total == point\n        do: win point_made\n      - otherwise: throw again\n", 7),
+    (("name: Twice\nextends: craps\nphases:\n  point:\n    rules:\n      - when: total == 7\n"
+      "        do: lose seven_out\n      - when: total == 7\n        do: win point_made\n"
+      "      - when: total == point\n        do: win point_made\n      - otherwise: throw again\n"), 7),
     # a rule after `otherwise` (line 6 from 0)
-    ("name: After\nextends: craps\nphases:\n  point:\n    rules:\n      - otherwise: throw again\n"
-     "      - when: total == 7\n        do: lose seven_out\n", 6),
+    (("name: After\nextends: craps\nphases:\n  point:\n    rules:\n      - otherwise: throw again\n"
+      "      - when: total == 7\n        do: lose seven_out\n"), 6),
 ])
 def test_a_rule_that_can_never_fire_is_told_by_its_code(service, request, text, line):
     from hazard_dsl.language.figures import never_fires
