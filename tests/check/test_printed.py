@@ -115,3 +115,13 @@ def test_an_error_in_the_ledger_does_not_hold_back_the_game(tmp_path):
     _, diagnostics = check_ruleset(path)
     assert [d.message for d in diagnostics] == [
         "printed: of 'nik' is not a figure the analysis gives (did you mean 'nick'?)"]
+
+
+def test_the_editor_offers_the_keys_of_a_printed_figure():
+    # completion reads the schema (language.schema), which learns the ledger's keys
+    from hazard_dsl.language.service import Place
+    from tests.language.test_language_features import opened
+
+    service, uri = opened("name: Mine\nextends: cotton\nprinted:\n  - source: 1\n    \n")
+    assert [c.label for c in service.completion(uri, Place(4, 4))] == ["page", "words", "figure", "of", "bet",
+                                                                       "given", "note"]
