@@ -54,10 +54,12 @@ def _plural(n: int, word: str) -> str:
 
 def diagnostic_json(d) -> dict:
     """One diagnostic; `code` its kind (docs/diagnostics.md), `suggestion` its repair as data:
-    the text to put from line:column up to end_line:end_column (from 1), or null."""
+    the text to put from line:column up to end_line:end_column (from 1), or null; `subject` the
+    name a repair needs (a label to declare, a phase to complete), or null."""
     p, fix = d.position, d.suggestion
     return {"file": p.file if p else None, "line": p.line if p else None, "column": p.column if p else None,
             "severity": d.severity, "message": d.message, "hint": d.hint, "code": d.code,
             "suggestion": None if fix is None else {"text": fix.text, "line": fix.start.line,
                                                     "column": fix.start.column, "end_line": fix.end.line,
-                                                    "end_column": fix.end.column}}
+                                                    "end_column": fix.end.column},
+            "subject": d.subject}

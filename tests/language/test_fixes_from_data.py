@@ -171,3 +171,19 @@ def test_a_rule_that_can_never_fire_is_told_by_its_code(service, request, text, 
     if "reworded" in request.node.name:
         assert not any("never fire" in p.message for p in problems)
     assert [p.span.start.line for p in problems if never_fires(p)] == [line]
+
+
+def test_check_json_gives_the_subject_after_the_fields_it_gave_before(tmp_path):
+    from hazard_dsl.cli.check import diagnostic_json
+
+    from hazard_dsl.cache import check_file
+
+    # seven_out (line 13 of small.yaml) no longer declared; used on line 28, now line 27
+    text = SMALL.read_text(encoding="utf-8").replace('  seven_out: "{caster} sevens out."\n', "", 1)
+    path = tmp_path / "small.yaml"
+    path.write_text(text, encoding="utf-8")
+
+    [said] = [diagnostic_json(d) for d in check_file(path) if d.code == "undeclared-label"]
+    assert list(said) == ["file", "line", "column", "severity", "message", "hint", "code", "suggestion",
+                          "subject"]
+    assert (said["line"], said["subject"], said["suggestion"]) == (27, "seven_out", None)
