@@ -43,8 +43,31 @@ RULESETS = ROOT / "rulesets"
 SHIPPED = sorted(p.stem for p in RULESETS.glob("*.yaml"))
 
 
+class _Shared:
+    """What `machine` lends its compilations: the session's `Explorations`, owned by the
+    `shared_explorations` fixture (made at the session's start, dropped at its end). Before the
+    caches were owned (issue 36) every test's compilations shared a module-wide cache; without
+    one, each `machine(...)` explored its game from scratch. The machines are the same either
+    way (tests/compile/test_explorations.py); only the time differs."""
+
+    explorations = None
+
+
 def machine(name: str, **options):
-    return compile_ruleset(read_ruleset(RULESETS / f"{name}.yaml"), options)
+    return compile_ruleset(read_ruleset(RULESETS / f"{name}.yaml"), options,
+                           explorations=_Shared.explorations)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_explorations():
+    """The explorations every `machine(...)` of the session lends the next (bounded by its
+    fields, as the command line's are); not lent to the package's own `cache.sharing`, whose
+    tests check what it lends."""
+    from hazard_dsl.compile.explorations import Explorations
+
+    _Shared.explorations = Explorations()
+    yield _Shared.explorations
+    _Shared.explorations = None
 
 
 @pytest.fixture
