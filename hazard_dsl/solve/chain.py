@@ -126,6 +126,12 @@ class TooLargeToSolve(RulesetError):
 # Exact elimination costs grow with the fill-in and with the digits of the fractions; beyond
 # this many multiply-adds a solve would take minutes, so it is refused with a clear message.
 MAX_ELIMINATION_WORK = 300_000  # about 2 s: a cycle of 100 states that fills in completely
+# The same work weighed by the size of the numbers multiplied, in 64-bit words: a chain whose
+# chances have long denominators (a seat's session to a goal, each game's outcomes over 4032ⁿ)
+# stays sparse while its digits grow, and the count above, which weighs only the right-hand
+# side, let such a solve run 80 s before refusing it. The largest the tests, the README and
+# the docs solve is under 100,000; two million is reached in one to two seconds.
+MAX_DIGIT_WORK = 2_000_000
 
 
 def sparse_solve(rows: list[dict], rhs: list) -> list[Fraction]:
@@ -144,6 +150,7 @@ def sparse_solve(rows: list[dict], rhs: list) -> list[Fraction]:
             if c < r:
                 below[c].add(r)
     work = 0
+    digits = 0  # the same, weighed by the size of the numbers multiplied (MAX_DIGIT_WORK)
     for k in range(n):
         pivot_row = rows[k]
         lead = pivot_row.pop(k, ZERO)
@@ -153,6 +160,7 @@ def sparse_solve(rows: list[dict], rhs: list) -> list[Fraction]:
             pivot_row[c] /= lead
         rhs[k] /= lead
         pivot_row[k] = ONE
+        size = max(x.numerator.bit_length() + x.denominator.bit_length() for x in pivot_row.values())
         for r in sorted(below[k]):
             a = rows[r]
             factor = a.pop(k, ZERO)
@@ -167,7 +175,9 @@ def sparse_solve(rows: list[dict], rhs: list) -> list[Fraction]:
             rhs[r] -= factor * rhs[k]
             # cost ~ entries touched × the size of the numbers (digits grow as a cycle fills in)
             work += len(pivot_row) * (1 + (rhs[k].denominator.bit_length() >> 6))
-        if work > MAX_ELIMINATION_WORK:
+            digits += len(pivot_row) * (1 + ((size + factor.numerator.bit_length()
+                                              + factor.denominator.bit_length()) >> 6))
+        if work > MAX_ELIMINATION_WORK or digits > MAX_DIGIT_WORK:
             raise TooLargeToSolve(f"the game has a cycle of {n} states, too large to solve exactly in reasonable "
                                   f"time (the game can go round it in too many ways)")
     sparse_solve.last_work = work
