@@ -27,9 +27,10 @@ def ledger(ruleset, options: dict | None = None, policy: str = "optimal", machin
     from ..solve.markov import policy_for
 
     if machine is None:
-        from ..commands.loading import machine_for
+        from ..cache import compile_ruleset  # (render may read through the cache, never a command)
+        from ..compile.options import resolve_options
 
-        machine = machine_for(ruleset, dict(options or {}))
+        machine = compile_ruleset(ruleset, resolve_options(ruleset, dict(options or {})), None)
     policy = policy_for(machine, policy)
     analyses: dict = {}
 
