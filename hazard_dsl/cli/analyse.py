@@ -76,7 +76,8 @@ def command(args) -> int:
             from ..render.policy import staking_tables
 
             tables += staking_tables(staked)
-        if ledger:
+        if ledger and fmt != "csv":  # a CSV is one table of figures, numbers as numbers; the
+            # ledger's verdicts are sentences (--json carries them as fields)
             from ..render.printed import ledger_table
 
             tables.append(ledger_table(ledger))
