@@ -159,6 +159,20 @@ class _Walk:
                     self.plain(chance)
                     self.scalar_use(chance.get("by_option"), "option", GAME)
                 self.rules(value.get("rules"), GAME)
+            elif key == "printed" and isinstance(value, YSeq):  # the sources' figures: of a label, a
+                # bet, given variables' values — renamed with them
+                for item in value.items:
+                    if not isinstance(item, YMap):
+                        continue
+                    self.plain(item)
+                    self.scalar_use(item.get("bet"), "bet", GAME)
+                    of = item.get("of")
+                    if isinstance(of, YScalar) and of.text not in ("win", "lose", "push", "edge"):
+                        self.scalar_use(of, "label", GAME)
+                    given = item.get("given")
+                    for name, (name_node, _) in (given.entries.items() if isinstance(given, YMap) else ()):
+                        self.key(name_node)
+                        self.use(name, "variable", GAME, place(name_node.position))
             elif key == "dice" and isinstance(value, YMap):
                 self.plain(value)
                 self.scalar_use(value.get("by_option"), "option", GAME)
