@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The smallest settings that still run every part of each script (same on both sides).
@@ -93,7 +95,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="pairs of runs of each script")
     parser.add_argument("--only", action="append", default=[], help="this script only (repeatable)")
     parser.add_argument("--full", action="store_true", help="the scripts' own default settings")
+    _docs.add_option(parser)
     options = parser.parse_args()
+    with _docs.recording("before_after", options.write_docs):
+        return compare_all(options)
+
+
+def compare_all(options) -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-ref-"))
     tree = work / "ref"
     subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), options.ref],
