@@ -68,18 +68,23 @@ def replace(value, /, **changes):
 
 def _build(cls, frozen: bool, order: bool, with_repr: bool):
     own = dict(cls.__dict__)  # as the class was written (the methods below are added to cls)
-    if "__post_init__" in own or any("__record_fields__" in base.__dict__ for base in cls.__mro__[1:]):
-        raise TypeError(f"{cls.__name__}: records support neither __post_init__ nor inheritance")
-    names = tuple(own.get("__annotations__", {}))
+    if "__post_init__" in own:
+        raise TypeError(f"{cls.__name__}: records do not support __post_init__")
+    # A record built on a record has its fields first, in their order, then its own (a field
+    # named again keeps its place and takes the new default), as a dataclass's would.
+    specs: dict = {}
+    for base in reversed(cls.__mro__[1:]):
+        specs.update(base.__dict__.get("__record_specs__", {}))
+    for name, annotation in own.get("__annotations__", {}).items():
+        if str(annotation).startswith(("ClassVar", "typing.ClassVar", "InitVar")):
+            raise TypeError(f"{cls.__name__}.{name}: records do not support {annotation}")
+        spec = own.get(name, _MISSING)
+        specs[name] = spec if isinstance(spec, _Field) else _Field(spec, _MISSING, True, True)
+    names = tuple(specs)
     namespace = {"_MISSING": _MISSING, "_set": object.__setattr__}
     parameters, body, shown, compared = [], [], [], []
     for name in names:
-        annotation = str(own["__annotations__"][name])
-        if annotation.startswith(("ClassVar", "typing.ClassVar", "InitVar")):
-            raise TypeError(f"{cls.__name__}.{name}: records do not support {annotation}")
-        spec = own.get(name, _MISSING)
-        if not isinstance(spec, _Field):
-            spec = _Field(spec, _MISSING, True, True)
+        spec = specs[name]
         if spec.default is not _MISSING:
             namespace[f"_d_{name}"] = spec.default
             parameters.append(f"{name}=_d_{name}")
@@ -162,6 +167,7 @@ def _build(cls, frozen: bool, order: bool, with_repr: bool):
     if not frozen and "__eq__" not in own and "__hash__" not in own:
         cls.__hash__ = None  # mutable and compared by value: unhashable, as with dataclasses
     cls.__record_fields__ = names
+    cls.__record_specs__ = specs
     cls.__match_args__ = names
     return cls
 

@@ -44,9 +44,8 @@ Plans = Mapping  # Mapping[str, Mapping[str, Fraction]]: seat -> {bet: amount}
 
 # The requests are records (hazard_dsl.records), not dataclasses: every command builds one, and
 # fifteen dataclasses took 17 ms of each run's start (python -X importtime), a tenth of
-# `analyse craps`. Records have no inheritance, so each request repeats the fields it shares
-# with RulesetRequest (first, in the same order) and TableRequest: a request of the table is
-# made by name or in that order alike.
+# `analyse craps`. A request built on RulesetRequest or TableRequest has their fields first,
+# in their order, then its own.
 
 
 @record(frozen=True)
@@ -98,27 +97,19 @@ class ShowRequest:
 
 
 @record(frozen=True)
-class RulesRequest:
+class RulesRequest(RulesetRequest):
     """`rules`: a RulesetRequest's fields, and the rule sheet in `format` ("text", "markdown",
     "html", "json"), with `colour` for a terminal."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
     format: str = "text"
     colour: bool = False
 
 
 @record(frozen=True)
-class GraphRequest:
+class GraphRequest(RulesetRequest):
     """`graph`: a RulesetRequest's fields, and the machine drawn in `format`, `unfold`ed to one
     node per state, only the `phases` named (none: all), each of `bets` drawn beside the game."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
     format: str = "dot"
     unfold: bool = False
     phases: tuple = ()
@@ -126,7 +117,7 @@ class GraphRequest:
 
 
 @record(frozen=True)
-class AnalyseRequest:
+class AnalyseRequest(RulesetRequest):
     """`analyse`: a RulesetRequest's fields, and the exact figures, split `by` a variable's
     final value, with what is asked:
 
@@ -141,10 +132,6 @@ class AnalyseRequest:
     - `by_option`: the tables of each option's effect (the command line's --no-options is
       False)."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
     by: str | None = None
     bets: tuple = ()  # tuple[BetOrder, ...]
     plans: Plans = field(default_factory=_empty)
@@ -181,16 +168,12 @@ class CompareRequest:
 
 
 @record(frozen=True)
-class TableRequest:
+class TableRequest(RulesetRequest):
     """A session at the table (run and simulate with players, play): a RulesetRequest's
     fields, and `players` in order round the table, each starting with `purse` and staking
     `stake` by `strategy` for `rounds` rounds; `plans` and `refusals` each seat's bets; `log`
     the file the session is written to (`force`: over an existing one)."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
     players: tuple | None = None
     purse: Money | None = None
     stake: Money | None = None
@@ -203,24 +186,11 @@ class TableRequest:
 
 
 @record(frozen=True)
-class RunRequest:
+class RunRequest(TableRequest):
     """`run`: a TableRequest's fields, and `games` games (None: as many as the tape allows, or
     3), on dice seeded by `seed` or thrown as `dice`, with one bettor's `bets` standing (or
     made once at a throw) and a purse of `bankroll`; with `players`, a session at the table."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
-    players: tuple | None = None
-    purse: Money | None = None
-    stake: Money | None = None
-    strategy: str | None = None
-    rounds: int | None = None
-    plans: Plans = field(default_factory=_empty)
-    refusals: tuple = ()
-    log: str | None = None
-    force: bool = False
     games: int | None = None
     seed: int | None = None
     dice: Tape | None = None
@@ -229,25 +199,12 @@ class RunRequest:
 
 
 @record(frozen=True)
-class SimulateRequest:
+class SimulateRequest(TableRequest):
     """`simulate`: a TableRequest's fields, and `games` games (or sessions, with `players`)
     seeded by `seed`, one bettor's `bets`, on `workers` processes or a Dask `scheduler`, with
     `engine` ("numpy" or "compiled"); with players and `goal`, each seat until its purse
     reaches it."""
 
-    ruleset: str
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
-    players: tuple | None = None
-    purse: Money | None = None
-    stake: Money | None = None
-    strategy: str | None = None
-    rounds: int | None = None
-    plans: Plans = field(default_factory=_empty)
-    refusals: tuple = ()
-    log: str | None = None
-    force: bool = False
     games: int | None = None
     seed: int | None = None
     bets: tuple = ()  # tuple[BetOrder, ...]
@@ -258,24 +215,12 @@ class SimulateRequest:
 
 
 @record(frozen=True)
-class PlayRequest:
+class PlayRequest(TableRequest):
     """`play` at this terminal: a TableRequest's fields, and a new table of `ruleset` (None
     with `resume`), on dice seeded by `seed` or thrown as `dice`; `resume` a log to go on from;
     `no_log`: write none."""
 
-    ruleset: str | None = None
-    options: Options = field(default_factory=_empty)
-    policy: str = "optimal"
-    text: str | None = None
-    players: tuple | None = None
-    purse: Money | None = None
-    stake: Money | None = None
-    strategy: str | None = None
-    rounds: int | None = None
-    plans: Plans = field(default_factory=_empty)
-    refusals: tuple = ()
-    log: str | None = None
-    force: bool = False
+    ruleset: str | None = None  # None with resume: named again, it keeps its place
     seed: int | None = None
     dice: Tape | None = None
     resume: str | None = None

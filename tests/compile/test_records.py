@@ -17,6 +17,12 @@ class Point:
     note: str = field(default="", repr=False, compare=False)
 
 
+@record(frozen=True)
+class Near(Point):  # a record built on a record (test_a_record_built_on_a_record_has_its_fields_first)
+    near: bool = True
+    note: str = "near"
+
+
 @record
 class Tally:
     name: str
@@ -99,10 +105,28 @@ def test_what_records_do_not_support_fails_loudly():
             a: int = 0
             b: int
 
-    with pytest.raises(TypeError, match="inheritance"):
+    with pytest.raises(TypeError, match="__post_init__"):
         @record
-        class Child(Tally):
-            extra: int = 0
+        class Checked:
+            a: int = 0
+
+            def __post_init__(self):
+                pass
+
+
+def test_a_record_built_on_a_record_has_its_fields_first():
+    """As a dataclass's: the base's fields in their order, then its own; a field named again
+    keeps its place and takes the new default (the commands' requests share their fields so)."""
+    assert fields(Near) == ("x", "y", "tags", "note", "near")
+    n = Near(1)
+    assert (n.x, n.y, n.tags, n.note, n.near) == (1, 0, (), "near", True)
+    assert n == Near(1) and n != Point(1) and hash(n) == hash(Near(1))
+    assert replace(n, near=False).near is False
+    assert pickle.loads(pickle.dumps(n)) == n
+    with pytest.raises(TypeError, match="follows one with a default"):
+        @record
+        class Bad(Point):
+            z: int
 
 
 def test_the_pipelines_values_are_records():
