@@ -117,7 +117,8 @@ def _money(ruleset, text: str, what: str) -> Fraction:
     try:
         return money_typed(ruleset, text)
     except MoneyText as exc:
-        raise CommandError(f"{what}: {exc}") from None
+        # a setting, so each front end names it: --purse, purse=, "purse"
+        raise SettingError(what.removeprefix("--"), f": {exc}") from None
 
 
 STAKE_WORD = "stake"  # SEAT:stake=AMOUNT: the seat's own stake, whatever the ruleset's stake bet is named
