@@ -48,3 +48,17 @@ def test_a_new_table_names_its_settings_by_their_fields(tmp_path):
                                                  "settings": settings}, headers={"X-Hazard-DSL": "1"})
             assert (r.status_code, r.json()) == (400, {"error": error})
     app.state.tables.store.close()
+
+
+@pytest.mark.parametrize("field", ["purse", "stake"])
+def test_money_that_is_not_money_names_the_field_not_the_flag(field):
+    # before issue 36's fix, sessions raised CommandError("--purse: ...") and the web said --purse
+    import hazard_dsl
+    from hazard_dsl.cli.wording import FLAGS
+    from hazard_dsl.commands.sessions import table_settings
+
+    ruleset = hazard_dsl.load("craps").ruleset if hasattr(hazard_dsl.load("craps"), "ruleset") else None
+    with pytest.raises(ArgumentError) as caught:
+        table_settings(ruleset, "craps", players="Ann", **{field: "lots"})
+    assert worded(caught.value).startswith(f"{field}: ")
+    assert caught.value.said(FLAGS).startswith(f"--{field}: ")
