@@ -27,8 +27,9 @@ def player_names(text: str, least: int = 2) -> list[str]:
     """The players' names from `Ann,Ben,Cat`, in order round the table (`checked_players`)."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if len(names) < least:
-        raise SettingError("players", "takes two names or more, separated by commas: --players Ann,Ben,Cat"
-                           if least > 1 else "takes one name or more, separated by commas")
+        raise SettingError("players", "takes two names or more, separated by commas: ",
+                           Arg("players", value=["Ann", "Ben", "Cat"])) if least > 1 else \
+            SettingError("players", "takes one name or more, separated by commas")
     return checked_players(names, least)
 
 
@@ -100,10 +101,10 @@ def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, p
         from ..solve.policy import MAX_POLICY_PAIRS, policy_size
 
         if stake_amount.denominator != 1 or purse_amount.denominator != 1:
-            raise SettingError("stake", "and --purse must be whole units for --strategy best")
+            raise SettingError("stake", "and ", Arg("purse"), " must be whole units for ", Arg("strategy", value="best"))
         if policy_size(2 * int(purse_amount), int(stake_amount)) > MAX_POLICY_PAIRS:
-            raise SettingError("purse", f"is too large for --strategy best's exact policy (at most "
-                                        f"{MAX_POLICY_PAIRS:,} purse x stake pairs)")
+            raise SettingError("purse", "is too large for ", Arg("strategy", value="best"), "'s exact policy (at "
+                                        f"most {MAX_POLICY_PAIRS:,} purse x stake pairs)")
     return dict(file=file, players=names, purse=str(purse_amount), stake=str(stake_amount), strategy=strategy,
                 rounds=rounds, policy=policy)
 
@@ -465,7 +466,8 @@ def new_log(path: str | None, force: bool, ruleset: str):
     never written over an existing file unless `force`, never over a rule file of the game
     (play.log.create_log)."""
     if force and path is None:
-        raise SettingError("force", "lets --log write over an existing file; give --log FILE too")
+        raise SettingError("force", "lets ", Arg("log"), " write over an existing file; give ", Arg("log", value="FILE"),
+                           " too")
     if path is None:
         return None
     if not path.strip():
@@ -494,7 +496,7 @@ def play_log(ruleset: str, path: str | None, force: bool, no_log: bool):
 
     if no_log:
         if path is not None or force:
-            raise SettingError("no_log", "plays without a log; give no --log or --force with it")
+            raise SettingError("no_log", "plays without a log; give no ", Arg("log"), " or ", Arg("force"), " with it")
         return None, "--no-log"
     if path is not None or force:
         return new_log(path, force, ruleset), None
