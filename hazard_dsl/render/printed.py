@@ -124,16 +124,17 @@ def _row(ruleset, entry, exact) -> dict:
     else:
         agrees = share == exact
     if agrees:
+        difference = None
         verdict = f"agrees: exactly {exact} ({exact_said})" if kind != "percent" else \
             f"agrees: {exact} is {exact_said}"
     else:
         gap = share - exact
-        verdict = (f"differs: the exact figure is {exact_said} ({exact}); as printed {share}, "
-                   f"{float(abs(gap) * 100):.2f} points {'higher' if gap > 0 else 'lower'}")
+        difference = f"as printed {share}, {float(abs(gap) * 100):.2f} points {'higher' if gap > 0 else 'lower'}"
         if kind == "ratio":
-            verdict += _which_term(value, (p, q))
+            difference += _which_term(value, (p, q))
+        verdict = f"differs: the exact figure is {exact_said} ({exact}); {difference}"
     return {**row, "exact": str(exact), "exact_said": exact_said, "printed_share": str(share), "agrees": agrees,
-            "verdict": verdict}
+            "verdict": verdict, "difference": difference}
 
 
 def _ratio(share: Fraction) -> tuple[int, int]:
@@ -197,10 +198,9 @@ def ledger_table(rows: list[dict]) -> Table:
 
 def _short(row: dict) -> str:
     """The verdict in the table: "agrees", or how the printed figure differs."""
-    if row["agrees"] is None or not row["agrees"]:
-        return row["verdict"].replace(f"the exact figure is {row.get('exact_said')} ({row['exact']}); ", "") \
-            if row["agrees"] is not None else row["verdict"]
-    return "agrees"
+    if row["agrees"] is None:
+        return row["verdict"]
+    return f"differs: {row['difference']}" if not row["agrees"] else "agrees"
 
 
 def ledger_items(rows: list[dict]) -> list[tuple[str, str, str]]:
