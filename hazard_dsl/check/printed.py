@@ -17,12 +17,12 @@ setter's): A/(A+B). The figures are computed in `render.printed`; here is only t
 from __future__ import annotations
 
 import re
-from difflib import get_close_matches
 from fractions import Fraction
 
 from ..diagnostics import did_you_mean
 from ..model import Printed
 from ..parse import keys as K
+from ..parse.reader import checked_keys, checked_text
 from ..parse.yaml_nodes import YMap, YScalar, YSeq
 
 RESULTS = ("win", "lose", "push", "edge")  # what a figure may be of, besides a label or a bet
@@ -84,28 +84,18 @@ def _entry(item, diags, count, variables, labels, bet_names):
         diags.error("a printed figure must be a mapping (key: value)", getattr(item, "position", None),
                     code="not-a-mapping")
         return None
-    ok = True
-    allowed = K.PRINTED.allowed
-    for key, (key_node, _) in item.entries.items():
-        if key not in allowed:
-            close = get_close_matches(key, allowed, n=1)
-            diags.error(f"unknown key {key!r} in a printed figure", key_node.position,
-                        f"did you mean {close[0]!r}?" if close else f"a printed figure takes: {', '.join(allowed)}",
-                        code="unknown-key", suggestion=key_node.replaced_by(close[0]) if close else None)
-    for key in K.PRINTED.required:
-        if key not in item.entries:
-            diags.error(f"a printed figure needs {key!r}", item.position, code="missing-key")
-            ok = False
+    item = checked_keys(item, K.PRINTED, "a printed figure", diags)
+    ok = all(key in item.entries for key in K.PRINTED.required)
     texts = {}
     for key in ("page", "words", "figure", "of", "bet", "note"):
         value = item.get(key)
         if value is None:
             continue
-        if isinstance(value, YScalar) and value.value is not None and not isinstance(value.value, (list, dict)):
-            texts[key] = value.text
-        else:
-            diags.error(f"printed: {key} must be text", value.position, code="not-text")
+        text = checked_text(value, f"printed: {key}", diags)
+        if text is None:
             ok = False
+        else:
+            texts[key] = text
     source = item.get("source")
     if source is not None:
         if not (isinstance(source, YScalar) and isinstance(source.value, int)

@@ -675,6 +675,22 @@ def _rules(r: _Reader, phase: str, node: YSeq, variables):
             yield Rule(phase, index, condition, actions, say, m.position)
 
 
+def checked_keys(node: YMap, table: K.Keys, what: str, diags: Diagnostics) -> YMap:
+    """`_Reader.keys` for a section checked after the reading (check.printed), its problems
+    added to `diags`: unknown keys with "did you mean", required keys, misspelt ones read as
+    the key they stand for."""
+    reader = _Reader()
+    reader.diags = diags
+    return reader.keys(node, table, what)
+
+
+def checked_text(node, what: str, diags: Diagnostics) -> str | None:
+    """`_Reader.text` (one line of text, bounded) into `diags`, as `checked_keys`."""
+    reader = _Reader()
+    reader.diags = diags
+    return reader.text(node, what)
+
+
 def _misspelt_read_as(m: YMap, table: K.Keys) -> YMap:
     """`m` with each unknown key that is close to exactly one allowed key it lacks read as that key
     (`wen:` as `when:`); the unknown key itself is reported by `_Reader.keys`."""

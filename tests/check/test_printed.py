@@ -70,11 +70,20 @@ def test_a_good_entry_reads_with_every_field(tmp_path):
     (GOOD.replace("{main: 7}", "{main: 13}"), 13, 19, "printed: given: main = 13 is outside its range", None),
     # a required key
     (GOOD.replace("    of: win\n", ""), 8, 5, "a printed figure needs 'of'", None),
+    # words are bounded as every text of a rule file is (parse.reader.checked_text)
+    (GOOD.replace("words: so the hazard", "words: " + "x" * 10_001 + " so"), 10, 12,
+     "printed: words is longer than 10000 characters", None),
 ])
 def test_each_mistake_is_an_error_at_its_place(tmp_path, entry, line, column, message, hint):
     _, errors = found(tmp_path, entry)
     assert (line, column, message, hint) in [(l, c, m, h if hint is not None else None) for l, c, m, h in errors], \
         errors
+
+
+def test_a_misspelt_key_is_read_as_the_key_it_stands_for(tmp_path):
+    # as everywhere in a rule file: one error, and the figure is still read
+    ruleset, errors = found(tmp_path, GOOD.replace("figure:", "figur:"))
+    assert [m for _, _, m, _ in errors] == ["unknown key 'figur' in a printed figure"]
 
 
 def test_a_bets_figure_is_its_edge(tmp_path):
