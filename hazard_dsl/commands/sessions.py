@@ -26,10 +26,11 @@ MAX_ROUNDS = 10_000
 def player_names(text: str, least: int = 2) -> list[str]:
     """The players' names from `Ann,Ben,Cat`, in order round the table (`checked_players`)."""
     names = [name.strip() for name in text.split(",") if name.strip()]
-    if len(names) < least:
+    if len(names) < least and least > 1:
         raise SettingError("players", "takes two names or more, separated by commas: ",
-                           Arg("players", value=["Ann", "Ben", "Cat"])) if least > 1 else \
-            SettingError("players", "takes one name or more, separated by commas")
+                           Arg("players", value=["Ann", "Ben", "Cat"]))
+    if len(names) < least:
+        raise SettingError("players", "takes one name or more, separated by commas")
     return checked_players(names, least)
 
 
