@@ -61,9 +61,13 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
                              and not _follows_from(d, failed, dropped))
             except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
                 names_checked = False
-        edits, mended_at = read.edits, read.mended_at
+        edits = read.edits
+        # the layout slips mended, told where the author wrote them; picked out before the
+        # other problems are moved to the author's text, where one may land on the same place
+        # (`paysé1` mended as a key: the payout's own error then stands where the slip does)
+        mends = frozenset(d for d in diags.items if d.position in read.mended_at)
         if edits:  # positions in the mended text, as they stand in the author's
-            diags.items[:] = [d if d.position in mended_at else unmended(d, read.own, edits) for d in diags.items]
+            diags.items[:] = [d if d in mends else unmended(d, read.own, edits) for d in diags.items]
         error = RulesetError(diags.items)
         error.names_checked = names_checked
         error.failed_sections = set(failed)  # the sections with errors of their own: what the game waits for
@@ -76,7 +80,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         def leaves_the_game(d: Diagnostic) -> bool:
             # a rule after otherwise, a mended layout slip, an unknown key (read as the key it
             # stands for, or left out): the game as read is the one written
-            return (d.position in read.dead_rules or d.position in mended_at or d.code == "unknown-key"
+            return (d.position in read.dead_rules or d in mends or d.code == "unknown-key"
                     or d.position in printed_at)
 
         if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
