@@ -26,15 +26,63 @@ def frozen_mapping(items: dict) -> MappingProxyType:
 # one, travel to worker processes and Dask (issue 36).
 copyreg.pickle(MappingProxyType, lambda mapping: (frozen_mapping, (dict(mapping),)))
 
-# Facts of the throw a condition may use (only in phases where the dice are thrown).
+# Facts of the throw a condition may use (only in phases where the dice are thrown), for two
+# dice; `throw_facts(shape)` gives them for any dice (die3, die4… for more dice).
 DICE_FACTS = {
-    "total": "int",  # the sum of the two dice
+    "total": "int",  # the sum of the dice
     "die1": "int",  # the first die
     "die2": "int",  # the second die
-    "high": "int",  # the higher face
-    "low": "int",  # the lower face
-    "doublet": "bool",  # both dice show the same face
+    "high": "int",  # the highest face
+    "low": "int",  # the lowest face
+    "doublet": "bool",  # two dice (or more) show the same face
+    "most": "int",  # the most dice showing one face: 1 none alike, 2 a doublet, 3 a raffle (triple)
+    "pairs": "int",  # the pairs among the dice (four of a kind is two pairs)
 }
+# Functions of the throw: count(f) — how many dice show face f; shows(a, b, …) — the throw
+# holds these faces (as many times as named: shows(3, 3) is a pair of treys at least).
+THROW_FUNCTIONS = {"count": "int", "shows": "bool"}
+# The most dice and faces a ruleset may declare, and the most throws they may make together:
+# every throw state holds a step for each throw (four six-sided dice: 1,296).
+MAX_DICE = 5
+MAX_SIDES = 20
+MAX_THROWS = 10_000
+
+
+@record(frozen=True)
+class DiceShape:
+    """How many dice are thrown and what faces each has: faces 1..sides, named (`names`, in
+    order: face k is names[k - 1]) or numbered. Two six-sided dice unless a file says otherwise."""
+
+    count: int = 2
+    sides: int = 6
+    names: tuple = ()
+
+    @property
+    def throws(self) -> int:
+        """The ordered throws: sides ** count."""
+        return self.sides ** self.count
+
+    def written(self) -> str:
+        """`2d6`, `3d6`, `3 dice of crown, anchor, …`."""
+        if self.names:
+            return f"{self.count} {'die' if self.count == 1 else 'dice'} of {', '.join(self.names)}"
+        return f"{self.count}d{self.sides}"
+
+
+TWO_DICE = DiceShape()
+
+
+def throw_facts(shape: DiceShape) -> dict:
+    """The facts of a throw of these dice: DICE_FACTS with one `dieK` per die."""
+    facts = {"total": "int", **{f"die{k}": "int" for k in range(1, shape.count + 1)}}
+    facts.update((k, v) for k, v in DICE_FACTS.items() if not k.startswith("die"))
+    return facts
+
+
+def is_die_fact(name: str) -> bool:
+    """`die1`, `die2`, … — a name that reads one die (whether or not this file has that die)."""
+    return name.startswith("die") and name[3:].isdigit() and name[3:4] != "0"
+
 
 # Who can make a choice or back a bet. A chooser who is the caster (or a player at craps)
 # maximises the caster's expectation; the others (his adversaries) minimise it.
@@ -185,23 +233,42 @@ FIRST_CASTER = ("seat_order", "lowest_die", "highest_die")
 
 @record(frozen=True)
 class Loading:
-    """The chance of each face of each die (faces 1..6, exact), None for a fair die."""
+    """The chance of each face of each die (faces 1..sides, exact), None for a fair die;
+    `dice` holds one entry per die (die1 first)."""
 
-    die1: tuple | None = None
-    die2: tuple | None = None
+    dice: tuple = ()
+
+    @property
+    def die1(self):
+        return self.die(1)
+
+    @property
+    def die2(self):
+        return self.die(2)
+
+    def die(self, k: int):
+        return self.dice[k - 1] if k <= len(self.dice) else None
 
 
 @record(frozen=True)
 class DiceSpec:
-    """`dice:` in a rule file: the dice's loadings, one for all, or one per value of an option."""
+    """`dice:` in a rule file: how many dice and what faces (`shape`), and their loadings, one
+    for all, or one per value of an option."""
 
     by_option: str | None  # the option whose value picks the loading; None: `loadings[""]`
     loadings: Mapping  # option value (or "") -> Loading; a value not named plays fair dice
     position: Position | None = None
+    shape: DiceShape = TWO_DICE
 
     def loading(self, options: dict) -> Loading:
         key = "" if self.by_option is None else str(options.get(self.by_option))
         return self.loadings.get(key, Loading())
+
+
+def dice_shape(ruleset) -> DiceShape:
+    """The dice a ruleset throws (two six-sided dice unless its `dice:` says otherwise)."""
+    spec = getattr(ruleset, "dice", None)
+    return spec.shape if spec is not None else TWO_DICE
 
 
 # What a `cocked:` rule may read besides the game's variables: how many dice landed off (1 or 2),
@@ -288,14 +355,21 @@ class Words:
     throws: Mapping = field(default_factory=lambda: MappingProxyType({}))  # (low, high) or total -> name
     caster: str = "the caster"
 
-    def throw_name(self, die1: int, die2: int) -> str:
-        low, high = sorted((die1, die2))
-        for key in ((low, high), low + high):
+    def throw_name(self, *faces: int) -> str:
+        """The period's name of a throw (`words: throws:`, by its faces or its total), else its
+        faces in words, highest first: "cinque-trey", "two sices", "three treys", "sice-cinque-ace"."""
+        ordered = tuple(sorted(faces))
+        for key in (ordered, sum(faces)):
             if key in self.throws:
                 return self.throws[key]
-        if low == high:
-            return f"two {self.faces[low - 1]}s"
-        return f"{self.faces[high - 1]}-{self.faces[low - 1]}"
+        if len(ordered) > 1 and ordered[0] == ordered[-1]:
+            count = NUMBER_WORDS[len(ordered)] if len(ordered) < len(NUMBER_WORDS) else str(len(ordered))
+            return f"{count} {plural(self.face(ordered[0]))}"
+        return "-".join(self.face(f) for f in reversed(ordered))
+
+    def face(self, face: int) -> str:
+        """A face in the period's word (`words: faces:`), or its number where none is given."""
+        return self.faces[face - 1] if 0 < face <= len(self.faces) else str(face)
 
 
 @record(frozen=True)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..records import field, record, replace
 
 from ..diagnostics import SOURCES, Diagnostics, Position, Suggestion, did_you_mean, nearest
-from ..model import BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, Phase, Ruleset
+from ..model import (BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, THROW_FUNCTIONS, MAX_DICE, Phase,
+                     Ruleset, DiceShape, dice_shape, is_die_fact, throw_facts)
 from ..parse import syntax as ex
 
 
@@ -23,20 +24,26 @@ class Context:
     variables: frozenset  # int variables in scope
     facts: dict = field(default_factory=dict)  # other names and their types (a bet's `phase`…)
 
-FUNCTIONS = {  # name: (argument count, result type)
-    "ways": (1, "int"),  # the number of the 36 throws with this total: ways(7) == 6
+FUNCTIONS = {  # name: (argument count, result type); None: one or more
+    "ways": (1, "int"),  # the number of the fair throws with this total: ways(7) == 6 with two dice
     "weight": (1, "int"),  # the chance of this total under the dice in play, over a common denominator
     "abs": (1, "int"),
     "min": (2, "int"),
     "max": (2, "int"),
+    "count": (1, "int"),  # how many dice show this face: count(3)
+    "shows": (None, "bool"),  # the throw holds these faces: shows(3, 3), shows(crown, anchor)
 }
 MEANINGS = {  # what each function gives, for an author (an editor's hover, completion)
-    "ways": "the number of the 36 throws of two fair dice that make this total: ways(7) is 6, ways(12) is 1",
+    "ways": "the number of the throws of fair dice that make this total: of the 36 throws of two six-sided "
+            "dice, ways(7) is 6 and ways(12) is 1; of the 216 of three, ways(10) is 27",
     "weight": "the chance of this total under the dice in play (loaded or fair), as a whole weight over a "
               "common denominator: with fair dice, weight(t) is ways(t)",
     "abs": "the size of a number, without its sign: abs(main - chance)",
     "min": "the smaller of two numbers",
     "max": "the larger of two numbers",
+    "count": "how many dice show this face: count(6) == 2 is a pair of sixes (count(crown) for named faces)",
+    "shows": "whether the throw holds these faces, each as many times as named: shows(1, 2) is an ace and a "
+             "deuce among the dice, shows(5, 5) two cinques at least",
 }
 
 
@@ -113,6 +120,9 @@ class _Types:
     def __init__(self, ruleset: Ruleset, diags: Diagnostics):
         self.ruleset = ruleset
         self.diags = diags
+        self.shape = dice_shape(ruleset)
+        self.dice_facts = throw_facts(self.shape)  # die1, die2 … as many as the dice
+        self.faces = frozenset(self.shape.names)  # named faces (crown, anchor…): numbers 1..sides
 
     def of(self, e, throws: Context) -> str | None:
         """The type of `e`, or None after reporting why it has none."""
@@ -128,19 +138,28 @@ class _Types:
                 return "int"
             if e.name in throws.facts:
                 return throws.facts[e.name]
-            if e.name in DICE_FACTS:
+            if e.name in self.dice_facts:
                 if not throws.throws:
                     d.error(f"{e.name!r} is a fact of the throw, but no dice are thrown in this phase", e.position)
                     return None
-                return DICE_FACTS[e.name]
+                return self.dice_facts[e.name]
+            if e.name in self.faces:
+                return "int"
+            if is_die_fact(e.name):
+                d.error(f"{e.name!r} reads die {e.name[3:]}, but this game throws {self.shape.count} "
+                        f"{'die' if self.shape.count == 1 else 'dice'}", e.position,
+                        f"the dice are {', '.join(f for f in self.dice_facts if is_die_fact(f))}"
+                        + ("" if self.shape.count > 2 else "; `dice: 3d6` throws three"), code="unknown-name")
+                return None
             if e.name in rs.options:
                 d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
                 return None
-            known = (set(throws.variables) | set(DICE_FACTS) | set(throws.facts)) if _Budget.left > 0 else ()
+            known = (set(throws.variables) | set(self.dice_facts) | set(throws.facts) | self.faces) \
+                if _Budget.left > 0 else ()
             close = _nearest(e.name, known)
             d.error(f"undefined name {e.name!r}", e.position,
                     f"did you mean {close!r}?" if close is not None else
-                    "declare it under variables:, or use a fact of the throw: " + ", ".join(DICE_FACTS),
+                    "declare it under variables:, or use a fact of the throw: " + ", ".join(self.dice_facts),
                     code="unknown-name", suggestion=_said_over(e, close) if close is not None else None)
             return None
         if isinstance(e, ex.OptionRef):
@@ -155,8 +174,13 @@ class _Types:
             if spec is None:
                 d.error(f"unknown function {e.function!r}", e.position, f"functions: {', '.join(FUNCTIONS)}")
                 return None
-            if len(e.args) != spec[0]:
+            if spec[0] is None and not e.args:
+                d.error(f"{e.function}() takes one face or more", e.position)
+            elif spec[0] is not None and len(e.args) != spec[0]:
                 d.error(f"{e.function}() takes {spec[0]} argument{'s' if spec[0] > 1 else ''}, not {len(e.args)}", e.position)
+            if e.function in THROW_FUNCTIONS and not throws.throws:
+                d.error(f"{e.function}() reads the throw, but no dice are thrown in this phase", e.position)
+                return None
             for arg in e.args:
                 self.expect(arg, "int", throws, f"an argument of {e.function}()")
             return spec[1]
@@ -259,6 +283,10 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     _Budget.left = MAX_COMPARISONS
     diags = Diagnostics()
     types = _Types(ruleset, diags)
+    for name, variable in ruleset.variables.items():
+        if name in types.faces:  # `crown` reads the face: a variable of that name would hide it
+            diags.error(f"variable {name!r} has the name of a face of the dice", variable.position,
+                        "name it otherwise")
     results_of_label: dict[str, tuple[str, object]] = {}
     game_variables = frozenset(ruleset.variables)
     types.labels = {a.label for r in ruleset.rules() for a in r.actions if isinstance(a, ex.End)}
@@ -356,7 +384,7 @@ def _check_commission_paid(bet, types, diags, game_variables) -> None:
             continue
         if x.name in game_variables or x.name in bet.variables:
             what = f"a variable of the {'game' if x.name in game_variables else 'bet'}"
-        elif x.name in DICE_FACTS:
+        elif x.name in DICE_FACTS or is_die_fact(x.name):
             what = "a fact of the throw"
         elif x.name in BET_FACTS:
             what = "a fact of the game"
@@ -439,7 +467,7 @@ def _inherited_bets(ruleset, diags) -> None:
                 if rule.position.file == mine or rule.condition is None:
                     continue
                 named = _phases_named(rule.condition) & set(changed)
-                reads_throw = _reads(rule.condition, set(DICE_FACTS))
+                reads_throw = _reads(rule.condition, set(throw_facts(DiceShape(MAX_DICE))))
                 decides = any(isinstance(a, ex.End) for a in rule.actions)
                 own = bet.own_game and not named
                 if named and reads_throw and decides and not own:

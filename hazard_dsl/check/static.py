@@ -12,25 +12,37 @@ from __future__ import annotations
 
 from ..diagnostics import Diagnostic
 from ..parse import syntax as ex
+from ..model import TWO_DICE, dice_shape
 
-# what two six-sided dice can show: the facts of a throw a condition may compare with a number
-THROW_FACTS = {"total": range(2, 13), "die1": range(1, 7), "die2": range(1, 7), "high": range(1, 7),
-               "low": range(1, 7)}
+def throw_ranges(shape) -> dict:
+    """What the dice can show: the facts of a throw a condition may compare with a number."""
+    faces = range(1, shape.sides + 1)
+    out = {"total": range(shape.count, shape.count * shape.sides + 1),
+           **{f"die{k}": faces for k in range(1, shape.count + 1)}, "high": faces, "low": faces,
+           "most": range(1, shape.count + 1), "pairs": range(0, shape.count // 2 + 1)}
+    return out
+
+
+# what two six-sided dice can show
+THROW_FACTS = throw_ranges(TWO_DICE)
 
 
 def static_problems(ruleset) -> list[Diagnostic]:
     out: list[Diagnostic] = []
+    shape = dice_shape(ruleset)
+    facts = throw_ranges(shape)
+    dice = "two dice" if shape == TWO_DICE else shape.written()
     for phase in ruleset.phases.values():
         for rule in phase.rules:
             for action in rule.actions or ():
                 out += _action(ruleset, action)
             if phase.throws and rule.condition is not None:
-                never = _never(rule.condition)
+                never = _never(rule.condition, facts)
                 if never is not None:
                     fact, value = never
-                    out.append(Diagnostic(f"{rule.describe()} can never fire: the {fact} of two dice is never "
+                    out.append(Diagnostic(f"{rule.describe()} can never fire: the {fact} of {dice} is never "
                                           f"{value}", rule.position, "error",
-                                          f"the {fact} is {_shown(THROW_FACTS[fact])}",
+                                          f"the {fact} is {_shown(facts[fact])}",
                                           code="unreachable-rule"))
     return out
 
@@ -79,21 +91,21 @@ def _values(collection) -> list | None:
     return None
 
 
-def _never(condition):
+def _never(condition, facts: dict = THROW_FACTS):
     """(fact, value) when the condition is `fact == value` (or `fact in {…}`) with no value a throw
-    of two dice shows; conditions joined by `and` are never met when one of them is not."""
+    of the dice shows; conditions joined by `and` are never met when one of them is not."""
     if isinstance(condition, ex.Binary) and condition.op == "and":
-        return _never(condition.left) or _never(condition.right)
+        return _never(condition.left, facts) or _never(condition.right, facts)
     if isinstance(condition, ex.Binary) and condition.op == "==":
         for fact, other in ((condition.left, condition.right), (condition.right, condition.left)):
             value = _constant(other)
-            if isinstance(fact, ex.Name) and fact.name in THROW_FACTS and value is not None \
-                    and value not in THROW_FACTS[fact.name]:
+            if isinstance(fact, ex.Name) and fact.name in facts and value is not None \
+                    and value not in facts[fact.name]:
                 return fact.name, value
     if isinstance(condition, ex.Member) and not condition.negated and isinstance(condition.element, ex.Name) \
-            and condition.element.name in THROW_FACTS:
+            and condition.element.name in facts:
         values = _values(condition.collection)
-        if values and not any(v in THROW_FACTS[condition.element.name] for v in values):
+        if values and not any(v in facts[condition.element.name] for v in values):
             return condition.element.name, " or ".join(map(str, values[:4]))
     return None
 

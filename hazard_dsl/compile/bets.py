@@ -21,8 +21,8 @@ from ..diagnostics import Diagnostic, RulesetError
 from ..model import DICE_FACTS, Bet, Ruleset
 from ..parse import syntax as ex
 from ..records import record, replace
-from .evaluate import EvaluationError, Scope, closure, names_read, uses_single_faces
-from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, outcome_index
+from .evaluate import EvaluationError, Scope, closure, names_read, throw_kind
+from .machine import CHOICE, END, OUTCOMES, THROW, Machine, State, index_of
 
 MAX_CACHED_STEPS = 1_000_000  # a bet's transitions remembered; beyond this they are recomputed
 MAX_BET_NODES = 50_000  # (game state, bet state) pairs a bet may reach: each holds a row of 36 throws
@@ -74,7 +74,7 @@ class BetMachine:
         self.options = machine.options
         self.own = tuple(bet.variables)
         scope = Scope.of(set(machine.variables) | set(self.own) | {"phase", "result", "label"},
-                         machine.dice.by_total())
+                         machine.dice.by_total(), machine.dice)
         self._fn = {}
         self._scope = scope
         self._cache: dict = {}
@@ -90,13 +90,14 @@ class BetMachine:
                     f"(it starts at {machine.states[own_start].describe(machine)})", bet.position,
                     hint="a bet's own game cannot make choices; drop `game: own` and read the table's game")])
         self.start = BetState(bet.start, tuple(v.initial for v in bet.variables.values()), own_start)
-        # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total (a bet
-        # with a game of its own also follows that game's rules, which may read the faces).
-        self.by_total = not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
-                                for p in bet.phases.values() for r in p.rules) and not uses_single_faces(bet.pays)
+        # Rules that read only the total decide 2-5 and 5-2 alike: cache them by total; rules that
+        # read no single die, by the throw's faces as a multiset (a bet with a game of its own also
+        # follows that game's rules, which may read the faces).
+        read = [r for p in bet.phases.values() for r in p.rules] + [bet.pays]
         if bet.own_game:
-            self.by_total = self.by_total and not any(
-                uses_single_faces(r.condition) or uses_single_faces(r.actions) for r in machine.ruleset.rules())
+            read += list(machine.ruleset.rules())
+        self.kind = throw_kind(read)
+        self.by_total = self.kind is sum
         # What the bet's rules and payout read of the game: a throw is decided alike in every
         # game state that agrees on these, so it is evaluated once for all of them (the stake
         # on the main reads only the game's result, whatever the main and the chance are).
@@ -108,7 +109,8 @@ class BetMachine:
         key = id(expression)
         found = self._fn.get(key)
         if found is None:
-            found = self._fn[key] = closure(expression, Scope.of(scope, self._scope.weights) if scope else self._scope)
+            found = self._fn[key] = closure(expression, Scope.of(scope, self._scope.weights, self.machine.dice) if scope
+                                              else self._scope)
         return found
 
     def _values(self, game: State, bet_state: BetState, after: State | None) -> dict:
@@ -181,12 +183,12 @@ class BetMachine:
         game of its own reads that game instead, moved by the same throw."""
         if bet_state.game is not None:
             game = self.machine.states[bet_state.game]
-            after = self.machine.states[game.steps[outcome_index(*dice)].target]
+            after = self.machine.states[game.steps[index_of(dice, self.machine.dice.sides)].target]
             if after.kind == CHOICE:
                 raise RulesetError([Diagnostic(
                     f"bet {self.bet.name!r} plays a game of its own, and that game reaches a choice "
                     f"({after.describe(self.machine)}), which a bet's own game cannot make", self.bet.position)])
-            key = (None, bet_state, dice[0] + dice[1] if self.by_total else dice, None)
+            key = (None, bet_state, dice if self.kind is None else self.kind(dice), None)
         else:
             phase, result, label = self._reads
             ended = after.kind == END
@@ -195,7 +197,7 @@ class BetMachine:
                 read = self._game_keys[game.index] = (tuple(game.values[i] for i in self._reads_game),
                                                       game.phase if phase else None)
             # the bet state as its fields (it has no game of its own here): hashed as a tuple is
-            key = (bet_state.phase, bet_state.values, dice[0] + dice[1] if self.by_total else dice, read,
+            key = (bet_state.phase, bet_state.values, dice if self.kind is None else self.kind(dice), read,
                    (after.result if ended else "none") if result else None, (after.label if ended else "") if label else None)
         found = self._cache.get(key)
         if found is not None:
@@ -237,7 +239,7 @@ class BetMachine:
                 elif isinstance(action, ex.ThrowAgain):
                     break
             return BetState(phase_name, tuple(own[v] for v in self.own))
-        thrown = f"of total {dice[0] + dice[1]}" if self.by_total else f"{dice[0]}-{dice[1]}"  # faces only if read
+        thrown = f"of total {sum(dice)}" if self.by_total else "-".join(map(str, dice))  # faces only if read
         raise RulesetError([Diagnostic(f"bet {self.bet.name!r}: no rule of {phase_name!r} handles the throw "
                                        f"{thrown} in game phase {values['phase']!r}", phase.position,
                                        hint="add an `otherwise: throw again`")])
@@ -337,13 +339,14 @@ def compile_bet(machine: Machine, bet: Bet, groups: ThrowGroups | None = None) -
     queue = [(g, 0) for g in sorted(made)]
     seen = set(queue)
     if groups is None or groups.states is not states:
-        groups = ThrowGroups(states)
-    by_total = bm.by_total
+        groups = ThrowGroups(states, machine.outcomes)
+    kind = bm.kind
+    throws_of = len(machine.dice.weights)
     while queue:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
-        row = [0] * 36
-        for dice, target, throws in groups.of(g, by_total):  # the throws alike for the bet, in the order they come
+        row = [0] * throws_of
+        for dice, target, throws in groups.of(g, kind):  # the throws alike for the bet, in the order they come
             if states[target].kind == CHOICE:
                 entry = {f: code(bm.step(game, bet_state, dice, states[f])) for f in finals.after_choices(target)}
                 outcomes = entry.items()
@@ -382,33 +385,32 @@ def compile_bet(machine: Machine, bet: Bet, groups: ThrowGroups | None = None) -
                        bm.commission_paid(), frozenset(bm.fired))
 
 
-_TOTALS = tuple(a + b for a, b in OUTCOMES)
-
-
 class ThrowGroups:
-    """For each throw state of a game, its 36 throws grouped as a bet sees them — by the state
-    each reaches and, for a bet that reads only the total, by total (2-5 as 5-2) — each group as
-    (its first throw, the state reached, the indices of its throws), in the order of their first
-    throw. Made as they are asked for, once for every bet compiled with the same game (its
-    `states`): `compile.compiler.compile_bets` and `Shapes.compiled_bet` hand one to each."""
+    """For each throw state of a game, its throws grouped as a bet sees them — by the state each
+    reaches and by what the bet reads of a throw (`throw_kind`: its total, 2-5 as 5-2; its faces
+    as a multiset; or the ordered throw itself) — each group as (its first throw, the state
+    reached, the indices of its throws), in the order of their first throw. Made as they are
+    asked for, once for every bet compiled with the same game (its `states`):
+    `compile.compiler.compile_bets` and `Shapes.compiled_bet` hand one to each."""
 
-    def __init__(self, states: tuple):
+    def __init__(self, states: tuple, outcomes: tuple = OUTCOMES):
         self.states = states
-        self._grouped: tuple = ({}, {})  # by the throw, by its total: {game state: groups}
+        self.outcomes = outcomes
+        self._grouped: dict = {}  # the bet's kind of throw -> {game state: groups}
 
-    def of(self, g: int, by_total: bool) -> list:
-        grouped = self._grouped[by_total]
+    def of(self, g: int, kind=None) -> list:
+        grouped = self._grouped.setdefault(kind, {})
         out = grouped.get(g)
         if out is None:
-            alike_by = _TOTALS if by_total else range(36)
+            outcomes = self.outcomes
             first: dict = {}
             out = []
             for k, step in enumerate(self.states[g].steps):
-                alike = (alike_by[k], step.target)
+                alike = (k if kind is None else kind(outcomes[k]), step.target)
                 at = first.get(alike)
                 if at is None:
                     first[alike] = len(out)
-                    out.append((OUTCOMES[k], step.target, [k]))
+                    out.append((outcomes[k], step.target, [k]))
                 else:
                     out[at][2].append(k)
             grouped[g] = out

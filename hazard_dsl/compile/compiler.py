@@ -22,9 +22,9 @@ from collections import deque
 from ..records import field, record, replace
 
 from ..diagnostics import Diagnostics, Position
-from ..model import Rule, Ruleset
+from ..model import Rule, Ruleset, dice_shape
 from ..parse import syntax as ex
-from .evaluate import EvaluationError, Scope, closure, collection_closure, uses_single_faces
+from .evaluate import EvaluationError, Scope, closure, collection_closure, throw_kind
 from .explorations import Explorations, Found, Replay, Shapes
 from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
 from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
@@ -64,8 +64,9 @@ class _Compiler:
         self._reads = {name: shapes.throw_reads(name, options) for name in ruleset.phases} if shapes else None
         self._made = None  # the state the throw being worked out asked for (`state`), to replay it
         self._fired = self._entered = None  # what it fired and entered, likewise (`_fire`, `enter`)
-        self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
-        self.scope = Scope.of(ruleset.variables, self.dice.by_total())
+        self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None, dice_shape(ruleset))
+        self.outcomes = self.dice.outcomes
+        self.scope = Scope.of(ruleset.variables, self.dice.by_total(), self.dice)
         self.variables = tuple(ruleset.variables)
         self.index: dict = {}
         self.states: list = []  # dicts while building
@@ -75,10 +76,10 @@ class _Compiler:
         self._closures: dict = {}
         self._tests: dict = {}  # phase -> RuleIndex of ((condition closure or None, rule), …)
         self.alternatives = 0
-        # Phases whose rules read only the total are evaluated once per total, not per face.
-        self.by_total = {name: not any(uses_single_faces(r.condition) or uses_single_faces(r.actions)
-                                       for r in phase.rules)
-                         for name, phase in ruleset.phases.items()}
+        # Throws no rule of a phase tells apart are worked out once: a phase whose rules read only
+        # the total, once per total; one whose rules read no single die (die1…), once per kind
+        # of throw (its faces as a multiset: 21 for two dice, 56 for three, 126 for four).
+        self.alike = {name: throw_kind(phase.rules) for name, phase in ruleset.phases.items()}
 
     def fn(self, expression):
         found = self._closures.get(id(expression))
@@ -266,18 +267,20 @@ class _Compiler:
                     # the throws from here in other explorations, by what they read (`throw`)
                     here = self.shapes.throws_from((phase, spec["values"], self._reads[phase])) \
                         if self.shapes is not None else None
-                    if self.by_total[phase]:
-                        # the first throw of each total stands for the others (2-5 for 5-2 …)
+                    kind = self.alike[phase]
+                    if kind is None:
+                        spec["steps"] = tuple(self.throw(phase, values, dice, here) for dice in self.outcomes)
+                    else:
+                        # the first throw of each kind stands for the others (2-5 for 5-2 …)
                         first: dict = {}
                         steps = []
-                        for dice in OUTCOMES:
-                            total = dice[0] + dice[1]
-                            if total not in first:
-                                first[total] = self.throw(phase, values, dice, here)
-                            steps.append(first[total])
+                        for dice in self.outcomes:
+                            key = kind(dice)
+                            step = first.get(key)
+                            if step is None:
+                                step = first[key] = self.throw(phase, values, dice, here)
+                            steps.append(step)
                         spec["steps"] = tuple(steps)
-                    else:
-                        spec["steps"] = tuple(self.throw(phase, values, dice, here) for dice in OUTCOMES)
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:
@@ -511,7 +514,7 @@ def compile_bets(machine: Machine, names, explorations: Explorations | None = No
     if not wanted:
         return machine
     shapes = explorations.shapes(ruleset) if explorations is not None else None
-    groups = ThrowGroups(machine.states) if shapes is None else None  # (Shapes keeps its own)
+    groups = ThrowGroups(machine.states, machine.outcomes) if shapes is None else None  # (Shapes keeps its own)
     bets = dict(machine.bets)
     nodes = 0
     for compiled in bets.values():

@@ -17,17 +17,36 @@ MAX_CHOICES = 1000
 WAYS = {total: 6 - abs(total - 7) for total in range(2, 13)}
 
 
+def ways_of(count: int, sides: int) -> dict:
+    """total -> how many ordered throws of `count` fair dice of `sides` faces make it."""
+    ways = {0: 1}
+    for _ in range(count):
+        step: dict = {}
+        for total, n in ways.items():
+            for face in range(1, sides + 1):
+                step[total + face] = step.get(total + face, 0) + n
+        ways = step
+    return ways
+
+
 class Scope(frozenset):
-    """The names an expression may read, and the weights of the dice in play for `weight(n)`
-    (each total's chance over one common denominator; fair dice: ways(n))."""
+    """The names an expression may read, the weights of the dice in play for `weight(n)` (each
+    total's chance over one common denominator; fair dice: ways(n)), the fair dice's `ways`,
+    and the dice's named faces (a name such as `crown` reads as its face's number)."""
 
     weights: dict = WAYS
+    ways: dict = WAYS
+    names: dict = {}
 
     @classmethod
-    def of(cls, names, weights: dict | None = None) -> "Scope":
-        scope = cls(names)
+    def of(cls, names, weights: dict | None = None, dice=None) -> "Scope":
+        faces = {name: k for k, name in enumerate(getattr(dice, "names", ()) or (), 1)}
+        scope = cls(set(names) | set(faces))
         if weights is not None:
             scope.weights = weights
+        if dice is not None and (dice.count, dice.sides) != (2, 6):
+            scope.ways = ways_of(dice.count, dice.sides)
+        scope.names = faces
         return scope
 
 
@@ -82,14 +101,59 @@ def _arithmetic(op: str, a: int, b: int, position) -> int:
 # explores a large game, so each tree is turned once into a Python closure
 # `f(values, dice, options)`: about an order of magnitude faster than walking the tree.
 
+def _count(d, face) -> int:
+    return d.count(face)
+
+
+def _most(d) -> int:
+    return max(d.count(f) for f in d)
+
+
+def _pairs(d) -> int:
+    return sum(d.count(f) // 2 for f in set(d))
+
+
+def _shows(d, *faces) -> bool:
+    return all(d.count(f) >= faces.count(f) for f in faces)
+
+
+# The facts of a throw `d` (a tuple of faces, die1 first), for any number of dice.
 _DICE = {
-    "total": lambda d: d[0] + d[1],
-    "die1": lambda d: d[0],
-    "die2": lambda d: d[1],
-    "high": lambda d: d[0] if d[0] >= d[1] else d[1],
-    "low": lambda d: d[1] if d[0] >= d[1] else d[0],
-    "doublet": lambda d: d[0] == d[1],
+    "total": sum,
+    "high": max,
+    "low": min,
+    "doublet": lambda d: len(set(d)) < len(d),
+    "most": _most,
+    "pairs": _pairs,
 }
+_DIE = {f"die{k}": (lambda k: lambda d: d[k])(k - 1) for k in range(1, 10)}
+# Functions of the throw, `count(f)`, `shows(a, b, …)`: each takes the throw first.
+_THROW_CALLS = {"count": _count, "shows": _shows}
+
+
+def die_fact(name: str):
+    """The function reading a fact of the throw (`total`, `die3`, `most`…)."""
+    return _DICE.get(name) or _DIE[name]
+
+
+def throw_kind(rules):
+    """How `rules` (rules, payouts… anything `names_read` takes) tell throws apart: None if they read a single die (die1…), so that every
+    ordered throw is its own; `sum` if they read only the total; else the throw's faces as a
+    multiset (sorted), since every other fact is the same for 3-5 and 5-3."""
+    names = names_read(tuple(rules))
+    if any(n.startswith("die") and n[3:].isdigit() for n in names):
+        return None
+    called = set()
+    for reads in _reads_of(tuple(rules)):
+        called |= reads[4]
+    if names & (set(_DICE) - {"total"}) or called & set(_THROW_CALLS):
+        return _sorted
+    return sum
+
+
+def _sorted(d) -> tuple:
+    return tuple(sorted(d))
+
 
 _COMPARE = {
     "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
@@ -148,17 +212,19 @@ def _reads_of(e) -> list:
         memo = getattr(node, "__dict__", None)
         kept = memo.get(_READS) if memo is not None else None
         if kept is None:
-            options, names, weights = set(), set(), False
+            options, names, weights, calls = set(), set(), False, set()
             for x in ex.walk(node):
                 kind = x.__class__
                 if kind is ex.OptionRef:
                     options.add(x.name)
                 elif kind is ex.Name:
                     names.add(x.name)
-                elif kind is ex.Call and x.function == "weight":
-                    weights = True
-            faces = any(name in _DICE and name != "total" for name in names)
-            kept = (frozenset(options), faces, weights, frozenset(names))
+                elif kind is ex.Call:
+                    calls.add(x.function)
+                    weights = weights or x.function == "weight"
+            faces = any((name in _DICE or name in _DIE) and name != "total" for name in names) \
+                or not calls.isdisjoint(_THROW_CALLS)
+            kept = (frozenset(options), faces, weights, frozenset(names), frozenset(calls))
             if memo is not None:
                 memo[_READS] = kept  # (past a frozen record's __setattr__: a memo, not a field)
         found.append(kept)
@@ -195,8 +261,11 @@ def closure(e, variables):
     if isinstance(e, ex.Name):
         name = e.name
         if name in variables:
+            face = getattr(variables, "names", {}).get(name)  # a named face (no variable shares its name)
+            if face is not None:
+                return lambda v, d, o: face
             return lambda v, d, o: v[name]
-        fact = _DICE[name]
+        fact = die_fact(name)
         return lambda v, d, o: fact(d)
     if isinstance(e, ex.OptionRef):
         name = e.name
@@ -243,7 +312,11 @@ def closure(e, variables):
         args = [closure(a, variables) for a in e.args]
         if e.function == "ways":
             (arg,) = args
-            return lambda v, d, o: WAYS.get(arg(v, d, o), 0)
+            ways = getattr(variables, "ways", WAYS)
+            return lambda v, d, o: ways.get(arg(v, d, o), 0)
+        if e.function in _THROW_CALLS:
+            call = _THROW_CALLS[e.function]
+            return lambda v, d, o: call(d, *(a(v, d, o) for a in args))
         if e.function == "weight":  # the chance of a total under the dice in play, as a whole weight
             (arg,) = args
             weights = getattr(variables, "weights", WAYS)

@@ -23,7 +23,7 @@ a ruleset or a machine is found by `is` among the few kept.
 
 from __future__ import annotations
 
-from ..model import Ruleset
+from ..model import Ruleset, dice_shape
 from ..records import field, record, replace
 from .evaluate import bet_options, options_read, reads_weights
 from .machine import Machine, dice_for
@@ -113,7 +113,7 @@ class Shapes:
         if found is not None and found.states is machine.states:
             return found.compiled
         if self._groups is None or self._groups[0] is not machine.states:
-            self._groups = (machine.states, ThrowGroups(machine.states))
+            self._groups = (machine.states, ThrowGroups(machine.states, machine.outcomes))
         compiled = compile_bet(machine, bet, self._groups[1])
         self._bet_nodes += len(compiled.moves)
         if len(self.bets) >= MAX_SHARED_BETS or self._bet_nodes > MAX_SHARED_BET_NODES:
@@ -153,7 +153,7 @@ class Shapes:
         """`machine`, explored under option values of the same `key` as `options`, under
         `options`: their dice and their chance of a die landing off (no bets, fees or passing)."""
         ruleset = self.ruleset
-        dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None)
+        dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None, dice_shape(ruleset))
         recast = machine.recast
         if recast is not None:
             recast = replace(recast, chance=ruleset.cocked.chance(options))

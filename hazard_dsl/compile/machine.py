@@ -41,6 +41,7 @@ def maximises(chooser: str | None) -> bool:
     return chooser in MAXIMISERS
 
 # The 36 equally likely ordered outcomes of two dice, in a fixed order: index = 6*(d1-1) + (d2-1).
+# Dice of other numbers and faces keep the same order (`outcomes_of`): the first die slowest.
 OUTCOMES: tuple = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 
 
@@ -48,22 +49,55 @@ def outcome_index(die1: int, die2: int) -> int:
     return 6 * (die1 - 1) + (die2 - 1)
 
 
+def outcomes_of(count: int, sides: int) -> tuple:
+    """Every ordered throw of `count` dice of `sides` faces, the first die's face changing slowest
+    (two six-sided dice: OUTCOMES)."""
+    if (count, sides) == (2, 6):
+        return OUTCOMES
+    from itertools import product
+
+    return tuple(product(range(1, sides + 1), repeat=count))
+
+
+def index_of(faces, sides: int) -> int:
+    """The place of a throw (its faces, die1 first) in `outcomes_of`."""
+    n = 0
+    for face in faces:
+        n = n * sides + face - 1
+    return n
+
+
 @record(frozen=True)
 class Dice:
-    """The chance of each of the 36 ordered outcomes, as whole weights over one `total`: fair
-    dice weigh 1 each over 36. Loaded dice (`dice:` in a rule file) weigh p1(d1)·p2(d2)·total.
-    Every consumer — the solver, the player, the simulator — reads these weights."""
+    """The chance of each ordered throw (`outcomes`), as whole weights over one `total`: fair
+    dice weigh 1 each over sides ** count (36 for two six-sided dice). Loaded dice (`dice:` in a
+    rule file) weigh p1(d1)·p2(d2)·…·total. Every consumer — the solver, the player, the
+    simulator — reads these weights, in the order of `outcomes`."""
 
-    weights: tuple  # 36 ints, in OUTCOMES order
+    weights: tuple  # one int per throw, in `outcomes` order
     total: int
-    die1: tuple | None = None  # each face's chance, None for a fair die
-    die2: tuple | None = None
+    loaded: tuple = ()  # each die's chance of each face (die1 first), None for a fair die
+    count: int = 2
+    sides: int = 6
+    names: tuple = ()  # the faces' names, where the dice have named faces
+
+    @property
+    def outcomes(self) -> tuple:
+        return outcomes_of(self.count, self.sides)
 
     @property
     def fair(self) -> bool:
-        """Every throw 1 in 36. (A Dice may also be the throws that stand where dice are recast,
-        which are no two independent dice: then die1 and die2 say nothing.)"""
-        return self.total == 36 and self.weights == FAIR_WEIGHTS
+        """Every throw equally likely. (A Dice may also be the throws that stand where dice are
+        recast, which are no independent dice: then `loaded` says nothing.)"""
+        return self.total == len(self.weights) and all(w == 1 for w in self.weights)
+
+    @property
+    def die1(self):
+        return self.loaded[0] if self.loaded else None
+
+    @property
+    def die2(self):
+        return self.loaded[1] if len(self.loaded) > 1 else None
 
     def chance(self, outcome: int):
         from fractions import Fraction
@@ -73,29 +107,34 @@ class Dice:
     def by_total(self) -> dict:
         """total -> its weight (over `total`): what `weight(n)` gives in a rule."""
         out: dict = {}
-        for (d1, d2), w in zip(OUTCOMES, self.weights):
-            out[d1 + d2] = out.get(d1 + d2, 0) + w
+        for faces, w in zip(self.outcomes, self.weights):
+            t = sum(faces)
+            out[t] = out.get(t, 0) + w
         return out
 
     def faces(self, die: int) -> tuple:
         from fractions import Fraction
 
-        given = self.die1 if die == 1 else self.die2
-        return given if given is not None else (Fraction(1, 6),) * 6
+        given = self.loaded[die - 1] if die <= len(self.loaded) else None
+        return given if given is not None else (Fraction(1, self.sides),) * self.sides
 
 
-def dice_for(loading) -> Dice:
-    """The weights of two dice with these faces' chances (None: fair)."""
+def dice_for(loading, shape=None) -> Dice:
+    """The weights of dice of this shape (DiceShape; None: two six-sided) with these faces'
+    chances (None: fair)."""
     from fractions import Fraction
-    from math import lcm
+    from math import lcm, prod
 
-    if loading is None or (loading.die1 is None and loading.die2 is None):
-        return FAIR
-    faces = [loading.die1 or (Fraction(1, 6),) * 6, loading.die2 or (Fraction(1, 6),) * 6]
+    count, sides, names = (2, 6, ()) if shape is None else (shape.count, shape.sides, shape.names)
+    loaded = tuple(loading.die(k) for k in range(1, count + 1)) if loading is not None else ()
+    if not any(die is not None for die in loaded):
+        return FAIR if (count, sides, names) == (2, 6, ()) else \
+            Dice((1,) * sides ** count, sides ** count, (), count, sides, names)
+    faces = [die or (Fraction(1, sides),) * sides for die in loaded]
     scales = [lcm(*(p.denominator for p in die)) for die in faces]
     ones = [[int(p * scale) for p in die] for die, scale in zip(faces, scales)]
-    weights = tuple(ones[0][d1 - 1] * ones[1][d2 - 1] for d1, d2 in OUTCOMES)
-    return Dice(weights, scales[0] * scales[1], loading.die1, loading.die2)
+    weights = tuple(prod(ones[k][f - 1] for k, f in enumerate(throw)) for throw in outcomes_of(count, sides))
+    return Dice(weights, prod(scales), loaded, count, sides, names)
 
 
 FAIR_WEIGHTS = (1,) * 36
@@ -188,7 +227,7 @@ class Machine:
     bets: dict = field(default_factory=dict)  # name -> CompiledBet (compile.bets), for the bets compiled
     fees: dict = field(default_factory=dict)  # name -> CompiledFee (compile.bets)
     passing: object = None  # CompiledPassing (compile.passing): when the dice pass
-    dice: Dice = FAIR  # the chance of each of the 36 throws
+    dice: Dice = FAIR  # the chance of each throw (36 for two six-sided dice), in `outcomes` order
     recast: Recast | None = None  # dice that land off and are recast; None: they always land flat
 
     def __repr__(self) -> str:
@@ -201,6 +240,11 @@ class Machine:
         """A state of the machine, or one of its recast states (numbered on from `states`)."""
         n = len(self.states)
         return self.states[number] if number < n else self.recast.nodes[number - n]
+
+    @property
+    def outcomes(self) -> tuple:
+        """Every ordered throw of the machine's dice, in the order of a throw state's steps."""
+        return self.dice.outcomes
 
     def end_states(self):
         return (s for s in self.states if s.kind == END)

@@ -7,9 +7,9 @@ combination of option values.
 from __future__ import annotations
 
 from ..diagnostics import ERROR, Diagnostic
-from ..model import Ruleset
-from .evaluate import uses_single_faces
-from .machine import CHOICE, END, OUTCOMES, THROW
+from ..model import Ruleset, dice_shape
+from .evaluate import throw_kind
+from .machine import CHOICE, END, OUTCOMES, THROW, outcomes_of
 
 MAX_EXAMPLES = 3
 
@@ -50,7 +50,15 @@ def _unhandled(ruleset: Ruleset, phase: str, cases: list, result) -> str:
     """The throws no rule of `phase` handles, as an author thinks of them: by total (by the faces
     only where the phase's rules read them), and the variables' values only where they matter —
     where some states of the phase leave other throws unhandled than the rest do."""
-    by_faces = any(uses_single_faces(r.condition) or uses_single_faces(r.actions) for r in ruleset.phases[phase].rules)
+    kind = throw_kind(ruleset.phases[phase].rules)
+    by_faces = kind is not sum
+    shape = dice_shape(ruleset)
+    outcomes = outcomes_of(shape.count, shape.sides)
+    if kind is not None:  # a throw worked out once stands for those of its kind (compile.compiler)
+        alike: dict = {}
+        for o in outcomes:
+            alike.setdefault(kind(o), []).append(o)
+        cases = [(values, o) for values, dice in cases for o in alike[kind(tuple(dice))]]
     visited = result.thrown.get(phase) or [values for values, _ in cases]
     names = [n for n in (visited[0] if visited else {}) if len({v[n] for v in visited}) > 1]  # those that vary
     missing: dict = {}  # the varying variables' values -> the throws left unhandled there
@@ -65,7 +73,7 @@ def _unhandled(ruleset: Ruleset, phase: str, cases: list, result) -> str:
     everywhere = len(groups) == 1 and all(missing.values())
     parts = []
     for throws, keys in list(groups.items())[:MAX_EXAMPLES]:
-        text = _throws(throws, by_faces)
+        text = _throws(throws, by_faces, outcomes)
         if names and not everywhere:
             text += " when " + _values(names, keys)
         parts.append(text)
@@ -73,17 +81,17 @@ def _unhandled(ruleset: Ruleset, phase: str, cases: list, result) -> str:
     return "; ".join(parts) + more
 
 
-def _throws(throws, by_faces: bool) -> str:
+def _throws(throws, by_faces: bool, outcomes: tuple = OUTCOMES) -> str:
     """`the throws of totals 11 and 12`, or with faces `the throws 3-3, 4-4 and of total 11`."""
-    totals = sorted({a + b for a, b in throws})
-    whole = [t for t in totals if all((a, b) in throws for a, b in OUTCOMES if a + b == t)]
-    faces = sorted((a, b) for a, b in throws if a + b not in whole) if by_faces else []
+    totals = sorted({sum(t) for t in throws})
+    whole = [t for t in totals if all(o in throws for o in outcomes if sum(o) == t)]
+    faces = sorted(t for t in throws if sum(t) not in whole) if by_faces else []
     if not by_faces:
         whole = totals
     of_totals = f"total{'s' if len(whole) > 1 else ''} " + _and([str(t) for t in whole]) if whole else ""
     if not faces:
         return f"the throw{'s' if len(whole) > 1 else ''} of {of_totals}"
-    shown = [f"{a}-{b}" for a, b in faces]
+    shown = ["-".join(map(str, t)) for t in faces]
     if not whole:
         return f"the throw{'s' if len(faces) > 1 else ''} " + _and(shown)
     return f"the throws {', '.join(shown)} and those of {of_totals}"

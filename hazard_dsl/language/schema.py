@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..model import AGAINST, COMMISSION_PAID, DICE_FACTS, FIRST_CASTER, REFUSE, ROLES, WHEN_SHORT
+from ..model import MAX_DICE, MAX_SIDES, AGAINST, COMMISSION_PAID, DICE_FACTS, FIRST_CASTER, REFUSE, ROLES, WHEN_SHORT
 from ..parse import keys as K
 from ..parse.numbers import MAX_DIGITS
 
@@ -134,14 +134,22 @@ KEYS: dict[str, dict[str, dict]] = {
         "note": _text(description="what it is cited for"),
     },
     "dice_size": {
-        "count": {"const": 2, "description": "two dice: hazard-dsl plays two six-sided dice"},
-        "sides": {"const": 6, "description": "six sides: hazard-dsl plays two six-sided dice"},
+        "count": {"type": "integer", "minimum": 1, "maximum": MAX_DICE,
+                  "description": f"how many dice are thrown, 1 to {MAX_DICE} (two when not said)"},
+        "sides": {"type": "integer", "minimum": 2, "maximum": MAX_SIDES,
+                  "description": f"how many faces each die has, 2 to {MAX_SIDES} (six when not said)"},
+        "faces": {"type": "array", "minItems": 2, "maxItems": MAX_SIDES, "uniqueItems": True, "items": _ref("name"),
+                  "description": "the faces' names, in order (`[crown, anchor, heart, diamond, club, spade]`): "
+                                 "a rule reads a face by its name (`count(crown) == 2`)"},
     },
     "loading": {
-        "die1": {**_ref("faces"), "description": "the first die's chance of each face, 1 to 6"},
-        "die2": {**_ref("faces"), "description": "the second die's chance of each face, 1 to 6"},
-        "both": {**_ref("faces"), "description": "both dice's chance of each face, 1 to 6 (or `die1` and "
-                                                 "`die2`, not both)"},
+        "die1": {**_ref("faces"), "description": "the first die's chance of each face"},
+        "die2": {**_ref("faces"), "description": "the second die's chance of each face"},
+        "die3": {**_ref("faces"), "description": "the third die's chance of each face (three dice or more)"},
+        "die4": {**_ref("faces"), "description": "the fourth die's chance of each face (four dice or more)"},
+        "die5": {**_ref("faces"), "description": "the fifth die's chance of each face (five dice)"},
+        "both": {**_ref("faces"), "description": "every die's chance of each face (or `die1`, `die2`…, "
+                                                 "not both)"},
     },
     "cocked": {
         "chance": {**_either("object", {
@@ -335,13 +343,16 @@ def _defs() -> dict:
                  "properties": {K.BY_OPTION: {**_ref("name"), "description": "the option whose value picks the "
                                                                            "loading"}},
                  "additionalProperties": _ref("loading")}
-    said_long = {"anyOf": [{"required": [key]} for key in K.DICE_SIZE.allowed]}
+    size = defs["dice_size"]["properties"]
+    by_option["properties"].update(size)
     defs["dice"] = {
         **_either("object", {"if": {"required": [K.BY_OPTION]}, "then": by_option,
-                             "else": {"if": said_long, "then": _ref("dice_size"), "else": _ref("loading")}},
-                  {"type": "string", "pattern": r"^\s*2[dD]6\s*$"}),
-        "description": "two six-sided dice: `2d6` (fair; the default), or each die's chance of each face "
-                       "(`die1`, `die2` or `both`, six exact chances adding up to 1); with `by_option: OPTION`, "
+                             "else": {"type": "object", "additionalProperties": False,
+                                      "properties": {**size, **defs["loading"]["properties"]}}},
+                  {"type": "string", "pattern": r"^\s*[1-9][dD][0-9]{1,2}\s*$"}),
+        "description": "the dice: `2d6` when not said; `3d6`, `4d6`, `2d8`… (how many dice, how many faces); "
+                       "or a mapping: `count`, `sides` or named `faces`, and each die's chance of each face "
+                       "(`die1`, `die2`… or `both`, exact chances adding up to 1); with `by_option: OPTION`, "
                        "one such loading per value of that option, a value not named playing fair dice"}
     defs["variables"] = {**_named(_ref("variable_value"), "whole numbers with a range; the state is a phase plus "
                                                          "these values"),
@@ -376,9 +387,9 @@ def _defs() -> dict:
                       "description": "an exact number: `12`, `10.5`, `21/2` or `5%`"}
     defs["off_chance"] = {"type": ["number", "string"], "pattern": _AMOUNT, "minimum": 0, "exclusiveMaximum": 1,
                           "description": "a die's chance of landing off, at least 0 and less than 1: `1/10`"}
-    defs["faces"] = {"type": "array", "minItems": 6, "maxItems": 6,
+    defs["faces"] = {"type": "array", "minItems": 2, "maxItems": MAX_SIDES,
                      "items": {"type": ["number", "string"], "pattern": _AMOUNT, "minimum": 0},
-                     "description": "the chance of each face, 1 to 6, adding up to 1: "
+                     "description": "the chance of each face, 1 to the dice's sides, adding up to 1: "
                                     "`[1/12, 1/12, 1/12, 1/4, 1/4, 1/4]`"}
     for name, title in TITLES.items():
         defs[name]["title"] = title
@@ -403,7 +414,7 @@ TITLES = {
     "narration": "a text",
     "amount": "a number",
     "off_chance": "a chance",
-    "faces": "a list of six chances",
+    "faces": "a list of chances, one per face",
 }
 
 

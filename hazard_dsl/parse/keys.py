@@ -32,10 +32,10 @@ SOURCE = Keys(("title", "author", "year", "page", "url", "note"), required=("tit
 # A figure a source prints (`printed:`), set beside the exact one (hazard_dsl.check.printed).
 PRINTED = Keys(("source", "page", "words", "figure", "of", "bet", "given", "note"),
                required=("source", "figure", "of"))
-# Two dice of six faces, said the long way (`dice: {count: 2, sides: 6}`): nothing else is played.
-DICE_SIZE = Keys(("count", "sides"))
-# One loading of the dice: each die's six chances, or one list for both.
-LOADING = Keys(("die1", "die2", "both"))
+# How many dice and what faces (`dice: {count: 3, sides: 6}`, or `faces: [crown, anchor, …]`).
+DICE_SIZE = Keys(("count", "sides", "faces"))
+# One loading of the dice: each die's chances (as many dice as are thrown), or one list for every die.
+LOADING = Keys(("die1", "die2", "die3", "die4", "die5", "both"))
 # The key naming the option whose value picks one of several loadings (dice) or chances (cocked).
 BY_OPTION = "by_option"
 COCKED = Keys(("chance", "rules", "description"), required=("chance",))

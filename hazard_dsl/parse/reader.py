@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, RulesetError, Suggestion, did_you_mean, n
 from ..records import record
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
-                     Coin, Sum)
+                     Coin, Sum, MAX_DICE, MAX_SIDES, MAX_THROWS, NUMBER_WORDS, THROW_FUNCTIONS, TWO_DICE, DiceShape, is_die_fact)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 # the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
@@ -305,41 +305,109 @@ def _notes(r: _Reader, node) -> list[str]:
 
 
 def _dice(r: _Reader, node) -> DiceSpec | None:
-    """Two six-sided dice, fair unless their faces' chances are given:
+    """The dice: two six-sided dice unless the file says otherwise; fair unless their faces'
+    chances are given:
 
-        dice: {die1: [1/12, 1/12, 1/12, 1/4, 1/4, 1/4], die2: [...]}     (or `both:`)
+        dice: 3d6                                  (count d sides: 1d8, 4d6…)
+        dice: {count: 3, sides: 6}
+        dice: {count: 3, faces: [crown, anchor, heart, diamond, club, spade]}   (named faces)
+        dice: {die1: [1/12, 1/12, 1/12, 1/4, 1/4, 1/4], die2: [...]}     (or `both:`, every die)
         dice: {by_option: dice, high: {both: [...]}, one_high: {die2: [...]}}
     """
     if node is None:
         return None
-    if isinstance(node, YScalar) and isinstance(node.value, str) and node.value.strip().lower() == "2d6":
-        return None
+    if isinstance(node, YScalar) and isinstance(node.value, str) and _written_dice(node.value) is not None:
+        shape = _shape(r, node, *_written_dice(node.value), None)
+        return None if shape is None or shape == TWO_DICE else \
+            DiceSpec(None, MappingProxyType({}), node.position, shape)
     if not isinstance(node, YMap):
-        r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6`, or give each die's chances "
-                      "(`dice: {die1: [...], die2: [...]}`)", node.position)
+        r.diags.error("dice: write how many dice and how many faces, such as `dice: 3d6`, or a mapping "
+                      "(`dice: {count: 3, sides: 6}`, `dice: {die1: [...], die2: [...]}`)", node.position)
         return None
-    if set(node.entries) <= set(K.DICE_SIZE.allowed):
-        count, sides = node.get("count"), node.get("sides")
-        if all(n is None or (isinstance(n, YScalar) and n.value == v) for n, v in ((count, 2), (sides, 6))):
+    count, sides, faces = node.get("count"), node.get("sides"), node.get("faces")
+    shape = TWO_DICE
+    if count is not None or sides is not None or faces is not None:
+        number = r.integer(count, "dice: count (how many dice)") if count is not None else 2
+        many = r.integer(sides, "dice: sides (how many faces each die has)") if sides is not None else None
+        if sides is not None and many is None:
             return None
-        r.diags.error("hazard-dsl plays two six-sided dice: write `dice: 2d6` (or leave it out)", node.position)
-        return None
+        shape = _shape(r, node, number, many, faces)
+        if shape is None:
+            return None
+    rest = {k: v for k, v in node.entries.items() if k not in K.DICE_SIZE.allowed}
+    if not rest:
+        return None if shape == TWO_DICE else DiceSpec(None, MappingProxyType({}), node.position, shape)
     by_option = node.get(K.BY_OPTION)
     if by_option is None:
-        node = r.keys(node, K.LOADING, "dice")
-        return DiceSpec(None, MappingProxyType({"": _loading(r, node)}), node.position)
+        rest_node = r.keys(node, K.Keys(K.DICE_SIZE.allowed + _loading_keys(shape).allowed), "dice")
+        rest_node = YMap({k: v for k, v in rest_node.entries.items() if k not in K.DICE_SIZE.allowed},
+                         node.position)
+        return DiceSpec(None, MappingProxyType({"": _loading(r, rest_node, shape)}), node.position, shape)
     option = r.word(by_option, "dice: by_option (an option)")
     loadings = {}
-    for key, (key_node, value) in node.entries.items():
+    for key, (key_node, value) in rest.items():
         if key == K.BY_OPTION:
             continue
         m = r.mapping(value, f"dice: {key}")
         if m is None:
             continue
-        m = r.keys(m, K.LOADING, f"dice: {key}")
-        loadings[key] = _loading(r, m)
-    return DiceSpec(option, MappingProxyType(loadings), node.position)
+        m = r.keys(m, _loading_keys(shape), f"dice: {key}")
+        loadings[key] = _loading(r, m, shape)
+    return DiceSpec(option, MappingProxyType(loadings), node.position, shape)
 
+
+def _written_dice(text: str) -> tuple | None:
+    """`3d6` -> (3, 6); None for a text of another form."""
+    count, d, sides = text.strip().lower().partition("d")
+    if d and count.isdigit() and sides.isdigit() and len(count) < 4 and len(sides) < 4:
+        return int(count), int(sides)
+    return None
+
+
+def _shape(r: _Reader, node, count: int | None, sides: int | None, faces) -> DiceShape | None:
+    """The dice's number and faces, within the bounds every feature can work to."""
+    if count is None:
+        return None
+    names: tuple = ()
+    if faces is not None:
+        if not isinstance(faces, YSeq) or not faces.items:
+            r.diags.error("dice: faces is a list of the faces' names, such as [crown, anchor, heart, diamond, "
+                          "club, spade]", faces.position)
+            return None
+        said = []
+        for item in faces.items:
+            name = r.word(item, "dice: faces (a face's name)")
+            if name is None:
+                return None
+            if name in said:
+                r.diags.error(f"dice: faces names {name!r} twice; each face has a name of its own", item.position)
+                return None
+            said.append(name)
+        names = tuple(said)
+        if sides is not None and sides != len(names):
+            r.diags.error(f"dice: sides is {sides} but faces names {len(names)}", faces.position)
+            return None
+        sides = len(names)
+    sides = 6 if sides is None else sides
+    where = node.get("count") if isinstance(node, YMap) and node.get("count") is not None else node
+    if not 1 <= count <= MAX_DICE:
+        r.diags.error(f"dice: {count} dice; hazard-dsl throws 1 to {MAX_DICE} dice", where.position)
+        return None
+    where = node.get("sides") if isinstance(node, YMap) and node.get("sides") is not None else node
+    if not 2 <= sides <= MAX_SIDES:
+        r.diags.error(f"dice: a die of {sides} {'face' if sides == 1 else 'faces'}; a die has 2 to {MAX_SIDES} "
+                      f"faces", where.position)
+        return None
+    if sides ** count > MAX_THROWS:
+        r.diags.error(f"dice: {count} dice of {sides} faces make {sides ** count:,} throws; hazard-dsl works "
+                      f"to at most {MAX_THROWS:,} (every throw state holds a step for each)", node.position)
+        return None
+    return DiceShape(count, sides, names)
+
+
+def _loading_keys(shape: DiceShape) -> K.Keys:
+    """A loading's keys: one per die (die1, die2, …) and `both` (every die alike)."""
+    return K.Keys(tuple(f"die{k}" for k in range(1, shape.count + 1)) + ("both",))
 
 
 def _cocked(r: _Reader, node, variables) -> Cocked | None:
@@ -396,20 +464,27 @@ def _off_chance(r: _Reader, node, what: str) -> Fraction | None:
     return value
 
 
-def _loading(r: _Reader, m: YMap) -> Loading:
-    both = _faces(r, m.get("both"), "both") if m.get("both") is not None else None
-    if both is not None and (m.get("die1") is not None or m.get("die2") is not None):
-        r.diags.error("dice: give `both`, or `die1` and `die2`, not both", m.position)
-    die1 = _faces(r, m.get("die1"), "die1") if m.get("die1") is not None else both
-    die2 = _faces(r, m.get("die2"), "die2") if m.get("die2") is not None else both
-    return Loading(die1, die2)
+def _loading(r: _Reader, m: YMap, shape: DiceShape = TWO_DICE) -> Loading:
+    both = _faces(r, m.get("both"), "both", shape) if m.get("both") is not None else None
+    each = [f"die{k}" for k in range(1, shape.count + 1)]
+    if both is not None and any(m.get(die) is not None for die in each):
+        r.diags.error(f"dice: give `both`, or {_listed(each)}, not both", m.position)
+    return Loading(tuple(_faces(r, m.get(die), die, shape) if m.get(die) is not None else both for die in each))
 
 
-def _faces(r: _Reader, node, what: str) -> tuple | None:
-    """Six exact chances, faces 1 to 6, each 0 or more, summing to 1."""
-    if not isinstance(node, YSeq) or len(node.items) != 6:
-        r.diags.error(f"dice: {what} is the chance of each face, 1 to 6: a list of six numbers such as "
-                      f"[1/12, 1/12, 1/12, 1/4, 1/4, 1/4]", node.position)
+def _listed(names: list) -> str:
+    quoted = [f"`{n}`" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _faces(r: _Reader, node, what: str, shape: DiceShape = TWO_DICE) -> tuple | None:
+    """Exact chances, one per face (1 to sides), each 0 or more, summing to 1."""
+    n = shape.sides
+    many = NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
+    if not isinstance(node, YSeq) or len(node.items) != n:
+        r.diags.error(f"dice: {what} is the chance of each face, 1 to {n}: a list of {many} numbers such as "
+                      + ("[1/12, 1/12, 1/12, 1/4, 1/4, 1/4]" if n == 6 else f"[{', '.join([f'1/{n}'] * min(n, 3))}, …]"),
+                      node.position)
         return None
     chances = []
     for face, item in enumerate(node.items, 1):
@@ -425,7 +500,7 @@ def _faces(r: _Reader, node, what: str) -> tuple | None:
         chances.append(value)
     total = sum(chances, Fraction(0))
     if total != 1:
-        r.diags.error(f"dice: {what}: the chances of the six faces add up to {total}, not 1", node.position)
+        r.diags.error(f"dice: {what}: the chances of the {many} faces add up to {total}, not 1", node.position)
         return None
     from math import lcm
 
@@ -474,7 +549,7 @@ def _variables(r: _Reader, node) -> dict[str, Variable]:
         name = r.word(key_node, "variable")
         if name is None:
             continue
-        if name in DICE_FACTS:
+        if name in DICE_FACTS or is_die_fact(name) or name in THROW_FUNCTIONS:
             r.diags.error(f"{name!r} is a fact of the throw and cannot be a variable", key_node.position)
             continue
         initial, low, high, description, say = 0, None, None, None, None

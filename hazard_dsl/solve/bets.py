@@ -22,7 +22,8 @@ from ..errors import Arg
 from ..model import COMMISSION_PAID
 from ..records import field, record
 from .amounts import BetArgumentError, BetError, bet_amount, parse_amount, parse_money
-from .markov import ONE, THROWS_OF_36, ZERO, Chain, Solver, gauss
+from .markov import ONE, ZERO, Chain, Solver, gauss
+from .solver import throws_of
 
 
 @record
@@ -210,13 +211,13 @@ class BetTable:
             weights, total = dice.weights, dice.total  # each throw's chance: weight / total (1/36 fair)
             chance = tables.get(id(dice))
             if chance is None:
-                chance = tables[id(dice)] = THROWS_OF_36 if dice.fair else _Chances(total)
+                chance = tables[id(dice)] = throws_of(total) if dice.fair else _Chances(total)
             steps = states[node[0]].steps
             entries = moves[node]
             # Group the 36 throws by what they do: (state reached, bet code) -> how many throws
             certain: dict = {}
             weighted: dict = {}  # where the throw leads to a choice: P under the policy, per throw
-            for k in range(36):
+            for k in range(len(weights)):
                 w = weights[k]
                 if not w:
                     continue
@@ -275,7 +276,7 @@ class BetTable:
             steps = states[node[0]].steps
             entries = moves[node]
             moved: set = set()
-            for k in range(36):
+            for k in range(len(weights)):
                 if not weights[k]:
                     continue
                 entry = entries[k]

@@ -278,7 +278,7 @@ class SeatSolver:
             row: dict = {}
             nets = list(paid)
             stake_net = ZERO
-            for k in range(36):
+            for k in range(len(weights)):
                 w = weights[k]
                 if not w:
                     continue
@@ -645,7 +645,7 @@ def game_outcomes(chains: "SeatSolver", slots: list, role: str, stake: Fraction,
         weights, total = dice.weights, dice.total
         steps = states[g].steps
         row: dict = {}
-        for k in range(36):
+        for k in range(len(weights)):
             w = weights[k]
             if not w:
                 continue

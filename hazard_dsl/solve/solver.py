@@ -9,6 +9,7 @@ least. Where choices sit inside a cycle, policy iteration runs within the compon
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..errors import Arg, ArgumentError
@@ -31,13 +32,21 @@ class PolicyArgumentError(PolicyError, ArgumentError):
 THROWS_OF_36 = tuple(Fraction(n, 36) for n in range(37))
 
 
+@lru_cache(maxsize=8)
+def throws_of(total: int) -> tuple:
+    """n / total for n = 0..total: the chances of n of the `total` equally likely throws of fair
+    dice (THROWS_OF_36 for two six-sided dice), made once for each number of throws."""
+    return THROWS_OF_36 if total == 36 else tuple(Fraction(n, total) for n in range(total + 1))
+
+
 def _throw_transitions(state, dice=None) -> dict:
     """Where a throw state's throws lead, with their chances under the dice in play."""
     counts: dict[int, int] = {}
     if dice is None or dice.fair:
         for step in state.steps:
             counts[step.target] = counts.get(step.target, 0) + 1
-        return {t: THROWS_OF_36[n] for t, n in counts.items()}
+        over = throws_of(len(state.steps))
+        return {t: over[n] for t, n in counts.items()}
     for step, w in zip(state.steps, dice.weights):
         if w:  # a face a loaded die never shows leads nowhere
             counts[step.target] = counts.get(step.target, 0) + w

@@ -306,7 +306,7 @@ def plan_spread(table, orders: list[tuple[str, str]]) -> Spread:
         weights, total = dice.weights, dice.total
         steps = states[g].steps
         row: dict = {}
-        for k in range(36):
+        for k in range(len(weights)):
             w = weights[k]
             if not w:
                 continue

@@ -129,7 +129,11 @@ def test_run_and_analyse_json_with_loaded_dice(capsys):
     ("{both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6], die1: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]}", "not both"),
     ("{by_option: dise, high: {both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]}}", "did you mean 'dice'"),
     ("{by_option: dice, hihg: {both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]}}", "did you mean 'high'"),
-    ("3d6", "two six-sided dice"),
+    ("10d6", "hazard-dsl throws 1 to 5 dice"),
+    ("{count: 2, sides: 1}", "a die has 2 to 20 faces"),
+    ("{count: 4, sides: 20}", "160,000 throws"),
+    ("{count: 2, faces: [crown, anchor, crown]}", "names 'crown' twice"),
+    ("{count: 2, sides: 8, both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]}", "1 to 8: a list of eight numbers"),
 ])
 def test_check_refuses_bad_dice_with_positions(tmp_path, capsys, dice, message):
     rules = tmp_path / "bad.yaml"

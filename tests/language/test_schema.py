@@ -166,7 +166,7 @@ BROKEN = [
      "    backer: house\n    layer: setter\n    made: phase == \"chance_throw\"", "bets/stake/backer", "enum"),
     ("a bet's game outside own and table", "    game: table", "    game: mine", "bets/odds/game", "enum"),
     ("a commission of neither bet nor win", "of: bet,", "of: stake,", "bets/odds/commission/of", "enum"),
-    ("five faces for a die", "    both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]", "    both: [1/6, 1/6, 1/6, 1/6, 1/6]",
+    ("one face for a die", "    both: [1/6, 1/6, 1/6, 1/6, 1/6, 1/6]", "    both: [1]",
      "dice/even/both", "minItems"),
     ("a chance that is no amount", "  chance: 1/10", "  chance: one in ten", "cocked/chance", "pattern"),
     ("a reserved word as a phase's name", "  chance_throw:\n", "  then:\n", "phases", "not"),
@@ -217,6 +217,24 @@ PLACES = {
     "printed": [("printed", 0), ("printed", 1)],
 }
 DICE_SIZE = "extends: cotton\ndice: {count: 2, sides: 6}\n"
+# Five dice of three named faces, each loaded its own way: the keys of a loading past die2.
+MANY_DICE = """name: Five dice
+sources: [{title: Written for the schema's tests}]
+dice:
+  count: 5
+  faces: [sun, moon, star]
+  die1: [1/3, 1/3, 1/3]
+  die2: [1/2, 1/4, 1/4]
+  die3: [1/4, 1/2, 1/4]
+  die4: [1/4, 1/4, 1/2]
+  die5: [1/3, 1/3, 1/3]
+phases:
+  come_out:
+    rules:
+      - when: count(sun) >= 3
+        do: win
+      - otherwise: lose
+"""
 
 
 def test_the_file_of_every_key_uses_every_key_of_the_schema():
@@ -229,8 +247,11 @@ def test_the_file_of_every_key_uses_every_key_of_the_schema():
             for step in place:
                 node = node[step]
             used |= set(node)
+        if name == "loading":  # the dice past the second are used by a file of five dice
+            used |= set(as_json(MANY_DICE)["dice"]) - set(K.DICE_SIZE.allowed)
         assert used == set(table_schemas()[name]["properties"]), name
-    assert set(as_json(DICE_SIZE)["dice"]) == set(SCHEMA["$defs"]["dice_size"]["properties"])
+    assert set(as_json(DICE_SIZE)["dice"]) | {"faces"} == set(SCHEMA["$defs"]["dice_size"]["properties"])
+    assert set(as_json(MANY_DICE)["dice"]) >= {"count", "faces"}
 
 
 def test_every_key_of_the_schema_is_accepted_by_the_checker(tmp_path):
@@ -238,6 +259,7 @@ def test_every_key_of_the_schema_is_accepted_by_the_checker(tmp_path):
     assert check_errors(tmp_path, BASE, "every_key.yaml") == []
     assert errors_of(BASE) == []
     assert check_errors(tmp_path, DICE_SIZE) == [] and errors_of(DICE_SIZE) == []
+    assert check_errors(tmp_path, MANY_DICE) == [] and errors_of(MANY_DICE) == []
 
 
 def test_a_key_the_checker_does_not_know_is_refused_by_both(tmp_path):
