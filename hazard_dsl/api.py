@@ -199,6 +199,7 @@ class Variant:
         throw 3), `bankroll=100` follows a purse."""
         import numpy as np
 
+        from .commands.dice import load_dice
         from .play.dice import DiceTape, RandomDice
         from .play.game import Chooser, play
         from .play.wagers import Order, Wagers
@@ -212,6 +213,8 @@ class Variant:
         if seed is not None:
             seed = arguments.seed(seed)
         source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=self.machine.dice)
+        if dice is not None:
+            load_dice(source, self.machine)  # (a throw of other dice than these is refused here)
         solver = Solver(self.machine)
         solver.set_policy(policy)
         chooser = Chooser(solver, np.random.default_rng([seed or 0, 1]))

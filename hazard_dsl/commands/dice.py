@@ -34,10 +34,10 @@ def checked_tape(throws) -> list:
     each throw checked, as JSON may send anything: a cast (a pair of faces 1-6, None for a die
     off), a lone face (1-6 or None) or a recast word; an ArgumentError naming `dice` otherwise."""
     from ..errors import Arg, ArgumentError
-    from ..play.dice import MAX_TAPE_THROWS, RECAST_WORDS
+    from ..play.dice import MAX_FACE, MAX_TAPE_THROWS, RECAST_WORDS
 
-    def face(value) -> bool:
-        return value is None or (type(value) is int and 1 <= value <= 6)
+    def face(value) -> bool:  # (how many faces the dice have, and how many dice, `DiceTape.load` says)
+        return value is None or (type(value) is int and 1 <= value <= MAX_FACE)
 
     if isinstance(throws, (str, bytes)) or not hasattr(throws, "__iter__"):
         raise ArgumentError(Arg("dice"), f"is a sequence of throws, such as ((3, 4), (6, 6)), not {throws!r:.40}")
@@ -48,13 +48,13 @@ def checked_tape(throws) -> list:
         raise ArgumentError(Arg("dice"), f"takes at most {MAX_TAPE_THROWS} throws")
     out = []
     for number, item in enumerate(throws, 1):
-        if isinstance(item, (tuple, list)) and len(item) == 2 and all(face(f) for f in item):
+        if isinstance(item, (tuple, list)) and 2 <= len(item) <= 5 and all(face(f) for f in item):
             out.append(tuple(item))
         elif face(item) or item in RECAST_WORDS:
             out.append(item)
         else:
-            raise ArgumentError(Arg("dice"), f": throw {number} is {item!r:.40}; a throw is two faces 1-6, like "
-                                             f"(3, 4) (None for a die that lands off), a lone face for a die "
+            raise ArgumentError(Arg("dice"), f": throw {number} is {item!r:.40}; a throw is the dice's faces, like "
+                                             f"(3, 4) or (3, 3, 5) (None for a die that lands off), a lone face for a die "
                                              f"recast alone, or {' or '.join(map(repr, RECAST_WORDS))}")
     return out
 

@@ -219,9 +219,13 @@ def read_sections(path: str | Path, files: list | None = None, text: str | None 
     variables = counted("variables", lambda: _variables(r, root.get("variables")))
     options = counted("options", lambda: _options(r, root.get("options")))
     labels = counted("labels", lambda: _labels(r, root.get("labels"), variables))
-    words = counted("words", lambda: _words(r, root.get("words")))
+    words = counted("words", lambda: _words(r, root.get("words"), dice.shape if dice is not None else TWO_DICE))
     phases = counted("phases", lambda: _phases(r, root.get("phases"), variables))
     cocked = counted("cocked", lambda: _cocked(r, root.get("cocked"), variables))
+    if cocked is not None and dice is not None and dice.shape.count != 2:
+        # (the recast states of compile.compiler name one die of two thrown again)
+        r.diags.error(f"cocked: dice that land off are recast only where two dice are thrown; this game throws "
+                      f"{dice.shape.written()}", cocked.position)
     passing = counted("passing", lambda: _passing(r, root.get("passing")))
     table = counted("money", lambda: _money(r, root.get("money")))
     bets = counted("bets", lambda: _bets(r, root.get("bets"), variables))
@@ -648,33 +652,44 @@ def _labels(r: _Reader, node, variables) -> dict[str, Label]:
     return out
 
 
-def _words(r: _Reader, node) -> Words:
+def _words(r: _Reader, node, shape: DiceShape = TWO_DICE) -> Words:
+    """The period's words for faces and throws; dice of other faces than six are said by their
+    names (`dice: faces:`) or their numbers unless `words: faces:` names them."""
+    plain = Words() if shape.sides == 6 and not shape.names else \
+        Words(shape.names or tuple(str(f) for f in range(1, shape.sides + 1)))
     if node is None:
-        return Words()
+        return plain
     m = r.mapping(node, "words")
     if m is None:
-        return Words()
+        return plain
     m = r.keys(m, K.WORDS, "words")
-    faces = FACE_WORDS
+    faces = plain.faces
+    n = shape.sides
     if m.get("faces") is not None:
         f = m.get("faces")
-        if isinstance(f, YSeq) and len(f.items) == 6:
+        if isinstance(f, YSeq) and len(f.items) == n:
             faces = tuple(r.text(item, "a face name", 40) or "?" for item in f.items)
         else:
-            r.diags.error("faces must list six names, ace to six", f.position)
+            r.diags.error("faces must list six names, ace to six" if n == 6 else
+                          f"faces must list {NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else n} names, one per face",
+                          f.position)
     throws: dict = {}
     if m.get("throws") is not None:
         t = r.mapping(m.get("throws"), "throws")
+        low, high = shape.count, shape.count * shape.sides
         for key, (key_node, value) in (t.entries.items() if t else ()):
             spec = key.replace(" ", "")
             parsed = None
-            if spec.isascii() and spec.isdigit() and len(spec) <= 2 and 2 <= int(spec) <= 12:
+            parts = spec.split("-")
+            if spec.isascii() and spec.isdigit() and len(spec) <= 3 and low <= int(spec) <= high:
                 parsed = int(spec)
-            elif len(spec) == 3 and spec[1] == "-" and spec[0] in "123456" and spec[2] in "123456":
-                parsed = tuple(sorted((int(spec[0]), int(spec[2]))))
+            elif len(parts) == shape.count and all(p.isascii() and p.isdigit() and len(p) <= 2
+                                                   and 1 <= int(p) <= shape.sides for p in parts):
+                parsed = tuple(sorted(int(p) for p in parts))
             if parsed is None:
-                r.diags.error(f"a throw is named by its dice (e.g. 1-2) or its total (2..12), not {key!r}",
-                              key_node.position)
+                example = "-".join(["1", "2", "3", "4", "5"][:shape.count]) if shape.count > 1 else "1"
+                r.diags.error(f"a throw is named by its dice (e.g. {example}) or its total ({low}..{high}), "
+                              f"not {key!r}", key_node.position)
                 continue
             throws[parsed] = r.text(value, "a throw's name", 60) or "?"
     caster = r.text(m.get("caster"), "caster", 60) if m.get("caster") is not None else "the caster"

@@ -216,15 +216,17 @@ def _dice(question: Question, dice) -> list:
     cast = question.facts.get("cast")
     alone = cast in ("die", "lot")  # a die recast alone, or the one die thrown for the first cast
     off = question.facts.get("may_land_off", False)
-    count = 1 if alone else 2
+    dice_count, sides = question.facts.get("count", 2), question.facts.get("sides", 6)
+    count = 1 if alone else dice_count
     if not isinstance(dice, list) or len(dice) != count:
         one = "[face]: the one die thrown for the first cast" if cast == "lot" else "[face]: the one die recast alone"
-        raise IllegalAction(f"dice are {one if alone else '[die1, die2]'}, "
-                            f"each a face from 1 to 6" + (" or null for a die off" if off else ""))
+        every = "[" + ", ".join(f"die{k}" for k in range(1, count + 1)) + "]"
+        raise IllegalAction(f"dice are {one if alone else every}, "
+                            f"each a face from 1 to {sides}" + (" or null for a die off" if off else ""))
     for face in dice:
         if face is None and off:
             continue
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise IllegalAction(f"a die shows a face from 1 to 6, not {quoted(face)}"
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+            raise IllegalAction(f"a die shows a face from 1 to {sides}, not {quoted(face)}"
                                 + ("" if off else " (these dice never land off)" if face is None else ""))
     return list(dice)

@@ -10,8 +10,11 @@ from ..errors import Arg, ArgumentError
 
 MAX_TAPE_THROWS = 100_000
 
-_THROW = re.compile(r"^([1-6xX])-([1-6xX])$")  # x: that die landed off (cocked or wild)
-_DIE = re.compile(r"^([1-6xX])$")  # one die recast alone
+# A throw is its faces, die1 first, joined by `-`: 3-4 for two dice, 3-3-5 for three; x: that die
+# landed off (cocked or wild). How many faces, and which, the dice in play say (`DiceTape.load`).
+_THROW = re.compile(r"^([1-9][0-9]?|[xX])(?:-([1-9][0-9]?|[xX])){1,4}$")
+_DIE = re.compile(r"^([1-9][0-9]?|[xX])$")  # one die recast alone; or one die thrown
+MAX_FACE = 20  # (parse.reader's MAX_SIDES: a face past it is no die's)
 RECAST_WORDS = ("off", "both")  # a recast scripted on a tape: the off die alone, or both dice
 
 
@@ -20,14 +23,16 @@ class TapeEnded(Exception):
 
 
 class RandomDice:
-    """Two dice from an explicit, seeded `numpy.random.Generator` (no global state): fair, or
-    loaded as the machine's `Dice` say. A loaded die draws a whole number below its faces'
-    common denominator and reads the face off the cumulative weights, so its chances are exact."""
+    """The dice from an explicit, seeded `numpy.random.Generator` (no global state): fair, or
+    loaded as the machine's `Dice` say; two six-sided dice unless the machine's are others. A
+    loaded die draws a whole number below its faces' common denominator and reads the face off
+    the cumulative weights, so its chances are exact."""
 
     def __init__(self, seed: int | None = None, generator: np.random.Generator | None = None, dice=None):
         self.seed = seed
         self.generator = generator if generator is not None else np.random.default_rng(seed)
         self.loaded = None
+        self.count, self.sides = 2, 6
         self.load(dice)
 
     def load(self, dice, recast=None, lots: bool = False) -> "RandomDice":
@@ -35,11 +40,13 @@ class RandomDice:
         land off (`recast`), and a die thrown for the first cast (`lots`), need nothing more here:
         each cast is told their chance."""
         self.loaded = None
+        if dice is not None:
+            self.count, self.sides = dice.count, dice.sides
         if dice is not None and not dice.fair:
             from math import lcm
 
             self.loaded = []
-            for die in (1, 2):
+            for die in range(1, dice.count + 1):
                 faces = dice.faces(die)
                 scale = lcm(*(p.denominator for p in faces))
                 cumulative, running = [], 0
@@ -49,15 +56,15 @@ class RandomDice:
                 self.loaded.append((scale, np.array(cumulative)))
         return self
 
-    def throw(self) -> tuple[int, int]:
+    def throw(self) -> tuple:
+        """The faces of one throw, die1 first."""
         if self.loaded is None:
-            d1, d2 = self.generator.integers(1, 7, size=2)
-            return int(d1), int(d2)
-        return self._face(0), self._face(1)
+            return tuple(int(d) for d in self.generator.integers(1, self.sides + 1, size=self.count))
+        return tuple(self._face(k) for k in range(self.count))
 
     def _face(self, k: int) -> int:
         if self.loaded is None:
-            return int(self.generator.integers(1, 7))
+            return int(self.generator.integers(1, self.sides + 1))
         scale, cumulative = self.loaded[k]
         u = int(self.generator.integers(0, scale))
         return int(np.searchsorted(cumulative, u, side="right")) + 1
@@ -67,9 +74,8 @@ class RandomDice:
         return int(self.generator.integers(0, chance.denominator)) < chance.numerator
 
     def cast(self, chance) -> tuple:
-        """Both dice cast; a die that lands off (with `chance`, each on its own) shows None."""
-        d1, d2 = self.throw()
-        return (None if self._off(chance) else d1), (None if self._off(chance) else d2)
+        """The dice cast; a die that lands off (with `chance`, each on its own) shows None."""
+        return tuple(None if self._off(chance) else d for d in self.throw())
 
     def cast_die(self, die: int, chance):
         """One die (1 or 2) recast alone: its face, or None if it lands off again."""
@@ -90,7 +96,7 @@ class DiceTape:
     tape, each a lone face: ``"3 5 3 2 6 …"``."""
 
     def __init__(self, throws: list):
-        self.throws = list(throws)  # (die1, die2) with None for a die off; or a single face (int or None)
+        self.throws = list(throws)  # (die1, die2, …) with None for a die off; or a single face (int or None)
         self.used = 0
 
     @classmethod
@@ -105,7 +111,7 @@ class DiceTape:
         for number, token in enumerate(tokens, 1):
             match = _THROW.match(token)
             if match:
-                throws.append(tuple(_face(g) for g in match.groups()))
+                throws.append(tuple(_face(g) for g in token.split("-")))
                 continue
             match = _DIE.match(token)
             if match:
@@ -120,9 +126,17 @@ class DiceTape:
         return cls(throws)
 
     def load(self, dice=None, recast=None, lots: bool = False) -> "DiceTape":
-        """Refuse casts these dice cannot make: a die off, or one recast alone, where dice never
+        """Refuse casts these dice cannot make: a throw of other dice than these (too many or too
+        few faces, a face no die of theirs has), a die off, or one recast alone, where dice never
         land off. With `lots` (each player throws one die for the first cast) the lone faces
-        that open the tape are those throws."""
+        that open the tape are those throws. `dice`: the machine's Dice (None: two six-sided)."""
+        count, sides = (2, 6) if dice is None else (dice.count, dice.sides)
+        for number, item in enumerate(self.throws, 1):
+            faces = item if isinstance(item, tuple) else (item,) if isinstance(item, int) else ()
+            if isinstance(item, tuple) and len(item) != count or any(f is not None and f > sides for f in faces):
+                raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}; {tape_words(count, sides)}")
+        if count == 1 and not lots:  # one die: a lone face is a throw (no die is ever recast alone)
+            self.throws = [(item,) if isinstance(item, int) or item is None else item for item in self.throws]
         if recast is None:
             leading = 0
             while lots and leading < len(self.throws) and isinstance(self.throws[leading], int):
@@ -182,6 +196,17 @@ class DiceTape:
     @property
     def exhausted(self) -> bool:
         return self.used >= len(self.throws)
+
+
+def tape_words(count: int, sides: int) -> str:
+    """How a tape writes a throw of these dice."""
+    from ..model import NUMBER_WORDS
+
+    example = "-".join(("3", "4", "3", "5", "1")[:count]) if sides >= 5 else "-".join(("1", "2", "1", "2", "1")[:count])
+    many = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
+    faces = "one face" if count == 1 else f"{many} faces"
+    return (f"write each throw as {faces} 1-{sides}, like {example} (x for a die that lands off; then `off` or "
+            f"`both` for what is recast, and a lone face for a die recast alone)")
 
 
 def _face(text: str):

@@ -12,7 +12,7 @@ from typing import Iterator
 
 import numpy as np
 
-from ..compile.machine import CHOICE, END, Machine, State, Step, outcome_index
+from ..compile.machine import CHOICE, END, Machine, State, Step, index_of
 from ..records import field, record
 from ..solve.markov import Solver
 from .casting import throw_at
@@ -56,7 +56,7 @@ class Thrown:
 
     @property
     def total(self) -> int:
-        return self.dice[0] + self.dice[1]
+        return sum(self.dice)
 
     @property
     def outcome(self) -> State:
@@ -137,21 +137,21 @@ def play(machine: Machine, dice, chooser: Chooser, games: int | None, wagers=Non
             yield EndedAtOnce(game, state, chose)
         while state.kind != END:
             try:
-                (d1, d2), casts = throw_at(machine, state, dice, chooser.pick)
+                thrown, casts = throw_at(machine, state, dice, chooser.pick)
             except TapeEnded:
                 yield TapeRanOut(game, throws, state)
                 return
             made = tuple(wagers.before_throw(state)) if wagers is not None else ()
             throws += 1
-            step = state.steps[outcome_index(d1, d2)]
+            step = state.steps[index_of(thrown, machine.dice.sides)]
             after = final = states[step.target]
             choices = []
             while final.kind == CHOICE:
                 k = chooser.pick(final)
                 value, chosen = final.alternatives[k]
-                choices.append(ChoiceMade(game, final, value, chosen, (d1, d2), states[chosen.target]))
+                choices.append(ChoiceMade(game, final, value, chosen, thrown, states[chosen.target]))
                 final = states[chosen.target]
-            settled = tuple(wagers.after_throw(state, (d1, d2), final)) if wagers is not None else ()
-            yield Thrown(game, throws, (d1, d2), state, step, after, made, settled, tuple(choices), final, casts)
+            settled = tuple(wagers.after_throw(state, thrown, final)) if wagers is not None else ()
+            yield Thrown(game, throws, thrown, state, step, after, made, settled, tuple(choices), final, casts)
             state = final
         idle = idle + 1 if throws == 0 else 0

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from ..compile.bets import most_paid
-from ..compile.machine import CHOICE, END, Machine, outcome_index
+from ..compile.machine import CHOICE, END, Machine, index_of
 from ..compile.passing import compile_passing
 from ..errors import Arg, ArgumentError
 from ..parse.numbers import exact_money as exact
@@ -378,17 +378,18 @@ class Session:
                     self.stakes = None  # the caster forfeits the dice: no stake of this game stands
                     return "forfeit"
             yield from self.table_bets.offer(state, caster, stakes)
-            d1, d2 = yield from self._cast(state, caster)
+            thrown = yield from self._cast(state, caster)
+            outcome = index_of(thrown, self.machine.dice.sides)
             number += 1
             self.throws += 1
-            step = state.steps[outcome_index(d1, d2)]
+            step = state.steps[outcome]
             self.state = states[step.target]
-            yield dict(event="throw", game=self.game, throw=number, caster=caster.name, dice=[d1, d2],
+            yield dict(event="throw", game=self.game, throw=number, caster=caster.name, dice=list(thrown),
                        phase=state.phase, state=state.index, to=step.target)
             # the bet is decided against where the throw, and any choice it leads to, leave the game
             final = yield from self._choices(states[step.target], caster)
             if stakes is not None and self.bet is not None and stakes.amounts:
-                code = self.bet.move(state.index, stakes.state, outcome_index(d1, d2), final.index)
+                code = self.bet.move(state.index, stakes.state, outcome, final.index)
                 if code < 0:
                     decision = self.bet.decisions[~code]
                     said = final.label if final.kind == END else decision.label  # the game's word for it
@@ -396,7 +397,7 @@ class Session:
                     stakes.amounts = {}
                 else:
                     stakes.state = code
-            yield from self.table_bets.decide(state, outcome_index(d1, d2), final)
+            yield from self.table_bets.decide(state, outcome, final)
             state = final
         result, label = state.result, state.label
         self.stakes = None  # decided, or void: none is up once the game is over
@@ -438,6 +439,8 @@ class Session:
             return (yield from self._ask_choice(need.node, caster))
         facts = dict(cast="die" if need.what == "cast_die" else "both", die=need.die,
                      may_land_off=need.what != "throw")
+        if (self.machine.dice.count, self.machine.dice.sides) != (2, 6):  # (said only where not two six-sided)
+            facts.update(count=self.machine.dice.count, sides=self.machine.dice.sides)
         # a die recast alone: its recast state goes with the question, for the chance from there
         action = yield Question("throw", caster.name, facts, need.node)
         given = action.get("dice")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..compile.bets import CompiledBet
-from ..compile.machine import END, Machine, State, outcome_index
+from ..compile.machine import END, Machine, State, index_of
 from ..diagnostics import did_you_mean
 from ..errors import Arg, ArgumentError
 from ..parse.numbers import exact_money, whole_number
@@ -198,7 +198,7 @@ class Wagers:
     def after_throw(self, state: State, dice: tuple, after: State) -> list[dict]:
         events = []
         still_up = []
-        outcome = outcome_index(*dice)
+        outcome = index_of(dice, self.machine.dice.sides)
         for wager in self.up:
             code = wager.bet.move(state.index, wager.state, outcome, after.index)
             if code >= 0:

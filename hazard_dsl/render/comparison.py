@@ -27,10 +27,25 @@ def comparison(labelled: list, machines: list) -> tuple:
         else:
             tables.append(table)
     header = None
-    if unmatched:
-        header = (f"No throw-by-throw comparison with {base_label} for {', '.join(unmatched)}: their states "
-                  f"(phases and variables) do not match {base_label}'s.")
+    shapes = {label: machine for (label, _), machine in zip(labelled, machines)}
+    other_dice = [label for label in unmatched if shapes[label].outcomes != base.outcomes]
+    same_dice = [label for label in unmatched if label not in other_dice]
+    said = []
+    if same_dice:
+        said.append(f"No throw-by-throw comparison with {base_label} for {', '.join(same_dice)}: their states "
+                    f"(phases and variables) do not match {base_label}'s.")
+    if other_dice:
+        said.append(f"No throw-by-throw comparison with {base_label} ({_dice_words(base)}) for "
+                    + ", ".join(f"{label} ({_dice_words(shapes[label])})" for label in other_dice)
+                    + ": other dice throw other throws; the figures below compare the games as wholes.")
+    if said:
+        header = " ".join(said)
     return header, tables
+
+
+def _dice_words(machine: Machine) -> str:
+    d = machine.dice
+    return f"{d.count} dice of {', '.join(d.names)}" if d.names else f"{d.count}d{d.sides}"
 
 
 def comparison_json(entries, machines) -> dict:
@@ -187,8 +202,8 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
 
     States are matched by phase name and variable values, so rulesets built with `extends`
     (or sharing names) line up; rows with the same difference are merged across states."""
-    if base.variables != other.variables:
-        return None
+    if base.variables != other.variables or base.outcomes != other.outcomes:
+        return None  # (dice of other numbers or faces throw other throws: none to match)
     index = {(s.phase, s.values): s for s in other.states if s.kind == THROW}
     merged: dict = {}
     matched = 0
@@ -200,7 +215,7 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
             continue
         matched += 1
         for throw, a, b in _throw_keys(lambda k: describe_step(base, state, state.steps[k]),
-                                       lambda k: describe_step(other, twin, twin.steps[k])):
+                                       lambda k: describe_step(other, twin, twin.steps[k]), base.outcomes):
             merged.setdefault((state.phase, throw, a, b), {})[state.index] = state
     if not matched:
         return None
@@ -257,13 +272,13 @@ def _matters(machine: Machine, phase: str, variable: str) -> bool:
     return len({s.values[position] for s in machine.states if s.phase == phase and s.kind == THROW}) > 1
 
 
-def _throw_keys(describe_a, describe_b) -> list:
+def _throw_keys(describe_a, describe_b, table: tuple = OUTCOMES) -> list:
     """(throw, what base does, what other does) for each throw that differs, as totals where
     every throw of a total does the same, and as dice ("2-2", "1-3") where the rules read the
     faces (a doublet nicks, a 4 of 1-3 does not)."""
     by_total: dict = {}
-    for k, (d1, d2) in enumerate(OUTCOMES):
-        by_total.setdefault(d1 + d2, []).append(((d1, d2), describe_a(k), describe_b(k)))
+    for k, faces in enumerate(table):
+        by_total.setdefault(sum(faces), []).append((faces, describe_a(k), describe_b(k)))
     out = []
     for total, throws in sorted(by_total.items()):
         pairs = {(a, b) for _, a, b in throws}
@@ -273,12 +288,12 @@ def _throw_keys(describe_a, describe_b) -> list:
                 out.append((str(total), a, b))
             continue
         seen = {}
-        for (d1, d2), a, b in throws:
+        for faces, a, b in throws:
             if a != b:
-                seen.setdefault((min(d1, d2), max(d1, d2), a, b), None)
-        out += [(f"{lo}-{hi}", a, b) for lo, hi, a, b in seen]
+                seen.setdefault((tuple(sorted(faces)), a, b), None)
+        out += [("-".join(map(str, kind)), a, b) for kind, a, b in seen]
     return out
 
 
 def _throw_order(throw: str):
-    return (int(throw), 0) if throw.isdigit() else (sum(map(int, throw.split("-"))), int(throw.split("-")[0]))
+    return (int(throw), ()) if throw.isdigit() else (sum(map(int, throw.split("-"))), tuple(map(int, throw.split("-"))))

@@ -27,7 +27,7 @@ class Narrator:
         values = dict(zip(self.machine.variables, state.values))
         values["caster"] = self.words.caster
         if dice:
-            values["total"] = dice[0] + dice[1]
+            values["total"] = sum(dice)
             values["throw"] = self.words.throw_name(*dice)
         else:  # a choice or an ending before any throw: the rule file may still name the throw
             values["total"] = "no total"
@@ -68,9 +68,8 @@ class Narrator:
             said = [] if record.after_choice else self._sentences(None, record.state, None)
             return "       " + " ".join(["The game is decided without a throw."] + said)
         if isinstance(record, Thrown):
-            d1, d2 = record.dice
-            name = self.words.throw_name(d1, d2)
-            head = f"  {record.number:>3}. {name} ({d1}-{d2}), {number_word(record.total)}"
+            name = self.words.throw_name(*record.dice)
+            head = f"  {record.number:>3}. {name} ({'-'.join(map(str, record.dice))}), {number_word(record.total)}"
             said = self._sentences(record.step, record.after, record.dice)
             if not said and not record.choices:
                 said = ["No decision; the dice go on."]
@@ -142,9 +141,8 @@ class Narrator:
             return None
         if not isinstance(record, Thrown):
             return None
-        d1, d2 = record.dice
-        obj = {"game": record.game, "throw": record.number, "dice": [d1, d2], "total": d1 + d2,
-               "name": self.words.throw_name(d1, d2), "phase": record.state.phase}
+        obj = {"game": record.game, "throw": record.number, "dice": list(record.dice), "total": sum(record.dice),
+               "name": self.words.throw_name(*record.dice), "phase": record.state.phase}
         if seed is not None:  # every line says how to get it again
             obj["seed"] = seed
         if pending_choices:

@@ -134,9 +134,21 @@ def dice_text(dice) -> str:
                 groups.append([face, face, p])
         return ", ".join(f"{a}{'-' + str(b) if b != a else ''}: {p}" for a, b, p in groups)
 
-    if dice.die1 == dice.die2:
-        return f"both {faces(dice.die1)}"
-    return f"die 1 {faces(dice.die1)}; die 2 {faces(dice.die2)}"
+    loaded = list(dice.loaded) + [None] * (dice.count - len(dice.loaded))
+    if all(d == loaded[0] for d in loaded):
+        return f"{'both' if dice.count == 2 else 'each'} {faces(loaded[0])}"
+    return "; ".join(f"die {k} {faces(d)}" for k, d in enumerate(loaded, 1))
+
+
+def shape_text(shape) -> str:
+    """How many dice and what faces: "three dice of six faces (216 throws)", "three dice of crown,
+    anchor, heart, diamond, club, spade (216 throws)"."""
+    from ..model import NUMBER_WORDS
+
+    many = NUMBER_WORDS[shape.count] if shape.count < len(NUMBER_WORDS) else str(shape.count)
+    dice = f"{many} {'die' if shape.count == 1 else 'dice'}"
+    faces = ", ".join(shape.names) if shape.names else f"{NUMBER_WORDS[shape.sides] if shape.sides < len(NUMBER_WORDS) else shape.sides} faces"
+    return f"{dice} of {faces} ({shape.throws:,} throw{'s' if shape.throws != 1 else ''})"
 
 
 def recast_text(machine: Machine) -> str:

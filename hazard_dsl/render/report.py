@@ -83,7 +83,7 @@ def analysis_json(a: Analysis) -> dict:
                                      for value, edges in values.items()}
                             for option, values in a.by_option.items()}
     if a.dice is not None and not a.dice.fair:
-        out["dice"] = {"die1": [exact(p) for p in a.dice.faces(1)], "die2": [exact(p) for p in a.dice.faces(2)]}
+        out["dice"] = {f"die{k}": [exact(p) for p in a.dice.faces(k)] for k in range(1, a.dice.count + 1)}
     if a.recast is not None:
         r = a.recast
         out["recast"] = {

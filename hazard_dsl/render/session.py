@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..compile.machine import Machine, outcome_index
+from ..compile.machine import Machine, index_of
 from ..play.game import ChoiceMade, Thrown
 import re
 
@@ -117,9 +117,9 @@ class SessionNarrator:
             return self.narrator.text(ChoiceMade(e["game"], state, value, step, None, states[step.target]))
         if kind == "throw":
             state = states[e["state"]]
-            d1, d2 = e["dice"]
-            step = state.steps[outcome_index(d1, d2)]
-            return self.narrator.text(Thrown(e["game"], e["throw"], (d1, d2), state, step, states[step.target]))
+            thrown = tuple(e["dice"])
+            step = state.steps[index_of(thrown, self.machine.dice.sides)]
+            return self.narrator.text(Thrown(e["game"], e["throw"], thrown, state, step, states[step.target]))
         if kind in ("cast", "recast"):  # dice that landed off, and what was thrown again
             said = cast_text([e], self.machine.ruleset.words, e["caster"])
             return f"       {said}" if said else None

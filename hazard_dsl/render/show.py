@@ -129,16 +129,21 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
         tables.append(t)
     if ruleset.dice is not None or ruleset.cocked is not None:
         from ..compile.machine import dice_for
-        from .phrases import dice_text
+        from ..model import TWO_DICE
+        from .phrases import dice_text, shape_text
 
         t = Table("The dice", ["what", "at this table"])
         if ruleset.dice is not None:
             spec = ruleset.dice
+            if spec.shape != TWO_DICE:
+                t.add("thrown", shape_text(spec.shape))
             for key, loading in spec.loadings.items():
                 where = f"with {spec.by_option}={key}" if spec.by_option else "always"
-                t.add(f"loaded ({where})", dice_text(dice_for(loading)) + " (each face's chance)")
+                t.add(f"loaded ({where})", dice_text(dice_for(loading, spec.shape)) + " (each face's chance)")
             if spec.by_option:
                 t.add("fair", f"with any other value of {spec.by_option}")
+            elif not spec.loadings:
+                t.add("fair", "always")
         if ruleset.cocked is not None:
             c = ruleset.cocked
             chances = "; ".join(f"{exact(p)} with {c.by_option}={key}" if c.by_option else exact(p)
@@ -295,9 +300,12 @@ def show_json(ruleset: Ruleset) -> dict:
                  for b in ruleset.bets.values()},
         "fees": {f.name: {"payer": f.payer, "payee": f.payee, "amount": exact(f.amount),
                           "description": f.description} for f in ruleset.fees.values()},
-        "dice": ({"by_option": ruleset.dice.by_option,
-                  "loadings": {key: {"die1": None if ld.die1 is None else [exact(p) for p in ld.die1],
-                                     "die2": None if ld.die2 is None else [exact(p) for p in ld.die2]}
+        "dice": ({**({"count": ruleset.dice.shape.count, "sides": ruleset.dice.shape.sides,
+                     "faces": list(ruleset.dice.shape.names) or None} if ruleset.dice.shape.count != 2
+                    or ruleset.dice.shape.sides != 6 or ruleset.dice.shape.names else {}),
+                  "by_option": ruleset.dice.by_option,
+                  "loadings": {key: {f"die{k}": None if ld.die(k) is None else [exact(p) for p in ld.die(k)]
+                                     for k in range(1, ruleset.dice.shape.count + 1)}
                                for key, ld in ruleset.dice.loadings.items()}} if ruleset.dice else None),
         "cocked": ({"by_option": ruleset.cocked.by_option,
                     "chances": {key: exact(p) for key, p in ruleset.cocked.chances.items()},

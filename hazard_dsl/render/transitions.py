@@ -54,13 +54,14 @@ class Edge:
     chance: str = ""  # "6/36", "4–8/36" (fair dice), or percentages
 
 
-def throw_keys(outcomes) -> list:
-    """The throws among the 36 outcome indices `outcomes`: a total where all its ways are
-    there, else each pair of faces (low, high) that is — in order of total."""
+def throw_keys(outcomes, table: tuple = OUTCOMES) -> list:
+    """The throws among the outcome indices `outcomes` (of `table`, the machine's throws): a
+    total where all its ways are there, else each throw's faces, lowest first (3-5 for 5-3 too),
+    that is — in order of total."""
     chosen = set(outcomes)
     by_total: dict = {}
-    for k, (d1, d2) in enumerate(OUTCOMES):
-        by_total.setdefault(d1 + d2, []).append(k)
+    for k, faces in enumerate(table):
+        by_total.setdefault(sum(faces), []).append(k)
     keys = []
     for total in sorted(by_total):
         ways = by_total[total]
@@ -70,22 +71,21 @@ def throw_keys(outcomes) -> list:
         if len(inside) == len(ways):
             keys.append(total)
             continue
-        pairs = []
+        kinds = []
         for k in inside:
-            d1, d2 = OUTCOMES[k]
-            pair = (min(d1, d2), max(d1, d2))
-            if pair not in pairs:
-                pairs.append(pair)
-        keys += sorted(pairs)
+            kind = tuple(sorted(table[k]))
+            if kind not in kinds:
+                kinds.append(kind)
+        keys += sorted(kinds)
     return keys
 
 
 def key_order(key) -> tuple:
-    return (key, 0) if isinstance(key, int) else (key[0] + key[1], key[0])
+    return (key, 0) if isinstance(key, int) else (sum(key), key)
 
 
 def key_text(key) -> str:
-    return str(key) if isinstance(key, int) else f"{key[0]}-{key[1]}"
+    return str(key) if isinstance(key, int) else "-".join(map(str, key))
 
 
 def keys_text(keys) -> str:
@@ -120,11 +120,12 @@ def values_text(values) -> str:
 
 
 def chance_text(low: Fraction, high: Fraction, total: int) -> str:
-    """A transition's chance per throw: "6/36" (fair dice: over 36, as the period counted), a
-    range "4–8/36" where it depends on the parameters; percentages for loaded dice."""
-    if total == 36:
-        a, b = int(low * 36), int(high * 36)
-        return f"{a}/36" if a == b else f"{a}–{b}/36"
+    """A transition's chance per throw: "6/36" (fair dice: over their throws, 36 for two, as the
+    period counted), a range "4–8/36" where it depends on the parameters; percentages for loaded
+    dice (`total` 0)."""
+    if total:
+        a, b = int(low * total), int(high * total)
+        return f"{a}/{total}" if a == b else f"{a}–{b}/{total}"
 
     def pct(x):
         return f"{float(x) * 100:.1f}%"
@@ -220,7 +221,7 @@ class View:
         edges = []
         for target, by_member in targets.items():
             members = [m for m in node.members]
-            sets = [frozenset(throw_keys(by_member.get(m, ()))) for m in members]
+            sets = [frozenset(throw_keys(by_member.get(m, ()), self.machine.outcomes)) for m in members]
             # "any other throw": in every member, exactly the throws its `otherwise` rules took
             otherwise = all(
                 set(by_member.get(m, ())) == {k for k, step in enumerate(states[m].steps)
@@ -237,7 +238,7 @@ class View:
                        for m, d in zip(members, dice)]
             present = [c for c in chances if c] or [Fraction(0)]
             low, high = min(present), max(present)
-            total = 36 if all(d.total == 36 for d in dice) else 0
+            total = dice[0].total if all(d.total == dice[0].total == len(d.weights) for d in dice) else 0
             edges.append(Edge(node.id, target, "throw", throws, self._does(node, target, by_member), low, high,
                               chance_text(low, high, total)))
         return edges
@@ -322,7 +323,7 @@ class View:
         sym = symbols(tuple(dict.fromkeys(node.params + target.params)), self.names)
         said = []
         for p, v in enumerate(machine.variables):
-            changes = [(before.values[p], sum(OUTCOMES[k]), after.values[p]) for before, k, after in pairs]
+            changes = [(before.values[p], sum(machine.outcomes[k]), after.values[p]) for before, k, after in pairs]
             if all(old == new for old, _, new in changes):
                 continue
             name = sym.get(v, v)
@@ -383,8 +384,7 @@ class View:
                 m = merged[key]
                 merged[key] = Edge(m.source, m.target, m.kind, f"{m.throws}, {e.throws}",
                                    m.does if m.does == e.does else "", m.low + e.low, m.high + e.high,
-                                   chance_text(m.low + e.low, m.high + e.high,
-                                               36 if m.chance.endswith("/36") and e.chance.endswith("/36") else 0))
+                                   chance_text(m.low + e.low, m.high + e.high, _over(m.chance, e.chance)))
             else:
                 merged[key] = e
         part = View.__new__(View)
@@ -403,6 +403,13 @@ class View:
                     way, _, phase = end.partition("_")
                     seen.setdefault(end, (end, phase, way))
         return list(seen.values())
+
+
+def _over(*chances: str) -> int:
+    """The fair throws two chances are both counted over ("6/36" and "1/36": 36), else 0."""
+    overs = {c.rpartition("/")[2] for c in chances}
+    over = overs.pop() if len(overs) == 1 else ""
+    return int(over) if over.isdigit() and all("/" in c for c in chances) else 0
 
 
 def phase_rows(machine: Machine, phase: str, variable: str, names: bool = True):
@@ -429,14 +436,14 @@ def phase_rows(machine: Machine, phase: str, variable: str, names: bool = True):
                 key = ("move", after.phase, _move_words(machine, s, after, k))
             columns.setdefault(key, None)
             cells.setdefault(key, []).append(k)
-        rows.append((s.values[position], s.index, {key: throw_keys(ks) for key, ks in cells.items()}))
+        rows.append((s.values[position], s.index, {key: throw_keys(ks, machine.outcomes) for key, ks in cells.items()}))
     return list(columns), rows
 
 
 def _move_words(machine: Machine, before, after, outcome: int) -> str:
     """What a move to another state sets, in words general enough to head a column: a variable
     set to the throw is "chance = the throw" whatever the throw."""
-    total = sum(OUTCOMES[outcome])
+    total = sum(machine.outcomes[outcome])
     said = []
     for p, v in enumerate(machine.variables):
         if before.values[p] != after.values[p]:

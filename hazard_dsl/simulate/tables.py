@@ -120,7 +120,7 @@ def throws_of(machine: Machine, solver) -> Throws:
     states = machine.states
     throw_states = [s.index for s in states if s.kind == THROW]
     dice = {g: solver.throw_dice(g) for g in throw_states}
-    total = lcm(*(d.total for d in dice.values())) if dice else 36
+    total = lcm(*(d.total for d in dice.values())) if dice else machine.dice.total
     rejecting = False
     if total > MAX_COLUMNS // 2:
         # States whose dice weigh over totals with no small common multiple (dice recast where
@@ -179,7 +179,7 @@ def throws_of(machine: Machine, solver) -> Throws:
     for g in throw_states:
         d = dice[g]
         scale = total // d.total
-        of_throw = np.repeat(np.arange(36), [w * scale for w in d.weights])  # T entries
+        of_throw = np.repeat(np.arange(len(d.weights)), [w * scale for w in d.weights])  # T entries
         of_throw = np.concatenate([of_throw, np.full(total - len(of_throw), -1)])  # -1: drawn again
         o = of_throw[column // digits]
         r = column % digits

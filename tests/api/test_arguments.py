@@ -126,9 +126,9 @@ def test_a_setting_error_is_an_argument_error_worded_by_each_front_end():
 @pytest.mark.parametrize("tape, said", [
     ("3-4", "dice is a sequence of throws, such as ((3, 4), (6, 6)), not '3-4'"),
     ((), "dice needs throws, such as ((3, 4), (6, 6))"),
-    (((3, 4), (3.0, 4.0)), "dice: throw 2 is (3.0, 4.0); a throw is two faces 1-6"),
-    (((3, 9),), "dice: throw 1 is (3, 9); a throw is two faces 1-6"),
-    (([3], ), "dice: throw 1 is [3]; a throw is two faces 1-6"),
+    (((3, 4), (3.0, 4.0)), "dice: throw 2 is (3.0, 4.0); a throw is the dice's faces"),
+    (((3, 21),), "dice: throw 1 is (3, 21); a throw is the dice's faces"),
+    (([3], ), "dice: throw 1 is [3]; a throw is the dice's faces"),
 ])
 def test_a_requests_tape_is_checked_throw_by_throw(tape, said):
     with pytest.raises(ArgumentError) as caught:

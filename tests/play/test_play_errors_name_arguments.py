@@ -25,7 +25,7 @@ TAPE_WORDS = ("write each throw as two faces 1-6, like 3-4 (x for a die that lan
 @pytest.mark.parametrize("make, kind, argument, python, flags", [
     (lambda: DiceTape.parse(""), ArgumentError, Arg("dice"),
      'dice needs throws such as "3-4 6-6 1-2"', '--dice needs throws such as "3-4 6-6 1-2"'),
-    (lambda: DiceTape.parse("3-4 3-9"), ArgumentError, Arg("dice"),
+    (lambda: DiceTape.parse("3-4 3-9").load(None, None), ArgumentError, Arg("dice"),
      f"dice: throw 2 is '3-9'; {TAPE_WORDS}", f"--dice: throw 2 is '3-9'; {TAPE_WORDS}"),
     (lambda: DiceTape.parse("3-4 x-4").load(None, None), ArgumentError, Arg("dice"),
      "dice: throw 2 is 'x-4', but the dice of these rules never land off (no cocked: chance): write two faces, "
