@@ -279,6 +279,11 @@ KEYS: dict[str, dict[str, dict]] = {
         "start": {**_ref("name"), "description": "the bet's first phase (default: the first listed)"},
         "game": _enum(K.BET_GAMES, "`table` (it reads the table's game; the default) or `own` (it plays a game "
                                    "of its own, from the throw after it is made)"),
+        "wins": {**_ref("expression"), "description": "a bet settled by one throw: the condition on which it wins "
+                                                      "(`total in 4..10 and most < 3`); it loses on any other throw "
+                                                      "(unless `pushes:`); instead of `rules:`"},
+        "pushes": {**_ref("expression"), "description": "with `wins:`: the condition on which the bet is a push "
+                                                        "(read after `wins:`)"},
     },
     "commission": {
         "rate": {**_ref("amount"), "description": "the commission's rate, 0% to 100%: `5%` (required)"},
@@ -338,7 +343,9 @@ def _defs() -> dict:
                          "then": {"properties": {key: {"not": {}, "description": "not with `otherwise:`"}
                                                  for key in ("when", "do")}},
                          "else": {"required": ["when", "do"]}})
-    defs["bet"]["not"] = {"required": ["rules", "phases"]}  # either rules: or phases:, not both
+    # one of rules:, phases: or wins:
+    defs["bet"]["not"] = {"anyOf": [{"required": ["rules", "phases"]}, {"required": ["rules", "wins"]},
+                                    {"required": ["phases", "wins"]}]}
     by_option = {"required": [K.BY_OPTION],
                  "properties": {K.BY_OPTION: {**_ref("name"), "description": "the option whose value picks the "
                                                                            "loading"}},
@@ -434,7 +441,7 @@ def rule_file_schema() -> dict:
             "^variables$": {"additionalProperties": {"if": {"type": "object"},
                                                    "then": {"required": list(K.VARIABLE.required)}}},
             "^options$": {"additionalProperties": {"required": list(K.OPTION.required)}},
-            "^bets$": {"additionalProperties": {"anyOf": [{"required": ["rules"]}, {"required": ["phases"]}]}},
+            "^bets$": {"additionalProperties": {"anyOf": [{"required": ["rules"]}, {"required": ["phases"]}, {"required": ["wins"]}]}},
             "^fees$": {"additionalProperties": {"required": list(K.FEE.required)}},
         },
     }

@@ -50,7 +50,7 @@ MONEY = Keys(("unit", "units", "against", "when_short", "stake", "refuse", "coin
 # One coin of `money: coins:` (a penny: `worth: 1/12`, `plural: pence`, `short: "{n}d"`).
 COIN = Keys(("worth", "plural", "short", "places"), required=("worth",))
 BET = Keys(("description", "called", "backer", "layer", "made", "backs", "pays", "commission", "multiples",
-            "variables", "rules", "phases", "start", "game"))
+            "variables", "rules", "phases", "start", "game", "wins", "pushes"))
 COMMISSION = Keys(("rate", "of", "paid"), required=("rate",))
 FEE = Keys(("description", "called", "payer", "payee", "amount", "variables", "rules"), required=("amount", "rules"))
 

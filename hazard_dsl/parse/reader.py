@@ -999,9 +999,17 @@ def _role_hint(role: str) -> str | None:
 
 
 def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
-    """A bet's (or fee's) rules: `rules:` for one phase, or `phases:` (+ `start:`) for several."""
-    if spec.get("rules") is not None and spec.get("phases") is not None:
-        r.diags.error(f"{what} has either rules: or phases:, not both", spec.position)
+    """A bet's (or fee's) rules: `rules:` for one phase, or `phases:` (+ `start:`) for several;
+    or, for a bet settled by one throw, `wins:` (and `pushes:`), short for the rules
+    `- when: WINS do: win`, `- when: PUSHES do: push`, `- otherwise: lose`."""
+    given = [key for key in ("rules", "phases", "wins") if spec.get(key) is not None]
+    if len(given) > 1:
+        r.diags.error(f"{what} has one of rules:, phases: or wins:, not {' and '.join(given)}", spec.position)
+    elif spec.get("pushes") is not None and spec.get("wins") is None:
+        r.diags.error(f"{what}: pushes: goes with wins: (a bet settled by one throw)", spec.get("pushes").position)
+    if spec.get("wins") is not None and not given[1:]:
+        rules_node = _one_throw_rules(spec.get("wins"), spec.get("pushes"))
+        return {name: Phase(name, True, tuple(_rules(r, name, rules_node, variables)), None, spec.position)}, name
     if spec.get("phases") is not None:
         phases = _phases(r, spec.get("phases"), variables) or {}
         start = r.word(spec.get("start"), "start") if spec.get("start") is not None else next(iter(phases), None)
@@ -1013,6 +1021,20 @@ def _bet_phases(r: _Reader, spec: YMap, name: str, variables, what: str):
         r.diags.error(f"{what} needs rules: (a list of - when: … do: …)", (rules_node or spec).position)
         return {}, name
     return {name: Phase(name, True, tuple(_rules(r, name, rules_node, variables)), None, spec.position)}, name
+
+
+def _one_throw_rules(wins, pushes) -> YSeq:
+    """The rules `wins:` and `pushes:` stand for, as the rule file would write them; each
+    condition is the author's own node, so a problem in it is placed where it is written."""
+    def key(word: str, at) -> YScalar:
+        return YScalar(word, word, at.position)
+
+    items = [YMap({"when": (key("when", wins), wins), "do": (key("do", wins), key("win", wins))}, wins.position)]
+    if pushes is not None:
+        items.append(YMap({"when": (key("when", pushes), pushes), "do": (key("do", pushes), key("push", pushes))},
+                          pushes.position))
+    items.append(YMap({"otherwise": (key("otherwise", wins), key("lose", wins))}, wins.position))
+    return YSeq(tuple(items), wins.position)
 
 
 def _named_specs(r: _Reader, node, section: str, kind: str, keys: K.Keys):

@@ -212,7 +212,7 @@ PLACES = {
     "option": [("options", "dice")], "phase": [("phases", "set_main")],
     "rule": [("phases", "set_main", "rules", 0), ("phases", "set_main", "rules", 1)],
     "passing": [("passing",)], "money": [("money",)],
-    "coin": [("money", "coins", "shilling"), ("money", "coins", "penny")], "bet": [("bets", "stake"), ("bets", "odds")],
+    "coin": [("money", "coins", "shilling"), ("money", "coins", "penny")], "bet": [("bets", "stake"), ("bets", "odds"), ("bets", "doublets")],
     "commission": [("bets", "odds", "commission")], "fee": [("fees", "box")],
     "printed": [("printed", 0), ("printed", 1)],
 }
