@@ -101,17 +101,21 @@ class Completer:
         if re.search(r"[\"']", before.split("==")[-1]) and before.count('"') % 2:
             return []  # inside a string that is no option's value
         from ..check.names import FUNCTIONS, MEANINGS
-        from ..model import DICE_FACTS
+        from ..model import dice_shape, throw_facts
         from ..render.in_words import FACTS
 
         found = self.variables()
         throwless = self.place_is_throwless()
+        shape = dice_shape(self.doc.ruleset_known)
         if not throwless:
-            found += [Completion(f, "fact", f"a fact of the throw ({t})", FACTS.get(f)) for f, t in DICE_FACTS.items()]
+            found += [Completion(f, "fact", f"a fact of the throw ({t})", FACTS.get(f))
+                      for f, t in throw_facts(shape).items()]
+        found += [Completion(face, "face", f"face {k} of the dice", f"the face {face}: count({face}) is how many "
+                             f"dice show it") for k, face in enumerate(shape.names, 1)]
         if self.scope != GAME:
             found += [Completion(f, "fact", "a fact of the game", BET_FACT_MEANINGS[f]) for f in BET_FACT_MEANINGS]
-        found += [Completion(f, "function", f"{f}({', '.join(('x', 'y')[:n])})", MEANINGS.get(f), f"{f}(")
-                  for f, (n, _) in FUNCTIONS.items()]
+        found += [Completion(f, "function", f"{f}({', '.join(('x', 'y')[:n]) if n is not None else 'a, b, …'})",
+                             MEANINGS.get(f), f"{f}(") for f, (n, _) in FUNCTIONS.items()]
         found.append(Completion("option", "keyword", "option.NAME: an option's value", insert_text="option."))
         if actions and (not before.strip() or before.rstrip().endswith(";")):
             found = [Completion(w, "keyword", "an action") for w in _ACTION_WORDS] + found
@@ -128,11 +132,21 @@ class Completer:
         return bool(phases) and (self.scope, phases[-1].name) in self.names.throwless
 
     def throws(self) -> list[Completion]:
-        from ..model import FACE_WORDS
+        """The throws a `words: throws:` key may name: each throw's faces (lowest first), each total."""
+        from itertools import combinations_with_replacement
 
-        found = [Completion(f"{a}-{b}", "throw", f"{FACE_WORDS[a - 1]}-{FACE_WORDS[b - 1]}")
-                 for a in range(1, 7) for b in range(a, 7)]
-        return found + [Completion(str(t), "throw", f"any throw of {t}") for t in range(2, 13)]
+        from ..model import Words, dice_shape
+
+        shape = dice_shape(self.doc.ruleset_known)
+        words = self.doc.ruleset_known.words if self.doc.ruleset_known is not None else Words()
+        if shape.throws > 1296:  # (a list an author can read; totals are offered all the same)
+            found = []
+        else:
+            found = [Completion("-".join(map(str, kind)), "throw",
+                                "-".join(words.face(f) for f in kind))
+                     for kind in combinations_with_replacement(range(1, shape.sides + 1), shape.count)]
+        return found + [Completion(str(t), "throw", f"any throw of {t}")
+                        for t in range(shape.count, shape.count * shape.sides + 1)]
 
 
 def _schema_node(path: list[str]) -> dict:

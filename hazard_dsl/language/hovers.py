@@ -48,15 +48,20 @@ class Hovers:
         if name not in FUNCTIONS:
             return None
         count = FUNCTIONS[name][0]
-        args = ", ".join(("x", "y")[:count])
+        args = ", ".join(("x", "y")[:count]) if count is not None else "a, b, …"
         return f"**function** `{name}({args})`\n\n{MEANINGS.get(name, '')}"
 
     def variable(self, scope: str, name: str) -> str | None:
-        from ..model import BET_FACTS, DICE_FACTS
+        from ..model import BET_FACTS, dice_shape, throw_facts
         from ..render.in_words import FACTS
 
-        if name in DICE_FACTS:
-            return f"**fact of the throw** `{name}` ({DICE_FACTS[name]}): {FACTS.get(name, name)}"
+        shape = dice_shape(self.ruleset)
+        facts = throw_facts(shape)
+        if name in facts:
+            return f"**fact of the throw** `{name}` ({facts[name]}): {FACTS.get(name, name)}"
+        if name in shape.names:
+            return (f"**face** `{name}`: face {shape.names.index(name) + 1} of the {shape.sides} of each die "
+                    f"(`count({name})`: how many dice show it)")
         if name in BET_FACTS:
             return f"**fact of the game**, read by a bet's or a fee's rules: `{name}`, {BET_FACT_MEANINGS[name]}"
         owner = self._scoped(scope)

@@ -514,7 +514,7 @@ class LanguageService:
         that extends it (a child's own definition of the name, which replaces the parent's, is
         renamed with it). RenameError, saying why, when the new name is no name, is reserved, is
         a fact, or is taken in any of those files or the files this one extends."""
-        from ..model import BET_FACTS, DICE_FACTS
+        from ..model import BET_FACTS, DICE_FACTS, dice_shape, is_die_fact
         from ..parse.reader import KEYWORDS
 
         doc = self._doc(uri)
@@ -526,7 +526,8 @@ class LanguageService:
             raise RenameError(f"{new_name!r} is not a name: letters, digits and _, not starting with a digit")
         if new_name in KEYWORDS:
             raise RenameError(f"{new_name!r} is a reserved word of the rule language")
-        if kind == "variable" and (new_name in DICE_FACTS or new_name in BET_FACTS):
+        if kind == "variable" and (new_name in DICE_FACTS or is_die_fact(new_name) or new_name in BET_FACTS
+                                   or new_name in dice_shape(doc.ruleset_known).names):
             raise RenameError(f"{new_name!r} is a fact of the throw or of the game, which a variable cannot be named")
         children = self._children(doc)
         for d in [doc, *children]:

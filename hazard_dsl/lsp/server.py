@@ -39,7 +39,8 @@ _SYMBOL = {"phase": types.SymbolKind.Function, "variable": types.SymbolKind.Vari
            "option": types.SymbolKind.Enum, "label": types.SymbolKind.EnumMember, "bet": types.SymbolKind.Object,
            "fee": types.SymbolKind.Object}
 _COMPLETION = {"phase": types.CompletionItemKind.Event, "variable": types.CompletionItemKind.Variable,
-               "fact": types.CompletionItemKind.Constant, "function": types.CompletionItemKind.Function,
+               "fact": types.CompletionItemKind.Constant, "face": types.CompletionItemKind.Constant,
+               "function": types.CompletionItemKind.Function,
                "label": types.CompletionItemKind.EnumMember, "option": types.CompletionItemKind.Enum,
                "value": types.CompletionItemKind.Value, "bet": types.CompletionItemKind.Class,
                "fee": types.CompletionItemKind.Class, "keyword": types.CompletionItemKind.Keyword,

@@ -19,7 +19,9 @@ from ..parse import syntax as ex
 MAX_SETTINGS = 24  # option settings said one by one; past this, the expression is said as it stands
 
 FACTS = {"total": "the total thrown", "die1": "the first die", "die2": "the second die",
-          "high": "the higher die", "low": "the lower die", "doublet": "a doublet"}
+          "high": "the higher die", "low": "the lower die", "doublet": "a doublet",
+          "die3": "the third die", "die4": "the fourth die", "die5": "the fifth die",
+          "most": "the most dice showing one face", "pairs": "the pairs among the dice"}
 _ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "//": "divided by (rounded down)", "%": "modulo"}
 _COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least"}
