@@ -99,17 +99,18 @@ const Hz = (() => {
 
   // A die drawn with its pips (CSS grid, 3 × 3).
   const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]};
+  // A face past six (dice of eight, twenty faces) is drawn as its number.
   function die(n, label) {
+    if (!PIPS[n]) return el("span", {class: "die numbered", role: "img", "aria-label": label || `a ${n}`, text: String(n)});
     const node = el("span", {class: "die", role: "img", "aria-label": label || `a ${n}`});
-    for (let i = 0; i < 9; i++) node.append(el("span", {class: (PIPS[n] || []).includes(i) ? "pip" : "blank"}));
+    for (let i = 0; i < 9; i++) node.append(el("span", {class: PIPS[n].includes(i) ? "pip" : "blank"}));
     return node;
   }
 
-  // a throw as the API writes it: "2-2" (faces) as two dice, "11" (a total) as text
+  // a throw as the API writes it: "2-2" or "3-3-5" (faces) as dice, "11" (a total) as text
   function throwOf(text) {
-    const faces = /^([1-6])-([1-6])$/.exec(text);
-    if (!faces) return el("span", {class: "total", text});
-    return el("span", {class: "pair", title: text}, die(+faces[1]), die(+faces[2]));
+    if (!/^\d{1,2}(-\d{1,2}){1,4}$/.test(text)) return el("span", {class: "total", text});
+    return el("span", {class: "pair", title: text}, ...text.split("-").map(f => die(+f)));
   }
 
   // Ticks for a scale from `low` to `high`: about `count` round steps (1, 2, 2.5 or 5 times a power
