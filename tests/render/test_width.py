@@ -250,7 +250,7 @@ def test_an_example_fits_the_terminal_and_shows_every_figure_whole(command, colu
         whole = joined(text)
         assert not [d["message"] for f in data for d in f["diagnostics"] if " ".join(d["message"].split()) not in whole]
     if kind == "run":
-        throws = [f"({t['dice'][0]}-{t['dice'][1]})" for t in data if "dice" in t and t.get("dice")]
+        throws = [f"({'-'.join(map(str, t['dice']))})" for t in data if "dice" in t and t.get("dice")]
         assert throws and all(t in text for t in throws)
 
 
