@@ -38,6 +38,30 @@ _DATA = tempfile.mkdtemp(prefix="hazard-dsl-tests-data-")
 os.environ["XDG_DATA_HOME"] = _DATA
 atexit.register(shutil.rmtree, _DATA, True)
 
+# Under pytest-xdist (the README's `-n 2`) each worker starts with the environment its parent
+# process has at that moment, not the one the run was started with: pytest imports readline
+# early (_pytest/capture.py), and GNU readline writes COLUMNS and LINES into the process's
+# environment (its rl_change_environment), so a worker would see COLUMNS=80 and LINES=24 that
+# nobody set, and every command a test runs would inherit them. Python's os.environ is read once at start-up, so
+# the parent's is still the run's own: each worker is given it back for those two names.
+_SIZES = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, in the parent: what each worker's terminal size variables should be."""
+    node.workerinput["hazard_dsl_sizes"] = {name: os.environ.get(name) for name in _SIZES}
+
+
+def pytest_configure(config):
+    sizes = getattr(config, "workerinput", {}).get("hazard_dsl_sizes", {})
+    for name, value in sizes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 SHIPPED = sorted(p.stem for p in RULESETS.glob("*.yaml"))

@@ -107,8 +107,8 @@ WAGERS_BEFORE_THE_ODDS = [
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
-def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path):
-    log = tmp_path / "hoyle.log"
+def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path, short_tmp):
+    log = short_tmp / "hoyle.log"  # a short path, so the lines that name it fit in 80 columns
     env = {"XDG_DATA_HOME": str(tmp_path)}
     play = Pty(["play", "hoyle", "--players", PLAYERS, "--dice", TAPE, "--log", str(log)], env)
     # the prompt says how a bet is typed, and that a side bet may be laid

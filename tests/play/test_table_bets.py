@@ -246,7 +246,7 @@ def _seed_with_a_chance() -> int:
     raise AssertionError("no seed sets a main and a chance in two throws")
 
 
-def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
+def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(short_tmp):
     """`play hoyle` at the keyboard: at the throw after the chance, `bets` lists what each may bet,
     `? odds` explains it; Ben backs a side bet, which Ann declines (Enter would decline too);
     Ben lays the odds and the session is cut at Ann's question (quit); resumed from its log, the
@@ -259,7 +259,7 @@ def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(tmp_path):
                "Ben side 1", "n",  # Ben backs a side bet; Ann declines it
                "Ben odds 1",  # Ben lays the odds
                "quit"]  # and the session stops at Ann's question
-    log = tmp_path / "hoyle.log"
+    log = short_tmp / "hoyle.log"  # a short path, so the lines that name it fit in 80 columns
     result = subprocess.run([sys.executable, "-m", "hazard_dsl", "play", "hoyle", "--players", "Ann,Ben", "--purse", "20",
                              "--seed", str(seed), "--log", str(log)],
                             input="\n".join(answers) + "\n", capture_output=True, text=True, timeout=120,

@@ -20,7 +20,8 @@ def test_readme_commands_and_ci_agree():
     run, test = block
     assert run == ("python3 -m venv .venv && . .venv/bin/activate && pip install . && "
                    "hazard-dsl run rulesets/cotton.yaml")
-    assert test == 'python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && python -m pytest'
+    assert test == ('python3 -m venv .venv && . .venv/bin/activate && pip install ".[test]" && '
+                    'python -m pytest -n auto')
     assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
