@@ -47,7 +47,7 @@ def prepare_games(machine, games: int, seed: int, policy: str = "optimal", bets=
     solver = Solver(machine)
     solver.set_policy(policy)
     mean = float(analysis.figures.expected_throws)
-    throws = throws_of(machine, solver)
+    throws = throws_of(machine, solver, by_outcome=bool(bets))  # (the game alone reads no throw's faces)
     tables = [game_table(machine, solver, mean, throws=throws)]
     groups, bet_table, group_at = [], None, ()
     if bets:
