@@ -44,8 +44,10 @@ class SessionNarrator:
             return ", " + ruleset.fee_words(e["fee"])
         if e.get("why") == "commission":
             return f", the commission on {self._bet(e['bet'])}"
-        on = " on " + self._bet(e["bet"]) if "bet" in e else " on " + \
-            self._bet(ruleset.table.stake) if ruleset.table.stake else "the stake"
+        if "bet" in e:
+            on = " on " + self._bet(e["bet"])
+        else:  # (" on the stake" where the file names no bet for it: "pays Ben 1 unit on the stake")
+            on = " on " + (self._bet(ruleset.table.stake) if ruleset.table.stake else "the stake")
         why = e.get("why")
         if why and why not in ruleset.labels and why not in ("win", "lose", "push"):
             on += f" ({ruleset.label_words(why)})"
