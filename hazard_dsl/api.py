@@ -189,6 +189,19 @@ class Variant:
             analysis.combination = analysis.bet_table.combination([(name, amount) for name, amount, _ in orders])
         return analysis
 
+    def printed(self, policy: str = "optimal") -> list[dict]:
+        """The figures the ruleset's sources print (`printed:` in the rule file), each beside the
+        exact figure under this variant's options: one dict per figure with `cited`, `words`,
+        `figure` (as printed), `exact`, `agrees` and, where it differs, `difference` — what
+        `show`, `rules` and `analyse` print as the sources' ledger. [] when the file lists none.
+
+            >>> [(row["figure"], row["agrees"]) for row in hazard_dsl.load("cotton").printed()][2]
+            ('1396 to 1493', False)
+        """
+        from .render.printed import ledger
+
+        return ledger(self.ruleset, dict(self.options), policy, self.machine)
+
     def run(self, games: int | None = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,
             bankroll=None, policy: str = "optimal") -> list:
         """Play games and return their records (`ChoiceMade`, `Thrown`…, as `hazard-dsl run`
