@@ -357,15 +357,18 @@ class Words:
 
     def throw_name(self, *faces: int) -> str:
         """The period's name of a throw (`words: throws:`, by its faces or its total), else its
-        faces in words, highest first: "cinque-trey", "two sices", "three treys", "sice-cinque-ace"."""
+        faces in words: all different, highest first ("cinque-trey", "sice-cinque-ace"); else by
+        how many show each face ("two sices", "three treys", "two cinques and an ace")."""
         ordered = tuple(sorted(faces))
         for key in (ordered, sum(faces)):
             if key in self.throws:
                 return self.throws[key]
-        if len(ordered) > 1 and ordered[0] == ordered[-1]:
-            count = NUMBER_WORDS[len(ordered)] if len(ordered) < len(NUMBER_WORDS) else str(len(ordered))
-            return f"{count} {plural(self.face(ordered[0]))}"
-        return "-".join(self.face(f) for f in reversed(ordered))
+        if len(set(ordered)) == len(ordered):
+            return "-".join(self.face(f) for f in reversed(ordered))
+        counted = sorted(((ordered.count(f), f) for f in set(ordered)), reverse=True)
+        parts = [(NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)) + " " + plural(self.face(f)) if n > 1
+                 else ("an " if self.face(f)[:1].lower() in "aeiou" else "a ") + self.face(f) for n, f in counted]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
     def face(self, face: int) -> str:
         """A face in the period's word (`words: faces:`), or its number where none is given."""
