@@ -31,6 +31,9 @@ from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, 
 from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
+# Every throw state holds a step for each throw of the dice: states × throws is bounded too (two
+# dice reach MAX_STATES first; four dice, 1,296 throws, stop at 3,086 states).
+MAX_THROW_STEPS = 4_000_000
 MAX_ALTERNATIVES = 200_000  # over all choice states: each alternative is a step of the machine
 MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a countdown)
 # Conditions tried while exploring, for one set of option values: a few seconds' work. A game of
@@ -66,6 +69,7 @@ class _Compiler:
         self._fired = self._entered = None  # what it fired and entered, likewise (`_fire`, `enter`)
         self.dice = dice_for(ruleset.dice.loading(options) if ruleset.dice is not None else None, dice_shape(ruleset))
         self.outcomes = self.dice.outcomes
+        self.max_states = min(MAX_STATES, MAX_THROW_STEPS // len(self.outcomes))
         self.scope = Scope.of(ruleset.variables, self.dice.by_total(), self.dice)
         self.variables = tuple(ruleset.variables)
         self.index: dict = {}
@@ -110,7 +114,7 @@ class _Compiler:
         found = self.index.get(key)
         if found is not None:
             return found
-        if len(self.states) >= MAX_STATES:
+        if len(self.states) >= self.max_states:
             # the variable taking the most different values is the one that grows
             seen = [set() for _ in self.variables]
             for spec in self.states:
@@ -122,7 +126,10 @@ class _Compiler:
                     f"to {max(seen[self.variables.index(big)])}): give it a smaller range under variables:, or "
                     f"reset it" if big else None)
             self.result.too_large = True
-            self.fail(f"the game has more than {MAX_STATES} states; hazard-dsl refuses games this large",
+            with_dice = "" if self.max_states == MAX_STATES else \
+                f" (with {len(self.outcomes):,} throws of the dice each, {MAX_THROW_STEPS:,} steps in all)"
+            self.fail(f"the game has more than {self.max_states} states{with_dice}; hazard-dsl refuses games "
+                      f"this large",
                       self.ruleset.phases[phase].position if phase in self.ruleset.phases else None, hint)
         number = len(self.states)
         self.index[key] = number
