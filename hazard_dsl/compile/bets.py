@@ -342,6 +342,7 @@ def compile_bet(machine: Machine, bet: Bet, groups: ThrowGroups | None = None) -
         groups = ThrowGroups(states, machine.outcomes)
     kind = bm.kind
     throws_of = len(machine.dice.weights)
+    most = min(MAX_BET_NODES, MAX_BET_NODES * 36 // throws_of)  # (each node a row of every throw)
     while queue:
         g, b = queue.pop()
         game, bet_state = states[g], bet_states[b]
@@ -360,9 +361,9 @@ def compile_bet(machine: Machine, bet: Bet, groups: ThrowGroups | None = None) -
                     continue
                 for g2 in finals.before_throw(final):
                     if (g2, c) not in seen:
-                        if len(seen) >= MAX_BET_NODES:
+                        if len(seen) >= most:
                             raise RulesetError([Diagnostic(
-                                f"bet {bet.name!r} has more than {MAX_BET_NODES} states with the game", bet.position,
+                                f"bet {bet.name!r} has more than {most} states with the game", bet.position,
                                 hint="give the bet's variables smaller ranges, or decide it sooner")])
                         seen.add((g2, c))
                         queue.append((g2, c))
