@@ -71,6 +71,10 @@ def expression(e, options: dict | None = None) -> str:
             return f"the chance of throwing {args[0]} with the dice in play"
         if e.function == "abs" and len(args) == 1:
             return f"the size of {args[0]}"
+        if e.function == "count" and len(args) == 1:
+            return f"the dice showing {args[0]}"
+        if e.function == "shows":
+            return f"the throw shows {' and '.join(args)}"
         if e.function in ("min", "max") and len(args) == 2:
             return f"the {'smaller' if e.function == 'min' else 'larger'} of {args[0]} and {args[1]}"
         return f"{e.function} of {' and '.join(args)}"
