@@ -317,11 +317,14 @@ def run_request(args, ruleset) -> RunRequest:
 
 
 def simulate_request(args, ruleset) -> SimulateRequest:
+    """`simulate`: with --players the seats' plans (SEAT:NAME=AMOUNT) and refusals, else one
+    bettor's bets (NAME=AMOUNT); --goal an amount in the file's unit (10, 12.50, 21/2), as the
+    exact figures of `analyse --goal` take it."""
     seated = args.players is not None
     return SimulateRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                            seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
                            workers=args.workers, scheduler=args.scheduler, engine=args.engine,
-                           goal=coin(ruleset, args.goal, Arg("goal")) if args.goal is not None else None)
+                           goal=money(args.goal, Arg("goal")) if args.goal is not None else None)
 
 
 def play_request(args, ruleset) -> PlayRequest:

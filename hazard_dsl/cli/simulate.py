@@ -9,24 +9,24 @@ import sys
 
 from ..commands import loading, simulate as simulating
 from ..commands.charts import check_chart_file
-from ..commands.dice import checked_seed, new_seed
+from ..commands.dice import checked_seed
 from .output import colour, output_format, say_error
 from .parser import UsageError
-from .run import table_settings
+from .requests import simulate_request
 from .wording import worded
 
 
 def command(args) -> int:
-    """`hazard-dsl simulate RULESET …`"""
+    """`hazard-dsl simulate …`: the flags read into a `SimulateRequest` (cli.requests), run by
+    commands.simulate.simulate_request, its result printed."""
     from ..render.terminal import fit, printable
     from ..simulate.chunks import ClusterError
-    from ..simulate.simulation import execute
     from ..simulate.tables import SimulationError
 
     fmt = output_format(args)
-    seed = checked_seed(args.seed)
-    seed = new_seed() if seed is None else seed
-    workers = simulating.checked_workers(args.workers)
+    # the settings read before the rule file, as ever: a wrong one is told before any loading
+    checked_seed(args.seed)
+    simulating.checked_workers(args.workers)
     if getattr(args, "log", None) is not None:
         raise UsageError("--log writes the events of one session (run or play); simulate reports figures")
     try:  # before any work: a wrong address is told at once
@@ -36,7 +36,7 @@ def command(args) -> int:
         return 1
     ruleset = loading.load(args.ruleset)
     at_table = args.players is not None
-    engine = simulating.checked_engine(args.engine, at_table)
+    simulating.checked_engine(args.engine, at_table)
     if not at_table:
         for flag in ("rounds", "purse", "strategy", "stake", "refuse", "goal"):
             if getattr(args, flag) not in (None, []):
@@ -48,34 +48,35 @@ def command(args) -> int:
             if given is not None:
                 raise UsageError(f"--{flag}: sessions with --goal or with seats' bets (--bet SEAT:NAME=AMOUNT) are "
                                  f"played one by one on the table itself, in this process; leave --{flag} out")
-        return _to_goal(args, ruleset, fmt, seed) if args.goal is not None else _planned(args, ruleset, fmt, seed)
+        if args.goal is not None and args.rounds is not None:
+            raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of "
+                             "rounds")
     plot = getattr(args, "plot", None)
     if plot is not None:
+        if args.goal is not None or (at_table and args.bet):
+            raise UsageError("--plot draws games, not sessions at the table")
         if at_table:
             raise UsageError("--plot draws the simulated throws per game over the exact ones: for games, not "
                              "sessions at the table (whose purses have no exact figures to draw against)")
         check_chart_file(plot)  # the file's type and matplotlib, checked before any work
-    count = simulating.checked_count(args.games, at_table)
+    request = simulate_request(args, ruleset)
     try:
-        if at_table:
-            context = simulating.session_simulation(ruleset, count, seed, table_settings(args, ruleset), args.option,
-                                                    engine)
-        else:
-            context = simulating.game_simulation(ruleset, count, seed, args.option, args.policy, args.bet, engine)
+        result = simulating.simulate_request(request, ruleset, None if fmt == "json" else _bar)
     except SimulationError as exc:
         say_error(worded(exc))
         return 1
-    bar = _progress(fmt, context)
-    try:
-        with bar:
-            report, complete = execute(context, workers, args.scheduler, bar.advance if bar else None)
     except ClusterError as exc:  # the address, the scheduler or the workers: one line, no traceback
         say_error(printable(worded(exc)))
         return 1
+    if result.kind == "rounds":
+        return _planned(result, ruleset, fmt, args.seed is None)
+    if result.kind == "goal":
+        return _to_goal(result, ruleset, fmt, args.seed is None)
+    report, context, seed = result.report, result.context, result.seed
     _print(report, fmt, context)
     if plot is not None and report.get("games"):
         _chart(report, context, plot)
-    if not complete:
+    if not result.complete:
         print("hazard-dsl: interrupted: these are the results of the chunks finished before Ctrl-C.", file=sys.stderr)
         return 130
     if args.seed is None and fmt == "text":
@@ -83,13 +84,13 @@ def command(args) -> int:
     return 0
 
 
-def _planned(args, ruleset, fmt: str, seed: int) -> int:
+def _planned(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     """`simulate --players … --bet SEAT:NAME=AMOUNT`: rounds of the table played on the table
     itself, bets and all (commands.simulate.planned_rounds), each seat's net per round beside
     its exact figure."""
     from ..render.tables import Table
 
-    report = _one_by_one(args, ruleset, fmt, seed, simulating.planned_rounds, "rounds", 1)
+    report = result.report
     if fmt == "json":
         print(json.dumps({**report, "seats": {p: {k: (str(v) if k == "exact" and v is not None else v)
                                                    for k, v in row.items()} for p, row in report["seats"].items()}},
@@ -113,25 +114,7 @@ def _planned(args, ruleset, fmt: str, seed: int) -> int:
         notes.append(f"Never made in {report['sessions']:,} rounds: {', '.join(report['never_made'])} (nobody "
                      f"could take it, or it was never open to that seat); the exact figure assumes every bet "
                      f"planned is made and taken whenever it may be (a larger --purse lets others cover it).")
-    return _shown(t, notes, fmt, args.seed is None, seed)
-
-
-def _one_by_one(args, ruleset, fmt: str, seed: int, play, what: str, per_session: int | None) -> dict:
-    """Sessions at the table played one by one (`play`: commands.simulate.planned_rounds or
-    sessions_to_goal) with the seats' plans, `--games` of them (default 1000) for each of
-    `per_session` seats (None: every player), a progress bar on a terminal; their report."""
-    from ..commands import sessions
-
-    if getattr(args, "plot", None) is not None:
-        raise UsageError("--plot draws games, not sessions at the table")
-    settings = table_settings(args, ruleset)
-    plans, refused, stakes = sessions.bet_plans(ruleset, settings["players"], args.bet, getattr(args, "refuse", []))
-    count = args.games if args.games is not None else 1000
-    total = count * (per_session or len(settings["players"]))
-    bar = _Bar(total, what) if fmt != "json" and sys.stderr.isatty() else _NoBar()
-    with bar:
-        return play(ruleset, settings, plans, refused, count, seed, args.option,
-                    (lambda n: bar.progress.advance(bar.task, n)) if bar else None, stakes)
+    return _shown(t, notes, fmt, seed_chosen, result.seed)
 
 
 def _shown(table, notes: list, fmt: str, seed_chosen: bool, seed: int) -> int:
@@ -147,20 +130,13 @@ def _shown(table, notes: list, fmt: str, seed_chosen: bool, seed: int) -> int:
     return 0
 
 
-def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
+def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     """`simulate --players … --goal G [--bet SEAT:NAME=AMOUNT]`: each seat's sessions from
     --purse to the goal or ruin, played on the table itself (commands.simulate.sessions_to_goal),
     beside the exact figures of `analyse --bankroll`."""
     from ..render.tables import Table
 
-    if args.rounds is not None:
-        raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of rounds")
-
-    def to_goal(ruleset, settings, plans, refused, count, seed, option_texts, advance, stakes):
-        return simulating.sessions_to_goal(ruleset, settings, plans, refused, count, seed, args.goal, option_texts,
-                                           advance, stakes)
-
-    report = _one_by_one(args, ruleset, fmt, seed, to_goal, "sessions", None)
+    report = result.report
     if fmt == "json":
         def plain(v):
             return str(v) if isinstance(v, Fraction) else v
@@ -188,7 +164,7 @@ def _to_goal(args, ruleset, fmt: str, seed: int) -> int:
     t.caption = ("± one standard error. A session ends, at the start of a game, when the seat's purse reaches the "
                  "goal or holds less than that game could cost it as planned; the other seats' purses never run "
                  "short, and every setter stakes --stake.")
-    return _shown(t, notes, fmt, args.seed is None, seed)
+    return _shown(t, notes, fmt, seed_chosen, result.seed)
 
 
 def _chart(report: dict, context, path: str) -> None:
@@ -208,7 +184,8 @@ def _chart(report: dict, context, path: str) -> None:
 
 
 class _Bar:
-    """rich's progress bar on standard error, advanced as chunks finish."""
+    """rich's progress bar on standard error, advanced by each number of games (or sessions)
+    done: the value of `with _Bar(total, what) as advance`."""
 
     def __init__(self, total: int, what: str):
         from rich.console import Console
@@ -218,34 +195,28 @@ class _Bar:
                                  TimeRemainingColumn(), console=Console(stderr=True), transient=True)
         self.task = self.progress.add_task(what, total=total)
 
-    def advance(self, result) -> None:
-        self.progress.advance(self.task, result.count)
+    def advance(self, done: int) -> None:
+        self.progress.advance(self.task, done)
 
     def __enter__(self):
         self.progress.__enter__()
-        return self
+        return self.advance
 
     def __exit__(self, *exc):
         return self.progress.__exit__(*exc)
 
 
 class _NoBar:
-    advance = None
-
-    def __bool__(self):
-        return False
-
     def __enter__(self):
-        return self
+        return None
 
     def __exit__(self, *exc):
         return False
 
 
-def _progress(fmt: str, context):
-    if fmt == "json" or not sys.stderr.isatty():  # a bar only on a terminal
-        return _NoBar()
-    return _Bar(context.plan.total, "sessions" if context.plan.kind == "sessions" else "games")
+def _bar(total: int, what: str):
+    """A bar only on a terminal."""
+    return _Bar(total, what) if sys.stderr.isatty() else _NoBar()
 
 
 def _print(report: dict, fmt: str, context) -> None:

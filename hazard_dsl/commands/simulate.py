@@ -1,18 +1,21 @@
 """`simulate`: Monte Carlo of games, bets and sessions, beside the exact figures.
 
-`games(...)` and `sessions(...)` run a whole simulation of a compiled machine and return its
-report (what `simulate --json` prints); the command checks its settings with the `checked_*`
-functions, prepares a simulation with `game_simulation` or `session_simulation`, and runs it
-with `simulate.simulation.execute`, showing its progress.
+`simulate_request(request, ruleset)` is the command: it takes a `SimulateRequest`
+(commands.requests: option values, bets and plans as values, counts as ints; the command line
+reads its flags into one in `cli.requests`), checks each field (an `ArgumentError` naming it),
+and runs one of four simulations — games (and one bettor's bets), sessions at the table
+(purses only), rounds of the table with seats' bets, or each seat's sessions to a goal — and
+returns a `SimulateResult`. `games(...)` and `sessions(...)` run a whole simulation of a
+compiled machine for the Python API and return its report (what `simulate --json` prints).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from ..errors import ArgumentError
+from ..errors import Arg, ArgumentError
+from ..records import record
 from .errors import CommandError, SettingError
-from .loading import build_machine
 
 DEFAULT_GAMES = 1_000_000
 DEFAULT_SESSIONS = 1_000
@@ -84,41 +87,23 @@ def checked_count(count: int | None, at_table: bool) -> int:
     return count
 
 
-def game_simulation(ruleset, count: int, seed: int, option_texts=(), policy: str = "optimal", bets=(),
-                    engine: str = "numpy"):
-    """A simulation of `count` games of `ruleset` with these options and bets (texts
-    NAME=AMOUNT), ready to execute. `simulate.tables.SimulationError` (a game too large to
-    simulate) is left to the caller."""
-    from ..simulate.simulation import prepare_games
-    from ..solve.bets import BetError
-    from ..solve.markov import PolicyError
-
-    try:
-        ordered = [t.partition("=")[0].strip() for t in bets]
-        machine = build_machine(ruleset, list(option_texts), [n for n in ordered if n in ruleset.bets])
-        return prepare_games(machine, count, seed, policy, list(bets), engine=engine)
-    except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
-        raise
-    except (PolicyError, BetError) as exc:
-        if isinstance(exc, ArgumentError):  # names its argument: each front end words it
-            raise
-        raise CommandError(str(exc)) from None
-
-
 def simulation_request(request, ruleset, count: int, seed: int, engine: str = "numpy"):
-    """`game_simulation` for a `SimulateRequest` without players (commands.requests): options by
-    value, one bettor's BetOrders (each bet once). The simulator reads its orders as
-    NAME=AMOUNT (simulate.bets), the amount exact (10, 25/2) or a multiple (2x)."""
+    """A simulation of `count` games of `ruleset` for a `SimulateRequest` without players
+    (commands.requests): its option values, its policy and one bettor's BetOrders (each bet
+    once), ready to execute; `engine` as for `checked_engine`. `simulate.tables.SimulationError`
+    (a game too large to simulate) is left to the caller."""
     from ..simulate.simulation import prepare_games
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
     from .analyse import order_texts
     from .loading import machine_for
+    from .requests import BetOrder
 
     orders = order_texts(request.bets, at_throw=False)
     try:
         machine = machine_for(ruleset, request.options, [n for n, _ in orders if n in ruleset.bets])
-        return prepare_games(machine, count, seed, request.policy, [f"{n}={a}" for n, a in orders], engine=engine)
+        return prepare_games(machine, count, seed, request.policy, [BetOrder(n, a) for n, a in orders],
+                             engine=engine)
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
     except (PolicyError, BetError) as exc:
@@ -127,12 +112,14 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
         raise CommandError(str(exc)) from None
 
 
-def session_simulation(ruleset, count: int, seed: int, settings: dict, option_texts=(), engine: str = "numpy"):
+def session_simulation(ruleset, count: int, seed: int, settings: dict, options=None, engine: str = "numpy"):
     """A simulation of `count` sessions at the table with these settings
-    (`commands.sessions.table_settings`), ready to execute; `engine` as for games."""
+    (`commands.sessions.request_settings`) and option values ({name: value}), ready to
+    execute; `engine` as for games."""
     from ..simulate.simulation import prepare_sessions
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
+    from .loading import machine_for
 
     from ..simulate.sessions import VECTORISED
 
@@ -143,7 +130,7 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
                                        f"--simulate N beside its exact figures")
     try:
         table = ruleset.table
-        machine = build_machine(ruleset, list(option_texts), [table.stake] if table.stake else [])
+        machine = machine_for(ruleset, options or {}, [table.stake] if table.stake else [])
         if machine.passing is None or not machine.passing.ever_passes:
             raise CommandError(f"{ruleset.name}: the dice never pass (no passing: rule that can apply), so a round "
                                f"of the table never ends; add passing: to the rule file")
@@ -156,10 +143,101 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, option_te
         raise CommandError(str(exc)) from None
 
 
+@record
+class SimulateResult:
+    """What `simulate_request` ran: `kind` "games" (and one bettor's bets), "sessions" (at the
+    table, purses only), "rounds" (a round of the table played one by one, seats' bets and all)
+    or "goal" (each seat's sessions to the goal); its `report` (what `simulate --json` prints,
+    before the command line's JSON writes exact figures as text); the `seed` its dice were drawn
+    from (the request's, or a new one); `complete` false where Ctrl-C stopped it; `context` the
+    prepared simulation (games and sessions: its machine and exact figures)."""
+
+    kind: str
+    report: dict
+    seed: int
+    complete: bool = True
+    context: object = None
+
+
+DEFAULT_ROUNDS = 1_000  # rounds of the table (or sessions to the goal) played one by one, by default
+
+
+def simulate_request(request, ruleset, bar=None) -> SimulateResult:
+    """`simulate`: `request` a `SimulateRequest` (commands.requests) of `ruleset`, each field
+    checked (an `ArgumentError` naming it), then games, sessions at the table, rounds with the
+    seats' plans or sessions to the goal simulated (see `SimulateResult`). `bar(total, what)`,
+    if given, is a context manager whose value is called with each number of games (or
+    sessions) done, or None: a front end's progress bar. A field given for another kind of run
+    is refused, never ignored. `simulate.tables.SimulationError` (a game too large to simulate)
+    and `simulate.chunks.ClusterError` (a scheduler's address, or a cluster lost) are left to
+    the caller."""
+    from ..simulate.simulation import execute
+    from .dice import checked_seed, new_seed
+    from .sessions import checked_plans, request_settings
+
+    seed = checked_seed(request.seed)
+    seed = new_seed() if seed is None else seed
+    workers = checked_workers(request.workers)
+    check_scheduler(request.scheduler)
+    at_table = request.players is not None
+    engine = checked_engine(request.engine, at_table)
+    if not at_table:
+        for name in ("rounds", "purse", "strategy", "stake", "refusals", "goal"):
+            if getattr(request, name) not in (None, (), []):
+                raise SettingError(name, "is for sessions at the table: give ", Arg("players", value=["Ann", "Ben",
+                                                                                                   "Cat"]), " too")
+    elif request.goal is not None or request.plans:
+        # played one by one on the table itself, here: a field for the other runs is refused, never ignored
+        for name, given in (("scheduler", request.scheduler), ("workers", request.workers),
+                            ("engine", request.engine if request.engine == "compiled" else None)):
+            if given is not None:
+                raise SettingError(name, ": sessions with ", Arg("goal"), " or with seats' bets (",
+                                   Arg("plans", "NAME", "AMOUNT", seat="SEAT"), ") are played one by one on the "
+                                   "table itself, in this process; leave ", Arg(name), " out")
+        if request.goal is not None and request.rounds is not None:
+            raise SettingError("rounds", ": with ", Arg("goal"), " a session ends at the goal or at ruin, not after "
+                                         "a number of rounds")
+        settings = request_settings(ruleset, request.ruleset, request)
+        plans, refused, stakes = checked_plans(ruleset, settings["players"], request.plans, request.refusals)
+        count = request.games if request.games is not None else DEFAULT_ROUNDS
+        per_session = 1 if request.goal is None else len(settings["players"])
+        with _bar(bar, count * per_session, "rounds" if request.goal is None else "sessions") as advance:
+            if request.goal is None:
+                report = planned_rounds(ruleset, settings, plans, refused, count, seed, request.options, advance,
+                                        stakes)
+            else:
+                report = sessions_to_goal(ruleset, settings, plans, refused, count, seed, request.goal,
+                                          request.options, advance, stakes)
+        return SimulateResult("rounds" if request.goal is None else "goal", report, seed)
+    count = checked_count(request.games, at_table)
+    if at_table:
+        settings = request_settings(ruleset, request.ruleset, request)
+        context = session_simulation(ruleset, count, seed, settings, request.options, engine)
+    else:
+        context = simulation_request(request, ruleset, count, seed, engine)
+    what = "sessions" if context.plan.kind == "sessions" else "games"
+    with _bar(bar, context.plan.total, what) as advance:
+        report, complete = execute(context, workers, request.scheduler,
+                                   None if advance is None else (lambda result: advance(result.count)))
+    return SimulateResult(context.plan.kind, report, seed, complete, context)
+
+
+class _NoBar:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _bar(bar, total: int, what: str):
+    return _NoBar() if bar is None else bar(total, what)
+
+
 MAX_PLANNED_SESSIONS = 100_000  # rounds of the table played one by one, bets and all
 
 
-def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, option_texts=(),
+def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, options=None,
                    advance=None, stakes=None) -> dict:
     """Each seat's net over one round of the table, in `count` sessions played on the table
     itself (play.table: the vectorised sessions play the stakes alone, and bets need the whole
@@ -169,6 +247,7 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume.
     `stakes` ({seat: amount}, sessions.bet_plans): a seat's own stake in place of --stake."""
 
+    options = {} if options is None else options
     import numpy as np
 
     from ..play.dice import RandomDice
@@ -186,7 +265,7 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     made: set = set()  # (seat, bet) of the plans made at least once: a plan never made is said
     for k in range(count):
         dice_k = RandomDice(generator=np.random.default_rng([seed, k, 2]))
-        at_table = table(ruleset, option_texts, one_round, seed * MAX_PLANNED_SESSIONS + k, dice_k)
+        at_table = table(ruleset, options, one_round, seed * MAX_PLANNED_SESSIONS + k, dice_k)
         for event in at_table.play(strategy(at_table, one_round, plans, refused, stakes)):
             if event["event"] == "bet":
                 made.add((event["who"], event["bet"]))
@@ -202,7 +281,7 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
         why = "it assumes every setter stakes --stake, and a seat's own stake (SEAT:stake=AMOUNT) differs"
     else:
         try:
-            machine = table(ruleset, option_texts, one_round, seed, None).machine
+            machine = table(ruleset, options, one_round, seed, None).machine
             figures = seats(machine, {p: plans.get(p, {}) for p in players}, Fraction(settings["stake"]), players,
                             settings["policy"])
             exact, why = figures.per_round, figures.why_no_round
@@ -242,8 +321,8 @@ MAX_GAMES_TO_GOAL = 1_000_000  # games of one seat's session to its goal, at mos
 DEEP_PURSE = 10 ** 12  # the other seats' purses (and the seat's own at the table): never short
 
 
-def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: str,
-                     option_texts=(), advance=None, stakes=None) -> dict:
+def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: Fraction,
+                     options=None, advance=None, stakes=None) -> dict:
     """Each seat in turn, in `count` sessions played on the table itself: from the settings'
     purse until its purse reaches `goal` or holds less than the next game needs as its plan says
     (solve.seats.game_outcomes: the same rule as the exact figures), the other seats' purses
@@ -252,20 +331,18 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     {seat: {"reached", "reached_stderr", "games", "games_stderr", "unfinished", "exact_reach",
     "exact_games", "z_reach", "z_games", "why_no_exact"}}}."""
 
+    options = {} if options is None else options
     import numpy as np
 
     from ..play.dice import RandomDice
-    from ..solve.bets import BetError, parse_money
     from ..solve.seats import SeatError, SeatSolver, seat_ruin
     from .sessions import stakes_alike, strategy, table
 
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
                                     f"played one by one)")
-    try:
-        goal = parse_money(goal, "--goal")
-    except BetError as exc:
-        raise CommandError(str(exc)) from None
+    if not isinstance(goal, Fraction) or goal <= 0:
+        raise SettingError("goal", ": the amount must be more than 0")
     players = settings["players"]
     bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
     if not bankroll < goal:
@@ -277,7 +354,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
         raise SettingError("strategy", "must be flat with --goal: the figures follow each seat staking --stake "
                                        "every game, as the exact ones do")
     deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=sorted({bet for plan in plans.values() for bet in plan}))
-    machine = table(ruleset, option_texts, deep, seed, None).machine
+    machine = table(ruleset, options, deep, seed, None).machine
     chains = SeatSolver(machine, settings["policy"])
     n = len(players)
     out = {}
@@ -301,7 +378,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
         reached, games, unfinished = [], [], 0
         for k in range(count):
             dice = RandomDice(generator=np.random.default_rng([seed, i, k, 3]))
-            at_table = table(ruleset, option_texts, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
+            at_table = table(ruleset, options, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
             play = strategy(at_table, deep, plans, refused, stakes)
             pending = [e for e in at_table.opening if e["event"] == "game"]  # kept without a history
             played, result = 0, None

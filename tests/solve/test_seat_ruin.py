@@ -115,7 +115,7 @@ def test_sessions_played_on_the_table_agree_within_four_standard_errors(name, pl
     variant = hazard_dsl.load(name)
     settings = table_settings(variant.ruleset, name, players=",".join(players), purse="3")
     report = sessions_to_goal(variant.ruleset, settings, {p: {b: Fraction(a) for b, a in plan.items()}
-                                                          for p, plan in plans.items()}, set(), 400, 7, "6")
+                                                          for p, plan in plans.items()}, set(), 400, 7, Fraction(6))
     row = report["seats"][seat]
     k = report["sessions"] - row["unfinished"]
     reached = row["reached"]
@@ -151,6 +151,7 @@ def test_analyse_prints_each_seats_chance_and_json_has_them_exact():
     assert max(len(line) for line in text.out.splitlines()) <= 80
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_analyse_says_what_is_missing():
     no_players = run_cli("analyse", "cotton", "--bet", "Ben:side=1", "--bankroll", "5", "--goal", "10", "--stake", "1")
     assert no_players.code == 2 and "--players is needed with --bankroll" in no_players.err

@@ -363,7 +363,7 @@ def test_a_commission_taken_up_front_is_in_the_seats_figures_as_the_table_takes_
     assert buy == Fraction(1, 21)
     settings = table_settings(craps.ruleset, "craps", players="Ann,Ben", purse="1000")
     report = planned_rounds(craps.ruleset, settings, {"Ann": {"buy_4": Fraction(20)}}, set(), 600, 3,
-                            ["vig=up_front"])
+                            {"vig": "up_front"})
     ann = report["seats"]["Ann"]
     assert ann["exact"] == figures.per_round["Ann"]
     assert abs(ann["z"]) <= 4, ann
