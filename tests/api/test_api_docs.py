@@ -21,6 +21,7 @@ def at_the_root(monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_api_page_runs(at_the_root):
     result = doctest.testfile(str(ROOT / "docs" / "api.md"), module_relative=False, optionflags=FLAGS,
                               raise_on_error=False, report=True, verbose=False)

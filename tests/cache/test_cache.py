@@ -152,6 +152,7 @@ def test_the_option_table_on_the_base_table_equals_solving_afresh(fresh):
             assert fast[name][value] == {b: e for b, e in slow.items() if e is not None}, (name, value)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_commands_agree_with_and_without_the_cache(fresh):
     def run(*args, **env):
         return subprocess.run([sys.executable, "-m", "hazard_dsl", *args], capture_output=True, text=True,
@@ -378,6 +379,7 @@ def test_a_relative_cache_home_is_ignored(tmp_path, monkeypatch):
     assert (tmp_path / "home" / ".cache" / "hazard-dsl" / "rulesets").is_dir()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_damage_to_any_entry_never_reaches_the_figures(tmp_path_factory, monkeypatch):
     """Property: overwrite, cut or extend any kept entry at any place; the figures printed are
     still the file's own (the damaged entry is rebuilt)."""

@@ -280,6 +280,7 @@ def test_fuzz_arbitrary_bytes(data, tmp_path_factory):
 
 @FUZZ
 @given(document=st.one_of(yamlish, rulesets))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fuzz_yamlish_rule_files(document, tmp_path_factory):
     path = tmp_path_factory.mktemp("yamlish") / "fuzz.yaml"
     path.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
@@ -356,6 +357,7 @@ def _foreign_words(diagnostics, lark_words) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_message_of_the_corpus_uses_a_parser_s_words():
     lark_words = _lark_words()
     for path in FILES:

@@ -68,6 +68,7 @@ def test_one_run_reports_everything(path: Path, runs):
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fits_80_columns_at_a_terminal(path: Path, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     for d in check_file(path):

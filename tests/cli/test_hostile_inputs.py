@@ -141,6 +141,7 @@ def test_a_commission_paid_that_reads_the_game_is_refused_at_check(tmp_path, pai
         assert_refused_at(result, name, 5, 47, message)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_commission_paid_by_option_is_still_accepted(tmp_path):
     name = write(tmp_path, "vig.yaml", "name: vig\nextends: craps\nbets:\n  buy_4:\n"
                                        "    commission: {rate: 5%, of: bet, paid: option.vig}\n")

@@ -209,6 +209,7 @@ def test_libyaml_and_the_pure_loader_give_the_same_positions(name, monkeypatch):
     assert _positions(path) == fast
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_deep_nesting_is_never_handed_to_libyaml(write_ruleset):
     # libyaml's composer recurses in C and overflows the stack past some thousands of levels
     text = "name: x\nnotes: " + "[" * 200_000 + "]" * 200_000 + "\n"

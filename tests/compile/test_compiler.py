@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hazard_dsl.check import check_file
 from hazard_dsl.compile.machine import CHOICE, END, OUTCOMES, THROW
 from tests.conftest import machine
@@ -98,6 +100,7 @@ def test_every_shipped_ruleset_checks_clean():
         assert [d for d in diagnostics if d.is_error] == [], name
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_unbounded_variable_is_refused_not_hung(write_ruleset):
     path = write_ruleset("""
 name: counter

@@ -47,6 +47,7 @@ def test_chains_are_computed_left_to_right(text, expected):
                                            .replace("die2", "4"))
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_chain_of_five_thousand_terms_is_evaluated_without_recursion():
     import sys
 

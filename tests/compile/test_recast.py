@@ -221,6 +221,7 @@ def test_a_tape_scripts_a_cocked_die_and_the_casters_choice():
     assert lines[1]["result"] == "win" and lines[1]["label"] == "nick"
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_without_a_scripted_choice_the_policy_recasts():
     # main 6 (3-3), then for the chance a cater showing with the first die off: the best is to
     # recast it alone (4 + 2 nicks six); a cinque showing: take both up (5 + anything wins nothing at once)
@@ -261,6 +262,7 @@ def test_random_dice_land_off_as_often_as_the_rules_say():
     assert set(faces) <= {None, 1, 2, 3, 4, 5, 6}
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_session_with_cocked_dice_is_logged_and_replayed(tmp_path):
     log = tmp_path / "cocked.log"
     result = cli("run", "history_sheet", "--option", "cocked=one_in_six", "--players", "Ann,Ben,Cat", "--seed", "4",

@@ -446,6 +446,7 @@ _PIECES = st.sampled_from(["name: x\n", "phases:\n", "  a:\n", "    rules:\n", "
 
 @given(st.lists(_PIECES | st.text(max_size=8), max_size=14), st.integers(0, 30), st.integers(0, 40),
        st.text(max_size=6))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_text_and_no_place_makes_the_service_raise(pieces, line, column, new_name):
     service = LanguageService()
     uri = "untitled:hostile.yaml"

@@ -89,6 +89,7 @@ def rule_files() -> list[Path]:
                    *ROOT.glob("tests/data/rulesets/*.yaml"), *ROOT.glob("tests/data/broken/*.yaml"), EVERY_KEY])
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_rule_file_check_accepts_satisfies_the_schema():
     accepted = [path for path in rule_files()
                 if not any(d.severity == ERROR for d in check_file(path))]

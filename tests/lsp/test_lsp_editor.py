@@ -232,6 +232,7 @@ def _answers(out: bytes) -> list[dict]:
     (b"Content-Length: 40\r\n\r\n{\"jsonrpc\"", "the stream ended inside a message (10 of its 40 bytes came)"),
     (b"X" * 5000, "a header line longer than 1024 bytes"),
 ])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_broken_stream_ends_the_server_with_one_line_and_no_traceback(tmp_path, sent, said):
     server = _server(tmp_path)
     try:
@@ -262,6 +263,7 @@ def test_a_content_length_that_says_more_than_was_sent_gets_parse_error_then_sto
         "hazard-dsl lsp: the editor's stream is broken: a message without Content-Length; stopping"]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_malformed_message_gets_the_protocols_error_and_the_server_reads_on(tmp_path):
     server = _server(tmp_path)
     body = b'{"jsonrpc": "2.0", "id": 2, "method": '

@@ -77,6 +77,7 @@ def test_extends_never_quotes_another_file(tmp_path, capsys):
         assert "is not a rule file" in err and "hunter2" not in err and "root:" not in err
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_four_thousand_misspelt_names_are_checked_in_seconds(tmp_path):
     variables = "".join(f"  var_{i}: 0..1\n" for i in range(4000))
     rules = "".join(f"    - when: vra_{i} == 1\n      do: win\n" for i in range(4000))
@@ -95,6 +96,7 @@ def test_any_amount_text_is_read_or_refused(text):
 
 
 @given(st.from_regex(r"[+-]?[0-9]{1,5}(\.[0-9]{1,3})?(/[1-9][0-9]{0,2})?%?", fullmatch=True))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_plain_amounts_are_exact(text):
     value = exact_amount(text)
     assert value is not None and "e" not in text
@@ -172,6 +174,7 @@ def test_any_long_flat_chain_is_accepted_and_computed(length, op, tmp_path_facto
 
 
 @given(depth=st.integers(61, 300), kind=st.sampled_from(["(", "not ", "-", "if"]))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_nesting_past_the_bound_is_refused_at_its_place(depth, kind, tmp_path_factory):
     condition = {"(": "total == 7 and (" * depth + "true" + ")" * depth,
                  "not ": "not " * depth + "total == 7",

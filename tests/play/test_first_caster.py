@@ -250,6 +250,7 @@ def test_play_throws_the_die_on_enter_and_logs_what_run_logs(tmp_path):
     assert f"{first['caster']} casts first: the lowest die." in played.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_session_stopped_during_the_lot_resumes_with_the_same_dice(tmp_path):
     whole, cut = tmp_path / "whole.log", tmp_path / "cut.log"
     assert cli("play", "history_sheet", "--players", "Ann,Ben,Cat", "--seed", "11", "--log", str(whole),

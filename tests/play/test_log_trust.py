@@ -118,6 +118,7 @@ def _start(*argv) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_log_being_written_is_locked_against_a_second_session(tmp_path):
     log = tmp_path / "live.log"
     first = _start("play", "cotton", "--players", "Ann,Ben", "--seed", "3", "--log", str(log))
@@ -162,6 +163,7 @@ def _after_the_end(tmp_path):
     }
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_replay_refuses_any_line_after_the_sessions_end_naming_it(tmp_path):
     n, logs = _after_the_end(tmp_path)
     for what, text in logs.items():
@@ -172,6 +174,7 @@ def test_replay_refuses_any_line_after_the_sessions_end_naming_it(tmp_path):
         assert result.stdout == "", what  # checked before anything is printed
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_resume_refuses_lines_after_the_end_and_leaves_the_log_as_it_was(tmp_path):
     n, logs = _after_the_end(tmp_path)
     for what, text in logs.items():
@@ -182,6 +185,7 @@ def test_resume_refuses_lines_after_the_end_and_leaves_the_log_as_it_was(tmp_pat
         assert bad.read_text() == text, what
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_refused_resume_leaves_the_log_byte_for_byte(tmp_path):
     """A log refused by --resume (a contradiction deep inside, and a last line cut off by a
     kill) is not touched: the cut-off line is dropped only after the whole log has been checked."""
@@ -301,6 +305,7 @@ def test_replay_reads_a_big_log_line_by_line(tmp_path):
     assert junk_peak - small_peak < 8_000, (small_peak, junk_peak)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_an_overlong_line_in_a_log_is_refused_naming_it(tmp_path):
     log = session_log(tmp_path)
     lines = log.read_bytes().splitlines(keepends=True)
@@ -325,6 +330,7 @@ def test_play_asks_again_after_input_that_is_not_text():
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_play_reads_an_overlong_answer_in_bounded_memory(tmp_path):
     short = tmp_path / "short.txt"
     short.write_bytes(b"2\n" + b"\n" * 200)

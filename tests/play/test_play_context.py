@@ -89,6 +89,7 @@ def _interrupted_in_a_pseudo_terminal(argv: list[str], env: dict, stop_after: by
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_ctrl_c_then_resume_from_the_default_log_recaps_the_table_and_odds_are_from_there(tmp_path):
     # Seed 2 at Cotton's table: game 1, Ann throws 6-2 (main eight) and 1-2 (out): she pays Ben
     # his 2 and the box passes; game 2, Ben throws 3-5 (main eight), 3-1 (chance four), 3-4

@@ -107,6 +107,7 @@ WAGERS_BEFORE_THE_ODDS = [
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path, short_tmp):
     log = short_tmp / "hoyle.log"  # a short path, so the lines that name it fit in 80 columns
     env = {"XDG_DATA_HOME": str(tmp_path)}

@@ -109,6 +109,7 @@ def test_hard_play_forfeits_the_dice(tmp_path):
 @given(seed=st.integers(0, 2**32 - 1), name=st.sampled_from(["cotton", "chicken", "craps", "french", "petty"]),
        purse=st.integers(1, 12), stake=st.sampled_from(["1", "2", "1/2", "3"]),
        strategy=st.sampled_from(["flat", "fraction", "cautious"]), players=st.integers(2, 4))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_purses_never_go_negative_and_money_is_conserved(seed, name, purse, stake, strategy, players):
     machine = MACHINES[name]
     names = [f"P{k}" for k in range(players)]
@@ -225,6 +226,7 @@ def test_a_killed_session_resumes_to_the_same_purses(tmp_path):
     assert json.loads(data.splitlines()[-1])["event"] == "end"
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_replay_narrates_the_log_again(tmp_path):
     full = play_logged(tmp_path)
     result = cli("replay", str(full))
@@ -243,6 +245,7 @@ def test_run_log_replays(tmp_path):
     assert result.returncode == 0 and "The session ends" in result.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_damaged_and_foreign_logs_are_refused_naming_the_line(tmp_path):
     full = play_logged(tmp_path)
     lines = full.read_text().splitlines()
@@ -272,6 +275,7 @@ def test_damaged_and_foreign_logs_are_refused_naming_the_line(tmp_path):
     refused('{"event": "game"}\n', "bad.log:1:", "begins with")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_log_of_an_edited_rule_file_is_refused(tmp_path):
     rules = tmp_path / "mine.yaml"
     rules.write_text("extends: cotton\nname: Mine\n")

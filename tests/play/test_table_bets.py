@@ -246,6 +246,7 @@ def _seed_with_a_chance() -> int:
     raise AssertionError("no seed sets a main and a chance in two throws")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_play_offers_bets_explains_refuses_takes_and_resumes_mid_bet(short_tmp):
     """`play hoyle` at the keyboard: at the throw after the chance, `bets` lists what each may bet,
     `? odds` explains it; Ben backs a side bet, which Ann declines (Enter would decline too);

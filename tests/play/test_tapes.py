@@ -86,12 +86,14 @@ def _transcript(seed: int) -> str:
     return proc.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_same_seed_same_games():
     first, second = _transcript(1), _transcript(1)
     assert first == second
     assert first.strip()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_different_seeds_different_games():
     def games(seed):  # the closing line names the seed, so leave it out of the comparison
         return [line for line in _transcript(seed).splitlines() if not line.startswith("Seed ")]

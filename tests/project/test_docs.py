@@ -204,6 +204,7 @@ def test_a_section_is_replaced_and_nothing_else(tmp_path):
     assert page.read_text(encoding="utf-8") == "<!-- bench_x:begin -->\nno end\n"
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_benchmark_run_writes_its_figures_into_a_copy_of_the_page(tmp_path):
     """bench_growth with tiny sizes (a second) writes what it printed, with the date and the
     machine, into its own section of a copy of docs/performance.md; the rest of the copy is the

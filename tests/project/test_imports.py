@@ -33,6 +33,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "hazard_dsl"
 
@@ -238,6 +240,7 @@ def _ours() -> Package:
     return read_package(ROOT / PACKAGE, PACKAGE, shown_from=ROOT)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_checker_reads_the_whole_package_with_imports_inside_functions():
     package = _ours()
     assert {f"{PACKAGE}.cli", f"{PACKAGE}.parse.reader", f"{PACKAGE}.simulate.run"} <= set(package.modules)
@@ -248,11 +251,13 @@ def test_the_checker_reads_the_whole_package_with_imports_inside_functions():
     assert [imp for imp in package.imports if imp.target not in package.modules] == []
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_import_cycle_in_the_package():
     found = cycles(_ours())
     assert not found, "\n\n".join(found)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_module_takes_another_modules_private_name():
     found = private_names(_ours())
     assert not found, "\n".join(found)

@@ -29,6 +29,7 @@ def cli(*argv, stdin=""):
                           cwd=ROOT, env=dict(os.environ, COLUMNS="100"), timeout=120)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_ninety_sixth_of_a_shilling_to_five_pounds_reads_back_exactly():
     """1/96 shilling is an eighth of a penny (12d × 8): every such amount up to £5 (100s) as
     money_told writes it ("£1 1/8d", "10s 6¾d", "half a guinea") reads back to itself."""
@@ -47,6 +48,7 @@ def test_every_cent_and_third_of_a_cent_to_a_hundred_dollars_reads_back_exactly(
 
 @given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**4))
 @settings(max_examples=300, deadline=None)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_amount_told_reads_back(value):
     assert money_read(HOYLE, money_told(HOYLE, value)) == value
     assert money_read(CRAPS, money_told(CRAPS, value)) == value

@@ -122,6 +122,7 @@ def test_a_full_device_is_an_error_not_a_crash(argv):
 
 
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "LANG": "C"}])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_locale_without_utf8_degrades(env):
     for argv in (["analyse", "cotton"], ["run", "cotton", "--seed", "1"], ["compare", "cotton", "petty"]):
         result = _cli(*argv, env=env)
@@ -139,6 +140,7 @@ def test_a_deleted_working_folder(tmp_path):
     assert "1979/4032" in result.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_long_counter_is_exact_in_json_and_abbreviated_in_text(tmp_path, capsys):
     import json
     from fractions import Fraction

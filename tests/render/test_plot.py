@@ -40,6 +40,7 @@ def run(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_chart_png(capsys, tmp_path):
     target = tmp_path / "edges.png"
     code, out, err = run(capsys, "compare", "cotton", "hoyle", "chicken", "french", "petty", "craps", "--plot",
@@ -50,6 +51,7 @@ def test_compare_chart_png(capsys, tmp_path):
     assert target.stat().st_size > 30_000
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_chart_svg_carries_the_figures(capsys, tmp_path):
     target = tmp_path / "edges.svg"
     code, _, _ = run(capsys, "compare", "cotton", "petty", "french", "--plot", str(target))
@@ -61,6 +63,7 @@ def test_compare_chart_svg_carries_the_figures(capsys, tmp_path):
         assert words in text, words
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_an_svg_is_the_same_file_every_time(tmp_path):
     import hazard_dsl
 
@@ -71,6 +74,7 @@ def test_an_svg_is_the_same_file_every_time(tmp_path):
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_analyse_chart_with_and_without_by(capsys, tmp_path):
     target = tmp_path / "cotton.svg"
     code, _, _ = run(capsys, "analyse", "cotton", "--by", "main", "--plot", str(target))

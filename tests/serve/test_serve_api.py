@@ -386,6 +386,7 @@ def test_only_loopback_names_are_answered_on_loopback(client):
 # -- the work is bounded in time and off the event loop
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_work_past_the_time_limit_is_stopped_and_blocks_no_other_work():
     import anyio
 
@@ -497,6 +498,7 @@ def test_serve_without_the_web_extra_says_how_to_install_it(capsys, monkeypatch)
     assert capsys.readouterr().err == "hazard-dsl: error: serve needs the web extra: pip install 'hazard-dsl[web]'\n"
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_serve_prints_its_address_and_stops_on_ctrl_c(folder, tmp_path):
     import httpx
 
@@ -581,6 +583,7 @@ def test_serve_refuses_a_missing_folder_and_a_port_in_use(capsys, tmp_path):
         assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_serve_is_a_front_door_that_nothing_below_imports():
     from tests.project.test_imports import PACKAGE, PIPELINE, _within, read_package
 

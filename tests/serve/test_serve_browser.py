@@ -223,6 +223,7 @@ def test_a_new_file_from_a_built_in_in_one_click(browser, server):
 @pytest.mark.parametrize("page, ready", [("/?ruleset=cotton", "#figure-win"),
                                          ("/compare?v=cotton&v=petty&v=french", "#column-2 #figure-win"),
                                          ("/workbench?file=typo.yaml", "#diagnostics li")])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_page_scrolls_sideways_at_375_px(browser, server, page, ready):
     address, _ = server
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
@@ -237,6 +238,7 @@ def test_no_page_scrolls_sideways_at_375_px(browser, server, page, ready):
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_workbench_completes_and_explains_from_the_language_service(browser, server):
     """Completion comes from the language service `hazard-dsl lsp` serves (hover too: tested
     through the API): at the place of a misspelt phase after `goto`, Ctrl-Space offers the phases."""

@@ -299,6 +299,7 @@ def test_the_table_at_375_px_does_not_scroll_sideways(browsers, server):
         page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_table_is_opened_from_the_library_page(browsers, server):
     from selenium.webdriver.common.by import By
 
@@ -483,6 +484,7 @@ def test_the_log_is_downloaded_with_the_token_in_a_header(browsers, server, tmp_
     assert first["event"] == "session" and first["players"] == ["Ann", "Ben"] and first["seed"] is None
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_library_opens_a_table_with_stake_rounds_and_seed_by_keyboard_at_375_px(browsers, server):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By

@@ -292,6 +292,7 @@ def test_a_save_over_a_folder_of_that_name_is_a_clear_409_not_a_500(tmp_path, fo
     app.state.tables.store.close()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_documented_bot_loop_plays_a_table_to_its_end(tmp_path):
     """docs/web.md's bot loop, as printed there, plays Ann's and Ben's seats at once against a
     real server (`hazard-dsl serve`): each acting with the version and a key, a stale action read

@@ -47,6 +47,7 @@ SMALL = [(6, 16), (36, 16), (36, 24), (216, 24), (1296, 24)]
 
 
 @pytest.mark.parametrize("columns, width", SMALL)
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_word_of_a_small_width_gives_every_tuple_equally_often(columns, width):
     p = plan(columns, width)
     N = columns ** p.per_word

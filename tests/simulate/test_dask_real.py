@@ -71,6 +71,7 @@ def test_the_command_on_a_real_cluster_gives_the_local_figures(cluster):
     assert _figures(report) == _figures(json.loads(json.dumps(local)))
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_sessions_on_a_real_cluster_give_the_local_figures(cluster):
     args = ("simulate", "chicken", "--players", "Ann,Ben,Cat", "--rounds", "2", "--games", "5000", "--seed", "3",
             "--json")

@@ -67,6 +67,7 @@ def test_many_tapes_at_once_each_follow_the_session_engine(name):
 
 @pytest.mark.parametrize("name", ["cotton", "chicken", "hoyle", "craps", "history_sheet"])
 @pytest.mark.statistical  # a simulation against exact figures
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_games_per_session_agree_with_the_exact_hand(name):
     """With purses too deep to run short, a session of R rounds of n players is n·R hands, so its
     expected games are n·R times `solve.session.hand`'s games per hand: the simulated mean (many
@@ -83,6 +84,7 @@ def test_games_per_session_agree_with_the_exact_hand(name):
 
 
 @pytest.mark.parametrize("lanes", [1, 7, 256, 1000])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_session_is_played_to_its_end_whatever_the_lanes(lanes):
     """However many lanes, exactly the sessions asked for, each ended for a reason, money
     conserved in each; the same seed gives the same sessions."""

@@ -29,6 +29,7 @@ def banded(n: int, band: int = 6) -> list[dict]:
     return rows
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_growing_digits_are_refused_as_too_large():
     with pytest.raises(TooLargeToSolve, match="too large to solve exactly"):
         sparse_solve(banded(1000), [Fraction(0)] * 1000)

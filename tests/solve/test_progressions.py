@@ -170,6 +170,7 @@ def test_analyse_simulates_beside_the_exact_chain():
         assert abs(mean - float(figure)) < 4 * se, key
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_chart_of_a_progression_and_of_the_best_stake(tmp_path):
     pytest.importorskip("matplotlib")
     for words, name in ((("--strategy", "martingale", "--stake", "1"), "m.png"), (("--stake", "best"), "b.png")):
