@@ -262,6 +262,7 @@ def _bets(machine, analysis) -> list:
         if f is not None:
             entry.update({"pays": pays_text(bet, f), "edge": exact(f.edge), "win": exact(f.win),
                           "lose": exact(f.lose), "push": exact(f.push)})
+            entry.update(_spread(analysis, name))
             pays = {g: net for g, net in compiled.pays.items() if not isinstance(net, Exception)}
             if len(set(pays.values())) > 1:
                 grid = _pays_grid(machine, pays)
@@ -269,6 +270,21 @@ def _bets(machine, analysis) -> list:
                     entry["pays_by"] = grid
         out.append(entry)
     return out
+
+
+def _spread(analysis, name: str) -> dict:
+    """How far one decision of the bet strays from its mean, per unit bet: the variance (exact),
+    the standard deviation (its exact root, and as a number). {} where it cannot be had."""
+    from ..solve.spread import SpreadError, bet_spread
+
+    table = getattr(analysis, "bet_table", None)
+    if table is None:
+        return {}
+    try:
+        spread = bet_spread(table, name)
+    except (SpreadError, KeyError):
+        return {}
+    return {"variance": exact(spread.variance), "sd": spread.sd_exact, "sd_value": round(spread.sd, 6)}
 
 
 def _pays_grid(machine, pays: dict) -> dict | None:

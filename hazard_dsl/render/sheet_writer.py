@@ -129,11 +129,11 @@ def _blocks(data: dict) -> list:
         items.append((fee["called"], text + ".", ""))
     blocks.append(("items", items))
     if data["bets"]:
-        t = Table(f"Bets (per {money['unit']} staked)", ["bet", "backer : layer", "pays", "edge", "what it is"])
+        t = Table(f"Bets (per {money['unit']} staked)", ["bet", "backer : layer", "pays", "edge", "SD", "what it is"])
         grids = []
         for bet in data["bets"]:
             if not bet["offered"]:
-                t.add(bet["bet"], f"{bet['backer']} : {bet['layer']}", bet["pays_rule"] or "", "not offered",
+                t.add(bet["bet"], f"{bet['backer']} : {bet['layer']}", bet["pays_rule"] or "", "not offered", "",
                       bet["description"])
                 continue
             pays = bet["pays"]
@@ -145,12 +145,14 @@ def _blocks(data: dict) -> list:
             if bet["made_in"]:
                 what.append(f"made in the {', '.join(readable(p) for p in bet['made_in'])}")
             what = "; ".join(what)
-            t.add(bet["bet"], f"{bet['backer']} : {bet['layer']}", pays, percent(Fraction(bet["edge"]), 3), what)
+            t.add(bet["bet"], f"{bet['backer']} : {bet['layer']}", pays, percent(Fraction(bet["edge"]), 3),
+                  f"{bet['sd_value']:.3f}" if "sd_value" in bet else "", what)
             if "pays_by" in bet:
                 grids.append((bet.get("called") or bet["bet"], bet["pays_by"]))
-        t.align = ["left", "left", "left", "right", "left"]
+        t.align = ["left", "left", "left", "right", "right", "left"]
         t.caption = ("edge: the bettor's expected loss per unit staked, exact (the figures: hazard-dsl analyse). "
-                     "A negative edge favours the bettor.")
+                     "A negative edge favours the bettor. SD: the standard deviation of the bettor's net on one "
+                     "bet of 1 unit, from its first throw to its decision (exact: --format json).")
         blocks.append(("h2", "Bets"))
         blocks.append(("table", t, None))
         for name, grid in grids:
