@@ -138,6 +138,7 @@ def test_check_keeps_what_it_found(fresh):
     assert len(kept(fresh, "checks")) == 1
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_option_table_on_the_base_table_equals_solving_afresh(fresh):
     """A bet solved on the default game's table (its moves unchanged, only its payout or
     commission changed by the option) has the edge a fresh solve gives."""
@@ -335,6 +336,7 @@ def test_an_entry_that_would_call_a_function_is_refused(fresh, tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_special_files_in_the_cache_are_never_waited_on(fresh):
     """Every entry replaced by a FIFO, a folder or a link: each command
     runs, in bounded time, with the right figures."""

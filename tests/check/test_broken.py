@@ -264,6 +264,7 @@ FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 
 
 @FUZZ
 @given(text=st.text(max_size=300))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fuzz_arbitrary_text(text, tmp_path_factory):
     path = tmp_path_factory.mktemp("text") / "fuzz.yaml"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")

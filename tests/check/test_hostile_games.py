@@ -127,6 +127,7 @@ def test_a_player_chooser_is_marked_best_as_the_solver_plays(write_ruleset):
     assert a.choices["m"]["best"] == 7 and a.win == Fraction(1, 6)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_percentile_beyond_the_table_is_not_the_table_end(write_ruleset, capsys):
     # two twelves running: the game takes about 1,332 throws on average, 6,000 at the 99th percentile
     path = write_ruleset("name: slow\nphases:\n  a:\n    - when: total == 12\n      do: goto b\n"

@@ -133,6 +133,7 @@ def test_moderate_integers_in_any_base_are_read_exactly(tmp_path):
     ('if total == 4 then "on_win" else "up_front"', "not 'total', a fact of the throw"),
     ('if phase == "come_out" then "on_win" else "up_front"', "not 'phase', a fact of the game"),
 ])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_commission_paid_that_reads_the_game_is_refused_at_check(tmp_path, paid, message):
     name = write(tmp_path, "vig.yaml", "name: vig\nextends: craps\nbets:\n  buy_4:\n"
                                        f"    commission: {{rate: 5%, of: bet, paid: '{paid}'}}\n")
@@ -199,6 +200,7 @@ def test_a_unicode_digit_in_a_flag_is_refused(flag_results, argv, digit):
     assert digit in line, result.stderr
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_ascii_digits_in_the_same_flags_are_accepted():
     assert_clean(hazard("run", "craps", "--seed", "1", "--bet", "pass=1@3", "--games", "2"), 0)
     assert_clean(hazard("analyse", "craps", "--option", "field_12=3", "--json"), 0)

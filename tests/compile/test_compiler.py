@@ -92,6 +92,7 @@ def test_craps_is_hazard_with_main_seven():
     assert {t for t, l in labels.items() if l == "craps"} == {2, 3, 12}
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_every_shipped_ruleset_checks_clean():
     from tests.conftest import RULESETS, SHIPPED
 

@@ -364,6 +364,7 @@ CHANCES_GIVEN = ["1/10", "1/6", "0", "1/2", "99/100", "1", "-1", "x", "10%", {"b
        chance=st.sampled_from(CHANCES_GIVEN),
        rules=st.lists(st.tuples(st.sampled_from(OFF_CONDITIONS + [None]), st.sampled_from(OFF_ACTIONS)), max_size=3),
        seed=st.integers(0, 1000))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_any_cocked_section_is_played_or_refused_never_a_crash(tmp_path_factory, parent, chance, rules, seed):
     import yaml
 

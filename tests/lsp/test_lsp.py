@@ -299,6 +299,7 @@ def test_the_server_log_holds_no_traceback(client):
     assert "Traceback" not in log
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_without_pygls_the_command_says_how_to_install_it():
     # `None` in sys.modules makes `import pygls` fail as if it were not installed
     code = "import sys; sys.modules['pygls'] = None; from hazard_dsl.cli import main; sys.exit(main(['lsp']))"

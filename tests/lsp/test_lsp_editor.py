@@ -246,6 +246,7 @@ def test_a_broken_stream_ends_the_server_with_one_line_and_no_traceback(tmp_path
     assert "Traceback" not in err.decode()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_content_length_that_says_more_than_was_sent_gets_parse_error_then_stops_the_server(tmp_path):
     # the body said to be 30 bytes longer than it is swallows the head of the next message: what
     # is read is no JSON (ParseError, id null), and what follows starts no message (stopped)
@@ -309,6 +310,7 @@ def _neovim() -> tuple | None:
 @pytest.mark.skipif(_neovim() is None, reason="Neovim is not installed (Debian: apt-get install neovim)")
 @pytest.mark.skipif((_neovim() or (0, 7)) < (0, 7), reason="Neovim older than 0.7 (its LSP client lacks what the "
                                                             "script uses)")
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_headless_neovim_session_shows_diagnostics_a_quick_fix_hover_inlay_hints_and_rename(tmp_path):
     path = tmp_path / "mine.hazard.yaml"
     path.write_text((EDITOR / "small.yaml").read_text().replace("goto point", "goto piont"))

@@ -106,6 +106,7 @@ def test_the_vsix_holds_the_client_its_library_the_schema_and_the_grammars(vsix)
 
 
 @needs_npm
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_client_loads_from_the_unpacked_vsix(vsix, tmp_path):
     """extension.js and the vscode-languageclient shipped beside it load as VS Code loads them
     (the `vscode` module, which only VS Code provides, stubbed): a missing or broken dependency in
@@ -248,6 +249,7 @@ def test_the_grammar_colours_a_rule_as_the_language_reads_it():
 
 
 @needs_npm
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_vscode_s_own_engine_colours_a_built_in_ruleset(vsix, tmp_path):
     """Oniguruma and vscode-textmate (VS Code's engine; devDependencies, scripts/tokenize.js) run
     the extension's grammars over the TextMate YAML grammar, on craps: every grammar's regex

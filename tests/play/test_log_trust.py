@@ -95,6 +95,7 @@ def test_a_log_is_never_written_over_a_rule_file_even_forced(tmp_path):
         assert (ROOT / "rulesets" / "craps.yaml").read_bytes() == builtin
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_an_empty_log_name_is_refused(tmp_path):
     for argv in (["run", "cotton", "--players", "Ann,Ben", "--seed", "1"],
                  ["play", "cotton", "--players", "Ann,Ben", "--seed", "1"]):

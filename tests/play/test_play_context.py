@@ -160,6 +160,7 @@ def test_the_end_of_input_prints_the_command_and_it_resumes_a_rule_file_of_ones_
     assert f"A new game: Ann wins {chance_words(chance_of_winning(m, m.start.target))}." in again.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_built_in_rule_file_played_by_its_path_is_named_in_the_command(tmp_path):
     # the log's header then holds the path, which a log never opens: the command names the file
     first = cli("play", "rulesets/cotton.yaml", "--players", "Ann,Ben", "--seed", "1", stdin="\n", data=tmp_path)
@@ -240,6 +241,7 @@ def test_no_data_folder_plays_on_without_a_log(tmp_path):
     assert "Resume it with" not in result.stdout
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_log_writes_nothing(tmp_path):
     result = cli("play", "cotton", "--players", "Ann,Ben", "--seed", "1", "--no-log", stdin="\n", data=tmp_path)
     assert result.returncode == 0, result.stderr

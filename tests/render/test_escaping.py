@@ -229,6 +229,7 @@ def test_the_same_diagram_whatever_the_words(hostile_dir, capsys):
     assert [s for s in shapes[0] if "label=…" not in s] == [s for s in shapes[1] if "label=…" not in s]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_chart_shows_dollars_and_formulas_as_text(tmp_path):
     """matplotlib's mathtext is off: a ruleset named with `$\\frac{x}$` is drawn, not an internal error."""
     pytest.importorskip("matplotlib")
@@ -287,6 +288,7 @@ def test_html_round_trips(text):
 
 
 @given(TEXT.filter(lambda t: printable(t) == t))
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_html_of_printable_text_is_the_text(text):
     assert html.unescape(escape_html(text)) == text
 

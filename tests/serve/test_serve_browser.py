@@ -128,6 +128,7 @@ def test_the_library_shows_cottons_chance_and_the_called_main(browser, server):
     assert "/api/rules/cotton?main=called" in browser.find_element(By.ID, "sheet").get_attribute("src")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_shows_each_variants_chance(browser, server):
     address, _ = server
     browser.get(f"{address}/compare?v=cotton&v=petty&v=cotton:main=called")
@@ -351,6 +352,7 @@ def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
         assert found["bets"] is None or found["bets"][0] <= found["bets"][1] + 1, found["bets"]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_compare_charts_are_readable_at_375_px(browser, server):
     """On a phone the charts are drawn to the page's width, a unit a pixel: their words are at
     least 11 px high, and none runs out of its chart."""
@@ -483,6 +485,7 @@ def test_compare_places_each_chance_on_a_labelled_scale_in_its_order(browser, se
     assert "% of the stake" in edge["words"]
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_throws_chart_stands_on_zero_with_a_scale_of_the_share_of_games(browser, server):
     """The throws per game (the library's, compare's and the workbench's chart): bars from the
     tick "0%" on a scale of % of games, each bar's top where the scale puts its share. Cotton

@@ -234,6 +234,7 @@ def stop(process) -> tuple[str, str]:
             process.kill()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_https_with_a_self_signed_certificate_and_its_links_in_https(tmp_path):
     httpx = pytest.importorskip("httpx")
     import ssl
@@ -260,6 +261,7 @@ def test_https_with_a_self_signed_certificate_and_its_links_in_https(tmp_path):
     assert "Traceback" not in err and "in clear" not in err  # loopback, and HTTPS: no warning
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_tables_only_on_another_loopback_address_says_so_and_refuses_saves(tmp_path):
     httpx = pytest.importorskip("httpx")
     (tmp_path / "mine.yaml").write_text("name: mine\n", encoding="utf-8")

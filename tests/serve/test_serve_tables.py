@@ -592,6 +592,7 @@ def test_a_refused_websocket_is_closed_with_its_code_and_reason_over_a_real_conn
         app.state.tables.store.close()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_lock_is_the_database_files_whatever_name_it_is_given(tmp_path):
     """A symbolic link or a hard link to a database in use is the same file: a second server on it
     is refused, in another process and in this one."""

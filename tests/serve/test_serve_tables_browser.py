@@ -256,6 +256,7 @@ def test_two_players_play_cotton_to_its_settlement_through_a_kill_and_a_restart(
     wait(ben_page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#story li")) == told, message="the replay ends")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_seats_link_acts_for_itself_alone_and_an_onlookers_for_nobody(browsers, server):
     from selenium.webdriver.common.by import By
 
@@ -284,6 +285,7 @@ def test_a_seats_link_acts_for_itself_alone_and_an_onlookers_for_nobody(browsers
     assert server.call(f"/api/tables/{table_id}", token=watch)["events"][-1]["n"] == 3  # nothing happened
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_table_at_375_px_does_not_scroll_sideways(browsers, server):
     page = browsers[0]
     table_id, tokens, watch = new_table(server)
@@ -326,6 +328,7 @@ def post_as(server, table_id, token, action):
     return server.call(f"/api/tables/{table_id}/actions", action, token=token)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     """A stake of 2.50 makes each bet's default 5/2, which a number box showed as nothing; the box
     is text, shows 2.50 (as the story writes money), posts 5/2; a decimal comma typed is read as the
@@ -386,6 +389,7 @@ def test_amounts_are_shown_readably_and_posted_exactly(browsers, server):
     assert "0s to 6s 1d" in text_of(page, "#actions label")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_seat_with_a_bet_up_is_told_why_its_bet_buttons_are_gone(browsers, server):
     """Issue 34: Ben's side bet taken by Cat, neither is offered the side bet again (one of each at a
     time, the table's rule, as at the terminal): Ben's page says so instead of showing nothing."""
@@ -404,6 +408,7 @@ def test_a_seat_with_a_bet_up_is_told_why_its_bet_buttons_are_gone(browsers, ser
                                                     "at a time.")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
     from selenium.webdriver.common.by import By
 
@@ -421,6 +426,7 @@ def test_a_refusal_said_goes_once_the_table_moves_on(browsers, server):
     wait(page, lambda d: text_of(d, "#status") == "", message="the old refusal cleared")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_done_closes_the_bets_and_the_caster_then_throws_and_a_new_token_is_a_new_seat(browsers, server):
     from selenium.webdriver.common.by import By
 
@@ -468,6 +474,7 @@ def test_a_refused_connection_stops_and_says_why(browsers, server):
     wait(page, lambda d: page_state(d)[3] == "yes", message="the onlooker's page connected")
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_log_is_downloaded_with_the_token_in_a_header(browsers, server, tmp_path):
     from selenium.webdriver.common.by import By
 
@@ -734,6 +741,7 @@ def uninterrupted_group_purses() -> dict:
         app.state.tables.store.close()
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_page_posts_each_action_with_its_version_and_a_key_and_a_stale_one_is_said(browsers, server):
     """The page's action carries the version it was drawn from and a new key: posted again (an
     answer lost), it is answered once more and not applied; made against a version the table has

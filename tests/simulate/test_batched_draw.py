@@ -96,6 +96,7 @@ def _chi2_z(observed: np.ndarray) -> float:
 
 
 @pytest.mark.parametrize("columns, seed", [(36, 1), (216, 2), (1296, 3)])
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_64_bit_draw_passes_chi_squared(columns, seed):
     draws = compiled.draws(columns, 200 * columns * 36, np.random.SeedSequence(seed))
     assert draws.min() >= 0 and draws.max() < columns

@@ -83,6 +83,7 @@ def test_sessions_on_a_real_cluster_give_the_local_figures(cluster):
     assert _figures(report) == _figures(json.loads(local.stdout))
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_few_chunks_are_in_flight_not_all(cluster):
     """Two per worker thread (two workers of one thread here), as the local pool keeps two per
     worker: a run of 10**13 games is not five million futures."""
@@ -240,6 +241,7 @@ def test_bad_addresses_are_one_error_line_before_any_work(text, message, capsys,
     assert err.count("\n") == 1 and err.startswith("hazard-dsl: error: --scheduler ") and message in err
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_a_bad_address_leaves_no_traceback_at_exit():
     """Dask's client is never made for one, so its destructor has nothing to say ~10 s later."""
     for text in ("tcp://127.0.0.1", "inproc://x", "tls://127.0.0.1:8786"):

@@ -55,6 +55,7 @@ def test_fifty_flat_pass_decisions(table):
     assert d.expected_games == 50 and d.mean == 50 * (2 * P_PASS - 1)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_fifty_decisions_with_3_4_5x_odds_in_under_a_second(table):
     expected = convolve(pass_with_odds(MULTIPLE_345), 50)
     start = time.perf_counter()
@@ -121,6 +122,7 @@ def test_the_caster_at_even_money_without_a_bet(capsys):
         + 3 * win * (1 - win - lose) ** 2
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_the_chart_of_a_session(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     path = tmp_path / "session.png"

@@ -133,6 +133,7 @@ def test_too_large_or_unbounded_is_said_not_guessed():
         seat_ruin(machine("hoyle"), {}, ["Ann", "Ben", "Cat"], "Ann", 1, 10, 1)
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_analyse_prints_each_seats_chance_and_json_has_them_exact():
     args = ["analyse", "cotton", "--players", "Ann,Ben,Cat", "--bet", "Ben:side=1", "--bankroll", "5", "--goal",
             "10", "--stake", "1"]
@@ -182,6 +183,7 @@ def test_simulate_goal_plays_each_seats_sessions_beside_the_exact_figures():
     assert run_cli(*args).out == first.out
 
 
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_simulate_goal_says_what_it_cannot_do():
     outside = run_cli("simulate", "cotton", "--goal", "10")
     assert outside.code == 2 and "--goal is for sessions at the table" in outside.err
