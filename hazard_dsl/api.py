@@ -47,6 +47,19 @@ from .diagnostics import RulesetError
 from .errors import Arg, ArgumentError
 
 
+def _bet_orders(orders) -> list:
+    """`arguments.orders`' (bet, amount as written, throw) as the requests' BetOrders: money as
+    a value, a multiple ("2x", "3-4-5x") as its text, each shown as it was written (12.50)."""
+    from .commands.requests import BetOrder
+    from .parse.numbers import exact_amount
+
+    out = []
+    for name, written, at in orders:
+        amount = exact_amount(written, percent=False)
+        out.append(BetOrder(name, written if amount is None else amount, at, written=written))
+    return out
+
+
 def _simulator():
     """The simulator's entry points (`games`, `sessions`, `DEFAULT_GAMES`, `DEFAULT_SESSIONS`,
     `MAX_GAMES`): imported here only, so that where they live is said once."""
@@ -470,7 +483,7 @@ class Variant:
         machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders],
                                   explorations=self._explorations())
         _made(machine, orders)
-        return Simulation(simulator.games(machine, count, seed, policy, [f"{n}={a}" for n, a, _ in orders], workers,
+        return Simulation(simulator.games(machine, count, seed, policy, _bet_orders(orders), workers,
                                           engine=engine)).shown_by(SHOWN)
 
     def compare(self, *others, policy: str = "optimal"):

@@ -76,7 +76,8 @@ def bet_orders(texts, at_throw: bool = True) -> tuple:
             if not at_throw:
                 raise ArgumentError(written, "@THROW (make the bet once, before that throw) is for run; analyse "
                                              "takes NAME=AMOUNT")
-        orders.append(BetOrder(name, amount if amount.endswith("x") else money(amount, Arg("bets", name)), throw))
+        orders.append(BetOrder(name, amount if amount.endswith("x") else money(amount, Arg("bets", name)), throw,
+                               written=amount))
     return tuple(orders)
 
 

@@ -52,11 +52,16 @@ Plans = Mapping  # Mapping[str, Mapping[str, Fraction]]: seat -> {bet: amount}
 class BetOrder:
     """One bettor's bet: `bet` by its name in the rule file, `amount` money or a multiple of
     the bet it backs; `at_throw` (run only): made once, before that throw of the run, instead
-    of standing (made again after each decision)."""
+    of standing (made again after each decision); `written` the amount as the caller wrote it
+    ("12.50"), which a report that shows the amount as given shows (simulate's table and JSON
+    have always said "12.50", not 25/2); None: written from the value. Never read for its
+    value, and left out of comparison: BetOrder("pass", Fraction(25, 2)) is the same order
+    however it was written."""
 
     bet: str
     amount: BetAmount
     at_throw: int | None = None
+    written: str | None = field(default=None, repr=False, compare=False)
 
 
 def _empty() -> Mapping:

@@ -25,7 +25,8 @@ MAX_WORKERS = 1024
 
 def games(machine, games: int = DEFAULT_GAMES, seed: int = 0, policy: str = "optimal", bets=(), workers: int = 1,
           scheduler=None, engine: str = "numpy") -> dict:
-    """Simulate games (and bets: `["pass=10", "odds=3-4-5x"]`); the report `simulate --json` prints."""
+    """Simulate games (and one bettor's bets, each a BetOrder: `[BetOrder("pass", Fraction(10)),
+    BetOrder("odds", "3-4-5x")]`); the report `simulate --json` prints."""
     from ..simulate.simulation import execute, prepare_games
 
     engine = checked_engine(engine)
@@ -97,13 +98,11 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
     from ..solve.markov import PolicyError
     from .analyse import order_texts
     from .loading import machine_for
-    from .requests import BetOrder
 
-    orders = order_texts(request.bets, at_throw=False)
+    orders = order_texts(request.bets, at_throw=False)  # (each bet once, none at a throw: checked there)
     try:
         machine = machine_for(ruleset, request.options, [n for n, _ in orders if n in ruleset.bets])
-        return prepare_games(machine, count, seed, request.policy, [BetOrder(n, a) for n, a in orders],
-                             engine=engine)
+        return prepare_games(machine, count, seed, request.policy, list(request.bets), engine=engine)
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
     except (PolicyError, BetError) as exc:

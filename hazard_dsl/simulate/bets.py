@@ -61,23 +61,30 @@ class Group:
 
 
 def groups_of(table: BetTable, orders: list) -> list[Group]:
-    """Bet orders as groups: each an order with `bet` and `amount` (play.wagers.Order, or a
-    request's BetOrder), or its text NAME=AMOUNT; every mistake is a BetError naming the order
-    (`Arg('bets', name, amount)`) and saying what to give."""
-    from ..play.wagers import Order, OrderError
+    """Bet orders as groups: each an order with `bet` and `amount` — a request's BetOrder, its
+    amount money (a Fraction) or a multiple of the bet it backs ("2x", "3-4-5x"), or a
+    play.wagers.Order, its amount as the engine's reader takes it (solve.bets.parse_amount);
+    every mistake is a BetError naming the order (`Arg('bets', name, amount)`) and saying what
+    to give. A report shows each amount as the caller wrote it (`BetOrder.written`)."""
+    from ..play.wagers import OrderError
 
     groups: list[Group] = []
     where: dict = {}  # bet name -> (group, index)
     for given in orders:
-        order = Order.parse_for_analysis(given) if isinstance(given, str) else Order(given.bet, str(given.amount))
-        arg = Arg("bets", order.bet, order.amount)
-        if order.bet in where:
-            raise OrderError(Arg("bets", order.bet), "is given twice; give each bet once")
-        cb = table.bet(order.bet)  # "no such bet", with did-you-mean
+        name, written = given.bet, _written(given)
+        arg = Arg("bets", name, written)
+        if name in where:
+            raise OrderError(Arg("bets", name), "is given twice; give each bet once")
+        cb = table.bet(name)  # "no such bet", with did-you-mean
         if not cb.made:
-            raise OrderError(Arg("bets", order.bet), f"bet {order.bet!r} can never be made: its made: condition "
-                                                     f"never holds in this game")
-        kind, value = parse_amount(cb.bet, order.amount)
+            raise OrderError(Arg("bets", name), f"bet {name!r} can never be made: its made: condition never holds "
+                                                f"in this game")
+        if isinstance(given.amount, Fraction):  # money, as a value: nothing to read
+            if given.amount <= 0:
+                raise OrderError(Arg("bets", name), "the amount must be more than 0")
+            kind, value = "money", given.amount
+        else:
+            kind, value = parse_amount(cb.bet, given.amount)
         backs = cb.bet.backs
         states = sorted(cb.made)
         if backs is None:
@@ -86,7 +93,7 @@ def groups_of(table: BetTable, orders: list) -> list[Group]:
             groups.append(group)
         else:
             if backs not in where:
-                raise OrderError(arg, f": {order.bet} backs {backs}; give ", Arg("bets", backs, "…"), " first")
+                raise OrderError(arg, f": {name} backs {backs}; give ", Arg("bets", backs, "…"), " first")
             group, backed = where[backs]
             base = group.orders[backed]
             fixed = {a for a, _ in base.classes}
@@ -109,9 +116,21 @@ def groups_of(table: BetTable, orders: list) -> list[Group]:
             if key not in classes:
                 classes.append(key)
             class_at[g] = classes.index(key)
-        where[order.bet] = (group, len(group.orders))
-        group.orders.append(Placed(order.bet, order.amount, cb, backed, classes, class_at))
+        where[name] = (group, len(group.orders))
+        group.orders.append(Placed(name, written, cb, backed, classes, class_at))
     return groups
+
+
+def _written(order) -> str:
+    """An order's amount as its caller wrote it ("12.50", "2x"), or, given as a value only, as
+    the engine's reader of amounts takes it (10, 25/2)."""
+    written = getattr(order, "written", None)
+    if written is not None:
+        return written
+    amount = order.amount
+    if isinstance(amount, Fraction):
+        return str(amount.numerator) if amount.denominator == 1 else f"{amount.numerator}/{amount.denominator}"
+    return str(amount).strip()
 
 
 # --------------------------------------------------------------------------- a group's table

@@ -18,6 +18,7 @@ from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.game import Chooser, Thrown, play
 from hazard_dsl.play.table import Table
 from hazard_dsl.simulate import sessions as table
+from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
 from hazard_dsl.simulate.simulation import execute, prepare_games, prepare_sessions
 from hazard_dsl.simulate.engine import replay
 from hazard_dsl.simulate.tables import game_table
@@ -118,8 +119,8 @@ def _numbers(report: dict) -> dict:
 
 def test_the_same_seed_gives_the_same_numbers_with_one_or_two_workers():
     m = machine("craps")
-    one = execute(prepare_games(m, 90_000, 5, bets=["pass=10", "odds=2x", "field=5"], per_chunk=20_000), 1)[0]
-    two = execute(prepare_games(m, 90_000, 5, bets=["pass=10", "odds=2x", "field=5"], per_chunk=20_000), 2)[0]
+    one = execute(prepare_games(m, 90_000, 5, bets=bet_orders(["pass=10", "odds=2x", "field=5"]), per_chunk=20_000), 1)[0]
+    two = execute(prepare_games(m, 90_000, 5, bets=bet_orders(["pass=10", "odds=2x", "field=5"]), per_chunk=20_000), 2)[0]
     assert one["chunks"] == 5 and one["games"] == 90_000
     assert _numbers(one) == _numbers(two)
     other = execute(prepare_games(m, 90_000, 6, per_chunk=20_000), 1)[0]

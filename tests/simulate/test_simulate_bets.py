@@ -11,6 +11,7 @@ import importlib.util
 import numpy as np
 import pytest
 
+from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
 from hazard_dsl.simulate.engine import replay
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from hazard_dsl.simulate.tables import game_table
@@ -41,7 +42,7 @@ def test_the_pairs_end_the_same_games_as_the_games_own_table(bets):
     """A dice tape through the table of pairs and through the game's own table: the same games,
     each with the same ending and length."""
     m = _bet_machine(bets)
-    context = prepare_games(m, 10, 1, bets=bets)
+    context = prepare_games(m, 10, 1, bets=bet_orders(bets))
     assert context.group_at[0] == 0  # the first group rides with the game
     solver = Solver(m)
     solver.set_policy("optimal")
@@ -59,7 +60,7 @@ def test_the_games_figures_beside_bets_agree_with_the_exact_ones(bets, engine):
     """Exactly N games, and the game's results, labels, throws per game and their distribution
     within four standard errors of the exact figures, though lanes play on beyond the N games to
     close their cycles (small chunks: many lanes finish); the bets' too."""
-    context = prepare_games(_bet_machine(bets), 300_000, 21, bets=bets, per_chunk=30_000, engine=engine)
+    context = prepare_games(_bet_machine(bets), 300_000, 21, bets=bet_orders(bets), per_chunk=30_000, engine=engine)
     report = execute(context, 1)[0]
     assert report["games"] == 300_000 and report["chunks"] == 10
     figures = [report["win"], report["lose"], report["throws"]["mean"]]

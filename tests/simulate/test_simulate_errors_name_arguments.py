@@ -9,6 +9,8 @@ from fractions import Fraction
 import pytest
 
 from hazard_dsl.cli import main
+from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
+from hazard_dsl.commands.requests import BetOrder
 from hazard_dsl.cli.wording import FLAGS
 from hazard_dsl.errors import Arg, ArgumentError
 from hazard_dsl.play.wagers import OrderError
@@ -36,20 +38,39 @@ def craps():
 ])
 def test_a_bet_ordered_is_named_as_given(craps, bets, argument, python, flags):
     with pytest.raises(OrderError) as caught:
-        prepare_games(craps, 1000, 1, bets=bets)
+        prepare_games(craps, 1000, 1, bets=[bet_orders([b])[0] if isinstance(b, str) else b for b in bets])
     assert caught.value.argument == argument
     assert (str(caught.value), caught.value.said(FLAGS)) == (python, flags)
 
 
-def test_orders_as_values_play_as_their_texts(craps):
-    """A request's orders (bet, amount) and the texts NAME=AMOUNT make the same groups."""
-    texts = prepare_games(craps, 1000, 1, bets=["pass=10", "odds=3-4-5x"])
-    values = prepare_games(craps, 1000, 1, bets=[Order("pass", "10"), Order("odds", "3-4-5x")])
+def test_orders_as_values_play_as_the_engines_texts(craps):
+    """A request's BetOrders (money a Fraction, a multiple its text) and play.wagers' Orders
+    (amounts as the engine's reader takes them) make the same groups; no NAME=AMOUNT text is
+    read here (the command line reads it: cli.requests.bet_orders). 3-4-5x on a pass line of
+    10 is 30 on a point of 4 or 10, 40 on 5 or 9, 50 on 6 or 8 (craps.yaml's odds)."""
+    values = prepare_games(craps, 1000, 1, bets=[BetOrder("pass", Fraction(10)), BetOrder("odds", "3-4-5x")])
+    texts = prepare_games(craps, 1000, 1, bets=[Order("pass", "10"), Order("odds", "3-4-5x")])
     assert [[(o.name, o.text, o.classes) for o in g.orders] for g in texts.groups] == \
         [[(o.name, o.text, o.classes) for o in g.orders] for g in values.groups] == \
         [[("pass", "10", [(Fraction(10), Fraction(0))]),
           ("odds", "3-4-5x", [(Fraction(30), Fraction(0)), (Fraction(40), Fraction(0)),
                               (Fraction(50), Fraction(0))])]]
+
+
+def test_an_amount_is_shown_as_its_caller_wrote_it(craps):
+    """The report shows an amount as written (simulate's table and JSON have always said 12.50),
+    its value read once at the command line; an amount given as a value alone is shown as the
+    exact fraction."""
+    [written] = prepare_games(craps, 1000, 1, bets=bet_orders(["pass=12.50"])).groups
+    [bare] = prepare_games(craps, 1000, 1, bets=[BetOrder("pass", Fraction(25, 2))]).groups
+    assert [(o.text, o.classes) for o in written.orders] == [("12.50", [(Fraction(25, 2), Fraction(0))])]
+    assert [(o.text, o.classes) for o in bare.orders] == [("25/2", [(Fraction(25, 2), Fraction(0))])]
+
+
+def test_an_amount_of_no_money_is_refused_naming_the_bet(craps):
+    with pytest.raises(OrderError) as caught:
+        prepare_games(craps, 1000, 1, bets=[BetOrder("pass", Fraction(0))])
+    assert str(caught.value) == "bets['pass']: the amount must be more than 0"
 
 
 def test_a_purse_too_large_names_the_purse(craps):

@@ -12,6 +12,7 @@ import importlib.util
 import pytest
 
 from hazard_dsl.check.reading import read_ruleset
+from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import RULESETS, SHIPPED, machine
 
@@ -73,7 +74,7 @@ def _bets(name):
 def test_every_bet_agrees(name, engine):
     alone, backing = _bets(name)
     orders = [f"{bet}=1" for bet in alone]
-    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=orders, engine=engine), 1)[0]
+    report = execute(prepare_games(machine(name), BET_GAMES, 7, bets=bet_orders(orders), engine=engine), 1)[0]
     assert set(report["bets"]) == set(alone)
     for bet, figure in report["bets"].items():
         assert figure["made"] > 1000, bet
@@ -89,7 +90,7 @@ def test_bets_that_back_another_agree(name, engine):
     for bet, backs in backing:
         multiples = list(machine(name).ruleset.bets[bet].multiples) or ["2x"]
         orders = [f"{backs}=10", f"{bet}={multiples[0]}"]
-        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=orders, engine=engine), 1)[0]
+        report = execute(prepare_games(machine(name), BET_GAMES, 11, bets=bet_orders(orders), engine=engine), 1)[0]
         for placed, figure in report["bets"].items():
             _within(figure["net_per_unit"], (name, orders, placed))
         _within(report["all_bets"]["net_per_unit"], (name, orders))
