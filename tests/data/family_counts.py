@@ -103,6 +103,22 @@ def arbuthnot_four_dice_doublets() -> tuple[int, int]:
     return yes.numerator, yes.denominator - yes.numerator
 
 
+def inn_and_inn(inn: str) -> tuple[Fraction, Fraction]:
+    """Cotton pp. 164-166, rulesets/inn_and_inn.yaml's readings of "every Inn
+    you drop" (the option `inn`): the caster's chances (win, lose) of a game.
+    `stands`: one throw, an inn settles nothing (2/27 against 5/18); `again`:
+    he throws on until inn-and-inn or out (a race: 4/19 against 15/19);
+    `wins`: an inn wins too, so any doublets win (Arbuthnot p. 77: 13/18)."""
+    sweep, out = inn_and_inn_all_doublets(), inn_and_inn_out()
+    if inn == "stands":
+        return sweep, out
+    if inn == "again":
+        return race(sweep, out), race(out, sweep)
+    if inn == "wins":
+        return 1 - out, out
+    raise ValueError(inn)
+
+
 # --- Raffling (Arbuthnot 1692, pp. 63-64) ----------------------------------
 
 
@@ -333,3 +349,24 @@ def hazard_weighted_by_mains() -> Fraction:
     mains = {m: TWO[m] for m in NICKS}
     weight = sum(mains.values())
     return sum(p / weight * hazard_caster(m) for m, p in mains.items())
+
+
+# --- the layouts of the family (issue 37, point 6) -------------------------
+
+
+def number_bet(face: int, triple_paid: Fraction = Fraction(3)) -> Fraction:
+    """Chuck-a-luck's (and Crown and Anchor's, Grand Hazard's, Sic Bo's) bet
+    on one face: paid 1 to 1 on one die showing it, 2 to 1 on two,
+    `triple_paid` to 1 on three, the stake lost on none; the edge per unit,
+    counted throw by throw over the 216.  Britannica's chuck-a-luck pays
+    1, 2, 3 to 1; Wikipedia's gives 10 to 1 on three (edge 5/108)."""
+    paid = {0: Fraction(-1), 1: Fraction(1), 2: Fraction(2), 3: triple_paid}
+    net = sum(paid[throw.count(face)] for throw in throws(3))
+    return -net / len(throws(3))
+
+
+def one_throw(holds, paid: Fraction, per: Fraction = Fraction(1)) -> Fraction:
+    """The edge of a bet that wins `paid` to `per` when a throw of three
+    dice satisfies `holds` and loses its stake otherwise; `paid` for `per`
+    (the stake kept) is `paid - per` to `per`."""
+    return edge(chance(3, holds), Fraction(paid) / per)

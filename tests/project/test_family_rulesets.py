@@ -29,7 +29,7 @@ def analysed(capsys, name, *argv):
     return json.loads(out)
 
 
-@pytest.mark.parametrize("name", ["passage"])
+@pytest.mark.parametrize("name", ["passage", "inn_and_inn"])
 def test_check_passes(name, capsys):
     code, out, err = run(capsys, "check", f"rulesets/{name}.yaml")
     assert code == 0, err
@@ -57,3 +57,39 @@ def test_passage_defaults_to_doublets_of_ten_thrown_again(capsys):
     # Cotton p. 167 names only under and above ten; thrown again is the
     # reading that adds nothing to his words.
     assert F(analysed(capsys, "passage")["win"]) == counts.passage("again")
+
+
+# --- Inn and Inn: Cotton 1674, ch. XXXII, pp. 164-166 ------------------------
+
+
+@pytest.mark.parametrize(
+    ("inn", "win", "lose"),
+    [("stands", F(2, 27), F(5, 18)), ("again", F(4, 19), F(15, 19)),
+     ("wins", F(13, 18), F(5, 18))],
+)
+def test_inn_and_inn_cotton_pp164_166(inn, win, lose, capsys):
+    # Cotton pp. 164-165: out is no doublets on the four dice, inn-and-inn all
+    # doublets (two pairs or four of a kind); "every Inn you drop" is the
+    # option `inn`.  The independent count: family_counts.inn_and_inn.
+    result = analysed(capsys, "inn_and_inn", "--option", f"inn={inn}")
+    assert (F(result["win"]), F(result["lose"])) == counts.inn_and_inn(inn)
+    assert (F(result["win"]), F(result["lose"])) == (win, lose)
+
+
+def test_inn_and_inn_one_throw_labels_cotton_p164(capsys):
+    # Cotton p. 164's three throws, each counted over the 1,296 throws:
+    # out 5/18 (Arbuthnot p. 77: 6 x 5 x 4 x 3 of 6^4), inn-and-inn 2/27,
+    # and an inn the rest.
+    labels = analysed(capsys, "inn_and_inn")["labels"]
+    assert F(labels["out"]) == counts.inn_and_inn_out() == F(5, 18)
+    assert F(labels["inn_and_inn"]) == counts.inn_and_inn_all_doublets()
+    assert F(labels["inn"]) == 1 - F(5, 18) - F(2, 27)
+
+
+def test_inn_and_inn_arbuthnot_p77_in_the_ledger(capsys):
+    # Arbuthnot p. 77 prints 5/18 for no doublets with four dice: it agrees
+    # where the game is one throw, and is said to differ where it throws on.
+    row, = analysed(capsys, "inn_and_inn")["printed"]
+    assert (row["figure"], row["of"], row["agrees"]) == ("5/18", "out", True)
+    row, = analysed(capsys, "inn_and_inn", "--option", "inn=again")["printed"]
+    assert (row["exact"], row["agrees"]) == ("15/19", False)
