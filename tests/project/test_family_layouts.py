@@ -18,8 +18,9 @@ from hazard_dsl.cli import main
 from tests.conftest import RULESETS
 from tests.data import family_counts as counts
 
-LAYOUTS = ["chuck_a_luck"]
+LAYOUTS = ["chuck_a_luck", "crown_and_anchor"]
 NUMBERS = ["one", "two", "three", "four", "five", "six"]
+MARKS = ["crown", "anchor", "heart", "diamond", "club", "spade"]
 
 
 def edges(capsys, name: str, *options: str) -> dict[str, F]:
@@ -52,3 +53,11 @@ def test_chuck_a_luck_every_number(capsys, triple, paid):
 
 def test_chuck_a_luck_issue_figure():
     assert counts.number_bet(1) == counts.chuck_a_luck() == F(17, 216)
+
+
+# Crown and Anchor: Britannica ("crown and anchor") and dicegames.com pay
+# 1, 2 and 3 to 1; the marks are faces 1 to 6 in the order the file names.
+def test_crown_and_anchor_every_mark(capsys):
+    want = {mark: counts.number_bet(face) for face, mark in enumerate(MARKS, 1)}
+    assert edges(capsys, "crown_and_anchor") == want
+    assert set(want.values()) == {F(17, 216)}
