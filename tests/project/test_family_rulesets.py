@@ -29,7 +29,7 @@ def analysed(capsys, name, *argv):
     return json.loads(out)
 
 
-@pytest.mark.parametrize("name", ["passage", "inn_and_inn"])
+@pytest.mark.parametrize("name", ["passage", "inn_and_inn", "raffle"])
 def test_check_passes(name, capsys):
     code, out, err = run(capsys, "check", f"rulesets/{name}.yaml")
     assert code == 0, err
@@ -93,3 +93,37 @@ def test_inn_and_inn_arbuthnot_p77_in_the_ledger(capsys):
     assert (row["figure"], row["of"], row["agrees"]) == ("5/18", "out", True)
     row, = analysed(capsys, "inn_and_inn", "--option", "inn=again")["printed"]
     assert (row["exact"], row["agrees"]) == ("15/19", False)
+
+
+# --- Raffling: Arbuthnot 1692, pp. 63-64 -------------------------------------
+
+
+def test_raffle_doublets_and_raffles_arbuthnot_p63(capsys):
+    # Arbuthnot p. 63: "of the 216 different Throws of three Dice, there are
+    # only 96 that give Doublets" (4 to 5), and a raffle is "1 to 35".
+    result = analysed(capsys, "raffle")
+    assert F(result["win"]) == counts.raffle_doublets() == F(96, 216)
+    assert F(result["labels"]["raffle"]) == counts.raffle_raffle() == F(6, 216)
+    assert F(result["lose"]) == 1 - counts.raffle_doublets()
+
+
+def test_raffle_table_by_total_arbuthnot_p63(capsys):
+    # Arbuthnot p. 63's table: the throws with doublets, by total.  The tool's
+    # chance of doublets and of each total, times 216, against the count over
+    # the faces (family_counts.raffling_doublets_by_total), and that count
+    # against the table as printed (ARBUTHNOT_RAFFLING_TABLE).
+    by = analysed(capsys, "raffle", "--by", "thrown")["by"]["values"]
+    counted = counts.raffling_doublets_by_total()
+    tool = {int(t): F(v["probability"]) * F(v["win"]) * 216
+            for t, v in by.items()}
+    assert tool == {t: n for t, n in counted.items()}
+    for (low, high), printed in counts.ARBUTHNOT_RAFFLING_TABLE.items():
+        assert tool[low] == tool[high] == printed
+
+
+def test_raffle_ledger_agrees_arbuthnot_p63(capsys):
+    # Every figure Arbuthnot prints on p. 63, as the ledger holds it, agrees
+    # with the exact analysis: 4 to 5, 1 to 35 and the table's eight rows.
+    rows = analysed(capsys, "raffle")["printed"]
+    assert len(rows) == 10
+    assert [row["verdict"].split(":")[0] for row in rows] == ["agrees"] * 10
