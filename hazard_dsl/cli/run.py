@@ -112,10 +112,3 @@ def replay_command(ruleset: str, seed: int, count: int | None = None, option_tex
         words += ["--bankroll", bankroll]
     return " ".join(shlex.quote(w) for w in words)
 
-
-def table_settings(args, ruleset) -> dict:
-    """The settings of a session at the table from the flags' texts, for `simulate --players`
-    until it builds its request (run and play hand theirs to sessions.request_settings):
-    commands.sessions.table_settings checks them."""
-    return sessions.table_settings(ruleset, args.ruleset, players=args.players, purse=args.purse, stake=args.stake,
-                                   strategy=args.strategy, rounds=args.rounds, policy=args.policy)

@@ -131,21 +131,6 @@ def _is_stake(ruleset, name: str) -> bool:
     return name == STAKE_WORD or (ruleset.table.stake is not None and name == ruleset.table.stake)
 
 
-def _planned(ruleset, players: list[str], text: str, what: str) -> tuple[str, str]:
-    """(seat, bet) of a SEAT:NAME text (or SEAT:NAME=AMOUNT), checked against the players and the
-    ruleset's bets (the stake among them), with "did you mean"."""
-    from ..diagnostics import did_you_mean
-
-    seat, colon, name = text.partition("=")[0].partition(":")
-    seat, name = seat.strip(), name.strip()
-    if not colon or seat not in players:
-        raise SettingError(what, f"{text[:60]!r}: at the table a bet names its seat, as SEAT:NAME"
-                                 f"{'=AMOUNT' if what == 'bet' else ''} with SEAT one of {', '.join(players)}"
-                                 f"{did_you_mean(seat, players) if colon else ''}")
-    return seat, _bet_at_table(ruleset, name, what == "bet", lambda problem: SettingError(what, f"{text[:60]!r}: "
-                                                                                               f"{problem}"))
-
-
 def _bet_at_table(ruleset, name: str, planned: bool, error) -> str:
     """`name` as a bet a seat plans (`planned`) or refuses at this table, the stake among the
     planned (as STAKE_WORD); else `error(problem)` is raised, with "did you mean"."""
@@ -164,9 +149,14 @@ def _bet_at_table(ruleset, name: str, planned: bool, error) -> str:
 
 
 def checked_plans(ruleset, players: list[str], plans, refusals=()) -> tuple[dict, set, dict]:
-    """`bet_plans` for plans given as values: `plans` {seat: {bet: amount}} (exact amounts, a
-    request's `plans`), `refusals` (seat, bet) pairs; each checked against the players and the
-    ruleset's bets, an `ArgumentError` naming `plans` (or `refusals`) otherwise."""
+    """Each seat's plans, given as values (a request's `plans`: {seat: {bet: amount}}, exact
+    amounts; `refusals`: (seat, bet) pairs), each checked against the players and the ruleset's
+    bets with "did you mean", an `ArgumentError` naming `plans` (or `refusals`) otherwise.
+    Returns (its bets {seat: {bet: amount}}, made for that amount whenever it may; the
+    refusals {(seat, bet)}, bets the seat refuses when they are put to him; its own stake
+    {seat: amount}, planned as the bet `stake` (or the ruleset's stake bet, `Ann:pass=1` at
+    craps): what that seat stakes each game it sets in place of the table's stake, 0 to sit out
+    of the stakes, an onlooker)."""
     from ..diagnostics import did_you_mean
     from ..errors import Arg, ArgumentError
 
@@ -206,59 +196,6 @@ def shown_amount(amount):
     if isinstance(amount, Fraction) and amount.denominator == 1:
         return int(amount)
     return amount
-
-
-def _amount(ruleset, text: str, seat: str, name: str, least_zero: bool) -> Fraction:
-    """The AMOUNT of SEAT:NAME=AMOUNT: money, exactly, in the file's unit or the ruleset's coin
-    ("Cat:side=2s 6d"; render.words.money_read) (more than 0; a stake may be 0: the seat sits out
-    of the stakes, an onlooker who bets on the rest)."""
-    from ..render.words import MoneyText, money_examples, money_typed
-
-    _, equals, written = text.partition("=")
-    example = f"{seat}:{name}=2"
-    if not equals or not written.strip():
-        raise SettingError("bet", f"{text[:60]!r}: give an amount, as SEAT:NAME=AMOUNT (e.g. {example})")
-    try:
-        amount = money_typed(ruleset, written)
-    except MoneyText:
-        multiple = " (a multiple of the wager it backs, such as 2x, is for one bettor's --bet NAME=2x; at the " \
-                   "table a seat plans money)" if written.strip().lower().endswith("x") else ""
-        raise SettingError("bet", f"{text[:60]!r}: {written.strip()[:30]!r} is not an amount of money (write it "
-                                  f"as {money_examples(ruleset.table)}){multiple}") from None
-    if amount < 0 or (amount == 0 and not least_zero):
-        raise SettingError("bet", f"{text[:60]!r}: the amount must be more than 0"
-                                  + (" (a stake may be 0: the seat then sits out of the stakes)"
-                                     if least_zero else ""))
-    return amount
-
-
-def bet_plans(ruleset, players: list[str], texts, refusals=()) -> tuple[dict, set, dict]:
-    """Each seat's plans from `SEAT:NAME=AMOUNT` texts, checked against the players and the
-    ruleset's bets with "did you mean": (its bets {seat: {bet: amount}}, made for that amount
-    whenever it may; the refusals {(seat, bet)} from `SEAT:NAME` texts, bets the seat refuses when
-    they are put to him; its own stake {seat: amount} from `SEAT:stake=AMOUNT`, the ruleset's
-    stake bet may be named instead, `Ann:pass=1` at craps: what that seat stakes each game it
-    sets in place of --stake, 0 to sit out of the stakes, an onlooker)."""
-    from ..errors import Arg, ArgumentError
-
-    plans: dict = {}
-    stakes: dict = {}
-    given: dict = {}
-    for text in texts:
-        seat, name = _planned(ruleset, players, text, "bet")
-        amount = _amount(ruleset, text, seat, name, least_zero=name == STAKE_WORD)
-        written = text.partition("=")[2].strip()
-        if (seat, name) in given:  # a second amount would silently replace the first
-            raise ArgumentError(Arg("plans", name, written, seat=seat), "gives a second amount to a bet already "
-                                "planned (", Arg("plans", name, given[seat, name], seat=seat), "): give each "
-                                "seat's bet once")
-        given[seat, name] = written
-        if name == STAKE_WORD:
-            stakes[seat] = amount
-        else:
-            plans.setdefault(seat, {})[name] = amount
-    refused = {_planned(ruleset, players, text, "refuse") for text in refusals}
-    return plans, refused, stakes
 
 
 def stakes_alike(stakes: dict, stake: Fraction) -> bool:
@@ -301,7 +238,7 @@ def table(ruleset, options, settings: dict, seed: int, dice, history: bool = Fal
 
 def strategy(table, settings: dict, plans=None, refused=(), stakes=None):
     """The settings' strategy at `table`: what the computer stakes (`stakes`: a seat's own, from
-    `bet_plans`), bets (`plans`, `refused`: `bet_plans`) and chooses for the players."""
+    `checked_plans`), bets (`plans`, `refused`: `checked_plans`) and chooses for the players."""
     return table.strategy(settings["strategy"], Fraction(settings["stake"]), plans, refused, stakes)
 
 

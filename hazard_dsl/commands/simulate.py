@@ -123,10 +123,12 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, options=N
     from ..simulate.sessions import VECTORISED
 
     if settings["strategy"] not in VECTORISED:  # a progression: each seat's history, not arrays of purses
-        exact = "--stake best" if settings["strategy"] == "best" else f"--strategy {settings['strategy']}"
-        raise SettingError("strategy", f"{settings['strategy']}: simulate's sessions at the table play "
-                                       f"{', '.join(VECTORISED)}; run plays it at the table, and analyse {exact} "
-                                       f"--simulate N beside its exact figures")
+        chosen = settings["strategy"]
+        exact = Arg("stake", value="best") if chosen == "best" else Arg("strategy", value=chosen)
+        raise ArgumentError(Arg("strategy", value=chosen), f": simulate's sessions at the table play "
+                                                           f"{', '.join(VECTORISED)}; run plays it at the table, and "
+                                                           f"analyse ", exact, " ", Arg("simulate", value="N"),
+                            " beside its exact figures")
     try:
         table = ruleset.table
         machine = machine_for(ruleset, options or {}, [table.stake] if table.stake else [])
@@ -244,7 +246,7 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
     with refusals there is none. The same seed gives the same figures. Returns a report:
     {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume.
-    `stakes` ({seat: amount}, sessions.bet_plans): a seat's own stake in place of --stake."""
+    `stakes` ({seat: amount}, sessions.checked_plans): a seat's own stake in place of the table's."""
 
     options = {} if options is None else options
     import numpy as np
@@ -345,13 +347,14 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     players = settings["players"]
     bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
     if not bankroll < goal:
-        raise SettingError("goal", f"must be more than --purse ({bankroll}), where each seat starts")
+        raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
     if stakes and not stakes_alike(stakes, stake):
-        raise SettingError("bet", "with --goal every setter stakes --stake, as the exact figures do: a seat's own "
-                                  "stake (SEAT:stake=AMOUNT) is for rounds of the table (without --goal)")
+        raise SettingError("plans", "with ", Arg("goal"), " every setter stakes ", Arg("stake"), ", as the exact "
+                                    "figures do: a seat's own stake (", Arg("plans", "stake", "AMOUNT", seat="SEAT"),
+                           ") is for rounds of the table (without ", Arg("goal"), ")")
     if settings.get("strategy", "flat") != "flat":
-        raise SettingError("strategy", "must be flat with --goal: the figures follow each seat staking --stake "
-                                       "every game, as the exact ones do")
+        raise SettingError("strategy", "must be flat with ", Arg("goal"), ": the figures follow each seat staking ",
+                           Arg("stake"), " every game, as the exact ones do")
     deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=sorted({bet for plan in plans.values() for bet in plan}))
     machine = table(ruleset, options, deep, seed, None).machine
     chains = SeatSolver(machine, settings["policy"])

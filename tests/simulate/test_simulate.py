@@ -18,7 +18,7 @@ from hazard_dsl.play.dice import DiceTape
 from hazard_dsl.play.game import Chooser, Thrown, play
 from hazard_dsl.play.table import Table
 from hazard_dsl.simulate import sessions as table
-from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
+from hazard_dsl.cli.requests import bet_orders
 from hazard_dsl.simulate.simulation import execute, prepare_games, prepare_sessions
 from hazard_dsl.simulate.engine import replay
 from hazard_dsl.simulate.tables import game_table

@@ -11,7 +11,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
+from hazard_dsl.cli.requests import bet_orders
 from hazard_dsl.simulate.engine import replay
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from hazard_dsl.simulate.tables import game_table
@@ -30,8 +30,8 @@ def _bet_machine(bets):
 
 
 def _with_bets(names):
-    from hazard_dsl.compile.compiler import compile_ruleset
     from hazard_dsl.check.reading import read_ruleset
+    from hazard_dsl.compile.compiler import compile_ruleset
     from tests.conftest import RULESETS
 
     return compile_ruleset(read_ruleset(RULESETS / "craps.yaml"), {}, names)

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from hazard_dsl.cli import main
-from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
+from hazard_dsl.cli.requests import bet_orders
 from hazard_dsl.commands.requests import BetOrder
 from hazard_dsl.cli.wording import FLAGS
 from hazard_dsl.errors import Arg, ArgumentError

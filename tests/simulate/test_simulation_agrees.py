@@ -12,7 +12,7 @@ import importlib.util
 import pytest
 
 from hazard_dsl.check.reading import read_ruleset
-from hazard_dsl.cli.requests import bet_orders  # the bets as the command line reads them
+from hazard_dsl.cli.requests import bet_orders
 from hazard_dsl.simulate.simulation import execute, prepare_games
 from tests.conftest import RULESETS, SHIPPED, machine
 
