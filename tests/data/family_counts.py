@@ -370,3 +370,38 @@ def one_throw(holds, paid: Fraction, per: Fraction = Fraction(1)) -> Fraction:
     dice satisfies `holds` and loses its stake otherwise; `paid` for `per`
     (the stake kept) is `paid - per` to `per`."""
     return edge(chance(3, holds), Fraction(paid) / per)
+
+
+def three_dice_total(total: int, paid: Fraction) -> Fraction:
+    """Sic Bo's and Grand Hazard's bet on one total of three dice, paid
+    `paid` to 1 (Mount Olympus Casino's Sic Bo: 4 at 60 to 1; Grand Hazard's
+    "60 for 1" is 59 to 1)."""
+    return edge(chance(3, lambda t: sum(t) == total), Fraction(paid))
+
+
+def three_dice_triple(face: int, paid: Fraction) -> Fraction:
+    """A named triple (all three dice showing `face`) paid `paid` to 1."""
+    return edge(chance(3, lambda t: t == (face,) * 3), Fraction(paid))
+
+
+def three_dice_any_triple(paid: Fraction) -> Fraction:
+    """Any triple, three dice alike, paid `paid` to 1."""
+    return edge(chance(3, lambda t: len(set(t)) == 1), Fraction(paid))
+
+
+def three_dice_double(face: int, paid: Fraction) -> Fraction:
+    """Sic Bo's named double: two dice or three showing `face`."""
+    return edge(chance(3, lambda t: t.count(face) >= 2), Fraction(paid))
+
+
+def three_dice_combination(a: int, b: int, paid: Fraction) -> Fraction:
+    """Sic Bo's two-dice combination: the throw shows `a` and `b`."""
+    return edge(chance(3, lambda t: a in t and b in t), Fraction(paid))
+
+
+def three_dice_even_money(holds) -> Fraction:
+    """An even-money bet on the total (`holds(total)`: small, big, high, low,
+    odd, even) that every triple loses, as Sic Bo and Grand Hazard lay it."""
+    return edge(
+        chance(3, lambda t: holds(sum(t)) and len(set(t)) > 1), Fraction(1)
+    )

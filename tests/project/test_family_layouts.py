@@ -9,6 +9,7 @@ payout is taken from (the rule file cites it in full)."""
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from fractions import Fraction as F
 
 import pytest
@@ -18,7 +19,7 @@ from hazard_dsl.cli import main
 from tests.conftest import RULESETS
 from tests.data import family_counts as counts
 
-LAYOUTS = ["chuck_a_luck", "crown_and_anchor"]
+LAYOUTS = ["chuck_a_luck", "crown_and_anchor", "sic_bo"]
 NUMBERS = ["one", "two", "three", "four", "five", "six"]
 MARKS = ["crown", "anchor", "heart", "diamond", "club", "spade"]
 
@@ -61,3 +62,55 @@ def test_crown_and_anchor_every_mark(capsys):
     want = {mark: counts.number_bet(face) for face, mark in enumerate(MARKS, 1)}
     assert edges(capsys, "crown_and_anchor") == want
     assert set(want.values()) == {F(17, 216)}
+
+
+# Sic Bo's two tables as their sources print them: paytable=sixty, Mount
+# Olympus Casino's "Sic Bo"; paytable=fifty, the hm5555 operator's rules page
+# (triple 150, double 8, any triple 24 also gamblingarena.net's).
+SIC_BO_TOTALS = {
+    "sixty": {4: 60, 5: 30, 6: 18, 7: 12, 8: 8, 9: 7, 10: 6},
+    "fifty": {4: 50, 5: 18, 6: 14, 7: 12, 8: 8, 9: 6, 10: 6},
+}
+SIC_BO_RARE = {  # a named triple, any triple, a named double, to 1
+    "sixty": (180, 30, 11),
+    "fifty": (150, 24, 8),
+}
+
+
+def sic_bo_counts(table: str) -> dict[str, F]:
+    triple, any_triple, double = SIC_BO_RARE[table]
+    want = {
+        "small": counts.three_dice_even_money(lambda s: 4 <= s <= 10),
+        "big": counts.three_dice_even_money(lambda s: 11 <= s <= 17),
+        "any_triple": counts.three_dice_any_triple(any_triple),
+    }
+    for total in range(4, 18):
+        paid = SIC_BO_TOTALS[table][min(total, 21 - total)]
+        want[f"total_{total}"] = counts.three_dice_total(total, paid)
+    for face in range(1, 7):
+        want[f"triple_{face}"] = counts.three_dice_triple(face, triple)
+        want[f"double_{face}"] = counts.three_dice_double(face, double)
+        want[f"number_{face}"] = counts.number_bet(face)
+    for a, b in combinations(range(1, 7), 2):
+        want[f"pair_{a}_{b}"] = counts.three_dice_combination(a, b, 5)
+    return want
+
+
+@pytest.mark.parametrize("table", ["sixty", "fifty"])
+def test_sic_bo_every_bet(capsys, table):
+    want = sic_bo_counts(table)
+    assert len(want) == 50
+    assert edges(capsys, "sic_bo", f"paytable={table}") == want
+
+
+def test_sic_bo_issue_figures(capsys):
+    """Issue 37's figures: small and big 1/36, a named triple at 180 to 1
+    35/216, any triple at 30 to 1 5/36; total 4 as the layout pays (60 to 1
+    11/72; 50 to 1 7/24)."""
+    got = edges(capsys, "sic_bo")
+    assert got["small"] == got["big"] == counts.sic_bo_small() == F(1, 36)
+    assert got["triple_4"] == counts.sic_bo_specific_triple() == F(35, 216)
+    assert got["any_triple"] == counts.sic_bo_any_triple() == F(5, 36)
+    assert got["total_4"] == counts.sic_bo_total_four(F(60)) == F(11, 72)
+    fifty = edges(capsys, "sic_bo", "paytable=fifty")
+    assert fifty["total_4"] == counts.sic_bo_total_four(F(50)) == F(7, 24)
