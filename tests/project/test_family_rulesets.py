@@ -29,7 +29,7 @@ def analysed(capsys, name, *argv):
     return json.loads(out)
 
 
-@pytest.mark.parametrize("name", ["passage", "inn_and_inn", "raffle"])
+@pytest.mark.parametrize("name", ["passage", "inn_and_inn", "raffle", "azar"])
 def test_check_passes(name, capsys):
     code, out, err = run(capsys, "check", f"rulesets/{name}.yaml")
     assert code == 0, err
@@ -127,3 +127,29 @@ def test_raffle_ledger_agrees_arbuthnot_p63(capsys):
     rows = analysed(capsys, "raffle")["printed"]
     assert len(rows) == 10
     assert [row["verdict"].split(":")[0] for row in rows] == ["agrees"] * 10
+
+
+# --- azar: Alfonso X, Libro de los dados, 1283 (no folio in the sources) ------
+
+
+@pytest.mark.parametrize(
+    ("repeat", "figure"),
+    [("again", F(68485656611, 134991969840)), ("loses", F(5527, 11664)),
+     ("wins", F(2179, 3888))],
+)
+def test_azar_first_thrower_alfonso_1283(repeat, figure, capsys):
+    # Alfonso X, Libro de los dados (1283), as issue 37 reads it: no edition
+    # in the project's sources gives the folio (rulesets/azar.yaml says so).
+    # The disputed second throw repeating the other's chance is the option
+    # `repeat`; family_counts.azar solves each reading by first-step.
+    result = analysed(capsys, "azar", "--option", f"repeat={repeat}")
+    assert F(result["win"]) == counts.azar(repeat) == figure
+    assert F(result["lose"]) == 1 - figure
+
+
+def test_azar_wins_at_once_with_an_azar(capsys):
+    # The azares, totals 3-6 and 15-18: 2 x (1 + 3 + 6 + 10) = 40 of the 216
+    # throws of three dice, counted over the faces by family_counts.totals.
+    azar_now = sum(p for t, p in counts.totals(3).items() if t in counts.AZARES)
+    assert azar_now == F(40, 216)
+    assert F(analysed(capsys, "azar")["labels"]["azar"]) == azar_now
