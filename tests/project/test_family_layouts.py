@@ -19,7 +19,7 @@ from hazard_dsl.cli import main
 from tests.conftest import RULESETS
 from tests.data import family_counts as counts
 
-LAYOUTS = ["chuck_a_luck", "crown_and_anchor", "sic_bo"]
+LAYOUTS = ["chuck_a_luck", "crown_and_anchor", "grand_hazard", "sic_bo"]
 NUMBERS = ["one", "two", "three", "four", "five", "six"]
 MARKS = ["crown", "anchor", "heart", "diamond", "club", "spade"]
 
@@ -114,3 +114,52 @@ def test_sic_bo_issue_figures(capsys):
     assert got["total_4"] == counts.sic_bo_total_four(F(60)) == F(11, 72)
     fifty = edges(capsys, "sic_bo", "paytable=fifty")
     assert fifty["total_4"] == counts.sic_bo_total_four(F(50)) == F(7, 24)
+
+
+# Grand Hazard: dice-play's "Grand Hazard" prints the totals 4 to 10 at 60,
+# 30, 18, 12, 8, 6, 6 "for 1" (Pay-off 1) or as many to 1 (Pay-off 2), the
+# numbers as chuck-a-luck, high, low, odd and even lost to a raffle; the
+# raffles at 180 and 30 for 1 are the rule file's reconstruction (its notes).
+GRAND_HAZARD_TOTALS = {4: 60, 5: 30, 6: 18, 7: 12, 8: 8, 9: 6, 10: 6}
+
+
+def grand_hazard_counts(payoff: str) -> dict[str, F]:
+    def paid(n):  # n for 1 is n - 1 to 1: the bank keeps the stake
+        return F(n - 1) if payoff == "for" else F(n)
+
+    odd, even = {5, 7, 9, 11, 13, 15, 17}, {4, 6, 8, 10, 12, 14, 16}
+    want = {
+        "high": counts.three_dice_even_money(lambda s: s >= 11),
+        "low": counts.three_dice_even_money(lambda s: s <= 10),
+        "odd": counts.three_dice_even_money(lambda s: s in odd),
+        "even": counts.three_dice_even_money(lambda s: s in even),
+        "any_raffle": counts.three_dice_any_triple(paid(30)),
+    }
+    for total in range(4, 18):
+        n = GRAND_HAZARD_TOTALS[min(total, 21 - total)]
+        want[f"total_{total}"] = counts.three_dice_total(total, paid(n))
+    for face in range(1, 7):
+        want[f"number_{face}"] = counts.number_bet(face)
+        want[f"raffle_{face}"] = counts.three_dice_triple(face, paid(180))
+    return want
+
+
+@pytest.mark.parametrize("payoff", ["for", "to"])
+def test_grand_hazard_every_bet(capsys, payoff):
+    assert edges(capsys, "grand_hazard", f"payoff={payoff}") == (
+        grand_hazard_counts(payoff)
+    )
+
+
+def test_grand_hazard_printed_edges(capsys):
+    """dice-play's house edges for the "for 1" totals: 16.666% (4 to 7),
+    22.222% (8), 25% (10), and 30.333% for 9, where the count gives 11/36
+    (30.556%); issue 37: total 4 at 60 for 1, edge 1/6."""
+    got = edges(capsys, "grand_hazard")
+    assert got["total_4"] == counts.sic_bo_total_four(F(59)) == F(1, 6)
+    assert {got[f"total_{t}"] for t in (4, 5, 6, 7)} == {F(1, 6)}
+    assert (got["total_8"], got["total_9"], got["total_10"]) == (
+        F(2, 9),
+        F(11, 36),
+        F(1, 4),
+    )
