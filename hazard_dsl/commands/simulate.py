@@ -211,6 +211,10 @@ def simulate_request(request, ruleset, bar=None) -> SimulateResult:
                                           request.options, advance, stakes)
         return SimulateResult("rounds" if request.goal is None else "goal", report, seed)
     count = checked_count(request.games, at_table)
+    if at_table and request.refusals:  # the sessions in lanes put no bet to anyone: never ignored
+        raise SettingError("refusals", "is for the bets the seats plan (", Arg("plans", "NAME", "AMOUNT", seat="SEAT"),
+                           "), put to the others: without them no bet is put to anyone; give them too, or leave ",
+                           Arg("refusals"), " out")
     if at_table:
         settings = request_settings(ruleset, request.ruleset, request)
         context = session_simulation(ruleset, count, seed, settings, request.options, engine)

@@ -93,6 +93,11 @@ def test_sessions_to_a_goal_take_the_goal_as_money(craps):
      "--goal must be more than --purse (20), where each seat starts"),
     ({"players": ("Ann", "Ben"), "goal": Fraction(0)}, Arg("goal"),
      "goal: the amount must be more than 0", "--goal: the amount must be more than 0"),
+    ({"players": ("Ann", "Ben"), "refusals": (("Ben", "field"),)}, Arg("refusals"),
+     "refusals is for the bets the seats plan (plans['SEAT']['NAME'] = 'AMOUNT'), put to the others: without them "
+     "no bet is put to anyone; give them too, or leave refusals out",
+     "--refuse is for the bets the seats plan (--bet SEAT:NAME=AMOUNT), put to the others: without them no bet is "
+     "put to anyone; give them too, or leave --refuse out"),
     ({"bets": (BetOrder("pass", Fraction(10)), BetOrder("pass", Fraction(5)))}, Arg("bets", "pass", 5),
      "bets['pass'] = 5 is given twice: give each bet once", "--bet pass=5 is given twice: give each bet once"),
 ])
