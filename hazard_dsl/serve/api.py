@@ -190,17 +190,23 @@ class Api:
 
     @staticmethod
     def options(given) -> list[str]:
-        """{"main": "called"} → ["main=called"]; names and values are words."""
+        """{"main": "called"} → ["main=called"], for a table's settings (commands.sessions)."""
+        return [f"{key}={value}" for key, value in Api.option_values(given).items()]
+
+    @staticmethod
+    def option_values(given) -> dict[str, str]:
+        """{"main": "called"}, names and values words, a number as its digits (the work types
+        each by the ruleset's option: serve.requests)."""
         if given is None:
-            return []
+            return {}
         if not isinstance(given, dict) or len(given) > 64:
             raise Refused(400, "options are an object of NAME: VALUE")
-        out = []
+        out = {}
         for key, value in given.items():
             value = str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
             if not isinstance(value, str) or not OPTION.fullmatch(key) or not OPTION.fullmatch(value):
                 raise Refused(400, f"option {str(key)[:40]!r}: a name and a value are words (letters, digits, _ . + -)")
-            out.append(f"{key}={value}")
+            out[key] = value
         return out
 
     def text_of(self, body: dict) -> tuple[str, str]:
@@ -240,14 +246,14 @@ class Api:
     async def analyse(self, request: Request):
         body = await body_of(request)
         name, text = self.subject(body)
-        return JSONResponse(await self.run(request, jobs.analyse, name, self.options(body.get("options")), text))
+        return JSONResponse(await self.run(request, jobs.analyse, name, self.option_values(body.get("options")), text))
 
     async def compare(self, request: Request):
         body = await body_of(request)
         variants = body.get("variants")
         if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
             raise Refused(400, f"variants: a list of 1 to {MAX_VARIANTS} rulesets, each {{\"ruleset\", \"options\"}}")
-        texts, shown = [], []
+        texts, asked, shown = [], [], []
         for variant in variants:
             if isinstance(variant, str):
                 name, _, options = variant.partition(":")
@@ -255,13 +261,14 @@ class Api:
             if not isinstance(variant, dict):
                 raise Refused(400, "each variant is {\"ruleset\": NAME, \"options\": {…}}")
             path, name = self.target(variant.get("ruleset"))
-            options = self.options(variant.get("options"))
-            suffix = (":" + ",".join(options)) if options else ""
+            options = self.option_values(variant.get("options"))
+            suffix = (":" + ",".join(f"{k}={v}" for k, v in options.items())) if options else ""
             texts.append(path + suffix)
+            asked.append((path, options))
             shown.append(name + suffix)
         if len(set(texts)) != len(texts):
             raise Refused(400, "the same variant twice")
-        return JSONResponse(await self.run(request, jobs.compare, texts, shown))
+        return JSONResponse(await self.run(request, jobs.compare, asked, shown))
 
     async def check(self, request: Request):
         text, name = self.text_of(await body_of(request))
@@ -290,7 +297,7 @@ class Api:
 
     async def rules(self, request: Request):
         name, _ = self.target(request.path_params["name"])
-        html = await self.run(request, jobs.rules, name, self.options(dict(request.query_params)))
+        html = await self.run(request, jobs.rules, name, self.option_values(dict(request.query_params)))
         return Response(html, media_type="text/html; charset=utf-8", headers={"Content-Security-Policy": DOCUMENT_CSP})
 
     async def graph_of(self, request: Request):
@@ -298,7 +305,7 @@ class Api:
         if not dot or fmt not in GRAPH_FORMATS:
             raise Refused(404, "a drawing is NAME.svg, NAME.mermaid or NAME.json")
         name, _ = self.target(stem)
-        drawing = await self.run(request, jobs.graph, name, self.options(dict(request.query_params)), fmt)
+        drawing = await self.run(request, jobs.graph, name, self.option_values(dict(request.query_params)), fmt)
         return Response(drawing, media_type=GRAPH_FORMATS[fmt], headers={"Content-Security-Policy": DOCUMENT_CSP})
 
     async def graph(self, request: Request):
@@ -307,7 +314,7 @@ class Api:
         if not isinstance(fmt, str) or fmt not in GRAPH_FORMATS:
             raise Refused(400, "format: svg, mermaid or json")
         name, text = self.subject(body)
-        drawing = await self.run(request, jobs.graph, name, self.options(body.get("options")), fmt, text)
+        drawing = await self.run(request, jobs.graph, name, self.option_values(body.get("options")), fmt, text)
         return JSONResponse({"format": fmt, "drawing": drawing})
 
     async def file(self, request: Request):

@@ -1,23 +1,27 @@
 """The work behind each API request, as functions of plain arguments returning what the response
 carries (run by `work.Worker` in a process of their own).
 
-Each calls what the command line calls and builds its output the same way, so the JSON is the
-command line's: `analyse --json` (render.report.analysis_json), `compare --json`
-(render.comparison.comparison_json), `show --json` (render.show.show_json), `rules --format html`
-(commands.rules.rule_sheet) and `graph --format svg|mermaid|json` (commands.graph.graph). A
-ruleset is given as the command line takes it (a built-in name or a file's path, checked by the
-caller against the folder) or as a text with the name it is shown under.
+Each builds the request the command line builds (`serve.requests` reads the JSON's values into
+it, as `cli.requests` reads flags), calls the same request function and builds its output the
+same way, so the JSON is the command line's: `analyse --json` (render.report.analysis_json),
+`compare --json` (render.comparison.comparison_json), `show --json` (render.show.show_json),
+`rules --format html` (commands.rules.rules_request) and `graph --format svg|mermaid|json`
+(commands.graph.graph_request). A ruleset is given as the command line takes it (a built-in
+name or a file's path, checked by the caller against the folder) or as a text with the name it
+is shown under; options as the JSON's object of words ({"main": "called"}, checked by the
+caller), typed here by the ruleset's options.
 """
 
 from __future__ import annotations
 
 
-def analyse(name: str, options: list[str], text: str | None = None) -> dict:
-    from ..commands.analyse import analyse as analysing, risk
+def analyse(name: str, options: dict, text: str | None = None) -> dict:
+    from ..commands.analyse import analyse_request, risk
     from ..render.report import analysis_json
     from ..render.risk import risk_json
+    from .requests import analyse_request as asked
 
-    analysis = analysing(name, options, text=text)
+    analysis = analyse_request(asked(name, options, text))
     out = dict(analysis_json(analysis), **risk_json(risk(analysis, spread=True)))  # as analyse --json: each bet's spread
     from ..commands.loading import load
 
@@ -29,15 +33,15 @@ def analyse(name: str, options: list[str], text: str | None = None) -> dict:
     return out
 
 
-def compare(variants: list[str], shown: list[str]) -> dict:
-    """`variants` as the command line takes them (RULESET:NAME=VALUE,…), `shown` the names the
-    response gives them (a folder's file by its name, not its path)."""
-    from ..commands.compare import compare as comparing
+def compare(variants: list, shown: list[str]) -> dict:
+    """`variants` (ruleset, {option: value}) pairs, the ruleset as the command line takes it,
+    `shown` the names the response gives them (a folder's file by its name, not its path)."""
+    from ..commands.compare import compare_request
     from ..render.comparison import comparison_json
+    from .requests import compare_request as asked
 
-    entries, machines = comparing(variants)
-    rename = dict(zip(variants, shown))
-    return comparison_json([(rename[t], a) for t, a in entries], [(rename[t], m) for t, m in machines])
+    entries, machines = compare_request(asked(variants, shown))
+    return comparison_json(entries, machines)
 
 
 def show(name: str, text: str | None = None) -> dict:
@@ -47,16 +51,18 @@ def show(name: str, text: str | None = None) -> dict:
     return show_json(load(name, text))
 
 
-def rules(name: str, options: list[str], text: str | None = None) -> str:
-    from ..commands.rules import rule_sheet
+def rules(name: str, options: dict, text: str | None = None) -> str:
+    from ..commands.rules import rules_request
+    from .requests import rules_request as asked
 
-    return rule_sheet(name, options, "html", text=text)
+    return rules_request(asked(name, options, text))
 
 
-def graph(name: str, options: list[str], fmt: str, text: str | None = None) -> str:
-    from ..commands.graph import graph as drawing, machine_to_draw
+def graph(name: str, options: dict, fmt: str, text: str | None = None) -> str:
+    from ..commands.graph import graph_request
+    from .requests import graph_request as asked
 
-    return drawing(machine_to_draw(name, options, text=text), fmt).decode("utf-8")
+    return graph_request(asked(name, options, fmt, text)).decode("utf-8")
 
 
 def check(text: str, name: str) -> list[dict]:

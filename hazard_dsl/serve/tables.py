@@ -56,11 +56,12 @@ from contextlib import nullcontext
 from fractions import Fraction
 
 from ..commands import sessions
-from ..commands.dice import checked_seed, seed_and_dice
+from ..commands.dice import checked_seed, seed_and_tape
 from ..commands.errors import CommandError
 from ..commands.loading import confined, load
 from ..play.actions import IllegalAction
 from .bodies import json_object
+from .requests import tape as tape_of
 from .store import Store, StoreError
 from .wording import JsonWording, worded
 
@@ -594,7 +595,7 @@ class Tables:
         if isinstance(name, str) and name.endswith(".yaml"):
             from . import jobs
 
-            await self.api.worker.run(jobs.analyse, self.api.target(name)[0], self.api.options(body.get("options")))
+            await self.api.worker.run(jobs.analyse, self.api.target(name)[0], self.api.option_values(body.get("options")))
         live, tokens, watch = await asyncio.get_running_loop().run_in_executor(None, self.make, body, client)
         self.live[live.id] = live  # made and stored: counted from now (another may have been made meanwhile)
         return live, tokens, watch
@@ -676,7 +677,7 @@ class Tables:
                                         f"({', '.join(offered) or 'this game has none'})")
             if bets:
                 settings["bets"] = list(dict.fromkeys(bets))
-            seed, dice = seed_and_dice(checked_seed(seed), tape)
+            seed, dice = seed_and_tape(checked_seed(seed), tape_of(tape))
             table = sessions.table(ruleset, options, settings, seed, dice)
         except CommandError as exc:  # SettingError too: a setting to correct
             raise TableRefused(400, worded(exc, _SETTINGS_WORDING)) from None

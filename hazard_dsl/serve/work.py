@@ -34,7 +34,7 @@ import anyio
 import anyio.to_thread
 
 # imported once in the server that forks the work, so that no piece of work imports them again
-PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.language", "hazard_dsl.commands.analyse",
+PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.requests", "hazard_dsl.serve.language", "hazard_dsl.commands.analyse",
            "hazard_dsl.commands.compare", "hazard_dsl.commands.graph", "hazard_dsl.commands.rules",
            "hazard_dsl.render.report", "hazard_dsl.render.comparison",
            "hazard_dsl.render.show", "hazard_dsl.render.rulesheet",
