@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _docs  # noqa: E402  (bench/ is on the path when a benchmark runs)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -70,7 +72,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=20_000_000)
+    _docs.add_option(parser)
     args = parser.parse_args()
+    with _docs.recording("bench_dice", args.write_docs):
+        return _measure(args)
+
+
+def _measure(args) -> int:
     passage = game("passage", "docs/examples/passage-sketch.yaml")
     exact = {"cotton": "cotton", "passage": passage}
     if game("sic_bo"):
