@@ -69,7 +69,10 @@ class Narrator:
             return "       " + " ".join(["The game is decided without a throw."] + said)
         if isinstance(record, Thrown):
             name = self.words.throw_name(*record.dice)
-            head = f"  {record.number:>3}. {name} ({'-'.join(map(str, record.dice))}), {number_word(record.total)}"
+            if self.machine.dice.names:  # marks, not numbers: no digits and no total to tell
+                head = f"  {record.number:>3}. {name}"
+            else:
+                head = f"  {record.number:>3}. {name} ({'-'.join(map(str, record.dice))}), {number_word(record.total)}"
             said = self._sentences(record.step, record.after, record.dice)
             if not said and not record.choices:
                 said = ["No decision; the dice go on."]
