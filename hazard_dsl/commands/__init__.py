@@ -15,10 +15,7 @@ tapes as tuples of throws): `analyse.analyse_request`, `risk_request` and `staki
 `games.games_request`, `simulate.simulate_request`, `sessions.request_settings`,
 `listing.list_request`, `loading.show_request`, `schema.schema_request`. The command
 line builds them from its flags (`cli.requests`), the Python API from keywords, the web API
-from JSON; this package reads no command-line text. Five thin shims still take NAME=VALUE
-texts or a tape's text for the web API, each over its request function, until the web API
-builds requests from JSON: `analyse.analyse`, `compare.compare`, `rules.rule_sheet`,
-`graph.machine_to_draw` (serve/jobs.py) and `dice.seed_and_dice` (serve/tables.py); and
+from JSON (`serve.requests`); this package reads no command-line text, save
 `loading.build_machine`, options as texts, for the web tables (`sessions.table`) and the tests.
 
 The direction of imports: this package reads parse, check, compile, solve, simulate, play and

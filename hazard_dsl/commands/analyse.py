@@ -27,18 +27,6 @@ def check_session_settings(bankroll, goal, stake, seats: bool = False) -> None:
                            " with ", _SEATED, ": each seat's figures)")
 
 
-def analyse(name: str, option_texts=(), text: str | None = None):
-    """The analysis of ruleset `name` (with `text`: the rule file in that string, shown as
-    `name`) with options given as NAME=VALUE texts, every figure as `analyse_request` gives it.
-    Kept only for the web API's jobs (serve/jobs.py) until they build an `AnalyseRequest` from
-    JSON; the command line and the Python API build requests."""
-    from .loading import option_values
-    from .requests import AnalyseRequest
-
-    return analyse_request(AnalyseRequest(ruleset=name, text=text,
-                                          options=option_values(load(name, text), option_texts)))
-
-
 def analyse_request(request):
     """`analyse` for an `AnalyseRequest` (commands.requests): the analysis `analyse` returns, its
     fields values (money as Fractions, one bettor's `bets` as BetOrders, seats' `plans` as

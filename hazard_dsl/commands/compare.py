@@ -4,20 +4,7 @@ from __future__ import annotations
 
 from ..errors import ArgumentError
 from .errors import CommandError
-from .loading import load, machine_for, option_values, split_variant
-
-
-def compare(variants, option_texts=(), policy: str = "optimal") -> tuple[list, list]:
-    """`compare_request` for variants given as texts (`RULESET[:NAME=VALUE,…]`, shown as given),
-    each with `option_texts` and its own options. Kept only for the web API's jobs
-    (serve/jobs.py) until they build a `CompareRequest` from JSON."""
-    from .requests import CompareRequest, RulesetRequest
-
-    asked = []
-    for text in variants:
-        name, options = split_variant(text)
-        asked.append(RulesetRequest(name, option_values(load(name), list(option_texts) + options), policy))
-    return compare_request(CompareRequest(tuple(asked), policy, tuple(variants)))
+from .loading import load, machine_for
 
 
 def compare_request(request) -> tuple[list, list]:

@@ -20,15 +20,6 @@ def new_seed() -> int:
     return secrets.randbelow(2**32)
 
 
-def seed_and_dice(seed: int | None = None, tape: str | None = None):
-    """`seed_and_tape` for a tape given as text ("3-4 6-6"). Kept only for the web tables
-    (serve/tables.py) until they read the tape from JSON; the command line reads its own
-    (`cli.requests.tape`)."""
-    from ..play.dice import DiceTape
-
-    return seed_and_tape(seed, None if tape is None else DiceTape.parse(tape).throws)
-
-
 def checked_tape(throws) -> list:
     """A request's tape (commands.requests: a tuple of throws as play.dice.DiceTape holds them),
     each throw checked, as JSON may send anything: a cast (a pair of faces 1-6, None for a die

@@ -3,16 +3,7 @@
 from __future__ import annotations
 
 from .errors import CommandError, SettingError
-from .loading import load, option_values
-
-
-def machine_to_draw(name: str, option_texts=(), bets=(), text: str | None = None):
-    """`request_machine` for options given as NAME=VALUE texts. Kept only for the web API's
-    jobs (serve/jobs.py) until they build a `GraphRequest` from JSON."""
-    from .requests import GraphRequest
-
-    options = option_values(load(name, text), option_texts)
-    return request_machine(GraphRequest(name, options, text=text, bets=tuple(bets)))
+from .loading import load
 
 
 def _known_bets(ruleset, bets) -> None:

@@ -52,8 +52,8 @@ def show_request(request):
 
 def option_values(ruleset, option_texts) -> dict:
     """The option values of `NAME=VALUE` texts, typed by the ruleset's options and checked.
-    For the callers that still hold texts (the web API's jobs; the tests' and benchmarks'
-    `build_machine`); the command line reads its own (`cli.requests`)."""
+    For the callers that still hold texts (`build_machine`); the command line reads its own
+    (`cli.requests`), the web API its JSON (`serve.requests`)."""
     from ..compile.compiler import OptionError, parse_option_assignments
 
     try:

@@ -4,17 +4,7 @@ from __future__ import annotations
 
 from ..errors import ArgumentError
 from .errors import CommandError
-from .loading import load, machine_for, option_values
-
-
-def rule_sheet(name: str, option_texts=(), fmt: str = "text", policy: str = "optimal", colour: bool = False,
-               text: str | None = None) -> str:
-    """`rules_request` for options given as NAME=VALUE texts. Kept only for the web API's jobs
-    (serve/jobs.py) until they build a `RulesRequest` from JSON."""
-    from .requests import RulesRequest
-
-    options = option_values(load(name, text), option_texts)
-    return rules_request(RulesRequest(name, options, policy, text, format=fmt, colour=colour))
+from .loading import load, machine_for
 
 
 def rules_request(request) -> str:

@@ -51,7 +51,8 @@ def _dice_words(machine: Machine) -> str:
 def comparison_json(entries, machines) -> dict:
     """`compare --json`: each variant's figures (`analysis_json` with its text as `name`) and,
     against the first, the throws on which each other variant's rules differ. `entries` and
-    `machines` are `commands.compare.compare`'s [(text, Analysis)] and [(text, Machine)]."""
+    `machines` are `commands.compare.compare_request`'s [(label, Analysis)] and [(label,
+    Machine)]."""
     base_name, base = machines[0]
     return {
         "rulesets": [dict(analysis_json(a), name=text) for text, a in entries],

@@ -165,21 +165,6 @@ def test_compare_rules_and_graph_hand_on_option_values(monkeypatch):
     assert (made.bets, made.format, made.options) == (("field",), "mermaid", {})
 
 
-def test_the_web_jobs_texts_give_what_the_requests_give():
-    """serve/jobs.py still hands NAME=VALUE texts: its shims are the request path underneath."""
-    from hazard_dsl.commands.compare import compare, compare_request
-    from hazard_dsl.commands.requests import CompareRequest, RulesRequest
-    from hazard_dsl.commands.rules import rule_sheet, rules_request
-
-    by_text, _ = compare(["cotton:main=called", "petty"])
-    by_value, _ = compare_request(CompareRequest((RulesetRequest("cotton", {"main": "called"}),
-                                                  RulesetRequest("petty")), labels=("cotton:main=called", "petty")))
-    assert [(label, a.figures.win, a.figures.lose) for label, a in by_text] == \
-        [(label, a.figures.win, a.figures.lose) for label, a in by_value]
-    assert rule_sheet("cotton", ["main=called"], "markdown") == \
-        rules_request(RulesRequest("cotton", {"main": "called"}, format="markdown"))
-
-
 @pytest.mark.parametrize("argv, said", [
     (["--bet", "An:field=2"], "--bet An:field=2: 'An' is not at the table (players: Ann, Ben) (did you mean 'Ann'?)"),
     (["--bet", "Ann:feild=2"], "--bet Ann:feild=2: no bet 'feild' at this table (did you mean 'field'?)"),
