@@ -168,16 +168,17 @@ def test_grand_hazard_printed_edges(capsys):
 def test_grand_hazard_ledger_sets_dice_plays_edges_beside_the_counts(capsys):
     """dice-play's printed edges (payoff=for): 22.222% and 25% agree with
     the counts 2/9 and 1/4; 16.666% and 7.8703% are 1/6 and 17/216 cut
-    short, and 30.333% is not 11/36, so those three differ."""
+    short at the places printed, which agrees too (the printer's habit, not
+    another figure); 30.333% is not 11/36 (30.556%), so it differs."""
     assert main(["analyse", "grand_hazard", "--json"]) == 0
     ledger = json.loads(capsys.readouterr().out)["printed"]
     got = {e["bet"]: (F(e["exact"]), e["agrees"]) for e in ledger}
     assert got == {
-        "total_4": (counts.three_dice_total(4, 59), False),
+        "total_4": (counts.three_dice_total(4, 59), True),
         "total_8": (counts.three_dice_total(8, 7), True),
         "total_9": (counts.three_dice_total(9, 5), False),
         "total_10": (counts.three_dice_total(10, 5), True),
-        "number_1": (counts.number_bet(1), False),
+        "number_1": (counts.number_bet(1), True),
     }
 
 
