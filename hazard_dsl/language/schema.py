@@ -166,13 +166,14 @@ KEYS: dict[str, dict[str, dict]] = {
         "description": _text(description="what landing off means at this table"),
     },
     "words": {
-        "faces": {"type": "array", "items": _text(40), "minItems": 6, "maxItems": 6,
-                  "description": "six names, ace to six: `[ace, deuce, trey, cater, cinque, sice]`"},
+        "faces": {"type": "array", "items": _text(40), "minItems": 2, "maxItems": MAX_SIDES,
+                  "description": "a name for each face, as many as the dice have: `[ace, deuce, trey, cater, "
+                                 "cinque, sice]`"},
         "throws": {"type": "object",
-                   "propertyNames": {"pattern": r"^ *(0?[2-9]|1 *[0-2]|[1-6] *- *[1-6]) *$"},
+                   "propertyNames": {"pattern": r"^ *([0-9]{1,3}|[0-9]{1,2}( *- *[0-9]{1,2}){1,4}) *$"},
                    "additionalProperties": _text(60),
                    "description": "the period's names of throws, by their dice or their total: `{1-1: ames-ace, "
-                                  "1-2: deuce-ace, 11: …}`"},
+                                  "1-2: deuce-ace, 11: …}` (`1-1-2: …` for three dice)"},
         "caster": _text(60, "how the narration names the caster (default: the caster)"),
     },
     "variable": {

@@ -125,6 +125,6 @@ def test_a_main_called_gives_the_same_figures_from_the_callers_choices():
 def test_the_web_apis_analyse_gives_the_ledger_as_the_command_line_does():
     from hazard_dsl.serve.jobs import analyse
 
-    assert [r["verdict"] for r in analyse("cotton", [])["printed"]] == [r["verdict"] for r in ledger(
+    assert [r["verdict"] for r in analyse("cotton", {})["printed"]] == [r["verdict"] for r in ledger(
         check_ruleset("rulesets/cotton.yaml")[0])]
-    assert "printed" not in analyse("hoyle", [])
+    assert "printed" not in analyse("hoyle", {})
