@@ -59,9 +59,10 @@ from ..commands import sessions
 from ..commands.dice import checked_seed, seed_and_tape
 from ..commands.errors import CommandError
 from ..commands.loading import confined, load
+from ..commands.requests import TableRequest
 from ..play.actions import IllegalAction
 from .bodies import json_object
-from .requests import tape as tape_of
+from .requests import option_values, tape as tape_of
 from .store import Store, StoreError
 from .wording import JsonWording, worded
 
@@ -86,6 +87,20 @@ MAX_REASON = 123  # bytes of a WebSocket close's reason (RFC 6455: 125 in the fr
 NEW_TABLE = ("ruleset", "options", "players", "settings", "seed", "dice")
 SETTINGS = ("purse", "stake", "rounds", "policy", "bets")
 _SETTINGS_WORDING = JsonWording({name: "settings" for name in SETTINGS})  # a table's settings.stake …
+
+
+def _money_of(ruleset, key: str, given) -> Fraction | None:
+    """A purse or a stake sent as JSON (20, or "2.50", or the coins "2s 6d"), exactly; None where
+    none is sent. A text that is no money is a SettingError naming its field (settings.purse)."""
+    if given is None:
+        return None
+    from ..commands.errors import SettingError
+    from ..render.words import MoneyText, money_typed
+
+    try:
+        return money_typed(ruleset, str(given))
+    except MoneyText as exc:
+        raise SettingError(key, f": {exc}") from None
 # the amounts' bounds an action carries for a page (min, max) are not part of the action; nor are
 # the version it was made against and its key, which the tables read before the action
 SHOWN_ONLY = ("min", "max", "told", "version", "key")  # told: the amount and bounds in the ruleset's coin
@@ -664,10 +679,11 @@ class Tables:
             policy = given.get("policy", "optimal")
             if not isinstance(policy, str) or len(policy) > 40:
                 raise TableRefused(400, "settings.policy: a policy's name, such as optimal")
-            settings = sessions.table_settings(
-                ruleset, shown if builtin else path, players=",".join(players),
-                purse=None if given.get("purse") is None else str(given["purse"]),
-                stake=None if given.get("stake") is None else str(given["stake"]), rounds=rounds, policy=policy)
+            # the JSON read into values here, at the edge: the players a list, the money exact (in
+            # the file's unit, "2.50", or its coins, "2s 6d"), the options typed by the ruleset
+            money = {key: _money_of(ruleset, key, given.get(key)) for key in ("purse", "stake")}
+            settings = sessions.request_settings(ruleset, shown if builtin else path, TableRequest(
+                ruleset=shown, players=tuple(players), purse=money["purse"], stake=money["stake"], rounds=rounds, policy=policy))
             if len(settings["players"]) != len(players):
                 raise TableRefused(400, "players: each name is printable text")
             offered = [name for name in ruleset.bets if name != ruleset.table.stake]
@@ -678,7 +694,8 @@ class Tables:
             if bets:
                 settings["bets"] = list(dict.fromkeys(bets))
             seed, dice = seed_and_tape(checked_seed(seed), tape_of(tape))
-            table = sessions.table(ruleset, options, settings, seed, dice)
+            table = sessions.table(ruleset, option_values(ruleset, self.api.option_values(body.get("options"))),
+                                   settings, seed, dice)
         except CommandError as exc:  # SettingError too: a setting to correct
             raise TableRefused(400, worded(exc, _SETTINGS_WORDING)) from None
         except ValueError as exc:  # a ruleset with errors, an option it has not; an argument by its field
