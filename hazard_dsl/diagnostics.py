@@ -71,7 +71,9 @@ class Diagnostic:
     when the stage knows one, is the repair as data (`Suggestion`): the quick fixes are built
     from it, not from "did you mean" in the message. `subject`, where a fix needs a name rather
     than a place (the label to declare, the phase whose rules leave throws unhandled), is that
-    name as written in the file."""
+    name as written in the file. `column`, for a problem of layout whose repair is a column (the
+    `- ` of a rule written without one, the column a key lines up in), is that column: the reader
+    mends the layout by it (`parse.yaml_errors.repair`), never by reading the hint."""
 
     message: str
     position: Position | None = None
@@ -81,6 +83,7 @@ class Diagnostic:
     code: str | None = None
     suggestion: Suggestion | None = None
     subject: str | None = None
+    column: int | None = None
 
     @property
     def is_error(self) -> bool:

@@ -188,7 +188,7 @@ def _misaligned(key: str, column: int, other: str, level: int, line: int, positi
     return Diagnostic(f"`{key}:` must line up with {other} on line {line}; it is {off} column{'s' if off > 1 else ''} "
                       f"further {side}", position,
                       hint=f"start `{key}:` in column {level}, under {other}: the keys of one mapping line up",
-                      code="misaligned-key")
+                      code="misaligned-key", column=level)
 
 
 def _inserted(text: str, at: Position) -> Suggestion:
@@ -240,7 +240,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
             return Diagnostic(f"a rule is a list item: write `- {key}: …`", at(number, column),
                               hint=f"each rule of this list starts with `- ` in column {dash}, like the one on "
                                    f"line {example}, with its other keys lined up under `{key}:`",
-                              code="missing-dash", suggestion=dash_before(at(number, column), dash))
+                              code="missing-dash", suggestion=dash_before(at(number, column), dash), column=dash)
 
     # --- a tab
     if "'\\t'" in problem and pmark is not None:
@@ -341,7 +341,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                 f"a rule is a list item: write `- {mine[1]}: …`", at(number, mine[0]),
                 hint=f"each rule starts with `- ` in column {opener[2]}, like the one on line {cmark.line + 1}; "
                      f"a key of the rule above lines up with `{theirs[1]}:` (column {theirs[0]}) instead",
-                code="missing-dash", suggestion=dash_before(at(number, mine[0]), opener[2]))
+                code="missing-dash", suggestion=dash_before(at(number, mine[0]), opener[2]), column=opener[2])
         if mine and theirs and mine[2] is None:
             column, key, _ = mine
             if theirs[2] is not None and column == theirs[2]:
@@ -350,7 +350,8 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                     f"`{key}:` must line up with `{theirs[1]}:` on line {previous_number} (column {theirs[0]}), "
                     f"or start a new list item with `- `", at(number, column),
                     hint=f"a rule is a list item: `- when: …` with its `do:` under `when:`; indent `{key}:` to "
-                         f"column {theirs[0]}, or write `- {key}: …` for a new item", code="misaligned-key")
+                         f"column {theirs[0]}, or write `- {key}: …` for a new item", code="misaligned-key",
+                    column=theirs[0])
             target = _nearest_level(lines, number, column, theirs[0])
             if target is not None:
                 level, name, line_number = target
@@ -374,7 +375,7 @@ def explain(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
                     f"a rule is a list item: write `- {below[1]}: …`", at(first_number, below[0]),
                     hint=f"line {number} starts a list item in column {dash}, so each item under line {n} starts "
                          f"with `- ` in that column", code="missing-dash",
-                    suggestion=dash_before(at(first_number, below[0]), dash))
+                    suggestion=dash_before(at(first_number, below[0]), dash), column=dash)
             for m in range(number - 1, 0, -1):
                 other = _key(lines.get(m))
                 if other and other[2] is not None and other[2] != dash and abs(other[2] - dash) <= 3:
@@ -422,15 +423,12 @@ def repair(text: str, d: Diagnostic):
     if not 1 <= number <= len(lines):
         return None
     line = lines[number - 1]
-    hint = d.hint or ""
     if d.code == "missing-dash":
-        dash = re.search(r"column (\d+)", hint)
-        return _item(lines, number, column, int(dash[1])) if dash else None
-    if d.code == "misaligned-key" and d.message.startswith("`"):
-        target = re.search(r"(?:start `[^`]+:` in|indent `[^`]+:` to) column (\d+)", hint)
-        if target is None or _indent(line) != column:
+        return _item(lines, number, column, d.column) if d.column is not None else None
+    if d.code == "misaligned-key" and d.column is not None:
+        if _indent(line) != column:
             return None
-        return _shift(lines, number, int(target[1]) - column)
+        return _shift(lines, number, d.column - column)
     fix = d.suggestion
     if d.code == "unclosed-quote" and fix is not None and fix.start.line == number:
         lines[number - 1] = line + fix.text
