@@ -41,6 +41,15 @@ def analysed(tmp_path, capsys, text: str, *flags) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+def said(tmp_path, capsys, command: str, text: str, code: int) -> str:
+    """What `hazard-dsl COMMAND` prints (both streams) on a file of `text`, exiting with `code`."""
+    path = tmp_path / "game.yaml"
+    path.write_text(text)
+    assert main([command, str(path)]) == code
+    out = capsys.readouterr()
+    return out.out + out.err
+
+
 def most(t) -> int:
     return max(Counter(t).values())
 
@@ -122,26 +131,19 @@ def test_dice_out_of_bounds_are_refused_where_written(tmp_path, capsys, dice, sa
 
 
 def test_a_rule_reading_a_die_that_is_not_there_is_told_so(tmp_path, capsys):
-    path = tmp_path / "bad.yaml"
-    path.write_text(one_throw("2d6", "die3 == 4"))
-    assert main(["check", str(path)]) == 1
-    text = capsys.readouterr().err
+    text = said(tmp_path, capsys, "check", one_throw("2d6", "die3 == 4"), 1)
     assert "'die3' reads die 3, but this game throws 2 dice" in text and "`dice: 3d6` throws three" in text
 
 
 def test_a_rule_that_cannot_fire_says_the_dice(tmp_path, capsys):
-    path = tmp_path / "bad.yaml"
-    path.write_text(one_throw("3d6", "total == 2"))
-    assert main(["check", str(path)]) == 1
-    assert "bad.yaml:7:9: error: rule 1 of phase 'cast' can never fire" in capsys.readouterr().err
+    text = said(tmp_path, capsys, "check", one_throw("3d6", "total == 2"), 1)
+    assert "game.yaml:7:9: error: rule 1 of phase 'cast' can never fire" in text
 
 
 
 def test_dice_that_land_off_are_for_two_dice(tmp_path, capsys):
-    path = tmp_path / "bad.yaml"
-    path.write_text(one_throw("3d6", "total > 10", extra="cocked: {chance: 1/10}\n"))
-    assert main(["check", str(path)]) == 1
-    assert "recast only where two dice are thrown; this game throws 3d6" in capsys.readouterr().err
+    text = said(tmp_path, capsys, "check", one_throw("3d6", "total > 10", extra="cocked: {chance: 1/10}\n"), 1)
+    assert "recast only where two dice are thrown; this game throws 3d6" in text
 
 
 def test_a_tape_of_three_dice_plays_and_a_wrong_width_is_refused(tmp_path, capsys):
@@ -170,10 +172,7 @@ def test_random_three_dice_are_reproducible(tmp_path, capsys):
 
 
 def test_the_rule_sheet_lists_throws_of_three_dice_by_total_and_faces(tmp_path, capsys):
-    path = tmp_path / "game.yaml"
-    path.write_text(one_throw("3d6", "most == 3"))
-    assert main(["rules", str(path)]) == 0
-    out = capsys.readouterr().out
+    out = said(tmp_path, capsys, "rules", one_throw("3d6", "most == 3"), 0)
     # totals 3 and 18 are raffles whole; 6, 9, 12, 15 hold one raffle each among other throws
     assert "3, 2-2-2, 3-3-3, 4-4-4, 5-5-5, 18 — " in out and "(6/216)" in out
 
@@ -181,7 +180,7 @@ def test_the_rule_sheet_lists_throws_of_three_dice_by_total_and_faces(tmp_path, 
 def test_compare_says_plainly_when_the_dice_differ(tmp_path, capsys):
     path = tmp_path / "game.yaml"
     path.write_text(one_throw("3d6", "most == 3"))
-    assert main(["compare", str(path), "cotton"]) == 0
+    assert main(["compare", str(path), "cotton"]) == 0  # (two rule files: not `said`'s one)
     assert "other dice throw other throws" in capsys.readouterr().out.replace("\n", " ")
 
 
