@@ -128,7 +128,8 @@ class Printed:
     """A figure a source prints (`printed:`), to be set beside the exact one (check.printed):
     which source (its place in `sources:`, from 1), the page, the words and the figure as
     printed, what it is a figure of (`win`, `lose`, `push`, `edge`, a label, or a bet's edge)
-    and the values of variables it is conditioned on ({variable: (values, …)})."""
+    and the values of variables it is conditioned on ({variable: (values, …)}), and the option
+    values whose rules it is a figure of (a source paying "for 1" where an option pays "to 1")."""
 
     source: int
     figure: str
@@ -139,6 +140,7 @@ class Printed:
     bet: str | None = None
     given: tuple = ()  # ((variable, (value, …)), …)
     note: str | None = None
+    options: tuple = ()  # ((option, value), …): the rules the figure is of, whatever the options in force
 
 
 @record(frozen=True)

@@ -51,7 +51,7 @@ def figure_value(text: str):
     return None
 
 
-def read_printed(root: YMap, diags, variables, labels, own: str | None = None) -> tuple:
+def read_printed(root: YMap, diags, variables, labels, own: str | None = None, options=None) -> tuple:
     """The `printed:` entries of a merged rule file (Printed), each problem added to `diags`
     with its position. `variables` and `labels` are those the reading kept (name -> …); `own`,
     the file's name: a ledger written in the file it extends is that file's, not inherited,
@@ -73,13 +73,13 @@ def read_printed(root: YMap, diags, variables, labels, own: str | None = None) -
     bet_names = list(bets.entries) if isinstance(bets, YMap) else []
     out = []
     for item in node.items:
-        entry = _entry(item, diags, count, variables or {}, labels or {}, bet_names)
+        entry = _entry(item, diags, count, variables or {}, labels or {}, bet_names, options or {})
         if entry is not None:
             out.append(entry)
     return tuple(out)
 
 
-def _entry(item, diags, count, variables, labels, bet_names):
+def _entry(item, diags, count, variables, labels, bet_names, options=None):
     if not isinstance(item, YMap):
         diags.error("a printed figure must be a mapping (key: value)", getattr(item, "position", None),
                     code="not-a-mapping")
@@ -137,11 +137,40 @@ def _entry(item, diags, count, variables, labels, bet_names):
         diags.error("printed: a bet's edge is per bet made, not given a variable's value", item.get("given").position,
                     code="bad-given")
         ok = False
+    chosen = _options(item.get("options"), diags, options or {})
+    if chosen is None:
+        ok = False
     if not ok:
         return None
     return Printed(source=source.value, figure=texts["figure"], of=of, position=item.position,
                    page=texts.get("page"), words=" ".join(texts["words"].split()) if "words" in texts else None,
-                   bet=bet, given=given, note=texts.get("note"))
+                   bet=bet, given=given, note=texts.get("note"), options=chosen)
+
+
+def _options(node, diags, options):
+    """((option, value), …) of `options: {payoff: for}`: the rules the figure is of; None on an error."""
+    if node is None:
+        return ()
+    if not isinstance(node, YMap):
+        diags.error("printed: options must be a mapping of options to values: `options: {payoff: for}`",
+                    node.position, code="not-a-mapping")
+        return None
+    out = []
+    for name, (key_node, value) in node.entries.items():
+        option = options.get(name)
+        if option is None:
+            diags.error(f"printed: options: there is no option {name!r}{did_you_mean(name, options)}",
+                        key_node.position, f"options: {', '.join(options) or 'none'}", code="unknown-option")
+            return None
+        values = {str(v): v for v in option.values}
+        said = value.text.strip() if isinstance(value, YScalar) and value.value is not None else None
+        if said not in values:
+            diags.error(f"printed: options: {name} has no value {said!r}{did_you_mean(said or '', values)}",
+                        getattr(value, "position", key_node.position), f"values: {', '.join(values)}",
+                        code="unknown-value")
+            return None
+        out.append((name, values[said]))
+    return tuple(out)
 
 
 def _given(node, diags, variables):

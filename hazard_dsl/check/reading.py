@@ -35,7 +35,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     diags, build, root, failed = read.diagnostics, read.build, read.root, read.failed
     # the figures the sources print (`printed:`), checked with the rest, kept with the ruleset
     before = len(diags.items)
-    printed = read_printed(root, diags, read.variables, read.labels, read.own)
+    printed = read_printed(root, diags, read.variables, read.labels, read.own, read.options)
     # an error in the ledger leaves the game as written: it is explored in the same run
     printed_at = {d.position for d in diags.items[before:]}
     if printed:

@@ -123,6 +123,10 @@ KEYS: dict[str, dict[str, dict]] = {
                   "maxProperties": 1,
                   "description": "the value (or values) of one variable it is conditioned on: `{main: 7}`, "
                                  "`{main: [6, 8]}`"},
+        "options": {"type": "object", "propertyNames": _ref("name"),
+                    "additionalProperties": {"type": ["string", "integer"]},
+                    "description": "the option values whose rules it is a figure of, whatever the options in "
+                                   "force: `{payoff: for}` (a source paying \"for 1\")"},
         "note": _text(description="what is to be said of it (a misprint, where it is quoted)"),
     },
     "source": {

@@ -30,7 +30,7 @@ MERGED_BY_NAME = ("phases", "variables", "options", "labels", "bets", "fees")
 
 SOURCE = Keys(("title", "author", "year", "page", "url", "note"), required=("title",))
 # A figure a source prints (`printed:`), set beside the exact one (hazard_dsl.check.printed).
-PRINTED = Keys(("source", "page", "words", "figure", "of", "bet", "given", "note"),
+PRINTED = Keys(("source", "page", "words", "figure", "of", "bet", "given", "options", "note"),
                required=("source", "figure", "of"))
 # How many dice and what faces (`dice: {count: 3, sides: 6}`, or `faces: [crown, anchor, …]`).
 DICE_SIZE = Keys(("count", "sides", "faces"))

@@ -32,16 +32,30 @@ def ledger(ruleset, options: dict | None = None, policy: str = "optimal", machin
         from ..compile.options import resolve_options
 
         machine = compile_ruleset(ruleset, resolve_options(ruleset, dict(options or {})), None)
-    policy = policy_for(machine, policy)
+    machines = {(): machine}
     analyses: dict = {}
 
-    def analysis(by):
-        if by not in analyses:
-            analyses[by] = analyse(machine, policy, by=by)
-        return analyses[by]
+    def machine_for(chosen: tuple):
+        """The game under the entry's own options (`options:`), over the options in force."""
+        if chosen not in machines:
+            from ..cache import compile_ruleset
+            from ..compile.options import resolve_options
+
+            wanted = {**machine.options, **dict(chosen)}
+            machines[chosen] = machine if wanted == machine.options else \
+                compile_ruleset(ruleset, resolve_options(ruleset, wanted), None)
+        return machines[chosen]
 
     rows = []
     for entry in ruleset.printed:
+        game = machine_for(entry.options)
+
+        def analysis(by, game=game):
+            key = (id(game), by)
+            if key not in analyses:
+                analyses[key] = analyse(game, policy_for(game, policy), by=by)
+            return analyses[key]
+
         exact = _exact(entry, analysis)
         rows.append(_row(ruleset, entry, exact))
     return rows
@@ -105,6 +119,7 @@ def _row(ruleset, entry, exact) -> dict:
     source = ruleset.sources[entry.source - 1]
     row = {"source": entry.source, "cited": _cited(source, entry.page), "page": entry.page, "words": entry.words,
            "figure": entry.figure, "of": entry.of, "bet": entry.bet, "given": {v: list(vs) for v, vs in entry.given},
+           **({"options": dict(entry.options)} if entry.options else {}),
            "what": _what(ruleset, entry), "note": entry.note}
     if exact is None:
         return {**row, "exact": None, "printed_share": None, "agrees": None,
@@ -177,13 +192,14 @@ def _cited(source, page) -> str:
 
 def _what(ruleset, entry) -> str:
     """What the figure is of, in words: "the caster wins, main 6 or 8"."""
+    under = f" ({', '.join(f'{k}={v}' for k, v in entry.options)})" if entry.options else ""
     if entry.bet is not None:
-        return f"the edge of {ruleset.bet_words(entry.bet)}"
+        return f"the edge of {ruleset.bet_words(entry.bet)}{under}"
     said = {"win": "the caster wins", "lose": "the caster loses", "push": "neither wins",
             "edge": "the edge against the caster"}.get(entry.of) or f"the game ends in {ruleset.label_words(entry.of)}"
     for variable, values in entry.given:
         said += f", {variable} {' or '.join(map(str, values))}"
-    return said
+    return said + under
 
 
 def ledger_table(rows: list[dict]) -> Table:

@@ -4,7 +4,9 @@ is that file's alone (check.printed)."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -133,4 +135,32 @@ def test_the_editor_offers_the_keys_of_a_printed_figure():
 
     service, uri = opened("name: Mine\nextends: cotton\nprinted:\n  - source: 1\n    \n")
     assert [c.label for c in service.completion(uri, Place(4, 4))] == ["page", "words", "figure", "of", "bet",
-                                                                       "given", "note"]
+                                                                       "given", "options", "note"]
+
+
+def test_a_figure_of_other_rules_is_set_beside_the_exact_figure_of_those_rules(capsys):
+    # Dice Play prints Grand Hazard's total 4 paid 60 for 1: 3 of the 216 throws make 4 and are
+    # paid 59 to 1, so the house keeps 1 - 60 * 3/216 = 1/6 (16.666% cut short). Under the option
+    # that pays "to 1" the ledger still compares it with the "for 1" rules it is a figure of.
+    from hazard_dsl.cli import main
+
+    assert main(["analyse", "grand_hazard", "--option", "payoff=to", "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["printed"] if r["bet"] == "total_4")
+    assert row["options"] == {"payoff": "for"} and Fraction(row["exact"]) == 1 - 60 * Fraction(3, 216)
+    assert row["agrees"] is True
+
+
+@pytest.mark.parametrize("options, said", [
+    ("{payof: for}", "there is no option 'payof'"),
+    ("{payoff: four}", "payoff has no value 'four'"),
+    ("payoff", "options must be a mapping"),
+])
+def test_a_printed_figures_options_are_checked_where_written(tmp_path, capsys, options, said):
+    from hazard_dsl.cli import main
+
+    text = ((Path(__file__).resolve().parents[2] / "rulesets" / "grand_hazard.yaml").read_text()
+            .replace("    options: {payoff: for}\n    note: paid for 1\n", f"    options: {options}\n    note: x\n", 1))
+    path = tmp_path / "grand.yaml"
+    path.write_text(text)
+    assert main(["check", str(path)]) == 1
+    assert said in capsys.readouterr().err
