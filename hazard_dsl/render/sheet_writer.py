@@ -86,7 +86,9 @@ def _blocks(data: dict) -> list:
         win, lose, edge = (Fraction(o[k]) for k in ("win", "lose", "edge"))
         who = (f"with the best choices, {caster}" if data.get("chosen") else caster)
         stake = o.get("stake")
-        if stake is None:
+        if not win and not lose:  # a game that only carries the layout's bets (Sic Bo's shake)
+            text = "No game is won or lost: every game ends in a push, and the money is in the bets. "
+        elif stake is None:
             text = (who[:1].upper() + who[1:] + f" wins {_both(win)} of games and loses {_both(lose)}"
                     + (f", {percent(Fraction(o['push']))} are void" if Fraction(o["push"]) else "")
                     + f"; the edge against him at even money is {percent(edge, 3)}. ")
@@ -113,8 +115,10 @@ def _blocks(data: dict) -> list:
         blocks.append(("p", data["recast"]))
     blocks.append(("h2", "At the table"))
     money = data["money"]
+    # (stakes on the game mean nothing where no game is won or lost: the bets below carry the money)
+    decided = not data.get("odds") or Fraction(data["odds"]["win"]) or Fraction(data["odds"]["lose"])
     items = [("stakes", f"{money['stakes'][:1].upper() + money['stakes'][1:]}; {money['when_short']}; "
-                        f"{money['stake']} (in {money['units']}).", "")]
+                        f"{money['stake']} (in {money['units']}).", "")] if decided else []
     if money.get("coinage"):
         items.append(("money", money["coinage"], ""))
     if data.get("passing"):
