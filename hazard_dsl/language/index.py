@@ -160,7 +160,7 @@ class _Walk:
                     self.scalar_use(chance.get("by_option"), "option", GAME)
                 self.rules(value.get("rules"), GAME)
             elif key == "printed" and isinstance(value, YSeq):  # the sources' figures: of a label, a
-                # bet, given variables' values — renamed with them
+                # bet, given variables' values, under options' values — renamed with them
                 for item in value.items:
                     if not isinstance(item, YMap):
                         continue
@@ -173,6 +173,15 @@ class _Walk:
                     for name, (name_node, _) in (given.entries.items() if isinstance(given, YMap) else ()):
                         self.key(name_node)
                         self.use(name, "variable", GAME, place(name_node.position))
+                    chosen = item.get("options")  # the rules it is a figure of: option and value
+                    for name, (name_node, chosen_value) in (chosen.entries.items() if isinstance(chosen, YMap)
+                                                            else ()):
+                        self.key(name_node)
+                        self.use(name, "option", GAME, place(name_node.position))
+                        if isinstance(chosen_value, YScalar) and chosen_value.text.strip().isidentifier():
+                            start = place(chosen_value.position)
+                            self.index.spans[start] = place(chosen_value.end())
+                            self.use(chosen_value.text.strip(), "value", GAME, start, option=name)
             elif key == "dice" and isinstance(value, YMap):
                 self.plain(value)
                 self.scalar_use(value.get("by_option"), "option", GAME)
