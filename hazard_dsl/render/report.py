@@ -150,6 +150,8 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
     summary.add("median throws per game", throws_text(a.median_throws, a), "")
     summary.add("99th percentile of throws per game", throws_text(a.high_percentile_throws, a), "")
     summary.caption = EDGE_MEANS
+    if not f.win and not f.lose:  # a game that only carries a layout's bets (Sic Bo's shake)
+        summary.caption += "\nNo game is won or lost: every game ends in a push, and the money is in the bets below."
     if a.stake is not None:
         name = a.stake["bet"]
         summary.caption += (f"\nA {name} is laid in {percent(a.stake['made_per_game'])} of games; the others end "
