@@ -94,8 +94,8 @@ def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, p
 
         raise SettingError("strategy", f"is one of {', '.join(STRATEGIES)}, not {strategy!r}"
                                        f"{did_you_mean(strategy, STRATEGIES)}")
-    purse_amount = _money(ruleset, purse or "20", "--purse") if not isinstance(purse, Fraction) else purse
-    stake_amount = _money(ruleset, stake or "1", "--stake") if not isinstance(stake, Fraction) else stake
+    purse_amount = _money(ruleset, purse or "20", "purse") if not isinstance(purse, Fraction) else purse
+    stake_amount = _money(ruleset, stake or "1", "stake") if not isinstance(stake, Fraction) else stake
     if purse_amount <= 0 or stake_amount <= 0:
         raise SettingError("purse", "and ", Arg("stake"), " must be more than 0")
     if strategy == "best":  # the policy is solved in whole units, towards twice the purse (play.strategies)
@@ -112,7 +112,7 @@ def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, p
 
 
 def _money(ruleset, text: str, what: str) -> Fraction:
-    """An amount given as `what` (--purse, --stake): in the file's unit ("2.50") or in the
+    """An amount given as the setting `what` (purse, stake): in the file's unit ("2.50") or in the
     ruleset's coin ("2s 6d", "half a guinea"), exactly (render.words.money_read)."""
     from ..render.words import MoneyText, money_typed
 
@@ -120,7 +120,7 @@ def _money(ruleset, text: str, what: str) -> Fraction:
         return money_typed(ruleset, text)
     except MoneyText as exc:
         # a setting, so each front end names it: --purse, purse=, "purse"
-        raise SettingError(what.removeprefix("--"), f": {exc}") from None
+        raise SettingError(what, f": {exc}") from None
 
 
 STAKE_WORD = "stake"  # SEAT:stake=AMOUNT: the seat's own stake, whatever the ruleset's stake bet is named
@@ -382,7 +382,9 @@ def resumed_dice(log, tape=None):
 
     seed = log.header.get("seed")
     if seed is None and tape is None:
-        raise CommandError(f"{log.path}: this session's dice came from --dice; give the same --dice to resume it")
+        # (the dice a setting: --dice at the command line, `dice` over the web and in Python)
+        raise SettingError("dice", f"gave this session's throws ({log.path}); give the same ", Arg("dice"),
+                           " to resume it")
     seed = seed if isinstance(seed, int) else 0
     return seed, tape if tape is not None else RandomDice(seed)
 
