@@ -84,6 +84,15 @@ class _Compiler:
         # the total, once per total; one whose rules read no single die (die1…), once per kind
         # of throw (its faces as a multiset: 21 for two dice, 56 for three, 126 for four).
         self.alike = {name: throw_kind(phase.rules) for name, phase in ruleset.phases.items()}
+        self._kinds: dict = {}  # kind of throw -> each throw's (`kinds`)
+
+    def kinds(self, kind) -> tuple:
+        """Each throw's kind (`throw_kind`: its total, or its faces as a multiset), in the order of
+        the throws: worked out once per exploration, not once per throw state."""
+        found = self._kinds.get(kind)
+        if found is None:
+            found = self._kinds[kind] = tuple(kind(dice) for dice in self.outcomes)
+        return found
 
     def fn(self, expression):
         found = self._closures.get(id(expression))
@@ -281,8 +290,7 @@ class _Compiler:
                         # the first throw of each kind stands for the others (2-5 for 5-2 …)
                         first: dict = {}
                         steps = []
-                        for dice in self.outcomes:
-                            key = kind(dice)
+                        for dice, key in zip(self.outcomes, self.kinds(kind)):
                             step = first.get(key)
                             if step is None:
                                 step = first[key] = self.throw(phase, values, dice, here)
