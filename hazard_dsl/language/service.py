@@ -35,6 +35,7 @@ answers over them — definitions, references, rename, symbols — which all wal
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import threading
@@ -83,21 +84,54 @@ def uri_of(path: Path) -> str:
         return Path(os.path.abspath(path)).as_uri()
 
 
-class _Document:
-    """One version of a document's text, and what is worked out from it, each once."""
+class _Known:
+    """What the versions of one document have found so far, shared by them all: the names of
+    the newest version whose YAML read, the ruleset of the newest that checked (and whether it
+    had errors). A version that does not read (yet) answers hover and completion from here.
+    Each field is kept from the newest version that found it (`seq`, the order the versions
+    were made in), so that a check of an old version finishing late changes nothing."""
 
-    def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None):
+    def __init__(self) -> None:
+        self.names, self.names_seq = None, -1
+        self.ruleset, self.errors, self.ruleset_seq = None, False, -1
+
+    def found_names(self, seq: int, index) -> None:
+        if seq >= self.names_seq:
+            self.names, self.names_seq = index, seq
+
+    def found_ruleset(self, seq: int, ruleset, errors: bool) -> None:
+        if seq >= self.ruleset_seq:
+            self.ruleset, self.errors, self.ruleset_seq = ruleset, errors, seq
+
+
+_SEQ = itertools.count()  # the order versions are made in (an editor's version may be None)
+
+
+class _Document:
+    """One version of a document's text, and what is worked out from it, each once.
+
+    Made cheaply: nothing is read until asked (an editor sends a version a keystroke). With
+    `waits` false (the language server's), `ruleset_known` never starts a check itself: hover
+    and completion answer from what the last analysed version found while a worker checks."""
+
+    def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None,
+                 waits: bool = True):
         self.uri, self.text, self.version = uri, text, version
         self.path = path_of(uri)
         self.name = self.path.name if self.path else (uri.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
                                                        or "untitled.yaml")
         self.lines = text.split("\n")
+        self.seq = next(_SEQ)
+        self.waits = waits
         self._index: Index | None = None
         self._checked = None
         self._problems = None
+        # one check of a version at a time: a request that needs it waits for the worker's
+        self._checking = threading.Lock()
         # what the last version that read had: names to complete while this one does not read
-        self._names_before = before.names if before is not None else None
-        self._ruleset_before = before.ruleset_known if before is not None else None
+        self._known = before._known if before is not None else _Known()
+        if before is not None and waits:
+            before.names, before.ruleset_known  # noqa: B018 - worked out now, as they always were
 
     @property
     def display(self) -> str:
@@ -111,15 +145,18 @@ class _Document:
     @property
     def index(self) -> Index:
         if self._index is None:
-            self._index = _index_of(self.text, self.display)
+            index = _index_of(self.text, self.display)
+            if index.definitions or index.uses:
+                self._known.found_names(self.seq, index)
+            self._index = index
         return self._index
 
     @property
     def names(self) -> Index:
         """The index of this version, or of the last one whose YAML read (for completion)."""
         index = self.index
-        if not index.definitions and not index.uses and self._names_before is not None:
-            return self._names_before
+        if not index.definitions and not index.uses and self._known.names is not None:
+            return self._known.names
         return index
 
     @property
@@ -127,14 +164,27 @@ class _Document:
         """(the Ruleset or None, every diagnostic), as `check` finds them — a file it extends
         read as the editor holds it, where it is open (`overlay`), not as saved."""
         if self._checked is None:
-            from ..cache import check_ruleset
-
-            if self.path is not None:
-                with _reading(self.overlay()):
-                    self._checked = check_ruleset(self.path, text=self.text)
-            else:
-                self._checked = check_ruleset(text=self.text, name=self.name)
+            with self._checking:
+                if self._checked is None:
+                    self._checked = self._check()
         return self._checked
+
+    def _check(self) -> tuple:
+        from ..cache import check_ruleset
+
+        if self.path is not None:
+            with _reading(self.overlay()):
+                found = check_ruleset(self.path, text=self.text)
+        else:
+            found = check_ruleset(text=self.text, name=self.name)
+        if found[0] is not None:
+            self._known.found_ruleset(self.seq, found[0], any(d.severity == ERROR for d in found[1]))
+        return found
+
+    @property
+    def analysed(self) -> bool:
+        """Whether this version's check is done (its problems known without waiting)."""
+        return self._checked is not None
 
     def overlay(self) -> dict:
         """{real path: text} of the files open in the editor (set by the service)."""
@@ -143,9 +193,9 @@ class _Document:
     @property
     def ruleset_known(self):
         """The ruleset of this version if it reads, else of the last version that did."""
-        if self._checked is None and self._ruleset_before is not None:
-            return self._ruleset_before  # not checked (yet): hover need not wait for it
-        return self.checked[0] or self._ruleset_before
+        if self._checked is None and (self._known.ruleset is not None or not self.waits):
+            return self._known.ruleset  # not checked (yet): hover need not wait for it
+        return self.checked[0] or self._known.ruleset
 
     def line(self, number: int) -> str:
         return self.lines[number].rstrip("\r") if 0 <= number < len(self.lines) else ""
@@ -211,7 +261,10 @@ def _index_of(text: str, display: str) -> Index:
 class LanguageService:
     """The open documents by URI, and every question an editor asks of them."""
 
-    def __init__(self) -> None:
+    def __init__(self, waits: bool = True) -> None:
+        # waits false: hover, completion and definition never start a check themselves, they
+        # answer from the last analysed version (the language server checks in a worker)
+        self.waits = waits
         self._open: dict[str, _Document] = {}
         self._disk: dict[str, tuple] = {}  # real path -> (stamp, _Document): parents read from disk
         self._edges: dict = {}  # (ruleset digest or text, bet) -> what hover says of its edge
@@ -244,7 +297,7 @@ class LanguageService:
         return self._remake(children)
 
     def _made(self, uri: str, text: str, version=None, before=None) -> _Document:
-        doc = _Document(uri, text, version, before)
+        doc = _Document(uri, text, version, before, self.waits)
         doc.overlay = lambda: self._overlay(doc)
         return doc
 
@@ -401,9 +454,24 @@ class LanguageService:
     # --- diagnostics
     def diagnostics(self, uri: str) -> list[Problem]:
         """Every problem `check` finds in the document as it is held, sorted by place."""
-        doc = self._doc(uri)
+        return self.problems(self._doc(uri))
+
+    def held(self, uri: str):
+        """The version of an open document held now (None when it is not open): a token for
+        `problems` and `is_held`, so that a worker checks one version and its answer is
+        published only while that version is still the newest."""
+        return self._open.get(uri)
+
+    def is_held(self, uri: str, version) -> bool:
+        """Whether `version` (from `held`) is still the document's newest."""
+        return version is not None and self._open.get(uri) is version
+
+    def problems(self, doc: _Document) -> list[Problem]:
+        """Every problem of one version (`held`), sorted by place; safe to ask from a worker
+        thread (one check a version: a second asker waits for the first)."""
         if doc._problems is None:
-            doc._problems = problems_of(doc)
+            found = problems_of(doc)
+            doc._problems = found
         return list(doc._problems)
 
     def code_actions(self, uri: str, span: Span) -> list[QuickFix]:
@@ -617,7 +685,12 @@ class LanguageService:
     def _bet_edge(self, doc: _Document, ruleset, name: str) -> str:
         """The exact edge of a bet, under the default options, for a file that checks clean; a
         note instead when it does not, or when its game is too large to solve while hovering."""
-        if any(p.severity == ERROR for p in self.diagnostics(doc.uri)):
+        if doc._problems is None and not self.waits:
+            # not analysed yet: the ruleset is the last analysed version's, and so is the verdict
+            errors = doc._known.errors if doc._known.ruleset is ruleset else True
+        else:
+            errors = any(p.severity == ERROR for p in self.diagnostics(doc.uri))
+        if errors:
             return "Its exact edge is worked out once the file checks clean."
         key = (ruleset.digest or doc.text, name)
         if key not in self._edges:

@@ -26,6 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from ..language.service import LanguageService, Place, RenameError, Span
+from .checks import Checks
 from .commands import CommandRefused, run_command
 from ..language.figures import ANALYSE, DRAW, PLAY, never_fires
 from ..language.tokens import KINDS as TOKEN_KINDS, encoded as encoded_tokens
@@ -84,7 +85,10 @@ class HazardServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("hazard-dsl", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=_Protocol)
-        self.service = LanguageService()
+        # checks run in a worker, newest version only (lsp.checks); hover, completion and
+        # definition answer at once from the last analysed version
+        self.service = LanguageService(waits=False)
+        self.checks = Checks(self.service, self.published)
 
     def report_server_error(self, error: Exception, source) -> None:
         # a notification that went wrong (a change to a document never opened, a message that
@@ -122,8 +126,16 @@ class HazardServer(LanguageServer):
             source="hazard-dsl", code=problem.code, tags=[types.DiagnosticTag.Unnecessary] if never_fires(problem) else None)
 
     def publish(self, uri: str, version=None) -> None:
+        """The document's diagnostics, once the worker has checked its newest version (`lsp.checks`)."""
         # an editor may start the server for every YAML file: only rule files are checked
-        problems = self.service.diagnostics(uri) if self.service.is_rule_file(uri) else []
+        if self.service.is_rule_file(uri):
+            self.checks.want(uri)
+        else:
+            self.checks.publish_now(uri, [])
+
+    def published(self, uri: str, problems: list) -> None:
+        """Publish the problems of the version held now (the worker's answer for it)."""
+        version = self.workspace.get_text_document(uri).version if self.is_open(uri) else None
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=self.folded(uri, problems)))
 
@@ -232,6 +244,7 @@ def did_save(ls: HazardServer, params: types.DidSaveTextDocumentParams) -> None:
 def did_close(ls: HazardServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     children = ls.service.close(uri)
+    ls.checks.forget(uri)  # a check of it under way is stopped, and never published
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     ls.publish_children(children)  # they now read this file as saved
 
