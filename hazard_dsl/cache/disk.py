@@ -65,10 +65,10 @@ def read_ruleset(path: str | Path, text: str | None = None, within: Path | None 
 
         return read(path, text=text, within=within)
     text = text if text is not None else _text(path) if folder else None
-    if text is None:
+    if text is None or folder is None:  # (no cache: HAZARD_DSL_NO_CACHE=1, or no folder for it)
         from ..check.reading import read_ruleset as read
 
-        return read(path, within=within)
+        return read(path, text=text, within=within)
     key = _hash(str(FORMAT), _code(), _cwd(), str(path), _digest(text))
     entry = os.path.join(folder, key + SUFFIX)
     kept = _load(entry, key, _is_kept_ruleset)

@@ -443,3 +443,15 @@ def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypat
     (package / "model.py").write_text("x = 11\n")
     assert key() not in (first, second)
     cache._CODE.clear()
+
+
+def test_a_text_is_read_without_the_cache_when_it_is_off(monkeypatch):
+    # HAZARD_DSL_NO_CACHE=1 and an editor's unsaved text: read as it stands, no cache folder asked for
+    from pathlib import Path
+
+    from hazard_dsl.cache.disk import read_ruleset
+
+    monkeypatch.setenv("HAZARD_DSL_NO_CACHE", "1")
+    path = Path(__file__).resolve().parents[2] / "rulesets" / "cotton.yaml"
+    text = path.read_text(encoding="utf-8").replace("name: Hazard (Cotton, 1674)", "name: Unsaved", 1)
+    assert read_ruleset(path, text=text).name == "Unsaved"
