@@ -22,29 +22,73 @@ Errors pickle and unpickle as themselves (a worker process or Dask hands them ba
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Protocol, Union
+# Neither `dataclasses` nor `typing` is imported here: this module is read by every command
+# before it does any work, and the two took about 14 ms of a 120 ms `check` (python -X
+# importtime; docs/performance.md). `Arg` is written out (the frozen dataclass's fields, repr,
+# equality, hash, pattern matching and pickling; `records` is a sibling this module may not
+# import), and the Protocol `Wording` is made when first asked for (`__getattr__`
+# below): only annotations and type checkers use it.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Protocol
 
 
-@dataclass(frozen=True)
 class Arg:
     """An argument as a request names it: `name` the request's field (the API keyword), `key`
     the entry of a mapping argument (a bet of `bets`, a seat of `seats`), `value` as given
     (None: not shown), `seat` whose argument it is where seats have their own (a seat's bets)."""
 
-    name: str
-    key: str | None = None
-    value: object = None
-    seat: str | None = None
+    __match_args__ = ("name", "key", "value", "seat")
+
+    def __init__(self, name: str, key: str | None = None, value: object = None, seat: str | None = None):
+        for field, given in zip(self.__match_args__, (name, key, value, seat)):
+            object.__setattr__(self, field, given)
+
+    def _fields(self) -> tuple:
+        return (self.name, self.key, self.value, self.seat)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self):
+        return (f"{self.__class__.__qualname__}(name={self.name!r}, key={self.key!r}, value={self.value!r}, "
+                f"seat={self.seat!r})")
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r} of a frozen Arg")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"cannot delete field {name!r} of a frozen Arg")
 
 
-Part = Union[str, Arg]
+Part = str | Arg  # a part of a problem: text, or an argument named in each front end's words
+
+if TYPE_CHECKING:
+    class Wording(Protocol):
+        """How a front end names an argument."""
+
+        def arg(self, arg: Arg) -> str: ...
 
 
-class Wording(Protocol):
-    """How a front end names an argument."""
+def __getattr__(name: str):
+    """`Wording` (how a front end names an argument: a Protocol with `arg(Arg) -> str`), made
+    with `typing` on first use."""
+    if name != "Wording":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from typing import Protocol
 
-    def arg(self, arg: Arg) -> str: ...
+    class Wording(Protocol):
+        """How a front end names an argument."""
+
+        def arg(self, arg: Arg) -> str: ...
+
+    Wording.__module__, Wording.__qualname__ = __name__, "Wording"
+    globals()["Wording"] = Wording
+    return Wording
 
 
 class PythonWording:

@@ -30,14 +30,15 @@ Requests check nothing themselves: the command that takes one checks each field 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import Mapping, Union
 
 from ..records import field, record
 
 Money = Fraction
-BetAmount = Union[Fraction, str]
-Throw = Union[tuple, int, str, None]  # (3, 4), (None, 4), a lone face 5, or "off" / "both"
+# `X | Y`, not typing's Union: importing typing costs each command 3 ms
+BetAmount = Fraction | str
+Throw = tuple | int | str | None  # (3, 4), (None, 4), a lone face 5, or "off" / "both"
 Tape = tuple  # tuple[Throw, ...]
 Options = Mapping  # Mapping[str, str | int | bool]
 Plans = Mapping  # Mapping[str, Mapping[str, Fraction]]: seat -> {bet: amount}
