@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import re
 
-import yaml
-
 from ..diagnostics import Diagnostic, Position, Suggestion
+
+TYPE_CHECKING = False  # PyYAML is named only in an annotation: yaml_nodes imports it on first use
+if TYPE_CHECKING:
+    import yaml
 
 # A line's key: optional `- ` markers, then a plain word followed by `:` and a space or the end.
 _KEY = re.compile(r"^(?P<indent> *)(?P<dashes>(?:- +)*)(?P<key>[^\s:#'\"{}\[\],&*!|>%@`-][^:#]*?)\s*:(?:\s|$)")

@@ -12,8 +12,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 
-import yaml
-
 from ..diagnostics import Position, RulesetError, Diagnostic, SOURCES, Suggestion
 from ..records import field, record
 from .files import MAX_BYTES
@@ -21,6 +19,22 @@ from .numbers import MAX_YAML_DIGITS, yaml_int_digits
 from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
+
+# PyYAML is imported when a text is first read, not with this module: importing it takes about
+# 18 ms (python -X importtime), and a command that finds its ruleset in the cache reads no YAML,
+# though it imports the reader's names (a printed figure's value, say).
+yaml = None
+
+
+def _pyyaml():
+    """The PyYAML module, imported on first use (and named `yaml` in this module from then on)."""
+    global yaml
+    if yaml is None:
+        import yaml as module
+
+        yaml = module
+    return yaml
+
 
 _INT = "tag:yaml.org,2002:int"
 _STR = "tag:yaml.org,2002:str"
@@ -169,7 +183,7 @@ class _Loader:
             starts.append(k + 1)
             k = text.find("\n", k + 1)
         self.line_starts = tuple(starts)
-        self.constructor = yaml.SafeLoader("")
+        self.constructor = _pyyaml().SafeLoader("")
 
     def pos(self, mark) -> Position:
         return Position(self.file, mark.line + 1, mark.column + 1)
@@ -233,19 +247,25 @@ class _TooManyNodes(Exception):
         self.mark = mark
 
 
-class _CountingLoader(yaml.SafeLoader):
-    """The safe loader, counting nodes as it composes them: a list of 240,000 items is refused
-    at its 50,001st item, before the rest of the tree is built."""
+@lru_cache(maxsize=1)
+def _counting_loader():
+    """`_CountingLoader`, made when first needed (it is built on PyYAML's loader)."""
 
-    def __init__(self, stream):
-        super().__init__(stream)
-        self.composed = 0
+    class _CountingLoader(_pyyaml().SafeLoader):
+        """The safe loader, counting nodes as it composes them: a list of 240,000 items is refused
+        at its 50,001st item, before the rest of the tree is built."""
 
-    def compose_node(self, parent, index):
-        self.composed += 1
-        if self.composed > MAX_NODES:
-            raise _TooManyNodes(self.peek_event().start_mark)
-        return super().compose_node(parent, index)
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.composed = 0
+
+        def compose_node(self, parent, index):
+            self.composed += 1
+            if self.composed > MAX_NODES:
+                raise _TooManyNodes(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+
+    return _CountingLoader
 
 
 def load_yaml(text: str, file: str, register: bool = True) -> YNode | None:
@@ -290,7 +310,7 @@ def _compose_fast(text: str):
     not installed, the text could nest too deep for it, or anything goes wrong: the pure-Python
     composer then reads the file again and reports the problem in today's words and positions
     (as it does when the tree has a problem: too many nodes, a tag, a key twice; see `_load`)."""
-    loader_class = getattr(yaml, "CSafeLoader", None)
+    loader_class = getattr(_pyyaml(), "CSafeLoader", None)
     if loader_class is None or _nesting_bound(text) > MAX_FAST_NESTING:
         return None
     loader = None
@@ -324,7 +344,7 @@ def _nesting_bound(text: str) -> int:
 def _compose(text: str, file: str):
     loader = None
     try:
-        loader = _CountingLoader(text)  # the reader checks the characters here already
+        loader = _counting_loader()(text)  # the reader checks the characters here already
         root = loader.get_single_node()
     except _TooManyNodes as exc:
         raise RulesetError([Diagnostic(f"the file has more than {MAX_NODES} YAML nodes", Position(
