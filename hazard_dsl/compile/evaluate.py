@@ -7,6 +7,8 @@ grow a number (or a set) without limit.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..diagnostics import Position
 from ..parse import syntax as ex
 
@@ -17,8 +19,10 @@ MAX_CHOICES = 1000
 WAYS = {total: 6 - abs(total - 7) for total in range(2, 13)}
 
 
+@lru_cache(maxsize=16)
 def ways_of(count: int, sides: int) -> dict:
-    """total -> how many ordered throws of `count` fair dice of `sides` faces make it."""
+    """total -> how many ordered throws of `count` fair dice of `sides` faces make it (made once
+    per kind of dice: every Scope of a machine asks for it; read only, never changed)."""
     ways = {0: 1}
     for _ in range(count):
         step: dict = {}

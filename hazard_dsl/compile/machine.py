@@ -24,6 +24,8 @@ the rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..records import field, record
 
 from ..model import Rule, Ruleset
@@ -49,9 +51,11 @@ def outcome_index(die1: int, die2: int) -> int:
     return 6 * (die1 - 1) + (die2 - 1)
 
 
+@lru_cache(maxsize=16)
 def outcomes_of(count: int, sides: int) -> tuple:
     """Every ordered throw of `count` dice of `sides` faces, the first die's face changing slowest
-    (two six-sided dice: OUTCOMES)."""
+    (two six-sided dice: OUTCOMES). Made once per kind of dice: `Dice.outcomes` is read on every
+    machine's hot paths (bets, tables, the rule sheet)."""
     if (count, sides) == (2, 6):
         return OUTCOMES
     from itertools import product
