@@ -12,8 +12,12 @@
   the purse and the table's most.
 
 * ``best``: the stake by purse of greatest chance to double the purse the player held at his
-  first stake, stakes 1 to `stake` whole units (solve.policy.best_stake, exact), on his side of
-  the game at even money: the caster's against a bank, the setter's against the caster.
+  first stake (or to reach `goal`, where one is given), stakes 1 to `stake` whole units
+  (solve.policy.best_stake, exact), on his side of the game at even money: the caster's against
+  a bank, the setter's against the caster.
+
+A progression given a `cap` starts again from its first stake when it would ask for more (as
+solve.progressions does), so that a seat at the table plays the chain that is solved.
 
 All of them cover every stake they can, keep the dice after a win, throw with the table's dice
 (the game's throws, and the one die each player throws for the first cast where the rules cast
@@ -35,10 +39,12 @@ from ..solve.progressions import PROGRESSIONS, Progression
 STRATEGIES = ("flat", "fraction", "cautious", "best") + PROGRESSIONS
 
 
-def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), stakes=None):
+def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), stakes=None, goal=None, cap=None):
     """The strategy `name` staking `stake` (flat and cautious; a seat named in `stakes` stakes its
     own amount there, 0 to sit out), with `chooser` (play.game.Chooser) making the rules' choices
-    and each seat betting as `plans` say: a function from a question to an action."""
+    and each seat betting as `plans` say: a function from a question to an action. `goal`: the
+    purse the best stake aims at (default: twice the purse at the first stake); `cap`: a
+    progression's largest stake."""
     if name not in STRATEGIES:
         import difflib
 
@@ -50,8 +56,11 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
     if size <= 0:
         raise ArgumentError(Arg("stake"), f"must be more than 0, not {stake}")
 
-    progressions = Progressions(name, size) if name in PROGRESSIONS else None
-    policies = BestPolicies(size, chooser) if name == "best" else None
+    if cap is not None and name not in PROGRESSIONS:
+        raise ArgumentError(Arg("cap"), f"is a progression's largest stake ({', '.join(PROGRESSIONS)}), not "
+                                        f"{name}'s")
+    progressions = Progressions(name, size, cap) if name in PROGRESSIONS else None
+    policies = BestPolicies(size, chooser, goal) if name == "best" else None
 
     def decide(question: Question) -> dict:
         ask = question.ask
@@ -109,8 +118,8 @@ class Progressions:
     """Each player's progression (solve.progressions.Progression) from a first stake `size`:
     his state and his purse at his last stake, by name."""
 
-    def __init__(self, name: str, size: Fraction):
-        self.rule = Progression(name, size)
+    def __init__(self, name: str, size: Fraction, cap=None):
+        self.rule = Progression(name, size, None if cap is None else Fraction(cap))
         self.players: dict = {}  # player -> (state, purse at his last stake, what he laid)
 
     def stake(self, question: Question) -> Fraction:
@@ -126,15 +135,20 @@ class Progressions:
 
 class BestPolicies:
     """Each player's best policy (solve.policy.best_stake) towards twice the purse he held at his
-    first stake, stakes 1 to `most` whole units, made once per (side, goal)."""
+    first stake (or towards `goal`), stakes 1 to `most` whole units, made once per (side, goal)."""
 
-    def __init__(self, most: Fraction, chooser):
+    def __init__(self, most: Fraction, chooser, goal=None):
         if chooser is None:
             raise ArgumentError(Arg("chooser"), "is needed by the best stake: the game's solver (play.game.Chooser)")
         if most < 1 or Fraction(most).denominator != 1:
             raise ArgumentError(Arg("stake"), f"(the best stake's largest stake) must be a whole number of units, "
                                               f"not {most}")
         self.most, self.solver = int(most), chooser.solver
+        self.goal = None
+        if goal is not None:
+            from ..solve.policy import whole
+
+            self.goal = whole(goal, Arg("goal"))
         self.goals: dict = {}  # player -> his goal
         self.made: dict = {}  # (side, goal) -> BestStake
 
@@ -143,7 +157,7 @@ class BestPolicies:
         from ..solve.session import game_endings
 
         purse, most = Fraction(question.facts["purse"]), Fraction(question.facts["most"])
-        goal = self.goals.setdefault(question.player, max(2, 2 * int(purse)))
+        goal = self.goal or self.goals.setdefault(question.player, max(2, 2 * int(purse)))
         side = "caster" if question.facts.get("layer") == "bank" else "setter"
         if (side, goal) not in self.made:
             game = game_endings(self.solver.machine, solver=self.solver)

@@ -156,6 +156,70 @@ def _units(*amounts) -> int:
     return lcm(*(Fraction(a).denominator for a in amounts if a is not None))
 
 
+def _session(outcomes: dict, stake, after, first, b: int, g: int, scale: int, what: str) -> tuple:
+    """The chain of one purse from `b` until it reaches `g` or is empty (whole minor units, `scale`
+    to a unit), a stake rule's state beside it: `stake(state, purse)` what is laid, `after(state,
+    r, laid)` the next state, `first` the first. Returns P(goal), the final nets ({net: p}, in
+    units), the expected games, the expected total staked and the states built. Shared by the
+    progressions and any fixed policy (`policy_run`), so that both are solved by one chain."""
+    rows: dict = {}
+    stakes: dict = {}
+    start = (b, first)
+    queue, seen = [start], {start}
+    while queue:
+        state = queue.pop()
+        purse, where = state
+        laid = stake(where, purse)
+        stakes[state] = laid
+        row: dict = {}
+        for r, p in outcomes.items():
+            after_purse = purse + laid * r
+            if after_purse >= g or after_purse <= 0:
+                key = ("end", max(after_purse, 0))
+            else:
+                key = (after_purse, after(where, r, laid))
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(key)
+                    if len(seen) > MAX_PROGRESSION_STATES:
+                        raise ProgressionTooLarge(
+                            f"{what} has more than {MAX_PROGRESSION_STATES:,} (purse, progression) states, more "
+                            f"than an exact solve takes; use a smaller goal, a cap or a table limit, or simulate")
+            row[key] = row.get(key, ZERO) + p
+        rows[state] = row
+    try:
+        visits = Chain(rows).forward({start: ONE})
+    except TooLargeToSolve:
+        raise ProgressionTooLarge(f"{what}: its chain ({len(rows):,} states) is too tangled to solve exactly; use a "
+                                  f"smaller goal, or simulate") from None
+    nets: dict = {}
+    for key in visits:
+        if key not in rows and key[0] == "end":
+            net = Fraction(key[1] - b, scale)
+            nets[net] = nets.get(net, ZERO) + visits[key]
+    reach = sum((p for v, p in nets.items() if v + Fraction(b, scale) >= Fraction(g, scale)), ZERO)
+    games = visits.total(rows)
+    staked = sum((visits[s] * laid for s, laid in stakes.items() if s in visits), ZERO) / scale
+    return reach, nets, games, staked, len(rows)
+
+
+def policy_run(outcomes: dict, stakes: dict, bankroll: int, goal: int) -> Run:
+    """The exact session of a fixed policy (`stakes`: {purse: stake}, whole units, as
+    solve.policy.best_stake gives it) from `bankroll` until `goal` or an empty purse: the same
+    figures as a progression's, so that a policy played at the table can be set beside them."""
+    outcomes = {int(r): Fraction(p) for r, p in outcomes.items() if p}
+    bankroll, goal = int(bankroll), int(goal)
+    if not 0 < bankroll < goal:
+        raise ProgressionArgumentError(Arg("bankroll"), "must be more than 0 and less than ", Arg("goal"),
+                                       f" ({goal})")
+    reach, nets, games, staked, states = _session(
+        outcomes, lambda where, purse: min(stakes.get(purse, 1), purse), lambda where, r, laid: where, 0,
+        bankroll, goal, 1, f"the best stake from {bankroll} to {goal}")
+    edge = sum((r * p for r, p in outcomes.items()), ZERO)
+    return Run("best", Fraction(bankroll), Fraction(goal), Fraction(1), None, None, reach, ONE - reach, nets,
+               games, staked, states, edge)
+
+
 def progression_run(outcomes: dict, name: str, bankroll, goal, base=1, cap=None, limit=None) -> Run:
     """The exact session of progression `name` staking from `base`, from `bankroll` until the purse
     reaches `goal` or is empty; amounts of money as Fractions (in the ruleset's unit)."""
@@ -173,48 +237,12 @@ def progression_run(outcomes: dict, name: str, bankroll, goal, base=1, cap=None,
     if lim is not None and lim < 1:
         raise ProgressionError("the table limit must be more than 0")
     rule = Progression(name, s0, c)
-    rows: dict = {}
-    stakes: dict = {}
-    start = (b, rule.start)
-    queue, seen = [start], {start}
-    while queue:
-        state = queue.pop()
-        purse, where = state
-        laid = rule.stake(where, purse, lim)
-        stakes[state] = laid
-        row: dict = {}
-        for r, p in outcomes.items():
-            after = purse + laid * r
-            if after >= g or after <= 0:
-                key = ("end", max(after, 0))
-            else:
-                key = (after, rule.after(where, r, laid))
-                if key not in seen:
-                    seen.add(key)
-                    queue.append(key)
-                    if len(seen) > MAX_PROGRESSION_STATES:
-                        raise ProgressionTooLarge(
-                            f"the {WORDS[name]} from {bankroll} to {goal} has more than {MAX_PROGRESSION_STATES:,} "
-                            f"(purse, progression) states, more than an exact solve takes; use a smaller goal, a "
-                            f"cap or a table limit, or simulate")
-            row[key] = row.get(key, ZERO) + p
-        rows[state] = row
-    try:
-        visits = Chain(rows).forward({start: ONE})
-    except TooLargeToSolve:
-        raise ProgressionTooLarge(f"the {WORDS[name]}'s chain ({len(rows):,} states) is too tangled to solve "
-                                  f"exactly; use a smaller goal, or simulate") from None
-    nets: dict = {}
-    for key in visits:
-        if key not in rows and key[0] == "end":
-            net = Fraction(key[1] - b, scale)
-            nets[net] = nets.get(net, ZERO) + visits[key]
-    reach = sum((p for v, p in nets.items() if v + bankroll >= goal), ZERO)
-    games = visits.total(rows)
-    staked = sum((visits[s] * laid for s, laid in stakes.items() if s in visits), ZERO) / scale
+    reach, nets, games, staked, states = _session(
+        outcomes, lambda where, purse: rule.stake(where, purse, lim), rule.after, rule.start, b, g, scale,
+        f"the {WORDS[name]} from {bankroll} to {goal}")
     edge = sum((r * p for r, p in outcomes.items()), ZERO)
-    return Run(name, bankroll, goal, base, cap, limit, reach, ONE - reach, nets, games, staked, len(rows), edge)
+    return Run(name, bankroll, goal, base, cap, limit, reach, ONE - reach, nets, games, staked, states, edge)
 
 
 __all__ = ["MAX_PROGRESSION_STATES", "PROGRESSIONS", "Progression", "ProgressionError", "ProgressionTooLarge",
-           "Run", "WORDS", "progression_run"]
+           "Run", "WORDS", "policy_run", "progression_run"]

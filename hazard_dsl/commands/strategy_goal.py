@@ -1,0 +1,174 @@
+"""`simulate --players … --strategy S --goal G`: a seat staking by a progression or by the
+computed best policy, played on the table itself, beside the exact chain (issue 38).
+
+The vectorised sessions (simulate.sessions) play the stakes that depend on the purse alone;
+a progression remembers its own history, and the best policy is solved for the seat's goal, so
+these sessions are played one by one on the table (play.table), the seat's stake chosen by
+play.strategies — the same code `run` and `play` use for a seat the computer plays.
+
+Each seat in turn plays from the settings' purse until its purse reaches the goal or is
+empty, the other seats staking `stake` flat from purses that never run short (as
+commands.simulate.sessions_to_goal does for flat stakes). The seat's strategy is shown its
+own purse, so a progression lays at most what is left and the best policy reads its purse.
+
+**The exact figure beside it.** The chains of solve.progressions and solve.policy follow one
+purse staking on the same side of the same game every game. That is what a seat does at a
+table with a bank (every player backs the caster's side of the stake bet, whoever casts), so
+there the figure is exact: the stake bet's net per game is read from the categories of a game
+(simulate.categories), not assumed to be even money. Where the caster is answered by setters,
+a seat casts some games (and answers the others' stakes) and sets others, so no chain of one
+side applies, and the report says why.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..errors import Arg, ArgumentError
+from .errors import CommandError, SettingError
+
+STRATEGY_GOAL = ("best", "martingale", "paroli", "dalembert", "labouchere", "fibonacci")
+
+
+def exact_outcomes(machine, solver, ruleset) -> tuple[dict | None, str | None]:
+    """One game's net for a backer of the caster's side of the table's stake bet, {r: p} in
+    stakes, or None and why no exact chain applies at this table."""
+    from ..simulate.categories import game_categories
+
+    table = ruleset.table
+    if table.against != "bank":
+        return None, ("a seat casts some games (answering the others' stakes) and sets others, and the exact "
+                      "chain follows one side of every game; at a table with a bank it is exact")
+    bet = machine.bets.get(table.stake) if table.stake else None
+    outcomes: dict = {}
+    for category, p in game_categories(machine, solver, bet).items():
+        r = category.stake_net if category.stake_result == "win" else -1 if category.stake_result == "lose" else 0
+        outcomes[r] = outcomes.get(r, Fraction(0)) + p
+    if any(Fraction(r).denominator != 1 for r in outcomes):
+        return None, "the stake bet pays a fraction of a stake, and the exact chain steps by whole stakes"
+    return {int(r): p for r, p in outcomes.items() if p}, None
+
+
+def exact_run(outcomes: dict, name: str, bankroll: Fraction, goal: Fraction, stake: Fraction, cap):
+    """The exact chain of `name` (a progression, or the best policy by purse with stakes 1 to
+    `stake`), from `bankroll` to `goal`: a solve.progressions.Run."""
+    from ..solve.policy import best_stake
+    from ..solve.progressions import policy_run, progression_run
+
+    if name == "best":
+        policy = best_stake(outcomes, goal, stake)
+        return policy_run(outcomes, policy.stakes, int(bankroll), int(goal))
+    return progression_run(outcomes, name, bankroll, goal, stake, cap)
+
+
+def _seat_view(question, purse: Fraction):
+    """The stake question as the seat's own purse shows it (the table's purse is deep)."""
+    from ..play.actions import Question
+
+    facts = dict(question.facts, purse=str(purse), most=str(min(Fraction(question.facts["most"]), purse)))
+    return Question(question.ask, question.player, facts, question.node)
+
+
+def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fraction, options=None, advance=None,
+                     cap=None) -> dict:
+    """Each seat in turn, `count` sessions from the settings' purse to `goal` or an empty purse,
+    staking by `settings["strategy"]` (a progression from a first stake of `settings["stake"]`,
+    capped at `cap`, or the best stake 1 to `settings["stake"]`), played on the table. Returns
+    the report of commands.simulate.sessions_to_goal, each seat's row with the final purse
+    ("purse", "purse_stderr", "exact_purse", "z_purse") and the strategy's name added."""
+    import numpy as np
+
+    from ..play.dice import RandomDice
+    from ..play.strategies import strategy
+    from ..solve.policy import PolicyError
+    from ..solve.progressions import ProgressionError
+    from ..solve.seats import SeatError, SeatSolver
+    from .sessions import table
+    from .simulate import DEEP_PURSE, MAX_GAMES_TO_GOAL, MAX_PLANNED_SESSIONS, mean_and_error, z_score
+
+    name = settings["strategy"]
+    if not 1 <= count <= MAX_PLANNED_SESSIONS:
+        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
+                                    f"played one by one)")
+    if not isinstance(goal, Fraction) or goal <= 0:
+        raise SettingError("goal", ": the amount must be more than 0")
+    players = settings["players"]
+    bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
+    if not bankroll < goal:
+        raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
+    deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=[])
+    machine_table = table(ruleset, options or {}, deep, seed, None)
+    machine, chooser = machine_table.machine, machine_table.chooser
+    outcomes, why = exact_outcomes(machine, chooser.solver, ruleset)
+    run = None
+    if outcomes is not None:
+        try:
+            run = exact_run(outcomes, name, bankroll, goal, stake, cap)
+        except (ProgressionError, PolicyError) as exc:
+            if isinstance(exc, ArgumentError):  # names its argument (cap, goal): each front end words it
+                raise
+            why = str(exc)
+    n = len(players)
+    against_bank = ruleset.table.against == "bank"
+    need = None
+    if not against_bank:  # what the seat must answer when it casts, the others staking flat
+        try:
+            need = SeatSolver(machine, settings["policy"]).outcomes({}, players, players[0], 0, stake).need
+        except SeatError as exc:
+            raise CommandError(f"a session to the goal cannot be followed game by game: {exc}") from None
+    out = {}
+    for i, seat in enumerate(players):
+        reached, games, purses, unfinished = [], [], [], 0
+        for k in range(count):
+            dice = RandomDice(generator=np.random.default_rng([seed, i, k, 5]))
+            at_table = table(ruleset, options or {}, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
+            mine = strategy(name, stake, at_table.chooser, goal=goal if name == "best" else None, cap=cap)
+            others = strategy("flat", stake, at_table.chooser)
+
+            def decide(question, seat=seat, at_table=at_table, mine=mine, others=others):
+                if question.ask == "stake" and question.player == seat:
+                    return mine(_seat_view(question, bankroll + at_table.purses[seat] - DEEP_PURSE))
+                return others(question)
+
+            pending = [e for e in at_table.opening if e["event"] == "game"]
+            played, result = 0, None
+            while result is None:
+                for event in pending:
+                    purse = bankroll + at_table.purses[seat] - DEEP_PURSE
+                    casting = event["caster"] == seat
+                    if purse >= goal:
+                        result = True
+                    elif purse <= 0 or (need is not None and casting and purse < need):
+                        result = False
+                    elif played >= MAX_GAMES_TO_GOAL:
+                        result = "unfinished"
+                    else:
+                        played += 1
+                        continue
+                    break
+                if result is None:
+                    if at_table.waiting is None:  # the table's rounds ran out first
+                        result = "unfinished"
+                        break
+                    pending = [e for e in at_table.apply(decide(at_table.waiting)) if e["event"] == "game"]
+            if result == "unfinished":
+                unfinished += 1
+            else:
+                reached.append(1.0 if result else 0.0)
+                games.append(float(played))
+                purses.append(float(bankroll + at_table.purses[seat] - DEEP_PURSE))
+            if advance is not None:
+                advance(1)
+        row = {"unfinished": unfinished, "why_no_exact": why if run is None else None, "exact_reach": None,
+               "exact_games": None, "exact_purse": None, "z_reach": None, "z_games": None, "z_purse": None}
+        row["reached"], row["reached_stderr"] = mean_and_error(reached)
+        row["games"], row["games_stderr"] = mean_and_error(games)
+        row["purse"], row["purse_stderr"] = mean_and_error(purses)
+        if run is not None:
+            row["exact_reach"], row["exact_games"] = run.reach_goal, run.games
+            row["exact_purse"] = run.bankroll + run.net
+            row["z_reach"] = z_score(row["reached"], row["reached_stderr"], run.reach_goal)
+            row["z_games"] = z_score(row["games"], row["games_stderr"], run.games)
+            row["z_purse"] = z_score(row["purse"], row["purse_stderr"], row["exact_purse"])
+        out[seat] = row
+    return {"sessions": count, "bankroll": bankroll, "goal": goal, "strategy": name, "cap": cap, "seats": out}
