@@ -61,8 +61,8 @@ def _bet_orders(orders) -> list:
 
 
 def _simulator():
-    """The simulator's entry points (`games`, `sessions`, `DEFAULT_GAMES`, `DEFAULT_SESSIONS`,
-    `MAX_GAMES`): imported here only, so that where they live is said once."""
+    """The simulator's entry points (`simulate_request`, `ENGINES`, `DEFAULT_GAMES`,
+    `DEFAULT_SESSIONS`, `MAX_GAMES`): imported here only, so that where they live is said once."""
     from .commands import simulate
 
     return simulate
@@ -361,18 +361,22 @@ class Variant:
         return plan_spread(table, [(name, amount) for name, amount, _ in orders])
 
     def session_net(self, games: int | None = None, bets=None, stop_loss=None, stop_win=None,
-                    policy: str = "optimal"):
+                    policy: str = "optimal", simulate: int | None = None, seed: int = 0):
         """The exact distribution of a session's net (`analyse --games N --stop-loss L --stop-win W`;
         `hazard_dsl.solve.distribution.SessionNet`): `games` decisions of the `bets` plan (without
         bets, the caster staking 1 at even money), stopping once it has lost `stop_loss` or won
         `stop_win`; without `games`, until one of the two. `.ahead`, `.even`, `.behind`,
-        `.outcomes`, `.quantiles()`, `.expected_games`, `.coin_in`, `.return_on_coin_in`."""
+        `.outcomes`, `.quantiles()`, `.expected_games`, `.coin_in`, `.return_on_coin_in`. With
+        `simulate=M` (`--simulate M`), `.simulated` sets M simulated sessions from `seed` beside
+        them (`hazard_dsl.simulate.risk.Simulated`: `.figures[name]` has `.exact`, `.mean`,
+        `.se`, `.z`)."""
         from .solve.distribution import even_money, session
 
         if games is not None:
             games = _whole("games", games, 1, 1_000_000)
         loss = _money(stop_loss, "stop_loss") if stop_loss is not None else None
         win = _money(stop_win, "stop_win") if stop_win is not None else None
+        plan = None
         if bets:
             plan = self.spread(bets, policy)
             outcomes, staked = plan.outcomes, plan.staked
@@ -381,14 +385,29 @@ class Variant:
 
             game = game_endings(self.machine, policy)
             outcomes, staked = even_money(game.chance("win"), game.chance("lose")), Fraction(1)
-        return session(outcomes, games, loss, win, staked)
+        net = session(outcomes, games, loss, win, staked)
+        if simulate is None:
+            return net
+        from .commands.analyse import simulated_beside
 
-    def tail(self, throws: int, hand: bool = True, policy: str = "optimal"):
+        return simulated_beside(self.machine, None, simulate, _whole("seed", seed, 0, 2 ** 64 - 1), session=net,
+                                plan=plan, policy=policy)[0]
+
+    def tail(self, throws: int, hand: bool = True, policy: str = "optimal", simulate: int | None = None,
+             seed: int = 0):
         """P(a hand — or with `hand=False`, a game — lasts `throws` throws or more), exactly
-        (`analyse --hand --tail N`; `hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`)."""
+        (`analyse --hand --tail N`; `hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`). With
+        `simulate=M`, `.simulated` sets M simulated hands (or games) from `seed` beside it, as
+        for `session_net`."""
         from .solve.tails import lengths
 
-        return lengths(self.machine, _whole("throws", throws, 1, 1_000_000), hand=hand, policy=policy)
+        found = lengths(self.machine, _whole("throws", throws, 1, 1_000_000), hand=hand, policy=policy)
+        if simulate is None:
+            return found
+        from .commands.analyse import simulated_beside
+
+        return simulated_beside(self.machine, None, simulate, _whole("seed", seed, 0, 2 ** 64 - 1), tail=found,
+                                policy=policy)[1]
 
     def table(self, players, purse=20, rounds: int = 1, seed: int = 0, dice: str | None = None,
               policy: str = "optimal", bets=None):
@@ -452,7 +471,7 @@ class Variant:
 
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
-        from .cache import compile_ruleset
+        from .commands.requests import SimulateRequest
         from .results import Simulation, TableSimulation
 
         simulator = _simulator()
@@ -465,26 +484,51 @@ class Variant:
 
             if not available():
                 raise ArgumentError(Arg("engine", value="compiled"), "needs Numba: pip install 'hazard-dsl[fast]'")
+        # the arguments checked here, in the API's words; then the request the command line
+        # builds from its flags, run by the same function (commands.simulate.simulate_request),
+        # on this variant's own compiled machine
+        fields = dict(ruleset=str(self.ruleset.file or self.name), options=dict(self._chosen), policy=policy,
+                      seed=seed, workers=workers, engine=engine)
         if players is not None:
             if bets:
                 raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
                                  "players")
             count = simulator.DEFAULT_SESSIONS if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
             settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
-            machine = self._table_machine()
+            from .simulate.sessions import VECTORISED
+
+            if strategy not in VECTORISED:  # a progression: each seat's history, played move by move
+                raise ArgumentError(Arg("strategy", value=strategy), f": simulate() plays sessions at the table "
+                                                                     f"with {', '.join(VECTORISED)}; session() "
+                                                                     f"plays it at the table")
+            machine = self._table_machine()  # (with the table's stake bet, as the request asks)
             if machine.passing is None or not machine.passing.ever_passes:
                 raise ArgumentError(Arg("players"), f"{self.name}: the dice never pass (no passing: rule that can "
                                                     f"apply), so a round of the table never ends")
-            return TableSimulation(simulator.sessions(machine, settings["players"], count, seed, settings["purse"],
-                                                      settings["stake"], settings["strategy"], settings["rounds"],
-                                                      policy, workers, engine=engine)).shown_by(SHOWN)
+            request = SimulateRequest(**fields, players=tuple(settings["players"]), purse=settings["purse"],
+                                      stake=settings["stake"], strategy=settings["strategy"],
+                                      rounds=settings["rounds"], games=count)
+            result = simulator.simulate_request(request, self.ruleset, compiled=self._compiled(machine))
+            return TableSimulation(result.report).shown_by(SHOWN)
         count = simulator.DEFAULT_GAMES if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
         orders = _orders(self.ruleset, _old_bets(bets))
-        machine = compile_ruleset(self.ruleset, self._chosen, [name for name, _, _ in orders],
-                                  explorations=self._explorations())
+        machine = self._machine_with([name for name, _, _ in orders])
         _made(machine, orders)
-        return Simulation(simulator.games(machine, count, seed, policy, _bet_orders(orders), workers,
-                                          engine=engine)).shown_by(SHOWN)
+        request = SimulateRequest(**fields, games=count, bets=tuple(_bet_orders(orders)))
+        return Simulation(simulator.simulate_request(request, self.ruleset,
+                                                     compiled=self._compiled(machine)).report).shown_by(SHOWN)
+
+    def _machine_with(self, bets):
+        """The game's machine with these bets compiled (held by this variant's explorations)."""
+        from .cache import compile_ruleset
+
+        return compile_ruleset(self.ruleset, self._chosen, list(bets), explorations=self._explorations())
+
+    def _compiled(self, machine):
+        """How a request compiles this variant (`simulate_request`'s `compiled`): `machine`,
+        already compiled to check the arguments, when it carries the bets asked for."""
+        have = tuple(machine.bets)
+        return lambda bets: machine if tuple(bets) == have else self._machine_with(bets)
 
     def compare(self, *others, policy: str = "optimal"):
         """This variant beside others (variants, names or paths): a `hazard_dsl.Comparison` of

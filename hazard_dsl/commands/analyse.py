@@ -380,6 +380,7 @@ class Risk:
         self.session = None
         self.tail = None
         self.tail_throws = 0
+        self.policy = "optimal"
 
     def __bool__(self) -> bool:
         return bool(self.bets) or self.plan is not None or self.session is not None or self.tail is not None
@@ -438,26 +439,34 @@ def risk_request(analysis, machine, request, spread: bool = False):
     check_risk_settings(games, request.stop_loss, request.stop_win, request.tail, seats=seated)
     if not (spread or plan or session or request.tail is not None):
         return None
-    return risk(analysis, machine if request.tail is not None else None, bets=request.bets if plan else (),
-                spread=spread, games=games, stop_loss=request.stop_loss, stop_win=request.stop_win,
-                tail=request.tail, hand=request.hand, policy=request.policy)
+    simulate = request.simulate if session or request.tail is not None else None
+    if request.best is not None or request.strategy is not None or request.risk is not None:
+        simulate = None  # the staking figures' own simulation (commands.staking)
+    return risk(analysis, machine if request.tail is not None or simulate is not None else None,
+                bets=request.bets if plan else (), spread=spread, games=games, stop_loss=request.stop_loss,
+                stop_win=request.stop_win, tail=request.tail, hand=request.hand, policy=request.policy,
+                simulate=simulate, seed=request.seed)
 
 
 def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, stop_loss=None, stop_win=None,
-         tail=None, hand: bool = False, policy: str = "optimal") -> Risk:
+         tail=None, hand: bool = False, policy: str = "optimal", simulate=None, seed=None) -> Risk:
     """The spread of each bet (`spread`), of one bettor's `bets` made together (BetOrders), the
     distribution of a session's net over `games` decisions or until `stop_loss` / `stop_win`
     (exact), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
     `analyse`) and its `machine` (needed for a tail). Each chain's size is checked against its
-    bound before it is built (solve.spread, solve.distribution, solve.tails)."""
+    bound before it is built (solve.spread, solve.distribution, solve.tails). With `simulate`
+    (a count of sessions, or of hands or games for the tail, from `seed`, default 0), the
+    session and the tail are also simulated, each figure beside its exact one (`.simulated`)."""
     from ..solve.bets import BetError
     from ..solve.distribution import SessionTooLarge, even_money, session
     from ..solve.spread import SpreadError, bet_spread, bet_spread_at, placements, plan_spread
     from ..solve.tails import TAIL_MARKS, TailTooLarge, lengths
 
     out = Risk()
+    out.policy = policy
     games = _count(games, "games", "games")
     tail = _count(tail, "tail", "throws")
+    simulate = _simulations(simulate)
     table = analysis.bet_table
     try:
         if spread and table is not None:
@@ -486,6 +495,11 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
                                solver=table.solver if table is not None else None,
                                marks=[m for m in TAIL_MARKS if m < tail])
             out.tail_throws = tail
+        if simulate is not None:
+            out.session, out.tail = simulated_beside(
+                machine if machine is not None else table.machine if table is not None else None,
+                table.solver if table is not None else None, simulate, 0 if seed is None else seed,
+                session=out.session, tail=out.tail, plan=out.plan, policy=policy)
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
     except (SpreadError, SessionTooLarge, TailTooLarge, BetError) as exc:
@@ -495,3 +509,53 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
             raise
         raise CommandError(str(exc)) from None
     return out
+
+
+MAX_SIMULATED = 20_000_000  # decisions (a session) or throws (a tail) simulated beside the exact figures
+
+
+def _simulations(value) -> int | None:
+    """A count of simulated sessions (or hands): a whole number from 2 to 1,000,000, or None."""
+    if value is None:
+        return None
+    if type(value) is not int:
+        raise SettingError("simulate", f"{str(value)[:30]!r} is not a whole number of sessions")
+    if not 2 <= value <= 1_000_000:
+        raise SettingError("simulate", "must be between 2 and 1,000,000")
+    return value
+
+
+def simulated_beside(machine, solver, sessions: int, seed: int, *, session=None, tail=None, plan=None,
+                     policy: str = "optimal") -> tuple:
+    """(`session`, `tail`) — a SessionNet and a Lengths, each may be None — with the same
+    session and tail simulated `sessions` times from `seed` on the compiled `machine` under
+    `solver`'s policy (made here under `policy` when None), each figure set beside its exact
+    one in `.simulated` (simulate.risk); a session of a `plan` (a Spread) draws its decisions
+    from it. The draws — expected decisions of the session, or expected throws of the hand up
+    to the tail, times the sessions — are judged against MAX_SIMULATED first."""
+    from ..records import replace
+    from ..simulate.risk import session_walks, tail_walks
+
+    if machine is None:
+        raise CommandError("the simulation needs the compiled game")
+    sessions = _simulations(sessions)
+    work = []
+    if session is not None:
+        work.append((sessions * session.expected_games, "decisions"))
+    if tail is not None:  # E[min(length, n)] = Σ_{m=1..n} P(length ≥ m), its logs kept for every m
+        work.append((sessions * sum(10 ** x for x in tail.logs[1:]), "throws"))
+    for amount, what in work:
+        if amount > MAX_SIMULATED:
+            raise SettingError("simulate", f"{sessions:,} sessions are about {int(amount):,} {what} to draw, more "
+                                           f"than the {MAX_SIMULATED:,} simulated beside the exact figures; ask "
+                                           f"for fewer, or use `hazard-dsl simulate`")
+    if solver is None:
+        from ..solve.markov import Solver, policy_for
+
+        solver = Solver(machine)
+        solver.set_policy(policy_for(machine, policy))
+    if session is not None:
+        session = replace(session, simulated=session_walks(session, sessions, seed, machine, solver, plan))
+    if tail is not None:
+        tail = replace(tail, simulated=tail_walks(tail, sessions, seed, machine, solver))
+    return session, tail

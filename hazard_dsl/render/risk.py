@@ -43,7 +43,21 @@ def spread_json(s) -> dict:
     }
 
 
+def simulated_json(sim) -> dict:
+    """A `simulate.risk.Simulated` as JSON: each figure's exact value (a fraction's string) beside
+    the simulated mean, its standard error and z."""
+    return {sim.what: sim.count, "seed": sim.seed, "how": sim.how,
+            "figures": {name: {"exact": exact(b.exact), "simulated": b.mean, "standard_error": b.se, "z": b.z}
+                        for name, b in sim.figures.items()}}
+
+
 def session_json(d) -> dict:
+    if d.simulated is not None:  # a key only when asked for: the JSON of today is unchanged
+        return dict(_session_json(d), simulated=simulated_json(d.simulated))
+    return _session_json(d)
+
+
+def _session_json(d) -> dict:
     return {
         "games": d.games, "stop_loss": None if d.stop_loss is None else exact(d.stop_loss),
         "stop_win": None if d.stop_win is None else exact(d.stop_win),
@@ -59,9 +73,12 @@ def session_json(d) -> dict:
 
 def tail_json(lengths, n: int) -> dict:
     p = lengths.at_least(n)
-    return {"of": lengths.what, "throws": n, "at_least": exact(p), "at_least_log10": lengths.logs[n],
-            "one_in": exact(round(1 / p)) if p else None, "passing": lengths.rule,
-            "distribution": {str(m): exact(q) for m, q in enumerate(lengths.exactly) if q}}
+    out = {"of": lengths.what, "throws": n, "at_least": exact(p), "at_least_log10": lengths.logs[n],
+           "one_in": exact(round(1 / p)) if p else None, "passing": lengths.rule,
+           "distribution": {str(m): exact(q) for m, q in enumerate(lengths.exactly) if q}}
+    if lengths.simulated is not None:
+        out["simulated"] = simulated_json(lengths.simulated)
+    return out
 
 
 def risk_json(risk) -> dict:
@@ -179,6 +196,28 @@ def tail_table(risk) -> Table:
     return t
 
 
+SESSION_ROWS = {"ahead": "P(ahead)", "even": "P(even)", "behind": "P(behind)", "mean": "expected net",
+                "expected_games": "expected decisions played", "coin_in": "expected coin-in"}
+
+
+def _z(b) -> str:
+    z = b.z
+    return "—" if z is None else Cell(f"{z:+.2f}", [("", f"{z:.4f}")])
+
+
+def simulated_table(sim, title: str, rows: dict) -> Table:
+    """Each simulated figure of `sim` beside its exact value: the mean over the sample, its
+    standard error and z; `rows` names each figure for people."""
+    t = Table(f"{title}, simulated beside exact: {sim.count:,} {sim.what} (seed {sim.seed})",
+              ["", "exact, decimal", "simulated", "standard error", "z"])
+    for name, b in sim.figures.items():
+        t.add(rows[name], approximate(b.exact), f"{b.mean:.6g}", f"{b.se:.3g}", _z(b))
+    t.caption = (f"Simulated: {sim.how}. Standard error: the sample's SD over the square root of its size; "
+                 "z: (simulated − exact) / standard error, within ±4 where the two agree (— where the "
+                 "sample has no spread to measure). Exact fractions: --format json.")
+    return t
+
+
 def risk_tables(risk, unit: str, units: str) -> list[Table]:
     tables: list = []
     if risk.bets:
@@ -187,9 +226,17 @@ def risk_tables(risk, unit: str, units: str) -> list[Table]:
         tables += plan_tables(risk, unit, units)
     if risk.session is not None:
         tables += session_tables(risk, units)
+        if risk.session.simulated is not None:
+            tables.append(simulated_table(risk.session.simulated, "The session's net", SESSION_ROWS))
     if risk.tail is not None:
         tables.append(tail_table(risk))
+        sim = risk.tail.simulated
+        if sim is not None:
+            what = risk.tail.what
+            rows = {name: f"P({what} ≥ {name.rsplit('_', 1)[1]} throws)" for name in sim.figures}
+            tables.append(simulated_table(sim, f"How long a {what} lasts", rows))
     return tables
 
 
-__all__ = ["risk_json", "risk_tables", "session_json", "spread_json", "tail_json"]
+__all__ = ["risk_json", "risk_tables", "session_json", "simulated_json", "simulated_table", "spread_json",
+           "tail_json"]

@@ -53,6 +53,8 @@ class SessionNet:
     expected_games: Fraction  # expected decisions played
     staked_per_game: Fraction  # expected money staked per decision
     stopped: dict = field(default_factory=dict)  # "loss" / "win" -> chance the session stopped there
+    # the same session simulated beside it (simulate.risk.Simulated), when asked for
+    simulated: object = field(default=None, repr=False, compare=False)
 
     @property
     def ahead(self) -> Fraction:

@@ -24,7 +24,7 @@ from fractions import Fraction
 from math import lcm, log2, log10
 
 from ..compile.machine import END, THROW, Machine
-from ..records import record
+from ..records import field, record
 from .markov import ONE, ZERO, Solver
 
 MAX_TAIL_WORK = 2_000_000_000  # nodes × bits of the denominator, summed over the throws walked
@@ -50,6 +50,8 @@ class Lengths:
     marks: dict  # m -> P(length ≥ m), exact
     logs: list  # log10 P(length ≥ m) for m = 0 … throws (−inf where 0): a chart's, past a float's range
     rule: str | None = None  # when the dice pass, in words (a hand)
+    # the same lengths simulated beside them (simulate.risk.Simulated), when asked for
+    simulated: object = field(default=None, repr=False, compare=False)
 
     def at_least(self, n: int) -> Fraction:
         """P(length ≥ n), exactly, for n among the marks or n ≤ len(exactly)."""
