@@ -1,0 +1,138 @@
+"""The game's reading (`check.reading.read_game`, issue 39 point 2): P(win) from a new text reads
+only the game; the bets, fees and printed figures wait until asked for, with the same positioned
+errors the whole reading (`read_ruleset`, what `check` and every command read) reports."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from hazard_dsl.check.reading import read_game, read_ruleset
+from hazard_dsl.compile.compiler import compile_ruleset
+from hazard_dsl.compile.machine import END
+from hazard_dsl.diagnostics import Position, RulesetError
+from hazard_dsl.parse.sections import top_level, without
+from hazard_dsl.records import fields
+from hazard_dsl.solve.markov import Solver
+
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+CRAPS = (RULESETS / "craps.yaml").read_text(encoding="utf-8")
+UNREAD = ("bets", "fees", "printed")
+
+
+def _p_win(ruleset) -> Fraction:
+    machine = compile_ruleset(ruleset, bets=())
+    solver = Solver(machine)
+    solver.set_policy("optimal")
+    visits = solver.forward()
+    return visits.total(s.index for s in machine.states if s.kind == END and s.result == "win")
+
+
+def _pass_line() -> Fraction:
+    """The pass line counted here by the 36 throws of two dice, not by the tool: a natural (7,
+    11) wins, craps (2, 3, 12) loses, a point wins if thrown again before a seven."""
+    ways = {t: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == t) for t in range(2, 13)}
+    win = Fraction(ways[7] + ways[11], 36)
+    for point in (4, 5, 6, 8, 9, 10):
+        win += Fraction(ways[point], 36) * Fraction(ways[point], ways[point] + ways[7])
+    return win  # 244/495 (Scarne; Thorp)
+
+
+def _errors(read, text: str, name: str = "t.yaml"):
+    with pytest.raises(RulesetError) as caught:
+        ruleset = read(name, text=text, named=name)
+        dict(ruleset.bets), dict(ruleset.fees)  # the game's reading is asked for them here
+    return list(caught.value.diagnostics)  # each Diagnostic whole: words, place, hint, mend
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_built_in_game_reads_as_the_whole_file_does(path):
+    text = path.read_text(encoding="utf-8")
+    game = read_game(path.name, text=text, named=path.name)
+    whole = read_ruleset(path.name, text=text, named=path.name)
+    for name in fields(whole):
+        if name not in UNREAD:
+            assert getattr(game, name) == getattr(whole, name), name
+    assert dict(game.bets) == dict(whole.bets) and dict(game.fees) == dict(whole.fees)
+
+
+def test_craps_is_cut_to_its_game_and_its_lines_keep_their_numbers():
+    cut, unread = without(CRAPS, UNREAD)
+    assert unread == ("bets",)
+    assert cut.count("\n") == CRAPS.count("\n") and len(cut) < len(CRAPS) / 2
+    bets_line = CRAPS[:CRAPS.index("\nbets:")].count("\n") + 1  # 0-based line of `bets:`
+    lines, cut_lines = CRAPS.split("\n"), cut.split("\n")
+    assert cut_lines[:bets_line] == lines[:bets_line] and set(cut_lines[bets_line:]) == {""}
+
+
+def test_craps_pass_line_from_its_game_alone():
+    game = read_game("craps.yaml", text=CRAPS, named="craps.yaml")
+    assert _p_win(game) == _pass_line() == Fraction(244, 495)
+    assert len(game.bets) == 39  # read when asked for
+
+
+BAD_BET = CRAPS.replace("    made: phase == \"come_out\"\n    pays: 1 to 1\n",
+                        "    made: phaze == \"come_out\"\n    pays: 1 to 1\n", 1)
+
+
+def test_a_bad_bet_leaves_p_win_and_stops_whatever_reads_the_bets():
+    assert BAD_BET != CRAPS
+    whole = _errors(read_ruleset, BAD_BET)
+    assert [(d.message, d.position, d.hint) for d in whole] == [
+        ("undefined name 'phaze'", Position("t.yaml", 114, 11), "did you mean 'phase'?")]
+    game = read_game("t.yaml", text=BAD_BET, named="t.yaml")
+    assert _p_win(game) == Fraction(244, 495)  # the question reads no bet
+    assert _errors(read_game, BAD_BET) == whole  # the same positioned errors, at first use
+    with pytest.raises(RulesetError):
+        game.bets["pass"]  # and again at each use: an error is never kept as a value
+
+
+def test_a_command_still_stops_at_a_bad_bet():
+    import hazard_dsl
+
+    with pytest.raises(RulesetError) as caught:
+        hazard_dsl.load_text(BAD_BET, name="t")
+    assert any(d.position is not None and d.position.line == 114 and "phaze" in d.message
+               for d in caught.value.diagnostics)
+
+
+@pytest.mark.parametrize("text", [
+    # an error in the game, after the bets: every error of the file, as the whole reading gives them
+    CRAPS.replace("      - when: total == point\n", "      - when: totl == point\n", 1) + "fees: 3\n",
+    CRAPS.replace("      - when: total == point\n", "      - when: totl == point\n", 1).replace(
+        "    made: phase ==", "    made: phaze ==", 1),
+    # the stake names a bet the file lacks (checked with the bets)
+    CRAPS.replace("  stake: pass ", "  stake: pas  ", 1),
+    # a kept section runs on over the margin into the next: read whole
+    CRAPS.replace("notes:\n", "notes: [a,\n", 1),
+    # a section left out that runs on over the margin into the game
+    CRAPS.replace("passing:\n", 'fees: "x\npassing:\n', 1),
+], ids=["game-error", "game-and-bet-errors", "stake", "kept-runs-on", "unread-runs-on"])
+def test_errors_are_the_whole_readings(text):
+    assert _errors(read_game, text) == _errors(read_ruleset, text)
+
+
+@pytest.mark.parametrize("text", [
+    "name: x\nbets:\n  a: 'q\nphases: 1'\n",  # a single quote running on over the margin
+    'name: x\nbets:\n  a: "q\nphases: 1"\n',
+    "name: x\nbets:\n  a: [1,\nphases: 1]\n",
+    "name: x\nextends: craps\nbets: {}\n",  # merged with another file
+    "---\nname: x\nbets: {}\n",
+    "name: x\r\nbets: {}\r\n",
+    "name: x\nbets: {}\nbets: {}\n",  # twice: the whole reading says so
+    "name: x\nbest: {}\n",  # misspelt: the whole reading says which key it stands for
+    "name: x\n\"bets\": {}\n",
+    "  indented: 1\nname: x\nbets: {}\n",
+])
+def test_a_text_that_cannot_be_cut_safely_is_read_whole(text):
+    assert without(text, UNREAD) is None
+
+
+def test_the_top_level_is_found_by_its_lines():
+    text = "# a comment\nname: x   # its name\n\nbets:\n  a: {pays: 1 to 1}\n# between\nphases: {}\n"
+    name, bets, phases = text.index("name:"), text.index("bets:"), text.index("phases:")
+    assert top_level(text) == {"name": (name, bets), "bets": (bets, phases), "phases": (phases, len(text))}
+    cut, unread = without(text, UNREAD)
+    assert unread == ("bets",) and cut == "# a comment\nname: x   # its name\n\n\n\n\nphases: {}\n"
