@@ -5,8 +5,8 @@
 reads its flags into one in `cli.requests`), checks each field (an `ArgumentError` naming it),
 and runs one of four simulations — games (and one bettor's bets), sessions at the table
 (purses only), rounds of the table with seats' bets, or each seat's sessions to a goal — and
-returns a `SimulateResult`. `games(...)` and `sessions(...)` run a whole simulation of a
-compiled machine for the Python API and return its report (what `simulate --json` prints).
+returns a `SimulateResult`. The Python API (`Variant.simulate`) builds the same request from
+its keywords and calls the same function, on the variant's own compiled machine.
 """
 
 from __future__ import annotations
@@ -21,18 +21,6 @@ DEFAULT_GAMES = 1_000_000
 DEFAULT_SESSIONS = 1_000
 MAX_GAMES = 10 ** 13
 MAX_WORKERS = 1024
-
-
-def games(machine, games: int = DEFAULT_GAMES, seed: int = 0, policy: str = "optimal", bets=(), workers: int = 1,
-          scheduler=None, engine: str = "numpy") -> dict:
-    """Simulate games (and one bettor's bets, each a BetOrder: `[BetOrder("pass", Fraction(10)),
-    BetOrder("odds", "3-4-5x")]`); the report `simulate --json` prints."""
-    from ..simulate.simulation import execute, prepare_games
-
-    engine = checked_engine(engine)
-    return execute(prepare_games(machine, games, seed, policy, bets, engine=engine), workers, scheduler)[0]
-
-
 ENGINES = ("numpy", "compiled")
 
 
@@ -48,17 +36,6 @@ def checked_engine(engine: str | None, at_table: bool = False) -> str:
         if not available():
             raise SettingError("engine", "compiled needs Numba: pip install 'hazard-dsl[fast]'")
     return engine
-
-
-def sessions(machine, players, sessions: int = DEFAULT_SESSIONS, seed: int = 0, purse=20, stake=1,
-             strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1, scheduler=None,
-             engine: str = "numpy") -> dict:
-    """Simulate sessions at the table; the report `simulate --players … --json` prints."""
-    from ..simulate.simulation import execute, prepare_sessions
-
-    engine = checked_engine(engine, at_table=True)
-    context = prepare_sessions(machine, sessions, seed, players, purse, stake, strategy, rounds, policy, engine=engine)
-    return execute(context, workers, scheduler)[0]
 
 
 def checked_workers(workers: int | None) -> int:
@@ -88,11 +65,12 @@ def checked_count(count: int | None, at_table: bool) -> int:
     return count
 
 
-def simulation_request(request, ruleset, count: int, seed: int, engine: str = "numpy"):
+def simulation_request(request, ruleset, count: int, seed: int, engine: str = "numpy", compiled=None):
     """A simulation of `count` games of `ruleset` for a `SimulateRequest` without players
     (commands.requests): its option values, its policy and one bettor's BetOrders (each bet
-    once), ready to execute; `engine` as for `checked_engine`. `simulate.tables.SimulationError`
-    (a game too large to simulate) is left to the caller."""
+    once), ready to execute; `engine` as for `checked_engine`, `compiled` as for
+    `simulate_request`. `simulate.tables.SimulationError` (a game too large to simulate) is
+    left to the caller."""
     from ..simulate.simulation import prepare_games
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
@@ -101,7 +79,8 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
 
     orders = order_texts(request.bets, at_throw=False)  # (each bet once, none at a throw: checked there)
     try:
-        machine = machine_for(ruleset, request.options, [n for n, _ in orders if n in ruleset.bets])
+        bets = [n for n, _ in orders if n in ruleset.bets]
+        machine = machine_for(ruleset, request.options, bets) if compiled is None else compiled(bets)
         return prepare_games(machine, count, seed, request.policy, list(request.bets), engine=engine)
     except ArgumentError:  # a bet ordered, named (play.wagers.OrderError): each front end words it
         raise
@@ -111,10 +90,11 @@ def simulation_request(request, ruleset, count: int, seed: int, engine: str = "n
         raise CommandError(str(exc)) from None
 
 
-def session_simulation(ruleset, count: int, seed: int, settings: dict, options=None, engine: str = "numpy"):
+def session_simulation(ruleset, count: int, seed: int, settings: dict, options=None, engine: str = "numpy",
+                       compiled=None):
     """A simulation of `count` sessions at the table with these settings
     (`commands.sessions.request_settings`) and option values ({name: value}), ready to
-    execute; `engine` as for games."""
+    execute; `engine` as for games, `compiled` as for `simulate_request`."""
     from ..simulate.simulation import prepare_sessions
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
@@ -131,7 +111,8 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, options=N
                             " beside its exact figures")
     try:
         table = ruleset.table
-        machine = machine_for(ruleset, options or {}, [table.stake] if table.stake else [])
+        bets = [table.stake] if table.stake else []
+        machine = machine_for(ruleset, options or {}, bets) if compiled is None else compiled(bets)
         if machine.passing is None or not machine.passing.ever_passes:
             raise CommandError(f"{ruleset.name}: the dice never pass (no passing: rule that can apply), so a round "
                                f"of the table never ends; add passing: to the rule file")
@@ -163,7 +144,7 @@ class SimulateResult:
 DEFAULT_ROUNDS = 1_000  # rounds of the table (or sessions to the goal) played one by one, by default
 
 
-def simulate_request(request, ruleset, bar=None) -> SimulateResult:
+def simulate_request(request, ruleset, bar=None, compiled=None) -> SimulateResult:
     """`simulate`: `request` a `SimulateRequest` (commands.requests) of `ruleset`, each field
     checked (an `ArgumentError` naming it), then games, sessions at the table, rounds with the
     seats' plans or sessions to the goal simulated (see `SimulateResult`). `bar(total, what)`,
@@ -171,7 +152,10 @@ def simulate_request(request, ruleset, bar=None) -> SimulateResult:
     sessions) done, or None: a front end's progress bar. A field given for another kind of run
     is refused, never ignored. `simulate.tables.SimulationError` (a game too large to simulate)
     and `simulate.chunks.ClusterError` (a scheduler's address, or a cluster lost) are left to
-    the caller."""
+    the caller. `compiled(bets)`, if given, is the machine of `ruleset` under the request's
+    options with those bets compiled: how the caller compiles (the Python API's `Variant` with
+    the explorations it holds); by default `commands.loading.machine_for`. The games and the
+    sessions in lanes use it; the rounds played on the table build their own."""
     from ..simulate.simulation import execute
     from .dice import checked_seed, new_seed
     from .sessions import checked_plans, request_settings
@@ -217,9 +201,9 @@ def simulate_request(request, ruleset, bar=None) -> SimulateResult:
                            Arg("refusals"), " out")
     if at_table:
         settings = request_settings(ruleset, request.ruleset, request)
-        context = session_simulation(ruleset, count, seed, settings, request.options, engine)
+        context = session_simulation(ruleset, count, seed, settings, request.options, engine, compiled)
     else:
-        context = simulation_request(request, ruleset, count, seed, engine)
+        context = simulation_request(request, ruleset, count, seed, engine, compiled)
     what = "sessions" if context.plan.kind == "sessions" else "games"
     with _bar(bar, context.plan.total, what) as advance:
         report, complete = execute(context, workers, request.scheduler,
