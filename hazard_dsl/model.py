@@ -356,6 +356,10 @@ class Words:
     faces: tuple = FACE_WORDS
     throws: Mapping = field(default_factory=lambda: MappingProxyType({}))  # (low, high) or total -> name
     caster: str = "the caster"
+    # The table's words where the game is not Hazard's (a banker and punters): None keeps Hazard's
+    setters: str | None = None  # those who stake against the caster ("the punters")
+    box: str | None = None  # what the caster takes up and passes on ("the shaker"); None: the box, the dice
+    casts: str | None = None  # what he does to begin a game ("shakes"); None: casts
 
     def throw_name(self, *faces: int) -> str:
         """The period's name of a throw (`words: throws:`, by its faces or its total), else its

@@ -63,7 +63,9 @@ class CompiledPassing:
                 count += ", a push leaves it as it is)" if pushes else ")"
             parts.append(count)
         after = [label for label in self.after_labels if label in reached]
-        if after:
+        if after and not n and set(after) >= set(reached):  # a layout's one-throw game: each ends so
+            parts.append("after every game")
+        elif after:
             parts.append("after a game ending in " + " or ".join(readable(label) for label in after))
         text = "the dice pass " + " or ".join(parts) if parts else "the dice never pass"
         if self.voluntary_after_win:

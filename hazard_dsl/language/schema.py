@@ -179,6 +179,11 @@ KEYS: dict[str, dict[str, dict]] = {
                    "description": "the period's names of throws, by their dice or their total: `{1-1: ames-ace, "
                                   "1-2: deuce-ace, 11: …}` (`1-1-2: …` for three dice)"},
         "caster": _text(60, "how the narration names the caster (default: the caster)"),
+        "setters": _text(40, "how the table names those who stake against the caster (default: the setters; "
+                             "sic bo's `the punters`)"),
+        "box": _text(40, "what the caster takes up and passes on (default: the box, and the dice pass; sic "
+                         "bo's `the shaker`)"),
+        "casts": _text(40, "what the caster does to begin a game (default: casts; sic bo's `shakes`)"),
     },
     "variable": {
         "initial": {"type": "integer", "minimum": -K.MAX_WHOLE, "maximum": K.MAX_WHOLE,

@@ -39,7 +39,7 @@ LOADING = Keys(("die1", "die2", "die3", "die4", "die5", "both"))
 # The key naming the option whose value picks one of several loadings (dice) or chances (cocked).
 BY_OPTION = "by_option"
 COCKED = Keys(("chance", "rules", "description"), required=("chance",))
-WORDS = Keys(("faces", "throws", "caster"))
+WORDS = Keys(("faces", "throws", "caster", "setters", "box", "casts"))
 VARIABLE = Keys(("initial", "range", "description", "say"), required=("range",))
 OPTION = Keys(("description", "values", "default"), required=("values",))
 PHASE = Keys(("description", "throw", "rules"), required=("rules",))

@@ -693,7 +693,8 @@ def _words(r: _Reader, node, shape: DiceShape = TWO_DICE) -> Words:
                 continue
             throws[parsed] = r.text(value, "a throw's name", 60) or "?"
     caster = r.text(m.get("caster"), "caster", 60) if m.get("caster") is not None else "the caster"
-    return Words(faces, MappingProxyType(throws), caster)
+    table = {key: r.text(m.get(key), key, 40) for key in ("setters", "box", "casts") if m.get(key) is not None}
+    return Words(faces, MappingProxyType(throws), caster, **table)
 
 
 def _phases(r: _Reader, node, variables) -> dict[str, Phase] | None:

@@ -53,6 +53,18 @@ class SessionNarrator:
             on += f" ({ruleset.label_words(why)})"
         return on
 
+    def _box_passes(self, said: str) -> str:
+        """"The dice pass …" in the table's words where the rule file names what passes
+        (`words: box: the shaker`: "The shaker passes …")."""
+        box = self.machine.ruleset.words.box
+        if not box:
+            return said
+        for dice, one in (("the dice pass", "passes"), ("the dice never pass", "never passes")):
+            if said.lower().startswith(dice):
+                head = f"{box} {one}"
+                return (head[0].upper() if said[0].isupper() else head[0]) + head[1:] + said[len(dice):]
+        return said
+
     def text(self, e: dict) -> str | None:
         """The event in words, printable (rule text's control characters shown) and fitted to the
         terminal; None for an event the throw's line has told."""
@@ -72,22 +84,28 @@ class SessionNarrator:
             self.narrator.words = replace(self.machine.ruleset.words, caster=e["caster"])
         if kind == "session":
             purses = ", ".join(f"{name} {self.amount(p)}" for name, p in e["purses"].items())
-            return (f"{e['ruleset']} at the table: {purses}. {e['passing'][0].upper()}{e['passing'][1:]}; "
-                    f"{'a bank answers every stake' if e['against'] == 'bank' else 'the setters stake against the caster'}.")
+            words = self.machine.ruleset.words  # the table's words where the rule file gives them
+            against = "a bank answers every stake" if e["against"] == "bank" else \
+                f"{words.setters} stake against {words.caster}" if words.setters else \
+                "the setters stake against the caster"
+            passing = self._box_passes(e["passing"])
+            return f"{e['ruleset']} at the table: {purses}. {passing[0].upper()}{passing[1:]}; {against}."
         if kind == "lot":  # one die each for the first cast; a tie thrown again
             again = " again, to break the tie" if e["round"] > 1 else ""
             return f"{e['player']} throws {face_text(self.machine.ruleset.words, e['face'])} for the box{again}."
         if kind == "first":
             return f"{e['caster']} casts first: {e['why']}."
         if kind == "hand":
-            return f"\n{e['caster']} takes the box (hand {e['hand']}; purse {self.amount(e['purse'])})."
+            box = self.machine.ruleset.words.box or "the box"
+            return f"\n{e['caster']} takes {box} (hand {e['hand']}; purse {self.amount(e['purse'])})."
         if kind == "game":
-            return f"Game {e['game']}: {e['caster']} casts."
+            return f"Game {e['game']}: {e['caster']} {self.machine.ruleset.words.casts or 'casts'}."
         if kind == "stake":
             if e["layer"] == "bank":
                 on = f"{e['caster']}'s own cast" if e["player"] == e["caster"] else e["caster"]
                 return f"       {e['player']} stakes {self.amount(e['amount'])} with the bank on {on}."
-            return f"       {e['player']} sets {self.amount(e['amount'])}; {e['caster']} covers it."
+            sets = "stakes" if self.machine.ruleset.words.setters else "sets"  # "sets" is Hazard's word
+            return f"       {e['player']} {sets} {self.amount(e['amount'])}; {e['caster']} covers it."
         if kind == "bet":
             side = "backs" if e["side"] == "backer" else "lays"
             against = "with the bank" if e["against"] == "bank" else f"against {e['against']}"
@@ -132,9 +150,13 @@ class SessionNarrator:
         if kind == "pass":
             why = e["why"]
             ended = _ENDED.fullmatch(why)
-            if ended and ended.group(1) in self.machine.ruleset.labels:  # the engine's "the game ended no_main"
+            passing = self.machine.passing
+            if ended and passing is not None and "after every game" in passing.says():
+                # a layout's one-throw game: "the game ended in shaken" would say nothing
+                return self._box_passes(f"The dice pass from {e['caster']} to {e['to']}, as after every game.")
+            elif ended and ended.group(1) in self.machine.ruleset.labels:  # the engine's "the game ended no_main"
                 why = f"the game ended in {self.machine.ruleset.label_words(ended.group(1))}"
-            return f"The dice pass from {e['caster']} to {e['to']}: {why}."
+            return self._box_passes(f"The dice pass from {e['caster']} to {e['to']}: {why}.")
         if kind == "end":
             lines = [f"\nThe session ends after {e['games']} game{'s' * (e['games'] != 1)} and {e['throws']} "
                      f"throw{'s' * (e['throws'] != 1)} ({e['why']}).", "Purses:"]
