@@ -211,7 +211,9 @@ def _count(buf, pos, counts, inverse):
         counts[uint64(buf[k] * inverse + 0.5)] += 1
 
 
-NOTES = 4096  # rows noted before they are counted
+# rows noted before they are counted: 8 KiB, so that the notes leave the level-1 cache to the
+# table (4,096, 32 KiB, took it all and was slower)
+NOTES = 1024
 
 
 @njit(inline="always")
@@ -270,7 +272,40 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
             # the buffer filled, then walked: the draws' loop and the tables' loop each run
             # alone, neither holding the other's values in registers
             at, filled = _ensure(buf, at, filled, 8, scratch, cols, shift, bits, powers, k, threshold, rng)
-            while at + 8 <= filled and started + 8 <= games:
+            if lo < hi:  # some draws thrown away: their rows noted too, so games counted apart
+                while at + 8 <= filled and started + 8 <= games:
+                    a = np.int64(step[uint64(a + buf[uint64(at + 0)])])
+                    b = np.int64(step[uint64(b + buf[uint64(at + 1)])])
+                    c = np.int64(step[uint64(c + buf[uint64(at + 2)])])
+                    e = np.int64(step[uint64(e + buf[uint64(at + 3)])])
+                    f = np.int64(step[uint64(f + buf[uint64(at + 4)])])
+                    g = np.int64(step[uint64(g + buf[uint64(at + 5)])])
+                    h = np.int64(step[uint64(h + buf[uint64(at + 6)])])
+                    i = np.int64(step[uint64(i + buf[uint64(at + 7)])])
+                    at += 8
+                    pos, t1 = _note(notes, pos, a, tag, lo, hi)
+                    pos, t2 = _note(notes, pos, b, tag, lo, hi)
+                    pos, t3 = _note(notes, pos, c, tag, lo, hi)
+                    pos, t4 = _note(notes, pos, e, tag, lo, hi)
+                    pos, t5 = _note(notes, pos, f, tag, lo, hi)
+                    pos, t6 = _note(notes, pos, g, tag, lo, hi)
+                    pos, t7 = _note(notes, pos, h, tag, lo, hi)
+                    pos, t8 = _note(notes, pos, i, tag, lo, hi)
+                    started += t1 + t2 + t3 + t4 + t5 + t6 + t7 + t8
+                    draws += 8
+                    if pos > NOTES - 9:
+                        _count(notes, pos, counts, inverse)
+                        pos = 0
+                continue
+            # Every draw a throw: the rows noted are the games started. A round starts 8 games at
+            # most, so these rounds need no check: each begins with started + 8 <= games, its
+            # draws in the buffer and room for its notes; the count of games is the notes'. The
+            # same rounds, in the same order, as checking after each: the same draws and figures;
+            # but the loop holds fewer values (no count of games, no bounds), so its eight lanes
+            # stay in registers (a fifth faster)
+            rounds = min((filled - at) >> 3, (games - started - 8) // 8 + 1, (NOTES - 8 - pos) // 8 + 1)
+            before = pos
+            for _ in range(rounds):
                 a = np.int64(step[uint64(a + buf[uint64(at + 0)])])
                 b = np.int64(step[uint64(b + buf[uint64(at + 1)])])
                 c = np.int64(step[uint64(c + buf[uint64(at + 2)])])
@@ -280,19 +315,27 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
                 h = np.int64(step[uint64(h + buf[uint64(at + 6)])])
                 i = np.int64(step[uint64(i + buf[uint64(at + 7)])])
                 at += 8
-                pos, t1 = _note(notes, pos, a, tag, lo, hi)
-                pos, t2 = _note(notes, pos, b, tag, lo, hi)
-                pos, t3 = _note(notes, pos, c, tag, lo, hi)
-                pos, t4 = _note(notes, pos, e, tag, lo, hi)
-                pos, t5 = _note(notes, pos, f, tag, lo, hi)
-                pos, t6 = _note(notes, pos, g, tag, lo, hi)
-                pos, t7 = _note(notes, pos, h, tag, lo, hi)
-                pos, t8 = _note(notes, pos, i, tag, lo, hi)
-                started += t1 + t2 + t3 + t4 + t5 + t6 + t7 + t8
-                draws += 8
-                if pos > NOTES - 9:
-                    _count(notes, pos, counts, inverse)
-                    pos = 0
+                notes[uint64(pos)] = a
+                pos += np.int64(a >= tag)
+                notes[uint64(pos)] = b
+                pos += np.int64(b >= tag)
+                notes[uint64(pos)] = c
+                pos += np.int64(c >= tag)
+                notes[uint64(pos)] = e
+                pos += np.int64(e >= tag)
+                notes[uint64(pos)] = f
+                pos += np.int64(f >= tag)
+                notes[uint64(pos)] = g
+                pos += np.int64(g >= tag)
+                notes[uint64(pos)] = h
+                pos += np.int64(h >= tag)
+                notes[uint64(pos)] = i
+                pos += np.int64(i >= tag)
+            started += pos - before
+            draws += 8 * rounds
+            if pos > NOTES - 9:
+                _count(notes, pos, counts, inverse)
+                pos = 0
         _count(notes, pos, counts, inverse)
         state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7] = a, b, c, e, f, g, h, i
     while started < games:  # the round in which the N-th game starts: lane by lane
