@@ -261,7 +261,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                 "cautious (flat, but sit out when the purse holds less than three stakes), best "
                                 "(the exact best stake by purse towards twice the purse, stakes 1 to --stake), "
                                 "or a progression from a first stake of --stake: martingale, paroli, dalembert, "
-                                "labouchere, fibonacci (run; simulate plays the first three)"
+                                "labouchere, fibonacci (simulate: with --goal)"
                            if strategy else argparse.SUPPRESS)
         # simulate reports figures, not a session: its --log is refused with the reason (commands)
         group.add_argument("--log", default=None, metavar="FILE",
@@ -460,7 +460,10 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     at_table.add_argument("--goal", default=None, metavar="AMOUNT",
                           help="each seat in turn from --purse until its purse reaches AMOUNT or can no longer play "
                                "a game as its plan says (the others' purses never short): how often it reaches the "
-                               "goal and the games it takes, beside the exact figures of analyse --bankroll")
+                               "goal and the games it takes, beside the exact figures of analyse --bankroll; with "
+                               "--strategy best or a progression, its exact chain")
+    at_table.add_argument("--cap", default=None, metavar="AMOUNT",
+                          help="with --goal and a progression: its largest stake; past it, it starts again")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")

@@ -325,7 +325,8 @@ def simulate_request(args, ruleset) -> SimulateRequest:
     return SimulateRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                            seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
                            workers=args.workers, scheduler=args.scheduler, engine=args.engine,
-                           goal=money(args.goal, Arg("goal")) if args.goal is not None else None)
+                           goal=money(args.goal, Arg("goal")) if args.goal is not None else None,
+                           cap=money(args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
 
 
 def play_request(args, ruleset) -> PlayRequest:

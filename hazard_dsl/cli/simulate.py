@@ -144,6 +144,10 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
                           "goal": str(report["goal"]), "seats": {p: {k: plain(v) for k, v in row.items()}
                                                                  for p, row in report["seats"].items()}}, indent=2))
         return 0
+    if "strategy" in report:  # a progression or the best stake, beside its exact chain (render.policy)
+        from ..render.policy import strategy_goal_table
+
+        return _shown(*strategy_goal_table(report, ruleset.money_units), fmt, seed_chosen, result.seed)
     unit = ruleset.money_units
     t = Table(f"Each seat from {report['bankroll']} to {report['goal']} {unit}: {report['sessions']:,} sessions "
               f"each, played on the table, beside the exact figures",

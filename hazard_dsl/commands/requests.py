@@ -209,7 +209,7 @@ class SimulateRequest(TableRequest):
     """`simulate`: a TableRequest's fields, and `games` games (or sessions, with `players`)
     seeded by `seed`, one bettor's `bets`, on `workers` processes or a Dask `scheduler`, with
     `engine` ("numpy" or "compiled"); with players and `goal`, each seat until its purse
-    reaches it."""
+    reaches it; `cap` a progression's largest stake on the way."""
 
     games: int | None = None
     seed: int | None = None
@@ -218,6 +218,7 @@ class SimulateRequest(TableRequest):
     scheduler: str | None = None
     engine: str | None = None
     goal: Money | None = None
+    cap: Money | None = None
 
 
 @record(frozen=True)

@@ -30,6 +30,21 @@ from .errors import CommandError, SettingError
 STRATEGY_GOAL = ("best", "martingale", "paroli", "dalembert", "labouchere", "fibonacci")
 
 
+def checked_cap(request) -> None:
+    """A cap is a progression's, played to a goal: given elsewhere it is refused, never ignored."""
+    from ..solve.progressions import PROGRESSIONS
+
+    cap = getattr(request, "cap", None)
+    if cap is None:
+        return
+    if request.strategy not in PROGRESSIONS or request.goal is None or request.players is None:
+        raise SettingError("cap", "is a progression's largest stake, for sessions to a goal: give it with ",
+                           Arg("players", value=["Ann", "Ben", "Cat"]), ", ", Arg("goal"), " and ",
+                           Arg("strategy", value="martingale"), f" (or {', '.join(PROGRESSIONS[1:])})")
+    if cap <= 0:
+        raise SettingError("cap", f"must be more than 0, not {cap}")
+
+
 def exact_outcomes(machine, solver, ruleset) -> tuple[dict | None, str | None]:
     """One game's net for a backer of the caster's side of the table's stake bet, {r: p} in
     stakes, or None and why no exact chain applies at this table."""
@@ -70,7 +85,7 @@ def _seat_view(question, purse: Fraction):
 
 
 def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fraction, options=None, advance=None,
-                     cap=None) -> dict:
+                     cap=None, plans=None, refused=()) -> dict:
     """Each seat in turn, `count` sessions from the settings' purse to `goal` or an empty purse,
     staking by `settings["strategy"]` (a progression from a first stake of `settings["stake"]`,
     capped at `cap`, or the best stake 1 to `settings["stake"]`), played on the table. Returns
@@ -87,6 +102,9 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
     from .simulate import DEEP_PURSE, MAX_GAMES_TO_GOAL, MAX_PLANNED_SESSIONS, mean_and_error, z_score
 
     name = settings["strategy"]
+    if plans or refused:
+        raise SettingError("plans", "are for flat stakes: a seat staking by ", Arg("strategy", value=name),
+                           " plays the stake alone, as its exact chain does")
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
                                     f"played one by one)")

@@ -150,3 +150,41 @@ def staking_json(s) -> dict:
 
 
 __all__ = ["run_tables", "staking_json", "staking_tables"]
+
+
+def strategy_goal_table(report: dict, units: str) -> tuple[Table, list[str]]:
+    """`simulate --players … --strategy S --goal G` (commands.strategy_goal): each seat's
+    simulated chance of the goal, of ruin, its games and its purse at the end, each beside the
+    exact chain's figure and z; and the notes (no exact figure, sessions left out)."""
+    from ..solve.progressions import WORDS
+
+    name = report["strategy"]
+    what = "the best stake" if name == "best" else f"the {WORDS[name]}"
+    capped = f", cap {report['cap']}" if report.get("cap") is not None else ""
+    t = Table(f"Each seat staking by {what}{capped} from {report['bankroll']} to {report['goal']} {units}: "
+              f"{report['sessions']:,} sessions each, played on the table, beside the exact chain",
+              ["", "simulated", "exact", "z"], align=["left", "right", "right", "right"])
+    notes = []
+
+    def num(x, how):
+        return "—" if x is None else format(float(x), how)
+
+    for p, row in report["seats"].items():
+        exact_reach = row["exact_reach"]
+        t.add(f"{p}: reaches the goal", f"{row['reached']:.2%} ± {row['reached_stderr']:.2%}",
+              num(exact_reach, ".2%"), num(row["z_reach"], "+.2f"))
+        t.add(f"{p}: ruined", f"{1 - row['reached']:.2%} ± {row['reached_stderr']:.2%}",
+              "—" if exact_reach is None else format(1 - float(exact_reach), ".2%"),
+              "—" if row["z_reach"] is None else format(-row["z_reach"], "+.2f"))
+        t.add(f"{p}: games", f"{row['games']:.2f} ± {row['games_stderr']:.2f}", num(row["exact_games"], ".2f"),
+              num(row["z_games"], "+.2f"))
+        t.add(f"{p}: purse at the end", f"{row['purse']:.2f} ± {row['purse_stderr']:.2f}",
+              num(row["exact_purse"], ".2f"), num(row["z_purse"], "+.2f"))
+        if row["why_no_exact"]:
+            notes.append(f"{p}: no exact figure: {row['why_no_exact']}.")
+        if row["unfinished"]:
+            notes.append(f"{p}: {row['unfinished']:,} sessions had not ended and are left out.")
+    t.caption = ("± one standard error. A session ends, at the start of a game, when the seat's purse reaches the "
+                 "goal or is empty (or, casting, cannot answer the others' stakes); the other seats stake --stake "
+                 "flat from purses that never run short. Exact fractions: --format json.")
+    return t, notes

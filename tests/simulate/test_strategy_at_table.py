@@ -1,0 +1,92 @@
+"""A seat staking by a progression or by the computed best policy, played on the table itself
+(commands.strategy_goal: `simulate --players … --strategy S --goal G`), beside the exact chain
+(issue 38: "a simulation of each policy and progression agrees with its exact figures within
+four standard errors").
+
+The exact chains are checked first against figures found without them: the pass line's game
+(Scarne: 244/495 to win), the gambler's-ruin formula for flat stakes, and Cotton's best chance
+1979/4032 quoted in the issue."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from hazard_dsl.commands.loading import load
+from hazard_dsl.commands.strategy_goal import exact_outcomes, exact_run, strategy_to_goal
+from hazard_dsl.solve.policy import caster_outcomes
+from hazard_dsl.solve.progressions import PROGRESSIONS, policy_run
+
+
+def _ruleset(name):
+    loaded = load(f"rulesets/{name}.yaml")
+    return loaded[0] if isinstance(loaded, tuple) else getattr(loaded, "ruleset", loaded)
+
+
+def _settings(strategy, purse=10, stake=1, players=("Ann",)):
+    return dict(players=list(players), purse=Fraction(purse), stake=Fraction(stake), strategy=strategy, rounds=1,
+                policy="optimal", ruleset="craps")
+
+
+def _machine(ruleset):
+    from hazard_dsl.commands.sessions import table
+
+    t = table(ruleset, {}, dict(_settings("flat", players=("Ann", "Ben")), purse=10 ** 12), 0, None)
+    return t.machine, t.chooser.solver
+
+
+def test_craps_stake_bet_is_the_pass_line():
+    # the pass line wins 244/495 (Scarne; 976/1980 counted throw by throw), pays even money
+    machine, solver = _machine(_ruleset("craps"))
+    outcomes, why = exact_outcomes(machine, solver, _ruleset("craps"))
+    assert why is None
+    assert outcomes == {1: Fraction(244, 495), -1: Fraction(251, 495)}
+
+
+def test_flat_policy_is_gamblers_ruin():
+    # staking 1 every game from 3 to 7: the gambler's-ruin closed form, written here
+    p, q = Fraction(244, 495), Fraction(251, 495)
+    b, g = 3, 7
+    rho = q / p
+    reach = (1 - rho ** b) / (1 - rho ** g)
+    games = b / (q - p) - g / (q - p) * reach
+    run = policy_run({1: p, -1: q}, {x: 1 for x in range(1, g)}, b, g)
+    assert run.reach_goal == reach
+    assert run.games == games
+    assert run.net == g * reach - b  # every session ends at 0 or exactly at the goal
+
+
+def test_best_policy_of_cotton_caster():
+    # the issue's figure: Cotton's caster from 10 to 20, one stake of 10, 1979/4032
+    win, lose = Fraction(1979, 4032), Fraction(2053, 4032)
+    run = exact_run(caster_outcomes(win, lose), "best", Fraction(10), Fraction(20), Fraction(10), None)
+    assert run.reach_goal == win and run.games == 1
+
+
+def test_cotton_has_no_one_sided_chain():
+    ruleset = _ruleset("cotton")
+    machine, solver = _machine(ruleset)
+    outcomes, why = exact_outcomes(machine, solver, ruleset)
+    assert outcomes is None and "casts some games" in why
+
+
+def test_plans_with_a_strategy_are_refused():
+    from hazard_dsl.commands.errors import SettingError
+
+    with pytest.raises(SettingError):
+        strategy_to_goal(_ruleset("craps"), _settings("martingale"), 1, 0, Fraction(20), plans={"Ann": {"field": 1}})
+
+
+CASES = [(name, 1, None) for name in PROGRESSIONS] + [("martingale", 1, Fraction(4)), ("best", 5, None)]
+
+
+@pytest.mark.slow
+@pytest.mark.statistical
+@pytest.mark.parametrize("name,stake,cap", CASES, ids=[f"{n}-{s}-{c}" for n, s, c in CASES])
+def test_played_at_the_table_agrees_with_the_chain(name, stake, cap):
+    report = strategy_to_goal(_ruleset("craps"), _settings(name, stake=stake), 400, 38, Fraction(20), cap=cap)
+    row = report["seats"]["Ann"]
+    assert row["unfinished"] == 0 and row["why_no_exact"] is None
+    for figure in ("reach", "games", "purse"):
+        assert row[f"z_{figure}"] is not None and abs(row[f"z_{figure}"]) < 4, (figure, row)
