@@ -67,6 +67,9 @@ class Session:
         self.against = table.against
         self.when_short = table.when_short
         self.bet = machine.bets.get(table.stake) if table.stake else None
+        # a game that ends only in pushes (a layout's one throw: sic bo) settles nothing, so no
+        # stake is laid on it; the layout's bets carry the money
+        self.staked = self.bet is not None or any(s.result != "push" for s in machine.end_states())
         # machines from compile_ruleset always carry their passing table; one explored for a check
         # may not, and then the dice never pass
         self.passing = machine.passing or compile_passing(
@@ -372,7 +375,7 @@ class Session:
             state = yield from self._choices(state, caster)
             if state.kind == END:
                 break
-            if stakes is None and (self.bet is None or state.index in self.bet.made):
+            if stakes is None and self.staked and (self.bet is None or state.index in self.bet.made):
                 stakes = yield from self._lay(caster, state.index)
                 if stakes == "forfeit":
                     self.stakes = None  # the caster forfeits the dice: no stake of this game stands

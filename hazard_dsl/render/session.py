@@ -85,7 +85,9 @@ class SessionNarrator:
         if kind == "session":
             purses = ", ".join(f"{name} {self.amount(p)}" for name, p in e["purses"].items())
             words = self.machine.ruleset.words  # the table's words where the rule file gives them
-            against = "a bank answers every stake" if e["against"] == "bank" else \
+            settles = self.machine.ruleset.table.stake or any(s.result != "push" for s in self.machine.end_states())
+            against = "no stake is laid on a game that settles nothing: the money is on the bets" if not settles \
+                else "a bank answers every stake" if e["against"] == "bank" else \
                 f"{words.setters} stake against {words.caster}" if words.setters else \
                 "the setters stake against the caster"
             passing = self._box_passes(e["passing"])
