@@ -19,7 +19,7 @@ from hazard_dsl.solve.markov import Solver
 
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 CRAPS = (RULESETS / "craps.yaml").read_text(encoding="utf-8")
-UNREAD = ("bets", "fees", "printed")
+UNREAD = ("bets", "fees", "printed", "sources", "notes", "description")
 
 
 def _p_win(ruleset) -> Fraction:
@@ -56,15 +56,21 @@ def test_every_built_in_game_reads_as_the_whole_file_does(path):
         if name not in UNREAD:
             assert getattr(game, name) == getattr(whole, name), name
     assert dict(game.bets) == dict(whole.bets) and dict(game.fees) == dict(whole.fees)
+    if without(text, UNREAD) is not None:  # cut to its game: what it says of the game is unread
+        assert (game.sources, game.notes, game.printed, game.description) == ((), (), (), None)
 
 
 def test_craps_is_cut_to_its_game_and_its_lines_keep_their_numbers():
     cut, unread = without(CRAPS, UNREAD)
-    assert unread == ("bets",)
-    assert cut.count("\n") == CRAPS.count("\n") and len(cut) < len(CRAPS) / 2
-    bets_line = CRAPS[:CRAPS.index("\nbets:")].count("\n") + 1  # 0-based line of `bets:`
+    assert unread == ("bets", "sources", "notes", "description")
     lines, cut_lines = CRAPS.split("\n"), cut.split("\n")
-    assert cut_lines[:bets_line] == lines[:bets_line] and set(cut_lines[bets_line:]) == {""}
+    assert len(cut_lines) == len(lines) and len(cut) < len(CRAPS) / 2
+    # each line kept as it was, or emptied where it is one of those sections' (by its key)
+    section = None
+    for line, cut_line in zip(lines, cut_lines):
+        if line[:1].isalpha():
+            section = line.split(":")[0]
+        assert cut_line == ("" if section in unread else line), line
 
 
 def test_craps_pass_line_from_its_game_alone():
@@ -136,3 +142,13 @@ def test_the_top_level_is_found_by_its_lines():
     assert top_level(text) == {"name": (name, bets), "bets": (bets, phases), "phases": (phases, len(text))}
     cut, unread = without(text, UNREAD)
     assert unread == ("bets",) and cut == "# a comment\nname: x   # its name\n\n\n\n\nphases: {}\n"
+
+
+def test_a_block_scalars_prose_opens_nothing_but_a_plain_line_does():
+    prose = 'name: x\nnotes:\n  - >\n    Cotton\'s "main\n    is thrown\n  - |\n    [sic\nphases: {}\n'
+    notes_lines = prose.count("\n") - 2  # all but `name:` and `phases:`
+    assert without(prose, UNREAD) == ("name: x\n" + "\n" * notes_lines + "phases: {}\n", ("notes",))
+    # the same line not in a block scalar: a double-quoted string run on over the margin
+    assert without(prose.replace("  - >\n", "  -\n"), UNREAD) is None
+    # `when: total >` is a plain scalar, no header: its next line is not prose
+    assert without('name: x\nbets:\n  a: total >\n    "1\nphases: {}\n', UNREAD) is None
