@@ -14,7 +14,6 @@ import re
 from functools import partial
 from pathlib import Path
 from collections.abc import Mapping
-from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..diagnostics import SOURCES, Diagnostic, RulesetError
@@ -98,94 +97,6 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
     except RulesetError as exc:
         exc.names_checked = True  # these are the names check's own errors: only the game waits
         raise
-
-
-# The sections the game's reading leaves until something asks for them (`read_game`)
-UNREAD = ("bets", "fees", "printed")
-
-
-def read_game(path: str | Path, text: str, named: str | None = None,
-              within: Path | None = None) -> Ruleset:
-    """The game of a rule file held in `text`, read and checked without its bets, fees and
-    printed figures: the in-process question "what is P(win) of this text" (bench/bench_exact.py,
-    after each edit) reads only what the game is made of (the dice, variables, options, labels,
-    words, phases, money and passing). Its `bets` and `fees` are read when first asked for: the
-    whole file is then read as `read_ruleset` reads it, and its bets given, or its RulesetError
-    raised, with the same positioned errors `check` reports, every section's together. Its
-    `printed` is empty (the ledger is `check`'s and `read_ruleset`'s).
-
-    So a file whose only error is in a bet answers P(win) here and raises that error at the
-    first use of its bets; every command reads with `read_ruleset` (or the cache), and is stopped
-    by it as before. A text the game's reading cannot cut safely (`parse.sections`), one that
-    extends another, and one with any problem in the game are read whole by `read_ruleset`
-    (which raises every problem, as `check` does)."""
-    from ..parse.sections import kept_as_cut, without
-
-    whole = partial(read_ruleset, path, None, text, named, within)
-    cut = without(text, UNREAD)
-    if cut is None:
-        return whole()
-    cut_text, unread = cut
-    files: list = []
-    try:
-        read = read_sections(path, files, cut_text, named, within)
-    except RulesetError:
-        return whole()
-    if not kept_as_cut(read.root, text, unread) or any(d.is_error for d in read.diagnostics.items):
-        return whole()
-    # what the file's own text reads as: its whole text, as a session log records it (`build()`
-    # reads `files` when called) and as messages quote it
-    files[:] = [entry[:3] + (text,) for entry in files]
-    SOURCES.add(files[0][2], text)
-    game = read.build()
-    table = game.table
-    try:  # the stake names a bet, which is checked with the bets (`_Unread`)
-        checked = check_names(replace(game, table=replace(table, stake=None)) if table.stake else game,
-                              read.root)
-    except RulesetError:
-        return whole()
-    later = _Whole(whole)
-    return replace(checked, table=table, **{name: _Unread(later, name) for name in unread
-                                            if name != "printed"})
-
-
-class _Whole:
-    """The whole reading of a file, made once when first asked for (or its error, raised again)."""
-
-    __slots__ = ("_read", "_ruleset")
-
-    def __init__(self, read) -> None:
-        self._read, self._ruleset = read, None
-
-    def __call__(self) -> Ruleset:
-        if self._ruleset is None:
-            self._ruleset = self._read()  # a RulesetError is raised at each asking
-        return self._ruleset
-
-
-class _Unread(Mapping):
-    """The bets (or fees) of a file whose game alone was read: read with the whole file on first
-    use (`read_game`)."""
-
-    __slots__ = ("_whole", "_section")
-
-    def __init__(self, whole: _Whole, section: str) -> None:
-        self._whole, self._section = whole, section
-
-    def _mapping(self) -> Mapping:
-        return getattr(self._whole(), self._section)
-
-    def __getitem__(self, name):
-        return self._mapping()[name]
-
-    def __iter__(self):
-        return iter(self._mapping())
-
-    def __len__(self) -> int:
-        return len(self._mapping())
-
-    def __repr__(self) -> str:
-        return f"<{self._section} read on first use>"
 
 
 # The sections the game's reading leaves unread (`read_game`): the bets and fees until something
