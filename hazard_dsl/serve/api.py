@@ -8,6 +8,8 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     GET  /api/rulesets                    the built-in rulesets and the folder's rule files
     GET  /api/rulesets/NAME               `show --json` of one
     POST /api/analyse   {"ruleset"|"text","name", "options"}    `analyse --json`
+    POST /api/charts    {"ruleset"|"text","name", "options", "settings"}  a session's net, a hand's tail
+                        and the best stake by purse, as points to draw (serve.charts)
     POST /api/compare   {"variants": [{"ruleset", "options"}…]}  `compare --json`
     POST /api/check     {"text", "name"}  {"diagnostics": […]}
     POST /api/hover     {"text", "name", "line", "column"}  {"text"} or null
@@ -118,6 +120,7 @@ class Api:
             Route("/api/rulesets/{name}", guarded(self.show), methods=["GET"]),
             Route("/api/show", guarded(self.show_text), methods=["POST"]),
             Route("/api/analyse", guarded(self.analyse), methods=["POST"]),
+            Route("/api/charts", guarded(self.charts), methods=["POST"]),
             Route("/api/compare", guarded(self.compare), methods=["POST"]),
             Route("/api/check", guarded(self.check), methods=["POST"]),
             Route("/api/hover", guarded(self.hover), methods=["POST"]),
@@ -247,6 +250,16 @@ class Api:
         body = await body_of(request)
         name, text = self.subject(body)
         return JSONResponse(await self.run(request, jobs.analyse, name, self.option_values(body.get("options")), text))
+
+    async def charts(self, request: Request):
+        """The points of the library's risk charts (serve.charts): a session's net, a hand's
+        tail, the best stake by purse, for the form's settings."""
+        from .charts import risk_charts
+
+        body = await body_of(request)
+        name, text = self.subject(body)
+        return JSONResponse(await self.run(request, risk_charts, name, self.option_values(body.get("options")),
+                                           body.get("settings") or {}, text))
 
     async def compare(self, request: Request):
         body = await body_of(request)

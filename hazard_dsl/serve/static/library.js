@@ -1,9 +1,10 @@
 // The library: every ruleset, its description and sources, the exact figures with each option as
-// a control, the bets, the throws charted, the machine drawn and the rule sheet.
+// a control, the bets, the throws charted, the risk charted (a session's net, a hand's tail, the
+// best stake by purse: POST /api/charts, drawn here as SVG), the machine drawn and the rule sheet.
 "use strict";
 
 (() => {
-  const {api, el, figure, edgeFigure, figures, throwsChart, drawing, rulesetQuery, status} = Hz;
+  const {api, el, svg, figure, edgeFigure, figures, throwsChart, ticks, drawing, rulesetQuery, status} = Hz;
   const params = new URLSearchParams(location.search);
   let current = params.get("ruleset") || "cotton";
   let shown = null;  // show --json of the current ruleset
@@ -105,8 +106,152 @@
       bets(analysis);
       byOption(analysis);
       status("");
+      riskCharts();
     } catch (e) {
       if (mine === asked) status(`The figures cannot be worked out: ${e.message}`, "error");
+    }
+  }
+
+  // ---- the risk charts: each drawn 340 units wide (as the throws), scaled to the column, so
+  // that a phone of 375 px shows the whole chart and its words at about 11 px
+
+  const W = 340, H = 200;
+  const fixed = (v) => v.toFixed(2);
+
+  function frame(label) {
+    return svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "risk", role: "img", "aria-label": label});
+  }
+
+  function yAxis(chart, scale, y, left, right, unit) {
+    for (const [v, text] of scale.list) {
+      chart.append(svg("line", {x1: left - 4, x2: W - right, y1: fixed(y(v)), y2: fixed(y(v)), class: v === 0 ? "base" : "grid"}),
+                   svg("text", {x: left - 6, y: fixed(y(v) + 4), class: "tick-y", text}));
+    }
+    chart.append(svg("text", {x: 2, y: 12, class: "unit", text: unit}));
+  }
+
+  // the net at the end of a session: a bar at each net, ahead / even / behind told apart, the
+  // mean a dashed line
+  function sessionChart(s, units) {
+    const pts = s.points.map(([v, p]) => [v, p * 100]);
+    const left = 40, right = 8, top = 22, bottom = 38, plot = H - top - bottom;
+    const lo = Math.min(...pts.map(p => p[0]), 0), hi = Math.max(...pts.map(p => p[0]), 0);
+    const scale = ticks(0, Math.max(...pts.map(p => p[1]), 1e-6), 4, "%", true);
+    const xs = ticks(lo, hi, 6, "", false);
+    const span = Math.max(hi - lo, 1), x = v => left + 4 + (W - left - right - 8) * (v - lo) / span;
+    const y = v => top + plot * (1 - v / scale.high);
+    const step = Math.min(...pts.slice(1).map((p, i) => p[0] - pts[i][0]), span);
+    const bar = Math.max(1, Math.min(14, (W - left - right - 8) * step / span - 1));
+    const chart = frame(`net of a session in ${units}: ahead ${percent(s.ahead)}, even ${percent(s.even)}, ` +
+                        `behind ${percent(s.behind)}, mean ${s.mean.toFixed(3)}`);
+    yAxis(chart, scale, y, left, right, "% of sessions");
+    for (const [v, p] of pts) {
+      const rect = svg("rect", {x: fixed(x(v) - bar / 2), y: fixed(y(p)), width: fixed(bar), height: fixed(y(0) - y(p)),
+                                class: v > 0 ? "ahead" : v < 0 ? "behind" : "even", "data-net": v, "data-value": p});
+      rect.append(svg("title", {text: `net ${v}: ${p.toFixed(3)}% of sessions`}));
+      chart.append(rect);
+    }
+    for (const [v, text] of xs.list) chart.append(svg("text", {x: fixed(x(v)), y: y(0) + 15, class: "tick", text}));
+    chart.append(svg("line", {x1: fixed(x(s.mean)), x2: fixed(x(s.mean)), y1: top, y2: y(0), class: "mean"}));
+    chart.append(svg("text", {x: left + (W - left - right) / 2, y: H - 4, class: "unit-x",
+                              text: `net at the end (${units}); dashed: the mean`}));
+    return chart;
+  }
+
+  function oneIn(power) {
+    return power === 0 ? "1" : power <= 6 ? `1 in ${(10 ** power).toLocaleString("en")}` : `1 in 10^${power}`;
+  }
+
+  // P(a hand lasts n throws or more), on a scale of powers of ten (the chances fall fast)
+  function tailChart(t) {
+    const pts = t.logs.map((v, i) => [i + 1, v]).filter(p => p[1] !== null);
+    const left = 86, right = 8, top = 22, bottom = 38, plot = H - top - bottom;
+    const deepest = Math.min(-1, Math.floor(Math.min(...pts.map(p => p[1]))));
+    const y = v => top + plot * (v / deepest), x = n => left + (W - left - right) * (n - 1) / Math.max(t.throws - 1, 1);
+    const chart = frame(`P(a ${t.what} lasts n throws or more), n from 1 to ${t.throws}: ` +
+                        `${t.one_in || percent(t.at_least)} for ${t.throws}`);
+    const every = Math.max(1, Math.ceil(-deepest / 5));
+    const list = [];
+    for (let k = 0; k >= deepest; k -= every) list.push([k, oneIn(-k)]);
+    yAxis(chart, {list}, y, left, right, `P(${t.what} ≥ n)`);
+    chart.append(svg("polyline", {class: "line", points: pts.map(([n, v]) => `${fixed(x(n))},${fixed(y(v))}`).join(" ")}));
+    for (const [v, text] of ticks(1, t.throws, 5, "", false).list)
+      if (v >= 1) chart.append(svg("text", {x: fixed(x(v)), y: y(deepest) + 15, class: "tick", text}));
+    chart.append(svg("text", {x: left + (W - left - right) / 2, y: H - 4, class: "unit-x", text: "n throws"}));
+    return chart;
+  }
+
+  // the best stake at each purse (bars, left scale) and the chance to reach the goal from it
+  // (line, right scale); dashed, staking 1 every game; the purse asked for marked
+  function bestChart(b, units) {
+    const left = 34, right = 38, top = 22, bottom = 38, plot = H - top - bottom;
+    const most = Math.max(...b.stakes.map(p => p[1]), 1);
+    const scale = ticks(0, most, 4, "", true);
+    const y = v => top + plot * (1 - v / scale.high), yp = p => top + plot * (1 - p);
+    const x = purse => left + (W - left - right) * (purse - 0.5) / (b.goal - 1);
+    const bar = Math.max(1, (W - left - right) / (b.goal - 1) - 1);
+    const chart = frame(`best stake by purse towards ${b.goal} ${units}: from ${b.bankroll}, ` +
+                        `the goal is reached with chance ${percent(b.chance)}`);
+    yAxis(chart, scale, y, left, right, `stake (${units})`);
+    for (const [purse, stake] of b.stakes) {
+      const rect = svg("rect", {x: fixed(x(purse) - bar / 2), y: fixed(y(stake)), width: fixed(bar),
+                                height: fixed(y(0) - y(stake)), class: "stake", "data-purse": purse, "data-value": stake});
+      rect.append(svg("title", {text: `purse ${purse}: stake ${stake}`}));
+      chart.append(rect);
+    }
+    const line = (pts, cls) => svg("polyline", {class: cls, points: pts.map(([p, c]) => `${fixed(x(p))},${fixed(yp(c))}`).join(" ")});
+    chart.append(line(b.flat, "flat"), line(b.chances, "line"));
+    for (const p of [0, 0.5, 1]) chart.append(svg("text", {x: W - right + 4, y: fixed(yp(p) + 4), class: "tick-r", text: `${p * 100}%`}));
+    chart.append(svg("line", {x1: fixed(x(b.bankroll)), x2: fixed(x(b.bankroll)), y1: top, y2: y(0), class: "here"}));
+    for (const [v, text] of ticks(1, b.goal - 1, 5, "", false).list)
+      if (v >= 1) chart.append(svg("text", {x: fixed(x(v)), y: y(0) + 15, class: "tick", text}));
+    chart.append(svg("text", {x: left + (W - left - right) / 2, y: H - 4, class: "unit-x",
+                              text: `purse (${units}); line: P(goal) %, dashed: staking 1`}));
+    return chart;
+  }
+
+  function percent(p) { return `${(p * 100).toFixed(p < 0.001 ? 5 : 2)}%`; }
+
+  function part(name, data, draw, said) {
+    const box = document.getElementById(`${name}-chart`), caption = document.getElementById(`${name}-caption`);
+    if (!data || data.error) {
+      box.replaceChildren(el("p", {class: "quiet", text: data ? data.error : "not worked out"}));
+      caption.textContent = said(null);
+      return;
+    }
+    box.replaceChildren(draw(data));
+    caption.textContent = said(data);
+  }
+
+  let charted = 0;  // as `asked`: the latest form wins
+  async function riskCharts(event) {
+    if (event) event.preventDefault();
+    const mine = ++charted;
+    const settings = {};
+    for (const name of ["games", "stop_loss", "stop_win", "bankroll", "goal", "tail"]) {
+      const value = document.getElementById(`risk-${name}`).value.trim();
+      if (value) settings[name] = value;  // as typed: the server reads it, and says what is wrong
+    }
+    const line = document.getElementById("risk-status");
+    line.textContent = "Working out the charts…";
+    line.className = "status";
+    try {
+      const got = await api("/api/charts", {ruleset: current, options: chosen, settings});
+      if (mine !== charted) return;
+      const units = got.units;
+      part("session", got.session, s => sessionChart(s, units), s => s === null ? "A session's net" :
+        `A session's net over ${s.games} games${s.stop_loss ? `, stopping at a loss of ${s.stop_loss}` : ""}` +
+        `${s.stop_win ? `, at a win of ${s.stop_win}` : ""}: ahead ${percent(s.ahead)}, even ${percent(s.even)}, ` +
+        `behind ${percent(s.behind)}`);
+      part("tail", got.tail, tailChart, t => t === null ? "How long a hand lasts" :
+        `How long a ${t.what} lasts: ${t.throws} throws or more, ${t.one_in || percent(t.at_least)}` +
+        `${t.rule ? ` (${t.rule})` : ""}`);
+      part("best", got.best, b => bestChart(b, units), b => b === null ? "The best stake by purse" :
+        `The best stake by purse towards ${b.goal} ${units}: from ${b.bankroll}, the goal with chance ` +
+        `${b.exact} = ${percent(b.chance)}`);
+      line.textContent = "";
+    } catch (e) {
+      if (mine === charted) { line.textContent = `The charts cannot be drawn: ${e.message}`; line.className = "status error"; }
     }
   }
 
@@ -159,6 +304,7 @@
 
   async function start() {
     document.getElementById("new-table").addEventListener("submit", newTable);
+    document.getElementById("risk-form").addEventListener("submit", riskCharts);
     try {
       await list();
       shown = await api(`/api/rulesets/${encodeURIComponent(current)}`);
