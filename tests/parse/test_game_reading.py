@@ -104,6 +104,19 @@ def test_a_command_still_stops_at_a_bad_bet():
                for d in caught.value.diagnostics)
 
 
+@pytest.mark.parametrize("command", ["check", "analyse"])
+def test_check_and_analyse_still_report_a_bad_bet(command, tmp_path, capsys, monkeypatch):
+    from hazard_dsl.cli import main
+
+    monkeypatch.setenv("HAZARD_DSL_NO_CACHE", "1")
+    path = tmp_path / "bad_bet.yaml"
+    path.write_text(BAD_BET, encoding="utf-8")
+    code = main([command, str(path)])
+    out, err = capsys.readouterr()
+    assert code == 1  # stopped by the bet's error (a traceback would be 70)
+    assert "bad_bet.yaml:114:11: error: undefined name 'phaze'" in out + err
+
+
 @pytest.mark.parametrize("text", [
     # an error in the game, after the bets: every error of the file, as the whole reading gives them
     CRAPS.replace("      - when: total == point\n", "      - when: totl == point\n", 1) + "fees: 3\n",
