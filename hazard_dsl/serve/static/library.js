@@ -122,9 +122,10 @@
     return svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "risk", role: "img", "aria-label": label});
   }
 
-  function yAxis(chart, scale, y, left, right, unit) {
+  // the scale at the left, its gridlines across; the line at `base` (default 0) drawn as the floor
+  function yAxis(chart, scale, y, left, right, unit, base = 0) {
     for (const [v, text] of scale.list) {
-      chart.append(svg("line", {x1: left - 4, x2: W - right, y1: fixed(y(v)), y2: fixed(y(v)), class: v === 0 ? "base" : "grid"}),
+      chart.append(svg("line", {x1: left - 4, x2: W - right, y1: fixed(y(v)), y2: fixed(y(v)), class: v === base ? "base" : "grid"}),
                    svg("text", {x: left - 6, y: fixed(y(v) + 4), class: "tick-y", text}));
     }
     chart.append(svg("text", {x: 2, y: 12, class: "unit", text: unit}));
@@ -173,7 +174,8 @@
     const every = Math.max(1, Math.ceil(-deepest / 5));
     const list = [];
     for (let k = 0; k >= deepest; k -= every) list.push([k, oneIn(-k)]);
-    yAxis(chart, {list}, y, left, right, `P(${t.what} ≥ n)`);
+    yAxis(chart, {list}, y, left, right, `P(${t.what} ≥ n)`, null);  // the chances fall from 1: no floor
+    chart.append(svg("line", {x1: left, x2: W - right, y1: fixed(y(deepest)), y2: fixed(y(deepest)), class: "base"}));
     chart.append(svg("polyline", {class: "line", points: pts.map(([n, v]) => `${fixed(x(n))},${fixed(y(v))}`).join(" ")}));
     for (const [v, text] of ticks(1, t.throws, 5, "", false).list)
       if (v >= 1) chart.append(svg("text", {x: fixed(x(v)), y: y(deepest) + 15, class: "tick", text}));
