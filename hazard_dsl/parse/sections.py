@@ -19,6 +19,7 @@ A section kept that runs on into the next is caught after reading (`kept_as_cut`
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .keys import RULESET
 
@@ -110,17 +111,21 @@ def _block_scalars(part: str) -> list:
         lead = _LEAD.match(before).end()
         if before[lead:] and not before.endswith(":"):
             continue  # `when: total >`: a plain scalar ending in `>`, no header
-        start = end = part.find("\n", header.end()) + 1
-        while 0 < end < len(part):
-            next_end = part.find("\n", end)
-            line = part[end:next_end if next_end >= 0 else len(part)]
-            if line.strip() and len(line) - len(line.lstrip(" ")) <= lead:
-                break
-            end = next_end + 1 if next_end >= 0 else len(part)
-        if start:
-            spans.append((start, end))
-            covered = end
+        start = part.find("\n", header.end()) + 1
+        if not start:
+            continue  # a header on the last line holds nothing
+        # the scalar ends before the first line indented no further than its key, blank lines aside
+        after = _scalar_end(lead).search(part, start - 1)
+        end = after.start() + 1 if after else len(part)
+        spans.append((start, end))
+        covered = end
     return spans
+
+
+@lru_cache(maxsize=64)
+def _scalar_end(lead: int):
+    """A line break before a line indented by at most `lead` spaces that holds something."""
+    return re.compile(r"\n {0,%d}(?=[^ \n])" % lead)
 
 
 def _opening_lines(part: str):
