@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from hazard_dsl.check.reading import read_game, read_ruleset
 from hazard_dsl.compile.compiler import compile_ruleset
@@ -165,3 +166,21 @@ def test_a_block_scalars_prose_opens_nothing_but_a_plain_line_does():
     assert without(prose.replace("  - >\n", "  -\n"), UNREAD) is None
     # `when: total >` is a plain scalar, no header: its next line is not prose
     assert without('name: x\nbets:\n  a: total >\n    "1\nphases: {}\n', UNREAD) is None
+
+
+@given(st.text(alphabet=" -?:[{]}\nab#'\"", max_size=400))
+def test_the_quick_nesting_bound_is_never_below_the_line_by_line_one(text):
+    # a text goes to libyaml's C composer only when one of the two says it cannot nest past
+    # MAX_FAST_NESTING: the quick one must never say less than the line-by-line count
+    from hazard_dsl.parse import yaml_nodes
+
+    assert yaml_nodes._quick_nesting_bound(text) >= yaml_nodes._nesting_bound(text)
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.glob("*.yaml")), ids=lambda p: p.stem)
+def test_a_rule_file_is_composed_by_libyaml_as_before(path):
+    from hazard_dsl.parse import yaml_nodes
+
+    text = path.read_text(encoding="utf-8")
+    assert yaml_nodes._quick_nesting_bound(text) <= yaml_nodes.MAX_FAST_NESTING  # (no line-by-line count)
+    assert yaml_nodes._nesting_bound(text) <= yaml_nodes.MAX_FAST_NESTING
