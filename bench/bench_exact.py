@@ -1,6 +1,6 @@
 """From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
 
-    python bench/bench_exact.py [--rounds 20] [--no-icepool] [--write-docs [FILE]]
+    python bench/bench_exact.py [--rounds 20] [--no-icepool] [--baseline DIR] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked, no cache, in two ways side by side: whole
 (`check.reading.read_ruleset`, every section, as `check` and every command read it: the figures
@@ -16,7 +16,9 @@ Cotton's 1979/4032 and the pass line's 244/495, checked. Ours twice: the same te
 (its YAML parsed anew, as after an edit); either way the parse trees of its expressions are kept in
 the process, as after an edit of one of them. Each is the best of `--rounds` calls, in
 its own process; the two processes run one after the other, so a busy machine slows both (the
-first line says how busy it was). The targets, for the game read alone: Cotton ≤ 2×, craps ≤ 10×
+first line says how busy it was). `--baseline DIR` (another checkout, e.g. `git archive a57f543 |
+tar -x -C DIR`) times that checkout's reading too, in a third process of the same run: its rows
+are `before`. The targets, for the game read alone: Cotton ≤ 2×, craps ≤ 10×
 (craps' file carries 39 bets that P(win) never reads).
 """
 
@@ -43,7 +45,11 @@ os.environ["HAZARD_DSL_NO_CACHE"] = "1"
 from pathlib import Path
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import END
-from hazard_dsl.check.reading import read_game, read_ruleset
+from hazard_dsl.check.reading import read_ruleset
+try:
+    from hazard_dsl.check.reading import read_game
+except ImportError:  # a checkout from before the game's reading (--baseline)
+    read_game = None
 from hazard_dsl.solve.markov import Solver
 
 from hazard_dsl.parse import yaml_nodes
@@ -67,6 +73,8 @@ out = {}
 for name in sys.argv[2:]:
     text = (Path(sys.argv[1]) / (name + ".yaml")).read_text(encoding="utf-8")
     for reading, read in (("whole", read_ruleset), ("game", read_game)):
+        if read is None:
+            continue
         for new in (False, True):
             best = None
             for _ in range(ROUNDS):
@@ -133,14 +141,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="calls of each, the best kept")
     parser.add_argument("--no-icepool", action="store_true", help="time ours alone")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another checkout of hazard-dsl, its reading timed beside (rows 'before')")
     _docs.add_option(parser)
     args = parser.parse_args()
     with _docs.recording("bench_exact", args.write_docs):
         print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls, in ms")
-        env = dict(os.environ, PYTHONPATH=str(HERE))
-        ours = json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
-                                          str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
-                                         check=True, env=env, cwd=HERE).stdout)
+        def run_ours(root: Path) -> dict:
+            env = dict(os.environ, PYTHONPATH=str(root))
+            return json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
+                                              str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
+                                             check=True, env=env, cwd=root).stdout)
+
+        ours = run_ours(HERE)
+        if args.baseline is not None:  # its whole reading is the figures before
+            ours.update({key.replace(" whole", " before"): value
+                         for key, value in run_ours(args.baseline.resolve()).items() if " whole" in key})
         theirs = {}
         if not args.no_icepool:
             code = THEIRS.replace("ROUNDS", str(args.rounds))
@@ -149,9 +165,11 @@ def main() -> None:
         print(f"{'game':<8} {'reads':<6} {'text':<6} {'read':>6} {'compile':>8} {'solve':>6} {'ours':>7} "
               f"{'icepool':>8} {'ratio':>7} {'target':>7}")
         for name, target in TARGETS.items():
-            for reading in ("whole", "game"):
+            for reading in ("before", "whole", "game"):
                 for new in (False, True):
-                    o = ours[f"{name} {reading}" + (" new" if new else "")]
+                    o = ours.get(f"{name} {reading}" + (" new" if new else ""))
+                    if o is None:
+                        continue  # no --baseline: no rows before
                     assert o["win"] == EXPECTED[name], (name, o["win"])
                     line = (f"{name:<8} {reading:<6} {'new' if new else 'again':<6} {o['read'] * 1e3:>6.2f} "
                             f"{o['compile'] * 1e3:>8.2f} {o['solve'] * 1e3:>6.2f} {o['total'] * 1e3:>7.2f}")
@@ -163,9 +181,10 @@ def main() -> None:
                         if reading == "game":  # the targets are the question's own path
                             line += f" {'≤ %g×' % target:>7} {'met' if ratio <= target else 'not met'}"
                     print(line)
-        print("whole: every section read and checked (read_ruleset, as check and every command read; the\n"
-              "figures before the game's reading); game: the game alone, bets, fees and printed figures\n"
-              "read when first asked for (read_game, the question's path).\n"
+        print("before: the baseline's reading (--baseline); whole: every section read and checked\n"
+              "(read_ruleset, as check and every command read); game: the game alone, its bets and fees\n"
+              "read when first asked for, its sources, notes and printed figures not at all (read_game,\n"
+              "the question's path).\n"
               "again: the same text read again (its YAML's nodes kept in the process, as the language service\n"
               "reads each version of a document twice); new: a text not read before, its YAML parsed anew.\n"
               "Either way the expressions' parse trees are kept in the process (an edit changes one or two).")
