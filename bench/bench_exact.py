@@ -53,10 +53,16 @@ except ImportError:  # a checkout from before the game's reading (--baseline)
 from hazard_dsl.solve.markov import Solver
 
 from hazard_dsl.parse import yaml_nodes
+try:
+    from hazard_dsl.parse.sections import game_cut as cut_cache
+except ImportError:  # a checkout from before the game's reading (--baseline)
+    cut_cache = None
 
 def p_win(name, text, new, read):
-    if new:  # a text not read before (after an edit): its YAML parsed anew
+    if new:  # a text not read before (after an edit): its YAML parsed anew, its sections found anew
         yaml_nodes._load.cache_clear()
+        if cut_cache is not None:
+            cut_cache.cache_clear()
     t0 = time.perf_counter()
     ruleset = read(name + ".yaml", text=text, named=name + ".yaml")
     t1 = time.perf_counter()

@@ -121,14 +121,13 @@ def read_game(path: str | Path, text: str, named: str | None = None,
     by it as before. A text the game's reading cannot cut safely (`parse.sections`), one that
     extends another, and one with any problem in the game are read whole by `read_ruleset`
     (which raises every problem, as `check` does)."""
-    from ..parse.sections import kept_as_cut, top_level, without
+    from ..parse.sections import game_cut, kept_as_cut
 
     whole = partial(read_ruleset, path, None, text, named, within)
-    sections = top_level(text)
-    cut = None if sections is None else without(text, UNREAD, sections)
+    cut = game_cut(text, UNREAD)
     if cut is None:
         return whole()
-    cut_text, unread = cut
+    sections, cut_text, unread = cut
     files: list = []
     try:
         read = read_sections(path, files, cut_text, named, within)

@@ -88,6 +88,16 @@ def without(text: str, names, sections: dict | None = None) -> tuple[str, tuple]
     return "".join(pieces), tuple(cut)
 
 
+@lru_cache(maxsize=4)
+def game_cut(text: str, names: tuple) -> tuple[dict, str, tuple] | None:
+    """The text's `top_level`, and the text `without` the sections `names` with the names it
+    had (None where it cannot be cut), kept for the last few texts: a language service reads
+    each version of a document twice (`yaml_nodes._load` keeps their nodes the same way)."""
+    sections = top_level(text)
+    cut = None if sections is None else without(text, names, sections)
+    return None if cut is None else (sections, *cut)
+
+
 def kept_as_cut(root, sections: dict, cut: tuple) -> bool:
     """Whether the nodes read from the cut text have, at the top, exactly the keys the text was
     cut around (`sections`, its `top_level`): a section kept that ran on into the next would
