@@ -6,6 +6,9 @@ over what was read (unless a declaring section is itself unreadable), and its er
 follow from a part dropped for its own error are left out. The `RulesetError` then says what the
 later checks may still judge (`names_checked`, `failed_sections`, `partial_ruleset`,
 `game_ruleset`, `unmend`), which `check` reads.
+
+`read_game` reads the game of a text alone, its bets and fees when first asked for: the
+in-process P(win) of a new text (issue 39), and nothing else (every command reads whole).
 """
 
 from __future__ import annotations
@@ -114,7 +117,8 @@ def read_game(path: str | Path, text: str, named: str | None = None,
     then read as `read_ruleset` reads it, and its bets given, or its RulesetError raised, with
     the same positioned errors `check` reports, every section's together. What the file says of
     the game is not read at all: its `sources`, `notes` and `printed` are empty and its
-    `description` None (they are `read_ruleset`'s, for `check`, `show` and the rule sheet).
+    `description` None (they are `read_ruleset`'s, for `check`, `show` and the rule sheet), and
+    its `warnings` are the game's alone.
 
     So a file whose only error is in a bet answers P(win) here and raises that error at the
     first use of its bets; every command reads with `read_ruleset` (or the cache), and is stopped
