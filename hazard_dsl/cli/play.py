@@ -15,6 +15,7 @@ from .output import output_format
 from .parser import UsageError
 from .requests import play_request
 from .requests import tape as tape_of
+from .wording import FLAGS
 
 
 def command(args) -> int:
@@ -133,7 +134,7 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
         if log is None:  # a resumed session names its log in the recap
             print(printable(logged_to(os.path.abspath(out.path), command)), file=talk)
     else:
-        say(f"This session is not logged ({not_logged}), so it cannot be resumed.")
+        say(f"This session is not logged ({not_logged.said(FLAGS)}), so it cannot be resumed.")
 
     def events():
         if log is None:

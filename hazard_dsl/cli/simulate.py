@@ -10,10 +10,11 @@ import sys
 from ..commands import loading, simulate as simulating
 from ..commands.charts import check_chart_file
 from ..commands.dice import checked_seed
+from ..commands.notes import said
 from .output import colour, output_format, say_error
 from .parser import UsageError
 from .requests import simulate_request
-from .wording import worded
+from .wording import FLAGS, worded
 
 
 def command(args) -> int:
@@ -93,8 +94,8 @@ def _planned(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     report = result.report
     if fmt == "json":
         print(json.dumps({**report, "seats": {p: {k: (str(v) if k == "exact" and v is not None else v)
-                                                   for k, v in row.items()} for p, row in report["seats"].items()}},
-                         indent=2))
+                                                   for k, v in row.items()} for p, row in report["seats"].items()},
+                          "why_no_exact": said(report["why_no_exact"], FLAGS)}, indent=2))
         return 0
     unit = ruleset.money_units
     t = Table(f"Each seat's net over one round of the table, in {unit}: {report['sessions']:,} rounds played, "
@@ -106,7 +107,7 @@ def _planned(result, ruleset, fmt: str, seed_chosen: bool) -> int:
               "—" if exact is None else f"{float(exact):+.4f}", "—" if row["z"] is None else f"{row['z']:+.2f}")
     notes = []
     if report["why_no_exact"]:
-        notes.append(f"No exact figure: {report['why_no_exact']}.")
+        notes.append(f"No exact figure: {said(report['why_no_exact'], FLAGS)}.")
     if report["purses_ran_low"]:
         notes.append(f"In {report['purses_ran_low']:,} rounds a purse fell below a tenth of its start: the exact "
                      f"figure assumes no purse runs short (a larger --purse brings them together).")
@@ -139,7 +140,7 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     report = result.report
     if fmt == "json":
         def plain(v):
-            return str(v) if isinstance(v, Fraction) else v
+            return str(v) if isinstance(v, Fraction) else said(v, FLAGS)
         print(json.dumps({"sessions": report["sessions"], "bankroll": str(report["bankroll"]),
                           "goal": str(report["goal"]), "seats": {p: {k: plain(v) for k, v in row.items()}
                                                                  for p, row in report["seats"].items()}}, indent=2))
@@ -161,7 +162,7 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
               num(row["z_reach"], "+.2f"), f"{row['games']:.2f} ± {row['games_stderr']:.2f}",
               num(row["exact_games"], ".2f"), num(row["z_games"], "+.2f"))
         if row["why_no_exact"]:
-            notes.append(f"{p}: no exact figure: {row['why_no_exact']}.")
+            notes.append(f"{p}: no exact figure: {said(row['why_no_exact'], FLAGS)}.")
         if row["unfinished"]:
             notes.append(f"{p}: {row['unfinished']:,} sessions had not ended after {simulating.MAX_GAMES_TO_GOAL:,} "
                          f"games and are left out.")

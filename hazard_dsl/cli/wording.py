@@ -61,6 +61,15 @@ class FlagWording:
             return said
         return f"{said} {_typed(arg.value)}"
 
+    def entry(self, arg: Arg) -> str:
+        """An entry of a repeated flag as it is typed after the flag: `SEAT:stake=AMOUNT`
+        (a note that names the entry alone, commands.notes.Entry)."""
+        item = f"{arg.seat}:" if arg.seat is not None else ""
+        item += str(arg.key) if arg.key is not None else "…"
+        if arg.value is not None:
+            item += f"={_text(arg.value)}"
+        return _quoted(item)
+
 
 FLAGS = FlagWording()
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 from ..version import __version__
 from ..diagnostics import RulesetError
 from ..errors import Arg, ArgumentError
+from ..play.log_errors import LogError
 from .dice import load_dice
 from .errors import CommandError, SettingError
 from .loading import build_machine, load
@@ -288,6 +289,20 @@ def session_events(table, answer, log=None, header: dict | None = None):
 # --------------------------------------------------------------------------- logs
 
 
+class DamagedLog(ArgumentError, LogError):
+    """A log's line that cannot be trusted, whose reason names a setting (the log a session is
+    written to): `where` the file and line, `problem` text and `Arg`s. A LogError the front ends
+    word as they word an ArgumentError (the command line: `--log`), `where` first; its
+    `argument` is the log."""
+
+    def __init__(self, where: str, *problem):
+        self.where = where
+        ArgumentError.__init__(self, Arg("log"), *problem)
+
+    def said(self, wording) -> str:
+        return f"{self.where}: " + "".join(p if isinstance(p, str) else wording.arg(p) for p in self.problem)
+
+
 def from_header(log, named: str | None):
     """The ruleset, options and settings a log was written with, each checked, and its seed. The
     rules are a built-in ruleset the header names, or the rule file the user names (`named`);
@@ -311,7 +326,7 @@ def from_header(log, named: str | None):
         except CommandError:
             ok = False
     if not ok:
-        raise LogError(f"{where}: the session event is damaged (its settings are not what --log writes)")
+        raise DamagedLog(where, "the session event is damaged (its settings are not what ", Arg("log"), " writes)")
     if named is not None:
         ruleset, shown = load(named), named  # the user's own choice: its problems are shown as for any command
     else:
@@ -429,21 +444,24 @@ def protected(ruleset: str) -> list[str]:
 
 
 def play_log(ruleset: str, path: str | None, force: bool, no_log: bool):
-    """The log of a new `play` session and, where there is none, why: `path` (as for run), none
-    with `no_log`, else a new file in the data folder named by the ruleset and the time
-    (play.log.create_session_log); where no data folder can be made the session goes on unlogged."""
+    """The log of a new `play` session and, where there is none, why (a `notes.Note` naming the
+    setting, for the front end to word): `path` (as for run), none with `no_log`, else a new
+    file in the data folder named by the ruleset and the time (play.log.create_session_log);
+    where no data folder can be made the session goes on unlogged."""
+    from .notes import Note
+
     from ..play.log import LogError, create_session_log
 
     if no_log:
         if path is not None or force:
             raise SettingError("no_log", "plays without a log; give no ", Arg("log"), " or ", Arg("force"), " with it")
-        return None, "--no-log"
+        return None, Note("no_log", Arg("no_log"))
     if path is not None or force:
         return new_log(path, force, ruleset), None
     try:
         return create_session_log(ruleset, protected(ruleset)), None
     except LogError as exc:
-        return None, f"{exc}; --log FILE logs it to a file of your choosing"
+        return None, Note("log", f"{exc}; ", Arg("log", value="FILE"), " logs it to a file of your choosing")
 
 
 def own_rules(ruleset: str | None) -> str | None:

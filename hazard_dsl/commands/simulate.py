@@ -16,6 +16,7 @@ from fractions import Fraction
 from ..errors import Arg, ArgumentError
 from ..records import record
 from .errors import CommandError, SettingError
+from .notes import Entry, Note
 
 DEFAULT_GAMES = 1_000_000
 DEFAULT_SESSIONS = 1_000
@@ -228,6 +229,12 @@ def _bar(bar, total: int, what: str):
 
 MAX_PLANNED_SESSIONS = 100_000  # rounds of the table played one by one, bets and all
 
+# why a report has no exact figure, where the reason is a setting the reader gave: a Note
+# (commands.notes), worded by each front end (the command line: --refuse, --stake)
+REFUSED = Note("refusals", "it assumes every bet proposed is taken, and ", Arg("refusals"), " refuses some")
+OWN_STAKE = Note("plans", "it assumes every setter stakes ", Arg("stake"), ", and a seat's own stake (",
+                 Entry(Arg("plans", "stake", "AMOUNT", seat="SEAT")), ") differs")
+
 
 def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, options=None,
                    advance=None, stakes=None) -> dict:
@@ -236,7 +243,8 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
     table), each seat betting as `plans` say; beside it each seat's exact expected net per
     round (solve.seats), which assumes every bet proposed is taken and no purse runs short — so
     with refusals there is none. The same seed gives the same figures. Returns a report:
-    {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume.
+    {seat: {"mean", "stderr", "exact", "z"}}, sessions, and what the exact figures assume
+    (`why_no_exact`: text, or a `notes.Note` naming the setting, for the front end to word).
     `stakes` ({seat: amount}, sessions.checked_plans): a seat's own stake in place of the table's."""
 
     options = {} if options is None else options
@@ -268,9 +276,9 @@ def planned_rounds(ruleset, settings: dict, plans: dict, refused: set, count: in
             advance(1)
     exact, why = None, None
     if refused:
-        why = "it assumes every bet proposed is taken, and --refuse refuses some"
+        why = REFUSED
     elif stakes and not stakes_alike(stakes, Fraction(settings["stake"])):
-        why = "it assumes every setter stakes --stake, and a seat's own stake (SEAT:stake=AMOUNT) differs"
+        why = OWN_STAKE
     else:
         try:
             machine = table(ruleset, options, one_round, seed, None).machine
@@ -321,7 +329,8 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     never short. Beside it the exact figures (solve.seats.seat_ruin), where they can be solved.
     The same seed gives the same figures. Returns {"sessions", "bankroll", "goal", "seats":
     {seat: {"reached", "reached_stderr", "games", "games_stderr", "unfinished", "exact_reach",
-    "exact_games", "z_reach", "z_games", "why_no_exact"}}}."""
+    "exact_games", "z_reach", "z_games", "why_no_exact"}}} (`why_no_exact` as for
+    `planned_rounds`)."""
 
     options = {} if options is None else options
     import numpy as np
@@ -358,7 +367,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
             raise CommandError(f"{seat}'s session to the goal cannot be followed game by game: {exc}") from None
         exact, why = None, None
         if refused:
-            why = "it assumes every bet proposed is taken, and --refuse refuses some"
+            why = REFUSED
         else:
             try:
                 exact = seat_ruin(machine, plans, players, seat, bankroll, goal, stake, settings["policy"],

@@ -126,7 +126,7 @@ def figures(args, analysis, ruleset) -> Staking:
             if out.bankroll is not None and not out.bankroll < out.goal:
                 raise SettingError("bankroll", "must be less than ", Arg("goal"), f" ({out.goal})")
             if out.bankroll is not None:
-                whole(out.bankroll, "--bankroll")
+                whole(out.bankroll, Arg("bankroll"))
             out.best = best_stake(outcomes, out.goal, out.limit, flat=1)
         if choice == "best" and out.goal is None:
             games = _count(args.games, "games", 1, 10_000)
