@@ -94,6 +94,11 @@ class _Known:
     def __init__(self) -> None:
         self.names, self.names_seq = None, -1
         self.ruleset, self.errors, self.ruleset_seq = None, False, -1
+        self.analysed = None  # the newest version whose check is done (`LanguageService.settled`)
+
+    def found_analysed(self, doc) -> None:
+        if self.analysed is None or doc.seq >= self.analysed.seq:
+            self.analysed = doc
 
     def found_names(self, seq: int, index) -> None:
         if seq >= self.names_seq:
@@ -472,16 +477,52 @@ class LanguageService:
         if doc._problems is None:
             found = problems_of(doc)
             doc._problems = found
+            doc._known.found_analysed(doc)
         return list(doc._problems)
 
-    def code_actions(self, uri: str, span: Span) -> list[QuickFix]:
-        """The quick fixes of the problems that touch `span`."""
+    def settled(self, uri: str) -> tuple:
+        """(the newest version of an open document whose check is done, a function from its
+        lines to the lines of the version held now: `language.settled.line_map`), or (None, None)
+        while no version has been checked. What a language server answers from while the
+        version held waits for its check (`waits` false): nothing here checks."""
+        from .settled import line_map
+
+        held = self._open.get(uri)
+        if held is None:
+            return None, None
+        found = held if held._problems is not None else held._known.analysed
+        if found is None or found.uri != uri:
+            return None, None
+        return found, line_map(found.lines, held.lines)
+
+    def code_actions(self, uri: str, span: Span, settled: tuple | None = None) -> list[QuickFix]:
+        """The quick fixes of the problems that touch `span`. With `settled` (from `settled`):
+        those of that version's problems, placed in the text held now (`settled_problems`)."""
+        if settled is None:
+            return self._code_actions(uri, self._doc(uri), span, None)
+        return self._code_actions(uri, settled[0], span, settled[1])
+
+    def settled_problems(self, uri: str, settled: tuple) -> list[Problem]:
+        """The problems of `settled`'s version (from `settled`) placed in the text held now; a
+        problem on a line changed since is left out (`language.settled`)."""
+        from . import settled as placing
+
+        doc, where = settled
+        return [p for p in (placing.problem(found, where) for found in self.problems(doc)) if p is not None]
+
+    def _code_actions(self, uri: str, doc, span: Span, where) -> list[QuickFix]:
+        from . import settled as placing
+
         found = []
-        for problem in self.diagnostics(uri):
-            if problem.span.start <= span.end and span.start <= problem.span.end:
-                for fix in problem.fixes:
-                    found.append(QuickFix(fix.title, problem, {uri: [Edit(fix.span, fix.new_text)]}))
-                found += self._more_fixes(uri, problem)  # language.fixes: beyond "did you mean"
+        for problem in self.problems(doc):
+            placed = problem if where is None else placing.problem(problem, where)
+            if placed is None or not (placed.span.start <= span.end and span.start <= placed.span.end):
+                continue
+            fixes = [QuickFix(fix.title, problem, {uri: [Edit(fix.span, fix.new_text)]}) for fix in problem.fixes]
+            fixes += self._fixes_beyond(uri, doc, problem)  # language.fixes: beyond "did you mean"
+            if where is not None:
+                fixes = [f for f in (placing.quick_fix(f, uri, where, placed) for f in fixes) if f is not None]
+            found += fixes
         return found
 
     # --- names
@@ -715,30 +756,47 @@ class LanguageService:
     def figures(self, uri: str):
         """The game's figures (`language.figures.Figures`) for the document as held, worked out
         once per version, or None while it has an error (figures are of a valid file only)."""
+        return self.figures_of(self._doc(uri))
+
+    def figures_of(self, doc):
+        """`figures` of one version (`held`, `settled`): safe to ask from a worker thread."""
         from .figures import figures_of
 
-        doc = self._doc(uri)
         if getattr(doc, "_figures", None) is None:
             ruleset = doc.checked[0]
-            if ruleset is None or any(p.severity == ERROR for p in self.diagnostics(uri)):
+            if ruleset is None or any(p.severity == ERROR for p in self.problems(doc)):
                 return None
             with sharing(self._explorations):
                 doc._figures = figures_of(ruleset, doc.display)
         return doc._figures
 
-    def inlay_hints(self, uri: str) -> list:
-        """Each rule's exact expected firings per game, at the end of its first line."""
+    @staticmethod
+    def figured(doc) -> bool:
+        """Whether `figures_of(doc)` answers without working anything out."""
+        return getattr(doc, "_figures", None) is not None or (
+            doc._problems is not None and any(p.severity == ERROR for p in doc._problems))
+
+    def inlay_hints(self, uri: str, settled: tuple | None = None) -> list:
+        """Each rule's exact expected firings per game, at the end of its first line. With
+        `settled` (from `settled`): that version's, on the lines of the text held now."""
+        from . import settled as placing
         from .figures import hints
 
-        found = self.figures(uri)
-        return hints(found, self._doc(uri).lines) if found is not None else []
+        doc = self._doc(uri) if settled is None else settled[0]
+        found = self.figures_of(doc)
+        found = hints(found, doc.lines) if found is not None else []
+        return found if settled is None else placing.hints(found, settled[1], self._doc(uri).lines)
 
-    def code_lenses(self, uri: str) -> list:
-        """Over each phase and bet: its exact figure and the commands to analyse, draw or play it."""
+    def code_lenses(self, uri: str, settled: tuple | None = None) -> list:
+        """Over each phase and bet: its exact figure and the commands to analyse, draw or play it.
+        With `settled` (from `settled`): that version's, over the lines of the text held now."""
+        from . import settled as placing
         from .figures import lenses
 
-        found = self.figures(uri)
-        return lenses(found, self._doc(uri).index, uri) if found is not None else []
+        doc = self._doc(uri) if settled is None else settled[0]
+        found = self.figures_of(doc)
+        found = lenses(found, doc.index, uri) if found is not None else []
+        return found if settled is None else placing.lenses(found, settled[1])
 
     def semantic_tokens(self, uri: str) -> list:
         """Every token of the expression language in the document's strings (`language.tokens`)."""
@@ -781,9 +839,11 @@ class LanguageService:
         return [Edit(span_of(a, b), text) for a, b, text in edits(doc.text, doc.display)]
 
     def _more_fixes(self, uri: str, problem: Problem) -> list:
+        return self._fixes_beyond(uri, self._doc(uri), problem)
+
+    def _fixes_beyond(self, uri: str, doc, problem: Problem) -> list:
         from .fixes import fixes
 
-        doc = self._doc(uri)
         extends = doc.index.extends
         if not problem.placed or (extends and (problem.span.start.line, problem.span.start.column) == extends[1]):
             return []  # of the file as a whole, or of a parent (shown on `extends:`): not this text's to mend

@@ -12,8 +12,14 @@ to seconds (a game of some ten thousand states). Checked in order on the server'
   answer dropped;
 - diagnostics are published on the server's thread, only for the version still held, and
   never for a version older than one already published (`published`);
-- a request that needs the newest version's check (code actions, figures) awaits `analysed`,
-  which an editor may cancel (`$/cancelRequest` cancels the awaiting task).
+- a request that needs a version's check (code actions, inlay hints, code lenses) is answered
+  from the last version checked, its places moved into the text held now (`settled`,
+  `language.settled`); only before any check has ended does it wait (`analysed`);
+- what else takes time (the figures of hints and lenses, a game solved; semantic tokens, the
+  text read again) is worked out in a second thread (`answer`) while the server's thread reads
+  on; a request whose version is replaced before its answer is refused as ContentModified
+  (`Superseded` below) rather than answered for a text the editor no longer holds; an editor
+  may cancel any of them (`$/cancelRequest` cancels the awaiting task).
 
 A thread, not a process: the check reads the documents the editor holds (a parent file open
 and unsaved) and leaves its ruleset to hover and completion; a process would copy both each
@@ -28,6 +34,12 @@ import ctypes
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+
+
+class ContentModified(Exception):
+    """The document a request was asked of changed before it was answered (`Checks.settled`,
+    `Checks.answer`): the transport refuses it with LSP's ContentModified, and the editor asks
+    again of the new text."""
 
 
 class Superseded(BaseException):
@@ -53,6 +65,8 @@ class Checks:
         self._publish = publish  # publish(uri, problems): the diagnostics of the version held
         self._log = log or (lambda said: print(f"hazard-dsl lsp: {said}", file=sys.stderr))
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hazard-dsl check")
+        # answers that take time, apart from checks: a solve for figures never delays a check
+        self._answers = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hazard-dsl answer")
         self._wanted: dict[str, None] = {}  # documents whose newest version waits, oldest first
         self._running = None  # (uri, version) in the worker
         self._worker: int | None = None  # the worker's thread id while it checks
@@ -112,6 +126,38 @@ class Checks:
                 self.want(uri)
             await waiter
 
+    async def settled(self, uri: str, figures: bool = False) -> tuple:
+        """`LanguageService.settled` of the document: (the last version checked, its lines in
+        the version held now), without waiting for a check while one has ended; with `figures`,
+        that version's figures worked out too (in the answers' thread). Raises ContentModified
+        where the version held when asked is replaced before the answer."""
+        asked = self.service.held(uri)
+        while True:
+            if not self.service.is_held(uri, asked):
+                raise ContentModified(uri)
+            settled = self.service.settled(uri)
+            if settled[0] is None:
+                await self.analysed(uri)  # the first check of the document: nothing to answer from
+                if self.service.settled(uri)[0] is None and self.service.is_held(uri, asked):
+                    return settled  # (its check failed: nothing is known)
+                continue
+            if figures and not self.service.figured(settled[0]):
+                await self.answer(uri, asked, self.service.figures_of, settled[0])
+                continue
+            return settled
+
+    async def answer(self, uri: str, asked, work, *arguments):
+        """`work(*arguments)` in the answers' thread; ContentModified where `asked` (a version
+        from `held`) is no longer held when it would start or when it has ended."""
+        def run():
+            if not self.service.is_held(uri, asked):
+                return ContentModified  # replaced while it waited: never started
+            return work(*arguments)
+        found = await asyncio.get_running_loop().run_in_executor(self._answers, run)
+        if found is ContentModified or not self.service.is_held(uri, asked):
+            raise ContentModified(uri)
+        return found
+
     def _stop(self) -> None:
         # at most one interrupt a check: the worker then knows none is left pending (`_work`)
         with self._stopping:
@@ -132,8 +178,14 @@ class Checks:
             self._running = (uri, version)
             loop = self._loop
             future = self._pool.submit(self._work, uri, version)
-            future.add_done_callback(lambda f, u=uri, v=version: loop.call_soon_threadsafe(self._done, u, v, f))
+            future.add_done_callback(lambda f, u=uri, v=version, lp=loop: self._back(lp, u, v, f))
             return
+
+    def _back(self, loop, uri: str, version, future) -> None:
+        try:
+            loop.call_soon_threadsafe(self._done, uri, version, future)
+        except RuntimeError:
+            pass  # the server stopped (its loop closed) while the check ran: nobody to tell
 
     def _done(self, uri: str, version, future) -> None:
         self._running = None
@@ -182,3 +234,4 @@ class Checks:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._answers.shutdown(wait=False, cancel_futures=True)

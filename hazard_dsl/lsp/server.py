@@ -15,18 +15,19 @@ at the end. Split by feature, each piece would be a handful of lines importing t
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 import os
 import sys
 import types as pytypes
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from ..language.service import LanguageService, Place, RenameError, Span
-from .checks import Checks
+from .checks import Checks, ContentModified
 from .commands import CommandRefused, run_command
 from ..language.figures import ANALYSE, DRAW, PLAY, never_fires
 from ..language.tokens import KINDS as TOKEN_KINDS, encoded as encoded_tokens
@@ -54,6 +55,10 @@ class _OneLine(logging.Filter):
     line: a refused rename or a malformed request is the client's business, not a traceback."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], JsonRpcContentModified):
+            return False  # a request of a version since replaced: the editor asks again, nothing went wrong
+        if record.getMessage().startswith("Cancel notification for unknown message id"):
+            return False  # an editor cancels what was already answered: nothing to say
         said = record.getMessage().split("\n", 1)[0]  # pygls writes some tracebacks into the message
         if record.exc_info and record.exc_info[1] is not None:
             said = f"{said}: {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
@@ -93,6 +98,8 @@ class HazardServer(LanguageServer):
     def report_server_error(self, error: Exception, source) -> None:
         # a notification that went wrong (a change to a document never opened, a message that
         # did not read) is logged in one line; a pop-up in the editor would only alarm the author
+        if isinstance(error, JsonRpcContentModified):
+            return  # a request of a version since replaced, refused as such: nothing went wrong
         print(f"hazard-dsl lsp: {type(error).__name__}: {error}", file=sys.stderr)
 
     def is_open(self, uri: str) -> bool:
@@ -194,6 +201,26 @@ def _answers(nothing):
     empty = nothing if callable(nothing) else (lambda: nothing)  # a new empty answer each time
 
     def wrap(handler):
+        def failed(exc: Exception):
+            if isinstance(exc, ContentModified):  # asked of a version since replaced (lsp.checks)
+                raise JsonRpcContentModified("the document changed; ask again") from None
+            print(f"hazard-dsl lsp: {handler.__name__}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return empty()
+
+        if inspect.iscoroutinefunction(handler):  # answered from the worker's threads (lsp.checks)
+            @functools.wraps(handler)
+            async def answer_later(ls: HazardServer, params):
+                uri = params.text_document.uri
+                if not ls.is_open(uri) or not ls.service.is_rule_file(uri):
+                    return empty()
+                try:
+                    return await handler(ls, params)
+                except JsonRpcException:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - the editor is told nothing, the log one line
+                    return failed(exc)
+            return answer_later
+
         @functools.wraps(handler)
         def answer(ls: HazardServer, params):
             uri = params.text_document.uri
@@ -204,8 +231,7 @@ def _answers(nothing):
             except JsonRpcException:
                 raise
             except Exception as exc:  # noqa: BLE001 - the editor is told nothing, the log one line
-                print(f"hazard-dsl lsp: {handler.__name__}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                return empty()
+                return failed(exc)
         return answer
     return wrap
 
@@ -379,11 +405,15 @@ def rename(ls: HazardServer, params: types.RenameParams) -> types.WorkspaceEdit:
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                 types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
 @_answers(list)
-def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+async def code_actions(ls: HazardServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
+    # from the last version checked, placed in the text held (a check under way is not waited for)
+    settled = await ls.checks.settled(uri)
+    if settled[0] is None:
+        return []
     actions = []
-    shown = ls.shown(uri, ls.service.diagnostics(uri))  # each fix names its diagnostic as published
-    for fix in ls.service.code_actions(uri, ls.span_of(uri, params.range)):
+    shown = ls.shown(uri, ls.service.settled_problems(uri, settled))  # each fix names its diagnostic
+    for fix in ls.service.code_actions(uri, ls.span_of(uri, params.range), settled):
         changes = {u: [types.TextEdit(ls.range(u, e.span), e.new_text) for e in found]
                    for u, found in fix.edits.items()}
         published = next((d for p, d in shown if p == fix.problem), None) or ls.diagnostic(uri, fix.problem)
@@ -401,6 +431,12 @@ def _rule_files(nothing):
     empty = nothing if callable(nothing) else (lambda: nothing)
 
     def wrap(handler):
+        if inspect.iscoroutinefunction(handler):
+            @functools.wraps(handler)
+            async def answer_later(ls: HazardServer, params):
+                return (await handler(ls, params)) if ls.service.is_rule_file(params.text_document.uri) else empty()
+            return answer_later
+
         @functools.wraps(handler)
         def answer(ls: HazardServer, params):
             return handler(ls, params) if ls.service.is_rule_file(params.text_document.uri) else empty()
@@ -411,22 +447,28 @@ def _rule_files(nothing):
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT)
 @_answers(list)
 @_rule_files(list)
-def inlay_hints(ls: HazardServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+async def inlay_hints(ls: HazardServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     uri = params.text_document.uri
+    settled = await ls.checks.settled(uri, figures=True)  # the last version checked, its figures
+    if settled[0] is None:
+        return []
     shown = ls.span_of(uri, params.range)
     return [types.InlayHint(position=ls.range(uri, Span(Place(h.line, h.column), Place(h.line, h.column))).start,
                             label=h.label, kind=types.InlayHintKind.Parameter, tooltip=h.tooltip,
                             padding_left=True)
-            for h in ls.service.inlay_hints(uri) if shown.start.line <= h.line <= shown.end.line]
+            for h in ls.service.inlay_hints(uri, settled) if shown.start.line <= h.line <= shown.end.line]
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 @_answers(list)
 @_rule_files(list)
-def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+async def code_lenses(ls: HazardServer, params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
+    settled = await ls.checks.settled(uri, figures=True)  # the last version checked, its figures
+    if settled[0] is None:
+        return []
     found = []
-    for lens in ls.service.code_lenses(uri):
+    for lens in ls.service.code_lenses(uri, settled):
         where = ls.range(uri, Span(Place(lens.line, lens.start), Place(lens.line, lens.end)))
         found += [types.CodeLens(range=where, command=types.Command(title=title, command=command,
                                                                    arguments=list(arguments)))
@@ -463,13 +505,15 @@ def play_command(ls: HazardServer, *arguments):
                 types.SemanticTokensLegend(token_types=list(TOKEN_KINDS), token_modifiers=[]))
 @_answers(lambda: types.SemanticTokens(data=[]))
 @_rule_files(lambda: types.SemanticTokens(data=[]))
-def semantic_tokens(ls: HazardServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+async def semantic_tokens(ls: HazardServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
     uri = params.text_document.uri
+    # the text read again in the answers' thread, and never for a version already replaced
+    found = await ls.checks.answer(uri, ls.service.held(uri), ls.service.semantic_tokens, uri)
 
     def column(line: int, at: int) -> int:
         return ls.range(uri, Span(Place(line, at), Place(line, at))).start.character
 
-    return types.SemanticTokens(data=encoded_tokens(ls.service.semantic_tokens(uri), column))
+    return types.SemanticTokens(data=encoded_tokens(found, column))
 
 
 @server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(trigger_characters=["(", ","]))
@@ -704,6 +748,9 @@ def serve(stdin=None, stdout=None) -> None:
     handler.addFilter(_OneLine())  # on the handler: it sees the records of every pygls module
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
     # pygls's start_io, with our reader in place of its run_async (which reads without bounds)
+    # the check and the answers' thread (lsp.checks) share the interpreter with the thread that
+    # reads requests: each takes its turn within a millisecond rather than Python's 5 ms
+    sys.setswitchinterval(0.001)
     server._stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
     status = 0

@@ -272,3 +272,95 @@ def test_the_checks_of_a_document_closed_are_dropped(tmp_path):
     assert [p.message for p in said[0][2] if p.severity == "error"][0].count("point11") >= 1
     # version 1's check may have started before version 2 came (then stopped); 2 to 10 never did
     assert checks.checked == 1 and checks.stopped <= 1
+
+
+def _range(line: int, start: int, end: int):
+    return types.Range(types.Position(line, start), types.Position(line, end))
+
+
+async def _timed(request) -> tuple:
+    started = time.monotonic()
+    found = await asyncio.wait_for(request, TIMEOUT)
+    return found, time.monotonic() - started
+
+
+@needs_pytest_lsp
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_code_actions_hints_lenses_and_tokens_during_a_long_check_are_answered_at_once(
+        client: LanguageClient, tmp_path):
+    """While the worker explores the long counter: the figures and quick fixes of craps (checked
+    before) are answered within the bound; so are those of the counter itself, from its last
+    version checked (one with an error, whose line has been mended since: no fix left)."""
+    craps_text = CRAPS.read_text(encoding="utf-8")
+    craps = opened(client, tmp_path / "craps.hazard.yaml", craps_text)
+    await publication(client, craps, 1)
+    text = COUNTER.format(token=uuid.uuid4().hex).replace("when: total == 2", "when: totl == 2")
+    uri = opened(client, tmp_path / "counter.hazard.yaml", text)
+    first = await publication(client, uri, 1)  # an error: the game is not explored, a quick check
+    line = next(i for i, s in enumerate(text.split("\n")) if "when: totl == 2" in s)
+    column = text.split("\n")[line].index("totl")
+    assert [(d.range.start.line, d.range.start.character) for d in first[2]
+            if d.severity == types.DiagnosticSeverity.Error] == [(line, column)], first[2]
+    typed(client, uri, 2, line, column + 3, "a")  # `total`: legal, explored for seconds
+    await asyncio.sleep(0.3)  # the check of version 2 under way
+    lines = craps_text.split("\n")
+    asked = {
+        "craps code actions": client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(craps), _range(60, 0, 10), types.CodeActionContext(diagnostics=[]))),
+        "craps inlay hints": client.text_document_inlay_hint_async(types.InlayHintParams(
+            types.TextDocumentIdentifier(craps), types.Range(types.Position(0, 0), types.Position(len(lines) - 1, 0)))),
+        "craps code lenses": client.text_document_code_lens_async(types.CodeLensParams(
+            types.TextDocumentIdentifier(craps))),
+        "craps semantic tokens": client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
+            types.TextDocumentIdentifier(craps))),
+        "counter code actions": client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), _range(line, column, column + 5),
+            types.CodeActionContext(diagnostics=[]))),
+        "counter inlay hints": client.text_document_inlay_hint_async(types.InlayHintParams(
+            types.TextDocumentIdentifier(uri), _range(0, 0, 40))),
+        "counter semantic tokens": client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
+            types.TextDocumentIdentifier(uri))),
+    }
+    found = {}
+    for what, request in asked.items():
+        found[what], took = await _timed(request)
+        print(f"{what} during a long check answered in {took * 1000:.1f} ms")
+        assert took < BOUND, (what, took)
+    assert versions(client, uri) == [1]  # version 2's check has not ended
+    # craps: a hint per rule that fires (its come-out and point rules at least), a lens per phase
+    assert len(found["craps inlay hints"]) >= 6 and found["craps code lenses"], found["craps code lenses"]
+    assert found["craps semantic tokens"].data and found["counter semantic tokens"].data
+    # the counter: its last version checked had an error, since mended on its own line
+    assert not found["counter code actions"] and not found["counter inlay hints"], found
+    last = await publication(client, uri, 2)
+    assert not [d for d in last[2] if d.severity == types.DiagnosticSeverity.Error], last[2]
+    assert versions(client, uri) == [1, 2]
+
+
+@needs_pytest_lsp
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_a_request_waiting_for_a_first_check_is_cancelled_by_the_editor(client: LanguageClient, tmp_path):
+    """A code action asked of a document no version of which is checked yet waits for its first
+    check; `$/cancelRequest` ends that wait at once (LSP's RequestCancelled), the check goes on."""
+    text = COUNTER.format(token=uuid.uuid4().hex)
+    uri = opened(client, tmp_path / "counter.hazard.yaml", text)
+    await asyncio.sleep(0.3)  # its first check under way, for seconds
+    ident = f"asked-{uuid.uuid4().hex}"
+    # sent now (pytest-lsp's request is a coroutine: sent once it runs), with an id of our own
+    waiting = asyncio.ensure_future(client.protocol.send_request_async(
+        types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionParams(types.TextDocumentIdentifier(uri), _range(8, 0, 5),
+                                                                types.CodeActionContext(diagnostics=[])),
+        msg_id=ident))
+    await asyncio.sleep(0.2)
+    assert versions(client, uri) == []
+    cancelled = time.monotonic()
+    client.cancel_request(types.CancelParams(id=ident))
+    with pytest.raises(Exception) as refused:
+        await asyncio.wait_for(waiting, TIMEOUT)
+    took = time.monotonic() - cancelled
+    print(f"cancelled in {took * 1000:.1f} ms")
+    assert took < BOUND and versions(client, uri) == [], (took, versions(client, uri))
+    assert "cancel" in str(refused.value).lower(), refused.value
+    await publication(client, uri, 1)  # the check itself ran on, and is published
