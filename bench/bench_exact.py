@@ -3,23 +3,23 @@
     python bench/bench_exact.py [--rounds 20] [--no-icepool] [--baseline DIR] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked, no cache, in two ways side by side: whole
-(`check.reading.read_ruleset`, every section, as `check` and every command read it: the figures
-before issue 39's point 2) and the game alone (`check.reading.read_game`: its bets, fees and
-printed figures left unread until asked for, the question's own path); then compiled into the machine (`compile.compiler.compile_ruleset` with no bets: the game, its fees
-and when the dice pass) and solved for P(win) (`solve.markov.Solver.forward`) —
-the path an editor or the workbench takes after each keystroke, without the start-up of a
-command. Theirs: icepool (installed from PyPI into a virtualenv of its own,
-/tmp/hazard-bench-icepool, made on first use; `--no-icepool` skips it), the same games written
-by hand as icepool writes a game that throws again: `Die.reroll(…, depth='inf')`. Both give
-Cotton's 1979/4032 and the pass line's 244/495, checked. Ours twice: the same text read again
-(its YAML's nodes kept in the process, which keeps the last few texts') and a text not read before
-(its YAML parsed anew, as after an edit); either way the parse trees of its expressions are kept in
-the process, as after an edit of one of them. Each is the best of `--rounds` calls, in
-its own process; the two processes run one after the other, so a busy machine slows both (the
-first line says how busy it was). `--baseline DIR` (another checkout, e.g. `git archive a57f543 |
-tar -x -C DIR`) times that checkout's reading too, in a third process of the same run: its rows
-are `before`. The targets, for the game read alone: Cotton ≤ 2×, craps ≤ 10×
-(craps' file carries 39 bets that P(win) never reads).
+(`check.reading.read_ruleset`, every section, as `check` and every command read it) and the game
+alone (`check.reading.read_game`, the question's own path: its bets and fees read when first
+asked for, its sources, notes and printed figures not at all); then compiled into the machine
+(`compile.compiler.compile_ruleset` with no bets: the game, its fees and when the dice pass) and
+solved for P(win) (`solve.markov.Solver.forward`) — the path an editor or the workbench takes
+after each keystroke, without the start-up of a command. Theirs: icepool (installed from PyPI
+into a virtualenv of its own, /tmp/hazard-bench-icepool, made on first use; `--no-icepool` skips
+it), the same games written by hand as icepool writes a game that throws again: `Die.reroll(…,
+depth='inf')`. Both give Cotton's 1979/4032 and the pass line's 244/495, checked. Ours twice:
+the same text read again (its YAML's nodes kept in the process, which keeps the last few texts')
+and a text not read before (its YAML parsed and its sections found anew, as after an edit);
+either way the parse trees of its expressions are kept in the process, as after an edit of one
+of them. Each is the best of `--rounds` calls, in its own process; the two processes run one
+after the other, so a busy machine slows both (the first line says how busy it was). `--baseline
+DIR` (another checkout, e.g. `git archive a57f543 | tar -x -C DIR`) times that checkout's
+reading too, in a third process of the same run: its rows are `before`. The targets, for the
+game read alone: Cotton ≤ 2×, craps ≤ 10× (craps' file carries 39 bets that P(win) never reads).
 """
 
 from __future__ import annotations
