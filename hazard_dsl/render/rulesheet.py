@@ -22,7 +22,7 @@ from ..compile.machine import CHOICE, END, THROW, Machine
 from ..solve.markov import ONE, ZERO, Solver
 from ..version import __version__
 from . import in_words
-from .sheet_writer import render, verb
+from .sheet_writer import render, throws_chart, verb
 from .tables import exact
 from .transitions import RESULT_WORDS, View, key_text, phase_rows, phase_said
 from ..model import readable
@@ -370,7 +370,9 @@ def rule_sheet(machine: Machine, fmt: str = "text", policy: str = "optimal", col
 
         raise ValueError(f"--format takes {', '.join(FORMATS)}, not {fmt!r}{did_you_mean(fmt, FORMATS)}")
     analysis = analyse(machine, policy_for(machine, policy))
-    return render(sheet(machine, analysis, policy), fmt, colour)
+    # a chart where it fits: the HTML sheet (the text, Markdown and JSON sheets stay words and figures)
+    chart = throws_chart(analysis.throws, analysis.throws_tail, analysis.median_throws) if fmt == "html" else None
+    return render(sheet(machine, analysis, policy), fmt, colour, chart)
 
 
 __all__ = ["sheet", "render", "rule_sheet", "FORMATS"]

@@ -215,13 +215,17 @@ def _blocks(data: dict) -> list:
     return blocks
 
 
-def render(data: dict, fmt: str, colour: bool = False) -> str:
+def render(data: dict, fmt: str, colour: bool = False, chart: str | None = None) -> str:
+    """The sheet in `fmt`; `chart` (HTML only: `throws_chart`'s SVG) ends the section on the game."""
     if fmt == "json":
         import json
 
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     blocks = _blocks(data)
     if fmt == "html":
+        if chart:
+            at = next((k for k, b in enumerate(blocks) if b == ("h2", "At the table")), len(blocks))
+            blocks.insert(at, ("chart", chart))
         return _html_page(data, blocks)
     if fmt == "markdown":
         return _markdown(blocks)
@@ -319,9 +323,58 @@ td.win { background: #dcefdc; } td.lose { background: #f6dcdc; } td.push { backg
 ul.items { margin: .2em 0 .5em; padding-left: 1.2em; } ul.items li { margin: .1em 0; }
 li.win::marker { color: #2e7d32; } li.lose::marker { color: #b3261e; }
 ol { margin: .2em 0 .5em; padding-left: 1.6em; font-size: 8.5pt; }
+figure.chart { margin: .4em 0 .8em; } figure.chart figcaption { font-size: 8.5pt; color: #555; }
 footer { margin-top: 1em; font-size: 8pt; color: #555; border-top: 1px solid #aaa; padding-top: .3em; }
 @media print { body { margin: 0; max-width: none; padding: 0; } a { color: inherit; text-decoration: none; } }
 """.strip()
+
+
+CHART_BARS = 40  # the throws a sheet's chart shows one by one; the rest are one bar, "more"
+
+
+def throws_chart(throws: list, beyond, median: int | None) -> str | None:
+    """How long a game lasts, for the HTML sheet: P(the game takes n throws) as bars from 0, on
+    a scale of the share of games, n below, the rest past the last bar as one bar ("more");
+    inline SVG of figures alone, drawn in grey so that it prints. None where every game takes
+    the same number of throws (a chart of one bar says nothing a sentence does not)."""
+    shares = [(n, float(p)) for n, p in enumerate(throws) if n and p]
+    if len(shares) < 2:
+        return None
+    shown = shares[:CHART_BARS]
+    rest = float(beyond) + sum(p for _, p in shares[CHART_BARS:])
+    bars = shown + ([("more", rest)] if rest > 0 else [])
+    width, height, left, right, top, bottom = 420, 170, 40, 8, 14, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    high = max(p for _, p in bars)
+    step = next(s for s in (0.01, 0.02, 0.025, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0) if s * 5 >= high)
+    top_value = step * max(1, -(-high // step))
+    slot = plot_w / len(bars)
+
+    def y(v):
+        return top + plot_h * (1 - v / top_value)
+
+    out = [f'<figure class="chart"><svg viewBox="0 0 {width} {height}" role="img" '
+           f'aria-label="the share of games that take each number of throws" '
+           f'style="width:100%;max-width:40em;height:auto;font:11px sans-serif">']
+    k = 0
+    while k * step <= top_value + 1e-12:
+        v = k * step
+        out.append(f'<line x1="{left - 3}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   f'stroke="{"#333" if k == 0 else "#ccc"}" stroke-width="{1 if k == 0 else 0.5}"/>'
+                   f'<text x="{left - 5}" y="{y(v) + 3:.1f}" text-anchor="end" fill="#555">{v * 100:g}%</text>')
+        k += 1
+    for i, (n, p) in enumerate(bars):
+        x = left + i * slot + 0.5
+        out.append(f'<rect x="{x:.1f}" y="{y(p):.1f}" width="{max(slot - 1, 0.5):.1f}" height="{y(0) - y(p):.1f}" '
+                   f'fill="{"#999" if n == "more" else "#555"}"><title>{n} throws: {p * 100:.3f}%</title></rect>')
+        if n == "more" or n == 1 or n % 5 == 0:
+            out.append(f'<text x="{x + slot / 2:.1f}" y="{y(0) + 12:.1f}" text-anchor="middle" fill="#555">{n}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 4}" text-anchor="middle" fill="#555">'
+               f'throws in the game</text></svg>')
+    said = f"; half of all games take {median} throws or fewer" if median else ""
+    out.append(f"<figcaption>How long a game lasts: the share of games that take each number of throws, "
+               f"exactly{said}.</figcaption></figure>")
+    return "".join(out)
 
 
 def _html_page(data: dict, blocks) -> str:
@@ -336,6 +389,8 @@ def _html_page(data: dict, blocks) -> str:
             out.append(f"<{kind}>{escape.html(block[1])}</{kind}>")
         elif kind == "p":
             out.append(f"<p>{escape.html(block[1])}</p>")
+        elif kind == "chart":  # made by throws_chart from figures alone: no text of the rule file in it
+            out.append(block[1])
         elif kind == "small":
             if block is blocks[-1]:
                 out.append(f"<footer>{escape.html(block[1])}</footer>")

@@ -86,7 +86,9 @@ def _no_active_markup(markup: Markup, allowed: set) -> None:
 MARKDOWN_TAGS = {"p", "strong", "em", "br", "table", "thead", "tbody", "tr", "th", "td", "h1", "h2", "h3", "ul",
                  "ol", "li"}
 HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "table", "caption", "thead",
-             "tbody", "tr", "th", "td", "ul", "ol", "li", "b", "footer"}
+             "tbody", "tr", "th", "td", "ul", "ol", "li", "b", "footer",
+             # the HTML rule sheet's chart (render.sheet_writer.throws_chart): inline SVG of figures alone
+             "figure", "figcaption", "svg", "line", "rect", "text"}
 SIMULATE = ["--games", "2000", "--seed", "1", "--workers", "1"]
 PLAYERS = ["--games", "20", "--seed", "1", "--workers", "1", "--players",
            "=Ann <script>alert(1)</script>,@Ben <img src=x onerror=alert(1)>"]
