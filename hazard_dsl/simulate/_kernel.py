@@ -211,6 +211,28 @@ def _count(buf, pos, counts, inverse):
         counts[uint64(buf[k] * inverse + 0.5)] += 1
 
 
+COPIES = 4  # tallies of the tagged rows, taken in turn (see `_tally`)
+
+
+@njit(inline="always")
+def _tally(notes, pos, tally, tag, width, inverse32):
+    """The tagged rows noted (each ``tag + r·cols``), counted by r into `COPIES` tallies in turn:
+    a game of one or two throws ends on a few rows over and over, and one tally's increments of
+    the same row would wait on each other. r by multiply-shift (``inverse32`` = ⌈2**32 / cols⌉:
+    exact for r·cols below 2**32, and the table's entries are int32)."""
+    w = uint64(width)
+    k = 0
+    while k + 4 <= pos:
+        tally[(uint64(notes[k] - tag) * inverse32) >> uint64(32)] += 1
+        tally[((uint64(notes[k + 1] - tag) * inverse32) >> uint64(32)) + w] += 1
+        tally[((uint64(notes[k + 2] - tag) * inverse32) >> uint64(32)) + w + w] += 1
+        tally[((uint64(notes[k + 3] - tag) * inverse32) >> uint64(32)) + w + w + w] += 1
+        k += 4
+    while k < pos:
+        tally[(uint64(notes[k] - tag) * inverse32) >> uint64(32)] += 1
+        k += 1
+
+
 # rows noted before they are counted: 8 KiB, so that the notes leave the level-1 cache to the
 # table (4,096, 32 KiB, took it all and was slower)
 NOTES = 1024
@@ -266,6 +288,9 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
         # eight lanes in registers, their draws from the buffer; the rows reached are noted, and
         # only the noted ones counted
         notes = np.empty(NOTES, dtype=np.int64)
+        width = counts.size - first_tag  # the tagged rows
+        tally = np.zeros(COPIES * width, dtype=np.int64)
+        inverse32 = uint64((1 << 32) // cols + ((1 << 32) % cols != 0))
         pos = 0
         a, b, c, e, f, g, h, i = state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
         while started + 8 <= games:
@@ -305,6 +330,7 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
             # stay in registers (a fifth faster)
             rounds = min((filled - at) >> 3, (games - started - 8) // 8 + 1, (NOTES - 8 - pos) // 8 + 1)
             before = pos
+            last_plain = uint64(tag - 1)  # a >= tag as an unsigned comparison: a carry, added
             for _ in range(rounds):
                 a = np.int64(step[uint64(a + buf[uint64(at + 0)])])
                 b = np.int64(step[uint64(b + buf[uint64(at + 1)])])
@@ -316,27 +342,32 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
                 i = np.int64(step[uint64(i + buf[uint64(at + 7)])])
                 at += 8
                 notes[uint64(pos)] = a
-                pos += np.int64(a >= tag)
+                pos += np.int64(uint64(a) > last_plain)
                 notes[uint64(pos)] = b
-                pos += np.int64(b >= tag)
+                pos += np.int64(uint64(b) > last_plain)
                 notes[uint64(pos)] = c
-                pos += np.int64(c >= tag)
+                pos += np.int64(uint64(c) > last_plain)
                 notes[uint64(pos)] = e
-                pos += np.int64(e >= tag)
+                pos += np.int64(uint64(e) > last_plain)
                 notes[uint64(pos)] = f
-                pos += np.int64(f >= tag)
+                pos += np.int64(uint64(f) > last_plain)
                 notes[uint64(pos)] = g
-                pos += np.int64(g >= tag)
+                pos += np.int64(uint64(g) > last_plain)
                 notes[uint64(pos)] = h
-                pos += np.int64(h >= tag)
+                pos += np.int64(uint64(h) > last_plain)
                 notes[uint64(pos)] = i
-                pos += np.int64(i >= tag)
+                pos += np.int64(uint64(i) > last_plain)
             started += pos - before
             draws += 8 * rounds
             if pos > NOTES - 9:
-                _count(notes, pos, counts, inverse)
+                _tally(notes, pos, tally, tag, width, inverse32)
                 pos = 0
-        _count(notes, pos, counts, inverse)
+        if lo < hi:
+            _count(notes, pos, counts, inverse)
+        else:
+            _tally(notes, pos, tally, tag, width, inverse32)
+            for r in range(width):
+                counts[first_tag + r] += tally[r] + tally[r + width] + tally[r + 2 * width] + tally[r + 3 * width]
         state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7] = a, b, c, e, f, g, h, i
     while started < games:  # the round in which the N-th game starts: lane by lane
         for j in range(lanes):
