@@ -27,7 +27,7 @@ from ..parse import syntax as ex
 from .evaluate import EvaluationError, Scope, closure, collection_closure, throw_kind
 from .explorations import Explorations, Found, Replay, Shapes
 from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
-from .machine import CHOICE, DIE, END, OUTCOMES, THROW, Event, Machine, Recast, State, Step, dice_for, outcome_index
+from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for, index_of
 from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
@@ -40,6 +40,19 @@ MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
 MAX_RULE_TESTS = 2_000_000
+
+
+def _off_words(off: tuple, kept: tuple) -> str:
+    """Dice off in words, for an error: "both dice off", "one die off and the other showing 4",
+    "two dice off and the other showing 4", "one die off and the others showing 4 and 5"."""
+    from ..model import NUMBER_WORDS
+
+    if not kept:
+        return "both dice off" if len(off) == 2 else f"all {NUMBER_WORDS[len(off)]} dice off"
+    dice = "one die" if len(off) == 1 else f"{NUMBER_WORDS[len(off)]} dice"
+    others = "the other" if len(kept) == 1 else "the others"
+    shown = str(kept[0]) if len(kept) == 1 else ", ".join(map(str, kept[:-1])) + f" and {kept[-1]}"
+    return f"{dice} off and {others} showing {shown}"
 
 
 class _Refused(Exception):
@@ -318,11 +331,27 @@ class _Compiler:
     # --- dice that land off
     def recast(self, states: list) -> Recast | None:
         """Where each throw state's ways of landing off lead, by the `cocked:` rules: evaluated
-        once for each throw state, each die that may be off and each face the other may show."""
+        once for each throw state and each way (`compile.recasts.ways`: the dice off, the faces
+        the others show), for any number of dice."""
+        from itertools import product
+
+        from .recasts import faces_of, steps_per_throw_state, ways
+
         cocked = self.ruleset.cocked
         chance = cocked.chance(self.options) if cocked is not None else 0
         if not chance:
             return None
+        count, sides = self.dice.count, self.dice.sides
+        every = ways(count, sides)
+        throws = sum(state.kind == THROW for state in states)
+        # the bound said before any work: a recast state's steps grow with the faces kept
+        per_state = steps_per_throw_state(count, sides)
+        if throws * (per_state + len(self.outcomes)) > MAX_THROW_STEPS:
+            self.result.too_large = True
+            self.fail(f"with dice recast the game has more than {MAX_THROW_STEPS:,} steps: {throws:,} throw "
+                      f"states, each with {len(self.outcomes):,} throws and {per_state:,} steps of dice thrown "
+                      f"again ({dice_shape(self.ruleset).written()}); hazard-dsl refuses games this large",
+                      cocked.position)
         names = Scope.of(tuple(self.variables) + ("off", "shown", "phase"), self.dice.by_total())
         tests = tuple((None if rule.condition is None else closure(rule.condition, names), rule)
                       for rule in cocked.rules)
@@ -332,53 +361,56 @@ class _Compiler:
         for state in states:
             if state.kind != THROW:
                 continue
-            if first + len(nodes) + 24 > MAX_STATES:
+            if first + len(nodes) + 2 * (len(every) - 1) > MAX_STATES:
                 self.result.too_large = True
                 self.fail(f"with dice recast the game has more than {MAX_STATES} states; hazard-dsl refuses games "
                           f"this large", cocked.position)
             values = dict(zip(self.variables, state.values))
-            targets = [state.index] * 13  # both off: both are thrown again, whatever the rule says
-            for die_off in (0, 1, 2):
-                for shown in ((0,) if die_off == 0 else range(1, 7)):
-                    rule, action = self.off_rule(tests, values, state.phase, 2 if die_off == 0 else 1, shown)
-                    if die_off == 0 or action is None or action.ways == ("both",):
-                        continue
-                    number = first + len(nodes)
-                    die = 1 if die_off == 1 else 2
-                    outcomes = tuple(outcome_index(g, shown) if die == 1 else outcome_index(shown, g)
-                                     for g in range(1, 7))
-                    thrown = State(number, DIE, state.phase, state.values, tuple(state.steps[o] for o in outcomes),
-                                   die=die, shown=shown, parent=state.index, outcomes=outcomes)
-                    if len(action.ways) == 1:  # the off die alone, again and again until it lands
-                        nodes.append(replace(thrown, off=number))
-                        targets[Recast.way(die_off, shown)] = number
-                        continue
-                    thrown = replace(thrown, index=number + 1, off=number)
-                    alternatives = tuple(
-                        (way, Step(number + 1 if way == "off" else state.index, rule,
-                                   (Event("choose", "recast", way),)))
-                        for way in action.ways)
-                    nodes.append(State(number, CHOICE, state.phase, state.values, chooser=action.role or "caster",
-                                       variable="recast", alternatives=alternatives, die=die, shown=shown,
-                                       parent=state.index))
-                    nodes.append(thrown)
-                    targets[Recast.way(die_off, shown)] = number
+            targets = [state.index] * len(every)  # every die off: all thrown again, whatever the rule says
+            for way, (off, kept) in enumerate(every):
+                # (every die off is read too: a rule that cannot say what then is an error)
+                rule, action = self.off_rule(tests, values, state.phase, off, kept)
+                if len(off) == count or action is None or action.ways == ("both",):
+                    continue
+                number = first + len(nodes)
+                # each throw of the dice off, the kept faces with it: where the parent's throw leads
+                zeros = faces_of(count, off, kept, (0,) * len(off))
+                outcomes = tuple(index_of(faces_of(count, off, kept, thrown), sides)
+                                 for thrown in product(range(1, sides + 1), repeat=len(off)))
+                thrown = State(number, DIE, state.phase, state.values, tuple(state.steps[o] for o in outcomes),
+                               die=off[0] if len(off) == 1 else None, shown=sum(kept), parent=state.index,
+                               outcomes=outcomes, dice=off, kept=zeros)
+                if len(action.ways) == 1:  # the dice off alone, again and again until they land
+                    nodes.append(replace(thrown, off=number))
+                    targets[way] = number
+                    continue
+                thrown = replace(thrown, index=number + 1, off=number)
+                alternatives = tuple(
+                    (choice, Step(number + 1 if choice == "off" else state.index, rule,
+                                  (Event("choose", "recast", choice),)))
+                    for choice in action.ways)
+                nodes.append(State(number, CHOICE, state.phase, state.values, chooser=action.role or "caster",
+                                   variable="recast", alternatives=alternatives, die=thrown.die, shown=thrown.shown,
+                                   parent=state.index, dice=off, kept=zeros))
+                nodes.append(thrown)
+                targets[way] = number
             landed[state.index] = tuple(targets)
         return Recast(chance, tuple(nodes), landed)
 
-    def off_rule(self, tests, values: dict, phase: str, off: int, shown: int):
-        """The cocked: rule that applies and its recast (None: recast both, the rule-less default)."""
+    def off_rule(self, tests, values: dict, phase: str, off: tuple, kept: tuple):
+        """The cocked: rule that applies to the dice `off` with the others showing `kept`, and its
+        recast (None: recast both, the rule-less default). The rules read `off`, how many dice
+        are off, and `shown`, the total the others show (0 if none)."""
         if not tests:
             return None, None
-        here = {**values, "off": off, "shown": shown, "phase": phase}
+        here = {**values, "off": len(off), "shown": sum(kept), "phase": phase}
         try:
             for test, rule in tests:
                 if test is None or test(here, None, self.options):
                     return rule, (rule.actions[0] if rule.actions else None)
         except EvaluationError as exc:
-            self.fail(f"{exc} (in cocked: rules, {self.where(phase, values)}, {off} off)", exc.position)
-        what = "both dice off" if off == 2 else f"one die off and the other showing {shown}"
-        self.fail(f"no cocked: rule applies with {what}, in {self.where(phase, values)}",
+            self.fail(f"{exc} (in cocked: rules, {self.where(phase, values)}, {len(off)} off)", exc.position)
+        self.fail(f"no cocked: rule applies with {_off_words(off, kept)}, in {self.where(phase, values)}",
                   self.ruleset.cocked.position, "add an `otherwise:` rule")
 
     def throw(self, phase: str, values: dict, dice, here: dict | None) -> Step:

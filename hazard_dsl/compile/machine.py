@@ -11,9 +11,10 @@ A state is a phase together with the values of the variables. There are three ki
   and the period's label (nick, out, crabs…), with the variables as they ended.
 
 Where the rules say dice may land off (`cocked:`), `Machine.recast` adds what happens between a
-cast and the throw that stands: each throw state's ways of landing off lead back to it (both
-dice thrown again), to a **die** state (one die thrown again, the other keeping its face; its
-six faces lead where the throw state's steps for those two faces lead), or to a choice state
+cast and the throw that stands: each throw state's ways of landing off (which dice are off,
+what the others show: `compile.recasts.ways`) lead back to it (every die thrown again), to a
+**die** state (the dice off thrown again, the others keeping their faces; each throw of the
+dice off leads where the throw state's step for all the faces leads), or to a choice state
 where the caster picks between the two. These recast states are numbered on from
 `Machine.states`; `Machine.node(n)` finds either kind.
 
@@ -31,7 +32,7 @@ from ..records import field, record
 from ..model import Rule, Ruleset
 
 THROW, CHOICE, END = "throw", "choice", "end"
-DIE = "die"  # a recast state: one die thrown again, the other keeping the face it shows
+DIE = "die"  # a recast state: the dice off thrown again, the others keeping the faces they show
 
 # Who chooses for the caster's side: they maximise the caster's expectation; every other
 # chooser (a setter, the fader, the bank) is his adversary and minimises it. One definition,
@@ -173,19 +174,25 @@ class State:
     alternatives: tuple = ()  # CHOICE: ((value, Step), …)
     result: str | None = None  # END: "win" | "lose" | "push"
     label: str | None = None  # END: the period's word
-    # DIE (a recast state): the die thrown again (1 or 2), the face the other shows, the throw
-    # state whose throw this completes, and where landing off again leads; `steps` are then the
-    # parent's steps for faces 1..6 of the die thrown, and `outcomes` their indices in OUTCOMES
+    # DIE (a recast state) and its CHOICE: the dice thrown again (`dice`, die numbers), the
+    # faces of every die with 0 for those (`kept`), the throw state whose throw this completes,
+    # and where every die thrown landing off again leads (`off`); `steps` are the parent's steps
+    # for each throw of the dice thrown (the first changing slowest), `outcomes` their indices
+    # in the machine's outcomes. `die` is the die thrown again where it is one (else None) and
+    # `shown` the total the kept dice show: with two dice, the face of the other.
     die: int | None = None
     shown: int | None = None
     parent: int | None = None
     off: int | None = None
     outcomes: tuple = ()
+    dice: tuple = ()
+    kept: tuple = ()
 
     def __repr__(self) -> str:
         shown = ", ".join(map(str, self.values))
+        again = f"die {self.die}" if self.die is not None else "dice " + ", ".join(map(str, self.dice))
         what = {END: f"{self.result} {self.label}", CHOICE: f"{self.chooser} chooses {self.variable}",
-                DIE: f"die {self.die} again, {self.shown} showing"}.get(self.kind, "throw")
+                DIE: f"{again} again, {self.shown} showing"}.get(self.kind, "throw")
         return f"<State {self.index}: {self.phase}({shown}) {what}>"
 
     def value(self, machine: "Machine", name: str):
@@ -206,19 +213,23 @@ class State:
 class Recast:
     """Dice that land off and are thrown again (`cocked:`), compiled: each die lands off with
     `chance`, on its own. `landed[s]` says, for throw state s, where each way of landing off
-    leads — 13 state numbers: [0] both dice off, [f] the first die off with the second showing
-    f, [6 + f] the second off with the first showing f (f = 1..6). A number is s itself (both
-    dice thrown again), a DIE state, or a CHOICE state (variable "recast", alternatives "off"
-    and "both"). `nodes` are those DIE and CHOICE states, numbered on from the machine's states."""
+    leads, in the order of `compile.recasts.ways` (two dice: 13 state numbers, [0] both dice
+    off, [f] the first die off with the second showing f, [6 + f] the second off with the first
+    showing f). A number is s itself (every die thrown again), a DIE state, or a CHOICE state
+    (variable "recast", alternatives "off" and "both"). `nodes` are those DIE and CHOICE
+    states, numbered on from the machine's states."""
 
     chance: object  # Fraction, 0 < chance < 1
     nodes: tuple
-    landed: dict  # throw state -> 13 targets
+    landed: dict  # throw state -> a target for each way of landing off
 
     @staticmethod
-    def way(die_off: int, shown: int) -> int:
-        """The position in `landed[s]` of one die off (1 or 2), the other showing `shown`; both off: 0."""
-        return 0 if die_off == 0 else shown + 6 * (die_off - 1)
+    def way(off: tuple, kept: tuple, count: int, sides: int) -> int:
+        """The position in `landed[s]` of the dice `off` (die numbers) with the others showing
+        `kept` (their faces, in die order)."""
+        from .recasts import way_numbers
+
+        return way_numbers(count, sides)[tuple(off), tuple(kept)]
 
 
 @record(frozen=True, repr=False)

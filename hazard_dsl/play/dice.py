@@ -78,9 +78,14 @@ class RandomDice:
         return tuple(None if self._off(chance) else d for d in self.throw())
 
     def cast_die(self, die: int, chance):
-        """One die (1 or 2) recast alone: its face, or None if it lands off again."""
+        """One die (1 for the first) recast alone: its face, or None if it lands off again."""
         face = self._face(die - 1)
         return None if self._off(chance) else face
+
+    def cast_dice(self, dice: tuple, chance) -> tuple:
+        """The dice `dice` (die numbers) recast together, each as `cast_die`: their faces, None
+        for one that lands off again."""
+        return tuple(self.cast_die(die, chance) for die in dice)
 
     def lot(self) -> int:
         """One die (the first, as the rules load it) thrown for the first cast. A lot's die that
@@ -91,7 +96,8 @@ class RandomDice:
 class DiceTape:
     """Throws given in advance, e.g. ``"3-4 6-6 1-2"`` (commas allowed between them). Where dice
     land off, ``x-4`` is a cast with the first die off and the second showing 4 (``x-x``: both
-    off), and a lone face ``5`` (or ``x``) is a die recast alone. Where the players throw one
+    off), a lone face ``5`` (or ``x``) is a die recast alone, and fewer faces than the dice
+    (``5-x`` of three dice) the dice off recast together. Where the players throw one
     die each for the first cast (`passing: first: lowest_die`), those throws come first on the
     tape, each a lone face: ``"3 5 3 2 6 …"``."""
 
@@ -133,7 +139,10 @@ class DiceTape:
         count, sides = (2, 6) if dice is None else (dice.count, dice.sides)
         for number, item in enumerate(self.throws, 1):
             faces = item if isinstance(item, tuple) else (item,) if isinstance(item, int) else ()
-            if isinstance(item, tuple) and len(item) != count or any(f is not None and f > sides for f in faces):
+            # (narrower where dice land off: the dice off recast together, `5-x` of three dice)
+            narrower = recast is not None and isinstance(item, tuple) and len(item) < count
+            if isinstance(item, tuple) and len(item) != count and not narrower or \
+                    any(f is not None and f > sides for f in faces):
                 raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}; {tape_words(count, sides)}")
         if count == 1 and not lots:  # one die: a lone face is a throw (no die is ever recast alone)
             self.throws = [(item,) if isinstance(item, int) or item is None else item for item in self.throws]
@@ -185,6 +194,15 @@ class DiceTape:
         item = self._next()
         if isinstance(item, tuple):
             raise _wrong(self.used, item, f"die {die} recast alone: one face, like 5 (x if it lands off again)")
+        return item
+
+    def cast_dice(self, dice: tuple, chance=None) -> tuple:
+        """The dice `dice` recast together: as many faces as there are dice, like 5-x."""
+        item = self._next()
+        if not isinstance(item, tuple) or len(item) != len(dice):
+            many = "-".join(("5", "x", "3", "2")[:len(dice)])
+            raise _wrong(self.used, item, f"dice {', '.join(map(str, dice))} recast together: {len(dice)} faces, like "
+                         f"{many} (x for one that lands off again)")
         return item
 
     def lot(self) -> int:

@@ -11,6 +11,7 @@ from collections import Counter
 from ..records import field, record
 
 from ..compile.machine import Machine
+from ..model import NUMBER_WORDS
 from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
 from .words import fill, money_amount, number_word, sentences
 
@@ -173,36 +174,60 @@ class Narrator:
         return json.dumps(obj)
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
 def cast_text(casts, words, caster: str | None = None) -> str:
     """Dice that landed off and what was thrown again, in a sentence: "x-4: the first die is off,
-    a cater showing; the caster recasts the off die alone: a sice." (play.casting's events)."""
+    a cater showing; the caster recasts the off die alone: a sice." (play.casting's events), for
+    any number of dice: "the first die lands off (x-4-5), a cater and a cinque showing"."""
     caster = caster or words.caster
     parts: list = []
     for cast in casts:
         if cast.get("cast") == "both":
-            d1, d2 = cast["dice"]
-            if d1 is not None and d2 is not None:
+            dice = cast["dice"]
+            off = [k for k, f in enumerate(dice) if f is None]
+            if not off:
                 continue  # the throw that stands: its own line tells it
-            if d1 is None and d2 is None:
-                parts.append("both dice land off (x-x)")
+            written = "-".join("x" if f is None else str(f) for f in dice)
+            if len(off) == len(dice):
+                every = "both dice" if len(dice) == 2 else f"all {NUMBER_WORDS[len(dice)]} dice"
+                parts.append(f"{every} land off ({written})")
             else:
-                off, shown = ("first", d2) if d1 is None else ("second", d1)
-                parts.append(f"the {off} die lands off ({'x' if d1 is None else d1}-{'x' if d2 is None else d2}), "
-                             f"{_a(words.faces[shown - 1])} showing")
+                kept = " and ".join(_a(words.faces[f - 1]) for f in dice if f is not None)
+                parts.append(f"the {_dice_named(off)} land{'s' * (len(off) == 1)} off ({written}), {kept} showing")
         elif cast.get("cast") == "die":
             face = cast.get("face")
             parts.append("it lands off again" if face is None else f"it shows {_a(words.faces[face - 1])}")
-        elif cast.get("die") is None and cast.get("chooser") is None:
-            continue  # both dice off: both are thrown again, as the cast already says
+        elif cast.get("cast") == "dice":  # dice recast together: every die's face, None off again
+            dice = cast["dice"]
+            thrown = [dice[d - 1] for d in cast["thrown"]]
+            parts.append("they show " + " and ".join(_a(words.faces[f - 1]) for f in thrown) if None not in thrown
+                         else ", ".join(f"the {_dice_named([k])} lands off again" if f is None else
+                                        f"the {_dice_named([k])} shows {_a(words.faces[f - 1])}"
+                                        for k, f in enumerate(dice) if k + 1 in cast["thrown"]))
+        elif cast.get("die") is None and cast.get("chooser") is None and "kept" not in cast:
+            continue  # every die off: all are thrown again, as the cast already says
         elif cast.get("recast") == "off" or cast.get("value") == "off":
             who = caster if cast.get("chooser") == "caster" else (f"the {cast['chooser']}" if cast.get("chooser")
                                                                   else None)
-            parts.append(f"{who} recasts the off die alone" if who else "the off die is recast alone")
+            what = "the off die" if cast.get("die") is not None else "the off dice"
+            parts.append(f"{who} recasts {what} alone" if who else f"{what} {'is' if cast.get('die') else 'are'} "
+                         f"recast alone")
         else:
             who = caster if cast.get("chooser") == "caster" else (f"the {cast['chooser']}" if cast.get("chooser")
                                                                   else None)
-            parts.append(f"{who} takes up both dice again" if who else "both dice are thrown again")
+            every = "both dice" if "kept" not in cast else "all the dice"
+            parts.append(f"{who} takes up {every} again" if who else f"{every} are thrown again")
     return _sentence("; ".join(parts)) + "." if parts else ""
+
+
+def _dice_named(dice) -> str:
+    """Dice by their places (0 for the first): "first die", "first and third dice"."""
+    names = [_ORDINALS[k] if k < len(_ORDINALS) else f"die {k + 1}" for k in dice]
+    if len(names) == 1:
+        return f"{names[0]} die"
+    return ", ".join(names[:-1]) + f" and {names[-1]} dice"
 
 
 def face_text(words, face: int) -> str:

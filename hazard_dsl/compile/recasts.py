@@ -1,0 +1,153 @@
+"""Dice that land off, for any number of dice: the ways of landing off, and one cast's chances.
+
+Each die of a cast lands off with the `cocked:` chance c, on its own; the dice that land fair
+keep their faces, and the rules say what is thrown again: the dice off alone, or every die. A
+*way* of landing off is the dice off (die numbers, in order) and the faces the others show, in
+die order. `ways` numbers them as `Recast.landed` holds them: every die off first, then by how
+many dice are off (most first), which dice (in order), and the faces kept (the first kept die's
+face changing slowest). Two dice: [0] both off, [f] the first off with the second showing f,
+[6 + f] the second off with the first showing f.
+
+A cast, from a throw state (every die) or from a recast state (the dice thrown again), either
+stands — every die thrown lands fair, and the faces kept with them make a throw of the game —
+or leaves some of its dice off: then the game goes where `Recast.landed` sends that way of the
+parent throw state, with the faces that landed fair now kept too. So dice thrown again never
+lose a face they landed with, and every way leads to a way with as many dice kept or more, or
+back to the throw state (every die taken up again). `standing` follows that order to the
+throws that stand, in closed form, for any number of dice.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, product
+from math import prod
+
+ONE, ZERO = Fraction(1), Fraction(0)
+
+
+@lru_cache(maxsize=16)
+def ways(count: int, sides: int) -> tuple:
+    """Every way of landing off: (the dice off, the faces the others show), in `landed` order."""
+    out = []
+    for n_off in range(count, 0, -1):
+        for off in combinations(range(1, count + 1), n_off):
+            out.extend((off, kept) for kept in product(range(1, sides + 1), repeat=count - n_off))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def way_numbers(count: int, sides: int) -> dict:
+    """(dice off, faces kept) -> its place in `ways`."""
+    return {way: n for n, way in enumerate(ways(count, sides))}
+
+
+def steps_per_throw_state(count: int, sides: int) -> int:
+    """The steps the recast states of one throw state can hold: for each way with some die kept,
+    a step for each face the dice off can show (Σ over k dice off of C(n, k)·s^(n−k)·s^k)."""
+    return (2 ** count - 2) * sides ** count
+
+
+def faces_of(count: int, off: tuple, kept: tuple, thrown: tuple) -> tuple:
+    """The faces of every die, die 1 first: `thrown` for the dice `off`, `kept` for the others."""
+    thrown_by = dict(zip(off, thrown))
+    rest = iter(kept)
+    return tuple(thrown_by[d] if d in thrown_by else next(rest) for d in range(1, count + 1))
+
+
+def _kept_faces(count: int, off: tuple, faces: tuple) -> tuple:
+    """The faces of the dice not in `off`, in die order (faces: every die, 0 for a die off)."""
+    return tuple(faces[d - 1] for d in range(1, count + 1) if d not in off)
+
+
+def cast(machine, number: int) -> tuple[dict, dict]:
+    """One cast from throw state `number` (every die) or recast die state `number` (the dice it
+    throws again): the chance of each throw that stands (outcome index -> chance) and of each
+    state the dice that land off lead to (state number -> chance). Together they add up to 1."""
+    recast, dice = machine.recast, machine.dice
+    c = recast.chance
+    count, sides = dice.count, dice.sides
+    chances = [dice.faces(d) for d in range(1, count + 1)]
+    numbers = way_numbers(count, sides)
+    node = machine.node(number)
+    if number < len(machine.states):  # a throw state: every die cast
+        parent, thrown, kept = number, tuple(range(1, count + 1)), ()
+        outcomes = range(len(dice.outcomes))
+    else:
+        parent, thrown = node.parent, node.dice
+        kept = _kept_faces(count, thrown, node.kept)
+        outcomes = node.outcomes
+    landed = recast.landed[parent]
+    fair = (ONE - c) ** len(thrown)
+    stands = {}
+    for o, faces in zip(outcomes, product(range(1, sides + 1), repeat=len(thrown))):
+        p = fair * prod(chances[d - 1][f - 1] for d, f in zip(thrown, faces))
+        if p:
+            stands[o] = stands.get(o, ZERO) + p
+    moves: dict = {}
+    for n_off in range(len(thrown), 0, -1):
+        for off in combinations(thrown, n_off):
+            landed_fair = tuple(d for d in thrown if d not in off)
+            weight = c ** n_off * (ONE - c) ** len(landed_fair)
+            for faces in product(range(1, sides + 1), repeat=len(landed_fair)):
+                p = weight * prod(chances[d - 1][f - 1] for d, f in zip(landed_fair, faces))
+                if not p:
+                    continue
+                every = faces_of(count, thrown, kept, (0,) * len(thrown))  # kept faces, 0 where thrown
+                every = tuple(dict(zip(landed_fair, faces)).get(d, f) for d, f in enumerate(every, 1))
+                target = landed[numbers[off, _kept_faces(count, off, every)]]
+                moves[target] = moves.get(target, ZERO) + p
+    return stands, moves
+
+
+def standing(machine, number: int, alone) -> tuple[dict, Fraction]:
+    """The throws that stand at throw state `number` (outcome index -> chance, adding up to 1)
+    and the casts per throw that stands, with the recast choices made as `alone(choice state)`
+    says: the chance the dice off are thrown alone there (the rest: every die taken up again).
+
+    Each way leads to a way with more dice kept, to itself (every die thrown again off again)
+    or back to the throw state, so the ways are solved one by one: a die state reached with
+    chance 1 is left for good with 1 − q (q: every die it throws off again), and a choice that
+    throws the dice alone with chance a is visited 1 / (1 − a·q) times. What comes back to the
+    throw state starts the throw over: dividing by what does not gives the throws that stand."""
+    solved: dict = {}  # target -> (stands, back to the throw state, casts): once reached
+
+    def reach(target: int):
+        found = solved.get(target)
+        if found is not None:
+            return found
+        if target == number:
+            return {}, ONE, ZERO
+        node = machine.node(target)
+        if node.kind == "die":
+            thrown, share, loop = node, ONE, node.index
+        else:
+            share = alone(target)
+            thrown = next(machine.node(step.target) for value, step in node.alternatives
+                          if step.target != number)
+            loop = target
+        stands, moves = cast(machine, thrown.index)
+        again = moves.pop(loop, ZERO)
+        total, back, casts = dict(stands), ZERO, ONE
+        for t, p in moves.items():
+            s2, b2, c2 = reach(t)
+            for o, q in s2.items():
+                total[o] = total.get(o, ZERO) + p * q
+            back += p * b2
+            casts += p * c2
+        scale = share / (ONE - share * again)
+        found = ({o: q * scale for o, q in total.items()}, back * scale + (ONE - share) / (ONE - share * again),
+                 casts * scale)
+        solved[target] = found
+        return found
+
+    stands, moves = cast(machine, number)
+    total, back, casts = dict(stands), moves.pop(number, ZERO), ONE
+    for t, p in moves.items():
+        s2, b2, c2 = reach(t)
+        for o, q in s2.items():
+            total[o] = total.get(o, ZERO) + p * q
+        back += p * b2
+        casts += p * c2
+    return {o: q / (ONE - back) for o, q in total.items()}, casts / (ONE - back)
