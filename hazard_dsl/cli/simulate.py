@@ -141,9 +141,11 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     if fmt == "json":
         def plain(v):
             return str(v) if isinstance(v, Fraction) else said(v, FLAGS)
+        staking = {"strategy": report["strategy"], "cap": plain(report["cap"])} if "strategy" in report else {}
         print(json.dumps({"sessions": report["sessions"], "bankroll": str(report["bankroll"]),
-                          "goal": str(report["goal"]), "seats": {p: {k: plain(v) for k, v in row.items()}
-                                                                 for p, row in report["seats"].items()}}, indent=2))
+                          "goal": str(report["goal"]), **staking, "seats": {p: {k: plain(v) for k, v in row.items()}
+                                                                            for p, row in report["seats"].items()}},
+                         indent=2))
         return 0
     if "strategy" in report:  # a progression or the best stake, beside its exact chain (render.policy)
         from ..render.policy import strategy_goal_table

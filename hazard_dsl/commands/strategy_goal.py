@@ -28,6 +28,26 @@ from ..errors import Arg, ArgumentError
 from .errors import CommandError, SettingError
 
 STRATEGY_GOAL = ("best", "martingale", "paroli", "dalembert", "labouchere", "fibonacci")
+# as commands.simulate's sessions to a goal (which call this module, so it is not imported here)
+MAX_PLANNED_SESSIONS = 100_000  # sessions played one by one on the table
+MAX_GAMES_TO_GOAL = 1_000_000  # games of one session, at most (then it is counted unfinished)
+DEEP_PURSE = 10 ** 12  # the table's purses: never short; the seat's own is its offset from this
+
+
+def mean_and_error(values: list) -> tuple[float | None, float | None]:
+    """The mean of the sessions' figures and its standard error (None for no session)."""
+    import math
+
+    if not values:
+        return None, None
+    mean = math.fsum(values) / len(values)
+    spread = math.fsum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.0
+    return mean, math.sqrt(spread / len(values))
+
+
+def z_score(mean, stderr, exact) -> float | None:
+    """(simulated − exact) / standard error; None where there is no error to divide by."""
+    return (mean - float(exact)) / stderr if mean is not None and stderr else None
 
 
 def checked_cap(request) -> None:
@@ -99,7 +119,6 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
     from ..solve.progressions import ProgressionError
     from ..solve.seats import SeatError, SeatSolver
     from .sessions import table
-    from .simulate import DEEP_PURSE, MAX_GAMES_TO_GOAL, MAX_PLANNED_SESSIONS, mean_and_error, z_score
 
     name = settings["strategy"]
     if plans or refused:

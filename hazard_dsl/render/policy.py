@@ -171,6 +171,10 @@ def strategy_goal_table(report: dict, units: str) -> tuple[Table, list[str]]:
 
     for p, row in report["seats"].items():
         exact_reach = row["exact_reach"]
+        if row["reached"] is None:  # every session unfinished: nothing to show but that (the notes)
+            t.add(f"{p}: reaches the goal", "—", num(exact_reach, ".2%"), "—")
+            notes.append(f"{p}: {row['unfinished']:,} sessions had not ended and are left out.")
+            continue
         t.add(f"{p}: reaches the goal", f"{row['reached']:.2%} ± {row['reached_stderr']:.2%}",
               num(exact_reach, ".2%"), num(row["z_reach"], "+.2f"))
         t.add(f"{p}: ruined", f"{1 - row['reached']:.2%} ± {row['reached_stderr']:.2%}",

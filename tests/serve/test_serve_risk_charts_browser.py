@@ -14,7 +14,7 @@ from tests.serve.test_serve_browser import browser, server, text_of, wait  # noq
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def _charts(browser, address, **fields):
+def _charts(browser, address, **fields):  # noqa: F811 (the page's browser, given)
     from selenium.webdriver.common.by import By
 
     browser.get(f"{address}/?ruleset=cotton")
