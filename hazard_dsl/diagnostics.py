@@ -73,7 +73,15 @@ class Diagnostic:
     than a place (the label to declare, the phase whose rules leave throws unhandled), is that
     name as written in the file. `column`, for a problem of layout whose repair is a column (the
     `- ` of a rule written without one, the column a key lines up in), is that column: the reader
-    mends the layout by it (`parse.yaml_errors.repair`), never by reading the hint."""
+    mends the layout by it (`parse.yaml_errors.repair`), never by reading the hint.
+
+    `names` are the names and words the message quotes (variables, options and their values,
+    labels, bets, phases, faces, the nearest name offered), as written; `reads` the sections of
+    the file the problem was judged against beyond its own place ("dice", "money", "bets",
+    "phases", …). A later step decides from them, never from the message: whether the problem
+    only follows from a part dropped for its own error (`check.reading`), which part of a child
+    file breaks an inherited line (`check.placed`). They are facts for the code, not shown: left
+    out of equality, `repr` and every JSON form, so two problems said alike stay one."""
 
     message: str
     position: Position | None = None
@@ -84,6 +92,8 @@ class Diagnostic:
     suggestion: Suggestion | None = None
     subject: str | None = None
     column: int | None = None
+    names: tuple = field(default=(), repr=False, compare=False)
+    reads: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def is_error(self) -> bool:
@@ -146,13 +156,17 @@ class Diagnostics:
 
     def error(self, message: str, position: Position | None = None, hint: str | None = None, *,
               code: str | None = None, suggestion: Suggestion | None = None,
-              end: Position | None = None, subject: str | None = None) -> None:
-        self.items.append(Diagnostic(message, position, ERROR, hint, end, code, suggestion, subject))
+              end: Position | None = None, subject: str | None = None, names: tuple = (),
+              reads: tuple = ()) -> None:
+        self.items.append(Diagnostic(message, position, ERROR, hint, end, code, suggestion, subject,
+                                     names=names, reads=reads))
 
     def warning(self, message: str, position: Position | None = None, hint: str | None = None, *,
                 code: str | None = None, suggestion: Suggestion | None = None,
-                end: Position | None = None, subject: str | None = None) -> None:
-        self.items.append(Diagnostic(message, position, WARNING, hint, end, code, suggestion, subject))
+                end: Position | None = None, subject: str | None = None, names: tuple = (),
+                reads: tuple = ()) -> None:
+        self.items.append(Diagnostic(message, position, WARNING, hint, end, code, suggestion, subject,
+                                     names=names, reads=reads))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         self.items.extend(other)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..records import field, record, replace
 
-from ..diagnostics import SOURCES, Diagnostics, Position, Suggestion, did_you_mean, nearest
+from ..diagnostics import SOURCES, Diagnostics, Position, Suggestion, nearest
 from ..model import (BET_FACTS, COMMISSION_PAID, DICE_FACTS, GAME_RESULTS, OFF_FACTS, ROLES, THROW_FUNCTIONS, MAX_DICE, Phase,
                      Ruleset, DiceShape, dice_shape, is_die_fact, throw_facts)
 from ..parse import syntax as ex
@@ -69,12 +69,6 @@ def _nearest(name: str, known) -> str | None:
     return close[0] if close else None
 
 
-def _suggest(name: str, known) -> str | None:
-    """"did you mean 'x'?" for `_nearest`'s name, or None."""
-    close = _nearest(name, known)
-    return f"did you mean {close!r}?" if close is not None else None
-
-
 def _said_over(name: ex.Name, text: str) -> Suggestion:
     """`text` in place of a name written in an expression (a name is one word on one line,
     starting where its node is placed)."""
@@ -109,11 +103,31 @@ def _repair(word: str, known, at: Position | None) -> tuple[str | None, Suggesti
     return f"did you mean {close!r}?", _word_at(at, word, close)
 
 
-def _close(word, known) -> str:
-    """" (did you mean 'x'?)" from `_suggest`'s budget: said for every reference to a value or a
-    label, so a file of thousands of them must not cost thousands of full comparisons each."""
-    said = _suggest(str(word), [str(k) for k in known])
-    return f" ({said})" if said else ""
+def _close(word, known) -> tuple[str, tuple]:
+    """(" (did you mean 'x'?)", the name offered) from `_nearest`'s budget, or ("", ()): said for
+    every reference to a value or a label, so a file of thousands of them must not cost
+    thousands of full comparisons each."""
+    close = _nearest(str(word), [str(k) for k in known])
+    return (f" (did you mean {close!r}?)", (close,)) if close is not None else ("", ())
+
+
+def _offered(word, known) -> tuple[str, tuple]:
+    """(`did_you_mean`'s words, the name offered in them), from one look-up."""
+    close = nearest(word, known)
+    return (f" (did you mean {close!r}?)", (close,)) if close is not None else ("", ())
+
+
+def _quoted(*words) -> tuple:
+    """The names and words of a message as `Diagnostic.names`: those it shows in quotes (a
+    word; a number is shown bare)."""
+    return tuple(w for w in words if isinstance(w, str))
+
+
+# What a problem was judged against beyond its own place (`Diagnostic.reads`): a bet's (a stake
+# naming one, a bet's pays or commission) may follow from a bet or a fee read with an error; a
+# label no rule ends a game with, from a phase (or a cocked: rule) that did not read.
+_BETS = ("bets", "fees")
+_ENDINGS = ("phases", "cocked")
 
 
 class _Types:
@@ -140,7 +154,8 @@ class _Types:
                 return throws.facts[e.name]
             if e.name in self.dice_facts:
                 if not throws.throws:
-                    d.error(f"{e.name!r} is a fact of the throw, but no dice are thrown in this phase", e.position)
+                    d.error(f"{e.name!r} is a fact of the throw, but no dice are thrown in this phase", e.position,
+                            names=(e.name,))
                     return None
                 return self.dice_facts[e.name]
             if e.name in self.faces:
@@ -149,10 +164,11 @@ class _Types:
                 d.error(f"{e.name!r} reads die {e.name[3:]}, but this game throws {self.shape.count} "
                         f"{'die' if self.shape.count == 1 else 'dice'}", e.position,
                         f"the dice are {', '.join(f for f in self.dice_facts if is_die_fact(f))}"
-                        + ("" if self.shape.count > 2 else "; `dice: 3d6` throws three"), code="unknown-name")
+                        + ("" if self.shape.count > 2 else "; `dice: 3d6` throws three"), code="unknown-name",
+                        names=(e.name,))
                 return None
             if e.name in rs.options:
-                d.error(f"{e.name!r} is an option: write option.{e.name}", e.position)
+                d.error(f"{e.name!r} is an option: write option.{e.name}", e.position, names=(e.name,))
                 return None
             known = (set(throws.variables) | set(self.dice_facts) | set(throws.facts) | self.faces) \
                 if _Budget.left > 0 else ()
@@ -160,19 +176,22 @@ class _Types:
             d.error(f"undefined name {e.name!r}", e.position,
                     f"did you mean {close!r}?" if close is not None else
                     "declare it under variables:, or use a fact of the throw: " + ", ".join(self.dice_facts),
-                    code="unknown-name", suggestion=_said_over(e, close) if close is not None else None)
+                    code="unknown-name", suggestion=_said_over(e, close) if close is not None else None,
+                    names=(e.name,))
             return None
         if isinstance(e, ex.OptionRef):
             option = rs.options.get(e.name)
             if option is None:
                 said, fix = _repair(e.name, rs.options, e.name_position)
-                d.error(f"there is no option {e.name!r}", e.position, said, code="unknown-option", suggestion=fix)
+                d.error(f"there is no option {e.name!r}", e.position, said, code="unknown-option", suggestion=fix,
+                        names=(e.name,))
                 return None
             return option.type
         if isinstance(e, ex.Call):
             spec = FUNCTIONS.get(e.function)
             if spec is None:
-                d.error(f"unknown function {e.function!r}", e.position, f"functions: {', '.join(FUNCTIONS)}")
+                d.error(f"unknown function {e.function!r}", e.position, f"functions: {', '.join(FUNCTIONS)}",
+                        names=(e.function,))
                 return None
             if spec[0] is None and not e.args:
                 d.error(f"{e.function}() takes one face or more", e.position)
@@ -241,10 +260,10 @@ class _Types:
         else:
             self.diags.error("expected a set such as {2, 3} or a range such as 4..10", getattr(e, "position", None))
 
-    def expect(self, e, want: str, throws: Context, what: str) -> None:
+    def expect(self, e, want: str, throws: Context, what: str, reads: tuple = ()) -> None:
         got = self.of(e, throws)
         if got is not None and got != want:
-            self.diags.error(f"{what} must be {_a(want)}, not {_a(got)}", e.position)
+            self.diags.error(f"{what} must be {_a(want)}, not {_a(got)}", e.position, reads=reads)
 
     def _check_option_value(self, ref, literal) -> None:
         """A word compared with an option, a phase, a result or a label must be one of its values."""
@@ -253,19 +272,22 @@ class _Types:
         if isinstance(ref, ex.OptionRef):
             option = self.ruleset.options.get(ref.name)
             if option is not None and literal.value not in option.values:
-                self.diags.error(f"option {ref.name!r} has no value {literal.value!r}"
-                                 f"{_close(literal.value, option.values)}", literal.position,
-                                 f"its values: {', '.join(map(str, option.values))}")
+                said, offered = _close(literal.value, option.values)
+                self.diags.error(f"option {ref.name!r} has no value {literal.value!r}{said}", literal.position,
+                                 f"its values: {', '.join(map(str, option.values))}",
+                                 names=_quoted(ref.name, literal.value, *offered))
             return
         if isinstance(ref, ex.Name) and ref.name in BET_FACTS and isinstance(literal, ex.String):
             known = {"phase": list(self.ruleset.phases), "result": list(GAME_RESULTS),
                      "label": sorted(self.labels) + [""]}[ref.name]
             if literal.value not in known:
                 # '' is a game ended with no label (`win` alone): said in words, not listed bare
-                self.diags.error(f"the game has no {ref.name} {literal.value!r}"
-                                 f"{_close(literal.value, [k for k in known if k])}", literal.position,
+                said, offered = _close(literal.value, [k for k in known if k])
+                self.diags.error(f"the game has no {ref.name} {literal.value!r}{said}", literal.position,
                                  f"{ref.name}s: {', '.join(repr(k) for k in known if k) or 'none'}"
-                                 + ("; or \"\" for a game ended without a label" if "" in known else ""))
+                                 + ("; or \"\" for a game ended without a label" if "" in known else ""),
+                                 names=_quoted(literal.value, *offered),
+                                 reads=_ENDINGS if ref.name == "label" else ())
 
 
 def _role_hint(role: str) -> str | None:
@@ -286,7 +308,7 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     for name, variable in ruleset.variables.items():
         if name in types.faces:  # `crown` reads the face: a variable of that name would hide it
             diags.error(f"variable {name!r} has the name of a face of the dice", variable.position,
-                        "name it otherwise")
+                        "name it otherwise", names=(name,))
     results_of_label: dict[str, tuple[str, object]] = {}
     game_variables = frozenset(ruleset.variables)
     types.labels = {a.label for r in ruleset.rules() for a in r.actions if isinstance(a, ex.End)}
@@ -308,11 +330,12 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     if ruleset.passing:
         for label in ruleset.passing.after_labels:
             if label and label not in results_of_label:
-                diags.error(f"passing: no rule ends a game with the label {label!r}"
-                            f"{did_you_mean(label, results_of_label)}", ruleset.passing.position,
+                said, offered = _offered(label, results_of_label)
+                diags.error(f"passing: no rule ends a game with the label {label!r}{said}", ruleset.passing.position,
                             f"labels that end a game: {', '.join(sorted(results_of_label))}" if results_of_label else None,
                             code="unknown-label", suggestion=_word_at(
-                                _written(ruleset.passing.position, label), label, nearest(label, results_of_label)))
+                                _written(ruleset.passing.position, label), label, *offered or (None,)),
+                            names=(label, *offered), reads=_ENDINGS)
         losses = ruleset.passing.losses_in_a_row
         if losses is not None and not isinstance(losses, int):  # an expression: over the options only
             types.expect(losses, "int", Context(False, frozenset()), "losses_in_a_row")
@@ -320,22 +343,25 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
     if dice is not None and dice.by_option is not None:
         option = ruleset.options.get(dice.by_option)
         if option is None:
-            diags.error(f"dice: by_option names no option: {dice.by_option!r}"
-                        f"{did_you_mean(dice.by_option, ruleset.options)}", dice.position, code="unknown-option")
+            said, offered = _offered(dice.by_option, ruleset.options)
+            diags.error(f"dice: by_option names no option: {dice.by_option!r}{said}", dice.position,
+                        code="unknown-option", names=_quoted(dice.by_option, *offered), reads=("dice",))
         else:
             for value in dice.loadings:
                 if value not in {str(v) for v in option.values}:
-                    diags.error(f"dice: option {dice.by_option!r} has no value {value!r}"
-                                f"{did_you_mean(value, [str(v) for v in option.values])}", dice.position,
-                                code="unknown-value")
+                    said, offered = _offered(value, [str(v) for v in option.values])
+                    diags.error(f"dice: option {dice.by_option!r} has no value {value!r}{said}", dice.position,
+                                code="unknown-value", names=_quoted(dice.by_option, value, *offered),
+                                reads=("dice",))
     stake = ruleset.table.stake
     if stake is not None and stake not in ruleset.bets:
-        diags.error(f"money: stake names no bet: {stake!r}{did_you_mean(stake, ruleset.bets)}",
-                    ruleset.table.position, code="unknown-bet")
+        said, offered = _offered(stake, ruleset.bets)
+        diags.error(f"money: stake names no bet: {stake!r}{said}", ruleset.table.position, code="unknown-bet",
+                    names=_quoted(stake, *offered), reads=("money", *_BETS))
     elif stake is not None and (ruleset.bets[stake].backer not in ("caster", "player") or
                                 ruleset.bets[stake].layer not in ("setter", "bank")):
         diags.error(f"money: stake {stake!r} must be a bet on the caster (backed by caster or player) that a setter or the bank lays",
-                    ruleset.bets[stake].position)
+                    ruleset.bets[stake].position, names=_quoted(stake), reads=("money", *_BETS))
     diags.raise_if_errors()
     return replace(ruleset, warnings=warnings) if warnings else ruleset
 
@@ -348,7 +374,7 @@ def _check_money(ruleset, types, diags, game_variables) -> None:
         in_play = Context(True, scope, dict(BET_FACTS))
         at_rest = Context(False, game_variables, {"phase": "str"})
         if bet.made is not None:
-            types.expect(bet.made, "bool", at_rest, "the condition for making a bet")
+            types.expect(bet.made, "bool", at_rest, "the condition for making a bet", _BETS)
         if bet.pays is not None:
             _check_payout(types, bet.pays, in_play)
         if bet.commission is not None:
@@ -393,13 +419,15 @@ def _check_commission_paid(bet, types, diags, game_variables) -> None:
         reads_game = True
         diags.error(f"bet {bet.name!r}: commission paid: is the same whenever the bet is made, so it may read the "
                     f"options but not {x.name!r}, {what}", x.position,
-                    "write on_win, up_front, or an expression of the options (paid: option.vig)")
+                    "write on_win, up_front, or an expression of the options (paid: option.vig)",
+                    names=(bet.name, x.name), reads=_BETS)
     if reads_game:
         return
     types.expect(paid, "str", Context(False, frozenset()), "commission paid:")
     if isinstance(paid, ex.String) and paid.value not in COMMISSION_PAID:
-        diags.error(f"bet {bet.name!r}: commission paid: is on_win or up_front, not {paid.value!r}"
-                    f"{did_you_mean(paid.value, COMMISSION_PAID)}", paid.position, code="unknown-value")
+        said, offered = _offered(paid.value, COMMISSION_PAID)
+        diags.error(f"bet {bet.name!r}: commission paid: is on_win or up_front, not {paid.value!r}{said}",
+                    paid.position, code="unknown-value", names=_quoted(bet.name, paid.value, *offered), reads=_BETS)
 
 
 def _check_cocked(ruleset, types, diags, game_variables) -> None:
@@ -410,14 +438,16 @@ def _check_cocked(ruleset, types, diags, game_variables) -> None:
     if cocked.by_option is not None:
         option = ruleset.options.get(cocked.by_option)
         if option is None:
-            diags.error(f"cocked: chance: by_option names no option: {cocked.by_option!r}"
-                        f"{did_you_mean(cocked.by_option, ruleset.options)}", cocked.position, code="unknown-option")
+            said, offered = _offered(cocked.by_option, ruleset.options)
+            diags.error(f"cocked: chance: by_option names no option: {cocked.by_option!r}{said}", cocked.position,
+                        code="unknown-option", names=_quoted(cocked.by_option, *offered))
         else:
             values = [str(v) for v in option.values]
             for value in cocked.chances:
                 if value not in values:
-                    diags.error(f"cocked: option {cocked.by_option!r} has no value {value!r}"
-                                f"{did_you_mean(value, values)}", cocked.position, code="unknown-value")
+                    said, offered = _offered(value, values)
+                    diags.error(f"cocked: option {cocked.by_option!r} has no value {value!r}{said}", cocked.position,
+                                code="unknown-value", names=_quoted(cocked.by_option, value, *offered))
     context = Context(False, game_variables, dict(OFF_FACTS))
     for rule in cocked.rules:
         if rule.condition is not None:
@@ -437,17 +467,19 @@ def _check_cocked(ruleset, types, diags, game_variables) -> None:
 def _check_recast(action, diags) -> None:
     for way in action.ways:
         if way not in ex.RECAST_WAYS:
+            said, offered = _offered(way, ex.RECAST_WAYS)
             diags.error(f"recast {way}: recast names the dice thrown again, `off` (the die that landed off) or "
-                        f"`both`{did_you_mean(way, ex.RECAST_WAYS)}", action.position, code="unknown-value")
+                        f"`both`{said}", action.position, code="unknown-value", names=offered)
     if len(set(action.ways)) != len(action.ways):
         diags.error("recast names the same dice twice", action.position)
     elif len(action.ways) == 1 and action.role is not None:
         diags.error(f"recast {action.ways[0]} by {action.role}: there is nothing to choose (write `recast off or "
                     f"both by {action.role}`)", action.position)
     if action.role is not None and action.role not in ROLES:
-        diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
-                        f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
-                        _role_hint(action.role), code="unknown-value")
+        said, offered = ("", ()) if _role_hint(action.role) else _offered(action.role, ROLES)
+        diags.error(f"recast … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}{said}",
+                    action.position, _role_hint(action.role), code="unknown-value",
+                    names=_quoted(action.role, *offered))
 
 
 def _inherited_bets(ruleset, diags) -> None:
@@ -475,7 +507,8 @@ def _inherited_bets(ruleset, diags) -> None:
                     diags.warning(f"bet {bet.name!r}, inherited from {rule.position.file}, decides on the throw in "
                                   f"phase {where!r}, which this file changes: its rule at line {rule.position.line} "
                                   f"was written for the game it came from", changed[where].position,
-                                  "redefine the bet here, or make it decide on `result` so that it follows this game")
+                                  "redefine the bet here, or make it decide on `result` so that it follows this game",
+                                  names=(bet.name, where), reads=_BETS)
 
 
 def _own_sources(ruleset, root, diags) -> None:
@@ -503,8 +536,8 @@ def _reads(e, names: set) -> bool:
 
 
 def _check_payout(types, payout, context) -> None:
-    types.expect(payout.win, "int", context, "what a bet pays")
-    types.expect(payout.stake, "int", context, "what a bet pays")
+    types.expect(payout.win, "int", context, "what a bet pays", _BETS)
+    types.expect(payout.stake, "int", context, "what a bet pays", _BETS)
 
 
 def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, phases, variables,
@@ -522,47 +555,52 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
                 diags.error("a fee's rules only set variables and pay: they do not win or lose", action.position)
             if action.payout is not None:
                 if bet is None:
-                    diags.error("only a bet's win says what it pays", action.payout.position)
+                    diags.error("only a bet's win says what it pays", action.payout.position, reads=_BETS)
                 else:
                     _check_payout(types, action.payout, context)
             elif bet is not None and action.result == "win" and bet.pays is None:
                 diags.error(f"bet {bet.name!r} has no pays:, so this win must say what it pays (win pays 7 to 6)",
-                            action.position)
+                            action.position, names=(bet.name,), reads=_BETS)
             if game and ruleset.labels and action.label not in ruleset.labels:
                 said, fix = _repair(action.label, ruleset.labels, action.label_position)
                 diags.warning(f"label {action.label!r} is not among the labels: declared above", action.position,
                               said or "declare it under labels:", code="undeclared-label", suggestion=fix,
-                              subject=action.label)
+                              subject=action.label, names=(action.label,))
             seen = results_of_label.get(action.label)
             if seen and seen[0] != action.result:
                 diags.error(f"label {action.label!r} is used for a {action.result} here and for a {seen[0]} at line "
-                            f"{seen[1].line}", action.position, "a label names one kind of ending; use another word")
+                            f"{seen[1].line}", action.position, "a label names one kind of ending; use another word",
+                            names=(action.label,))
             else:
                 results_of_label.setdefault(action.label, (action.result, action.position))
         elif isinstance(action, ex.ThrowAgain):
             finished = "`throw again`"
             if not phase.throws:
                 diags.error(f"`throw again` in phase {phase.name!r}, where no dice are thrown", action.position,
-                            "a phase with throw: false must goto another phase or end the game")
+                            "a phase with throw: false must goto another phase or end the game",
+                            names=(phase.name,))
         elif isinstance(action, ex.Goto):
             finished, moves_on = f"`goto {action.phase}`", True
             if action.phase not in phases:
                 said, fix = _repair(action.phase, phases, action.position)
                 diags.error(f"goto: there is no phase {action.phase!r}", action.position,
-                            said or f"phases: {', '.join(phases) or 'none'}", code="unknown-phase", suggestion=fix)
+                            said or f"phases: {', '.join(phases) or 'none'}", code="unknown-phase", suggestion=fix,
+                            names=(action.phase,))
         elif isinstance(action, ex.Assign):
             if action.variable not in variables:
                 own = "" if game else " (a bet or fee sets only its own variables)"
                 said, fix = _repair(action.variable, variables, action.position)
                 diags.error(f"set: undefined variable {action.variable!r}{own}", action.position,
-                            said or "declare it under variables:", code="unknown-variable", suggestion=fix)
+                            said or "declare it under variables:", code="unknown-variable", suggestion=fix,
+                            names=(action.variable,), reads=() if game else _BETS)
             types.expect(action.value, "int", context, "a value set into a variable")
         elif isinstance(action, ex.Pay):
             finished = finished  # pay may be followed by more
             if fee is None:
                 diags.error("`pay` is for a fee's rules", action.position)
             elif action.fee != fee.name:
-                diags.error(f"this fee is {fee.name!r}; it cannot pay {action.fee!r}", action.position)
+                diags.error(f"this fee is {fee.name!r}; it cannot pay {action.fee!r}", action.position,
+                            names=(fee.name, action.fee))
         elif isinstance(action, ex.Recast):
             finished = "`recast`"
             diags.error("recast: no die is off here; dice that land off are recast by the rules under cocked:",
@@ -573,12 +611,14 @@ def _check_actions(ruleset, phase, rule, types, diags, results_of_label, context
             if action.variable not in variables:
                 said, fix = _repair(action.variable, variables, action.variable_position)
                 diags.error(f"choose: undefined variable {action.variable!r}", action.position,
-                            said or "declare it under variables:", code="unknown-variable", suggestion=fix)
+                            said or "declare it under variables:", code="unknown-variable", suggestion=fix,
+                            names=(action.variable,))
             types.collection(action.collection, context)
             if action.role not in ROLES:
-                diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}"
-                        f"{'' if _role_hint(action.role) else did_you_mean(action.role, ROLES)}", action.position,
-                        _role_hint(action.role), code="unknown-value")
+                said, offered = ("", ()) if _role_hint(action.role) else _offered(action.role, ROLES)
+                diags.error(f"choose … by {action.role!r}: the chooser must be one of {', '.join(ROLES)}{said}",
+                            action.position, _role_hint(action.role), code="unknown-value",
+                            names=_quoted(action.role, *offered))
     if game and not phase.throws and not moves_on and actions:
         diags.error(f"in phase {phase.name!r} no dice are thrown, so each rule must goto a phase or end the game",
-                    rule.position)
+                    rule.position, names=(phase.name,))

@@ -13,7 +13,6 @@ in-process P(win) of a new text (issue 39), and nothing else (every command read
 
 from __future__ import annotations
 
-import re
 from functools import partial
 from pathlib import Path
 from collections.abc import Mapping
@@ -215,19 +214,14 @@ def _declared(node) -> set[str]:
     return set(node.entries) if isinstance(node, YMap) else set()
 
 
-_NO_RULE_ENDS = "no rule ends a game with the label"
-_NO_LABEL = "the game has no label"
-
-
 def _follows_from(d: Diagnostic, failed: set, dropped: set = frozenset()) -> bool:
     """Whether a names check's error may only follow from parts dropped for their own errors:
-    a variable, option or label declared with an error, the labels the game ends with (from its
-    rules), a stake or `backs:` naming a bet."""
-    if dropped and any(name in dropped for name in re.findall(r"'([^']*)'", d.message)):
+    a variable, option or label declared with an error (one of the names it is about,
+    `Diagnostic.names`), or a section it was judged against that read with errors
+    (`Diagnostic.reads`): `dice: by_option …` and `money: stake …` read from their own
+    section; the labels a game ends with, read from the rules (a phase, a cocked: rule); a
+    stake, a bet's pays or commission, from the bets and the fees. Decided from those facts,
+    never from the message's words."""
+    if dropped and not dropped.isdisjoint(d.names):
         return True
-    if any(d.message.startswith(f"{section}:") for section in failed & {"dice", "money"}):
-        return True  # `dice: by_option …`, `money: stake …` read from a section in error
-    if failed & {"phases", "cocked"} and (_NO_RULE_ENDS in d.message or _NO_LABEL in d.message):
-        # the labels that end a game are read from the rules: one that did not read may end with it
-        return True
-    return bool(failed & {"bets", "fees"}) and ("bet" in d.message or "stake" in d.message)
+    return not failed.isdisjoint(d.reads)
