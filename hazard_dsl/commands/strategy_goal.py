@@ -122,8 +122,8 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
 
     name = settings["strategy"]
     if plans or refused:
-        raise SettingError("plans", "are for flat stakes: a seat staking by ", Arg("strategy", value=name),
-                           " plays the stake alone, as its exact chain does")
+        raise SettingError("plans", ": a seat staking by ", Arg("strategy", value=name), " plays the stake alone, "
+                                    "as its exact chain does; leave ", Arg("plans"), " out")
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
                                     f"played one by one)")

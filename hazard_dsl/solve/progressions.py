@@ -230,6 +230,8 @@ def progression_run(outcomes: dict, name: str, bankroll, goal, base=1, cap=None,
     if not 0 < bankroll < goal:
         raise ProgressionArgumentError(Arg("bankroll"), "must be more than 0 and less than ", Arg("goal"),
                                        f" ({goal})")
+    if cap is not None and Fraction(cap) < base:  # said in the amounts given, before they are scaled to whole units
+        raise ProgressionArgumentError(Arg("cap"), f"({Fraction(cap)}) must be at least the first stake ({base})")
     scale = _units(bankroll, goal, base, cap, limit)
     b, g, s0 = int(bankroll * scale), int(goal * scale), int(base * scale)
     c = int(Fraction(cap) * scale) if cap is not None else None
