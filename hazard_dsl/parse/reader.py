@@ -223,7 +223,8 @@ def read_sections(path: str | Path, files: list | None = None, text: str | None 
     phases = counted("phases", lambda: _phases(r, root.get("phases"), variables))
     cocked = counted("cocked", lambda: _cocked(r, root.get("cocked"), variables))
     if cocked is not None and dice is not None and dice.shape.count != 2:
-        # (the recast states of compile.compiler name one die of two thrown again)
+        # (the compiled machine recasts any number of dice, compile.recasts; the solver, analyse's
+        # table of recasts and the table's odds still read two)
         r.diags.error(f"cocked: dice that land off are recast only where two dice are thrown; this game throws "
                       f"{dice.shape.written()}", cocked.position)
     passing = counted("passing", lambda: _passing(r, root.get("passing")))
