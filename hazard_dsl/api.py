@@ -283,6 +283,20 @@ class Variant:
         return Seats.of(seats(self._table_machine(bets), chosen, _money(stake, "stake"), names,
                               policy)).shown_by(SHOWN)
 
+    def seats_over_games(self, players, games: int, plans=None, stake=1, policy: str = "optimal") -> dict:
+        """Each seat's exact net over `games` games at a table of `players` (`analyse --players
+        … --bet SEAT:NAME=AMOUNT --games N`): {seat: `hazard_dsl.solve.distribution.SessionNet`}
+        with `.outcomes`, `.ahead`, `.even`, `.behind`, `.quantiles()`, `.coin_in` (what the
+        seat puts at risk) and `.return_on_coin_in`; `plans` as for `seats`."""
+        from .commands.analyse import nets_over_games, seat_plans
+        from .solve.seats import seats
+
+        plans = _plans(self.ruleset, plans or {})
+        chosen, names = seat_plans(self.ruleset, plans, arguments.players(players), _money(stake, "stake"))
+        machine = self._table_machine(sorted({bet for plan in chosen.values() for bet in plan}))
+        figures = seats(machine, chosen, _money(stake, "stake"), names, policy)
+        return nets_over_games(figures, machine, None, _whole("games", games, 1, 1_000_000), policy)
+
     def table_ruin(self, players, bankroll, goal, plans=None, stake=1, policy: str = "optimal"):
         """Each seat of a table of `players` from `bankroll` until its purse reaches `goal` or
         can no longer play a game as its plan says (`analyse --players … --bet SEAT:NAME=AMOUNT

@@ -370,7 +370,8 @@ def _game_by_option(ruleset, options: dict, policy: str, at_options=None, varian
 class Risk:
     """What `risk` found: `bets` ({name: Spread} per unit bet, with --spread), `by_place` ({name:
     {where made: Spread}} for a bet whose payout varies), `plan` (the Spread of the --bet
-    combination), `session` (a SessionNet), `tail` (Lengths, to `tail_throws`)."""
+    combination), `session` (a SessionNet), `tail` (Lengths, to `tail_throws`), `at_table`
+    ({seat: SessionNet} over N games at the table, with `plans` and `players`)."""
 
     def __init__(self):
         self.bets: dict = {}
@@ -381,9 +382,13 @@ class Risk:
         self.tail = None
         self.tail_throws = 0
         self.policy = "optimal"
+        self.at_table: dict = {}  # seat -> SessionNet over N games at the table
+        self.at_table_players: list = []
+        self.at_table_plans: dict = {}
 
     def __bool__(self) -> bool:
-        return bool(self.bets) or self.plan is not None or self.session is not None or self.tail is not None
+        return bool(self.bets) or self.plan is not None or self.session is not None or self.tail is not None \
+            or bool(self.at_table)
 
 
 def _count(value, what: str, unit: str) -> int | None:
@@ -403,10 +408,11 @@ def check_risk_settings(games, stop_loss, stop_win, tail, seats: bool = False) -
 
     _count(games, "games", "games")
     _count(tail, "tail", "throws")
-    session = games is not None or stop_loss is not None or stop_win is not None
-    if session and seats:
-        raise SettingError("games", "takes one bettor's plan (", Arg("bets", "NAME", "AMOUNT"), "), not seats' "
-                                    "plans (SEAT:NAME=AMOUNT)")
+    if seats and (stop_loss is not None or stop_win is not None):
+        given = "stop_loss" if stop_loss is not None else "stop_win"
+        raise SettingError(given, "takes one bettor's plan (", Arg("bets", "NAME", "AMOUNT"), "), not seats' "
+                                  "plans (SEAT:NAME=AMOUNT); with seats, ", Arg("games", value="N"), " gives each "
+                                  "seat's net over N games at the table")
     if games is None and (stop_loss is None) != (stop_win is None):
         given = Arg("stop_loss") if stop_loss is not None else Arg("stop_win")
         raise SettingError("games", "or both stops are needed: ", given, " alone never ends a session that has "
@@ -439,24 +445,77 @@ def risk_request(analysis, machine, request, spread: bool = False):
     check_risk_settings(games, request.stop_loss, request.stop_win, request.tail, seats=seated)
     if not (spread or plan or session or request.tail is not None):
         return None
-    simulate = request.simulate if session or request.tail is not None else None
+    simulate = request.simulate if (session and not seated) or request.tail is not None else None
     if request.best is not None or request.strategy is not None or request.risk is not None:
         simulate = None  # the staking figures' own simulation (commands.staking)
+    at_table = None
+    if seated and games is not None:  # each seat's net over N games at the table
+        at_table = seats_over_games(analysis, tuple(request.plans) or None, games, request.policy)
+        games = None
     return risk(analysis, machine if request.tail is not None or simulate is not None else None,
                 bets=request.bets if plan else (), spread=spread, games=games, stop_loss=request.stop_loss,
                 stop_win=request.stop_win, tail=request.tail, hand=request.hand, policy=request.policy,
-                simulate=simulate, seed=request.seed)
+                simulate=simulate, seed=request.seed, at_table=at_table)
+
+
+def seats_over_games(analysis, seats, games: int, policy: str) -> tuple[dict, list, dict]:
+    """({seat: SessionNet}, players, plans): each of `seats` (None: every player) over `games`
+    games at the table of `analysis.seats` (its plans, players and stake), `nets_over_games`."""
+    figures = analysis.seats
+    if figures is None or figures.players is None:
+        raise SettingError("players", "is needed with ", Arg("games"), " and ", _SEATED, ": who casts each game, "
+                                      "and how many stakes the caster covers, depend on who sits at the table (",
+                                      Arg("players", value=("Ann", "Ben", "Cat")), ")")
+    table = analysis.bet_table
+    if table is None:
+        raise CommandError(f"{analysis.ruleset} declares no bets")
+    out = nets_over_games(figures, table.machine, seats, games, policy, table.solver, table)
+    return out, list(figures.players), dict(figures.plans)
+
+
+def nets_over_games(figures, machine, seats, games: int, policy: str, solver=None, bet_table=None) -> dict:
+    """{seat: SessionNet}: each of `seats` (None: every player) over `games` games at the table
+    of `figures` (a solve.seats.Seats with its players: the plans and the stake), on the
+    table's `machine`, exactly (solve.seat_ruin.seat_games); its coin-in what it puts at risk
+    game by game (the Seats' rows of its role, and of that caster where a row is so)."""
+    from ..solve.bets import BetError
+    from ..solve.seat_chain import SeatError, SeatSolver
+    from ..solve.seat_ruin import seat_games
+
+    games = _count(games, "games", "games")
+    players = figures.players
+    chains = SeatSolver(machine, policy, solver, bet_table)
+    out: dict = {}
+    try:
+        for seat in seats or players:
+            rows = figures.rows[seat]
+
+            def risk_at(pos: int, rows=rows, seat=seat) -> Fraction:
+                caster = players[(players.index(seat) + pos) % len(players)]
+                role = "caster" if pos == 0 else "setter"
+                return sum((r.risk for r in rows if r.role == role and (r.casters is None or caster in r.casters)),
+                           Fraction(0))
+            out[seat] = seat_games(machine, figures.plans, players, seat, games, figures.stake, policy, risk_at,
+                                   chains)
+    except ArgumentError:  # names its argument (games): each front end words it
+        raise
+    except (SeatError, BetError) as exc:
+        raise CommandError(str(exc)) from None
+    return out
 
 
 def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, stop_loss=None, stop_win=None,
-         tail=None, hand: bool = False, policy: str = "optimal", simulate=None, seed=None) -> Risk:
+         tail=None, hand: bool = False, policy: str = "optimal", simulate=None, seed=None,
+         at_table: dict | None = None) -> Risk:
     """The spread of each bet (`spread`), of one bettor's `bets` made together (BetOrders), the
     distribution of a session's net over `games` decisions or until `stop_loss` / `stop_win`
     (exact), and P(hand ≥ tail throws) (`hand`) or P(game ≥ tail throws), on `analysis` (from
     `analyse`) and its `machine` (needed for a tail). Each chain's size is checked against its
     bound before it is built (solve.spread, solve.distribution, solve.tails). With `simulate`
     (a count of sessions, or of hands or games for the tail, from `seed`, default 0), the
-    session and the tail are also simulated, each figure beside its exact one (`.simulated`)."""
+    session and the tail are also simulated, each figure beside its exact one (`.simulated`).
+    `at_table`: each seat's net over N games at the table, the players and the plans
+    (`seats_over_games`), as found."""
     from ..solve.bets import BetError
     from ..solve.distribution import SessionTooLarge, even_money, session
     from ..solve.spread import SpreadError, bet_spread, bet_spread_at, placements, plan_spread
@@ -464,6 +523,7 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
 
     out = Risk()
     out.policy = policy
+    out.at_table, out.at_table_players, out.at_table_plans = at_table or ({}, [], {})
     games = _count(games, "games", "games")
     tail = _count(tail, "tail", "throws")
     simulate = _simulations(simulate)

@@ -92,6 +92,11 @@ def risk_json(risk) -> dict:
         out["plan_spread"] = dict(spread_json(risk.plan), bets=dict(risk.orders))
     if risk.session is not None:
         out["session"] = session_json(risk.session)
+    if risk.at_table:
+        out["seats_over_games"] = {seat: dict(session_json(d), players=list(risk.at_table_players),
+                                              plan={bet: exact(a) for bet, a in risk.at_table_plans.get(seat,
+                                                                                                   {}).items()})
+                                   for seat, d in risk.at_table.items()}
     if risk.tail is not None:
         out["tail"] = tail_json(risk.tail, risk.tail_throws)
     return out
@@ -158,7 +163,15 @@ def session_tables(risk, units: str) -> list[Table]:
         stops.append(f"at a win of {d.stop_win}")
     plan = ", ".join(f"{name}={amount}" for name, amount in risk.orders) or "the caster staking 1 at even money"
     title = f"The net of a session: {what} of {plan}" + (", " + " or ".join(stops) if stops else "")
-    t = Table(f"{title} (in {units})", ["", "exact", "decimal"])
+    caption = ("A decision: every bet of the plan made and decided, from the start of a game (for the pass "
+               "line, one game). Coin-in: expected decisions × expected staked per decision (Wald). Exact "
+               "distribution: --format json.")
+    return net_tables(d, f"{title} (in {units})", "expected decisions played", caption)
+
+
+def net_tables(d, title: str, played: str, caption: str) -> list[Table]:
+    """A SessionNet's figures and its quantiles: `played` names its expected games or decisions."""
+    t = Table(title, ["", "exact", "decimal"])
     t.add("P(ahead)", shown(d.ahead), percent(d.ahead, 3))
     t.add("P(even)", shown(d.even), percent(d.even, 3))
     t.add("P(behind)", shown(d.behind), percent(d.behind, 3))
@@ -167,13 +180,11 @@ def session_tables(risk, units: str) -> list[Table]:
     t.add("expected net", shown(d.mean), decimal(d.mean))
     sd = float(d.variance) ** 0.5
     t.add("standard deviation of the net", "", f"{sd:.4f}")
-    t.add("expected decisions played", shown(d.expected_games), decimal(d.expected_games))
+    t.add(played, shown(d.expected_games), decimal(d.expected_games))
     t.add("expected coin-in (total staked)", shown(d.coin_in), decimal(d.coin_in))
     if d.return_on_coin_in is not None:
         t.add("return on the coin-in", shown(d.return_on_coin_in), _edge(d.return_on_coin_in))
-    t.caption = ("A decision: every bet of the plan made and decided, from the start of a game (for the pass "
-                 "line, one game). Coin-in: expected decisions × expected staked per decision (Wald). Exact "
-                 "distribution: --format json.")
+    t.caption = caption
     q = Table("Quantiles of the session's net", ["quantile", "net"])
     for level, v in d.quantiles().items():
         q.add(f"{float(level) * 100:g}%", shown(v))
@@ -218,6 +229,25 @@ def simulated_table(sim, title: str, rows: dict) -> Table:
     return t
 
 
+def _plan_words(plan: dict) -> str:
+    return ", ".join(f"{bet}={shown(amount)}" for bet, amount in plan.items()) or "the stake alone"
+
+
+def at_table_tables(risk, units: str) -> list[Table]:
+    """Each seat's net over N games at the table (`analyse --players … --bet SEAT:BET=AMOUNT
+    --games N`)."""
+    tables: list = []
+    for seat, d in risk.at_table.items():
+        plan = _plan_words(risk.at_table_plans.get(seat, {}))
+        title = f"{seat}'s net over {d.games} games at a table of {', '.join(risk.at_table_players)} ({plan})"
+        caption = (f"The box goes round as the rules pass it, {risk.at_table_players[0]} casting first; {seat} "
+                   f"stakes as a setter and covers the setters as the caster, plays the plan whenever it may, and "
+                   f"takes the other seats' bets the table gives it; no purse runs short. Coin-in: what {seat} "
+                   f"puts at risk, game by game. Exact distribution: --format json.")
+        tables += net_tables(d, f"{title} (in {units})", "games played", caption)
+    return tables
+
+
 def risk_tables(risk, unit: str, units: str) -> list[Table]:
     tables: list = []
     if risk.bets:
@@ -228,6 +258,8 @@ def risk_tables(risk, unit: str, units: str) -> list[Table]:
         tables += session_tables(risk, units)
         if risk.session.simulated is not None:
             tables.append(simulated_table(risk.session.simulated, "The session's net", SESSION_ROWS))
+    if risk.at_table:
+        tables += at_table_tables(risk, units)
     if risk.tail is not None:
         tables.append(tail_table(risk))
         sim = risk.tail.simulated

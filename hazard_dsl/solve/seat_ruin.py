@@ -1,6 +1,8 @@
 """A seat's session from a bankroll to a goal at the table, solved exactly: each game's outcomes
 for the seat (`solve.seat_chain.game_outcomes`, by its role that game) strung together over its
-purse, the size of the purse grid judged before any chain is built (`purse_levels`).
+purse, the size of the purse grid judged before any chain is built (`purse_levels`); and the
+same games strung together N times over the seat's net (`seat_games`): the exact distribution
+of what a seat's plan nets over N games at the table, its size judged before the walk.
 """
 
 from __future__ import annotations
@@ -240,3 +242,115 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
     return SeatRuin(seat, tuple(players), dict(plan), bankroll, goal, stake, reach, ONE - reach,
                     sum(visits.values(), ZERO), final, games_as, games_at, tuple(games[pos].need for pos in range(n)),
                     takes, need, machine.ruleset.money_units)
+
+
+# --------------------------------------------------------------------------- N games at the table
+
+MAX_SEAT_GAMES_WORK = 200_000_000  # table nodes × nets × games × outcomes × words of the chances (--games N)
+
+
+def seat_games(machine: Machine, plans: dict, players: list, seat: str, games: int, stake=ONE,
+               policy: str = "optimal", risk_at=None, chains: "SeatSolver | None" = None):
+    """The exact distribution of `seat`'s net over `games` games at a table of `players` (in
+    order round it), each seat playing its plan of `plans` and every setter staking `stake`, as
+    `seat_ruin` strings games together but over the net rather than a purse (no purse runs
+    short, so no game is refused): a node is (whose hand it is, counted from the seat; the
+    passing count; the fees' counters), and each game moves it and adds the seat's net that
+    game (`game_outcomes` by its role, less the fees that fall due when it is the caster).
+    The first caster is the first player, or by lot where the rules say so.
+
+    Why N games and not N rounds of the table: a hand can last any number of games, so the net
+    over a round can take unboundedly many values and has no finite exact distribution; over N
+    games it has, and the box goes round as the rules pass it.
+
+    A `distribution.SessionNet` ({net: chance}, P(ahead) …, quantiles), its expected decisions
+    the games and its coin-in the seat's expected money at risk: `risk_at(pos)`, what the seat
+    puts at risk in a game whose caster sits pos places after it (solve.seats' rows), summed
+    over the games by the chance of each pos (none given: a coin-in of 0). The chances are
+    carried as whole numbers over one denominator a game. The work — the table's nodes × the
+    nets reachable × the games × a game's outcomes — is judged against MAX_SEAT_GAMES_WORK
+    before the walk (SeatArgumentError naming `games`)."""
+    from .distribution import SessionNet
+
+    stake = Fraction(stake)
+    if stake <= 0:
+        raise SeatArgumentError(Arg("stake"), "must be more than 0")
+    if seat not in players:
+        raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
+    chains = chains or SeatSolver(machine, policy)
+    n = len(players)
+    outcomes = {pos: chains.outcomes(plans, players, seat, pos, stake).outcomes for pos in range(n)}
+    fees = list(machine.fees.values())
+    passing = machine.passing
+
+    def moved(node: tuple, result: str, label: str) -> tuple[tuple, Fraction]:
+        """The table's node after a game of (result, label) from `node`, and the fees the seat pays."""
+        pos, count, fee_states = node
+        due, after_fees = ZERO, []
+        for f, state in zip(fees, fee_states):
+            state, falls = f.at_game_end(state, result, label)
+            after_fees.append(state)
+            if falls:
+                due += f.fee.amount
+        count2, passes = passing.after_game(count, result, label) if passing is not None else (0, False)
+        return ((pos + 1) % n if passes else pos, count2, tuple(after_fees)), (due if pos == 0 else ZERO)
+
+    first = players.index(seat)
+    if passing is not None and passing.by_lot:
+        start = {(pos, 0, tuple(f.start for f in fees)): Fraction(1, n) for pos in range(n)}
+    else:
+        start = {((-first) % n, 0, tuple(f.start for f in fees)): ONE}
+    # the table's nodes and each one's moves, found without the net: their count is the first
+    # factor of the work, and every move is worked out once
+    moves: dict = {}
+    queue = list(start)
+    while queue:
+        node = queue.pop()
+        row = []
+        for (result, label, net), p in outcomes[node[0]].items():
+            to, due = moved(node, result, label)
+            row.append((to, net - due, p))
+            if to not in moves and to not in queue:
+                queue.append(to)
+        moves[node] = row
+        if len(moves) > MAX_PURSE_NODES:
+            raise SeatArgumentError(Arg("games"), f"the table takes more than {MAX_PURSE_NODES:,} states of whose "
+                                                  f"hand, passing and fees: too many to walk {seat}'s net exactly; "
+                                                  f"simulate the sessions")
+    nets = [d for row in moves.values() for _, d, _ in row]
+    den = lcm(*(d.denominator for d in nets))
+    step = Fraction(gcd(*(int(d * den) for d in nets)), den) or ONE
+    reach = games * int((max(nets) - min(nets)) / step) + 1
+    widest = max(len(row) for row in moves.values())
+    D = lcm(*(p.denominator for row in moves.values() for _, _, p in row), *(p.denominator for p in start.values()))
+    # the chances are whole numbers over D^k: their words grow with the games (half the last, on average)
+    words = max(1, games * D.bit_length() // 128)
+    work = len(moves) * min(reach, games * widest + 1) * games * widest * words
+    if work > MAX_SEAT_GAMES_WORK:
+        raise SeatArgumentError(Arg("games", value=games), f"{seat}'s net over {games:,} games is about {work:,} "
+                                                           f"steps of work (states of the table × nets reachable × "
+                                                           f"games × outcomes of a game × 64-bit words of the "
+                                                           f"exact chances), more than the "
+                                                           f"{MAX_SEAT_GAMES_WORK:,} it is computed for; ask for "
+                                                           f"fewer games, or simulate the sessions")
+    whole = {node: [(to, int(d / step), int(p * D)) for to, d, p in row] for node, row in moves.items()}
+    mass = {(node, 0): int(p * D) for node, p in start.items()}
+    scale = D  # the masses are over D^(k+1) after k games
+    coin = ZERO
+    for _ in range(games):
+        if risk_at is not None:
+            at: dict = {}
+            for (node, _), m in mass.items():
+                at[node[0]] = at.get(node[0], 0) + m
+            coin += sum((Fraction(m, scale) * risk_at(pos) for pos, m in at.items()), ZERO)
+        nxt: dict = {}
+        for (node, k), m in mass.items():
+            for to, d, w in whole[node]:
+                key = (to, k + d)
+                nxt[key] = nxt.get(key, 0) + m * w
+        mass, scale = nxt, scale * D
+    final: dict = {}
+    for (_, k), m in mass.items():
+        final[k] = final.get(k, 0) + m
+    out = {k * step: Fraction(m, scale) for k, m in sorted(final.items()) if m}
+    return SessionNet(out, games, None, None, Fraction(games), coin / games if games else ZERO)

@@ -108,7 +108,10 @@ def test_analyse_games_json_and_errors(capsys):
     assert out["session"]["coin_in"] == "50"
     for argv, says in ((["--stop-loss", "5"], "both stops"), (["--games", "many"], "whole number"),
                        (["--games", "5", "--stop-win", "-1"], "more than 0"),
-                       (["--bet", "Ann:pass=1", "--games", "3"], "one bettor")):
+                       # seats' plans take --games at the table of --players (tests/solve/test_session_seats.py)
+                       (["--bet", "Ann:pass=1", "--games", "3"], "--players is needed with --games"),
+                       (["--players", "Ann", "--bet", "Ann:pass=1", "--stop-loss", "3", "--stop-win", "3"],
+                        "one bettor")):
         assert main(["analyse", "craps", "--no-options", *argv]) == 2
         assert says in capsys.readouterr().err
 
