@@ -58,12 +58,14 @@ def case_floor() -> dict:
 
 
 def _engine(name: str, games: int, bets=(), workers: int = 1) -> dict:
+    from hazard_dsl.cli.requests import bet_orders
     from hazard_dsl.commands.loading import build_machine, load
     from hazard_dsl.simulate.simulation import execute, prepare_games
 
     ruleset = load(name)
     machine = build_machine(ruleset, [], [b.partition("=")[0] for b in bets])
-    context = prepare_games(machine, games, 1, bets=list(bets))
+    # the bets as `simulate --bet` reads them (the simulator takes orders, not their text)
+    context = prepare_games(machine, games, 1, bets=list(bet_orders(bets, at_throw=False)))
     report = execute(context, workers)[0]
     return {"throws": report["throws_made"], "games": report["games"], "seconds": report["seconds"]}
 
