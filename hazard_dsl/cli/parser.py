@@ -320,7 +320,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "2,000 nets between the stops; a tail, 2,000,000,000 (states x bits "
                                         "of the exact numbers, over the throws); the best stake, 2,000,000 "
                                         "purse x stake pairs; a progression, 3,000 purse x progression "
-                                        "states; beyond, use simulate.")
+                                        "states; a seat's net over N games, 200,000,000 steps; a simulation "
+                                        "beside the exact figures, 20,000,000 draws; beyond, use simulate.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
     p.add_argument("--throws", action="store_true", help="also print P(the game takes n throws)")
@@ -356,7 +357,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     staking.add_argument("--risk", metavar="R", help="with --goal and --stake S or best: the least purse whose "
                                                      "chance of ruin is at most R (0.01 or 1/100)")
     staking.add_argument("--simulate", metavar="N", help="also simulate N sessions of the progression or best "
-                                                         "policy, beside the exact figures")
+                                                         "policy (or of --games and the stops; with --tail, N "
+                                                         "hands or games), beside the exact figures with "
+                                                         "standard errors and z")
     staking.add_argument("--seed", type=whole_number_argument, default=None, metavar="S",
                          help="seed for --simulate (default 0)")
     p.add_argument("--spread", action="store_true",
@@ -366,7 +369,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--games", metavar="N",
                    help="the exact distribution of a session's net over N decisions of the --bet plan (for the "
                         "pass line, N games; without --bet, the caster staking 1 at even money): P(ahead), "
-                        "P(even), P(behind), quantiles, coin-in and the return on it")
+                        "P(even), P(behind), quantiles, coin-in and the return on it; with --players and "
+                        "--bet SEAT:NAME=AMOUNT, each planned seat's net over N games at the table")
     p.add_argument("--stop-loss", metavar="L", help="end the session once it has lost L (with --games, or with "
                                                     "--stop-win: until one or the other)")
     p.add_argument("--stop-win", metavar="W", help="end the session once it has won W (see --stop-loss)")
