@@ -13,6 +13,11 @@
   let savesRefused = null;  // why this server saves no rule file (open to the network), or null
   let editor = null;
   let timer = null, asked = 0;
+  // Live checks coalesce as the language server's do (issue 39): a burst of keystrokes waits
+  // this long after its last key and is one check of the newest text; a check of a text since
+  // edited is given up (the server stops its work) and its answer dropped. Short: the check and
+  // the analysis themselves take a tenth of a second or more, a key every few hundredths.
+  const QUIET_MS = 40;
   // The figures and the drawing on screen may be of an older version of the text than the
   // editor's: each edit counts one, and each shown part remembers the count and the time of the
   // text it was made from (null: nothing shown). Where they differ the part is dimmed and a line
@@ -52,7 +57,7 @@
   function later() {
     $("save").disabled = !file || editor.text() === saved || savesRefused !== null;
     clearTimeout(timer);
-    timer = setTimeout(check, 300);
+    timer = setTimeout(check, QUIET_MS);
   }
 
   const clock = when => when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit", second: "2-digit"});
@@ -124,7 +129,11 @@
   async function check() {
     const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
     const version = {edits, at: editedAt};
-    const signal = latest("check");
+    const signal = latest("check"), asking = pending.check;
+    // the analysis asked beside the check, not after it: the figures of a valid text come a
+    // check sooner; where the check finds an error the analysis is given up unseen
+    const analysing = api("/api/analyse", {text, name}, "POST", signal);
+    analysing.catch(() => {});  // (its failure is read below, or the text had errors)
     try {
       const {diagnostics} = await api("/api/check", {text, name}, "POST", signal);
       if (mine !== asked) return;
@@ -132,10 +141,11 @@
       diagnosticsList(diagnostics);
       inText(text, name);
       if (diagnostics.some(d => d.severity === "error")) {
+        asking.abort();  // the analysis of a text with errors: nobody will read it
         if (version.edits === edits) { now = {figures: {state: "errors"}, drawing: {state: "errors"}}; stale(); }
         return;
       }
-      const [analysis, drawn] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal),
+      const [analysis, drawn] = await Promise.allSettled([analysing,
                                                           api("/api/graph", {text, name, format: "svg"}, "POST", signal)]);
       if (mine !== asked || signal.aborted) return;
       if (analysis.status === "fulfilled") {
@@ -158,6 +168,7 @@
       }
       stale();
     } catch (e) {
+      if (mine === asked) asking.abort();  // the check failed: its analysis is not shown either
       if (mine === asked && !givenUp(e)) status(`Cannot check the file: ${e.message}`, "error");
     }
   }
