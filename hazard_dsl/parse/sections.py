@@ -170,8 +170,13 @@ def _closed_on_each_line(part: str) -> bool:
 
 
 def _closed(line: str) -> bool:
+    """Whether one line leaves nothing open: by counts where it has quotes or brackets but not
+    both, else character by character (`[a, "]"` is open: a bracket in quotes is no bracket)."""
+    quoted = '"' in line or "'" in line
+    if quoted and ("[" in line or "{" in line or "]" in line or "}" in line):
+        return _scanned_closed(line)
     hash_at = line.find(" #")
-    if hash_at >= 0 and '"' not in line and "'" not in line:
+    if hash_at >= 0 and not quoted:
         line = line[:hash_at]
     if '"' in line and (line.count('"') - line.count('\\"')) % 2:
         return False
@@ -179,3 +184,47 @@ def _closed(line: str) -> bool:
         return False
     return not (("[" in line or "{" in line) and
                 line.count("[") + line.count("{") != line.count("]") + line.count("}"))
+
+
+def _scanned_closed(line: str) -> bool:
+    """`_closed` read character by character: a quote opens a quoted scalar where a scalar may
+    start (the line's start, after `: `, `- `, a flow opener or a comma), which must end on the
+    line; brackets outside quotes and before a comment must balance."""
+    depth, i, n, may_start = 0, 0, len(line), True
+    while i < n:
+        c = line[i]
+        if c in "\"'" and may_start:
+            j = i + 1
+            while True:  # the closing quote: not `\"` in double quotes, not `''` in single
+                k = line.find(c, j)
+                if k < 0:
+                    return False  # runs on past the line
+                if c == '"':
+                    slashes = k - 1
+                    while slashes > i and line[slashes] == "\\":
+                        slashes -= 1
+                    if (k - 1 - slashes) % 2:
+                        j = k + 1
+                        continue
+                elif line.startswith("''", k):
+                    j = k + 2
+                    continue
+                break
+            i, may_start = k + 1, False
+            continue
+        if c == "#" and (i == 0 or line[i - 1] in " \t"):
+            break  # a comment
+        if c in "[{,":
+            depth += c != ","
+            may_start = True
+        elif c in "]}":
+            depth -= 1
+            may_start = False
+        elif c in ":-?" and (i + 1 == n or line[i + 1] in " \t"):
+            may_start = True
+        elif c not in " \t":
+            may_start = False
+        if depth < 0:
+            return False
+        i += 1
+    return depth == 0

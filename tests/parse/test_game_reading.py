@@ -184,3 +184,75 @@ def test_a_rule_file_is_composed_by_libyaml_as_before(path):
     text = path.read_text(encoding="utf-8")
     assert yaml_nodes._quick_nesting_bound(text) <= yaml_nodes.MAX_FAST_NESTING  # (no line-by-line count)
     assert yaml_nodes._nesting_bound(text) <= yaml_nodes.MAX_FAST_NESTING
+
+
+_KEYS = ("name", "notes", "sources", "bets", "phases", "fees", "money")
+_VALUES = ("plain words", '"a', 'b"', "'c", "d'", "it's", "[e,", "f]", "{g: 1,", "h}", '"q"', "'r'",
+           "[1, 2]", "{s: 1}", ">", "|", "x: y", "- z", "'t''s'", '"u\\" v"', "# note")
+_LINE = st.one_of(
+    st.tuples(st.sampled_from(_KEYS), st.sampled_from(("",) + _VALUES)).map(
+        lambda kv: f"{kv[0]}:{' ' + kv[1] if kv[1] else ''}"),
+    st.tuples(st.sampled_from(("  ", "    ", "  - ", "    - ", "")), st.sampled_from(_VALUES),
+              st.sampled_from(("", "k: ", "- "))).map(lambda t: t[0] + t[2] + t[1]),
+    st.sampled_from(("", "# a comment", "  # indented comment")),
+)
+
+_INDENTED = st.tuples(st.sampled_from(("  ", "    ", "  - ", "    - ")), st.sampled_from(_VALUES),
+                      st.sampled_from(("", "k: ", "- "))).map(lambda t: t[0] + t[2] + t[1])
+
+
+@st.composite
+def _texts(draw):
+    """Sections under keys each once (most such texts are cut), now and then a line at the margin
+    that is no key, or a key twice (such texts are not)."""
+    keys = draw(st.lists(st.sampled_from(_KEYS), unique=True, min_size=1, max_size=len(_KEYS)))
+    lines = []
+    for key in keys:
+        value = draw(st.sampled_from(("",) + _VALUES))
+        lines.append(f"{key}:{' ' + value if value else ''}")
+        lines += draw(st.lists(st.one_of(_INDENTED, _INDENTED, _INDENTED, _LINE), max_size=4))
+    return "\n".join(lines) + "\n"
+
+
+@given(_texts())
+def test_a_cut_text_reads_its_kept_sections_as_the_whole_text_does(text):
+    # the cut is made on lines, before YAML is read: wherever the game's reading keeps it (the
+    # cut text reads, with the keys it was cut around: `kept_as_cut`), the sections kept are the
+    # nodes the whole text gives them (unless the whole text is no YAML at all: a section left
+    # out is where it fails, and the bets' reading reports it)
+    from hazard_dsl.parse import yaml_nodes
+    from hazard_dsl.parse.sections import kept_as_cut, top_level
+
+    cut = without(text, UNREAD)
+    if cut is None:
+        return
+    cut_text, unread = cut
+    try:
+        whole = yaml_nodes._load(text, "f.yaml")
+        kept = yaml_nodes._load(cut_text, "f.yaml")
+    except RulesetError:
+        return  # either read is refused: the game's reading reads the whole text, or the bets' does
+    if whole is None or kept is None or not kept_as_cut(kept, top_level(text), unread):
+        return  # read whole too
+    assert {k: v for k, v in whole.entries.items() if k not in unread} == kept.entries
+
+
+@pytest.mark.parametrize("line, closed", [
+    ('  k: [a, "]"', False),  # the bracket in quotes is no bracket: the list runs on
+    ('  k: [a, "b"]', True),
+    ("  - {x: 'it''s', y: [1]}", True),  # '' is a quote inside single quotes
+    ("  - {x: 'it''s, y: [1]}", False),
+    ('  k: {a: "x\\"]"}', True),  # \" inside double quotes
+    ('  k: {a: "x\\\\"]"}', False),  # \\ then the closing quote: the ] is outside, one too many
+    ("  k: it's [fine]", True),  # an apostrophe in a plain word opens nothing
+    ("  k: a [b", False),  # (a bracket in a plain word opens nothing either: judged open, cautiously)
+    ("  k: ['a] # [", False),  # the quote runs on past the line
+    ('  k: "a" # [', True),  # a comment's bracket
+    ("  k: [x] # it's", True),
+    ('  note: "a', False),
+    ("  - 'b", False),
+])
+def test_a_line_is_closed_or_open(line, closed):
+    from hazard_dsl.parse.sections import _closed
+
+    assert _closed(line) is closed
