@@ -407,6 +407,28 @@ class Variant:
         return simulated_beside(self.machine, None, simulate, _whole("seed", seed, 0, 2 ** 64 - 1), session=net,
                                 plan=plan, policy=policy)[0]
 
+    def best_stake(self, goal, bankroll=None, limit=None, side: str = "caster", policy: str = "optimal"):
+        """The stake by purse of greatest chance to reach `goal` before ruin, on the caster's (or
+        with `side="setter"`, the setter's) game at even money (`analyse --stake best --goal G`;
+        `hazard_dsl.solve.policy.BestStake`): `.stakes[purse]`, `.chance(purse)` exactly, and
+        `.flat[purse]`, the chance staking 1 every game; stakes 1 to `limit` (default: the purse).
+        `bankroll`, when given, is checked as the command line checks it (less than the goal).
+
+            >>> f"{hazard_dsl.load('cotton').best_stake(20).chance(10)}"
+            '1979/4032'
+        """
+        from types import SimpleNamespace
+
+        from .commands import staking
+        from .solve.analysis import analyse
+
+        asked = SimpleNamespace(stake="best", bet=(), players=None, strategy=None, cap=None, risk=None,
+                                simulate=None, seed=None, games=None, side=side,
+                                bankroll=None if bankroll is None else _money(bankroll, "bankroll"),
+                                goal=_money(goal, "goal"), limit=None if limit is None else _money(limit, "limit"))
+        staking.check(asked)
+        return staking.figures(asked, analyse(self.machine, policy), self.ruleset).best
+
     def tail(self, throws: int, hand: bool = True, policy: str = "optimal", simulate: int | None = None,
              seed: int = 0):
         """P(a hand — or with `hand=False`, a game — lasts `throws` throws or more), exactly
