@@ -38,10 +38,10 @@ def command(args) -> int:
         from ..render.plot import policy_chart
 
         draw_chart(policy_chart, staked, args.plot, title=analysis.ruleset, source=analysis.file)
-    elif args.plot and risk is not None and (risk.session is not None or risk.tail is not None):
+    elif args.plot and risk is not None and (risk.session is not None or risk.tail is not None or risk.at_table):
         from ..render.plot import risk_chart
 
-        draw_chart(risk_chart, risk, args.plot, title=analysis.ruleset, source=analysis.file)
+        draw_chart(risk_chart, _charted(risk), args.plot, title=analysis.ruleset, source=analysis.file)
     elif args.plot:
         from ..render.plot import analysis_chart
 
@@ -83,6 +83,19 @@ def command(args) -> int:
             tables.append(ledger_table(ledger))
         print(render(tables, fmt, analysis_header(analysis), colour()), end="")
     return 0
+
+
+def _charted(risk):
+    """What the risk chart draws: the session's net, or with seats at the table the first
+    planned seat's net over its games, named by its plan; and the tail."""
+    if risk.session is not None or not risk.at_table:
+        return risk
+    from types import SimpleNamespace
+
+    seat, net = next(iter(risk.at_table.items()))
+    plan = risk.at_table_plans.get(seat, {}) or {"stake": 1}
+    orders = [(f"{seat} at the table: {bet}", amount) for bet, amount in plan.items()]
+    return SimpleNamespace(session=net, tail=risk.tail, tail_throws=risk.tail_throws, orders=orders)
 
 
 def _ledger(request) -> list:

@@ -140,3 +140,19 @@ def test_the_players_are_needed_and_stops_are_refused(capsys):
     assert main(["analyse", "cotton", "--no-options", "--players", "Ann,Ben", "--bet", "Ben:side=1", "--games",
                  "9", "--stop-loss", "3"]) == 2
     assert "--stop-loss takes one bettor's plan" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
+def test_the_chart_of_a_seats_net(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from hazard_dsl.render import plot
+
+    drawn = []
+    real = plot.risk_chart
+    monkeypatch.setattr(plot, "risk_chart", lambda risk, *a, **k: (drawn.append(risk), real(risk, *a, **k)))
+    path = tmp_path / "seat.png"
+    assert main(["analyse", "cotton", "--no-options", "--players", "Ann,Ben,Cat", "--bet", "Ben:side=1", "--games",
+                 "2", "--plot", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    expected, _ = enumerated(2, "Ben", True)
+    assert drawn[0].session.outcomes == dict(sorted(expected.items()))  # Ben's net, the seat planned
