@@ -1,6 +1,6 @@
 """From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
 
-    python bench/bench_exact.py [--rounds 20] [--no-icepool] [--baseline DIR] [--write-docs [FILE]]
+    python bench/bench_exact.py [--rounds 20] [--repeat 3] [--no-icepool] [--baseline DIR] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked, no cache, in two ways side by side: whole
 (`check.reading.read_ruleset`, every section, as `check` and every command read it) and the game
@@ -15,11 +15,12 @@ depth='inf')`. Both give Cotton's 1979/4032 and the pass line's 244/495, checked
 the same text read again (its YAML's nodes kept in the process, which keeps the last few texts')
 and a text not read before (its YAML parsed and its sections found anew, as after an edit);
 either way the parse trees of its expressions are kept in the process, as after an edit of one
-of them. Each is the best of `--rounds` calls, in its own process; the two processes run one
-after the other, so a busy machine slows both (the first line says how busy it was). `--baseline
-DIR` (another checkout, e.g. `git archive a57f543 | tar -x -C DIR`) times that checkout's
-reading too, in a third process of the same run: its rows are `before`. The targets, for the
-game read alone: Cotton ≤ 2×, craps ≤ 10× (craps' file carries 39 bets that P(win) never reads).
+of them. Each is the best of `--rounds` calls in each of `--repeat` turns, each side in its own
+process; the processes run one after the other, in turns, so that a busy spell slows each (the
+first line says how busy the machine was). `--baseline DIR` (another checkout, e.g. `git archive
+a57f543 | tar -x -C DIR`) times that checkout's reading too, in a third process of the same run:
+its rows are `before`. The targets, for the game read alone: Cotton ≤ 2×, craps ≤ 10× (craps'
+file carries 39 bets that P(win) never reads).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ TARGETS = {"cotton": 2.0, "craps": 10.0}
 EXPECTED = {"cotton": "1979/4032", "craps": "244/495"}
 
 OURS = r"""
-import json, os, sys, time
+import gc, json, os, sys, time
 os.environ["HAZARD_DSL_NO_CACHE"] = "1"
 from pathlib import Path
 from hazard_dsl.compile.compiler import compile_ruleset
@@ -63,6 +64,7 @@ def p_win(name, text, new, read):
         yaml_nodes._load.cache_clear()
         if cut_cache is not None:
             cut_cache.cache_clear()
+    gc.collect()  # each call from the same start: a collection falls where its own garbage puts it
     t0 = time.perf_counter()
     ruleset = read(name + ".yaml", text=text, named=name + ".yaml")
     t1 = time.perf_counter()
@@ -146,28 +148,37 @@ def icepool_python() -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="calls of each, the best kept")
+    parser.add_argument("--repeat", type=int, default=3, help="turns of the processes, one after another")
     parser.add_argument("--no-icepool", action="store_true", help="time ours alone")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout of hazard-dsl, its reading timed beside (rows 'before')")
     _docs.add_option(parser)
     args = parser.parse_args()
     with _docs.recording("bench_exact", args.write_docs):
-        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls, in ms")
+        print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls "
+              f"in each of {args.repeat} turns, in ms")
         def run_ours(root: Path) -> dict:
             env = dict(os.environ, PYTHONPATH=str(root))
             return json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
                                               str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
                                              check=True, env=env, cwd=root).stdout)
 
-        ours = run_ours(HERE)
-        if args.baseline is not None:  # its whole reading is the figures before
-            ours.update({key.replace(" whole", " before"): value
-                         for key, value in run_ours(args.baseline.resolve()).items() if " whole" in key})
-        theirs = {}
-        if not args.no_icepool:
-            code = THEIRS.replace("ROUNDS", str(args.rounds))
-            theirs = json.loads(subprocess.run([str(icepool_python()), "-c", code], capture_output=True, text=True,
-                                               check=True).stdout)
+        def best(found: dict, more: dict) -> None:  # each figure's best run kept
+            for key, value in more.items():
+                if key not in found or value["total"] < found[key]["total"]:
+                    found[key] = value
+
+        ours: dict = {}
+        theirs: dict = {}
+        code = THEIRS.replace("ROUNDS", str(args.rounds))
+        for _ in range(args.repeat):  # the processes in turn, so that a busy spell slows each
+            best(ours, run_ours(HERE))
+            if args.baseline is not None:  # its whole reading is the figures before
+                best(ours, {key.replace(" whole", " before"): value
+                            for key, value in run_ours(args.baseline.resolve()).items() if " whole" in key})
+            if not args.no_icepool:
+                best(theirs, json.loads(subprocess.run([str(icepool_python()), "-c", code], capture_output=True,
+                                                       text=True, check=True).stdout))
         print(f"{'game':<8} {'reads':<6} {'text':<6} {'read':>6} {'compile':>8} {'solve':>6} {'ours':>7} "
               f"{'icepool':>8} {'ratio':>7} {'target':>7}")
         for name, target in TARGETS.items():
