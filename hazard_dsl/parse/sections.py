@@ -1,7 +1,8 @@
 """A rule file's text with some top-level sections left unread: what the game's reading parses.
 
-`without(text, names)` gives the text with the named top-level sections (`bets:`, `fees:`,
-`printed:`) turned into empty lines, so that every other line keeps its number and its
+`without(text, names)` gives the text with the named top-level sections (the game's reading,
+`check.reading.read_game`, names `bets`, `fees`, `printed`, `sources`, `notes` and
+`description`) turned into empty lines, so that every other line keeps its number and its
 characters their columns, and the YAML reader builds nodes for the game alone: craps' 39 bets
 are two thirds of its lines, and composing and positioning them was most of the cost of
 reading it from a new text (docs/performance.md, "From the rule text to P(win)").
@@ -12,8 +13,10 @@ every line at the left margin is a comment or a known key written plainly (`bets
 no `extends:` (the sections are then merged with another file's); no document markers, no line
 break but `\\n`; and no line of a section left out that opens a quoted scalar or a flow
 collection it does not close on that line (PyYAML lets one run on over a line at the margin:
-`x: "a` then `phases: b"` is one string). Anything else returns None: the whole text is read.
-A section kept that runs on into the next is caught after reading (`kept_as_cut`).
+`x: "a` then `phases: b"` is one string), a block scalar's prose aside. Anything else returns
+None: the whole text is read. A section kept that runs on into the next swallows its key, and
+is caught after reading (`kept_as_cut`). tests/parse/test_game_reading.py holds the cut to the
+whole text's nodes over generated texts.
 """
 
 from __future__ import annotations
