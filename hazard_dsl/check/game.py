@@ -53,7 +53,40 @@ def _with(options: dict, defaults: dict) -> str:
 
 
 def check_game(ruleset: Ruleset) -> list[Diagnostic]:
-    """All game-level diagnostics over every option combination, without duplicates."""
+    """All game-level diagnostics over every option combination, without duplicates, each with
+    the names it is about (`Diagnostic.names`: those of the compiler's problems are the phase, bet
+    or fee the problem stands at, from the ruleset)."""
+    found = _check_game(ruleset)
+    at = _names_at(ruleset) if any(not d.names for d in found) else {}
+    return [d if d.names else _with_names(d, at) for d in found]
+
+
+def _names_at(ruleset: Ruleset) -> dict:
+    """Each place of the ruleset's phases, bets and fees (and of their rules) -> the names of the
+    part standing there: the phase's; the bet's, and its phase's; the fee's."""
+    at: dict = {}
+    for phase in ruleset.phases.values():
+        for place in (phase.position, *(rule.position for rule in phase.rules)):
+            at.setdefault(place, (phase.name,))
+    for bet in ruleset.bets.values():
+        at.setdefault(bet.position, (bet.name,))
+        for phase in bet.phases.values():
+            for place in (phase.position, *(rule.position for rule in phase.rules)):
+                at.setdefault(place, (bet.name, phase.name))
+    for fee in ruleset.fees.values():
+        for place in (fee.position, *(rule.position for rule in fee.rules)):
+            at.setdefault(place, (fee.name,))
+    return at
+
+
+def _with_names(d: Diagnostic, at: dict) -> Diagnostic:
+    """`d` with the names of the part it stands at, and its subject (the compiler's problems say
+    them in words only)."""
+    names = tuple(dict.fromkeys(((d.subject,) if d.subject else ()) + at.get(d.position, ())))
+    return replace(d, names=names) if names else d
+
+
+def _check_game(ruleset: Ruleset) -> list[Diagnostic]:
     defaults = ruleset.default_options()
     diags = Diagnostics()
     fired, entered = set(), set()
@@ -121,17 +154,19 @@ def check_game(ruleset: Ruleset) -> list[Diagnostic]:
     for phase in ruleset.phases.values():
         if phase.name not in entered:
             diags.warning(f"phase {phase.name!r} is never reached", phase.position,
-                          "no rule goes to it, and it is not the start", code="unreached-phase")
+                          "no rule goes to it, and it is not the start", code="unreached-phase",
+                          names=(phase.name,))
             continue
         for rule in phase.rules:
             if (phase.name, rule.index) in fired:
                 continue
             if rule.is_otherwise:
                 diags.warning(f"the `otherwise` of phase {phase.name!r} never fires: the rules above it cover every throw",
-                              rule.position, code="unreachable-otherwise")
+                              rule.position, code="unreachable-otherwise", names=(phase.name,))
             else:
                 diags.error(f"{rule.describe()} can never fire: the rules above it, or its condition, rule out every "
-                            f"throw in every state where the phase is played", rule.position, code="unreachable-rule")
+                            f"throw in every state where the phase is played", rule.position, code="unreachable-rule",
+                            names=(phase.name,))
     return diags.items
 
 
@@ -145,7 +180,7 @@ def _unjudged(ruleset: Ruleset, entered: set, fired: set, checked: int, total: i
             out.append(Diagnostic(f"phase {phase.name!r} was not reached {of}: not judged (it may be reached "
                                   f"under the others)", phase.position, "warning",
                                   "fewer options, or fewer values, let check explore every combination",
-                                  code="unjudged"))
+                                  code="unjudged", names=(phase.name,)))
             continue
         quiet = [rule for rule in phase.rules if (phase.name, rule.index) not in fired]
         if not quiet:
@@ -158,7 +193,7 @@ def _unjudged(ruleset: Ruleset, entered: set, fired: set, checked: int, total: i
                               f"{what} of phase {phase.name!r} did not fire {of}: not judged (it may fire "
                               f"under the others)", quiet[0].position, "warning",
                               "fewer options, or fewer values, let check explore every combination",
-                              code="unjudged"))
+                              code="unjudged", names=(phase.name,)))
     return out
 
 
@@ -280,5 +315,5 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
             for rule in phase.rules:
                 if (phase.name, rule.index) not in fired[name] and not rule.is_otherwise:
                     out.warning(f"bet {name!r}: {rule.describe()} never fires", rule.position,
-                                code="unfired-bet-rule")
+                                code="unfired-bet-rule", names=(name, rule.phase))
     return out.items

@@ -7,6 +7,9 @@ inherited line, in the parent. The parent may be a built-in under site-packages,
 checks clean on its own: either way the fix belongs in the child. So such a problem is moved
 into the child — at the part of it that breaks the setting (its phase, its section), else at
 its `extends:` — saying what it inherits from where and how to override it.
+
+What a problem is about is read from its facts (`Diagnostic.names`, `.subject`), never from its
+message; the parent's lines and the child's sections are read from the files themselves.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ def placed_in(own: str, diagnostics: list, text: str | None = None) -> list:
     moved into `own`. The errors of `extends:` itself (a cycle, a missing file) stay where they
     are: they are about the chain, not about a setting inherited through it."""
     elsewhere = [d for d in diagnostics if d.position is not None and d.position.file != own
-                 and not d.message.startswith("extends")]
+                 and not _of_extends(d.position)]
     if not elsewhere:
         return diagnostics
     from ..diagnostics import RulesetError
@@ -40,6 +43,12 @@ def placed_in(own: str, diagnostics: list, text: str | None = None) -> list:
     return out
 
 
+def _of_extends(at: Position) -> bool:
+    """Whether a problem stands in its file's `extends:` (a cycle, a file missing or not a rule
+    file: an error of the chain), as the file's own lines show."""
+    return _section_of(SOURCES._lines.get(at.file) or [], at.line)[0] == "extends"
+
+
 def _text(own: str) -> str:
     lines = SOURCES._lines.get(own)
     if lines is None:
@@ -54,7 +63,7 @@ def _moved(d: Diagnostic, own: str, root) -> Diagnostic:
     quoted = lines[number - 1].strip() if 1 <= number <= len(lines) else ""
     section, entry = _section_of(lines, number)
     parent_name = _stem(parent_file)
-    names = set(re.findall(r"'([^']*)'", d.message))
+    names = set(d.names) | ({d.subject} if d.subject else set())
     target, why = None, ""
     # the part of the child that breaks it: a phase (or a bet, …) it replaces whose inherited
     # version names what the message names
@@ -76,13 +85,12 @@ def _moved(d: Diagnostic, own: str, root) -> Diagnostic:
     if target is None:
         # a declaration the child changes that the inherited line or the message uses (a
         # variable's range narrowed under a parent's `set main = total`)
-        said = f"{d.message} {quoted}"
         for key in ("variables", "options", "labels", "bets", "fees"):
             node = root.get(key)
             if not isinstance(node, YMap):
                 continue
             for name, (key_node, _) in node.entries.items():
-                if re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", said):
+                if name in names or re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", quoted):
                     target = key_node.position
                     why = f"this file changes {key.rstrip('s')} {name!r}, which {parent_name}'s line {number} uses; "
                     break
@@ -98,7 +106,8 @@ def _moved(d: Diagnostic, own: str, root) -> Diagnostic:
     what = f"the inherited `{quoted}`" if quoted else "an inherited setting"
     message = f"{d.message} — {what} of {parent_name} ({_base(parent_file)}, line {number})"
     hint = f"{why}change this file to fit it, or override it: {override}" + (f"; {d.hint}" if d.hint else "")
-    return Diagnostic(message, Position(own, target.line, target.column), d.severity, hint)
+    return Diagnostic(message, Position(own, target.line, target.column), d.severity, hint,
+                      names=d.names, reads=d.reads)
 
 
 def _base(file: str) -> str:
