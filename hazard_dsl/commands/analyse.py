@@ -449,6 +449,11 @@ def risk_request(analysis, machine, request, spread: bool = False):
     if request.best is not None or request.strategy is not None or request.risk is not None:
         simulate = None  # the staking figures' own simulation (commands.staking)
     at_table = None
+    if seated and games is not None and request.simulate is not None and request.best is None \
+            and request.strategy is None and request.risk is None:
+        raise SettingError("simulate", "is not drawn for seats at the table here: `hazard-dsl simulate` with ",
+                           Arg("players"), " and ", _SEATED, " plays rounds of the table, each seat's net "
+                           "beside the exact one")
     if seated and games is not None:  # each seat's net over N games at the table
         at_table = seats_over_games(analysis, tuple(request.plans) or None, games, request.policy)
         games = None

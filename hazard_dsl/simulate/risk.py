@@ -25,8 +25,9 @@ import numpy as np
 from ..compile.machine import END, THROW
 from ..records import record
 
-MAX_STEPS = 10_000_000  # lane steps of one walk, at most (a game that never ends is a bug, not a wait)
-BLOCK = 64  # decisions drawn at a time for a session played until a stop
+MAX_STEPS = 10_000_000  # decisions of one simulated session, at most (one that never stops is a bug)
+MAX_ROUNDS_A_GAME = 100_000  # steps of every lane at once per game asked for, at most
+BLOCK = 64  # decisions drawn at a time for a session played until a stop, at most
 
 
 @record(frozen=True)
@@ -104,7 +105,7 @@ class Walker:
         state = np.full(lanes, self.start, dtype=np.int32)
         played = np.zeros(lanes, dtype=np.int64)
         live = np.arange(lanes)
-        steps = 0
+        rounds = 0
         while len(live):
             state[live] = self._step(state[live], rng)
             ended = live[self.end[state[live]]]
@@ -113,8 +114,8 @@ class Walker:
                 played[ended] += 1
                 state[ended] = self.start
                 live = live[played[live] < count]
-            steps += len(live)
-            if steps > MAX_STEPS * 10:
+            rounds += 1
+            if rounds > count * MAX_ROUNDS_A_GAME:  # a game that never ends is a bug, not a wait
                 raise ValueError("the simulated games do not end")
         return out
 
@@ -128,29 +129,32 @@ class Walker:
         thrown = np.zeros(lanes, dtype=np.int64)
         live = np.arange(lanes)
         after: dict = {}  # (end state, count) -> (count after, passes)
-        steps = 0
+        rounds = 0
         while len(live):
             was = state[live]
             state[live] = self._step(was, rng)
             thrown[live] += self.throw[was]
             ended = live[self.end[state[live]]]
             done = np.zeros(lanes, dtype=bool)
-            for k in ended:
-                if passing is None:
-                    done[k] = True
-                    continue
-                key = (int(state[k]), int(count[k]))
-                if key not in after:
-                    after[key] = passing.after_game(key[1], self.results[key[0]], self.labels[key[0]])
-                count[k], passes = after[key]
-                if passes:
-                    done[k] = True
-                else:
-                    state[k] = self.start
+            if passing is None:
+                done[ended] = True
+            elif len(ended):  # the passing rule, once for each (end state, count) met this round
+                pairs, back = np.unique(np.stack([state[ended], count[ended]]), axis=1, return_inverse=True)
+                moved = []
+                for s, c in pairs.T:
+                    key = (int(s), int(c))
+                    if key not in after:
+                        after[key] = passing.after_game(key[1], self.results[key[0]], self.labels[key[0]])
+                    moved.append(after[key])
+                counts = np.array([c for c, _ in moved], dtype=np.int64)[back.ravel()]
+                passes = np.array([p for _, p in moved], dtype=bool)[back.ravel()]
+                count[ended] = counts
+                done[ended[passes]] = True
+                state[ended[~passes]] = self.start
             done[live[thrown[live] >= cap]] = True
             live = live[~done[live]]
-            steps += len(live)
-            if steps > MAX_STEPS * 10:
+            rounds += 1
+            if rounds > (cap + 1) * MAX_ROUNDS_A_GAME:  # steps without a throw, for ever: a bug
                 raise ValueError("the simulated hands do not end")
         return thrown
 
@@ -185,11 +189,15 @@ def session_walks(session, sessions: int, seed: int, machine=None, solver=None, 
     played = np.zeros(sessions, dtype=np.int64)
     going = np.ones(sessions, dtype=bool)
     left = session.games
+    # until a stop, blocks about as long as the sessions are expected to last: a block much
+    # longer draws decisions for sessions already stopped
+    block = max(1, min(BLOCK, int(session.expected_games) // 2 or 1))
     while going.any() and (left is None or left > 0):
-        k = BLOCK if left is None else min(left, 10_000)
         lanes = np.flatnonzero(going)
+        # at most about 2,000,000 decisions a block, whatever the sessions: memory stays small
+        k = max(1, min(block if left is None else left, 2_000_000 // len(lanes)))
         steps = nets_of[draw(len(lanes), k)]
-        # exact sums: the nets are whole multiples of one step, as in the exact walk
+        # sums of floats: a stop (and even, net 0) is met within a rounding of it (1e-9)
         path = net[lanes, None] + np.cumsum(steps, axis=1)
         hit = np.zeros(path.shape, dtype=bool)
         if loss is not None:

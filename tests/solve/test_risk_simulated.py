@@ -146,3 +146,20 @@ def test_analyse_text_of_a_session_fits_eighty_columns(capsys):
     out = capsys.readouterr().out
     assert "The session's net, simulated beside exact: 1,000 sessions (seed 0)" in out
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_what_is_not_simulated_here_is_said(capsys):
+    assert main(["analyse", "cotton", "--no-options", "--players", "Ann,Ben,Cat", "--bet", "Ben:side=1", "--games",
+                 "5", "--simulate", "100"]) == 2
+    assert "`hazard-dsl simulate` with --players" in capsys.readouterr().err
+    for bad, says in (("x", "is not a whole number"), ("1", "between 2 and 1,000,000")):
+        assert main(["analyse", "craps", "--no-options", "--tail", "5", "--simulate", bad]) == 2
+        assert says in capsys.readouterr().err
+
+
+def test_a_long_session_until_a_stop_is_drawn_in_blocks(craps):
+    # ten up or ten down takes about a hundred games: blocks of a few dozen, a session stopped
+    # in the middle of one keeps the net where it stopped
+    sim = craps.session_net(stop_loss=3, stop_win=20, simulate=2000, seed=9).simulated
+    within_four(sim)
+    assert sim.figures["behind"].mean + sim.figures["ahead"].mean == 1
