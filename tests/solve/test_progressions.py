@@ -147,6 +147,23 @@ def test_a_progression_at_the_table_reads_the_purse():
     assert ask("Ann", 20) == 2 and ask("Ann", 18, most=3) == 3  # the table's most
 
 
+def test_a_capped_progression_at_the_table_starts_again_past_its_cap():
+    from hazard_dsl.errors import ArgumentError
+    from hazard_dsl.play.actions import Question
+    from hazard_dsl.play.strategies import strategy
+
+    decide = strategy("martingale", 1, cap=4)
+
+    def ask(purse):
+        return decide(Question("stake", "Ann", {"purse": str(purse), "most": "100", "least": "0"}))["amount"]
+
+    # lost 1, 2 and 4: the next would be 8, past the cap of 4, so it starts again from 1 (as the chain does)
+    assert [ask(20), ask(19), ask(17), ask(13), ask(12)] == [1, 2, 4, 1, 2]
+    with pytest.raises(ArgumentError) as caught:
+        strategy("flat", 1, cap=4)
+    assert caught.value.argument.name == "cap"
+
+
 def test_run_plays_a_progression_and_simulate_says_where_it_is_played():
     done = subprocess.run([sys.executable, "-m", "hazard_dsl", "run", "cotton", "--players", "Ann,Ben,Cat",
                            "--strategy", "martingale", "--seed", "3", "--rounds", "2"], capture_output=True, text=True)
