@@ -79,10 +79,13 @@ def without(text: str, names, sections: dict | None = None) -> tuple[str, tuple]
     cut = [name for name in names if name in sections]
     if not cut:
         return None
+    # what runs on from a section left out can reach only the sections after it: those after
+    # the last one kept (craps' bets) need no look
+    last_kept = max((start for name, (start, _) in sections.items() if name not in cut), default=-1)
     pieces, last = [], 0
     for start, end in sorted(sections[name] for name in cut):
         part = text[start:end]
-        if not _closed_on_each_line(part):
+        if start < last_kept and not _closed_on_each_line(part):
             return None
         pieces.append(text[last:start])
         pieces.append("\n" * part.count("\n"))

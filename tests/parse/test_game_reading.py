@@ -256,3 +256,11 @@ def test_a_line_is_closed_or_open(line, closed):
     from hazard_dsl.parse.sections import _closed
 
     assert _closed(line) is closed
+
+
+def test_a_section_left_out_after_every_kept_one_is_not_looked_into():
+    # what runs on from it reaches nothing the game's reading reads (its YAML's own error is the
+    # bets' reading's to report)
+    text = "name: x\nphases: {}\nbets:\n  a: 'q\n"
+    assert without(text, UNREAD) == ("name: x\nphases: {}\n\n\n", ("bets",))
+    assert without(text + "money: {}\n", UNREAD) is None  # a kept section after it: looked into
