@@ -116,3 +116,32 @@ def test_a_game_without_a_casters_stake_says_so_and_draws_the_rest(client):
 def test_a_wrong_setting_is_a_400_naming_its_field(client, settings, words):
     got = client.post("/api/charts", json={"ruleset": "cotton", "settings": settings}, headers=HEADER)
     assert got.status_code == 400 and words in got.json()["error"], got.text
+
+
+@pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
+def test_the_charts_answer_any_body_without_a_500(tmp_path_factory):
+    # as test_serve_sweep does for the other routes: bodies of every shape, and settings of every shape
+    pytest.importorskip("hypothesis")
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from tests.serve.test_serve_sweep import MEANINGFUL, VALUES, bodies
+
+    folder = tmp_path_factory.mktemp("sweep")
+    (folder / "mine.yaml").write_text("name: [unclosed\n", encoding="utf-8")
+    keys = ("games", "stop_loss", "stop_win", "bankroll", "goal", "tail")
+    shaped = st.dictionaries(st.sampled_from(keys) | st.text(max_size=5), VALUES | MEANINGFUL | st.integers(-5, 60),
+                             max_size=4)
+    app = create_app(folder, inline=True, time_limit=5)
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
+        @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+        @given(bodies(("ruleset", "text", "name", "options", "settings")), shaped)
+        def check(body, asked):
+            if isinstance(body.get("settings"), dict) or "settings" not in body:
+                body["settings"] = asked
+            body.setdefault("ruleset", "cotton")
+            r = c.post("/api/charts", json=body, headers=HEADER)
+            assert r.status_code < 500 or r.status_code == 503, (body, r.status_code, r.text)
+            if r.status_code >= 400:
+                assert r.json()["error"], r.text
+
+        check()
