@@ -158,8 +158,8 @@ def test_what_is_not_simulated_here_is_said(capsys):
 
 
 def test_a_long_session_until_a_stop_is_drawn_in_blocks(craps):
-    # ten up or ten down takes about a hundred games: blocks of a few dozen, a session stopped
-    # in the middle of one keeps the net where it stopped
+    # three down or twenty up lasts dozens of games: drawn in blocks, a session stopped in the
+    # middle of one keeps the net where it stopped
     sim = craps.session_net(stop_loss=3, stop_win=20, simulate=2000, seed=9).simulated
     within_four(sim)
     assert sim.figures["behind"].mean + sim.figures["ahead"].mean == 1
