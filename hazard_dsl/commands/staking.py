@@ -151,7 +151,22 @@ def figures(args, analysis, ruleset) -> Staking:
         raise CommandError(str(exc)) from None
     if args.simulate is not None and (out.run is not None or (out.best is not None and out.bankroll is not None)):
         out.simulated = simulated(out, args, _count(args.simulate, "simulate", 2, 1_000_000))
+        out.simulated["z"] = beside_z(out)
     return out
+
+
+def beside_z(out: Staking) -> dict:
+    """z = (simulated − exact) / SE of each simulated figure that has an exact one: the chance
+    of the goal (and, for a progression, the games, the coin-in and the net)."""
+    from ..simulate.risk import Beside
+
+    if out.run is not None:
+        r = out.run
+        exact = {"reach_goal": r.reach_goal, "games": r.games, "staked": r.staked, "net": r.net}
+    else:
+        exact = {"reach_goal": out.best.chance(int(out.bankroll))}
+    return {key: Beside(Fraction(value), *out.simulated[key]).z for key, value in exact.items()
+            if key in out.simulated}
 
 
 def simulated(out: Staking, args, sessions: int) -> dict:
@@ -175,4 +190,4 @@ def simulated(out: Staking, args, sessions: int) -> dict:
                        int(out.bankroll), int(out.best.goal), sessions, rng)
 
 
-__all__ = ["CHOICES", "SIDES", "Asked", "Staking", "check", "figures", "simulated", "wanted"]
+__all__ = ["CHOICES", "SIDES", "Asked", "Staking", "beside_z", "check", "figures", "simulated", "wanted"]

@@ -163,3 +163,14 @@ def test_a_long_session_until_a_stop_is_drawn_in_blocks(craps):
     sim = craps.session_net(stop_loss=3, stop_win=20, simulate=2000, seed=9).simulated
     within_four(sim)
     assert sim.figures["behind"].mean + sim.figures["ahead"].mean == 1
+
+
+def test_the_best_stake_simulated_gives_its_z(capsys):
+    # Cotton's caster from 10 to 20: bold play, one stake of 10, reaches the goal with 1979/4032
+    # (tests/solve/test_risk_done_when.py counts it from the throws)
+    assert main(["analyse", "cotton", "--no-options", "--bankroll", "10", "--goal", "20", "--stake", "best",
+                 "--simulate", "3000", "--seed", "2", "--json"]) == 0
+    sim = json.loads(capsys.readouterr().out)["staking"]["simulated"]
+    mean, se = sim["reach_goal"]
+    assert sim["z"]["reach_goal"] == pytest.approx((mean - 1979 / 4032) / se)
+    assert abs(sim["z"]["reach_goal"]) < 4
