@@ -495,6 +495,12 @@ class LanguageService:
             return None, None
         return found, line_map(found.lines, held.lines)
 
+    def settled_as(self, uri: str, doc) -> tuple:
+        """`settled`'s answer for one version `doc` of the document (from `held`), checked."""
+        from .settled import line_map
+
+        return doc, line_map(doc.lines, self._open[uri].lines)
+
     def code_actions(self, uri: str, span: Span, settled: tuple | None = None) -> list[QuickFix]:
         """The quick fixes of the problems that touch `span`. With `settled` (from `settled`):
         those of that version's problems, placed in the text held now (`settled_problems`)."""

@@ -11,7 +11,12 @@ to seconds (a game of some ten thousand states). Checked in order on the server'
   is stopped where it stands (`Superseded` raised in the worker) or, failing that, its
   answer dropped;
 - diagnostics are published on the server's thread, only for the version still held, and
-  never for a version older than one already published (`published`);
+  never for a version older than one already published (`published`); but an author who types
+  on without a pause would see none at all (every check stopped by the next key), so once a
+  document has waited STARVED seconds for its diagnostics, a quick check under way (its last
+  took at most QUICK seconds) is let run, and what it finds is published as of its own version,
+  each problem moved into the text held (`language.settled`; one on a line changed since is
+  left out); the newest version is checked next;
 - a request that needs a version's check (code actions, inlay hints, code lenses) is answered
   from the last version checked, its places moved into the text held now (`settled`,
   `language.settled`); only before any check has ended does it wait (`analysed`);
@@ -33,7 +38,11 @@ import asyncio
 import ctypes
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
+
+STARVED = 1.0  # seconds a document may wait for diagnostics before a quick check is let run
+QUICK = 0.5  # seconds: a check this short may be let run (a longer one is stopped as before)
 
 
 class ContentModified(Exception):
@@ -74,6 +83,9 @@ class Checks:
         self._stopping = threading.Lock()  # the worker's check ends and an interrupt never cross
         self._waiting: dict[str, list] = {}  # uri -> futures of requests awaiting its check
         self.published: dict[str, int] = {}  # uri -> `seq` of the version last published
+        self._since: dict[str, float] = {}  # uri -> when it began to wait for diagnostics
+        self._took: dict[str, float] = {}  # uri -> seconds its last check to the end took
+        self._let_run = None  # the version under way not stopped though replaced (STARVED)
         self.checked = 0  # versions checked to the end (tests and benchmarks read it)
         self.stopped = 0  # checks stopped because their version was gone
         self._loop = None
@@ -86,9 +98,14 @@ class Checks:
         self._loop = self._loop or asyncio.get_event_loop()
         self._wanted.pop(uri, None)
         self._wanted[uri] = None
+        now = time.monotonic()
+        waited = now - self._since.setdefault(uri, now)
         running = self._running
         if running is not None and running[0] == uri and not self.service.is_held(uri, running[1]):
-            self._stop()
+            if waited >= STARVED and self._took.get(uri, QUICK + 1) <= QUICK:
+                self._let_run = running[1]  # published when it ends, as of its own version
+            elif self._let_run is not running[1]:
+                self._stop()
         if not self._soon:
             # started once the messages already read are handled: a burst of keystrokes is one check
             self._soon = True
@@ -98,6 +115,8 @@ class Checks:
         """The document is closed: nothing of it is published again until it is opened."""
         self._wanted.pop(uri, None)
         self.published.pop(uri, None)
+        self._since.pop(uri, None)
+        self._took.pop(uri, None)
         running = self._running
         if running is not None and running[0] == uri:
             self._stop()
@@ -112,6 +131,7 @@ class Checks:
         self._wanted.pop(uri, None)
         if seq >= self.published.get(uri, -1):
             self.published[uri] = seq
+            self._since.pop(uri, None)
             self._publish(uri, problems)
 
     async def analysed(self, uri: str) -> None:
@@ -189,6 +209,7 @@ class Checks:
 
     def _done(self, uri: str, version, future) -> None:
         self._running = None
+        let_run, self._let_run = self._let_run is version, None
         stopped = False
         try:
             problems = future.result()
@@ -200,9 +221,16 @@ class Checks:
             problems = None
         if problems is not None:
             self.checked += 1
-            if self.service.is_held(uri, version) and version.seq >= self.published.get(uri, -1):
+            held = self.service.is_held(uri, version)
+            if (held or (let_run and self.service.held(uri) is not None)) and \
+                    version.seq >= self.published.get(uri, -1):
                 self.published[uri] = version.seq
-                self._publish(uri, problems)
+                self._since.pop(uri, None)
+                if held:
+                    self._publish(uri, problems)
+                else:  # let run for a document starved (`want`): its problems in the text held
+                    placed = self.service.settled_problems(uri, self.service.settled_as(uri, version))
+                    self._publish(uri, placed, version.version)
         if stopped and self.service.is_held(uri, version) and uri not in self._wanted:
             self._wanted[uri] = None  # stopped, yet still the newest (an interrupt that came late)
         held = self.service.held(uri)
@@ -221,7 +249,10 @@ class Checks:
             try:
                 if not self.service.is_held(uri, version):
                     return None  # replaced while it waited: never started
-                return self.service.problems(version)
+                started = time.monotonic()
+                found = self.service.problems(version)
+                self._took[uri] = time.monotonic() - started
+                return found
             finally:
                 with self._stopping:
                     self._worker = None

@@ -140,9 +140,11 @@ class HazardServer(LanguageServer):
         else:
             self.checks.publish_now(uri, [])
 
-    def published(self, uri: str, problems: list) -> None:
-        """Publish the problems of the version held now (the worker's answer for it)."""
-        version = self.workspace.get_text_document(uri).version if self.is_open(uri) else None
+    def published(self, uri: str, problems: list, version=None) -> None:
+        """Publish the problems of the version held now (the worker's answer for it), or of an
+        older `version`, its problems already placed in the text held (lsp.checks: STARVED)."""
+        if version is None:
+            version = self.workspace.get_text_document(uri).version if self.is_open(uri) else None
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=self.folded(uri, problems)))
 

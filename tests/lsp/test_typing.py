@@ -364,3 +364,34 @@ async def test_a_request_waiting_for_a_first_check_is_cancelled_by_the_editor(cl
     assert took < BOUND and versions(client, uri) == [], (took, versions(client, uri))
     assert "cancel" in str(refused.value).lower(), refused.value
     await publication(client, uri, 1)  # the check itself ran on, and is published
+
+
+@needs_pytest_lsp
+@pytest.mark.slow
+@pytest.mark.asyncio
+async def test_an_author_typing_without_a_pause_still_sees_diagnostics(client: LanguageClient, tmp_path):
+    """Keys at 20 a second for four seconds into Cotton's Hazard (a check of some tens of
+    milliseconds, so each is stopped by the next key): once the document has waited a second
+    (lsp.checks.STARVED), a check is let run and published as of its own version while the
+    author types on; the versions published only rise, and the last key's is published last."""
+    text = (HERE / "rulesets" / "cotton.yaml").read_text(encoding="utf-8")
+    uri = opened(client, tmp_path / "cotton.hazard.yaml", text)
+    await publication(client, uri, 1)
+    lines = text.split("\n")
+    line = next(i for i, s in enumerate(lines) if s.strip().startswith("description: ")
+                and not s.rstrip().endswith((">", "|")))
+    end = len(lines[line])
+    version, start = 1, time.monotonic()
+    for k in range(80):
+        await asyncio.sleep(max(0.0, start + k / 20 - time.monotonic()))
+        version += 1
+        typed(client, uri, version, line, end + k, "etaoinshrd"[k % 10])
+    typing_ended = time.monotonic()
+    await publication(client, uri, version)
+    await asyncio.sleep(0.5)
+    seen = versions(client, uri)
+    during = [when for u, v, _, when in client.published if u == uri and v is not None and 1 < v < version]
+    print(f"published while typing: {len(during)} of {version - 1} versions; all: {seen}")
+    assert seen == sorted(seen) and len(set(seen)) == len(seen), seen
+    assert seen[-1] == version
+    assert during and min(during) < typing_ended, seen
