@@ -99,6 +99,22 @@ def test_a_game_with_its_bets_walks_the_same():
     assert (throws, counts.tolist()) == (expected_throws, expected_counts.tolist())
 
 
+def test_rows_of_draws_thrown_away_are_counted_as_the_plain_walk_counts_them():
+    """Dice whose chances share no small denominator throw some draws away (`tables.throws_of`):
+    the lane goes to a twin of its row, rows [low, high), counted so that the throws made are the
+    draws less those visits. No built-in needs it; the walk must still count those rows and no
+    other plain row. Here craps' table with rows 161-260 (a point's first hundred throws) declared
+    such rows: any rows will do for the count, the games walked are the same."""
+    from hazard_dsl.records import replace
+
+    table = replace(_table("craps"), redraws=(161, 261))
+    counts, throws = compiled.run_chunk(table, 3001, np.random.SeedSequence(8))
+    expected_counts, expected_throws = walked(table, 3001, np.random.SeedSequence(8))
+    assert int(counts[161:261].sum()) > 0
+    assert int(counts[:161].sum()) == int(counts[261:table.first_tag].sum()) == 0
+    assert (throws, counts.tolist()) == (expected_throws, expected_counts.tolist())
+
+
 # Pinned from the kernel of commit a57f543, before the walk ran counted rounds and tallied the
 # tagged rows apart (chunk k of each case seeded SeedSequence(seed, spawn_key=(k,))): throws made,
 # the games by ending index, and a digest of every row's count. A change here is a change of the
