@@ -43,7 +43,7 @@ def static_problems(ruleset) -> list[Diagnostic]:
                     out.append(Diagnostic(f"{rule.describe()} can never fire: the {fact} of {dice} is never "
                                           f"{value}", rule.position, "error",
                                           f"the {fact} is {_shown(facts[fact])}",
-                                          code="unreachable-rule"))
+                                          code="unreachable-rule", names=(rule.phase,)))
     return out
 
 
