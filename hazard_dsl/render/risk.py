@@ -241,9 +241,9 @@ def at_table_tables(risk, units: str) -> list[Table]:
         plan = _plan_words(risk.at_table_plans.get(seat, {}))
         title = f"{seat}'s net over {d.games} games at a table of {', '.join(risk.at_table_players)} ({plan})"
         caption = (f"The box goes round as the rules pass it, {risk.at_table_players[0]} casting first; {seat} "
-                   f"stakes as a setter and covers the setters as the caster, plays the plan whenever it may, and "
-                   f"takes the other seats' bets the table gives it; no purse runs short. Coin-in: what {seat} "
-                   f"puts at risk, game by game. Exact distribution: --format json.")
+                   f"lays its stake and makes its plan whenever it may, and takes the other seats' bets the table "
+                   f"gives it, as in its expected net above; no purse runs short. Coin-in: what {seat} puts at "
+                   f"risk, game by game. Exact distribution: --format json.")
         tables += net_tables(d, f"{title} (in {units})", "games played", caption)
     return tables
 
