@@ -1,6 +1,11 @@
 """`analyse`: the exact figures of a ruleset, and what the command adds to them — the caster's
 hand, a caster's chance of reaching a goal, bets made together, and the table of each option's
-effect on the game and on each bet."""
+effect on the game and on each bet; and risk (issue 38): the spread, a session's net, a seat's
+net over N games at the table, the tail, and the same simulated beside them.
+
+Why one piece of over 600 lines: the risk half reads the analysis the first half makes (its
+bets' table, its seats) and checks amounts, counts and bets with the same helpers and words, and
+every front end asks both through this one module (`analyse_request`, then `risk_request`)."""
 
 from __future__ import annotations
 

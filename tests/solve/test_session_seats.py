@@ -37,12 +37,12 @@ OUTS = {5: {2, 3, 11, 12}, 6: {2, 3, 11}, 7: {2, 3, 12}, 8: {2, 3, 11}, 9: {2, 3
 def caster_wins() -> F:
     mains = sum(WAYS[m] for m in NICKS)  # a throw outside 5-9 is thrown again: the main is one of these
     total = F(0)
-    for main, ways in ((m, WAYS[m]) for m in NICKS):
-        win = F(sum(WAYS[t] for t in NICKS[main]), 36)
+    for the_main, ways in ((m, WAYS[m]) for m in NICKS):
+        win = F(sum(WAYS[t] for t in NICKS[the_main]), 36)
         for chance in range(2, 13):
-            if chance in NICKS[main] or chance in OUTS[main]:
+            if chance in NICKS[the_main] or chance in OUTS[the_main]:
                 continue
-            win += F(WAYS[chance], 36) * F(WAYS[chance], WAYS[chance] + WAYS[main])
+            win += F(WAYS[chance], 36) * F(WAYS[chance], WAYS[chance] + WAYS[the_main])
         total += F(ways, mains) * win
     return total
 
