@@ -22,6 +22,7 @@ whole text's nodes over generated texts.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 from .keys import RULESET
@@ -144,35 +145,36 @@ def _scalar_end(lead: int):
     return re.compile(r"\n {0,%d}(?=[^ \n])" % lead)
 
 
-def _opening_lines(part: str):
-    """The lines of `part` with a quote or a flow collection's opener, each once: (where the
-    line starts, the line)."""
-    line_end = -1
-    for opener in _OPENER.finditer(part):
-        at = opener.start()
-        if at < line_end:
-            continue  # on a line already given
-        line_end = part.find("\n", at)
-        line_end = len(part) if line_end < 0 else line_end
-        line_start = part.rfind("\n", 0, at) + 1
-        yield line_start, part[line_start:line_end]
-
-
 def _closed_on_each_line(part: str) -> bool:
     """Whether no line of `part` leaves a quoted scalar or a flow collection open (a cautious
     count: a line it cannot judge, such as one with an odd number of double quotes in a plain
-    word, counts as open, and the whole text is read). The lines of a block scalar open
-    nothing, whatever they hold (they are found only when a line looks open: most sections
-    have none)."""
-    spans = None
-    for line_start, line in _opening_lines(part):
-        if _closed(line):
-            continue
-        if spans is None:
-            spans = _block_scalars(part)
-        if not any(start <= line_start < end for start, end in spans):
+    word, counts as open, and the whole text is read). Only the lines with a quote or a
+    bracket are looked at, and not those of a block scalar, which open nothing whatever they
+    hold (found when a line first looks open: most sections have none)."""
+    spans = starts = None
+    at = 0
+    while True:
+        opener = _OPENER.search(part, at)
+        if opener is None:
+            return True
+        at = opener.start()
+        if spans:
+            k = bisect_right(starts, at) - 1
+            if k >= 0 and at < spans[k][1]:
+                at = spans[k][1]  # past the block scalar
+                continue
+        line_end = part.find("\n", at)
+        line_end = len(part) if line_end < 0 else line_end
+        if not _closed(part[part.rfind("\n", 0, at) + 1:line_end]):
+            if spans is None:
+                spans = _block_scalars(part)
+                starts = [start for start, _ in spans]
+                k = bisect_right(starts, at) - 1
+                if k >= 0 and at < spans[k][1]:
+                    at = spans[k][1]
+                    continue
             return False
-    return True
+        at = line_end
 
 
 def _closed(line: str) -> bool:
