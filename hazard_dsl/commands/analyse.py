@@ -611,12 +611,12 @@ def simulated_beside(machine, solver, sessions: int, seed: int, *, session=None,
     sessions = _simulations(sessions)
     work = []
     if session is not None:
-        work.append((sessions * session.expected_games, "decisions"))
+        work.append((sessions * session.expected_games, "sessions", "decisions"))
     if tail is not None:  # E[min(length, n)] = Σ_{m=1..n} P(length ≥ m), its logs kept for every m
-        work.append((sessions * sum(10 ** x for x in tail.logs[1:]), "throws"))
-    for amount, what in work:
+        work.append((sessions * sum(10 ** x for x in tail.logs[1:]), f"{tail.what}s", "throws"))
+    for amount, count, what in work:
         if amount > MAX_SIMULATED:
-            raise SettingError("simulate", f"{sessions:,} sessions are about {int(amount):,} {what} to draw, more "
+            raise SettingError("simulate", f"{sessions:,} {count} are about {int(amount):,} {what} to draw, more "
                                            f"than the {MAX_SIMULATED:,} simulated beside the exact figures; ask "
                                            f"for fewer, or use `hazard-dsl simulate`")
     if solver is None:
