@@ -61,44 +61,59 @@ def _kept_faces(count: int, off: tuple, faces: tuple) -> tuple:
     return tuple(faces[d - 1] for d in range(1, count + 1) if d not in off)
 
 
-def cast(machine, number: int) -> tuple[dict, dict]:
+def cast(machine, number: int, stands: bool = True) -> tuple[dict | None, dict]:
     """One cast from throw state `number` (every die) or recast die state `number` (the dice it
-    throws again): the chance of each throw that stands (outcome index -> chance) and of each
+    throws again): the chance of each throw that stands (outcome index -> chance; None without
+    `stands`: from a throw state they are the dice's own chances times (1 − c)^n) and of each
     state the dice that land off lead to (state number -> chance). Together they add up to 1."""
     recast, dice = machine.recast, machine.dice
-    c = recast.chance
+    node = machine.node(number)
+    if number < len(machine.states):  # a throw state: every die cast
+        parent, thrown, kept, outcomes = number, tuple(range(1, dice.count + 1)), (), None
+    else:
+        parent, thrown, outcomes = node.parent, node.dice, node.outcomes
+        kept = _kept_faces(dice.count, thrown, node.kept)
+    thrown_fair, off = _cast_chances(dice, recast.chance, thrown, kept)
+    landed = recast.landed[parent]
+    moves: dict = {}
+    for way, p in off:
+        target = landed[way]
+        moves[target] = moves.get(target, ZERO) + p
+    if not stands:
+        return None, moves
+    if outcomes is None:
+        return dict(thrown_fair), moves
+    return {outcomes[k]: p for k, p in thrown_fair}, moves
+
+
+@lru_cache(maxsize=4096)
+def _cast_chances(dice, c, thrown: tuple, kept: tuple) -> tuple[tuple, tuple]:
+    """What a cast of the dice `thrown` does with the others showing `kept`, whatever the state:
+    ((the throw's place — an outcome index for every die thrown, else its place among the
+    throws of the dice thrown —, chance), …) for the throws that stand, and ((way, chance), …)
+    for each way some land off. Made once for each shape of cast: every state shares it."""
     count, sides = dice.count, dice.sides
     chances = [dice.faces(d) for d in range(1, count + 1)]
     numbers = way_numbers(count, sides)
-    node = machine.node(number)
-    if number < len(machine.states):  # a throw state: every die cast
-        parent, thrown, kept = number, tuple(range(1, count + 1)), ()
-        outcomes = range(len(dice.outcomes))
-    else:
-        parent, thrown = node.parent, node.dice
-        kept = _kept_faces(count, thrown, node.kept)
-        outcomes = node.outcomes
-    landed = recast.landed[parent]
     fair = (ONE - c) ** len(thrown)
-    stands = {}
-    for o, faces in zip(outcomes, product(range(1, sides + 1), repeat=len(thrown))):
+    stands = []
+    for k, faces in enumerate(product(range(1, sides + 1), repeat=len(thrown))):
         p = fair * prod(chances[d - 1][f - 1] for d, f in zip(thrown, faces))
         if p:
-            stands[o] = stands.get(o, ZERO) + p
-    moves: dict = {}
+            stands.append((k, p))
+    off = []
+    before = faces_of(count, thrown, kept, (0,) * len(thrown))  # the kept faces, 0 where thrown
     for n_off in range(len(thrown), 0, -1):
-        for off in combinations(thrown, n_off):
-            landed_fair = tuple(d for d in thrown if d not in off)
+        for dice_off in combinations(thrown, n_off):
+            landed_fair = tuple(d for d in thrown if d not in dice_off)
             weight = c ** n_off * (ONE - c) ** len(landed_fair)
             for faces in product(range(1, sides + 1), repeat=len(landed_fair)):
                 p = weight * prod(chances[d - 1][f - 1] for d, f in zip(landed_fair, faces))
-                if not p:
-                    continue
-                every = faces_of(count, thrown, kept, (0,) * len(thrown))  # kept faces, 0 where thrown
-                every = tuple(dict(zip(landed_fair, faces)).get(d, f) for d, f in enumerate(every, 1))
-                target = landed[numbers[off, _kept_faces(count, off, every)]]
-                moves[target] = moves.get(target, ZERO) + p
-    return stands, moves
+                if p:
+                    now = dict(zip(landed_fair, faces))
+                    every = tuple(now.get(d, f) for d, f in enumerate(before, 1))
+                    off.append((numbers[dice_off, _kept_faces(count, dice_off, every)], p))
+    return tuple(stands), tuple(off)
 
 
 def standing(machine, number: int, alone) -> tuple[dict, Fraction]:
@@ -151,3 +166,19 @@ def standing(machine, number: int, alone) -> tuple[dict, Fraction]:
         back += p * b2
         casts += p * c2
     return {o: q / (ONE - back) for o, q in total.items()}, casts / (ONE - back)
+
+
+def reached(machine, number: int) -> list:
+    """The states one cast from throw state or recast die state `number` can lead to, in the
+    order of `cast` (the throws that stand first, then the ways of landing off), without their
+    chances: what a solver's graph of the states needs."""
+    recast, dice = machine.recast, machine.dice
+    node = machine.node(number)
+    if number < len(machine.states):
+        parent, thrown, kept, outcomes = number, tuple(range(1, dice.count + 1)), (), range(len(dice.outcomes))
+    else:
+        parent, thrown, outcomes = node.parent, node.dice, node.outcomes
+        kept = _kept_faces(dice.count, thrown, node.kept)
+    thrown_fair, off = _cast_chances(dice, recast.chance, thrown, kept)
+    steps, landed = machine.states[parent].steps, recast.landed[parent]
+    return list(dict.fromkeys([*(steps[outcomes[k]].target for k, _ in thrown_fair), *(landed[w] for w, _ in off)]))

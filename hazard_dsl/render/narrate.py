@@ -11,7 +11,7 @@ from collections import Counter
 from ..records import field, record
 
 from ..compile.machine import Machine
-from ..model import NUMBER_WORDS
+from ..model import NUMBER_WORDS, plural
 from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
 from .words import fill, money_amount, number_word, sentences
 
@@ -194,7 +194,9 @@ def cast_text(casts, words, caster: str | None = None) -> str:
                 every = "both dice" if len(dice) == 2 else f"all {NUMBER_WORDS[len(dice)]} dice"
                 parts.append(f"{every} land off ({written})")
             else:
-                kept = " and ".join(_a(words.faces[f - 1]) for f in dice if f is not None)
+                shown = [f for f in dice if f is not None]
+                kept = f"{NUMBER_WORDS[len(shown)]} {plural(words.faces[shown[0] - 1])}" \
+                    if len(shown) > 1 and len(set(shown)) == 1 else " and ".join(_a(words.faces[f - 1]) for f in shown)
                 parts.append(f"the {_dice_named(off)} land{'s' * (len(off) == 1)} off ({written}), {kept} showing")
         elif cast.get("cast") == "die":
             face = cast.get("face")
