@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, uint32, uint64
+from numba import njit, uint64
 
 MASK32 = 0xFFFFFFFF
 MOST_PER_WORD = 32  # draws taken from one word at most (a bound for the buffer's slack)
@@ -208,15 +208,15 @@ def _ensure(buf, at, filled, need, scratch, n, shift, bits, powers, k, threshold
     return at, filled
 
 
-# Rounds between emptyings of the lanes' tallies into counts: a tally is a uint32, and a lane
-# reaches one row a round, so none can wrap
+# Rounds between emptyings of the lanes' tallies into counts: a tally is an int32 of the walk's
+# table, and a lane reaches one row a round, so none can overflow
 SPAN = 1 << 30
 
 
 @njit(inline="never")
 def _games(visits, first_tag, rows, width):
     """The games the lanes have ended since their tallies were last emptied: their visits to the
-    tagged rows (each row's eight tallies at its first entry, ``width`` = cols · stride)."""
+    tagged rows (each row's eight tallies first among its ``width`` = cols + 8 entries)."""
     total = 0
     for r in range(first_tag, rows):
         at = r * width
@@ -271,15 +271,25 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
     # from the buffer (filled, then walked: the draws' loop and the tables' loop each run alone).
     # No branch on what a throw did (a branch taken at random a third of the time costs more
     # than the throw), and no test of it: each lane adds one to its own tally of the row it
-    # reaches, one instruction, and the rows the report reads are read from the tallies at the
-    # end. A lane's tallies are its own (lane j's visits to row r at entry r·cols·stride + j,
-    # stride enough that eight fit in a row's entries), so no increment waits on another lane's
-    # to the same row. Noting each row and counting the tagged ones took a third or more of the
-    # time in games of a few throws (craps 1.25x, Passage 1.5x, Raffle 1.7x with the tallies).
+    # reaches, and the rows the report reads are read from the tallies at the end. The tallies
+    # lie in the walk's own copy of the table, eight before each row's entries (row r at
+    # r·(cols + 8) + 8, lane j's tally of it at r·(cols + 8) + j): the increment brings in the
+    # line the row's next lookup is likely to read, and no lane's increment waits on another's.
+    # Noting each row and counting the tagged ones, before, took a third or more of the time in
+    # games of a few throws (craps, Passage, Raffle: 1.25-1.7x the throws a second without).
     if lanes == 8 and started + 8 <= games:
-        stride = (8 + cols - 1) // cols
-        visits = np.zeros(counts.size * cols * stride, dtype=np.uint32)  # as many entries as the table's
+        rows = counts.size
+        wide = cols + 8
+        walk = np.empty(rows * wide, dtype=np.int32)  # made anew each chunk: a chunk's lanes write it
+        for r in range(rows):
+            base = r * wide
+            for j in range(8):
+                walk[base + j] = 0
+            for d in range(cols):
+                walk[base + 8 + d] = np.int32((step[r * cols + d] // cols) * wide + 8)
         a, b, c, e, f, g, h, i = state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+        a, b, c, e = (a // cols) * wide + 8, (b // cols) * wide + 8, (c // cols) * wide + 8, (e // cols) * wide + 8
+        f, g, h, i = (f // cols) * wide + 8, (g // cols) * wide + 8, (h // cols) * wide + 8, (i // cols) * wide + 8
         # The games started are not counted round by round: `most` bounds them (a round starts
         # eight at most), and they are counted from the tallies only when that bound comes within
         # a round of N: a run of rounds each beginning with started + 8 <= games, as checking
@@ -289,11 +299,11 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
         ended = 0  # the games ended whose visits were emptied into counts
         while True:
             if most + 8 > games or since > SPAN:
-                now = _games(visits, first_tag, counts.size, cols * stride)
+                now = _games(walk, first_tag, rows, wide)
                 started = lanes + ended + now
                 most = started
                 if since > SPAN:
-                    _empty(visits, counts, first_tag, low, high, cols * stride)
+                    _empty(walk, counts, first_tag, low, high, wide)
                     ended += now
                     since = 0
                 if most + 8 > games:
@@ -301,27 +311,29 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
             at, filled = _ensure(buf, at, filled, 8, scratch, cols, shift, bits, powers, k, threshold, rng)
             rounds = min((filled - at) >> 3, (games - most - 8) // 8 + 1)
             for _ in range(rounds):
-                a = np.int64(step[uint64(a + buf[uint64(at + 0)])])
-                b = np.int64(step[uint64(b + buf[uint64(at + 1)])])
-                c = np.int64(step[uint64(c + buf[uint64(at + 2)])])
-                e = np.int64(step[uint64(e + buf[uint64(at + 3)])])
-                f = np.int64(step[uint64(f + buf[uint64(at + 4)])])
-                g = np.int64(step[uint64(g + buf[uint64(at + 5)])])
-                h = np.int64(step[uint64(h + buf[uint64(at + 6)])])
-                i = np.int64(step[uint64(i + buf[uint64(at + 7)])])
+                a = np.int64(walk[uint64(a + buf[uint64(at + 0)])])
+                b = np.int64(walk[uint64(b + buf[uint64(at + 1)])])
+                c = np.int64(walk[uint64(c + buf[uint64(at + 2)])])
+                e = np.int64(walk[uint64(e + buf[uint64(at + 3)])])
+                f = np.int64(walk[uint64(f + buf[uint64(at + 4)])])
+                g = np.int64(walk[uint64(g + buf[uint64(at + 5)])])
+                h = np.int64(walk[uint64(h + buf[uint64(at + 6)])])
+                i = np.int64(walk[uint64(i + buf[uint64(at + 7)])])
                 at += 8
-                visits[uint64(a * stride)] += uint32(1)
-                visits[uint64(b * stride + 1)] += uint32(1)
-                visits[uint64(c * stride + 2)] += uint32(1)
-                visits[uint64(e * stride + 3)] += uint32(1)
-                visits[uint64(f * stride + 4)] += uint32(1)
-                visits[uint64(g * stride + 5)] += uint32(1)
-                visits[uint64(h * stride + 6)] += uint32(1)
-                visits[uint64(i * stride + 7)] += uint32(1)
+                walk[uint64(a - 8)] += 1
+                walk[uint64(b - 7)] += 1
+                walk[uint64(c - 6)] += 1
+                walk[uint64(e - 5)] += 1
+                walk[uint64(f - 4)] += 1
+                walk[uint64(g - 3)] += 1
+                walk[uint64(h - 2)] += 1
+                walk[uint64(i - 1)] += 1
             most += 8 * rounds
             since += rounds
             draws += 8 * rounds
-        _empty(visits, counts, first_tag, low, high, cols * stride)
+        _empty(walk, counts, first_tag, low, high, wide)
+        a, b, c, e = (a // wide) * cols, (b // wide) * cols, (c // wide) * cols, (e // wide) * cols
+        f, g, h, i = (f // wide) * cols, (g // wide) * cols, (h // wide) * cols, (i // wide) * cols
         state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7] = a, b, c, e, f, g, h, i
     while started < games:  # the round in which the N-th game starts: lane by lane
         for j in range(lanes):

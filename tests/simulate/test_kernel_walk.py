@@ -18,11 +18,11 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled kernel needs Numba (pip install 'hazard-dsl[fast]')")
 
-from hazard_dsl.commands.requests import BetOrder  # noqa: E402
-from hazard_dsl.simulate import compiled  # noqa: E402
-from hazard_dsl.simulate.engine import not_thrown  # noqa: E402
-from hazard_dsl.simulate.simulation import prepare_games  # noqa: E402
-from tests.conftest import machine  # noqa: E402
+from hazard_dsl.commands.requests import BetOrder
+from hazard_dsl.simulate import compiled
+from hazard_dsl.simulate.engine import not_thrown
+from hazard_dsl.simulate.simulation import prepare_games
+from tests.conftest import machine
 
 LANES = 8
 
