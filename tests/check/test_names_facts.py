@@ -153,3 +153,15 @@ def test_the_facts_are_not_shown_and_do_not_tell_two_problems_apart():
     again = pickle.loads(pickle.dumps(told))
     assert (again.names, again.reads) == (("mian",), ("dice",)) and again == plain
     assert (plain.names, plain.reads) == ((), ())
+
+
+def test_a_name_that_merely_contains_bet_is_no_follow_on_of_a_bet_in_error(tmp_path):
+    # the bet's pays does not read (8:15); `better` (18:15) is undefined whatever the bet: it
+    # was left out while the decision read "bet" in the message's words
+    text = ("name: t\nmoney:\n  stake: stake\nbets:\n  stake:\n    backer: caster\n    layer: setter\n"
+            "    pays: 1 to\n    rules:\n      - when: result == \"win\"\n        do: win\n      - otherwise: lose\n"
+            "phases:\n  begin:\n    rules:\n      - when: total == 7\n        do: win nick\n"
+            "      - when: better == 2\n        do: lose\n      - otherwise: throw again\n")
+    found = _errors(tmp_path, text)
+    assert [(d.position.line, d.position.column) for d in found] == [(8, 15), (18, 15)]
+    assert found[1].message == "undefined name 'better'"
