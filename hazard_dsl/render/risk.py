@@ -222,7 +222,9 @@ def simulated_table(sim, title: str, rows: dict) -> Table:
     t = Table(f"{title}, simulated beside exact: {sim.count:,} {sim.what} (seed {sim.seed})",
               ["", "exact, decimal", "simulated", "standard error", "z"])
     for name, b in sim.figures.items():
-        t.add(rows[name], approximate(b.exact), f"{b.mean:.6g}", f"{b.se:.3g}", _z(b))
+        # four significant digits, as the exact decimal beside it; the SE to two
+        t.add(rows[name], approximate(b.exact), Cell(f"{b.mean:.4g}", [("", repr(b.mean))]),
+              Cell(f"{b.se:.2g}", [("", repr(b.se))]), _z(b))
     t.caption = (f"Simulated: {sim.how}. Standard error: the sample's SD over the square root of its size; "
                  "z: (simulated − exact) / standard error, within ±4 where the two agree (— where the "
                  "sample has no spread to measure). Exact fractions: --format json.")
