@@ -24,9 +24,6 @@ from hazard_dsl.errors import ArgumentError
 from tests.solve.test_risk_session import P_PASS
 from tests.solve.test_risk_tails import craps_hand_at_least
 
-pytestmark = pytest.mark.statistical
-
-
 @pytest.fixture(scope="module")
 def craps():
     return hazard_dsl.load("craps")
@@ -37,6 +34,7 @@ def within_four(simulated) -> None:
         assert b.z is not None and abs(b.z) < 4, (name, float(b.exact), b.mean, b.se, b.z)
 
 
+@pytest.mark.statistical
 def test_fifty_pass_line_games_played_on_the_machine(craps):
     net = craps.session_net(games=50, simulate=4000, seed=3)
     q = 1 - P_PASS
@@ -52,6 +50,7 @@ def test_fifty_pass_line_games_played_on_the_machine(craps):
     assert sim.figures["expected_games"].mean == 50 and sim.figures["expected_games"].se == 0
 
 
+@pytest.mark.statistical
 def test_until_ten_up_or_ten_down_is_the_gamblers_ruin(craps):
     net = craps.session_net(stop_loss=10, stop_win=10, simulate=3000, seed=5)
     r = (1 - P_PASS) / P_PASS
@@ -62,10 +61,12 @@ def test_until_ten_up_or_ten_down_is_the_gamblers_ruin(craps):
     assert sim.figures["even"].mean == 0  # a session that stops is ten up or ten down, never even
 
 
+@pytest.mark.statistical
 def test_a_stop_loss_inside_fifty_games(craps):
     within_four(craps.session_net(games=50, stop_loss=5, simulate=3000, seed=7).simulated)
 
 
+@pytest.mark.statistical
 def test_a_plan_with_odds_draws_its_decisions_from_the_plan(craps):
     net = craps.session_net(games=20, bets={"pass": 1, "odds": "3-4-5x"}, simulate=3000, seed=2)
     sim = net.simulated
@@ -74,6 +75,7 @@ def test_a_plan_with_odds_draws_its_decisions_from_the_plan(craps):
     within_four(sim)
 
 
+@pytest.mark.statistical
 def test_the_hand_tail_played_on_the_machine(craps):
     tail = craps.tail(30, simulate=5000, seed=11)
     sim = tail.simulated
@@ -85,6 +87,7 @@ def test_the_hand_tail_played_on_the_machine(craps):
     within_four(sim)
 
 
+@pytest.mark.statistical
 def test_the_game_tail_of_a_ruleset_with_choices():
     # Cotton's caster chooses (the main); a game's length is a walk through the choice states too
     tail = hazard_dsl.load("cotton").tail(12, hand=False, simulate=4000, seed=13)
@@ -108,6 +111,7 @@ def test_too_many_simulated_sessions_are_refused_naming_the_bound(craps, capsys)
     assert "--simulate" in err and "20,000,000" in err
 
 
+@pytest.mark.statistical
 def test_analyse_json_gives_each_figure_beside_its_exact_one(capsys):
     assert main(["analyse", "craps", "--no-options", "--games", "50", "--simulate", "2000", "--seed", "1",
                  "--json"]) == 0
@@ -157,6 +161,7 @@ def test_what_is_not_simulated_here_is_said(capsys):
         assert says in capsys.readouterr().err
 
 
+@pytest.mark.statistical
 def test_a_long_session_until_a_stop_is_drawn_in_blocks(craps):
     # three down or twenty up lasts dozens of games: drawn in blocks, a session stopped in the
     # middle of one keeps the net where it stopped
@@ -165,6 +170,7 @@ def test_a_long_session_until_a_stop_is_drawn_in_blocks(craps):
     assert sim.figures["behind"].mean + sim.figures["ahead"].mean == 1
 
 
+@pytest.mark.statistical
 def test_the_best_stake_simulated_gives_its_z(capsys):
     # Cotton's caster from 10 to 20: bold play, one stake of 10, reaches the goal with 1979/4032
     # (tests/solve/test_risk_done_when.py counts it from the throws)
