@@ -95,10 +95,15 @@ class _Known:
         self.names, self.names_seq = None, -1
         self.ruleset, self.errors, self.ruleset_seq = None, False, -1
         self.analysed = None  # the newest version whose check is done (`LanguageService.settled`)
+        self.indexed = None  # the newest version whose names are read (`LanguageService.hover`)
 
     def found_analysed(self, doc) -> None:
         if self.analysed is None or doc.seq >= self.analysed.seq:
             self.analysed = doc
+
+    def found_index(self, doc) -> None:
+        if self.indexed is None or doc.seq >= self.indexed.seq:
+            self.indexed = doc
 
     def found_names(self, seq: int, index) -> None:
         if seq >= self.names_seq:
@@ -154,6 +159,7 @@ class _Document:
             if index.definitions or index.uses:
                 self._known.found_names(self.seq, index)
             self._index = index
+            self._known.found_index(self)
         return self._index
 
     @property
@@ -701,7 +707,7 @@ class LanguageService:
         """What the name under `place` is: a variable's range, initial value and description; a
         phase's rules in words; a label's ending and what it says; an option's values and their
         meanings; a function's or a fact's meaning; a bet's payout and its exact edge."""
-        doc = self._doc(uri)
+        doc = self._read_before(self._doc(uri), place)
         parent = self._extended_at(doc, place)
         if parent is not None:
             return Hover(span_of(doc.index.extends[1], doc.index.extends[2]), parent_said(parent))
@@ -716,6 +722,18 @@ class LanguageService:
         if not text and item.kind in ("phase", "variable", "label", "option", "bet", "fee"):
             text = self._where_defined(doc, key)
         return Hover(span_of(item.start, item.end), text) if text else None
+
+    def _read_before(self, doc: _Document, place: Place) -> _Document:
+        """`doc`, or where its names are not read yet (keystrokes since; the language server,
+        `waits` false) the last version read, when it has as many lines and the line of `place`
+        unchanged: every place on that line is the same in both, and reading the names of a
+        long text anew (tens of milliseconds) would keep a hover waiting behind each keystroke."""
+        older = doc._known.indexed
+        if self.waits or doc._index is not None or older is None or older.uri != doc.uri:
+            return doc
+        if len(older.lines) == len(doc.lines) and older.line(place.line) == doc.line(place.line):
+            return older
+        return doc
 
     def _where_defined(self, doc: _Document, key: tuple) -> str | None:
         """What hover can say of a name while the file does not read (and no earlier version

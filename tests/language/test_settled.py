@@ -97,3 +97,31 @@ def test_the_figures_of_the_version_checked_stand_on_the_lines_that_did_not_chan
     after = service.inlay_hints(URI, service.settled(URI))
     assert [(h.line, h.label) for h in after] == [(h.line, h.label) for h in before if h.line != third]
     assert all(h.column == len(lines[h.line]) for h in after)
+
+
+def test_a_hover_behind_keystrokes_reads_the_names_of_the_last_version_read():
+    """The language server's service (`waits` false): after keystrokes on another line, hover
+    answers from the last version whose names were read, without reading the new text, when the
+    line hovered and the number of lines are unchanged; otherwise it reads the new text."""
+    text = CRAPS.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    used = next(i for i, s in enumerate(lines) if s.strip() == "- when: total == point")
+    place = Place(used, lines[used].index("point"))
+    service = LanguageService(waits=False)
+    service.open(URI, text, 1)
+    first = service.hover(URI, place)
+    described = next(i for i, s in enumerate(lines) if "description: the point set by" in s)
+    lines[described] += " and kept"  # a word typed on another line
+    service.change(URI, "\n".join(lines), 2)
+    again = service.hover(URI, place)
+    assert service.held(URI)._index is None  # the new text not read for it
+    assert again == first and "**variable** `point`" in again.markdown
+    # a line added: the new text is read, and the same variable found one line lower
+    service.change(URI, "# top\n" + "\n".join(lines), 3)
+    lower = service.hover(URI, Place(place.line + 1, place.column))
+    assert service.held(URI)._index is not None
+    assert lower.span.start == Place(place.line + 1, place.column)
+    # (the variable is defined a line lower too: the words of the new text's own reading)
+    defined = next(i for i, s in enumerate(lines) if s.strip() == "point:") + 1  # from 1
+    assert f"`point`, defined on line {defined}." in first.markdown
+    assert lower.markdown == first.markdown.replace(f"line {defined}.", f"line {defined + 1}.")

@@ -38,6 +38,9 @@ SERVER = [sys.executable, "-m", "hazard_dsl", "lsp"]
 TIMEOUT = 60  # seconds for any one publication: a hung server fails here, not the run
 CACHE = tempfile.mkdtemp(prefix="hazard-dsl-typing-")  # the user's reading cache left alone
 BOUND = 1.0  # seconds for a request's answer while checks run (measured: tens of milliseconds)
+# seconds for an answer worked out in the answers' thread (craps' figures solved, its tokens read:
+# tens of milliseconds alone) while a check runs in the other: the two share the interpreter
+WORKED_BOUND = 3 * BOUND
 
 needs_pytest_lsp = pytest.mark.skipif(pytest_lsp is None, reason="pytest-lsp is not installed (the test extra)")
 
@@ -322,11 +325,12 @@ async def test_code_actions_hints_lenses_and_tokens_during_a_long_check_are_answ
         "counter semantic tokens": client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(
             types.TextDocumentIdentifier(uri))),
     }
+    worked_out = ("craps inlay hints", "craps semantic tokens")  # the others: from what is known
     found = {}
     for what, request in asked.items():
         found[what], took = await _timed(request)
         print(f"{what} during a long check answered in {took * 1000:.1f} ms")
-        assert took < BOUND, (what, took)
+        assert took < (WORKED_BOUND if what in worked_out else BOUND), (what, took)
     assert versions(client, uri) == [1]  # version 2's check has not ended
     # craps: a hint per rule that fires (its come-out and point rules at least), a lens per phase
     assert len(found["craps inlay hints"]) >= 6 and found["craps code lenses"], found["craps code lenses"]
