@@ -17,9 +17,11 @@ the same result (visits to each row that the report reads, throws made). What di
   a seed gives the same figures with this engine every time, with any number of workers, but not
   the NumPy engine's figures: both are exact samplers of the same game, and both agree with the
   exact solver (tests/test_compiled_kernel.py, tests/test_batched_draw.py).
-- **Counting.** Only the rows the report reads are counted — the tagged ones (an ending, a
-  cycle closed) and those of a draw thrown away — as they are reached: no pass over every
-  visited entry.
+- **Counting.** Each lane adds one to its own tally of every row it reaches, without a test
+  or a branch; the tallies lie in the kernel's own copy of the table, beside each row's entries,
+  and only those of the rows the report reads — the tagged ones (an ending, a cycle closed) and
+  those of a draw thrown away — are read at the end of the chunk. The games started are counted
+  from the tallies only when a round could start the N-th (`_kernel.play`).
 - **Lanes.** `LANES` games under way in one loop, their states held in registers: the lookups
   of the different lanes overlap, where one lane would wait on each.
 
