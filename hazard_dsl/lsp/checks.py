@@ -42,7 +42,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 STARVED = 1.0  # seconds a document may wait for diagnostics before a quick check is let run
-QUICK = 0.5  # seconds: a check this short may be let run (a longer one is stopped as before)
+QUICK = 1.0  # seconds: a check this short may be let run (a longer one is stopped as before)
 
 
 class ContentModified(Exception):

@@ -68,13 +68,13 @@ def server(tmp_path_factory):
     process.wait(timeout=20)
 
 
-def _answered(browser, key_at: float, kind: str, timeout: float = 30) -> float:
+def _answered(page, key_at: float, kind: str, timeout: float = 30) -> float:
     """Seconds from the key (stamped `key_at`) to the first replacement of `kind` after it that is
     followed by no other within a quarter of a second (the answer to this key, not to an older)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        marks = [t for t in browser.execute_script(f"return window.__typing.{kind}") if t > key_at]
-        if marks and browser.execute_script("return performance.now()") - marks[-1] > 250:
+        marks = [t for t in page.execute_script(f"return window.__typing.{kind}") if t > key_at]
+        if marks and page.execute_script("return performance.now()") - marks[-1] > 250:
             return (marks[-1] - key_at) / 1000
         time.sleep(0.05)
     raise AssertionError(f"no {kind} shown within {timeout} s of the key")
@@ -101,8 +101,8 @@ def test_a_key_in_the_workbench_shows_its_diagnostics_and_figures_soon(browser, 
     for k in range(KEYS):
         ActionChains(browser).send_keys("etaoinshrdlu"[k % 12]).perform()
         key_at = browser.execute_script("return window.__typing.keys.at(-1)")
-        for kind in shown:
-            shown[kind].append(_answered(browser, key_at, kind))
+        for kind, times in shown.items():
+            times.append(_answered(browser, key_at, kind))
         # the figures are of the text now: not dimmed, and Cotton's chance (a comment changes nothing)
         assert "stale" not in browser.find_element(By.ID, "figures-box").get_attribute("class")
         assert "1979/4032" in browser.find_element(By.ID, "figure-win").text
