@@ -163,5 +163,8 @@ def recast_how(machine: Machine) -> str:
     """What is recast when one die is off: "the caster recasts the off die alone or both"."""
     recast = machine.recast
     choosers = sorted({n.chooser for n in recast.nodes if n.kind == CHOICE})
+    if machine.dice.count != 2:  # "both" is two dice' word; more are "all", the dice off "dice"
+        return (f"the {' or '.join(choosers)} recasts the dice off alone or all" if choosers else
+                "the dice off are recast alone" if recast.nodes else "all the dice are recast")
     return (f"the {' or '.join(choosers)} recasts the off die alone or both" if choosers else
             "the off die is recast alone" if recast.nodes else "both dice are recast")
