@@ -80,10 +80,36 @@ def compile_ruleset(ruleset, options: dict | None = None, bets=None, keep: bool 
 
 def read_ruleset(path, text: str | None = None, within=None):
     """The checked Ruleset of a rule file, from the disk cache when its files are unchanged
-    (`cache.disk.read_ruleset`)."""
+    (`cache.disk.read_ruleset`); inside `reading_once`, a file read before in the run is not
+    read again."""
     from .disk import read_ruleset as read
 
-    return read(path, text, within)
+    read_before = _READ.get()
+    if read_before is None or text is not None:
+        return read(path, text, within)
+    key = (str(path), None if within is None else str(within))
+    if key not in read_before:
+        read_before[key] = read(path, text, within)
+    return read_before[key]
+
+
+# The rule files read in one run of a command (`reading_once`), by path and confining folder. The
+# command line reads a rule file to type its flags into the command's request, and the command
+# reads the request's ruleset again (analyse's ledger of printed figures a third time): each read
+# checks the whole file, or loads and verifies it from the disk cache (docs/performance.md).
+_READ: ContextVar = ContextVar("hazard_dsl_read", default=None)
+
+
+@contextmanager
+def reading_once():
+    """While inside, `read_ruleset` reads each rule file once and gives the same Ruleset again
+    after: for one run of a command (the command line's), during which its files do not change
+    — not for a server, whose files do. A file that does not check is read again each time."""
+    token = _READ.set({})
+    try:
+        yield
+    finally:
+        _READ.reset(token)
 
 
 def read_text(text: str, name: str):

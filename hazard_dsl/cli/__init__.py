@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import nullcontext
 
-from ..cache import sharing
+from ..cache import reading_once, sharing
 from ..commands.errors import CommandError, SettingError
 from ..diagnostics import RulesetError
 from ..errors import ArgumentError
@@ -44,6 +45,7 @@ class _Command:
 
 
 HANDLERS = {name: _Command(module) for name, module in MODULES.items()}
+LONG_RUNNING = ("serve", "lsp")  # commands that serve until stopped: rule files change under them
 
 
 def _loaded(module: str, name: str) -> type:
@@ -71,7 +73,9 @@ def main(argv=None) -> int:
     parser = build_parser(HANDLERS, only=command_named(argv))
     args = parser.parse_args(argv)
     try:
-        with sharing():  # the run's own explorations (hazard_dsl.cache): gone when it ends
+        # the run's own explorations and rule files read (hazard_dsl.cache): gone when it ends;
+        # the server and the language server read their files again, as they change
+        with sharing(), (reading_once() if args.command not in LONG_RUNNING else nullcontext()):
             code = args.func(args)
         sys.stdout.flush()  # a full disk is found here, not at exit
         return code

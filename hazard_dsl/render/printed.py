@@ -24,14 +24,31 @@ def ledger(ruleset, options: dict | None = None, policy: str = "optimal", machin
     when the ruleset prints none."""
     if not ruleset.printed:
         return []
+    from ..cache import kept  # (render may read through the cache, never a command)
+
+    if machine is None:
+        from ..compile.options import resolve_options
+
+        resolved = resolve_options(ruleset, dict(options or {}))
+    else:
+        resolved = machine.options
+    # Kept beside the ruleset in the disk cache, as the tables of each option's effect are: a
+    # figure given a value (a main) is an analysis of its own, a third of a warm `analyse`
+    # (callgrind, docs/performance.md); rows of text, numbers and Fractions' texts.
+    return kept(ruleset, "games", ("printed", repr(sorted(resolved.items())), policy),
+                lambda: _rows(ruleset, resolved, policy, machine), lambda rows: isinstance(rows, list))
+
+
+def _rows(ruleset, resolved: dict, policy: str, machine=None) -> list[dict]:
+    """The ledger's rows (see `ledger`) under the options `resolved` (every option's value),
+    on `machine` when it is compiled already."""
     from ..solve.analysis import analyse
     from ..solve.markov import policy_for
 
     if machine is None:
-        from ..cache import compile_ruleset  # (render may read through the cache, never a command)
-        from ..compile.options import resolve_options
+        from ..cache import compile_ruleset
 
-        machine = compile_ruleset(ruleset, resolve_options(ruleset, dict(options or {})), None)
+        machine = compile_ruleset(ruleset, resolved, None)
     machines = {(): machine}
     analyses: dict = {}
 
