@@ -58,7 +58,8 @@ def server(tmp_path_factory):
     if os.environ.get("HAZARD_DSL_BEFORE"):  # the workbench of an older copy, timed the same way
         env["PYTHONPATH"] = os.environ["HAZARD_DSL_BEFORE"]
     process = subprocess.Popen([sys.executable, "-m", "hazard_dsl", "serve", "--port", "0", "--folder", str(folder)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               cwd=folder)  # (not this checkout's folder, which `-m` would import first)
     line = process.stdout.readline()
     if " at http://" not in line:
         process.kill()

@@ -129,11 +129,9 @@
   async function check() {
     const mine = ++asked, text = editor.text(), name = file || "untitled.yaml";
     const version = {edits, at: editedAt};
-    const signal = latest("check"), asking = pending.check;
-    // the analysis asked beside the check, not after it: the figures of a valid text come a
-    // check sooner; where the check finds an error the analysis is given up unseen
-    const analysing = api("/api/analyse", {text, name}, "POST", signal);
-    analysing.catch(() => {});  // (its failure is read below, or the text had errors)
+    const signal = latest("check");
+    // one thing at a time, what the author waits for first: the check, then the analysis, then
+    // the drawing (asked together, they shared the cores and each came later)
     try {
       const {diagnostics} = await api("/api/check", {text, name}, "POST", signal);
       if (mine !== asked) return;
@@ -141,18 +139,19 @@
       diagnosticsList(diagnostics);
       inText(text, name);
       if (diagnostics.some(d => d.severity === "error")) {
-        asking.abort();  // the analysis of a text with errors: nobody will read it
         if (version.edits === edits) { now = {figures: {state: "errors"}, drawing: {state: "errors"}}; stale(); }
         return;
       }
-      const [analysis, drawn] = await Promise.allSettled([analysing,
-                                                          api("/api/graph", {text, name, format: "svg"}, "POST", signal)]);
+      const [analysis] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal)]);
       if (mine !== asked || signal.aborted) return;
       if (analysis.status === "fulfilled") {
         figures($("figures"), analysis.value);
         $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
         shownOf.figures = version;
       } else if (version.edits === edits) now.figures = {state: "failed", reason: analysis.reason.message};
+      stale();
+      const [drawn] = await Promise.allSettled([api("/api/graph", {text, name, format: "svg"}, "POST", signal)]);
+      if (mine !== asked || signal.aborted) return;
       if (drawn.status === "fulfilled") {
         const url = URL.createObjectURL(new Blob([drawn.value.drawing], {type: "image/svg+xml"}));
         const img = el("img", {src: url, alt: "The compiled machine", class: "machine"});
@@ -168,7 +167,6 @@
       }
       stale();
     } catch (e) {
-      if (mine === asked) asking.abort();  // the check failed: its analysis is not shown either
       if (mine === asked && !givenUp(e)) status(`Cannot check the file: ${e.message}`, "error");
     }
   }
