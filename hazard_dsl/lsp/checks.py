@@ -41,7 +41,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-STARVED = 1.0  # seconds a document may wait for diagnostics before a quick check is let run
+STARVED = 3.0  # seconds a document may wait for diagnostics before a quick check is let run
 QUICK = 1.0  # seconds: a check this short may be let run (a longer one is stopped as before)
 
 
