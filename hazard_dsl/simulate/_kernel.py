@@ -286,7 +286,8 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
             for j in range(8):
                 walk[base + j] = 0
             for d in range(cols):
-                walk[base + 8 + d] = np.int32((step[r * cols + d] // cols) * wide + 8)
+                # (the row by the inverse, exact below 2**31, not a division per entry)
+                walk[base + 8 + d] = np.int32(np.int64(step[r * cols + d] * inverse + 0.5) * wide + 8)
         a, b, c, e, f, g, h, i = state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
         a, b, c, e = (a // cols) * wide + 8, (b // cols) * wide + 8, (c // cols) * wide + 8, (e // cols) * wide + 8
         f, g, h, i = (f // cols) * wide + 8, (g // cols) * wide + 8, (h // cols) * wide + 8, (i // cols) * wide + 8
