@@ -827,7 +827,9 @@ class LanguageService:
         from .tokens import tokens
 
         doc = self._doc(uri)
-        return tokens(doc.text, doc.display)
+        if getattr(doc, "_tokens", None) is None:  # once a version: an editor asks again and again
+            doc._tokens = tokens(doc.text, doc.display)
+        return list(doc._tokens)
 
     def folding_ranges(self, uri: str) -> list:
         from .structure import folding_ranges
