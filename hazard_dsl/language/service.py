@@ -28,7 +28,7 @@ is unchanged.
 
 The values answered are `language.values`' (found here too); a document's problems, placed and
 given their fixes, `language.problems`'; hover's words `language.hovers`', completion's
-`language.completion`'. What stays here (some 750 lines) is one piece: the documents held,
+`language.completion`'. What stays here (some 900 lines) is one piece: the documents held,
 their parents and the caches kept for them (one `Explorations` a service), and the service's
 answers over them — definitions, references, rename, symbols — which all walk the same names.
 """

@@ -3,10 +3,11 @@
 The transport's own work only: documents kept in step with the editor (pygls applies incremental
 edits; the service gets the whole text of each version), places converted between the client's
 UTF-16 code units and the service's code points, the service's values turned into LSP's. A
-problem is published on open, change and save (checking a rule file takes tens of milliseconds:
-no debounce); a quick fix is a code action of kind ``quickfix``.
+problem is published once a worker has checked the newest version (`lsp.checks`); a quick fix is
+a code action of kind ``quickfix``; what needs a check or takes time is answered from the last
+version checked, or worked out off the server's thread (`lsp.checks`).
 
-Why one module of some 700 lines: it is one table of registrations, about thirty LSP features of
+Why one module of some 780 lines: it is one table of registrations, about thirty LSP features of
 a few lines each, every one of them only a conversion between LSP's types and the service's; the
 reading of the stream (bounded frames, a refusal for a malformed one) is the server's own and
 at the end. Split by feature, each piece would be a handful of lines importing the same server.
