@@ -14,8 +14,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from ..check.printed import RESULTS, figure_value
 from .tables import Table
+
+# check.printed (what a figure may be of, and a printed figure read) is imported where a row is
+# worked out: it imports the rule-file reader (the YAML and expression parsers), which a warm
+# `analyse` whose ledger comes from the cache never needs (about 3% of it, callgrind).
 
 
 def ledger(ruleset, options: dict | None = None, policy: str = "optimal", machine=None) -> list[dict]:
@@ -110,6 +113,8 @@ def _chosen(entry, choice, values) -> Fraction | None:
     figures after each choice, where the optimal chooser leaves the others unplayed. A figure
     of several values is theirs when they agree (Arbuthnot's V or IX); None otherwise, and for
     a label (the choices give the win and the edge only)."""
+    from ..check.printed import RESULTS
+
     if choice is None or entry.of not in RESULTS or any(v not in choice["values"] for v in values):
         return None
     found = set()
@@ -132,6 +137,8 @@ def _of(of, win, lose, push, labels) -> Fraction:
 
 
 def _row(ruleset, entry, exact) -> dict:
+    from ..check.printed import figure_value
+
     kind, value = figure_value(entry.figure)
     source = ruleset.sources[entry.source - 1]
     row = {"source": entry.source, "cited": _cited(source, entry.page), "page": entry.page, "words": entry.words,
