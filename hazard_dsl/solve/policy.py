@@ -101,9 +101,16 @@ def checked_outcomes(outcomes: dict) -> dict:
             out[int(r)] = out.get(int(r), ZERO) + p
     if sum(out.values()) != ONE:
         raise PolicyError("the chances of one game's outcomes do not sum to 1")
-    if not any(r > 0 for r in out) or not any(r < 0 for r in out):
+    return both_ways(out)
+
+
+def both_ways(outcomes: dict) -> dict:
+    """`outcomes` ({r: p}) if the game can be both won and lost, else the refusal every stake rule
+    gives (the best stake, Kelly, --risk, each progression): a game of pushes only (a bets-only
+    game's caster) would leave a session that never ends, and nothing to choose."""
+    if not any(r > 0 and p for r, p in outcomes.items()) or not any(r < 0 and p for r, p in outcomes.items()):
         raise PolicyError("a game that cannot be both won and lost leaves no choice of stake")
-    return out
+    return outcomes
 
 
 def caster_outcomes(win: Fraction, lose: Fraction) -> dict:
@@ -323,4 +330,5 @@ def best_after(outcomes: dict, bankroll, games: int, most=None) -> Horizon:
 
 
 __all__ = ["BestStake", "Horizon", "Kelly", "PolicyError", "PolicyTooLarge", "best_after", "best_stake",
-           "caster_outcomes", "checked_outcomes", "flat_chances", "kelly", "other_side", "purse_for_risk"]
+           "both_ways", "caster_outcomes", "checked_outcomes", "flat_chances", "kelly", "other_side",
+           "purse_for_risk"]

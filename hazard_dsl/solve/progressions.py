@@ -162,6 +162,9 @@ def _session(outcomes: dict, stake, after, first, b: int, g: int, scale: int, wh
     r, laid)` the next state, `first` the first. Returns P(goal), the final nets ({net: p}, in
     units), the expected games, the expected total staked and the states built. Shared by the
     progressions and any fixed policy (`policy_run`), so that both are solved by one chain."""
+    from .policy import both_ways
+
+    both_ways(outcomes)  # a game of pushes only: a session that never ends
     rows: dict = {}
     stakes: dict = {}
     start = (b, first)
