@@ -42,6 +42,10 @@ from ..records import record
 from .markov import ONE, ZERO, Chain, TooLargeToSolve
 
 MAX_POLICY_PAIRS = 2_000_000  # purses × stakes of a goal's decision process
+# Purses below the goal: each policy's chain has one state a purse, solved exactly; a flat stake
+# of 1 over 1,000 purses takes about a second (its chances' digits grow with the purse), and
+# the sparse solver refuses 2,000 after several seconds' work. Judged from the goal alone.
+MAX_POLICY_PURSES = 1_000
 MAX_HORIZON_WORK = 5_000_000  # games × purses × stakes × outcomes of the expected purse after N games
 
 
@@ -142,14 +146,26 @@ def _evaluate(outcomes: dict, goal: int, stakes: dict) -> dict:
     try:
         values = Chain(rows).backward(lambda t: ONE if t == "goal" else ZERO)
     except TooLargeToSolve:
-        raise PolicyTooLarge("the chain of one policy is too large to solve exactly; use a smaller goal, or "
-                             "simulate") from None
+        raise PolicyTooLarge(f"the chain of one policy ({len(rows):,} purses) is too large to solve exactly; use a "
+                             f"smaller goal, or simulate") from None
     return {x: values[x] for x in stakes}
 
 
 def policy_size(goal: int, most: int) -> int:
-    """The (purse, stake) pairs of the decision process towards `goal`, stakes up to `most`."""
-    return sum(min(x, most) for x in range(1, goal))
+    """The (purse, stake) pairs of the decision process towards `goal`, stakes up to `most`:
+    Σ_{x<goal} min(x, most), in closed form (a goal of 10⁹ is judged at once, not counted)."""
+    n = goal - 1
+    if n <= 0:
+        return 0
+    m = min(most, n)
+    return m * (m + 1) // 2 + (n - m) * m
+
+
+def judge_purses(purses: int, what: str) -> None:
+    """Refuse, before any work, a chain of more purses than an exact solve takes."""
+    if purses > MAX_POLICY_PURSES:
+        raise PolicyTooLarge(f"{what} has {purses:,} purses below the goal, more than the {MAX_POLICY_PURSES:,} an "
+                             f"exact solve takes; use a smaller goal, or simulate")
 
 
 def best_stake(outcomes: dict, goal, most=None, flat=None) -> BestStake:
@@ -163,6 +179,7 @@ def best_stake(outcomes: dict, goal, most=None, flat=None) -> BestStake:
         raise StakeArgumentError(Arg("goal"), "must be at least 2 units: there is no purse to play from below it")
     if most < 1:
         raise PolicyError("the largest stake must be at least 1 unit")
+    judge_purses(goal - 1, "the best stake")
     size = policy_size(goal, most)
     if size > MAX_POLICY_PAIRS:
         raise PolicyTooLarge(f"the best stake weighs {size:,} (purse, stake) pairs, more than the {MAX_POLICY_PAIRS:,} "
@@ -217,6 +234,7 @@ def flat_chances(outcomes: dict, goal, stake) -> dict:
     goal, stake = whole(goal, Arg("goal")), whole(stake, Arg("stake"))
     if not 1 <= stake < goal:
         raise StakeArgumentError(Arg("stake"), "must be at least 1 and below ", Arg("goal"))
+    judge_purses(goal - stake, f"a flat stake of {stake}")
     return _evaluate(outcomes, goal, {x: stake for x in range(stake, goal)})
 
 
