@@ -318,9 +318,10 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "plan's spread, 200,000 nodes (game states x bets' states x money); "
                                         "a session's net, 50,000,000 steps (nets x games x outcomes), or "
                                         "2,000 nets between the stops; a tail, 2,000,000,000 (states x bits "
-                                        "of the exact numbers, over the throws); the best stake, 2,000,000 "
-                                        "purse x stake pairs; a progression, 3,000 purse x progression "
-                                        "states; a seat's net over N games, 200,000,000 steps; a simulation "
+                                        "of the exact numbers, over the throws); the best stake, 1,000 purses "
+                                        "below the goal; a progression, 3,000 purse x progression states "
+                                        "(fewer when its stakes go up and down: d'Alembert, Labouchère); "
+                                        "a seat's net over N games, 200,000,000 steps; a simulation "
                                         "beside the exact figures, 20,000,000 draws; beyond, use simulate.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")

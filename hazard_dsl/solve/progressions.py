@@ -25,7 +25,10 @@ E[net] = (Σ_r r p_r) · E[staked], whatever the progression — none beats the 
 checks it on the exact figures.
 
 The chain's states are counted while it is built, and the build stops at MAX_PROGRESSION_STATES
-(`ProgressionTooLarge`, pointing to simulate) before any solving.
+(`ProgressionTooLarge`, pointing to simulate) before any solving. A smaller chain whose stakes go
+up and down (d'Alembert, Labouchère, a long Fibonacci) may still come back on itself in too many
+ways for the exact elimination, which then stops within about a second (`TooLargeToSolve`) and
+says so with its size.
 """
 
 from __future__ import annotations
@@ -193,8 +196,12 @@ def _session(outcomes: dict, stake, after, first, b: int, g: int, scale: int, wh
     try:
         visits = Chain(rows).forward({start: ONE})
     except TooLargeToSolve:
-        raise ProgressionTooLarge(f"{what}: its chain ({len(rows):,} states) is too tangled to solve exactly; use a "
-                                  f"smaller goal, or simulate") from None
+        # the bound counts states, but the solve's cost is in how often the chain comes back on
+        # itself: a d'Alembert's or a Labouchère's stakes go up and down, and meet again
+        raise ProgressionTooLarge(f"{what}: its {len(rows):,} (purse, progression) states come back on one another "
+                                  f"in too many ways to solve exactly in reasonable time (under "
+                                  f"{MAX_PROGRESSION_STATES:,} states, but its stakes go up and down); use a smaller "
+                                  f"goal, a cap or a table limit, or simulate") from None
     nets: dict = {}
     for key in visits:
         if key not in rows and key[0] == "end":

@@ -86,3 +86,13 @@ def test_the_command_line_and_the_api_refuse_a_goal_of_a_billion_at_once(no_chai
         assert f"more than the {MAX_POLICY_PURSES:,} an exact solve takes" in err, err
     with pytest.raises(ValueError, match="999,999,999 purses below the goal"):
         hazard_dsl.load("cotton").best_stake(10 ** 9, 1)
+
+
+def test_a_progression_too_intricate_to_solve_says_its_size_and_what_to_do():
+    from hazard_dsl.solve.progressions import ProgressionTooLarge
+
+    with pytest.raises(ProgressionTooLarge) as found:
+        progression_run(COTTON, "dalembert", 40, 60, 1)
+    said = str(found.value)
+    assert "1,172 (purse, progression) states" in said and "tangled" not in said
+    assert "its stakes go up and down" in said and said.endswith("or simulate")
