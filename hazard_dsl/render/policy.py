@@ -3,9 +3,22 @@
 
 from __future__ import annotations
 
-from .tables import Table, decimal, exact, percent, shown
+from fractions import Fraction
+
+from .tables import Table, decimal, exact, number_and, percent, shown
 
 WHO = {"caster": "the caster", "setter": "the setter"}
+
+
+def whole(value) -> str:
+    """An amount for a title or a cell: a whole number with thousands separators (1,000,000,
+    as the other tables print large counts), else exact (1/3)."""
+    value = Fraction(value)
+    return f"{value.numerator:,}" if value.denominator == 1 else exact(value)
+
+
+def _rounds(n: int) -> str:
+    return f"{n:,} round{'' if n == 1 else 's'}"
 
 
 def _purse_rows(best) -> list[int]:
@@ -26,7 +39,8 @@ def staking_tables(s) -> list[Table]:
         b = s.best
         if s.bankroll is not None:
             x = int(s.bankroll)
-            t = Table(f"The best stake for {who} from {s.bankroll} to {b.goal} {units}", ["", "exact", "%"])
+            t = Table(f"The best stake for {who} from {whole(s.bankroll)} to {whole(b.goal)} {units}",
+                      ["", "exact", "%"])
             t.add("best first stake", b.stakes.get(x, "—"), "")
             t.add("P(reach the goal), best policy", shown(b.chance(x)), percent(b.chance(x), 3))
             if s.simulated:
@@ -35,39 +49,42 @@ def staking_tables(s) -> list[Table]:
             if b.flat is not None:
                 t.add(f"P(reach the goal), staking {b.flat_stake} every game", shown(b.flat.get(x, 0)),
                       percent(b.flat.get(x, 0), 3))
-            most = f"1 to {b.most}" if b.most < b.goal else "1 to the whole purse"
-            t.caption = (f"Stakes {most} whole {units}; {b.rounds} round(s) of exact policy iteration. "
+            most = f"1 to {whole(b.most)}" if b.most < b.goal else "1 to the whole purse"
+            t.caption = (f"Stakes in whole {units}, from {most}; {_rounds(b.rounds)} of exact policy iteration. "
                          f"Among stakes of equal chance, the largest. Exact fractions: --format json.")
             tables.append(t)
-        p = Table(f"The best stake by purse, towards {b.goal} {units}", ["purse", "stake", "P(goal)", "%"])
+        p = Table(f"The best stake by purse, towards {whole(b.goal)} {units}", ["purse", "stake", "P(goal)", "%"])
         for x in _purse_rows(b):
             p.add(x, b.stakes[x], shown(b.values[x]), percent(b.values[x], 3))
         p.caption = "Every purse: --format json (or --plot)."
         tables.append(p)
     if s.horizon is not None:
         h = s.horizon
-        t = Table(f"The greatest expected purse after {h.games} games from {h.bankroll} {units}", ["", "exact",
-                                                                                                   "decimal"])
+        t = Table(f"The greatest expected purse after {h.games:,} games from {whole(h.bankroll)} {units}",
+                  ["", "exact", "decimal"])
         t.add("expected purse", shown(h.expected), decimal(h.expected))
         t.add("best first stake", h.first, "")
-        t.caption = f"Stakes 1 to {h.most}; every game staked (never betting is not offered)."
+        t.caption = f"Stakes 1 to {whole(h.most)} {units}; every game staked (never betting is not offered)."
         tables.append(t)
     if s.kelly is not None:
-        t = Table("Kelly: the fraction of the purse that grows it fastest", ["side", "fraction", "growth/game"])
+        # the exact fraction and its decimal in columns of their own: a CSV cell is one number
+        t = Table("Kelly: the fraction of the purse that grows it fastest",
+                  ["side", "fraction", "≈", "growth/game"])
         for side, k in s.kelly.items():
             if k.fraction is None and k.approximate == 0:
-                t.add(WHO[side], "none (the edge is against)", "—")
+                t.add(WHO[side], "none (the edge is against)", "—", "—")
             else:
-                t.add(WHO[side], f"{shown(k.fraction)} ≈ {k.approximate:.5f}" if k.fraction is not None
-                      else f"≈ {k.approximate:.5f}", f"{k.growth:.6g}")
+                t.add(WHO[side], shown(k.fraction) if k.fraction is not None else "—", f"{k.approximate:.5f}",
+                      f"{k.growth:.6g}")
         t.caption = ("growth: the expected natural log of the purse's ratio after one game, a decimal (a logarithm "
                      "is not a fraction).")
         tables.append(t)
     if s.risk is not None:
-        how = f"staking {s.stake} every game" if s.risk_flat else "with the best stake"
-        t = Table(f"The purse needed for a risk of ruin of at most {shown(s.risk)} ({how}, goal {s.goal})",
-                  ["", "value"])
-        t.add("least purse", "none below the goal" if s.risk_purse is None else s.risk_purse)
+        how = f"staking {whole(s.stake)} every game" if s.risk_flat else "with the best stake"
+        t = Table(f"The purse needed for a risk of ruin of at most {shown(s.risk)} ({how}, goal {whole(s.goal)} "
+                  f"{units})", ["", "value"])
+        t.add("least purse", "none below the goal" if s.risk_purse is None else
+              number_and(f"{whole(s.risk_purse)} {s.unit if s.risk_purse == 1 else units}", s.risk_purse))
         tables.append(t)
     if s.run is not None:
         tables += run_tables(s)
@@ -78,26 +95,28 @@ def run_tables(s) -> list[Table]:
     from ..solve.progressions import WORDS
 
     r, units = s.run, s.units
-    limits = ", ".join(filter(None, [f"cap {r.cap}" if r.cap is not None else "",
-                                     f"table limit {r.limit}" if r.limit is not None else ""]))
-    t = Table(f"The {WORDS[r.name]} for {WHO[s.side]} from {r.bankroll} to {r.goal} {units}, first stake {r.base}"
-              + (f" ({limits})" if limits else ""),
-              ["", "exact", "decimal or %"] + (["simulated"] if s.simulated else []))
+    limits = ", ".join(filter(None, [f"cap {whole(r.cap)}" if r.cap is not None else "",
+                                     f"table limit {whole(r.limit)}" if r.limit is not None else ""]))
+    t = Table(f"The {WORDS[r.name]} for {WHO[s.side]} from {whole(r.bankroll)} to {whole(r.goal)} {units}, first "
+              f"stake {whole(r.base)}" + (f" ({limits})" if limits else ""),
+              ["", "exact", "≈"] + (["simulated"] if s.simulated else []))
     sim = s.simulated or {}
 
-    def beside(key, scale=1):
+    def beside(key, complement=False):
         if key not in sim:
             return ""
         mean, se = sim[key]
-        return f"{mean * scale:.4f} ± {se * scale:.4f}"
+        return f"{1 - mean if complement else mean:.4f} ± {se:.4f}"
 
+    # a session ends at the goal or in ruin: the simulated ruin is the goal's complement, same SE;
+    # the nets per unit staked as a % of the unit, as the edge is printed everywhere else
     rows = [("P(reach the goal)", shown(r.reach_goal), percent(r.reach_goal, 3), beside("reach_goal")),
-            ("P(ruin)", shown(r.ruin), percent(r.ruin, 3), ""),
+            ("P(ruin)", shown(r.ruin), percent(r.ruin, 3), beside("reach_goal", complement=True)),
             ("expected games", shown(r.games), decimal(r.games), beside("games")),
             ("expected coin-in (total staked)", shown(r.staked), decimal(r.staked), beside("staked")),
             ("expected net", shown(r.net), decimal(r.net), beside("net")),
-            ("net per unit staked", shown(r.per_staked), decimal(r.per_staked, 6), ""),
-            ("the game's net per unit staked", shown(r.edge), decimal(r.edge, 6), "")]
+            ("net per unit staked", shown(r.per_staked), percent(r.per_staked, 3), ""),
+            ("the game's net per unit staked", shown(r.edge), percent(r.edge, 3), "")]
     for row in rows:
         t.add(*(row if sim else row[:3]))
     t.caption = (f"{r.states:,} (purse, progression) states, solved exactly. The net per unit staked equals the "
@@ -160,8 +179,9 @@ def strategy_goal_table(report: dict, units: str) -> tuple[Table, list[str]]:
 
     name = report["strategy"]
     what = "the best stake" if name == "best" else f"the {WORDS[name]}"
-    capped = f", cap {report['cap']}" if report.get("cap") is not None else ""
-    t = Table(f"Each seat staking by {what}{capped} from {report['bankroll']} to {report['goal']} {units}: "
+    capped = f" (cap {whole(report['cap'])})" if report.get("cap") is not None else ""
+    t = Table(f"Each seat staking by {what}{capped}, from {whole(report['bankroll'])} to {whole(report['goal'])} "
+              f"{units}: "
               f"{report['sessions']:,} sessions each, played on the table, beside the exact chain",
               ["", "simulated", "exact", "z"], align=["left", "right", "right", "right"])
     notes = []

@@ -47,8 +47,11 @@ def ruin_json(r) -> dict:
 
 def ruin_table(r) -> Table:
     """A session to ruin or goal (solve.session.Ruin)."""
-    t = Table(f"From {exact(r.bankroll)} to {exact(r.goal)} {r.units}, staking {exact(r.stake)} a game",
-              ["", "exact", "%"])
+    from .policy import whole
+
+    # "≈": the chances as %, the expected games as a decimal (a count, not a %)
+    t = Table(f"From {whole(r.bankroll)} to {whole(r.goal)} {r.units}, staking {whole(r.stake)} a game",
+              ["", "exact", "≈"])
     t.add("reaches the goal", shown(r.reach_goal), percent(r.reach_goal))
     t.add("ruined (cannot stake again)", shown(r.ruin), percent(r.ruin))
     t.add("expected games", shown(r.games), decimal(r.games))
