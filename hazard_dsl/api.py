@@ -238,7 +238,7 @@ class Variant:
             games = _whole("games", games, 1, _simulator().MAX_GAMES)
         if seed is not None:
             seed = arguments.seed(seed)
-        source = DiceTape.parse(dice) if dice is not None else RandomDice(seed, dice=self.machine.dice)
+        source = DiceTape.parse(dice, self.machine) if dice is not None else RandomDice(seed, dice=self.machine.dice)
         if dice is not None:
             load_dice(source, self.machine)  # (a throw of other dice than these is refused here)
         solver = Solver(self.machine)
@@ -466,7 +466,7 @@ class Variant:
         for name in offered:
             _one_of("bets", name, [b for b in self.ruleset.bets if b != stake], f"no bet {name!r} at this table")
         machine = self._table_machine(offered)
-        tape = DiceTape.parse(dice) if dice is not None else None
+        tape = DiceTape.parse(dice, machine) if dice is not None else None
         if tape is not None:
             load_dice(tape, machine)
         table = Table(machine, settings["players"], settings["purse"], tape, settings["rounds"], seed, policy,

@@ -184,13 +184,14 @@ def _seat_text(text: str, seats, amount: bool) -> tuple[str, str, str]:
     return seat, name, written.strip()
 
 
-def tape(text: str | None) -> tuple | None:
-    """`"3-4 6-6 x-4 off"` → the throws as `play.dice.DiceTape` holds them, or None (random)."""
+def tape(text: str | None, ruleset=None) -> tuple | None:
+    """`"3-4 6-6 x-4 off"` → the throws as `play.dice.DiceTape` holds them, or None (random);
+    a bad throw is worded with `ruleset`'s dice."""
     if text is None:
         return None
     from ..play.dice import DiceTape
 
-    return tuple(DiceTape.parse(text).throws)
+    return tuple(DiceTape.parse(text, ruleset).throws)
 
 
 # --------------------------------------------------------------------------- the requests
@@ -313,7 +314,7 @@ def _table_fields(args, ruleset) -> dict:
 def run_request(args, ruleset) -> RunRequest:
     seated = args.players is not None
     return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
-                      seed=args.seed, dice=tape(args.dice), bets=() if seated else bet_orders(args.bet),
+                      seed=args.seed, dice=tape(args.dice, ruleset), bets=() if seated else bet_orders(args.bet),
                       bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None)
 
 
@@ -332,7 +333,7 @@ def simulate_request(args, ruleset) -> SimulateRequest:
 def play_request(args, ruleset) -> PlayRequest:
     fields = _ruleset_fields(args, ruleset) if args.ruleset is not None else \
         {"ruleset": None, "options": {}, "policy": args.policy}
-    return PlayRequest(**fields, **_table_fields(args, ruleset), seed=args.seed, dice=tape(args.dice),
+    return PlayRequest(**fields, **_table_fields(args, ruleset), seed=args.seed, dice=tape(args.dice, ruleset),
                        resume=args.resume, no_log=args.no_log)
 
 

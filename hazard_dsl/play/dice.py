@@ -104,13 +104,17 @@ class DiceTape:
     def __init__(self, throws: list):
         self.throws = list(throws)  # (die1, die2, …) with None for a die off; or a single face (int or None)
         self.used = 0
+        self.shape = None  # the dice's words, once `load` (or `parse` given a game) says them
 
     @classmethod
-    def parse(cls, text: str) -> "DiceTape":
-        """The throws `text` writes; ArgumentError (of the `dice` argument) saying what to write."""
+    def parse(cls, text: str, game=None) -> "DiceTape":
+        """The throws `text` writes; ArgumentError (of the `dice` argument) saying what to write,
+        in the words of `game`'s dice (a Ruleset or a Machine: how many dice, their faces, and
+        whether they may land off; None: Hazard's two six-sided dice, which may)."""
+        shape = _Shape.of(game)
         tokens = text.replace(",", " ").split()
         if not tokens:
-            raise ArgumentError(Arg("dice"), "needs throws such as \"3-4 6-6 1-2\"")
+            raise ArgumentError(Arg("dice"), f"needs throws such as \"{shape.examples()}\"")
         if len(tokens) > MAX_TAPE_THROWS:
             raise ArgumentError(Arg("dice"), f"takes at most {MAX_TAPE_THROWS} throws")
         throws: list = []
@@ -126,10 +130,10 @@ class DiceTape:
             if token.lower() in RECAST_WORDS:
                 throws.append(token.lower())
                 continue
-            raise ArgumentError(Arg("dice"), f"throw {number} is {token[:20]!r}; write each throw as two faces 1-6, "
-                                f"like 3-4 (x for a die that lands off; then `off` or `both` for what is recast, and "
-                                f"a lone face for a die recast alone)")
-        return cls(throws)
+            raise ArgumentError(Arg("dice"), f"throw {number} is {token[:20]!r}; {shape.words()}")
+        tape = cls(throws)
+        tape.shape = shape if game is not None else None
+        return tape
 
     def load(self, dice=None, recast=None, lots: bool = False) -> "DiceTape":
         """Refuse casts these dice cannot make: a throw of other dice than these (too many or too
@@ -137,13 +141,14 @@ class DiceTape:
         land off. With `lots` (each player throws one die for the first cast) the lone faces
         that open the tape are those throws. `dice`: the machine's Dice (None: two six-sided)."""
         count, sides = (2, 6) if dice is None else (dice.count, dice.sides)
+        self.shape = shape = _Shape(count, sides, tuple(getattr(dice, "names", ()) or ()), recast is not None)
         for number, item in enumerate(self.throws, 1):
             faces = item if isinstance(item, tuple) else (item,) if isinstance(item, int) else ()
             # (narrower where dice land off: the dice off recast together, `5-x` of three dice)
             narrower = recast is not None and isinstance(item, tuple) and len(item) < count
             if isinstance(item, tuple) and len(item) != count and not narrower or \
                     any(f is not None and f > sides for f in faces):
-                raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}; {tape_words(count, sides)}")
+                raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}; {shape.words()}")
         if count == 1 and not lots:  # one die: a lone face is a throw (no die is ever recast alone)
             self.throws = [(item,) if isinstance(item, int) or item is None else item for item in self.throws]
         if recast is None:
@@ -153,7 +158,8 @@ class DiceTape:
             for number, item in enumerate(self.throws[leading:], leading + 1):
                 if not isinstance(item, tuple) or None in item:
                     raise ArgumentError(Arg("dice"), f"throw {number} is {_token(item)!r}, but the dice of these "
-                                        f"rules never land off (no cocked: chance): write two faces, like 3-4")
+                                        f"rules never land off (no cocked: chance): write {shape.faces()}, "
+                                        f"like {shape.example()}")
         return self
 
     def _next(self):
@@ -181,13 +187,16 @@ class DiceTape:
     def throw(self) -> tuple[int, int]:
         item = self._next()
         if not isinstance(item, tuple) or None in item:
-            raise _wrong(self.used, item, "a throw of both dice that stands, like 3-4")
+            shape = self.shape or _Shape()
+            raise _wrong(self.used, item, f"a throw of {shape.every()} that stands, like {shape.example()}")
         return item
 
     def cast(self, chance=None) -> tuple:
         item = self._next()
         if not isinstance(item, tuple):
-            raise _wrong(self.used, item, "a cast of both dice, like 3-4 (x-4 if the first lands off)")
+            shape = self.shape or _Shape()
+            raise _wrong(self.used, item, f"a cast of {shape.every()}, like {shape.example()} "
+                         f"({shape.example(off=True)} if the first lands off)")
         return item
 
     def cast_die(self, die: int, chance=None):
@@ -216,15 +225,79 @@ class DiceTape:
         return self.used >= len(self.throws)
 
 
-def tape_words(count: int, sides: int) -> str:
-    """How a tape writes a throw of these dice."""
-    from ..model import NUMBER_WORDS
+def tape_words(count: int, sides: int, names: tuple = (), off: bool = True) -> str:
+    """How a tape writes a throw of these dice (`names`: the faces' names, face 1 first; `off`:
+    the dice may land off, `cocked:`, and the tape says what is recast)."""
+    return _Shape(count, sides, names, off).words()
 
-    example = "-".join(("3", "4", "3", "5", "1")[:count]) if sides >= 5 else "-".join(("1", "2", "1", "2", "1")[:count])
-    many = NUMBER_WORDS[count] if count < len(NUMBER_WORDS) else str(count)
-    faces = "one face" if count == 1 else f"{many} faces"
-    return (f"write each throw as {faces} 1-{sides}, like {example} (x for a die that lands off; then `off` or "
-            f"`both` for what is recast, and a lone face for a die recast alone)")
+
+class _Shape:
+    """The dice a tape's words are about: how many, their faces (numbered, and named where the
+    rules name them), and whether they may land off. Every example is made from these, so that
+    a tape of three dice is never shown a throw of two."""
+
+    def __init__(self, count: int = 2, sides: int = 6, names: tuple = (), off: bool = True):
+        self.count, self.sides, self.names, self.off = count, sides, tuple(names), off
+
+    @classmethod
+    def of(cls, game) -> "_Shape":
+        """A Machine's dice (its `recast` says whether they land off), a Ruleset's (its
+        `cocked:`), or Hazard's two six-sided dice, which may land off (None)."""
+        if game is None:
+            return cls()
+        if hasattr(game, "recast"):  # a compiled Machine
+            dice = game.dice
+            return cls(dice.count, dice.sides, tuple(getattr(dice, "names", ()) or ()), game.recast is not None)
+        from ..model import dice_shape
+
+        shape = dice_shape(game)
+        return cls(shape.count, shape.sides, shape.names, getattr(game, "cocked", None) is not None)
+
+    def example(self, off: bool = False, turn: int = 0) -> str:
+        """A throw of these dice as a tape writes it (`off`: the first die off): 3-4 for two
+        six-sided dice, 3-4-3 for three; `turn` 1 and 2 give others (6-6, 1-2)."""
+        low = self.sides < 5  # (a die of 2 to 4 faces has no 3-4-3-5)
+        if turn == 1:
+            faces = [str(self.sides)] * self.count
+        elif turn == 2:
+            faces = list(("2", "1") * 3 if low else ("1", "2") * 3)[:self.count]
+        else:
+            faces = list(("1", "2") * 3 if low else ("3", "4", "3", "5", "1"))[:self.count]
+        if off:
+            faces[0] = "x"
+        return "-".join(faces)
+
+    def examples(self) -> str:
+        return " ".join(self.example(turn=turn) for turn in range(3))
+
+    def many(self) -> str:
+        from ..model import NUMBER_WORDS
+
+        return NUMBER_WORDS[self.count] if self.count < len(NUMBER_WORDS) else str(self.count)
+
+    def faces(self) -> str:
+        """"two faces", "three faces", "one face"."""
+        return "one face" if self.count == 1 else f"{self.many()} faces"
+
+    def every(self) -> str:
+        """"the die", "both dice", "all three dice"."""
+        return "the die" if self.count == 1 else "both dice" if self.count == 2 else f"all {self.many()} dice"
+
+    def words(self) -> str:
+        """How a tape writes a throw of these dice, and, where they may land off, a die off and
+        what is recast."""
+        named = ""
+        if self.names:
+            shown = [f"{k} {name}" for k, name in enumerate(self.names[:6], 1)]
+            named = f" ({', '.join(shown)}{', …' if len(self.names) > 6 else ''})"
+        said = f"write each throw as {self.faces()} 1-{self.sides}{named}, like {self.example()}"
+        if not self.off:
+            return said
+        if self.count <= 2:
+            return (f"{said} (x for a die that lands off; then `off` or `both` for what is recast, and a lone "
+                    f"face for a die recast alone)")
+        return (f"{said} (x for a die that lands off; then `off` or `both` for what is recast, the dice off "
+                f"or all {self.many()}, and the faces of the dice off for those recast alone, like 5 or 5-x)")
 
 
 def _face(text: str):

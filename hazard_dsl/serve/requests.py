@@ -84,15 +84,15 @@ def compare_request(variants, labels) -> CompareRequest:
     return CompareRequest(asked, labels=tuple(labels))
 
 
-def tape(text: str | None) -> tuple | None:
+def tape(text: str | None, ruleset=None) -> tuple | None:
     """A table's tape as JSON sends it, "3-4 6-6" → the throws as `play.dice.DiceTape` holds
     them (None: the table's seeded dice); a tape that cannot be read is an `ArgumentError`
-    naming `dice`."""
+    naming `dice`, worded with `ruleset`'s dice."""
     if text is None:
         return None
     from ..play.dice import DiceTape
 
-    return tuple(DiceTape.parse(text).throws)
+    return tuple(DiceTape.parse(text, ruleset).throws)
 
 
 __all__ = ["analyse_request", "compare_request", "graph_request", "option_values", "rules_request", "tape"]

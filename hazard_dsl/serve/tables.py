@@ -693,7 +693,7 @@ class Tables:
                                         f"({', '.join(offered) or 'this game has none'})")
             if bets:
                 settings["bets"] = list(dict.fromkeys(bets))
-            seed, dice = seed_and_tape(checked_seed(seed), tape_of(tape))
+            seed, dice = seed_and_tape(checked_seed(seed), tape_of(tape, ruleset))
             table = sessions.table(ruleset, option_values(ruleset, self.api.option_values(body.get("options"))),
                                    settings, seed, dice)
         except CommandError as exc:  # SettingError too: a setting to correct

@@ -18,8 +18,7 @@ from hazard_dsl.play.strategies import strategy
 from hazard_dsl.play.wagers import Order, OrderError
 from hazard_dsl.solve.bets import BetError
 
-TAPE_WORDS = ("write each throw as two faces 1-6, like 3-4 (x for a die that lands off; then `off` or `both` "
-              "for what is recast, and a lone face for a die recast alone)")
+TAPE_WORDS = "write each throw as two faces 1-6, like 3-4"  # (no recast: dice that never land off)
 
 
 @pytest.mark.parametrize("make, kind, argument, python, flags", [
