@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .tables import Table, decimal, exact, number_and, percent, shown
+from .tables import Cell, Table, decimal, exact, number_and, percent, shown
 
 WHO = {"caster": "the caster", "setter": "the setter"}
 
@@ -60,11 +60,13 @@ def staking_tables(s) -> list[Table]:
         tables.append(p)
     if s.horizon is not None:
         h = s.horizon
-        t = Table(f"The greatest expected purse after {h.games:,} games from {whole(h.bankroll)} {units}",
+        t = Table(f"The greatest expected purse after {h.games:,} game{'' if h.games == 1 else 's'} from "
+                  f"{whole(h.bankroll)} {s.unit if h.bankroll == 1 else units}",
                   ["", "exact", "decimal"])
         t.add("expected purse", shown(h.expected), decimal(h.expected))
         t.add("best first stake", h.first, "")
-        t.caption = f"Stakes 1 to {whole(h.most)} {units}; every game staked (never betting is not offered)."
+        t.caption = (f"Stakes 1 to {whole(h.most)} {s.unit if h.most == 1 else units}; every game staked (never "
+                     f"betting is not offered).")
         tables.append(t)
     if s.kelly is not None:
         # the exact fraction and its decimal in columns of their own: a CSV cell is one number
@@ -106,7 +108,9 @@ def run_tables(s) -> list[Table]:
         if key not in sim:
             return ""
         mean, se = sim[key]
-        return f"{1 - mean if complement else mean:.4f} ± {se:.4f}"
+        mean = 1 - mean if complement else mean
+        # in CSV two numbers, the mean and its standard error, each in a column of its own
+        return Cell(f"{mean:.4f} ± {se:.4f}", [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")])
 
     # a session ends at the goal or in ruin: the simulated ruin is the goal's complement, same SE;
     # the nets per unit staked as a % of the unit, as the edge is printed everywhere else

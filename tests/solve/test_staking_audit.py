@@ -96,3 +96,79 @@ def test_a_progression_too_intricate_to_solve_says_its_size_and_what_to_do():
     said = str(found.value)
     assert "1,172 (purse, progression) states" in said and "tangled" not in said
     assert "its stakes go up and down" in said and said.endswith("or simulate")
+
+
+def _csv_rows(capsys, *words) -> list[dict]:
+    import csv
+    import io
+
+    assert main(["analyse", "cotton", "--no-options", *words, "--format", "csv"]) == 0
+    return list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+
+
+def _row(rows, table_starts, figure) -> dict:
+    found = [r for r in rows if r["table"].startswith(table_starts) and r["figure"] == figure]
+    assert len(found) == 1, (table_starts, figure, found)
+    return found[0]
+
+
+P_WIN, P_LOSE = Fraction(1979, 4032), Fraction(2053, 4032)  # Cotton's caster, as in the tests above
+
+
+def test_kelly_in_csv_is_a_fraction_and_a_decimal_each_in_its_cell(capsys):
+    rows = _csv_rows(capsys, "--stake", "kelly")
+    setter = [r for r in rows if r["table"].startswith("Kelly") and r["side"] == "the setter"][0]
+    # at even money Kelly's fraction is p − q, the setter winning what the caster loses
+    f = P_LOSE - P_WIN
+    assert f == Fraction(37, 2016) and setter["fraction"] == "37/2016"
+    assert setter["≈"] == f"{float(f):.5f}" == "0.01835"
+
+
+def test_the_purse_for_a_risk_says_its_money(capsys):
+    # gambler's ruin staking 1 at even money (no push at Cotton): P(goal from x) = (1 − r^x)/(1 − r^G), r = q/p
+    r, goal = P_LOSE / P_WIN, 20
+    least = next(x for x in range(1, goal) if 1 - (1 - r ** x) / (1 - r ** goal) <= Fraction(1, 2))
+    assert least == 12  # as the audit found by its own enumeration
+    assert main(["analyse", "cotton", "--no-options", "--risk", "0.5", "--goal", "20", "--stake", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"least purse  {least} shillings" in out and "20 shillings)" in out
+    row = _row(_csv_rows(capsys, "--risk", "0.5", "--goal", "20", "--stake", "1"), "The purse needed", "least purse")
+    assert row["value"] == str(least)
+
+
+def test_the_ruin_table_puts_the_expected_games_under_a_decimal_heading(capsys):
+    # from 1 to 2 staking 1/3: gambler's ruin from 3 to 6 stakes, r = q/p; the expected games
+    # of a walk of ±1 from x to 0 or N: x/(q − p) − N/(q − p) · (1 − r^x)/(1 − r^N)
+    r, x, n = P_LOSE / P_WIN, 3, 6
+    reach = (1 - r ** x) / (1 - r ** n)
+    games = x / (P_LOSE - P_WIN) - n / (P_LOSE - P_WIN) * reach
+    assert reach == Fraction(7750636739, 16403639616)  # the audit's figure, by its own enumeration
+    rows = _csv_rows(capsys, "--bankroll", "1", "--goal", "2", "--stake", "1/3")
+    row = _row(rows, "From 1 to 2 shillings, staking 1/3 a game", "expected games")
+    assert row["exact"] == str(games) and row["≈"] == f"{float(games):.4f}" and row["%"] == ""
+    assert _row(rows, "From 1 to 2", "reaches the goal")["≈"] == f"{float(round(reach * 100, 2)):.2f}"
+
+
+def test_a_progression_shows_the_simulated_ruin_and_its_nets_per_unit_as_percent(capsys):
+    rows = _csv_rows(capsys, "--strategy", "martingale", "--bankroll", "20", "--goal", "30", "--stake", "1",
+                     "--cap", "8", "--simulate", "2000", "--seed", "3")
+    title = "The martingale for the caster from 20 to 30 shillings, first stake 1 (cap 8)"
+    goal, ruin = _row(rows, title, "P(reach the goal)"), _row(rows, title, "P(ruin)")
+    # every simulated session ends at the goal or in ruin: one is the other's complement
+    assert ruin["simulated"] and abs(float(goal["simulated"]) + float(ruin["simulated"]) - 1) < 1e-5
+    assert ruin["simulated SE"] == goal["simulated SE"] != ""
+    edge = P_WIN - P_LOSE  # Wald: the net per unit staked is the game's, -37/2016
+    for figure in ("net per unit staked", "the game's net per unit staked"):
+        row = _row(rows, title, figure)
+        assert row["exact"] == str(edge) == "-37/2016" and row["≈"] == f"{float(edge * 100):.3f}" == "-1.835"
+
+
+def test_large_amounts_have_thousands_separators_and_one_is_singular(capsys):
+    from hazard_dsl.render.policy import whole
+
+    assert (whole(1_000_000), whole(Fraction(1, 3)), whole(20)) == ("1,000,000", "1/3", "20")
+    assert main(["analyse", "cotton", "--no-options", "--stake", "best", "--bankroll", "1000", "--games", "1",
+                 "--limit", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "The greatest expected purse after 1 game from 1,000 shillings" in out
+    assert "Stakes 1 to 1 shilling;" in out
