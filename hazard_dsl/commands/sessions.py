@@ -104,6 +104,11 @@ def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, p
 
         if stake_amount.denominator != 1 or purse_amount.denominator != 1:
             raise SettingError("stake", "and ", Arg("purse"), " must be whole units for ", Arg("strategy", value="best"))
+        from ..solve.policy import MAX_POLICY_PURSES
+
+        if 2 * int(purse_amount) - 1 > MAX_POLICY_PURSES:  # the purses below its goal, twice the purse
+            raise SettingError("purse", "is too large for ", Arg("strategy", value="best"), "'s exact policy (towards "
+                                        f"twice the purse: at most {MAX_POLICY_PURSES:,} purses below it)")
         if policy_size(2 * int(purse_amount), int(stake_amount)) > MAX_POLICY_PAIRS:
             raise SettingError("purse", "is too large for ", Arg("strategy", value="best"), "'s exact policy (at "
                                         f"most {MAX_POLICY_PAIRS:,} purse x stake pairs)")

@@ -115,7 +115,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
 
     from ..play.dice import RandomDice
     from ..play.strategies import strategy
-    from ..solve.policy import PolicyError
+    from ..solve.policy import PolicyError, PolicyTooLarge
     from ..solve.progressions import ProgressionError
     from ..solve.seats import SeatError, SeatSolver
     from .sessions import table
@@ -133,6 +133,13 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
     bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
     if not bankroll < goal:
         raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
+    if name == "best":  # the seats play the exact policy: judged before any table is laid
+        from ..solve.policy import judge_purses
+
+        try:
+            judge_purses(int(goal) - 1, "the best stake")
+        except PolicyTooLarge as exc:
+            raise CommandError(str(exc)) from None
     deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=[])
     machine_table = table(ruleset, options or {}, deep, seed, None)
     machine, chooser = machine_table.machine, machine_table.chooser
@@ -144,6 +151,8 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
         except (ProgressionError, PolicyError) as exc:
             if isinstance(exc, ArgumentError):  # names its argument (cap, goal): each front end words it
                 raise
+            if name == "best" and isinstance(exc, PolicyTooLarge):  # the seats cannot play a policy not found
+                raise CommandError(str(exc)) from None
             why = str(exc)
     n = len(players)
     against_bank = ruleset.table.against == "bank"

@@ -153,7 +153,7 @@ class BestPolicies:
         self.made: dict = {}  # (side, goal) -> BestStake
 
     def stake(self, question: Question) -> Fraction:
-        from ..solve.policy import best_stake, caster_outcomes, other_side
+        from ..solve.policy import PolicyTooLarge, best_stake, caster_outcomes, other_side
         from ..solve.session import game_endings
 
         purse, most = Fraction(question.facts["purse"]), Fraction(question.facts["most"])
@@ -162,8 +162,11 @@ class BestPolicies:
         if (side, goal) not in self.made:
             game = game_endings(self.solver.machine, solver=self.solver)
             outcomes = caster_outcomes(game.chance("win"), game.chance("lose"))
-            self.made[side, goal] = best_stake(outcomes if side == "caster" else other_side(outcomes), goal,
-                                               self.most)
+            try:
+                self.made[side, goal] = best_stake(outcomes if side == "caster" else other_side(outcomes), goal,
+                                                   self.most)
+            except PolicyTooLarge as exc:  # a purse grown large before the first stake: said, not a crash
+                raise ArgumentError(Arg("purse"), f"is too large for the best stake at the table: {exc}") from None
         policy = self.made[side, goal]
         units = int(purse)
         if units < 1:  # less than a unit: what is left

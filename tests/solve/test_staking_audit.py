@@ -172,3 +172,12 @@ def test_large_amounts_have_thousands_separators_and_one_is_singular(capsys):
     out = capsys.readouterr().out
     assert "The greatest expected purse after 1 game from 1,000 shillings" in out
     assert "Stakes 1 to 1 shilling;" in out
+
+
+def test_the_best_stake_at_the_table_too_large_is_refused_not_a_crash(capsys):
+    # twice a purse of 600 is 1,199 purses below the goal; a goal of 5,000, 4,999: each over the bound
+    assert main(["run", "cotton", "--players", "Ann,Ben", "--strategy", "best", "--purse", "600", "--rounds", "1"]) == 2
+    assert f"at most {MAX_POLICY_PURSES:,} purses below it" in capsys.readouterr().err
+    assert main(["simulate", "cotton", "--players", "Ann,Ben", "--strategy", "best", "--purse", "10", "--goal", "5000",
+                 "--games", "3"]) == 2
+    assert "4,999 purses below the goal" in capsys.readouterr().err
