@@ -52,6 +52,7 @@ from ..parse.files import MAX_BYTES
 from . import jobs
 from .files import Conflict, FileRefused, Folder
 from .bodies import json_object
+from .requests import unknown_field
 from .table_routes import TableRoutes
 from .tables import TableRefused
 from .work import Failed, Stopping, TimeLimit, Worker
@@ -59,6 +60,24 @@ from .work import Failed, Stopping, TimeLimit, Worker
 HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused
 MAX_BODY = 2 * MAX_BYTES + 65_536  # a rule file at its bound, escaped as JSON, and the rest
 MAX_VARIANTS = 8
+MAX_OPTIONS = 64
+# The fields of each POST and PUT route's body: any other is refused (400, naming it), as a
+# chart's settings are, rather than ignored, so that a misspelt "optons" or a "policy" the
+# route does not take is never answered as though it were not sent. (A table's body and its
+# actions are checked by serve.tables.)
+FIELDS = {
+    "/api/show": ("text", "name"),
+    "/api/analyse": ("ruleset", "text", "name", "options"),
+    "/api/charts": ("ruleset", "text", "name", "options", "settings"),
+    "/api/compare": ("variants",),
+    "/api/check": ("text", "name"),
+    "/api/hover": ("text", "name", "line", "column"),
+    "/api/completion": ("text", "name", "line", "column"),
+    "/api/figures": ("text", "name"),
+    "/api/graph": ("ruleset", "text", "name", "options", "format"),
+    "/api/files": ("text", "base"),
+}
+VARIANT_FIELDS = ("ruleset", "options")
 OPTION = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}")
 GRAPH_FORMATS = {"svg": "image/svg+xml", "mermaid": "text/plain; charset=utf-8", "json": "application/json"}
 # A document the API serves to be shown in a frame (the rule sheet, the drawing): its own styles,
@@ -202,8 +221,10 @@ class Api:
         each by the ruleset's option: serve.requests)."""
         if given is None:
             return {}
-        if not isinstance(given, dict) or len(given) > 64:
+        if not isinstance(given, dict):
             raise Refused(400, "options are an object of NAME: VALUE")
+        if len(given) > MAX_OPTIONS:
+            raise Refused(400, f"options: at most {MAX_OPTIONS} of them, not {len(given):,}")
         out = {}
         for key, value in given.items():
             value = str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
@@ -223,7 +244,12 @@ class Api:
         return text, name
 
     def subject(self, body: dict) -> tuple[str, str | None]:
-        """(name, text): a text with its name, or a ruleset by name."""
+        """(name, text): a text with its name, or a ruleset by name (not both: one would be
+        ignored)."""
+        if "text" in body and "ruleset" in body:
+            raise Refused(400, "ruleset or text: give one, a ruleset by its name or a rule file's text")
+        if "name" in body and "text" not in body:
+            raise Refused(400, "name: the name of a text; a ruleset is named by ruleset")
         if "text" in body:
             return self.text_of(body)[::-1]
         return self.target(body.get("ruleset"))[0], None
@@ -243,11 +269,11 @@ class Api:
         return JSONResponse(await self.run(request, jobs.show, name))
 
     async def show_text(self, request: Request):
-        text, name = self.text_of(await body_of(request))
+        text, name = self.text_of(await fields_of(request))
         return JSONResponse(await self.run(request, jobs.show, name, text, ask=True))
 
     async def analyse(self, request: Request):
-        body = await body_of(request)
+        body = await fields_of(request)
         name, text = self.subject(body)
         return JSONResponse(await self.run(request, jobs.analyse, name, self.option_values(body.get("options")), text))
 
@@ -256,13 +282,13 @@ class Api:
         tail, the best stake by purse, for the form's settings."""
         from .charts import risk_charts
 
-        body = await body_of(request)
+        body = await fields_of(request)
         name, text = self.subject(body)
         return JSONResponse(await self.run(request, risk_charts, name, self.option_values(body.get("options")),
                                            body.get("settings") or {}, text))
 
     async def compare(self, request: Request):
-        body = await body_of(request)
+        body = await fields_of(request)
         variants = body.get("variants")
         if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
             raise Refused(400, f"variants: a list of 1 to {MAX_VARIANTS} rulesets, each {{\"ruleset\", \"options\"}}")
@@ -273,6 +299,9 @@ class Api:
                 variant = {"ruleset": name, "options": dict(o.split("=", 1) for o in options.split(",") if "=" in o)}
             if not isinstance(variant, dict):
                 raise Refused(400, "each variant is {\"ruleset\": NAME, \"options\": {…}}")
+            refused = unknown_field(variant, VARIANT_FIELDS)
+            if refused is not None:
+                raise Refused(400, f"variants: a variant has no field {refused}; it takes ruleset and options")
             path, name = self.target(variant.get("ruleset"))
             options = self.option_values(variant.get("options"))
             suffix = (":" + ",".join(f"{k}={v}" for k, v in options.items())) if options else ""
@@ -284,7 +313,7 @@ class Api:
         return JSONResponse(await self.run(request, jobs.compare, asked, shown))
 
     async def check(self, request: Request):
-        text, name = self.text_of(await body_of(request))
+        text, name = self.text_of(await fields_of(request))
         return JSONResponse({"diagnostics": await self.run(request, jobs.check, text, name, ask=True)})
 
     def place(self, body: dict) -> tuple[int, int]:
@@ -294,18 +323,18 @@ class Api:
         return line, column
 
     async def hover(self, request: Request):
-        body = await body_of(request)
+        body = await fields_of(request)
         text, name = self.text_of(body)
         return JSONResponse(await self.run(request, jobs.hover, text, name, *self.place(body), ask=True))
 
     async def completion(self, request: Request):
-        body = await body_of(request)
+        body = await fields_of(request)
         text, name = self.text_of(body)
         items = await self.run(request, jobs.completion, text, name, *self.place(body), ask=True)
         return JSONResponse({"items": items})
 
     async def figures(self, request: Request):
-        text, name = self.text_of(await body_of(request))
+        text, name = self.text_of(await fields_of(request))
         return JSONResponse(await self.run(request, jobs.figures, text, name))
 
     async def rules(self, request: Request):
@@ -322,7 +351,7 @@ class Api:
         return Response(drawing, media_type=GRAPH_FORMATS[fmt], headers={"Content-Security-Policy": DOCUMENT_CSP})
 
     async def graph(self, request: Request):
-        body = await body_of(request)
+        body = await fields_of(request)
         fmt = body.get("format", "svg")
         if not isinstance(fmt, str) or fmt not in GRAPH_FORMATS:
             raise Refused(400, "format: svg, mermaid or json")
@@ -335,7 +364,7 @@ class Api:
         if request.method == "GET":
             text, digest = self.folder.read(name)
             return JSONResponse({"name": name, "text": text, "hash": digest})
-        body = await body_of(request)
+        body = await fields_of(request, "/api/files")
         text, _ = self.text_of({"text": body.get("text"), "name": "file.yaml"})
         base = body.get("base")
         if base is not None and not isinstance(base, str):
@@ -346,6 +375,18 @@ class Api:
 async def body_of(request: Request) -> dict:
     """The request's JSON object, refused (413) past MAX_BODY before it is all read."""
     return await json_object(request, MAX_BODY, Refused, "a request's body")
+
+
+async def fields_of(request: Request, route: str | None = None) -> dict:
+    """`body_of`, its fields checked against the route's (FIELDS): a field the route does not
+    take is a 400 naming it, with the nearest it does take, never silently ignored."""
+    body = await body_of(request)
+    route = route or request.url.path
+    known = FIELDS[route]
+    refused = unknown_field(body, known)
+    if refused is not None:
+        raise Refused(400, f"{route} has no field {refused}; it takes {', '.join(known)}")
+    return body
 
 
 def _failed(exc: Failed) -> JSONResponse:

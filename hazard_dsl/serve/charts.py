@@ -20,6 +20,7 @@ from ..errors import ArgumentError
 from ..records import replace
 
 DEFAULTS = {"games": 50, "tail": 40, "bankroll": 10, "goal": 20}
+SETTINGS = ("games", "stop_loss", "stop_win", "tail", "bankroll", "goal")
 MOST = {"games": 1_000, "tail": 400, "goal": 400}  # a page's chart, not a report: bounded, and said
 
 
@@ -68,33 +69,36 @@ def risk_charts(name: str, options: dict, asked: dict, text: str | None = None) 
     from ..commands.loading import load, machine_for
     from ..solve.policy import PolicyError, best_stake, caster_outcomes
     from ..solve.tails import one_in
-    from .requests import analyse_request as base_request
+    from .requests import analyse_request as base_request, unknown_field
 
     if not isinstance(asked, dict):
         raise SettingError("settings", "is an object such as {\"games\": 50}")
-    unknown = sorted(set(asked) - {"games", "stop_loss", "stop_win", "tail", "bankroll", "goal"})
-    if unknown:
-        raise SettingError("settings", f": {unknown[0][:30]!r} is not one of games, stop_loss, stop_win, tail, "
-                                       f"bankroll, goal")
+    unknown = unknown_field(asked, SETTINGS)
+    if unknown is not None:
+        raise SettingError("settings", f": {unknown} is not one of {', '.join(SETTINGS)}")
     ruleset = load(name, text)
     games = _count(asked.get("games"), "games")
     tail = _count(asked.get("tail"), "tail")
     loss, win = _money(ruleset, asked.get("stop_loss"), "stop_loss"), _money(ruleset, asked.get("stop_win"), "stop_win")
-    bankroll = _money(ruleset, asked.get("bankroll"), "bankroll") or Fraction(DEFAULTS["bankroll"])
+    sent = _money(ruleset, asked.get("bankroll"), "bankroll")
+    bankroll = sent or Fraction(DEFAULTS["bankroll"])
     goal = _money(ruleset, asked.get("goal"), "goal") or Fraction(DEFAULTS["goal"])
     if goal > MOST["goal"]:
         raise SettingError("goal", f"must be at most {MOST['goal']} for a chart")
+    if not bankroll < goal and sent is None:  # the goal alone was sent: it is the one to correct
+        raise SettingError("goal", f"must be more than the bankroll, {bankroll} when none is sent, not {goal}")
     if not bankroll < goal:
         raise SettingError("bankroll", f"must be less than the goal ({goal})")
     request = replace(base_request(name, options, text), by_option=False)
     analysis = analyse_request(request)
     f = analysis.figures
+    caster = ruleset.words.caster  # the game's word for him: Crown and Anchor's banker
     out: dict = {"ruleset": analysis.ruleset, "units": ruleset.money_units, "win": _share(f.win),
                  "lose": _share(f.lose)}
 
     try:
         if not f.win and not f.lose:
-            raise CommandError("the caster has no stake to win or lose in this game: its figures are its bets'")
+            raise CommandError(f"{caster} has no stake to win or lose in this game: its figures are its bets'")
         d = risk(analysis, games=games, stop_loss=loss, stop_win=win, policy=request.policy).session
         out["session"] = {"games": games, "stop_loss": None if loss is None else str(loss),
                           "stop_win": None if win is None else str(win),
@@ -122,7 +126,7 @@ def risk_charts(name: str, options: dict, asked: dict, text: str | None = None) 
 
     try:
         if not f.win and not f.lose:
-            raise PolicyError("the caster has no stake to win or lose in this game, so no stake to choose")
+            raise PolicyError(f"{caster} has no stake to win or lose in this game, so no stake to choose")
         if bankroll.denominator != 1 or goal.denominator != 1:
             raise SettingError("goal", "and the bankroll must be whole units for the best stake")
         best = best_stake(caster_outcomes(f.win, f.lose), int(goal), None, flat=1)

@@ -84,6 +84,18 @@ def compare_request(variants, labels) -> CompareRequest:
     return CompareRequest(asked, labels=tuple(labels))
 
 
+def unknown_field(given: Mapping, known) -> str | None:
+    """The first key of `given` (a JSON object a client sent) that is none of `known`, said as
+    "'polcy' (did you mean 'policy'?)", or None: the one check by which every POST route, a
+    chart's settings and a compare's variants refuse what they would otherwise ignore."""
+    from ..diagnostics import did_you_mean
+
+    for key in given:
+        if key not in known:
+            return f"{str(key)[:40]!r}{did_you_mean(str(key)[:40], list(known))}"
+    return None
+
+
 def tape(text: str | None, ruleset=None) -> tuple | None:
     """A table's tape as JSON sends it, "3-4 6-6" → the throws as `play.dice.DiceTape` holds
     them (None: the table's seeded dice); a tape that cannot be read is an `ArgumentError`
@@ -95,4 +107,5 @@ def tape(text: str | None, ruleset=None) -> tuple | None:
     return tuple(DiceTape.parse(text, ruleset).throws)
 
 
-__all__ = ["analyse_request", "compare_request", "graph_request", "option_values", "rules_request", "tape"]
+__all__ = ["analyse_request", "compare_request", "graph_request", "option_values", "rules_request", "tape",
+           "unknown_field"]
