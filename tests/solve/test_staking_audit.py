@@ -88,14 +88,24 @@ def test_the_command_line_and_the_api_refuse_a_goal_of_a_billion_at_once(no_chai
         hazard_dsl.load("cotton").best_stake(10 ** 9, 1)
 
 
-def test_a_progression_too_intricate_to_solve_says_its_size_and_what_to_do():
-    from hazard_dsl.solve.progressions import ProgressionTooLarge
+def test_a_progression_too_intricate_to_solve_says_its_size_and_what_to_do(monkeypatch):
+    from hazard_dsl.solve import progressions
+    from hazard_dsl.solve.progressions import MAX_PROGRESSION_STATES, ProgressionTooLarge
 
+    # under the bound in states, but a d'Alembert's stakes go up and down: the elimination gives up
     with pytest.raises(ProgressionTooLarge) as found:
-        progression_run(COTTON, "dalembert", 40, 60, 1)
+        progression_run(COTTON, "dalembert", 25, 38, 1)
     said = str(found.value)
-    assert "1,172 (purse, progression) states" in said and "tangled" not in said
-    assert "its stakes go up and down" in said and said.endswith("or simulate")
+    assert "472 (purse, progression) states" in said and "tangled" not in said
+    assert f"within the {MAX_PROGRESSION_STATES:,} allowed" in said and said.endswith("or simulate")
+
+    # the audit's d'Alembert, Labouchère and Fibonacci: past the bound, said while building, no solve
+    def fail(*args, **kwargs):
+        raise Built
+    monkeypatch.setattr(progressions, "Chain", fail)
+    for name, bankroll, goal in (("dalembert", 40, 60), ("labouchere", 40, 60), ("fibonacci", 100, 150)):
+        with pytest.raises(ProgressionTooLarge, match=f"more than {MAX_PROGRESSION_STATES:,} "):
+            progression_run(COTTON, name, bankroll, goal, 1)
 
 
 def _csv_rows(capsys, *words) -> list[dict]:
