@@ -124,8 +124,10 @@ def _side_by_side(entries: list[tuple[str, Analysis]], compact: bool) -> Table:
     for _, a in entries:
         labels += [label for label in a.figures.labels if label not in labels]
     shared = [label for label in labels if all(label in a.figures.labels for _, a in entries)]
-    for label in labels:
-        t.add(f"label {label}" + (" %" if compact else "") + ("" if label in shared else " *"),
+    from ..model import readable
+
+    for label in labels:  # a reader is shown the label's words ("no doublets"), never its identifier
+        t.add(f"label {readable(label)}" + (" %" if compact else "") + ("" if label in shared else " *"),
               *((percent if compact else both)(a.figures.labels[label]) if label in a.figures.labels else "—"
                 for _, a in entries))
     notes = ["* not a label of every ruleset"] if len(shared) != len(labels) else []

@@ -23,6 +23,10 @@ class Narrator:
         self.machine = machine
         self.ruleset = machine.ruleset
         self.words = machine.ruleset.words
+        # a game that ends only in pushes (a layout's one throw: sic bo) settles nothing for the
+        # caster (play.session's `staked`): his "neither wins nor loses" would only stand above
+        # the bets that carry the money, so it is not said
+        self.settles = settles_for_caster(machine)
 
     def _values(self, state, dice=None) -> dict:
         values = dict(zip(self.machine.variables, state.values))
@@ -55,8 +59,10 @@ class Narrator:
                 told = _sentence(fill(label.say, values))
                 said.append(told)
                 verdict = f"{values['caster']} {RESULT_VERBS[after.result]}"
-                if verdict.casefold() not in " ".join(told.split()).casefold():  # not where it repeats it
+                if self.settles and verdict.casefold() not in " ".join(told.split()).casefold():  # not where it repeats it
                     said.append(f"[{_sentence(verdict)}]")
+            elif not self.settles:
+                said.append(f"[{_sentence(self.ruleset.label_words(after.label))}]")
             else:
                 said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: "
                             f"{self.ruleset.label_words(after.label)}]")
@@ -302,10 +308,24 @@ class Tally:
                 parts.append(f"{verb} {n} ({detail})")
         games = f"{self.games} game{'s' if self.games != 1 else ''}"
         throws = f"{self.throws} throw{'s' if self.throws != 1 else ''}"
-        out = f"{games}, {throws}: {caster} {', '.join(parts) or 'finished no game'}."
+        if label_results and all(result == "push" for result in label_results.values()) and self.games:
+            # a game that settles nothing for the caster (Narrator.settles): how the games ended
+            detail = ", ".join(f"{ruleset.label_words(label) if ruleset else label} {count}"
+                               for label, count in self.labels.items())
+            out = f"{games}, {throws} ({detail})."
+        else:
+            out = f"{games}, {throws}: {caster} {', '.join(parts) or 'finished no game'}."
         if self.unfinished:
             out += " One game was left unfinished."
         return out
+
+
+def settles_for_caster(machine) -> bool:
+    """Whether a game settles anything for the caster: a stake is laid on it (`table: stake:`),
+    or some ending is no push (as play.session's `staked` says)."""
+    table = machine.ruleset.table
+    staked = bool(table.stake) and machine.bets.get(table.stake) is not None
+    return staked or any(s.result != "push" for s in machine.end_states())
 
 
 def money_summary(wagers, ruleset) -> str:
