@@ -319,7 +319,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "a session's net, 50,000,000 steps (nets x games x outcomes), or "
                                         "2,000 nets between the stops; a tail, 2,000,000,000 (states x bits "
                                         "of the exact numbers, over the throws); the best stake, 1,000 purses "
-                                        "below the goal; a progression, 1,000 purse x progression states "
+                                        "below the goal; a progression, 1,500 purse x progression states "
                                         "(fewer when its stakes go up and down: d'Alembert, Labouchère); "
                                         "a seat's net over N games, 200,000,000 steps; a simulation "
                                         "beside the exact figures, 20,000,000 draws; beyond, use simulate.")

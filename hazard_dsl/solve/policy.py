@@ -144,7 +144,7 @@ def _evaluate(outcomes: dict, goal: int, stakes: dict) -> dict:
             row[key] = row.get(key, ZERO) + p
         rows[x] = row
     try:
-        values = Chain(rows).backward(lambda t: ONE if t == "goal" else ZERO)
+        values = Chain(rows, least_fill=True).backward(lambda t: ONE if t == "goal" else ZERO)
     except TooLargeToSolve:
         raise PolicyTooLarge(f"the chain of one policy ({len(rows):,} purses) is too large to solve exactly; use a "
                              f"smaller goal, or simulate") from None

@@ -42,10 +42,11 @@ from .markov import ONE, ZERO, Chain, TooLargeToSolve
 PROGRESSIONS = ("martingale", "paroli", "dalembert", "labouchere", "fibonacci")
 WORDS = {"martingale": "martingale", "paroli": "paroli", "dalembert": "d'Alembert", "labouchere": "Labouchère",
          "fibonacci": "Fibonacci"}
-# (purse, progression) states of an exact solve, counted as the chain is built: a martingale's
-# 944 states solve in under a second here, a Fibonacci's 968 in about three; past about a
-# thousand the elimination's numbers grow too long for any of the five (measured, issue 38)
-MAX_PROGRESSION_STATES = 1_000
+# (purse, progression) states of an exact solve, counted as the chain is built. Eliminated in
+# least-fill order (`Chain(least_fill=True)`), a d'Alembert of 225 states takes 0.05 s here, of
+# 1,172 about 3.5 s and a Fibonacci of 1,274 about 2 s (load under 1); a d'Alembert of 1,532
+# is given up by the elimination after about 3 s: past 1,500 it is refused at once (issue 38)
+MAX_PROGRESSION_STATES = 1_500
 PAROLI_STREAK = 3
 LABOUCHERE_LINE = (1, 2, 3)
 
@@ -196,7 +197,7 @@ def _session(outcomes: dict, stake, after, first, b: int, g: int, scale: int, wh
             row[key] = row.get(key, ZERO) + p
         rows[state] = row
     try:
-        visits = Chain(rows).forward({start: ONE})
+        visits = Chain(rows, least_fill=True).forward({start: ONE})
     except TooLargeToSolve:
         # the bound counts states, but the solve's cost is in how often the chain comes back on
         # itself: a d'Alembert's or a Labouchère's stakes go up and down, and meet again
