@@ -79,7 +79,7 @@ class Narrator:
             if self.machine.dice.names:  # marks, not numbers: no digits and no total to tell
                 head = f"  {record.number:>3}. {name}"
             else:
-                head = f"  {record.number:>3}. {name} ({'-'.join(map(str, record.dice))}), {number_word(record.total)}"
+                head = f"  {record.number:>3}. {name} ({'-'.join(map(str, record.dice))}), {total_words(record.total)}"
             said = self._sentences(record.step, record.after, record.dice)
             if not said and not record.choices:
                 said = ["No decision; the dice go on."]
@@ -181,6 +181,23 @@ class Narrator:
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
+_TEENS = ("thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_TENS = {2: "twenty", 3: "thirty", 4: "forty", 5: "fifty", 6: "sixty", 7: "seventy", 8: "eighty", 9: "ninety"}
+
+
+def total_words(total: int) -> str:
+    """A throw's total in words, as two dice's are ("eleven"), also past twelve where three or
+    more dice throw it ("seventeen", "twenty-four"; five dice of twenty faces reach a hundred)."""
+    if total < len(NUMBER_WORDS):
+        return number_word(total)
+    if total < 20:
+        return _TEENS[total - 13]
+    if total < 100:
+        tens, units = divmod(total, 10)
+        return _TENS[tens] + (f"-{NUMBER_WORDS[units]}" if units else "")
+    return "one hundred" if total == 100 else str(total)
 
 
 def cast_text(casts, words, caster: str | None = None) -> str:

@@ -58,3 +58,36 @@ def test_compare_shows_a_labels_words(capsys):
     out = capsys.readouterr().out
     assert "no_doublets" not in out
     assert " label no doublets *" in out
+
+
+@pytest.mark.parametrize("game", ["passage", "raffle", "inn_and_inn", "azar", "sic_bo", "chuck_a_luck",
+                                  "crown_and_anchor", "grand_hazard"])
+def test_a_rule_sheet_cites_no_path_of_the_projects_tests(game, capsys):
+    assert main(["show", game]) == 0
+    out = capsys.readouterr().out
+    assert "tests/" not in out and ".py" not in out
+    assert "counted independently in the project's tests" in " ".join(out.split())
+
+
+def test_a_total_past_twelve_is_said_in_words_as_two_dices_are(capsys):
+    # 6-6-5-1 totals 18 and 6-5-4-2 totals 17, added by hand
+    assert main(["run", "inn_and_inn", "--games", "2", "--dice", "6-6-5-1 6-5-4-2"]) == 0
+    out = capsys.readouterr().out
+    assert "(6-6-5-1), eighteen: An inn: the stakes" in out
+    assert "(6-5-4-2), seventeen: Out: no doublets." in out
+    assert "18" not in out and "17" not in out
+
+
+def test_totals_in_words_up_to_five_dice_of_twenty():
+    from hazard_dsl.render.narrate import total_words
+
+    assert [total_words(n) for n in (2, 12, 13, 19, 20, 24, 36, 99, 100)] == [
+        "two", "twelve", "thirteen", "nineteen", "twenty", "twenty-four", "thirty-six", "ninety-nine", "one hundred"]
+
+
+def test_an_inn_says_what_becomes_of_the_stakes(capsys):
+    # inn_and_inn.yaml, inn=stands: Cotton's "drop" is to lay down a stake; the stakes stay down
+    assert main(["run", "inn_and_inn", "--games", "1", "--dice", "3-3-1-2"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "An inn: the stakes dropped stand, and the throw decides nothing." in out
+    assert "the caster drops" not in out
