@@ -240,7 +240,7 @@ class _Shape:
         self.count, self.sides, self.names, self.off = count, sides, tuple(names), off
 
     @classmethod
-    def of(cls, game) -> "_Shape":
+    def of(cls, game) -> _Shape:
         """A Machine's dice (its `recast` says whether they land off), a Ruleset's (its
         `cocked:`), or Hazard's two six-sided dice, which may land off (None)."""
         if game is None:

@@ -29,7 +29,8 @@ loop, bounded in time (`work.Worker`). Figures are the command line's JSON, frac
     GET  /api/tables/ID/log               (Bearer TOKEN) the session's log, JSON Lines
     WS   /api/tables/ID/ws?token=T&after=N  each event after N, in order, then live (serve.tables)
 
-Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
+A field a route does not take is refused (400, naming it and the nearest it takes: `FIELDS`),
+never ignored. Errors are `{"error": message}` with 400 (a request to correct), 403 (no `X-Hazard-DSL` header on
 a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
 (Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it;
 JSON all the same, its traceback in the server's log).

@@ -69,7 +69,8 @@ def risk_charts(name: str, options: dict, asked: dict, text: str | None = None) 
     from ..commands.loading import load, machine_for
     from ..solve.policy import PolicyError, best_stake, caster_outcomes
     from ..solve.tails import one_in
-    from .requests import analyse_request as base_request, unknown_field
+    from .requests import analyse_request as base_request
+    from .requests import unknown_field
 
     if not isinstance(asked, dict):
         raise SettingError("settings", "is an object such as {\"games\": 50}")

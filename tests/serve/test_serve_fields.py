@@ -13,10 +13,10 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from hazard_dsl.serve.api import FIELDS  # noqa: E402
-from hazard_dsl.serve.app import create_app  # noqa: E402
+from hazard_dsl.serve.api import FIELDS
+from hazard_dsl.serve.app import create_app
 
 HEADER = {"X-Hazard-DSL": "1"}
 
