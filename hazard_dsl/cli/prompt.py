@@ -477,7 +477,17 @@ class Terminal:
         shown = ", ".join(value_words(v) for v in values)
         who = question.player if f["role"] == "caster" else f"the {f['role']}"
         prompt = f"{who}, choose the {f['variable']} ({shown})? "
-        if f["variable"] == "recast" and "die" in f:  # a die landed off (play.casting)
+        if f["variable"] == "recast" and "kept" in f:  # dice landed off, others kept (play.casting)
+            ordinals = ("first", "second", "third", "fourth", "fifth")
+            off = [k for k, face in enumerate(f["kept"]) if face is None]
+            words = self.machine.ruleset.words
+            faces_kept = [face for face in f["kept"] if face is not None]
+            kept = words.throw_name(*faces_kept) if len(faces_kept) > 1 and len(set(faces_kept)) == 1 else \
+                " and ".join(words.faces[face - 1] for face in faces_kept)
+            named = " and ".join(ordinals[k] for k in off) + (" die is" if len(off) == 1 else " dice are")
+            prompt = (f"{who}, the {named} off and the others show {kept}: recast the off "
+                      f"{'die' if len(off) == 1 else 'dice'} alone, or all? ({shown}) ")
+        elif f["variable"] == "recast" and "die" in f:  # a die landed off (play.casting)
             face = self.machine.ruleset.words.faces[f["shown"] - 1]
             prompt = (f"{who}, the {'first' if f['die'] == 1 else 'second'} die is off and the other shows "
                       f"{face}: recast the off die alone, or both? ({shown}) ")

@@ -163,8 +163,9 @@ KEYS: dict[str, dict[str, dict]] = {
             "description": "each die's chance of landing off, on its own (0 ≤ c < 1): `1/10`, or one per value "
                            "of an option: `{by_option: cocked, one_in_ten: 1/10, one_in_six: 1/6}` (a value not "
                            "named: the dice always land flat) (required)"},
-        "rules": {**_ref("rules"), "description": "read when a die is off: `off` (1 or 2 dice), `shown` (the face "
-                                                  "of the other, 0 if none), `phase`, the variables, options; the "
+        "rules": {**_ref("rules"), "description": "read when a die is off: `off` (how many dice), `shown` (the "
+                                                  "total the others show: with two dice the other's face; 0 if "
+                                                  "none), `phase`, the variables, options; the "
                                                   "actions `recast both`, `recast off`, `recast off or both by "
                                                   "caster` (without rules: recast both)"},
         "description": _text(description="what landing off means at this table"),

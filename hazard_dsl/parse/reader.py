@@ -222,11 +222,6 @@ def read_sections(path: str | Path, files: list | None = None, text: str | None 
     words = counted("words", lambda: _words(r, root.get("words"), dice.shape if dice is not None else TWO_DICE))
     phases = counted("phases", lambda: _phases(r, root.get("phases"), variables))
     cocked = counted("cocked", lambda: _cocked(r, root.get("cocked"), variables))
-    if cocked is not None and dice is not None and dice.shape.count != 2:
-        # (the compiled machine recasts any number of dice, compile.recasts; the solver, analyse's
-        # table of recasts and the table's odds still read two)
-        r.diags.error(f"cocked: dice that land off are recast only where two dice are thrown; this game throws "
-                      f"{dice.shape.written()}", cocked.position)
     passing = counted("passing", lambda: _passing(r, root.get("passing")))
     table = counted("money", lambda: _money(r, root.get("money")))
     bets = counted("bets", lambda: _bets(r, root.get("bets"), variables))

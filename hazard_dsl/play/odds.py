@@ -40,6 +40,7 @@ class Choices:
     chooser: str
     recast: bool
     picks: tuple
+    dice: int = 2  # how many dice are thrown (a recast's words: "both" of two, "every die" of more)
 
     @property
     def for_caster(self) -> bool:
@@ -130,7 +131,7 @@ class Odds:
         best = max(worth) if maximises(state.chooser) else min(worth)
         recast = state.index >= len(self.machine.states)  # a die off: recast it alone, or both
         picks = tuple(Pick(value, win[target], w, w == best) for (value, target), w in zip(targets, worth))
-        return Choices(state.variable, state.chooser, recast, picks)
+        return Choices(state.variable, state.chooser, recast, picks, self.machine.dice.count)
 
     def through_recasts(self, targets: list) -> tuple[dict, dict]:
         """The caster's chance of winning and of losing from each of `targets`: a state of the
@@ -142,9 +143,9 @@ class Odds:
         states = len(self.machine.states)
         if all(t < states for t in targets):
             return self.win, self.lose
+        from ..compile.recasts import cast
         from ..solve.markov import ONE, ZERO, Chain
 
-        c = self.machine.recast.chance
         rows, todo = {}, [t for t in targets if t >= states]
         while todo:
             number = todo.pop()
@@ -156,11 +157,13 @@ class Odds:
                 for k, p in self.solver.policy.get(number, {0: ONE}).items():
                     target = node.alternatives[k][1].target
                     row[target] = row.get(target, ZERO) + p
-            else:
-                for step, p in zip(node.steps, self.machine.dice.faces(node.die)):
-                    if p:
-                        row[step.target] = row.get(step.target, ZERO) + (ONE - c) * p
-                row[node.off] = row.get(node.off, ZERO) + c
+            else:  # one cast of the dice off (compile.recasts: any number of dice)
+                stands, moves = cast(self.machine, number)
+                steps = self.machine.states[node.parent].steps
+                for o, p in stands.items():
+                    row[steps[o].target] = row.get(steps[o].target, ZERO) + p
+                for t, p in moves.items():
+                    row[t] = row.get(t, ZERO) + p
             rows[number] = row
             todo.extend(row)
         chain = Chain(rows)

@@ -458,6 +458,9 @@ class Session:
         facts = dict(role=state.chooser, variable=state.variable, values=values, state=state.index)
         if state.variable == "recast" and state.die is not None:
             facts.update(die=state.die, shown=state.shown)
+        if state.variable == "recast" and state.dice and (len(state.dice) > 1 or len(state.kept) - len(state.dice) > 1):
+            # more dice than one off or kept: every die's face (None off), as the recast events say it
+            facts.update(kept=[None if d in state.dice else f for d, f in enumerate(state.kept, 1)])
         action = yield Question("choose", self._chooser_name(state.chooser, caster), facts, state)
         return values.index(action["value"])
 

@@ -49,6 +49,8 @@ def choices_words(choices, caster: str) -> str:
     for pick in choices.picks:
         mark = f", {whose}" if pick.best and choices.differ else ""
         shown = {"off": "the off die alone (off)", "both": "both dice (both)"}.get(pick.value, pick.value) \
+            if choices.recast and choices.dice == 2 else \
+            {"off": "the dice off alone (off)", "both": "every die (both)"}.get(pick.value, pick.value) \
             if choices.recast else value_words(pick.value)
         lines.append(f"  {shown}: wins {chance_words(pick.win)}{mark}")
     return "\n".join(lines)

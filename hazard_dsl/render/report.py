@@ -92,8 +92,9 @@ def analysis_json(a: Analysis) -> dict:
             "choices": [{"phase": row["state"].phase, "values": dict(zip(r["variables"], row["state"].values)),
                          "win": exact(row["win"]),
                          "win_if_both": None if row["win_if_both"] is None else exact(row["win_if_both"]),
-                         "alone": {f"die{die}_off": {str(face): exact(p) for face, p in faces.items()}
-                                   for die, faces in sorted(row["alone"].items())}}
+                         "alone": {"_".join(f"die{d}" for d in dice) + "_off":
+                                   {"-".join(map(str, kept)): exact(p) for kept, p in faces.items()}
+                                   for dice, faces in sorted(row["alone"].items())}}
                         for row in r["states"]],
         }
     if a.hand is not None:
@@ -203,8 +204,11 @@ def recast_table(a: Analysis) -> Table:
     r = a.recast
     faces = r["faces"]
     chooser = " or ".join(r["choosers"]) or "the rules"
+    two = r["dice"] == 2  # "both", "the other" in two dice' words; "every die", "the others" in more
     t = Table(f"Dice that land off (each die 1 time in {one_in(r['chance'])}): the {chooser}'s recasts",
-              ["where", "wins %", "if both %", "recast the off die alone when the other shows"])
+              ["where", "wins %", "if both %" if two else "if all %",
+               "recast the off die alone when the other shows" if two else
+               "recast the dice off alone when the others show"])
     for row in r["states"]:
         state = row["state"]
         values = ", ".join(f"{n} {v}" for (n, initial), v in zip(r["variables"].items(), state.values) if v != initial)
@@ -212,7 +216,10 @@ def recast_table(a: Analysis) -> Table:
         t.add(where, percent(row["win"]), "" if row["win_if_both"] is None else percent(row["win_if_both"]),
               _alone_text(row["alone"], faces))
     lines = ["wins %: the caster's chance from there with these recasts; if both %: taking up both dice "
-             "every time. A die recast alone keeps the other's face; both dice off are always recast together."]
+             "every time. A die recast alone keeps the other's face; both dice off are always recast together."
+             if two else
+             "wins %: the caster's chance from there with these recasts; if all %: taking up every die every "
+             "time. Dice recast alone leave the others their faces; all the dice off are always recast together."]
     if r["win_if_both"] is not None:
         gain = a.figures.win - r["win_if_both"]
         lines.append(f"With these recasts the caster wins {percent(a.figures.win)} of games, against "
@@ -227,14 +234,19 @@ def recast_table(a: Analysis) -> Table:
 def _alone_text(alone: dict, faces) -> str:
     """"cater, cinque, sice" (the same whichever die is off), or each die's faces apart."""
     def words(chances: dict) -> str:
-        return ", ".join(faces[f - 1] + ("" if p == 1 else f" ({percent(p)} of the time)")
-                         for f, p in sorted(chances.items())) or "never"
+        return ", ".join("-".join(faces[f - 1] for f in kept) + ("" if p == 1 else f" ({percent(p)} of the time)")
+                         for kept, p in sorted(chances.items())) or "never"
 
     if not alone:
         return "never: both are taken up again"
-    if alone.get(1) == alone.get(2):
-        return words(alone[1])
-    return "; ".join(f"{'first' if die == 1 else 'second'} die off: {words(alone.get(die, {}))}" for die in (1, 2))
+    ordinals = ("first", "second", "third", "fourth", "fifth")
+    count = next(len(off) + len(next(iter(chances))) for off, chances in alone.items())
+    dice = sorted(set(alone) | {(d,) for d in range(1, count + 1)})  # each die off, and the dice off together
+    every = [alone.get(off, {}) for off in dice]
+    if all(chances == every[0] for chances in every):
+        return words(every[0])
+    return "; ".join(f"{' and '.join(ordinals[d - 1] for d in off)} {'die' if len(off) == 1 else 'dice'} off: "
+                     f"{words(alone.get(off, {}))}" for off in dice)
 
 
 def bet_tables(a: Analysis) -> list[Table]:

@@ -229,16 +229,17 @@ def _recast(machine: Machine, solver: Solver, visits, policy: str) -> dict:
         if_both = other.backward(lambda s: ONE if s.result == "win" else ZERO)
     rows = []
     for s, targets in recast.landed.items():
-        alone: dict = {}  # die off (1 or 2) -> {face shown: chance the off die is recast alone}
+        alone: dict = {}  # the dice off -> {the faces kept: chance the dice off are recast alone}
         chosen = False
-        for way in range(1, 13):
-            node = machine.node(targets[way])
+        for target in dict.fromkeys(targets):
+            node = machine.node(target)
             if node.kind != CHOICE:
                 continue
             chosen = True
             p = solver.alone(node.index)
             if p:
-                alone.setdefault(node.die, {})[node.shown] = p
+                kept = tuple(f for d, f in enumerate(node.kept, 1) if d not in node.dice)
+                alone.setdefault(node.dice, {})[kept] = p
         if chosen:
             rows.append({"state": states[s], "win": win[s], "win_if_both": None if if_both is None else if_both[s],
                          "alone": alone})
@@ -247,7 +248,7 @@ def _recast(machine: Machine, solver: Solver, visits, policy: str) -> dict:
     return {"chance": recast.chance, "choosers": sorted(choosers), "states": rows, "casts_per_game": casts,
             "win_if_both": None if if_both is None else if_both[machine.start.target],
             "variables": {name: machine.ruleset.variables[name].initial for name in machine.variables},
-            "faces": machine.ruleset.words.faces}
+            "faces": machine.ruleset.words.faces, "dice": machine.dice.count}
 
 
 def throw_distribution(machine: Machine, solver: Solver) -> tuple[list, Fraction]:

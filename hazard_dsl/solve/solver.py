@@ -79,66 +79,68 @@ class Solver:
                            for s in states if s.kind != END}
         self.recast = machine.recast
         self._landing: dict = {}  # recast: each throw state's and die state's row, off included
-        self._alone: dict = {}  # recast: die state -> {where it leads once it lands: chance}
+        self._alone: dict = {}  # recast: die state of one die -> {where it leads once it lands: chance}
         self._standing: dict = {}  # recast: throw state -> the Dice of the throws that stand there
         self.casts: dict = {}  # recast: throw state -> expected casts (recasts included) per throw that stands
         self._extended = False  # while choosing a policy: rows through the recast states
+        self._known: dict = {}  # recast: how ways lead -> the throws that stand and the casts (_stand)
         self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
         self._chain: Chain | None = None
         nodes = self._recast_rows() if self.recast is not None else []
         self.components = strongly_connected(self.transient + nodes, lambda n: self.successors[n])
 
     def _recast_rows(self) -> list[int]:
-        """Where the recast states lead, for the components the policy is chosen in, and what
-        every solve through them shares: the chance of each way of landing off (`_off`: [0] both
-        dice, [way] one die off with the other showing a face, as `Recast.landed` numbers them)
-        and where a die thrown alone leads once it lands (`_alone`). The rows themselves are
-        made only where a component needs them (`_landing_row`)."""
+        """Where the recast states lead, for the components the policy is chosen in (the
+        compiled machine's `compile.recasts`, for any number of dice). The rows themselves are
+        made only where a component needs them (`_landing_row`, `_alone_row`)."""
+        from ..compile.recasts import reached
+
         machine, recast = self.machine, self.recast
-        c = recast.chance
-        faces = self._faces = (machine.dice.faces(1), machine.dice.faces(2))
-        # one die off, the other showing `shown`: c(1 − c) times the chance of that face
-        self._off = [c * c] + [c * (ONE - c) * faces[2 - die_off][shown - 1]
-                               for die_off in (1, 2) for shown in range(1, 7)]
-        for s, targets in recast.landed.items():
+        for s in recast.landed:
             following = dict.fromkeys(self._cast_rows[s])
             following[s] = None
-            following.update(dict.fromkeys(targets[way] for way in range(1, 13) if self._off[way]))
+            following.update(dict.fromkeys(reached(machine, s)))
             self.successors[s] = list(following)
         for node in recast.nodes:
             if node.kind == CHOICE:
                 self.successors[node.index] = [step.target for _, step in node.alternatives]
                 continue
-            alone: dict = {}  # where the die thrown alone leads once it lands, and with what chance
-            for step, p in zip(node.steps, faces[node.die - 1]):
-                if p:
-                    alone[step.target] = alone.get(step.target, ZERO) + p
-            self._alone[node.index] = alone
-            self.successors[node.index] = list(dict.fromkeys([*alone, node.off]))
+            self._alone[node.index] = None  # (made when first needed: _alone_row)
+            self.successors[node.index] = reached(machine, node.index)
         # Until a policy is set the dice are taken up again whenever one is off, which leaves
         # the throws that stand with the dice's own chances: `throw_rows` as they are.
         return [node.index for node in recast.nodes]
 
+    def _alone_row(self, number: int) -> dict:
+        """Where recast die state `number`, throwing one die, leads once its die lands (its
+        landing off again aside), with what chance."""
+        found = self._alone.get(number)
+        if found is None:
+            row, off = self._landing_row(number), self.machine.node(number).off
+            lands = ONE - row.get(off, ZERO)
+            found = self._alone[number] = {t: q / lands for t, q in row.items() if t != off}
+        return found
+
     def _landing_row(self, number: int) -> dict:
-        """The row of a throw state or die state through the recast states: a throw state's
-        throws stand with (1 − c)², both dice land off with c², one with c(1 − c) times the
-        other's face; a die thrown alone lands with 1 − c, off again with c."""
+        """The row of a throw state or die state through the recast states: one cast of its dice,
+        each landing off with c on its own (`compile.recasts.cast`): the throws that stand lead
+        where the throw state's steps lead, the rest where the recast states say."""
         found = self._landing.get(number)
         if found is not None:
             return found
-        c = self.recast.chance
-        if number < len(self.machine.states):
-            flat = (ONE - c) ** 2
-            row = {t: p * flat for t, p in self._cast_rows[number].items()}
-            row[number] = row.get(number, ZERO) + self._off[0]
-            targets = self.recast.landed[number]
-            for way in range(1, 13):
-                if self._off[way]:
-                    row[targets[way]] = row.get(targets[way], ZERO) + self._off[way]
+        from ..compile.recasts import cast
+
+        if number < len(self.machine.states):  # the throws that stand: the dice's own, (1 − c)^n of them
+            _, row = cast(self.machine, number, stands=False)
+            flat = (ONE - self.recast.chance) ** self.machine.dice.count
+            for target, p in self._cast_rows[number].items():
+                row[target] = row.get(target, ZERO) + p * flat
         else:
-            node = self.machine.node(number)
-            row = {t: (ONE - c) * p for t, p in self._alone[number].items()}
-            row[node.off] = row.get(node.off, ZERO) + c
+            stands, row = cast(self.machine, number)
+            steps = self.machine.states[self.machine.node(number).parent].steps
+            for o, p in stands.items():
+                target = steps[o].target
+                row[target] = row.get(target, ZERO) + p
         self._landing[number] = row
         return row
 
@@ -156,64 +158,27 @@ class Solver:
         return self._standing.get(number, self.machine.dice)
 
     def _stand(self) -> None:
-        """The throws that stand at each throw state under the recast policy, in closed form.
-
-        From a throw state, a cast stands with (1 − c)²; both dice off, or one die off and the
-        dice taken up again, start over; one die off with the other showing f goes to where the
-        rules send it. A die thrown alone until it lands gives face g with its own chance; at a
-        choice, recasting the off die alone with probability a (and both with 1 − a) visits the
-        choice 1 / (1 − a·c) times, so the throw (f, g) stands with a(1 − c)·p(g) / (1 − a·c)
-        and the dice start over with (1 − a) / (1 − a·c). Normalising by what does not start
-        over gives the chance of each throw that stands; the casts count every throw of both
-        dice and of one die."""
+        """The throws that stand at each throw state under the recast policy, in closed form
+        (`compile.recasts.standing`, for any number of dice): the chance of each throw that
+        stands, and the casts of the dice per throw that stands. States whose ways of landing
+        off lead alike (back, to a die state, to a choice made alike) share one answer."""
         from math import lcm
 
         from ..compile.machine import Dice
+        from ..compile.recasts import standing
 
         machine, recast = self.machine, self.recast
-        c = recast.chance
-        faces = self._faces
-        flat = [Fraction(w, machine.dice.total) * (ONE - c) ** 2 for w in machine.dice.weights]
-        lands_by_way = self._off
-        known: dict = {}  # what each way of landing off does -> (the Dice that stand, casts)
+        n = len(machine.dice.outcomes)
+        known = self._known  # kept between policies: the same choices stand the same throws
         for s, targets in recast.landed.items():
-            ways = []  # per way: None (the dice start over) or (the die state, chance it is thrown alone)
-            for way in range(1, 13):
-                target = targets[way]
-                node = machine.node(target) if target != s else None
-                if node is None or not lands_by_way[way]:
-                    ways.append(None)
-                elif node.kind == CHOICE:
-                    alone = self.alone(target)
-                    thrown = next(step.target for v, step in node.alternatives if v == "off")
-                    ways.append((machine.node(thrown).outcomes, alone) if alone else None)
-                else:
-                    ways.append((node.outcomes, None))
-            key = tuple(ways)
+            key = tuple(None if t == s else (machine.node(t).kind, self.alone(t) if machine.node(t).kind == CHOICE
+                                             else None) for t in targets)
             found = known.get(key)
             if found is None:
-                stands = list(flat)
-                again = lands_by_way[0]
-                die_casts = ZERO
-                for way, how in enumerate(ways, 1):
-                    m = lands_by_way[way]
-                    if how is None:
-                        again += m
-                        continue
-                    outcomes, alone = how
-                    if alone is None:  # a die thrown alone until it lands
-                        lands, die_casts = m, die_casts + m / (ONE - c)
-                    else:
-                        visits = ONE / (ONE - alone * c)
-                        again += m * (ONE - alone) * visits
-                        lands, die_casts = m * alone * (ONE - c) * visits, die_casts + m * alone * visits
-                    die = 1 if way <= 6 else 2
-                    for o, p in zip(outcomes, faces[die - 1]):
-                        stands[o] += lands * p
-                stands = [p / (ONE - again) for p in stands]
-                scale = lcm(*(p.denominator for p in stands))
-                found = known[key] = (Dice(tuple(int(p * scale) for p in stands), scale),
-                                      (ONE + die_casts) / (ONE - again))
+                stands, casts = standing(machine, s, self.alone)
+                chances = [stands.get(o, ZERO) for o in range(n)]
+                scale = lcm(*(p.denominator for p in chances))
+                found = known[key] = (Dice(tuple(int(p * scale) for p in chances), scale), casts)
             self._standing[s], self.casts[s] = found
             self.throw_rows[s] = _throw_transitions(machine.states[s], found[0])
         self._chain = None
@@ -338,35 +303,29 @@ class Solver:
         s = throws[0]
         node = self.machine.node
         c = recast.chance
-
-        flat = (ONE - c) ** 2
-        base_a, base_b = ZERO, self._off[0]  # reaching a target is worth a + b·v: (value, 0), or (0, 1) for s
-        for target, p in self._cast_rows[s].items():
-            if target == s:
-                base_b += flat * p
-            else:
-                base_a += flat * p * value[target]
-        ways = []  # (m, the choice state or None, (a, b) of the off die alone)
-        landed = recast.landed[s]
-        for way in range(1, 13):
-            m = self._off[way]
-            target = landed[way]
-            if not m:
-                continue
+        ways = []  # (m, the choice state or None, (a, b) of the die off thrown alone)
+        base_a, base_b = ZERO, ZERO  # reaching a target is worth a + b·v: (value, 0), or (0, 1) for s
+        for target, m in self._landing_row(s).items():
             if target == s:
                 base_b += m
                 continue
+            if target < len(states):  # a throw that stands, and where it leads
+                base_a += m * value[target]
+                continue
             here = node(target)
             thrown = here if here.kind != CHOICE else node(next(st.target for v, st in here.alternatives if v == "off"))
+            if len(thrown.dice) != 1:  # dice off again but not all: ways beyond this one, solved as any other
+                return False
             a = b = ZERO
-            for t, q in self._alone[thrown.index].items():
+            for t, q in self._alone_row(thrown.index).items():
                 if t == s:
                     b += q
                 else:
                     a += q * value[t]
             ways.append((m, here if here.kind == CHOICE else None, (a, b), thrown))
-            if here.kind == CHOICE:
-                self.policy.setdefault(here.index, {0: ONE})
+        for m, choice, _, _ in ways:
+            if choice is not None:
+                self.policy.setdefault(choice.index, {0: ONE})
 
         def alone_share(choice) -> Fraction:
             return ONE if choice is None else self.alone(choice.index)

@@ -141,9 +141,10 @@ def test_a_rule_that_cannot_fire_says_the_dice(tmp_path, capsys):
 
 
 
-def test_dice_that_land_off_are_for_two_dice(tmp_path, capsys):
-    text = said(tmp_path, capsys, "check", one_throw("3d6", "total > 10", extra="cocked: {chance: 1/10}\n"), 1)
-    assert "recast only where two dice are thrown; this game throws 3d6" in text
+def test_dice_that_land_off_are_for_any_dice(tmp_path, capsys):
+    # (tests/compile/test_recast_dice.py holds their figures against a second count)
+    text = said(tmp_path, capsys, "check", one_throw("3d6", "total > 10", extra="cocked: {chance: 1/10}\n"), 0)
+    assert text.strip().endswith("ok")
 
 
 def test_a_tape_of_three_dice_plays_and_a_wrong_width_is_refused(tmp_path, capsys):

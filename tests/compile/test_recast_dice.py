@@ -11,9 +11,8 @@ are counted here by a second method that knows nothing of the compiled machine: 
 over the dice's faces as they lie (a face, or None for a die still to throw), each die landing
 off with c on its own; and, where the rules never look at the faces kept, in closed form.
 
-The loader still refuses `cocked:` where the dice are not two, because the solver, `analyse`'s
-table of recasts and the table's odds read two dice; these tests read the game and its
-`cocked:` section apart and join them, and hold the compiled machine (`compile.recasts`).
+The compiled machine is held directly (`compile.recasts`), and `analyse` and `run` as a user
+runs them.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import pytest
 from hazard_dsl.compile.compiler import compile_ruleset
 from hazard_dsl.compile.machine import CHOICE, DIE, THROW
 from hazard_dsl.compile.recasts import standing, steps_per_throw_state, ways
+from hazard_dsl.cli import main
 from hazard_dsl.commands.loading import load
 from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.play.casting import throw_at
@@ -71,7 +71,8 @@ def counted(c: F, way: str, alone: F = F(1)) -> tuple[F, F]:
         kept = [f for f in lie if f is not None]
         if not kept:
             return F(0)
-        return {"alone": F(1), "all": F(0), "high": F(sum(kept) >= 7), "choice": alone}[way]
+        return {"alone": F(1), "all": F(0), "high": F(sum(kept) >= 7), "choice": alone,
+                "pair": F(len(kept) > len(set(kept)))}[way]
 
     def throws(lie):
         """(the lie after the throw, its chance) for each way the dice to throw can fall."""
@@ -270,3 +271,42 @@ def test_random_dice_cast_three_dice_off_and_recast_until_a_throw_stands():
         faces, events = throw_at(m, throw, dice, lambda node: 0)  # always the dice off alone
         assert len(faces) == 3 and all(1 <= f <= 6 for f in faces)
         assert all("recast" in e or "cast" in e for e in events)
+
+
+# ------------------------------------------------------------------ as a user runs it
+
+@pytest.mark.parametrize("way", ["alone", "all", "high"])
+def test_analyse_gives_the_second_counts_figures(capsys, way):
+    import json
+
+    assert main(["analyse", str(FILE), "--option", f"way={way}", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    win, casts = counted(C, way)
+    assert (F(data["win"]), F(data["recast"]["casts_per_game"])) == (win, casts)
+
+
+def test_the_casters_best_recast_keeps_a_pair_and_wins_49_in_99(capsys):
+    # His best: recast the off die alone where the two kept show a pair, else take up all three.
+    # The second count of that rule gives 49/99; analyse finds the rule itself, and says it.
+    import json
+
+    assert counted(C, "pair")[0] == F(49, 99)
+    assert main(["analyse", str(FILE), "--option", "way=choice", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert F(data["win"]) == F(49, 99)
+    (row,) = data["recast"]["choices"]
+    for off in ("die1_off", "die2_off", "die3_off"):
+        assert set(row["alone"][off]) == {f"{f}-{f}" for f in range(1, 7)}
+    assert main(["analyse", str(FILE), "--option", "way=choice"]) == 0
+    out = capsys.readouterr().out
+    assert "recast the dice off alone when the others show" in out and "ace-ace, deuce-deuce" in out
+
+
+def test_run_narrates_a_recast_of_one_die_of_three(capsys):
+    assert main(["run", str(FILE), "--option", "way=choice", "--dice", "x-4-4 off 6 x-1-2 both 1-2-3",
+                 "--games", "2"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("The first die lands off (x-4-4), two quaters showing; the caster recasts the off die alone; it "
+            "shows a six.") in out
+    assert "The first die lands off (x-1-2), an ace and a deuce showing; the caster takes up all the dice again." \
+        in out
