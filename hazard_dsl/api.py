@@ -390,6 +390,12 @@ class Variant:
             games = _whole("games", games, 1, 1_000_000)
         loss = _money(stop_loss, "stop_loss") if stop_loss is not None else None
         win = _money(stop_win, "stop_win") if stop_win is not None else None
+        from .commands.analyse import check_risk_settings
+        from .commands.errors import SettingError
+
+        check_risk_settings(games, loss, win, None)  # one stop without games: as analyse words it
+        if games is None and loss is None and win is None:
+            raise SettingError("games", "or both stops are needed: a session ends after N games or at a stop")
         plan = None
         if bets:
             plan = self.spread(bets, policy)
@@ -398,7 +404,9 @@ class Variant:
             from .solve.session import game_endings
 
             game = game_endings(self.machine, policy)
-            outcomes, staked = even_money(game.chance("win"), game.chance("lose")), Fraction(1)
+            given = "games" if games is not None else "stop_loss" if loss is not None else "stop_win"
+            outcomes, staked = even_money(game.chance("win"), game.chance("lose"), given,
+                                          self.machine.ruleset.words.caster), Fraction(1)
         net = session(outcomes, games, loss, win, staked)
         if simulate is None:
             return net

@@ -21,6 +21,7 @@ def command(args) -> int:
     asked = staking_.Asked(request)
     staking = staking_.wanted(request)
     seated = bool(request.plans) or request.players is not None
+    analysing.check_used(request)
     if staking:  # the best stake, Kelly, a progression or a risk of ruin: bankroll, goal and stake are theirs
         staking_.check(asked)
     else:

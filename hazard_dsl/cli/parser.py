@@ -361,8 +361,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                                          "policy (or of --games and the stops; with --tail, N "
                                                          "hands or games), beside the exact figures with "
                                                          "standard errors and z")
-    staking.add_argument("--seed", type=whole_number_argument, default=None, metavar="S",
-                         help="seed for --simulate (default 0)")
+    # read as text and judged with the other numbers (cli.requests), so that a bad seed is one
+    # line naming --seed, not argparse's usage block
+    staking.add_argument("--seed", default=None, metavar="S", help="seed for --simulate (default 0)")
     p.add_argument("--spread", action="store_true",
                    help="also each bet's spread: SD (exact and decimal), skew, hit frequency, and the edge per "
                         "bet made, per bet resolved and per throw (with --bet NAME=AMOUNT, the plan's spread is "

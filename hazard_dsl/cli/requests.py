@@ -281,9 +281,23 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
         players=at_table, hand=args.hand, throws=args.throws, bankroll=amount("bankroll"),
         goal=amount("goal"), stake=None if best else amount("stake"), best=best, strategy=args.strategy,
         cap=amount("cap"), limit=amount("limit"), side=args.side, risk=risk, simulate=count("simulate"),
-        seed=args.seed, spread=args.spread, games=count("games", "" if staking else " of games"),
+        seed=_seed(args.seed), spread=args.spread, games=count("games", "" if staking else " of games"),
         stop_loss=amount("stop_loss"), stop_win=amount("stop_win"), tail=count("tail", " of throws"),
         by_option=not args.no_options)
+
+
+def _seed(text):
+    """analyse's --seed: a whole number from 0 to 2^64 − 1 (the seeds the dice take), judged
+    before any work, naming --seed."""
+    from ..commands.errors import SettingError
+    from ..parse.numbers import whole_number
+
+    if text is None:
+        return None
+    value = whole_number(str(text))
+    if value is None or not 0 <= value < 2 ** 64:
+        raise SettingError("seed", f"{str(text)[:30]!r} is not a whole number from 0 to 2^64 − 1")
+    return value
 
 
 def _seated(texts) -> bool:

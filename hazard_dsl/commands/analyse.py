@@ -426,6 +426,25 @@ def check_risk_settings(games, stop_loss, stop_win, tail, seats: bool = False) -
         _exact(amount, what)
 
 
+def check_used(request) -> None:
+    """Refuse, before any work, a setting of an `AnalyseRequest` that nothing would read (a
+    setting is never silently ignored, issue 36): --cap without a progression, --simulate
+    with nothing to simulate (a session, the tail, a progression or the best stake; Kelly and
+    the spread are exact only), --seed without --simulate."""
+    staking = request.best is not None or request.strategy is not None or request.risk is not None
+    if request.cap is not None and request.strategy is None:
+        raise SettingError("cap", "goes with ", Arg("strategy"), " (the progression's largest stake)")
+    session = request.games is not None or request.stop_loss is not None or request.stop_win is not None
+    drawn = request.strategy is not None or request.best == "best" and request.bankroll is not None \
+        if staking else session or request.tail is not None  # as commands.staking.figures draws
+    if request.simulate is not None and not drawn:
+        raise SettingError("simulate", "goes with ", Arg("games"), " or the stops (a session), ", Arg("tail"),
+                           ", ", Arg("strategy"), ", or ", Arg("stake", value="best"), " with ", Arg("bankroll"),
+                           "; Kelly and the spread are exact only")
+    if request.seed is not None and request.simulate is None:
+        raise SettingError("seed", "goes with ", Arg("simulate"), " (the seed of its draws)")
+
+
 def _exact(amount, what: str) -> Fraction | None:
     """An amount of money given as `what` (stop_loss…), exact and more than 0; None stays None."""
     if amount is None:
@@ -555,7 +574,9 @@ def risk(analysis, machine=None, *, bets=(), spread: bool = False, games=None, s
                 outcomes, staked = out.plan.outcomes, out.plan.staked
             else:  # the caster's game at even money, one stake a game
                 f = analysis.figures
-                outcomes, staked = even_money(f.win, f.lose), Fraction(1)
+                given = "games" if games is not None else "stop_loss" if stop_loss is not None else "stop_win"
+                caster = table.machine.ruleset.words.caster if table is not None else "the caster"
+                outcomes, staked = even_money(f.win, f.lose, given, caster), Fraction(1)
             loss, win = _exact(stop_loss, "stop_loss"), _exact(stop_win, "stop_win")
             out.session = session(outcomes, games, loss, win, staked)
         if tail is not None:

@@ -216,8 +216,16 @@ def until_stop(outcomes: dict, loss: Fraction, win: Fraction, staked: Fraction =
                       {k: p for k, p in kinds.items() if p})
 
 
-def even_money(win: Fraction, lose: Fraction) -> dict:
-    """The decision of a caster staking 1 at even money on every game: {net: chance}."""
+def even_money(win: Fraction, lose: Fraction, given: str = "games", caster: str = "the caster") -> dict:
+    """The decision of a caster staking 1 at even money on every game: {net: chance}. A game
+    the caster can neither win nor lose (a bets-only game's banker) is refused naming `given`
+    (the setting that asked for the session: games, stop_loss): nothing is staked on it, and
+    every front end (analyse, the API's session_net, the web's charts) gives this one refusal."""
+    if not win and not lose:
+        from ..errors import Arg, ArgumentError
+
+        raise ArgumentError(Arg(given), "needs bets here (", Arg("bets", "NAME", "AMOUNT"), f"): {caster} "
+                            "stakes nothing in this game, so only bets make a session's net")
     push = ONE - win - lose
     return {v: p for v, p in ((Fraction(-1), lose), (ZERO, push), (ONE, win)) if p}
 
