@@ -81,3 +81,15 @@ def test_cocked_two_dice_machines_keep_the_advice(capsys):
     assert main(["run", "history_sheet", "--option", "cocked=one_in_ten", "--dice", "3-3 1-2-3", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "throw 2 is '1-2-3'; write each throw as two faces 1-6, like 3-4 (x for a die that lands off" in err
+
+
+def test_three_dice_that_land_off_are_told_in_words_for_three(capsys):
+    # tests/data/cocked/raffle_cocked.yaml: Arbuthnot's raffling, three dice, each off 1 in 6
+    from pathlib import Path
+
+    cocked = Path(__file__).resolve().parents[1] / "data" / "cocked" / "raffle_cocked.yaml"
+    assert main(["run", str(cocked), "--dice", "a-b-c", "--games", "1"]) == 2
+    assert capsys.readouterr().err == (
+        "hazard-dsl: error: --dice: throw 1 is 'a-b-c'; write each throw as three faces 1-6, like 3-4-3 (x for a "
+        "die that lands off; then `off` or `both` for what is recast, the dice off or all three, and the faces of "
+        "the dice off for those recast alone, like 5 or 5-x)\n")
