@@ -394,6 +394,10 @@ class Variant:
         from .commands.errors import SettingError
 
         check_risk_settings(games, loss, win, None)  # one stop without games: as analyse words it
+        if simulate is not None:  # its size judged before the exact work, as analyse judges it
+            from .commands.analyse import check_drawn
+
+            check_drawn(simulate, games, loss, win)
         if games is None and loss is None and win is None:
             raise SettingError("games", "or both stops are needed: a session ends after N games or at a stop")
         plan = None

@@ -443,6 +443,26 @@ def check_used(request) -> None:
                            "; Kelly and the spread are exact only")
     if request.seed is not None and request.simulate is None:
         raise SettingError("seed", "goes with ", Arg("simulate"), " (the seed of its draws)")
+    if not staking:
+        check_drawn(request.simulate, request.games, request.stop_loss, request.stop_win)
+
+
+def check_drawn(sessions, games, stop_loss=None, stop_win=None) -> None:
+    """A session simulated beside the exact figures, judged before the exact work: without
+    stops a session is exactly `games` decisions, so `sessions` × `games` is the draw that
+    `simulated_beside` would judge after it (with stops the session may end sooner: judged
+    there, on the exact expected decisions)."""
+    if sessions is None or games is None or stop_loss is not None or stop_win is not None:
+        return
+    sessions, games = _simulations(sessions), _count(games, "games", "games")
+    if sessions * games > MAX_SIMULATED:
+        raise _too_many(sessions, "sessions", sessions * games, "decisions")
+
+
+def _too_many(sessions: int, count: str, amount, what: str) -> SettingError:
+    return SettingError("simulate", f"{sessions:,} {count} are about {int(amount):,} {what} to draw, more than "
+                                    f"the {MAX_SIMULATED:,} simulated beside the exact figures; ask for fewer, or "
+                                    f"use `hazard-dsl simulate`")
 
 
 def _exact(amount, what: str) -> Fraction | None:
@@ -637,9 +657,7 @@ def simulated_beside(machine, solver, sessions: int, seed: int, *, session=None,
         work.append((sessions * sum(10 ** x for x in tail.logs[1:]), f"{tail.what}s", "throws"))
     for amount, count, what in work:
         if amount > MAX_SIMULATED:
-            raise SettingError("simulate", f"{sessions:,} {count} are about {int(amount):,} {what} to draw, more "
-                                           f"than the {MAX_SIMULATED:,} simulated beside the exact figures; ask "
-                                           f"for fewer, or use `hazard-dsl simulate`")
+            raise _too_many(sessions, count, amount, what)
     if solver is None:
         from ..solve.markov import Solver, policy_for
 

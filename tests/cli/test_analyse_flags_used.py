@@ -84,3 +84,17 @@ def test_session_net_without_games_names_its_keyword(kwargs, given):
     assert str(exc.value).startswith("games or both stops are needed")
     if given:
         assert f"{given} alone never ends" in str(exc.value)
+
+
+def test_a_simulation_too_large_is_refused_before_the_exact_work(capsys):
+    # 1,000 games without stops are exactly 1,000 decisions a session: 10^9 draws, refused at
+    # once (was after 4.3 s of the exact session's work)
+    start = time.perf_counter()
+    err = refused(capsys, "analyse", "cotton", "--games", "1000", "--simulate", "1000000")
+    assert err == ("hazard-dsl: error: --simulate 1,000,000 sessions are about 1,000,000,000 decisions to draw, "
+                   "more than the 20,000,000 simulated beside the exact figures; ask for fewer, or use "
+                   "`hazard-dsl simulate`\n")
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(ArgumentError) as exc:
+        hazard_dsl.load("cotton").session_net(1000, simulate=1_000_000)
+    assert str(exc.value).startswith("simulate 1,000,000 sessions are about 1,000,000,000 decisions")
