@@ -197,13 +197,18 @@ def tail_table(risk) -> Table:
 
     L, n = risk.tail, risk.tail_throws
     what = "hand" if L.what == "hand" else "game"
-    t = Table(f"How long a {what} lasts: P({what} ≥ n throws)", ["n", "P(≥ n)", "decimal", "one in"])
     marks = sorted({m for m in TAIL_MARKS if m < n} | {n})
-    for m in marks:
+    rare = [one_in(L.at_least(m)) for m in marks]
+    rare = rare if any(rare) else None  # "one in" only where some chance is small (or nil)
+    t = Table(f"How long a {what} lasts: P({what} ≥ n throws)", ["n", "P(≥ n)", "decimal"] + ["one in"] * bool(rare))
+    for k, m in enumerate(marks):
         p = L.at_least(m)
-        t.add(m, shown(p), approximate(p), one_in(p))
+        t.add(m, shown(p), approximate(p), *([rare[k]] if rare else []))
+    last = min(n, len(L.exactly)) - 1  # the lengths whose own chance the JSON lists
+    exactly = "" if last < 1 else f", with the chance that it lasts exactly {last} throw" if last == 1 else \
+        f", with the chance that it lasts exactly m throws for every m from 1 to {last}"
     t.caption = ((f"A hand: {L.rule}. " if L.rule else "") + "Exact: every P is a fraction; --format json gives "
-                 f"it in full, with P(length = m) for every m below {min(n, len(L.exactly))}.")
+                 f"it in full{exactly}.")
     return t
 
 
@@ -267,7 +272,8 @@ def risk_tables(risk, unit: str, units: str) -> list[Table]:
         sim = risk.tail.simulated
         if sim is not None:
             what = risk.tail.what
-            rows = {name: f"P({what} ≥ {name.rsplit('_', 1)[1]} throws)" for name in sim.figures}
+            rows = {name: f"P({what} ≥ {name.rsplit('_', 1)[1]} throw{'' if name.endswith('_1') else 's'})"
+                    for name in sim.figures}
             tables.append(simulated_table(sim, f"How long a {what} lasts", rows))
     return tables
 

@@ -28,7 +28,8 @@ def hand_json(h) -> dict:
 def hand_table(h, counted: str | None = None) -> Table:
     """The caster's hand (solve.session.Hand), until the dice pass; `counted`, how the net
     counts the games that end before any stake ("no_main as a push"), where some do."""
-    t = Table("The caster's hand (from taking the dice until they pass)", ["per hand", "exact", "≈"])
+    # the labels in the unnamed first column, as in every table of figures (a CSV's `figure`)
+    t = Table("The caster's hand (from taking the dice until they pass)", ["", "exact", "≈"])
     t.add("expected games", shown(h.games), decimal(h.games))
     t.add("expected throws", shown(h.throws), decimal(h.throws))
     t.add("expected games won", shown(h.wins), decimal(h.wins))

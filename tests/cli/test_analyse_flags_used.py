@@ -98,3 +98,33 @@ def test_a_simulation_too_large_is_refused_before_the_exact_work(capsys):
     with pytest.raises(ArgumentError) as exc:
         hazard_dsl.load("cotton").session_net(1000, simulate=1_000_000)
     assert str(exc.value).startswith("simulate 1,000,000 sessions are about 1,000,000,000 decisions")
+
+
+def test_a_tail_of_no_small_chance_has_no_one_in_column(capsys):
+    # craps, P(game ≥ 3 throws): a game ends on the come-out with 12/36 = 1/3 (7, 11, 2, 3, 12),
+    # so P(≥ 2) = 2/3; the second throw ends it for a point p with (ways(p) + 6)/36, so
+    # P(≥ 3) = Σ over points (ways/36)(1 − (ways + 6)/36) = 155/324 (counted below)
+    ways = {4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3}
+    at_least_3 = sum(F(w, 36) * (1 - F(w + 6, 36)) for w in ways.values())
+    assert at_least_3 == F(155, 324)
+    assert main(["analyse", "craps", "--no-options", "--tail", "3"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("How long a game lasts"):]
+    assert table.splitlines()[2].split() == ["n", "P(≥", "n)", "decimal"] and "one in" not in table
+    assert f" 3  {at_least_3}   0.4784" in table
+    assert "with the chance that it lasts exactly m throws for every m from 1 to 2." in " ".join(table.split())
+
+
+def test_a_bets_only_game_says_its_tail_in_words(capsys):
+    # Crown and Anchor: one throw of three dice settles every game, so P(≥ 2) = 0
+    assert main(["analyse", "crown_and_anchor", "--tail", "3"]) == 0
+    out = capsys.readouterr().out
+    said = " ".join(out[out.index("How long a game lasts"):].split())
+    assert "with the chance that it lasts exactly 1 throw." in said and "below" not in said
+
+
+def test_the_hands_csv_puts_each_label_under_figure(capsys):
+    # the caster's hand at Cotton's Hazard passes after a loss: 1/q games, q = 2053/4032
+    assert main(["analyse", "cotton", "--hand", "--format", "csv"]) == 0
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("The caster's hand")]
+    assert rows[0].split(",")[1:3] == ["expected games", str(1 / F(2053, 4032))]
