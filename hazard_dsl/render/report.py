@@ -203,7 +203,16 @@ def recast_table(a: Analysis) -> Table:
     """Dice that land off: where the off die is recast alone, and what the choice is worth."""
     r = a.recast
     faces = r["faces"]
-    chooser = " or ".join(r["choosers"]) or "the rules"
+    casts = (f"Casts of the dice per game, recasts included: {decimal(r['casts_per_game'])} "
+             f"(throws that stand: {decimal(a.figures.expected_throws)}).")
+    if not r["choosers"]:  # the rules say what is recast: no choice to show state by state
+        t = Table(f"Dice that land off (each die 1 time in {one_in(r['chance'])}): recast as the rules say",
+                  ["casts per game", "throws per game"], align=["right", "right"])
+        t.add(decimal(r["casts_per_game"]), decimal(a.figures.expected_throws))
+        t.caption = ("casts per game: of the dice, recasts included; throws per game: the throws "
+                     "that stand.")
+        return t
+    chooser = " or ".join(r["choosers"])
     two = r["dice"] == 2  # "both", "the other" in two dice' words; "every die", "the others" in more
     t = Table(f"Dice that land off (each die 1 time in {one_in(r['chance'])}): the {chooser}'s recasts",
               ["where", "wins %", "if both %" if two else "if all %",
@@ -225,8 +234,7 @@ def recast_table(a: Analysis) -> Table:
         lines.append(f"With these recasts the caster wins {percent(a.figures.win)} of games, against "
                      f"{percent(r['win_if_both'])} if the dice are always taken up together: the choice is worth "
                      f"{decimal(gain * 100)} points.")
-    lines.append(f"Casts of the dice per game, recasts included: {decimal(r['casts_per_game'])} "
-                 f"(throws that stand: {decimal(a.figures.expected_throws)}).")
+    lines.append(casts)
     t.caption = " ".join(lines)
     return t
 
