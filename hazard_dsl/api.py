@@ -441,10 +441,11 @@ class Variant:
         staking.check(asked)
         return staking.figures(asked, analyse(self.machine, policy), self.ruleset).best
 
-    def tail(self, throws: int, hand: bool = True, policy: str = "optimal", simulate: int | None = None,
+    def tail(self, throws: int, hand: bool = False, policy: str = "optimal", simulate: int | None = None,
              seed: int = 0):
-        """P(a hand — or with `hand=False`, a game — lasts `throws` throws or more), exactly
-        (`analyse --hand --tail N`; `hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`). With
+        """P(a game — or with `hand=True`, a hand — lasts `throws` throws or more), exactly, as
+        the command line's `analyse --tail N` (a game) and `--hand --tail N` (a hand) give it
+        (`hazard_dsl.solve.tails.Lengths`: `.at_least(throws)`). With
         `simulate=M`, `.simulated` sets M simulated hands (or games) from `seed` beside it, as
         for `session_net`."""
         from .solve.tails import lengths

@@ -74,7 +74,7 @@ def test_ethier_hoppe_through_the_json_and_the_api(craps, capsys):
     assert round(1 / expected) == 5_590_264_072
     out = analyse_json(capsys, "craps", "--hand", "--tail", "154")["tail"]
     assert F(out["at_least"]) == expected and out["one_in"] == "5590264072"
-    assert craps.tail(154).at_least(154) == expected
+    assert craps.tail(154, hand=True).at_least(154) == expected
 
 
 def test_cottons_best_stake_through_the_json_and_the_api(capsys):

@@ -77,7 +77,7 @@ def test_a_plan_with_odds_draws_its_decisions_from_the_plan(craps):
 
 @pytest.mark.statistical
 def test_the_hand_tail_played_on_the_machine(craps):
-    tail = craps.tail(30, simulate=5000, seed=11)
+    tail = craps.tail(30, simulate=5000, seed=11, hand=True)
     sim = tail.simulated
     assert sim.what == "hands"
     assert sim.figures["at_least_30"].exact == craps_hand_at_least(30)
