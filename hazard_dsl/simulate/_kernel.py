@@ -240,11 +240,12 @@ def _empty(visits, counts, first_tag, low, high, width):
 
 @njit(cache=True, nogil=True)
 def play(step, finish, start, start_digits, excluded, cols, first_tag, first_done, low, high, games, lanes,
-         seed, counts, shift, bits, powers, k, threshold):
+         seed, counts, shift, bits, powers, k, threshold, span=SPAN):
     """Play `games` games on `lanes` lanes (see `simulate.compiled`); add to `counts` (per row) the
     visits of the rows counted: tagged ones and draws thrown away. Every throw is drawn below
     `cols` by the batched draw (`plan(cols)`: shift = 64 − bits, …), a buffer ahead, in one
-    stream. Returns the draws made."""
+    stream. Returns the draws made. (`span`: the rounds between emptyings of the tallies, `SPAN`;
+    smaller only in a test, which could not otherwise reach it.)"""
     s0, s1, s2, s3 = seed[0], seed[1], seed[2], seed[3]
     spare = uint64(0)
     have = False
@@ -299,11 +300,11 @@ def play(step, finish, start, start_digits, excluded, cols, first_tag, first_don
         since = 0  # rounds since the tallies were last emptied into counts
         ended = 0  # the games ended whose visits were emptied into counts
         while True:
-            if most + 8 > games or since > SPAN:
+            if most + 8 > games or since > span:
                 now = _games(walk, first_tag, rows, wide)
                 started = lanes + ended + now
                 most = started
-                if since > SPAN:
+                if since > span:
                     _empty(walk, counts, first_tag, low, high, wide)
                     ended += now
                     since = 0

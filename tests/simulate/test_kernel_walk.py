@@ -115,6 +115,22 @@ def test_rows_of_draws_thrown_away_are_counted_as_the_plain_walk_counts_them():
     assert (throws, counts.tolist()) == (expected_throws, expected_counts.tolist())
 
 
+def test_tallies_emptied_along_the_way_count_the_same():
+    """The lanes' tallies are int32s, emptied into the counts every 2**30 rounds so that none can
+    overflow; here every 3 rounds (a chunk reaches 2**30 only after billions of throws)."""
+    from hazard_dsl.simulate import _kernel
+
+    table = _table("craps")
+    seed = np.random.SeedSequence(31)
+    counts = np.zeros(table.rows, dtype=np.int64)
+    draws = _kernel.play(table.step, table.finish, table.start, table.start_digits, table.excluded,
+                         table.columns, table.first_tag, table.first_done, table.redraws[0], table.redraws[1],
+                         3001, 8, seed.generate_state(4, np.uint64), counts, *compiled._drawing(table.columns), 3)
+    expected_counts, expected_throws = walked(table, 3001, np.random.SeedSequence(31))
+    assert int(draws) - not_thrown(table, counts) == expected_throws
+    assert counts.tolist() == expected_counts.tolist()
+
+
 # Pinned from the kernel of commit a57f543, before the walk ran counted rounds and tallied the
 # tagged rows apart (chunk k of each case seeded SeedSequence(seed, spawn_key=(k,))): throws made,
 # the games by ending index, and a digest of every row's count. A change here is a change of the
