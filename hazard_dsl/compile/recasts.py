@@ -116,6 +116,23 @@ def _cast_chances(dice, c, thrown: tuple, kept: tuple) -> tuple[tuple, tuple]:
     return tuple(stands), tuple(off)
 
 
+def landing(machine, number: int) -> tuple:
+    """Where the dice of recast die state `number` go once they all land fair: ((outcome index,
+    chance), …), the chances adding up to 1 (its cast's throws that stand over (1 − c)^n). Made
+    once for each shape of cast (`_landing_fair`), then read with the state's own outcomes."""
+    node = machine.node(number)
+    kept = _kept_faces(machine.dice.count, node.dice, node.kept)
+    outcomes = node.outcomes
+    return tuple((outcomes[k], p) for k, p in _landing_fair(machine.dice, machine.recast.chance, node.dice, kept))
+
+
+@lru_cache(maxsize=4096)
+def _landing_fair(dice, c, thrown: tuple, kept: tuple) -> tuple:
+    stands, _ = _cast_chances(dice, c, thrown, kept)
+    fair = (ONE - c) ** len(thrown)
+    return tuple((k, p / fair) for k, p in stands)
+
+
 def standing(machine, number: int, alone) -> tuple[dict, Fraction]:
     """The throws that stand at throw state `number` (outcome index -> chance, adding up to 1)
     and the casts per throw that stands, with the recast choices made as `alone(choice state)`

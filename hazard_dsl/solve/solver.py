@@ -14,9 +14,15 @@ from functools import lru_cache
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..errors import Arg, ArgumentError
 from .chain import Chain, solve_component, strongly_connected
+from ..compile.recasts import landing
 from .exact import ONE, ZERO
 
 MAX_POLICY_ROUNDS = 200
+
+# recast: (dice, chance, how each way of landing off leads) -> the throws that stand and the casts
+# per throw that stands (`Solver._stand`): what a policy's choices make of the dice, whichever
+# machine or solver asks
+_STANDING: dict = {}
 
 
 class PolicyError(ValueError):
@@ -83,7 +89,6 @@ class Solver:
         self._standing: dict = {}  # recast: throw state -> the Dice of the throws that stand there
         self.casts: dict = {}  # recast: throw state -> expected casts (recasts included) per throw that stands
         self._extended = False  # while choosing a policy: rows through the recast states
-        self._known: dict = {}  # recast: how ways lead -> the throws that stand and the casts (_stand)
         self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
         self._chain: Chain | None = None
         nodes = self._recast_rows() if self.recast is not None else []
@@ -169,10 +174,14 @@ class Solver:
 
         machine, recast = self.machine, self.recast
         n = len(machine.dice.outcomes)
-        known = self._known  # kept between policies: the same choices stand the same throws
+        # kept between policies and between machines (the other options' machines of one analysis
+        # throw the same dice): the same dice, chance and choices stand the same throws
+        known = _STANDING if len(_STANDING) < 4096 else {}
+        node = machine.node
         for s, targets in recast.landed.items():
-            key = tuple(None if t == s else (machine.node(t).kind, self.alone(t) if machine.node(t).kind == CHOICE
-                                             else None) for t in targets)
+            key = (machine.dice, recast.chance,
+                   tuple(None if t == s else (node(t).kind, self.alone(t) if node(t).kind == CHOICE else None)
+                         for t in targets))
             found = known.get(key)
             if found is None:
                 stands, casts = standing(machine, s, self.alone)
@@ -317,7 +326,9 @@ class Solver:
             if len(thrown.dice) != 1:  # dice off again but not all: ways beyond this one, solved as any other
                 return False
             a = b = ZERO
-            for t, q in self._alone_row(thrown.index).items():
+            steps = states[s].steps
+            for o, q in landing(self.machine, thrown.index):  # (per shape of cast, made once)
+                t = steps[o].target
                 if t == s:
                     b += q
                 else:
