@@ -56,9 +56,13 @@ class SessionNet:
     # the same session simulated beside it (simulate.risk.Simulated), when asked for
     simulated: object = field(default=None, repr=False, compare=False)
 
+    # Each figure is summed as whole numbers over the chances' common denominator: a session of
+    # N games has chances over D^N, and Fraction's pairwise sums spent seconds in gcd (1,000
+    # games of Cotton: 2.8 s of a 3.8 s analyse); the values are the same fractions.
     @property
     def ahead(self) -> Fraction:
-        return sum((p for v, p in self.outcomes.items() if v > 0), ZERO)
+        masses, D = _over_common(self.outcomes)
+        return Fraction(sum(m for v, m in masses if v > 0), D)
 
     @property
     def even(self) -> Fraction:
@@ -66,15 +70,16 @@ class SessionNet:
 
     @property
     def behind(self) -> Fraction:
-        return sum((p for v, p in self.outcomes.items() if v < 0), ZERO)
+        masses, D = _over_common(self.outcomes)
+        return Fraction(sum(m for v, m in masses if v < 0), D)
 
     @property
     def mean(self) -> Fraction:
-        return mean_of(self.outcomes)
+        return _raw_moment(self.outcomes, 1)
 
     @property
     def variance(self) -> Fraction:
-        return central_moment(self.outcomes, 2)
+        return _raw_moment(self.outcomes, 2) - self.mean ** 2
 
     @property
     def coin_in(self) -> Fraction:
@@ -88,15 +93,35 @@ class SessionNet:
 
     def quantile(self, q: Fraction):
         """The least net x with P(net ≤ x) ≥ q."""
-        cumulative = ZERO
-        for v, p in sorted(self.outcomes.items()):
-            cumulative += p
-            if cumulative >= q:
+        masses, D = _over_common(self.outcomes)
+        q = Fraction(q)
+        cumulative, goal = 0, q.numerator * D  # cumulative / D ≥ q, in whole numbers
+        for v, m in sorted(masses):
+            cumulative += m
+            if cumulative * q.denominator >= goal:
                 return v
         return max(self.outcomes)
 
     def quantiles(self) -> dict:
         return {q: self.quantile(q) for q in QUANTILES}
+
+
+def _over_common(outcomes: dict) -> tuple[list, int]:
+    """([(value, whole mass)], D): each chance as a whole number over D, the chances' least
+    common denominator."""
+    D = lcm(*{Fraction(p).denominator for p in outcomes.values()}) if outcomes else 1
+    return [(v, Fraction(p).numerator * (D // Fraction(p).denominator)) for v, p in outcomes.items()], D
+
+
+def _raw_moment(outcomes: dict, k: int) -> Fraction:
+    """E[net^k] exactly, as whole numbers over the common denominators of the chances and of
+    the nets."""
+    if not outcomes:
+        return ZERO
+    masses, D = _over_common(outcomes)
+    B = lcm(*{Fraction(v).denominator for v in outcomes})
+    total = sum((Fraction(v) * B) .numerator ** k * m for v, m in masses)
+    return Fraction(total, B ** k * D)
 
 
 def _grid(outcomes: dict) -> tuple[Fraction, int, dict]:
