@@ -266,9 +266,9 @@ def bet_tables(a: Analysis) -> list[Table]:
         f"per {unit} staked; probabilities per bet made)"
     columns = ["bet", *([] if shared else ["backer : layer"]), "pays", "win %", "lose %", "push %", "edge",
                "edge %", "per decision %", "throws"]
-    # short headings a narrow terminal takes whole, with their legend (an 80-column one cut
-    # "per decision %" to "per decisi %")
-    t = Table(title, columns, short={"per decision %": "per dec. %", "backer : layer": "sides"})
+    # with the parties' column, short headings a narrow terminal takes whole, with their legend
+    # (an 80-column one cut "per decision %" to "per decisi %"); without it the headings fit
+    t = Table(title, columns, short=None if shared else {"per decision %": "per dec. %"})
     for name, f in a.bets.items():
         bet = ruleset.bets[name]
         # "caster :" stays one unit: a narrow column breaks it "caster :" / "setter", not in three
