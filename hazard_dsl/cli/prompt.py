@@ -325,7 +325,7 @@ class Terminal:
             return {"action": "done"}
         caster = question.facts["caster"]
         form = "NAME BET AMOUNT" + (" or NAME lay BET AMOUNT" if _both_sides(offered) else "")
-        prompt = (f"{caster} throws (a bet first? {form}; bets lists them): press Enter "
+        prompt = (f"{caster} {self._throws()} (a bet first? {form}; bets lists them): press Enter "
                   if self.dice_on_enter else f"Bets before the throw ({form}; bets lists them; Enter: none) ")
         self.at_bets = True
         try:
@@ -499,6 +499,11 @@ class Terminal:
                 return {"action": "choose", "value": match[0]}
             self.say(f"Choose one of {shown}, or ? for help (odds gives each one's chance).")
 
+    def _throws(self) -> str:
+        """What the caster does as a game's dice are thrown, in the file's words (`words: casts:`,
+        "is the banker" where the game is not Hazard's), else Hazard's "throws"."""
+        return self.machine.ruleset.words.casts or "throws"
+
     def _throw(self, question) -> dict:
         """The dice thrown when the caster presses Enter (or at once, from a tape)."""
         if self.entered:  # Enter at the bets' prompt threw them
@@ -510,8 +515,10 @@ class Terminal:
                 again = " again (a tie)" if f["round"] > 1 else ""
                 what = f"throws one die for the first cast{again}"
             else:
-                what = "throws" if f["cast"] == "both" else \
-                    f"recasts the {'first' if f['die'] == 1 else 'second'} die alone"
+                from ..render.narrate import _dice_named  # "the third die", "the second and third dice"
+
+                what = (f"recasts the {_dice_named([d - 1 for d in f['thrown']])} alone" if f.get("thrown") else
+                        self._throws() if f["cast"] == "both" else f"recasts the {_dice_named([f['die'] - 1])} alone")
             while self.ask(f"{question.player} {what}: press Enter ") != "":
                 self.say("Press Enter to throw, or ? for help.")
         return {"action": "throw"}

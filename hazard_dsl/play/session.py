@@ -444,6 +444,8 @@ class Session:
                      may_land_off=need.what != "throw")
         if (self.machine.dice.count, self.machine.dice.sides) != (2, 6):  # (said only where not two six-sided)
             facts.update(count=self.machine.dice.count, sides=self.machine.dice.sides)
+        if need.what == "cast_dice":  # some dice recast together, the others kept: which (every die answered)
+            facts["thrown"] = list(need.dice)
         # a die recast alone: its recast state goes with the question, for the chance from there
         action = yield Question("throw", caster.name, facts, need.node)
         given = action.get("dice")

@@ -213,7 +213,7 @@ def _thrown(events: list[dict]):
         if event["event"] == "lot":
             return [event["face"]]
         if event["event"] == "cast":
-            return list(event["dice"]) if event["cast"] == "both" else [event["face"]]
+            return [event["face"]] if event["cast"] == "die" else list(event["dice"])  # "dice": every die
         if event["event"] == "throw":
             return list(event["dice"])
     return None

@@ -188,9 +188,14 @@ def passing_said(ruleset: Ruleset) -> str:
             in_words.value(p.losses_in_a_row, options)) if options is not None
             else f"after {in_words.expression(p.losses_in_a_row)} losses in a row"))
     if p.after_labels:
+        after = _endings_reached(ruleset, p.after_labels)
         endings = [f"{ruleset.label_words(label)} ({' or '.join(settings)})" if settings
-                   else ruleset.label_words(label) for label, settings in _endings_reached(ruleset, p.after_labels)]
-        if endings:
+                   else ruleset.label_words(label) for label, settings in after]
+        every = {label for label, _ in _endings_reached(ruleset, list(ruleset.labels))}
+        if endings and not rules and every <= set(p.after_labels):
+            # a layout's one-throw game: each ending passes, as the table says (compile.passing)
+            rules.append("after every game")
+        elif endings:
             rules.append("after a game ending in " + " or ".join(endings))
     if p.voluntary_after_win:
         rules.append("the caster may pass after a win")
