@@ -86,6 +86,12 @@ def _with_names(d: Diagnostic, at: dict) -> Diagnostic:
     return replace(d, names=names) if names else d
 
 
+def _lent():
+    from ..cache import explorations_lent
+
+    return explorations_lent()
+
+
 def _check_game(ruleset: Ruleset) -> list[Diagnostic]:
     defaults = ruleset.default_options()
     diags = Diagnostics()
@@ -95,7 +101,10 @@ def _check_game(ruleset: Ruleset) -> list[Diagnostic]:
     explored = tried = 0
     default_machine = None
     machines: dict = {}  # option values -> the machine explored for them, reused by the bet checks
-    explorations = Explorations()  # this check's own: what one combination's exploration lends the next
+    # what one combination's exploration lends the next: the caller's where it lends one
+    # (`cache.sharing`: the language service's, so that the next text's check finds the bets
+    # checked against the same game, `BetChecks`), else this check's own
+    explorations = _lent() or Explorations()
     shared = explorations.shapes(ruleset)  # settings that differ only in the dice's chances are explored once
     checked = len(combinations)  # the combinations explored: fewer when the budget runs out
     for number, options in enumerate(combinations):
@@ -244,7 +253,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
     """Play every bet out against the game (defaults, then one option changed at a time): a
     throw no bet rule handles, a bet that can never be made, rules that never fire.
     `explorations`: those the machines came from (a bet is compiled once for the machines of one)."""
-    from ..compile.bets import TooManyBetNodes, compile_bet, count_bet_nodes
+    from ..compile.bets import TooManyBetNodes, count_bet_nodes
     from ..compile.compiler import compile_ruleset
     from ..compile.evaluate import bet_options, game_options
     from ..diagnostics import RulesetError
@@ -253,6 +262,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
 
     out = Diagnostics()
     shared = explorations.shapes(ruleset) if explorations is not None else None
+    memo = explorations.bet_checks if explorations is not None else None
     fired: dict = {name: set() for name in ruleset.bets}
     in_game = game_options(ruleset)
     reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
@@ -277,25 +287,37 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
                 machine = compile_ruleset(ruleset, options, bets=(), explorations=explorations)
             except RulesetError:
                 continue
-        solver = Solver(machine)
-        # every alternative of every choice with some chance, so a bet rule that fires only
-        # after a choice the optimal player would not make is not called dead
-        solver.set_policy("uniform")
+        # a bet checked against this same game before (the text before a keystroke) says the same
+        # again without being played out: `BetChecks`, the caller's, found by value
+        kept = memo.of(memo.game_key(machine)) if memo is not None else None
         compiled: dict = {}
-        table = BetTable(machine, solver, compiled)
+        table = None
         nodes = 0
         for name in names:
             bet = ruleset.bets[name]
+            key = memo.bet_key(machine, bet) if kept is not None else None
+            found = kept.get(key) if kept is not None else None
+            if found is None and table is None:
+                solver = Solver(machine)
+                # every alternative of every choice with some chance, so a bet rule that fires only
+                # after a choice the optimal player would not make is not called dead
+                solver.set_policy("uniform")
+                table = BetTable(machine, solver, compiled)
             try:
-                compiled[name] = shared.compiled_bet(machine, bet) if shared is not None else compile_bet(machine, bet)
-                nodes = count_bet_nodes(nodes, compiled[name])
-                fired[name] |= compiled[name].fired
-                # played out against the game, not solved: what can go wrong is in the chain itself
-                # (a bet never decided) or where it is made (never made; a commission it cannot pay)
-                placed = table.placement(compiled[name])
-                table.never_decided(compiled[name], [(g, 0) for g in placed])
-                for g in placed:
-                    table.up_front(compiled[name], g)
+                if found is None:
+                    found = _play(machine, bet, table, compiled, shared)
+                    if kept is not None:
+                        memo.keep(kept, key, found)
+                        memo.played += 1
+                elif memo is not None:
+                    memo.found += 1
+                one, error = found
+                if one is not None:
+                    compiled[name] = one
+                    nodes = count_bet_nodes(nodes, one)
+                    fired[name] |= one.fired
+                if error is not None:
+                    raise error
             except RulesetError as exc:
                 for d in exc.diagnostics:
                     if (d.position, d.message) not in reported:
@@ -317,3 +339,27 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
                     out.warning(f"bet {name!r}: {rule.describe()} never fires", rule.position,
                                 code="unfired-bet-rule", names=(name, rule.phase))
     return out.items
+
+
+def _play(machine, bet, table, compiled: dict, shared) -> tuple:
+    """`bet` compiled and played out against the game (`_check_bets`): (the compiled bet or None,
+    the RulesetError or BetError that stopped it or None). Played out, not solved: what can go
+    wrong is in the chain itself (a bet never decided) or where it is made (never made; a
+    commission it cannot pay)."""
+    from ..compile.bets import compile_bet
+    from ..diagnostics import RulesetError
+    from ..solve.bets import BetError
+
+    try:
+        one = shared.compiled_bet(machine, bet) if shared is not None else compile_bet(machine, bet)
+    except (RulesetError, BetError) as exc:
+        return None, exc
+    compiled[bet.name] = one
+    try:
+        placed = table.placement(one)
+        table.never_decided(one, [(g, 0) for g in placed])
+        for g in placed:
+            table.up_front(one, g)
+    except (RulesetError, BetError) as exc:
+        return one, exc
+    return one, None

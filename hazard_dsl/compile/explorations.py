@@ -31,6 +31,9 @@ from .machine import Machine, dice_for
 MAX_REMEMBERED_THROWS = 100_000  # throws kept for other explorations of a ruleset (`Shapes`)
 MAX_SHARED_BETS = 256  # compiled bets kept for the other machines of the same exploration (`Shapes`)
 MAX_SHARED_BET_NODES = 200_000  # ... and their rows, at most
+MAX_CHECKED_GAMES = 16  # games whose bets' checks are kept (`BetChecks`): a few settings of a few texts
+MAX_CHECKED_BETS = 1_024  # bets' checks kept in all
+MAX_CHECKED_BET_NODES = 400_000  # ... and the rows of their compiled bets, at most
 
 
 @record
@@ -160,6 +163,86 @@ class Shapes:
         return replace(machine, options=dict(options), dice=dice, recast=recast, bets={}, fees={}, passing=None)
 
 
+class BetChecks:
+    """What checking one bet against one game found (`check.game._check_bets`), kept for the
+    next text checked: a keystroke in one bet plays only that bet out again.
+
+    Found by value, never by identity, since every keystroke reads a new ruleset: the game by
+    `game_key` (its explored machine as data: states, start, dice, recasts, the option values,
+    and the words a message may say), the bet by `bet_key` (its whole definition, positions
+    included, so a bet moved by an edit above it is played again: its diagnostics stand
+    elsewhere). What is kept is whatever the check needs to say the same again: the compiled
+    bet (its rules fired, its rows counted against the bound) and the error its playing out
+    raised. Bounded by MAX_CHECKED_GAMES, MAX_CHECKED_BETS and MAX_CHECKED_BET_NODES: past
+    them the oldest game's are dropped."""
+
+    def __init__(self, max_games: int = MAX_CHECKED_GAMES, max_bets: int = MAX_CHECKED_BETS,
+                 max_nodes: int = MAX_CHECKED_BET_NODES):
+        import threading
+
+        self.max_games, self.max_bets, self.max_nodes = max_games, max_bets, max_nodes
+        self._lock = threading.Lock()  # the language service checks versions on worker threads
+        self._games: dict = {}  # game key -> {bet key: (compiled bet or None, exception or None)}, oldest first
+        self._bets = self._nodes = 0
+        self.played = 0  # bets played out (not found here): what a test counts
+        self.found = 0  # bets found here
+
+    @staticmethod
+    def game_key(machine: Machine) -> tuple:
+        """The game a bet is played against, as data: everything of `machine` that compiling a
+        bet (`compile.bets`) and playing it out (`solve.bets.BetTable`) read, and the ruleset's
+        words, labels and name, which their messages may say."""
+        import pickle
+
+        ruleset = machine.ruleset
+        # the small parts as bytes (a recast's and some option values hold dicts)
+        small = pickle.dumps((machine.recast, sorted(machine.options.items()), ruleset.name, ruleset.words,
+                              ruleset.labels, ruleset.variables), 5)
+        return machine.variables, machine.states, machine.start, machine.dice, small
+
+    @staticmethod
+    def bet_key(machine: Machine, bet) -> bytes:
+        """The bet as data, positions included; with the game's rules where it plays a game of
+        its own (it reads them, and a message may stand at one)."""
+        import pickle
+
+        return pickle.dumps((bet, tuple(machine.ruleset.rules())) if bet.own_game else bet, 5)
+
+    def of(self, game_key: tuple) -> dict:
+        """The bets' checks kept for this game (filled by `keep`)."""
+        with self._lock:
+            found = self._games.pop(game_key, None)
+            if found is None:
+                found = {}
+                while len(self._games) >= max(1, self.max_games):
+                    self._drop()
+            self._games[game_key] = found  # the newest last
+            return found
+
+    def keep(self, kept: dict, bet_key: bytes, result: tuple) -> None:
+        """Keep `result` in `kept` (the newest game's, from `of`), the oldest games' dropped to
+        make room."""
+        nodes = len(result[0].moves) if result[0] is not None else 0
+        with self._lock:
+            if nodes > self.max_nodes:
+                return
+            while self._games and (self._bets >= max(1, self.max_bets) or self._nodes + nodes > self.max_nodes):
+                self._drop()  # the oldest first: `kept`, the newest, last
+            if not any(games is kept for games in self._games.values()):
+                return  # dropped to make room (or by another thread's check): kept no more
+            kept[bet_key] = result
+            self._bets += 1
+            self._nodes += nodes
+
+    def _drop(self) -> None:
+        oldest = self._games.pop(next(iter(self._games)))
+        self._bets -= len(oldest)
+        self._nodes -= sum(len(c.moves) for c, _ in oldest.values() if c is not None)
+
+    def __len__(self) -> int:
+        return self._bets
+
+
 @record
 class Explored:
     """One ruleset's explorations (`Explorations`): the options its game reads, the game under
@@ -187,6 +270,7 @@ class Explorations:
         self.max_games = max_games
         self.max_states = max_states
         self._explored: list = []  # Explored, the oldest first
+        self.bet_checks = BetChecks()  # bets checked against games, for the next text checked
 
     def of(self, ruleset: Ruleset) -> Explored:
         """The ruleset's explorations, begun now if it has none (the oldest ruleset's dropped
@@ -212,7 +296,8 @@ class Explorations:
                 "games": sum(len(e.games) for e in self._explored),
                 "explorations": sum(len(e.shapes.found) for e in self._explored),
                 "throws": sum(e.shapes.remembered for e in self._explored),
-                "bets": sum(len(e.shapes.bets) for e in self._explored)}
+                "bets": sum(len(e.shapes.bets) for e in self._explored),
+                "checked bets": len(self.bet_checks)}
 
     def __repr__(self) -> str:
         held = ", ".join(f"{n} {k}" for k, n in self.held().items())

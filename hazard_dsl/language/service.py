@@ -124,6 +124,8 @@ class _Document:
     `waits` false (the language server's), `ruleset_known` never starts a check itself: hover
     and completion answer from what the last analysed version found while a worker checks."""
 
+    explorations = None  # the service's (set by it): lent to this version's check
+
     def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None,
                  waits: bool = True):
         self.uri, self.text, self.version = uri, text, version
@@ -183,11 +185,14 @@ class _Document:
     def _check(self) -> tuple:
         from ..cache import check_ruleset
 
-        if self.path is not None:
-            with _reading(self.overlay()):
-                found = check_ruleset(self.path, text=self.text)
-        else:
-            found = check_ruleset(text=self.text, name=self.name)
+        # the service's explorations lent: the bets checked against the same game are not played
+        # out again for the next version (`compile.explorations.BetChecks`)
+        with sharing(self.explorations):
+            if self.path is not None:
+                with _reading(self.overlay()):
+                    found = check_ruleset(self.path, text=self.text)
+            else:
+                found = check_ruleset(text=self.text, name=self.name)
         if found[0] is not None:
             self._known.found_ruleset(self.seq, found[0], any(d.severity == ERROR for d in found[1]))
         return found
@@ -309,6 +314,7 @@ class LanguageService:
 
     def _made(self, uri: str, text: str, version=None, before=None) -> _Document:
         doc = _Document(uri, text, version, before, self.waits)
+        doc.explorations = self._explorations
         doc.overlay = lambda: self._overlay(doc)
         return doc
 
