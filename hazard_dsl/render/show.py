@@ -149,7 +149,7 @@ def show_tables(ruleset: Ruleset) -> tuple[str, list[Table]]:
             chances = "; ".join(f"{exact(p)} with {c.by_option}={key}" if c.by_option else exact(p)
                                 for key, p in c.chances.items())
             t.add("each die lands off", (chances or "never") + ("; never otherwise" if c.by_option else ""))
-            t.add("what is recast", " ".join((c.description or "both dice, whenever a die is off").split()))
+            t.add("what is recast", " ".join((c.description or _recast_said(ruleset)).split()))
         tables.append(t)
     if ruleset.passing is not None:
         t = Table("How the dice pass", ["when", "note"])
@@ -200,6 +200,23 @@ def passing_said(ruleset: Ruleset) -> str:
     if p.voluntary_after_win:
         rules.append("the caster may pass after a win")
     return "; ".join(rules)
+
+
+def _recast_said(ruleset: Ruleset) -> str:
+    """What is recast when dice land off, where the file does not say it in words: as the rules
+    make it under the default options (`phrases.recast_how`, for any number of dice)."""
+    from ..cache import compile_ruleset
+    from ..diagnostics import RulesetError
+    from .phrases import recast_how
+
+    try:
+        machine = compile_ruleset(ruleset, {}, bets=())
+    except RulesetError:
+        return "as the cocked: rules say"
+    if machine.recast is None:  # (off never under the default options)
+        return "as the cocked: rules say"
+    said = recast_how(machine)
+    return said + (" (with the default options)" if ruleset.options else "")
 
 
 def first_said(ruleset: Ruleset) -> str:

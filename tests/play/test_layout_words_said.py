@@ -61,3 +61,13 @@ def test_the_raffle_still_throws_and_names_the_dice_recast_alone():
     assert "Ann throws: press Enter" in out
     assert "Ben recasts the first die alone: press Enter" in out
     assert "Ben recasts the second and third dice alone: press Enter" in out
+
+
+def test_show_says_what_the_cocked_rules_recast_for_three_dice(capsys, monkeypatch):
+    # the file has no cocked: description; its rules recast the dice off alone
+    # under way=alone, the default (it said "both dice, whenever a die is off")
+    monkeypatch.setenv("COLUMNS", "100")
+    text = shown(capsys, str(ROOT / "tests" / "data" / "cocked" / "raffle_cocked.yaml"))
+    assert (" what is recast      the dice off are recast alone (with the default options)"
+            in text.splitlines())
+    assert "both dice" not in text
