@@ -112,7 +112,7 @@
   function diceOf(e) {
     if (e.event === "throw") return e.dice;
     if (e.event === "lot") return [e.face];
-    if (e.event === "cast") return e.cast === "both" ? e.dice : [e.face];
+    if (e.event === "cast") return e.cast === "die" ? [e.face] : e.dice;  // "dice": every die, those kept too
     return null;
   }
 
