@@ -95,7 +95,7 @@ def _planned(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     if fmt == "json":
         print(json.dumps({**report, "seats": {p: {k: (str(v) if k == "exact" and v is not None else v)
                                                    for k, v in row.items()} for p, row in report["seats"].items()},
-                          "why_no_exact": said(report["why_no_exact"], FLAGS)}, indent=2))
+                          "why_no_exact": said(report["why_no_exact"], FLAGS), "seed": result.seed}, indent=2))
         return 0
     unit = ruleset.money_units
     t = Table(f"Each seat's net over one round of the table, in {unit}: {report['sessions']:,} rounds played, "
@@ -142,9 +142,10 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
         def plain(v):
             return str(v) if isinstance(v, Fraction) else said(v, FLAGS)
         staking = {"strategy": report["strategy"], "cap": plain(report["cap"])} if "strategy" in report else {}
+        # the seed too, as plain `simulate --json` gives it: drawn when not given, so the JSON replays
         print(json.dumps({"sessions": report["sessions"], "bankroll": str(report["bankroll"]),
-                          "goal": str(report["goal"]), **staking, "seats": {p: {k: plain(v) for k, v in row.items()}
-                                                                            for p, row in report["seats"].items()}},
+                          "goal": str(report["goal"]), **staking, "seed": result.seed,
+                          "seats": {p: {k: plain(v) for k, v in row.items()} for p, row in report["seats"].items()}},
                          indent=2))
         return 0
     if "strategy" in report:  # a progression or the best stake, beside its exact chain (render.policy)

@@ -193,7 +193,7 @@ def simulate_request(request, ruleset, bar=None, compiled=None) -> SimulateResul
                                         stakes)
             elif settings["strategy"] in STRATEGY_GOAL:  # a progression or the best stake: commands.strategy_goal
                 report = strategy_to_goal(ruleset, settings, count, seed, request.goal, request.options, advance,
-                                          request.cap, plans, refused)
+                                          request.cap, plans, refused, stakes)
             else:
                 report = sessions_to_goal(ruleset, settings, plans, refused, count, seed, request.goal,
                                           request.options, advance, stakes)

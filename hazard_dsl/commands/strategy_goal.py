@@ -67,18 +67,25 @@ def checked_cap(request) -> None:
 
 def exact_outcomes(machine, solver, ruleset) -> tuple[dict | None, str | None]:
     """One game's net for a backer of the caster's side of the table's stake bet, {r: p} in
-    stakes, or None and why no exact chain applies at this table."""
+    stakes, or None and why no exact chain applies at this table. A game whose stake can never be
+    both won and lost (crown and anchor's caster) is refused: no strategy has a stake to choose,
+    and a session would never reach the goal nor ruin."""
     from ..simulate.categories import game_categories
+    from ..solve.policy import PolicyError, both_ways
 
     table = ruleset.table
-    if table.against != "bank":
-        return None, ("a seat casts some games (answering the others' stakes) and sets others, and the exact "
-                      "chain follows one side of every game; at a table with a bank it is exact")
     bet = machine.bets.get(table.stake) if table.stake else None
     outcomes: dict = {}
     for category, p in game_categories(machine, solver, bet).items():
         r = category.stake_net if category.stake_result == "win" else -1 if category.stake_result == "lose" else 0
         outcomes[r] = outcomes.get(r, Fraction(0)) + p
+    try:  # the refusal analyse --strategy gives (solve.policy): at any table, before a session is played
+        both_ways(outcomes)
+    except PolicyError as exc:
+        raise SettingError("strategy", f": {exc}") from None
+    if table.against != "bank":
+        return None, ("a seat casts some games (answering the others' stakes) and sets others, and the exact "
+                      "chain follows one side of every game; at a table with a bank it is exact")
     if any(Fraction(r).denominator != 1 for r in outcomes):
         return None, "the stake bet pays a fraction of a stake, and the exact chain steps by whole stakes"
     return {int(r): p for r, p in outcomes.items() if p}, None
@@ -96,6 +103,15 @@ def exact_run(outcomes: dict, name: str, bankroll: Fraction, goal: Fraction, sta
     return progression_run(outcomes, name, bankroll, goal, stake, cap)
 
 
+def _here(refusal: str) -> str:
+    """The exact solve's refusal as simulate shows it: its advice to simulate instead is what
+    is being done here, so it is left out (the rest of its advice stands)."""
+    for advice in (", or simulate the sessions", ", or simulate"):
+        if refusal.endswith(advice):
+            return refusal[: -len(advice)]
+    return refusal
+
+
 def _seat_view(question, purse: Fraction):
     """The stake question as the seat's own purse shows it (the table's purse is deep)."""
     from ..play.actions import Question
@@ -105,7 +121,7 @@ def _seat_view(question, purse: Fraction):
 
 
 def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fraction, options=None, advance=None,
-                     cap=None, plans=None, refused=()) -> dict:
+                     cap=None, plans=None, refused=(), stakes=None) -> dict:
     """Each seat in turn, `count` sessions from the settings' purse to `goal` or an empty purse,
     staking by `settings["strategy"]` (a progression from a first stake of `settings["stake"]`,
     capped at `cap`, or the best stake 1 to `settings["stake"]`), played on the table. Returns
@@ -121,9 +137,9 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
     from .sessions import table
 
     name = settings["strategy"]
-    if plans or refused:
-        raise SettingError("plans", ": a seat staking by ", Arg("strategy", value=name), " plays the stake alone, "
-                                    "as its exact chain does; leave ", Arg("plans"), " out")
+    if plans or refused or stakes:  # a seat's own stake too: every seat in turn stakes by the strategy
+        raise SettingError("plans", ": every seat in turn stakes by ", Arg("strategy", value=name), " alone, as "
+                                    "its exact chain does; leave ", Arg("plans"), " out")
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
         raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
                                     f"played one by one)")
@@ -153,7 +169,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
                 raise
             if name == "best" and isinstance(exc, PolicyTooLarge):  # the seats cannot play a policy not found
                 raise CommandError(str(exc)) from None
-            why = str(exc)
+            why = _here(str(exc))
     n = len(players)
     against_bank = ruleset.table.against == "bank"
     need = None

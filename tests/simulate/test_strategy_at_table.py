@@ -90,3 +90,28 @@ def test_played_at_the_table_agrees_with_the_chain(name, stake, cap):
     assert row["unfinished"] == 0 and row["why_no_exact"] is None
     for figure in ("reach", "games", "purse"):
         assert row[f"z_{figure}"] is not None and abs(row[f"z_{figure}"]) < 4, (figure, row)
+
+
+def test_a_game_never_won_nor_lost_is_refused_at_once():
+    # crown and anchor's caster: every game a push for the stake (its categories: one, 'thrown')
+    from hazard_dsl.commands.errors import SettingError
+
+    with pytest.raises(SettingError, match="cannot be both won and lost"):
+        strategy_to_goal(_ruleset("crown_and_anchor"), _settings("martingale", purse=5, players=("Ann", "Ben")), 3,
+                         0, Fraction(10))
+
+
+def test_a_seats_own_stake_with_a_strategy_is_refused():
+    # Ben:pass=5 is Ben's own stake: with a strategy every seat stakes by it, so never ignored
+    from hazard_dsl.commands.errors import SettingError
+
+    with pytest.raises(SettingError, match="leave"):
+        strategy_to_goal(_ruleset("craps"), _settings("martingale", players=("Ann", "Ben")), 1, 0, Fraction(20),
+                         stakes={"Ben": Fraction(5)})
+
+
+def test_the_exact_solves_advice_to_simulate_is_not_shown_in_simulate():
+    # the d'Alembert from 200 to 400 is past the chain's bound (solve.progressions)
+    report = strategy_to_goal(_ruleset("craps"), _settings("dalembert", purse=200), 1, 0, Fraction(400))
+    why = report["seats"]["Ann"]["why_no_exact"]
+    assert "states" in why and "simulate" not in why
