@@ -115,3 +115,32 @@ def test_the_exact_solves_advice_to_simulate_is_not_shown_in_simulate():
     report = strategy_to_goal(_ruleset("craps"), _settings("dalembert", purse=200), 1, 0, Fraction(400))
     why = report["seats"]["Ann"]["why_no_exact"]
     assert "states" in why and "simulate" not in why
+
+
+def test_a_thousand_sessions_are_walked_in_lanes_not_one_by_one(monkeypatch):
+    # the measure of speed, counted not timed: at a table with a bank no session is played on
+    # play.table (strategies built per session), and a progression's rule is asked once per
+    # distinct (state, win or loss, stake), not once per game of each session
+    import hazard_dsl.play.strategies as strategies
+    from hazard_dsl.solve.progressions import Progression
+
+    built, asked = [], []
+    real_strategy, real_after = strategies.strategy, Progression.after
+    monkeypatch.setattr(strategies, "strategy", lambda *a, **k: built.append(a) or real_strategy(*a, **k))
+    monkeypatch.setattr(Progression, "after", lambda self, *a: asked.append(a) or real_after(self, *a))
+    # the exact chain asks the rule too (once per state of its own): left out of the count
+    monkeypatch.setattr("hazard_dsl.commands.strategy_goal.exact_run", lambda *a: None)
+    report = strategy_to_goal(_ruleset("craps"), _settings("martingale", purse=20), 1000, 1, Fraction(30),
+                              cap=Fraction(8))
+    row = report["seats"]["Ann"]
+    assert built == [] and row["unfinished"] == 0
+    # martingale capped at 8: states 0..3, wins and losses, stakes 1..8: at most 4 * 2 * 8 rules asked
+    assert len(asked) <= 64 < row["games"] * 1000
+
+
+def test_the_same_seed_walks_the_same_sessions():
+    one, two = (strategy_to_goal(_ruleset("craps"), _settings("fibonacci", purse=10), 200, 7, Fraction(15))
+                for _ in range(2))
+    assert one == two
+    other = strategy_to_goal(_ruleset("craps"), _settings("fibonacci", purse=10), 200, 8, Fraction(15))
+    assert other["seats"]["Ann"]["games"] != one["seats"]["Ann"]["games"]
