@@ -265,7 +265,12 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
     memo = explorations.bet_checks if explorations is not None else None
     fired: dict = {name: set() for name in ruleset.bets}
     in_game = game_options(ruleset)
-    reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
+    if memo is not None:  # each bet as data once, for the memo's keys
+        rules = tuple(ruleset.rules()) if any(bet.own_game for bet in ruleset.bets.values()) else ()
+        keys = {name: memo.bet_key(bet, rules) for name, bet in ruleset.bets.items()}
+        reads = {name: memo.reads(keys[name], bet) for name, bet in ruleset.bets.items()}
+    else:
+        reads = {name: bet_options(bet) for name, bet in ruleset.bets.items()}
     # defaults, then each option that can change some bet, one value at a time; under a changed
     # option only the bets it can change are played out again
     combos = [(defaults, list(ruleset.bets))]
@@ -295,7 +300,7 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
         nodes = 0
         for name in names:
             bet = ruleset.bets[name]
-            key = memo.bet_key(machine, bet) if kept is not None else None
+            key = keys[name] if kept is not None else None
             found = kept.get(key) if kept is not None else None
             if found is None and table is None:
                 solver = Solver(machine)

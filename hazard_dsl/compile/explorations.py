@@ -184,6 +184,7 @@ class BetChecks:
         self._lock = threading.Lock()  # the language service checks versions on worker threads
         self._games: dict = {}  # game key -> {bet key: (compiled bet or None, exception or None)}, oldest first
         self._bets = self._nodes = 0
+        self._reads: dict = {}  # bet key -> the options it reads (`reads`)
         self.played = 0  # bets played out (not found here): what a test counts
         self.found = 0  # bets found here
 
@@ -191,22 +192,43 @@ class BetChecks:
     def game_key(machine: Machine) -> tuple:
         """The game a bet is played against, as data: everything of `machine` that compiling a
         bet (`compile.bets`) and playing it out (`solve.bets.BetTable`) read, and the ruleset's
-        words, labels and name, which their messages may say."""
+        words, labels and name, which their messages may say. A step's rule stands as its phase
+        and number (no bet reads more of it): hashing the rules' trees, positions and all, for
+        every game of every keystroke cost more than the bets it spared."""
         import pickle
 
+        def step(s) -> tuple:
+            return s.target, s.events, (s.rule.phase, s.rule.index) if s.rule is not None else None
+
+        states = tuple((s.index, s.kind, s.phase, s.values, tuple(map(step, s.steps)), s.chooser, s.variable,
+                        tuple((value, step(at)) for value, at in s.alternatives), s.result, s.label, s.die, s.shown,
+                        s.parent, s.off, s.outcomes, s.dice, s.kept) for s in machine.states)
         ruleset = machine.ruleset
         # the small parts as bytes (a recast's and some option values hold dicts)
         small = pickle.dumps((machine.recast, sorted(machine.options.items()), ruleset.name, ruleset.words,
                               ruleset.labels, ruleset.variables), 5)
-        return machine.variables, machine.states, machine.start, machine.dice, small
+        return machine.variables, states, step(machine.start), machine.dice, small
 
     @staticmethod
-    def bet_key(machine: Machine, bet) -> bytes:
+    def bet_key(bet, rules: tuple = ()) -> bytes:
         """The bet as data, positions included; with the game's rules where it plays a game of
-        its own (it reads them, and a message may stand at one)."""
+        its own (`rules`: it reads them, and a message may stand at one)."""
         import pickle
 
-        return pickle.dumps((bet, tuple(machine.ruleset.rules())) if bet.own_game else bet, 5)
+        return pickle.dumps((bet, rules) if bet.own_game else bet, 5)
+
+    def reads(self, bet_key: bytes, bet) -> set:
+        """`evaluate.bet_options(bet)`, the options the bet reads, kept by its key."""
+        found = self._reads.get(bet_key)
+        if found is None:
+            from .evaluate import bet_options
+
+            found = bet_options(bet)
+            with self._lock:
+                if len(self._reads) >= max(1, self.max_bets):
+                    self._reads.clear()
+                self._reads[bet_key] = found
+        return found
 
     def of(self, game_key: tuple) -> dict:
         """The bets' checks kept for this game (filled by `keep`)."""
