@@ -100,11 +100,23 @@ class _Compiler:
         self._kinds: dict = {}  # kind of throw -> each throw's (`kinds`)
 
     def kinds(self, kind) -> tuple:
-        """Each throw's kind (`throw_kind`: its total, or its faces as a multiset), in the order of
-        the throws: worked out once per exploration, not once per throw state."""
+        """The throws that stand for the others under `kind` (`throw_kind`: a throw's total, or
+        its faces as a multiset), each the first of its kind, in the order of the throws; and
+        for each throw, the place of its kind's among them. Worked out once per exploration,
+        not once per throw state."""
         found = self._kinds.get(kind)
         if found is None:
-            found = self._kinds[kind] = tuple(kind(dice) for dice in self.outcomes)
+            firsts: list = []
+            place: dict = {}
+            places = []
+            for dice in self.outcomes:
+                key = kind(dice)
+                at = place.get(key)
+                if at is None:
+                    at = place[key] = len(firsts)
+                    firsts.append(dice)
+                places.append(at)
+            found = self._kinds[kind] = (tuple(firsts), tuple(places))
         return found
 
     def fn(self, expression):
@@ -131,7 +143,7 @@ class _Compiler:
 
     # --- states
     def state(self, key, kind: str, phase: str, values: dict, **extra) -> int:
-        if self._made is not None:  # (values: `run`'s own copy, which it leaves once a state is asked for)
+        if self._made is not None:  # (values: never changed after: `run` copies before a `set`)
             self._made.append((key, kind, phase, values, extra))
         found = self.index.get(key)
         if found is not None:
@@ -178,18 +190,26 @@ class _Compiler:
         tests = index.tests_for(values)
         options = self.options
         tried = 0
+        found = None
         try:
             for test, rule in tests:
                 tried += 1
                 if test is None or test(values, dice, options):
-                    return rule
+                    found = rule
+                    break
         except EvaluationError as exc:
-            self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
-        finally:
-            self.result.tests += tried
-            if self.result.tests > self.max_tests:
-                self._too_much_work(phase_name)
-        return None
+            try:
+                self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
+            finally:  # (counted, and the budget checked, after the error as on every other way out)
+                self._count(tried, phase_name)
+        self._count(tried, phase_name)
+        return found
+
+    def _count(self, tried: int, phase_name: str) -> None:
+        result = self.result
+        result.tests += tried
+        if result.tests > self.max_tests:
+            self._too_much_work(phase_name)
 
     def _too_much_work(self, phase_name: str):
         rules = max(len(p.rules) for p in self.ruleset.phases.values())
@@ -206,8 +226,7 @@ class _Compiler:
         throw (a loop, not recursion: a countdown may pass through thousands of them), until
         the game waits for a throw or a choice, or ends. The step names the rule that fired."""
         fired = rule
-        values = dict(values)
-        passed = set() if passed is None else passed
+        own = False  # values copied on the first `set` only: most throws set nothing
         number = start
         while True:
             phase = rule.phase
@@ -225,10 +244,14 @@ class _Compiler:
                     if not variable.allows(value):
                         self.fail(f"set {action.variable} = {value} is outside its range {variable.bounds()} "
                                   f"(in {self.where(phase, values)}{_dice_text(dice)})", action.position)
+                    if not own:
+                        values, own = dict(values), True
                     values[action.variable] = value
                     events.append(Event("set", action.variable, value))
                 elif kind is ex.Goto:
                     events.append(Event("goto", action.phase))
+                    if passed is None:
+                        passed = set()
                     entered = self.enter(action.phase, values, events, passed, action.position)
                     if isinstance(entered, Step):
                         return Step(entered.target, fired, entered.events)
@@ -300,15 +323,11 @@ class _Compiler:
                     if kind is None:
                         spec["steps"] = tuple(self.throw(phase, values, dice, here) for dice in self.outcomes)
                     else:
-                        # the first throw of each kind stands for the others (2-5 for 5-2 …)
-                        first: dict = {}
-                        steps = []
-                        for dice, key in zip(self.outcomes, self.kinds(kind)):
-                            step = first.get(key)
-                            if step is None:
-                                step = first[key] = self.throw(phase, values, dice, here)
-                            steps.append(step)
-                        spec["steps"] = tuple(steps)
+                        # the first throw of each kind stands for the others (2-5 for 5-2 …),
+                        # worked out in the order of the throws (so states are numbered alike)
+                        firsts, places = self.kinds(kind)
+                        made = [self.throw(phase, values, dice, here) for dice in firsts]
+                        spec["steps"] = tuple([made[at] for at in places])
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:

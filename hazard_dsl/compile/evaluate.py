@@ -7,6 +7,7 @@ grow a number (or a set) without limit.
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 from ..diagnostics import Position
@@ -159,9 +160,10 @@ def _sorted(d) -> tuple:
     return tuple(sorted(d))
 
 
+# (the operator module's own functions: a call to C, not to a lambda, in the compiler's hot loop)
 _COMPARE = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt,
+    "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
 
 
@@ -288,6 +290,10 @@ def closure(e, variables):
             return lambda v, d, o: bool(left(v, d, o)) or bool(right(v, d, o))
         if op in _COMPARE:
             compare = _COMPARE[op]
+            if isinstance(e.right, (ex.Number, ex.Boolean, ex.String)):
+                # against a constant (`total == 7`, `n < 3`): one call fewer per test
+                constant = e.right.value
+                return lambda v, d, o: compare(left(v, d, o), constant)
             return lambda v, d, o: compare(left(v, d, o), right(v, d, o))
         return lambda v, d, o: _arithmetic(op, left(v, d, o), right(v, d, o), position)
     if isinstance(e, ex.Chain):  # a + b - c …, left to right in a loop: a chain may be thousands long
