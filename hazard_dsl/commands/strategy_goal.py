@@ -213,8 +213,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
         raise SettingError("plans", ": every seat in turn stakes by ", Arg("strategy", value=name), " alone, as "
                                     "its exact chain does; leave ", Arg("plans"), " out")
     if not 1 <= count <= MAX_PLANNED_SESSIONS:
-        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
-                                    f"played one by one)")
+        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal")
     if not isinstance(goal, Fraction) or goal <= 0:
         raise SettingError("goal", ": the amount must be more than 0")
     players = settings["players"]
