@@ -174,11 +174,20 @@ class _Compiler:
         return number
 
     def throw_state(self, phase: str, values: dict) -> int:
-        return self.state((THROW, phase, tuple(values.values())), THROW, phase, values)
+        key = (THROW, phase, tuple(values.values()))
+        if self._made is None:  # a state already made, found without `state`'s call: most throws
+            found = self.index.get(key)
+            if found is not None:
+                return found
+        return self.state(key, THROW, phase, values)
 
     def end_state(self, action: ex.End, phase: str, values: dict) -> int:
-        return self.state((END, action.result, action.label, tuple(values.values())), END, phase, values,
-                          result=action.result, label=action.label)
+        key = (END, action.result, action.label, tuple(values.values()))
+        if self._made is None:  # (as `throw_state`)
+            found = self.index.get(key)
+            if found is not None:
+                return found
+        return self.state(key, END, phase, values, result=action.result, label=action.label)
 
     # --- running rules
     def first_rule(self, phase_name: str, values: dict, dice) -> Rule | None:
