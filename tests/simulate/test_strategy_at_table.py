@@ -121,7 +121,7 @@ def test_a_thousand_sessions_are_walked_in_lanes_not_one_by_one(monkeypatch):
     # the measure of speed, counted not timed: at a table with a bank no session is played on
     # play.table (strategies built per session), and a progression's rule is asked once per
     # distinct (state, win or loss, stake), not once per game of each session
-    import hazard_dsl.play.strategies as strategies
+    from hazard_dsl.play import strategies
     from hazard_dsl.solve.progressions import Progression
 
     built, asked = [], []
