@@ -329,14 +329,14 @@ class _Compiler:
                     here = self.shapes.throws_from((phase, spec["values"], self._reads[phase])) \
                         if self.shapes is not None else None
                     kind = self.alike[phase]
-                    if kind is None:
-                        spec["steps"] = tuple(self.throw(phase, values, dice, here) for dice in self.outcomes)
+                    firsts, places = self.kinds(kind) if kind is not None else (self.outcomes, None)
+                    if here is None:  # (nothing to replay or record: the throw itself, one call fewer)
+                        made = [self._throw(phase, values, dice) for dice in firsts]
                     else:
-                        # the first throw of each kind stands for the others (2-5 for 5-2 …),
-                        # worked out in the order of the throws (so states are numbered alike)
-                        firsts, places = self.kinds(kind)
                         made = [self.throw(phase, values, dice, here) for dice in firsts]
-                        spec["steps"] = tuple([made[at] for at in places])
+                    # the first throw of each kind stands for the others (2-5 for 5-2 …), worked
+                    # out in the order of the throws (so states are numbered alike)
+                    spec["steps"] = tuple(made if places is None else [made[at] for at in places])
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:
@@ -480,7 +480,10 @@ class _Compiler:
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)
-        self._fire((phase, rule.index))
+        fired = (phase, rule.index)  # (`_fire`, inline: once per throw)
+        self.result.fired.add(fired)
+        if self._fired is not None:
+            self._fired.append(fired)
         return self.run(rule, 0, values, dice, [])
 
     def _fire(self, rule_key: tuple) -> None:
