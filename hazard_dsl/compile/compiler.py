@@ -196,7 +196,7 @@ class _Compiler:
             index = self._tests[phase_name] = RuleIndex(tuple(
                 (None if rule.condition is None else self.fn(rule.condition), rule)
                 for rule in self.ruleset.phases[phase_name].rules), self.variables)
-        tests = index.tests_for(values)
+        tests = index.tests if index.variable is None else index.tests_for(values)
         options = self.options
         tried = 0
         found = None
@@ -211,7 +211,10 @@ class _Compiler:
                 self.fail(f"{exc} (in {self.where(phase_name, values)}{_dice_text(dice)})", exc.position)
             finally:  # (counted, and the budget checked, after the error as on every other way out)
                 self._count(tried, phase_name)
-        self._count(tried, phase_name)
+        result = self.result  # (`_count`, inline: once per throw)
+        result.tests += tried
+        if result.tests > self.max_tests:
+            self._too_much_work(phase_name)
         return found
 
     def _count(self, tried: int, phase_name: str) -> None:
