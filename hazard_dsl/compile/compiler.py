@@ -13,6 +13,10 @@ were entered, and the throws that no rule handles.
 `compile_bets` (the bets asked for, and only those: the game's own figures ask for none).
 What one compilation can lend the next under other option values is held by the caller, in an
 `Explorations` (`compile.explorations`); this module keeps nothing between calls.
+
+One piece (some 640 lines) because the walk is the hot loop of every analysis: a throw's rule,
+its actions, the states it asks for and the refusals on the way share the explorer's tables,
+as methods of one class, without a call across modules for each throw.
 """
 
 from __future__ import annotations
@@ -333,7 +337,7 @@ class _Compiler:
                         if self.shapes is not None else None
                     kind = self.alike[phase]
                     firsts, places = self.kinds(kind) if kind is not None else (self.outcomes, None)
-                    if here is None:  # (nothing to replay or record: the throw itself, one call fewer)
+                    if here is None:  # (nothing to replay or record: the throw alone)
                         made = [self._throw(phase, values, dice) for dice in firsts]
                     else:
                         made = [self.throw(phase, values, dice, here) for dice in firsts]

@@ -35,7 +35,8 @@ def test_one_throw_of_each_kind_builds_the_machine_every_throw_builds(path):
     ruleset = read_ruleset(str(path))
     for chosen in _choices(ruleset):
         grouped, plain = _walk(ruleset, chosen, False), _walk(ruleset, chosen, True)
-        assert [d.message for d in grouped.diagnostics.items] == [d.message for d in plain.diagnostics.items]
+        said = [d.message for d in grouped.diagnostics.items]
+        assert said == [d.message for d in plain.diagnostics.items], chosen
         assert (grouped.machine is None) == (plain.machine is None), chosen
         if grouped.machine is None:
             continue
