@@ -13,6 +13,10 @@ again and again. Most of that work is the same work:
 - a bet compiled against one exploration's machines is the same bet for all of them under the
   same values of the options it reads (`Shapes.compiled_bet`).
 
+And between texts (`BetChecks`): what checking a bet against a game found (`check.game`) is
+the same for the next text wherever the bet and the game are the same as data, so a keystroke
+in one bet plays only that bet out again.
+
 None of this lives in the module: the caller owns an `Explorations` and hands it to
 `compile.compiler.compile_ruleset` (the command line one per run, the server one per folder, the
 language service one per set of documents), and everything it holds is bounded by its fields,
