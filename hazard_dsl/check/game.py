@@ -321,8 +321,8 @@ def _check_bets(ruleset: Ruleset, defaults: dict, machines: dict,
                     compiled[name] = one
                     nodes = count_bet_nodes(nodes, one)
                     fired[name] |= one.fired
-                if error is not None:
-                    raise error
+                if error is not None:  # (raised afresh: a kept error's traceback would grow each time)
+                    raise error.with_traceback(None)
             except RulesetError as exc:
                 for d in exc.diagnostics:
                     if (d.position, d.message) not in reported:
@@ -358,7 +358,7 @@ def _play(machine, bet, table, compiled: dict, shared) -> tuple:
     try:
         one = shared.compiled_bet(machine, bet) if shared is not None else compile_bet(machine, bet)
     except (RulesetError, BetError) as exc:
-        return None, exc
+        return None, exc.with_traceback(None)  # kept: without the frames it was raised in
     compiled[bet.name] = one
     try:
         placed = table.placement(one)
@@ -366,5 +366,5 @@ def _play(machine, bet, table, compiled: dict, shared) -> tuple:
         for g in placed:
             table.up_front(one, g)
     except (RulesetError, BetError) as exc:
-        return one, exc
+        return one, exc.with_traceback(None)
     return one, None
