@@ -515,10 +515,10 @@ class Terminal:
                 again = " again (a tie)" if f["round"] > 1 else ""
                 what = f"throws one die for the first cast{again}"
             else:
-                from ..render.narrate import _dice_named  # "the third die", "the second and third dice"
+                from ..render.narrate import dice_named  # "the third die", "the second and third dice"
 
-                what = (f"recasts the {_dice_named([d - 1 for d in f['thrown']])} alone" if f.get("thrown") else
-                        self._throws() if f["cast"] == "both" else f"recasts the {_dice_named([f['die'] - 1])} alone")
+                what = (f"recasts the {dice_named([d - 1 for d in f['thrown']])} alone" if f.get("thrown") else
+                        self._throws() if f["cast"] == "both" else f"recasts the {dice_named([f['die'] - 1])} alone")
             while self.ask(f"{question.player} {what}: press Enter ") != "":
                 self.say("Press Enter to throw, or ? for help.")
         return {"action": "throw"}

@@ -220,7 +220,7 @@ def cast_text(casts, words, caster: str | None = None) -> str:
                 shown = [f for f in dice if f is not None]
                 kept = f"{NUMBER_WORDS[len(shown)]} {plural(words.faces[shown[0] - 1])}" \
                     if len(shown) > 1 and len(set(shown)) == 1 else " and ".join(_a(words.faces[f - 1]) for f in shown)
-                parts.append(f"the {_dice_named(off)} land{'s' * (len(off) == 1)} off ({written}), {kept} showing")
+                parts.append(f"the {dice_named(off)} land{'s' * (len(off) == 1)} off ({written}), {kept} showing")
         elif cast.get("cast") == "die":
             face = cast.get("face")
             parts.append("it lands off again" if face is None else f"it shows {_a(words.faces[face - 1])}")
@@ -228,8 +228,8 @@ def cast_text(casts, words, caster: str | None = None) -> str:
             dice = cast["dice"]
             thrown = [dice[d - 1] for d in cast["thrown"]]
             parts.append("they show " + " and ".join(_a(words.faces[f - 1]) for f in thrown) if None not in thrown
-                         else ", ".join(f"the {_dice_named([k])} lands off again" if f is None else
-                                        f"the {_dice_named([k])} shows {_a(words.faces[f - 1])}"
+                         else ", ".join(f"the {dice_named([k])} lands off again" if f is None else
+                                        f"the {dice_named([k])} shows {_a(words.faces[f - 1])}"
                                         for k, f in enumerate(dice) if k + 1 in cast["thrown"]))
         elif cast.get("die") is None and cast.get("chooser") is None and "kept" not in cast:
             continue  # every die off: all are thrown again, as the cast already says
@@ -247,7 +247,7 @@ def cast_text(casts, words, caster: str | None = None) -> str:
     return _sentence("; ".join(parts)) + "." if parts else ""
 
 
-def _dice_named(dice) -> str:
+def dice_named(dice) -> str:
     """Dice by their places (0 for the first): "first die", "first and third dice"."""
     names = [_ORDINALS[k] if k < len(_ORDINALS) else f"die {k + 1}" for k in dice]
     if len(names) == 1:
