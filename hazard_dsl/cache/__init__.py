@@ -22,26 +22,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-# The explorations lent to the work running now (`sharing`); none by default: the work of a
-# caller that lends none is compiled from scratch, and nothing is held between callers.
-_LENT: ContextVar = ContextVar("hazard_dsl_explorations", default=None)
-
-
-class _Lent:
-    """Explorations lent by `sharing`: those given, or one made when first asked for (so that a
-    command that compiles nothing does not import the compiler to lend it)."""
-
-    __slots__ = ("explorations",)
-
-    def __init__(self, explorations):
-        self.explorations = explorations
-
-    def get(self):
-        if self.explorations is None:
-            from ..compile.explorations import Explorations
-
-            self.explorations = Explorations()
-        return self.explorations
+# the lender's explorations are held below check/ (compile.lent), which borrows them; lent here
+from ..compile.lent import LENT as _LENT, Lent as _Lent, explorations_lent  # noqa: F401  (explorations_lent: re-exported)
 
 
 @contextmanager
@@ -54,12 +36,6 @@ def sharing(explorations=None):
         yield
     finally:
         _LENT.reset(token)
-
-
-def explorations_lent():
-    """The explorations `sharing` lends now, or None."""
-    lent = _LENT.get()
-    return lent.get() if lent is not None else None
 
 
 def compile_ruleset(ruleset, options: dict | None = None, bets=None, keep: bool = True, explorations=None):

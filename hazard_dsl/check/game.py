@@ -87,7 +87,7 @@ def _with_names(d: Diagnostic, at: dict) -> Diagnostic:
 
 
 def _lent():
-    from ..cache import explorations_lent
+    from ..compile.lent import explorations_lent  # lent by cache.sharing, which check may not import
 
     return explorations_lent()
 
