@@ -317,8 +317,9 @@ def z_score(mean: float, stderr: float, exact) -> float | None:
     return (mean - float(exact)) / stderr if stderr and stderr > 0 else None
 
 
-MAX_GAMES_TO_GOAL = 1_000_000  # games of one seat's session to its goal, at most (then it is counted unfinished)
-DEEP_PURSE = 10 ** 12  # the other seats' purses (and the seat's own at the table): never short
+# games of one seat's session to its goal, at most; the other seats' purses (and the seat's own
+# at the table), never short; one seat's session to its goal: shared with the strategies' sessions
+from .strategy_goal import DEEP_PURSE, MAX_GAMES_TO_GOAL, played_to_goal  # noqa: F401 (MAX_GAMES_TO_GOAL: read by cli.simulate)
 
 
 def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: Fraction,
@@ -382,27 +383,10 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
             dice = RandomDice(generator=np.random.default_rng([seed, i, k, 3]))
             at_table = table(ruleset, options, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
             play = strategy(at_table, deep, plans, refused, stakes)
-            pending = [e for e in at_table.opening if e["event"] == "game"]  # kept without a history
-            played, result = 0, None
-            while result is None:
-                for event in pending:
-                    purse = bankroll + at_table.purses[seat] - DEEP_PURSE
-                    pos = (players.index(event["caster"]) - i) % n
-                    if purse >= goal:
-                        result = True
-                    elif purse < need_at[pos]:
-                        result = False
-                    elif played >= MAX_GAMES_TO_GOAL:
-                        result = "unfinished"
-                    else:
-                        played += 1
-                        continue
-                    break
-                if result is None:
-                    if at_table.waiting is None:  # the table's rounds ran out first
-                        result = "unfinished"
-                        break
-                    pending = [e for e in at_table.apply(play(at_table.waiting)) if e["event"] == "game"]
+            result, played = played_to_goal(
+                at_table, seat, bankroll, goal,
+                lambda purse, event, need_at=need_at, i=i: purse < need_at[(players.index(event["caster"]) - i) % n],
+                play)
             if result == "unfinished":
                 unfinished += 1
             else:

@@ -37,6 +37,29 @@ MAX_GAMES_TO_GOAL = 1_000_000  # games of one session, at most (then it is count
 DEEP_PURSE = 10 ** 12  # the table's purses: never short; the seat's own is its offset from this
 
 
+def played_to_goal(at_table, seat: str, bankroll, goal, ruined, decide) -> tuple:
+    """One seat's session on `at_table` from `bankroll`, the table's other purses never short:
+    (True, games) once its purse reaches `goal`; (False, games) once `ruined(purse, event)` says
+    it cannot play the game `event` opens; ("unfinished", games) past MAX_GAMES_TO_GOAL games or
+    when the table's rounds run out first. `decide` answers the table's questions. Shared by the
+    progressions' and the best stake's sessions and by the seats' plans (commands.simulate)."""
+    pending = [e for e in at_table.opening if e["event"] == "game"]  # kept without a history
+    played = 0
+    while True:
+        for event in pending:
+            purse = bankroll + at_table.purses[seat] - DEEP_PURSE
+            if purse >= goal:
+                return True, played
+            if ruined(purse, event):
+                return False, played
+            if played >= MAX_GAMES_TO_GOAL:
+                return "unfinished", played
+            played += 1
+        if at_table.waiting is None:  # the table's rounds ran out first
+            return "unfinished", played
+        pending = [e for e in at_table.apply(decide(at_table.waiting)) if e["event"] == "game"]
+
+
 def mean_and_error(values: list) -> tuple[float | None, float | None]:
     """The mean of the sessions' figures and its standard error (None for no session)."""
     import math
@@ -266,27 +289,10 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
                     return mine(_seat_view(question, bankroll + at_table.purses[seat] - DEEP_PURSE))
                 return others(question)
 
-            pending = [e for e in at_table.opening if e["event"] == "game"]
-            played, result = 0, None
-            while result is None:
-                for event in pending:
-                    purse = bankroll + at_table.purses[seat] - DEEP_PURSE
-                    casting = event["caster"] == seat
-                    if purse >= goal:
-                        result = True
-                    elif purse <= 0 or (need is not None and casting and purse < need):
-                        result = False
-                    elif played >= MAX_GAMES_TO_GOAL:
-                        result = "unfinished"
-                    else:
-                        played += 1
-                        continue
-                    break
-                if result is None:
-                    if at_table.waiting is None:  # the table's rounds ran out first
-                        result = "unfinished"
-                        break
-                    pending = [e for e in at_table.apply(decide(at_table.waiting)) if e["event"] == "game"]
+            result, played = played_to_goal(
+                at_table, seat, bankroll, goal,
+                lambda purse, event, need=need, seat=seat: purse <= 0 or (need is not None and event["caster"] == seat and purse < need),
+                decide)
             if result == "unfinished":
                 unfinished += 1
             else:
