@@ -540,8 +540,8 @@ class Variant:
                       seed=seed, workers=workers, engine=engine)
         if players is not None:
             if bets:
-                raise ValueError("sessions at the table stake by strategy= and stake=; bets= is for games without "
-                                 "players")
+                raise ArgumentError(Arg("bets", value=bets), "is for games without ", Arg("players"),
+                                    ": sessions at the table stake by ", Arg("strategy"), " and ", Arg("stake"))
             count = simulator.DEFAULT_SESSIONS if games is None else _whole("games", games, 1, simulator.MAX_GAMES)
             settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
             from .simulate.sessions import VECTORISED

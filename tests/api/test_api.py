@@ -248,7 +248,7 @@ BAD_ARGUMENTS = [
      r"strategy='flot' is not one of flat, fraction, cautious, best, martingale, paroli, dalembert, labouchere, "
      r"fibonacci \(did you mean 'flat'\?\)"),
     (lambda c: c.simulate(games=10, players=["Ann", "Ben"], bets={"pass": 10}), ValueError,
-     r"bets= is for games without players"),
+     r"bets=\{'pass': 10\} is for games without players: sessions at the table stake by strategy and stake"),
     (lambda c: c.rules("pdf"), ValueError, r"format='pdf' is not one of text, markdown, html, json"),
     (lambda c: c.graph("pdf"), ValueError, r"format='pdf' is not one of dot, mermaid, svg, png, json"),
     (lambda c: c.graph(phases=["pont"]), ValueError, r"phases: Craps \(pass line\) has no phase 'pont' \(did you "
