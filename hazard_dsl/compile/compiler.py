@@ -31,7 +31,7 @@ from ..parse import syntax as ex
 from .evaluate import EvaluationError, Scope, closure, collection_closure, throw_kind
 from .explorations import Explorations, Found, Replay, Shapes
 from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
-from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for, index_of
+from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for
 from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
@@ -368,9 +368,7 @@ class _Compiler:
         """Where each throw state's ways of landing off lead, by the `cocked:` rules: evaluated
         once for each throw state and each way (`compile.recasts.ways`: the dice off, the faces
         the others show), for any number of dice."""
-        from itertools import product
-
-        from .recasts import faces_of, steps_per_throw_state, ways
+        from .recasts import steps_per_throw_state, thrown_again, ways
 
         cocked = self.ruleset.cocked
         chance = cocked.chance(self.options) if cocked is not None else 0
@@ -409,9 +407,7 @@ class _Compiler:
                     continue
                 number = first + len(nodes)
                 # each throw of the dice off, the kept faces with it: where the parent's throw leads
-                zeros = faces_of(count, off, kept, (0,) * len(off))
-                outcomes = tuple(index_of(faces_of(count, off, kept, thrown), sides)
-                                 for thrown in product(range(1, sides + 1), repeat=len(off)))
+                zeros, outcomes = thrown_again(count, sides, off, kept)
                 thrown = State(number, DIE, state.phase, state.values, tuple(state.steps[o] for o in outcomes),
                                die=off[0] if len(off) == 1 else None, shown=sum(kept), parent=state.index,
                                outcomes=outcomes, dice=off, kept=zeros)
