@@ -87,7 +87,10 @@ def paired(runs: list, rounds: int) -> list[float]:
     return [statistics.median(t) for t in times], ratios
 
 
-def cold_start(rounds: int, baseline: Path | None) -> bool:
+def cold_start(rounds: int, baseline: Path | None, same_files: bool = False) -> bool:
+    """`same_files`: both checkouts read the baseline's rule files (by path), so that the ratio
+    is the code's alone, not also what the rule files came to carry since (printed figures and
+    their ledger, more options)."""
     roots = [("now", HERE)] + ([("before", baseline)] if baseline else [])
     for _, root in roots:
         compileall.compile_dir(root / "hazard_dsl", quiet=1)
@@ -95,8 +98,12 @@ def cold_start(rounds: int, baseline: Path | None) -> bool:
     # baseline from before a ruleset was added would fail on it, and a script run in each tree
     # alone, as bench/before_after.py runs it, times more commands in the tree with more rulesets).
     names = [n for n in RULESETS if baseline is None or (baseline / "rulesets" / f"{n}.yaml").exists()]
-    cases = [(f"analyse {n} --json", ["analyse", n, "--json"], "numpy", "analyse") for n in names]
-    cases.append(("check rulesets/*.yaml", ["check"] + [f"rulesets/{n}.yaml" for n in names], "numpy", "check"))
+    def file(n: str) -> str:  # a built-in by name, or (same_files) the baseline's file of it
+        return str(baseline.resolve() / "rulesets" / f"{n}.yaml") if same_files and baseline else n
+
+    cases = [(f"analyse {n} --json", ["analyse", file(n), "--json"], "numpy", "analyse") for n in names]
+    cases.append(("check rulesets/*.yaml", ["check"] + [file(n) if same_files and baseline else f"rulesets/{n}.yaml"
+                                                        for n in names], "numpy", "check"))
     cases.append(("compare (six), text ÷ --json", ["compare"] + SIX, "json", "compare"))
     heading = "".join(f" {label + ' s':>10} {label:>8}" for label, _ in roots)
     print(f"Whole commands, empty cache, {rounds} rounds in turn (median wall seconds; median of the ratios pair "
@@ -295,6 +302,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout of hazard-dsl, run beside")
+    parser.add_argument("--same-files", action="store_true",
+                        help="with --baseline: both checkouts read the baseline's rule files, so that the ratio is "
+                             "the code's alone")
     parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
     parser.add_argument("--no-commands", action="store_true", help="the kernels and simulations only")
     parser.add_argument("--kernels", action="store_true",
@@ -309,7 +319,7 @@ def main() -> None:
               f"(1, 5, 15 min) at the start")
         met = True
         if not args.no_commands:
-            met &= cold_start(args.rounds, args.baseline)
+            met &= cold_start(args.rounds, args.baseline, args.same_files)
         if not args.no_simulate:
             met &= kernels(args.rounds, args.baseline)
             if not args.kernels:
