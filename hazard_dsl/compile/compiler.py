@@ -22,6 +22,8 @@ as methods of one class, without a call across modules for each throw.
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
+from itertools import product
 
 from ..records import field, record, replace
 
@@ -31,7 +33,7 @@ from ..parse import syntax as ex
 from .evaluate import EvaluationError, Scope, closure, collection_closure, throw_kind
 from .explorations import Explorations, Found, Replay, Shapes
 from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
-from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for
+from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for, index_of
 from .rule_index import RuleIndex
 
 MAX_STATES = 20_000
@@ -368,7 +370,7 @@ class _Compiler:
         """Where each throw state's ways of landing off lead, by the `cocked:` rules: evaluated
         once for each throw state and each way (`compile.recasts.ways`: the dice off, the faces
         the others show), for any number of dice."""
-        from .recasts import steps_per_throw_state, thrown_again, ways
+        from .recasts import steps_per_throw_state, ways
 
         cocked = self.ruleset.cocked
         chance = cocked.chance(self.options) if cocked is not None else 0
@@ -643,3 +645,16 @@ def _sound(ruleset: Ruleset, result: Exploration) -> Machine:
         diags.extend(machine_problems(ruleset, result))
     diags.raise_if_errors()
     return result.machine
+
+
+@lru_cache(maxsize=1024)
+def thrown_again(count: int, sides: int, off: tuple, kept: tuple) -> tuple:
+    """A way of landing off's faces with the dice off at 0 (the recast state's `kept`), and the
+    outcome each throw of the dice off makes with the kept faces, in the order of
+    `product(1..sides, repeat=len(off))`: the same for every throw state, so made once a way."""
+    from .recasts import faces_of
+
+    zeros = faces_of(count, off, kept, (0,) * len(off))
+    outcomes = tuple(index_of(faces_of(count, off, kept, thrown), sides)
+                     for thrown in product(range(1, sides + 1), repeat=len(off)))
+    return zeros, outcomes

@@ -56,19 +56,6 @@ def faces_of(count: int, off: tuple, kept: tuple, thrown: tuple) -> tuple:
     return tuple(thrown_by[d] if d in thrown_by else next(rest) for d in range(1, count + 1))
 
 
-@lru_cache(maxsize=1024)
-def thrown_again(count: int, sides: int, off: tuple, kept: tuple) -> tuple:
-    """A way of landing off's faces with the dice off at 0 (the recast state's `kept`), and the
-    outcome each throw of the dice off makes with the kept faces, in the order of
-    `product(1..sides, repeat=len(off))`: the same for every throw state, so made once a way."""
-    from .machine import index_of
-
-    zeros = faces_of(count, off, kept, (0,) * len(off))
-    outcomes = tuple(index_of(faces_of(count, off, kept, thrown), sides)
-                     for thrown in product(range(1, sides + 1), repeat=len(off)))
-    return zeros, outcomes
-
-
 def _kept_faces(count: int, off: tuple, faces: tuple) -> tuple:
     """The faces of the dice not in `off`, in die order (faces: every die, 0 for a die off)."""
     return tuple(faces[d - 1] for d in range(1, count + 1) if d not in off)
