@@ -17,6 +17,13 @@ from ..errors import Arg, ArgumentError
 from ..records import record
 from .errors import CommandError, SettingError
 from .notes import Entry, Note
+from .strategy_goal import (  # noqa: F401 (MAX_GAMES_TO_GOAL: read by cli.simulate)
+    DEEP_PURSE,
+    MAX_GAMES_TO_GOAL,
+    MAX_PLANNED_SESSIONS,
+    goal_settings,
+    played_to_goal,
+)
 
 DEFAULT_GAMES = 1_000_000
 DEFAULT_SESSIONS = 1_000
@@ -96,12 +103,11 @@ def session_simulation(ruleset, count: int, seed: int, settings: dict, options=N
     """A simulation of `count` sessions at the table with these settings
     (`commands.sessions.request_settings`) and option values ({name: value}), ready to
     execute; `engine` as for games, `compiled` as for `simulate_request`."""
+    from ..simulate.sessions import VECTORISED
     from ..simulate.simulation import prepare_sessions
     from ..solve.bets import BetError
     from ..solve.markov import PolicyError
     from .loading import machine_for
-
-    from ..simulate.sessions import VECTORISED
 
     if settings["strategy"] not in VECTORISED:  # a progression: each seat's history, not arrays of purses
         chosen = settings["strategy"]
@@ -227,8 +233,6 @@ def _bar(bar, total: int, what: str):
     return _NoBar() if bar is None else bar(total, what)
 
 
-MAX_PLANNED_SESSIONS = 100_000  # rounds of the table played one by one, bets and all
-
 # why a report has no exact figure, where the reason is a setting the reader gave: a Note
 # (commands.notes), worded by each front end (the command line: --refuse, --stake)
 REFUSED = Note("refusals", "it assumes every bet proposed is taken, and ", Arg("refusals"), " refuses some")
@@ -317,11 +321,6 @@ def z_score(mean: float, stderr: float, exact) -> float | None:
     return (mean - float(exact)) / stderr if stderr and stderr > 0 else None
 
 
-# games of one seat's session to its goal, at most; the other seats' purses (and the seat's own
-# at the table), never short; one seat's session to its goal: shared with the strategies' sessions
-from .strategy_goal import DEEP_PURSE, MAX_GAMES_TO_GOAL, played_to_goal  # noqa: F401 (MAX_GAMES_TO_GOAL: read by cli.simulate)
-
-
 def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: int, seed: int, goal: Fraction,
                      options=None, advance=None, stakes=None) -> dict:
     """Each seat in turn, in `count` sessions played on the table itself: from the settings'
@@ -340,15 +339,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     from ..solve.seats import SeatError, SeatSolver, seat_ruin
     from .sessions import stakes_alike, strategy, table
 
-    if not 1 <= count <= MAX_PLANNED_SESSIONS:
-        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal (they are "
-                                    f"played one by one)")
-    if not isinstance(goal, Fraction) or goal <= 0:
-        raise SettingError("goal", ": the amount must be more than 0")
-    players = settings["players"]
-    bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
-    if not bankroll < goal:
-        raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
+    players, bankroll, stake = goal_settings(settings, count, goal, " (they are played one by one)")
     if stakes and not stakes_alike(stakes, stake):
         raise SettingError("plans", "with ", Arg("goal"), " every setter stakes ", Arg("stake"), ", as the exact "
                                     "figures do: a seat's own stake (", Arg("plans", "stake", "AMOUNT", seat="SEAT"),

@@ -31,10 +31,24 @@ from ..errors import Arg, ArgumentError
 from .errors import CommandError, SettingError
 
 STRATEGY_GOAL = ("best", "martingale", "paroli", "dalembert", "labouchere", "fibonacci")
-# as commands.simulate's sessions to a goal (which call this module, so it is not imported here)
+# the bounds of sessions to a goal, played on the table: commands.simulate's too (it imports them)
 MAX_PLANNED_SESSIONS = 100_000  # sessions played one by one on the table
 MAX_GAMES_TO_GOAL = 1_000_000  # games of one session, at most (then it is counted unfinished)
 DEEP_PURSE = 10 ** 12  # the table's purses: never short; the seat's own is its offset from this
+
+
+def goal_settings(settings: dict, count: int, goal, played: str = "") -> tuple:
+    """The players, each seat's purse at the start and the setters' stake of sessions to `goal`,
+    `count` of them, each checked (`played`: how they are played, said with the bound on them).
+    Shared by the strategies' sessions and the seats' plans (commands.simulate)."""
+    if not 1 <= count <= MAX_PLANNED_SESSIONS:
+        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal{played}")
+    if not isinstance(goal, Fraction) or goal <= 0:
+        raise SettingError("goal", ": the amount must be more than 0")
+    bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
+    if not bankroll < goal:
+        raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
+    return settings["players"], bankroll, stake
 
 
 def played_to_goal(at_table, seat: str, bankroll, goal, ruined, decide) -> tuple:
@@ -235,14 +249,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
     if plans or refused or stakes:  # a seat's own stake too: every seat in turn stakes by the strategy
         raise SettingError("plans", ": every seat in turn stakes by ", Arg("strategy", value=name), " alone, as "
                                     "its exact chain does; leave ", Arg("plans"), " out")
-    if not 1 <= count <= MAX_PLANNED_SESSIONS:
-        raise SettingError("games", f"must be between 1 and {MAX_PLANNED_SESSIONS:,} sessions to the goal")
-    if not isinstance(goal, Fraction) or goal <= 0:
-        raise SettingError("goal", ": the amount must be more than 0")
-    players = settings["players"]
-    bankroll, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
-    if not bankroll < goal:
-        raise SettingError("goal", "must be more than ", Arg("purse"), f" ({bankroll}), where each seat starts")
+    players, bankroll, stake = goal_settings(settings, count, goal)
     if name == "best":  # the seats play the exact policy: judged before any table is laid
         from ..solve.policy import judge_purses
 
