@@ -30,12 +30,29 @@ from ..compile.lent import LENT as _LENT, Lent as _Lent, explorations_lent  # no
 def sharing(explorations=None):
     """While inside, `compile_ruleset` lends `explorations` (`compile.explorations.Explorations`,
     owned by the caller; None: one made when first needed, dropped on leaving — the command
-    line's, one per run) to every compilation that is given none."""
-    token = _LENT.set(_Lent(explorations))
+    line's, one per run, which keeps no bets' checks for a next text: `_OneRun`) to every
+    compilation that is given none."""
+    token = _LENT.set(_Lent(explorations) if explorations is not None else _OneRun(None))
     try:
         yield
     finally:
         _LENT.reset(token)
+
+
+class _OneRun(_Lent):
+    """The explorations of one run (`sharing()` given none): made when first asked for, without
+    the bets' checks kept for the next text (`compile.explorations.BetChecks`). A run checks each
+    text once, so nothing would be found there again; keying every game and bet for it cost a
+    tenth of a `check` of the built-in rule files."""
+
+    __slots__ = ()
+
+    def get(self):
+        if self.explorations is None:
+            from ..compile.explorations import Explorations
+
+            self.explorations = Explorations(bet_checks=False)
+        return self.explorations
 
 
 def compile_ruleset(ruleset, options: dict | None = None, bets=None, keep: bool = True, explorations=None):

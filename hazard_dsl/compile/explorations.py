@@ -291,12 +291,15 @@ class Explorations:
             compile_ruleset(ruleset, {"first_throw": value}, explorations=explorations)
     """
 
-    def __init__(self, max_rulesets: int = 8, max_games: int = 16, max_states: int = 20_000):
+    def __init__(self, max_rulesets: int = 8, max_games: int = 16, max_states: int = 20_000,
+                 bet_checks: bool = True):
         self.max_rulesets = max_rulesets
         self.max_games = max_games
         self.max_states = max_states
         self._explored: list = []  # Explored, the oldest first
-        self.bet_checks = BetChecks()  # bets checked against games, for the next text checked
+        # bets checked against games, for the next text checked; none for one run of a command,
+        # which checks each text once (keying every game and bet was a tenth of a `check`)
+        self.bet_checks = BetChecks() if bet_checks else None
 
     def of(self, ruleset: Ruleset) -> Explored:
         """The ruleset's explorations, begun now if it has none (the oldest ruleset's dropped
@@ -323,7 +326,7 @@ class Explorations:
                 "explorations": sum(len(e.shapes.found) for e in self._explored),
                 "throws": sum(e.shapes.remembered for e in self._explored),
                 "bets": sum(len(e.shapes.bets) for e in self._explored),
-                "checked bets": len(self.bet_checks)}
+                "checked bets": len(self.bet_checks or ())}
 
     def __repr__(self) -> str:
         held = ", ".join(f"{n} {k}" for k, n in self.held().items())
