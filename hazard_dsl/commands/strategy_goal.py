@@ -229,8 +229,43 @@ def _seat_view(question, purse: Fraction):
     return Question(question.ask, question.player, facts, question.node)
 
 
+def _lanes_at_setters(machine, chooser, name: str, players: list, bankroll: Fraction, goal: Fraction,
+                      stake: Fraction, cap, need: Fraction):
+    """The arrays (simulate.sessions.Setup) and the stake rule in lanes for sessions to the goal
+    at a table where the caster is answered by setters, checked as play.strategies checks the
+    same strategy at the table (so its refusals are the same words)."""
+    import math
+
+    import numpy as np
+
+    from ..play.strategies import BestPolicies, Progressions
+    from ..simulate.sessions import PolicyLanes, ProgressionLanes, setup
+    from ..solve.progressions import Progression
+
+    s = setup(machine, chooser.solver, len(players), bankroll, stake, "flat", 10_000, also=(goal, cap, need))
+    g = int(goal * s.scale)
+    if name == "best":
+        from ..solve.policy import PolicyTooLarge, best_stake, caster_outcomes, other_side
+        from ..solve.session import game_endings
+
+        policies = BestPolicies(stake, chooser, goal)  # its checks: whole stakes and goal
+        game = game_endings(machine, solver=chooser.solver)
+        try:  # a setter's side at even money, as BestPolicies stakes at a table without a bank
+            policy = best_stake(other_side(caster_outcomes(game.chance("win"), game.chance("lose"))),
+                                policies.goal, policies.most)
+        except PolicyTooLarge as exc:
+            raise CommandError(str(exc)) from None
+        by_unit = np.array([policy.stakes.get(u, 1) * s.scale for u in range(policies.goal + 1)], dtype=np.int64)
+        rule = PolicyLanes(by_unit, s.scale)
+    else:
+        Progressions(name, stake, cap)  # its checks, in the amounts given (a cap below the first stake)
+        rule = ProgressionLanes(Progression(name, int(stake * s.scale), None if cap is None else int(cap * s.scale)),
+                                g)
+    return s, rule, int(bankroll * s.scale), g, math.ceil(need * s.scale)
+
+
 def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fraction, options=None, advance=None,
-                     cap=None, plans=None, refused=(), stakes=None) -> dict:
+                     cap=None, plans=None, refused=(), stakes=None, on_table: bool = False) -> dict:
     """Each seat in turn, `count` sessions from the settings' purse to `goal` or an empty purse,
     staking by `settings["strategy"]` (a progression from a first stake of `settings["stake"]`,
     capped at `cap`, or the best stake 1 to `settings["stake"]`), played on the table. Returns
@@ -279,13 +314,26 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
             need = SeatSolver(machine, settings["policy"]).outcomes({}, players, players[0], 0, stake).need
         except SeatError as exc:
             raise CommandError(f"a session to the goal cannot be followed game by game: {exc}") from None
+    lanes = None
+    if need is not None and not on_table:  # setters: each game drawn whole, in lanes (sessions.play_to_goal)
+        lanes = _lanes_at_setters(machine, chooser, name, players, bankroll, goal, stake, cap, need)
     out = {}
     for i, seat in enumerate(players):
         reached, games, purses, unfinished = [], [], [], 0
         if outcomes is not None:  # at a table with a bank each game is the stake bet's: walked in lanes
             reached, games, purses, unfinished = walked_sessions(
                 outcomes, name, bankroll, goal, stake, cap, count, np.random.default_rng([seed, i, 6]), advance)
-        for k in range(count if outcomes is None else 0):
+        elif lanes is not None:
+            from ..simulate.sessions import play_to_goal
+
+            s, rule, b, g, needed = lanes
+            ended = play_to_goal(s, i, b, g, needed, rule, count, np.random.default_rng([seed, i, 7]), advance)
+            finished = ended.ended >= 0
+            unfinished = int((~finished).sum())
+            reached = [float(x) for x in ended.ended[finished]]
+            games = [float(x) for x in ended.games[finished]]
+            purses = [float(Fraction(int(x), s.scale)) for x in ended.purses[finished]]
+        for k in range(count if outcomes is None and lanes is None else 0):
             dice = RandomDice(generator=np.random.default_rng([seed, i, k, 5]))
             at_table = table(ruleset, options or {}, deep, (seed * n + i) * MAX_PLANNED_SESSIONS + k, dice)
             mine = strategy(name, stake, at_table.chooser, goal=goal if name == "best" else None, cap=cap)
@@ -320,6 +368,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
             row["z_games"] = z_score(row["games"], row["games_stderr"], run.games)
             row["z_purse"] = z_score(row["purse"], row["purse_stderr"], row["exact_purse"])
         out[seat] = row
-    played = "each game drawn from one game's exact chances" if outcomes is not None else "played on the table"
+    played = "each game drawn from one game's exact chances" if outcomes is not None else \
+        "each game drawn whole from its exact chances" if lanes is not None else "played on the table"
     return {"sessions": count, "bankroll": bankroll, "goal": goal, "strategy": name, "cap": cap, "seats": out,
             "played": played}

@@ -84,8 +84,9 @@ class Setup:
 
 
 def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fraction, strategy: str,
-          rounds: int) -> Setup:
-    """The session's arrays: the exact categories of a game, the passing and fee tables."""
+          rounds: int, also=()) -> Setup:
+    """The session's arrays: the exact categories of a game, the passing and fee tables. `also`:
+    more amounts (a goal, a cap) that must be whole numbers of minor units."""
     if strategy not in VECTORISED:
         raise ValueError(f"sessions at the table are simulated with {', '.join(VECTORISED)}, not {strategy!r} "
                          f"(best and the progressions: played at the table by play.strategies, solved exactly by "
@@ -113,7 +114,8 @@ def setup(machine: Machine, solver, players: int, purse: Fraction, stake: Fracti
     nets = [c.stake_net for c in keys if c.stake_result == "win"]
     most = max((d.net for d in bet.decisions if d.result == "win"), default=ONE) if bet is not None else ONE
     scale = lcm(Fraction(purse).denominator, Fraction(stake).denominator, most.numerator,
-                *(f.fee.amount.denominator for f in machine.fees.values()), *(n.denominator for n in nets))
+                *(f.fee.amount.denominator for f in machine.fees.values()), *(n.denominator for n in nets),
+                *(Fraction(a).denominator for a in also if a is not None))
     if strategy == "fraction":
         scale *= 1000
     fees = []
@@ -451,6 +453,182 @@ def _stake(s: Setup, purse: np.ndarray, rounded: list, counted) -> np.ndarray:
     if s.strategy == "cautious":  # sits out when he could not stake three times more
         amount = np.where(purse < 3 * amount, 0, amount)
     return np.minimum(amount, purse)
+
+
+# --------------------------------------------------------------------------- one seat to its goal (issue 38)
+
+
+class ProgressionLanes:
+    """A progression's stake in every lane (solve.progressions.Progression, in minor units):
+    a lane's state is its number in `states`, and the rule is asked once per distinct (state,
+    win or loss, stake) met, never once per lane. What it asks is held at most `most` (the
+    goal: a stake is never more than the purse, which is below it)."""
+
+    def __init__(self, rule, most: int):
+        self.rule, self.most = rule, most
+        self.states, self.known, self.moves = [rule.start], {rule.start: 0}, {}
+        self.asks = [min(rule.asks(rule.start), most)]
+
+    def asked(self, state: np.ndarray, purse: np.ndarray) -> np.ndarray:
+        return np.asarray(self.asks, dtype=np.int64).take(state)
+
+    def after(self, state: np.ndarray, sign: np.ndarray, laid: np.ndarray) -> np.ndarray:
+        keys, back = np.unique(np.stack([state, sign, laid]), axis=1, return_inverse=True)
+        return np.array([self._moved(int(a), int(s), int(x)) for a, s, x in keys.T],
+                        dtype=np.int64)[back.ravel()]
+
+    def _moved(self, at: int, sign: int, laid: int) -> int:
+        if (at, sign, laid) not in self.moves:
+            after = self.rule.after(self.states[at], sign, laid)
+            if after not in self.known:
+                self.known[after] = len(self.states)
+                self.states.append(after)
+                self.asks.append(min(self.rule.asks(after), self.most))
+            self.moves[at, sign, laid] = self.known[after]
+        return self.moves[at, sign, laid]
+
+
+class PolicyLanes:
+    """A stake by purse in every lane (the best policy): `by_unit[u]` minor units for a purse
+    of u whole units; a purse below one unit stakes what is left (as play.strategies.BestPolicies)."""
+
+    def __init__(self, by_unit: np.ndarray, scale: int):
+        self.by_unit, self.scale = by_unit, scale
+
+    def asked(self, state: np.ndarray, purse: np.ndarray) -> np.ndarray:
+        units = np.minimum(purse // self.scale, self.by_unit.size - 1)
+        return np.where(units < 1, purse, self.by_unit.take(np.maximum(units, 0)))
+
+    def after(self, state: np.ndarray, sign: np.ndarray, laid: np.ndarray) -> np.ndarray:
+        return state
+
+
+@record
+class ToGoal:
+    """One seat's sessions to its goal: how each ended (1 the goal, 0 ruin, -1 unfinished: past
+    the games' bound or the table's rounds), its games and its purse then (minor units)."""
+
+    ended: np.ndarray  # int8 [sessions]
+    games: np.ndarray  # int64 [sessions]
+    purses: np.ndarray  # int64 [sessions]
+    rounded: int
+
+
+def play_to_goal(s: Setup, seat: int, bankroll: int, goal: int, need: int, rule, sessions: int,
+                 rng: np.random.Generator | None = None, advance=None, categories=None, first=None) -> ToGoal:
+    """`sessions` sessions of seat `seat` at a table where the caster is answered by setters,
+    each a lane: the seat from `bankroll` until its purse reaches `goal` or it is ruined (an
+    empty purse, or less than `need` when the box is his: what he must answer as caster), the
+    other seats never short, each setting `s.stake` flat (commands.strategy_goal, where the
+    same sessions are played one by one on play.table). Money in minor units of `s.scale`.
+
+    Each game's category is drawn whole from its exact distribution (the module's docstring)
+    or, for a test, taken in turn from `categories` (a list of indices per session); `first`
+    gives each session's first caster for a test. When the seat sets, `rule` (ProgressionLanes
+    or PolicyLanes) stakes for it as play.strategies does at the table: a progression reads
+    his purse against the purse at his last stake (higher a win, lower a loss, the same a
+    push, whatever games he cast between), and lays what it asks, at most his purse. When he
+    casts, each setter's stake is answered from the caster's left while his purse covers it
+    (hard play: he forfeits the dice at the first he cannot match); the fees come from his
+    purse. The goal and ruin are judged as a game opens, as commands.strategy_goal.played_to_goal
+    judges them."""
+    from ..commands.strategy_goal import MAX_GAMES_TO_GOAL
+
+    n, E = s.seats, len(s.endings)
+    purse = np.full(sessions, bankroll, dtype=np.int64)
+    games = np.zeros(sessions, dtype=np.int64)
+    ended = np.full(sessions, -1, dtype=np.int8)
+    passes = np.zeros(sessions, dtype=np.int64)
+    hand = np.zeros(sessions, dtype=np.int64)
+    state = np.zeros(sessions, dtype=np.int64)  # the rule's state (a progression's)
+    before = np.full(sessions, -1, dtype=np.int64)  # the purse at his last stake (-1: none yet)
+    laid_last = np.zeros(sessions, dtype=np.int64)
+    fee_states = [np.full(sessions, start, dtype=np.int64) for _, _, _, start in s.fees]
+    fees = [(amount, nxt.ravel(), due.ravel()) for amount, nxt, due, _ in s.fees]
+    passing_next, passing_passes = s.passing_next.ravel(), s.passing_passes.ravel()
+    if first is not None:
+        caster = np.broadcast_to(np.asarray(first, dtype=np.int64), (sessions,)).copy()
+    elif s.by_lot:  # each seat alike, whatever the die (the module's docstring)
+        caster = rng.integers(0, n, size=sessions)
+    else:
+        caster = np.zeros(sessions, dtype=np.int64)
+    tape_at = np.zeros(sessions, dtype=np.int64)
+    pool = _Draws(s, rng) if categories is None else None
+    rounded = 0
+    live = np.arange(sessions)
+    while live.size:
+        p, c = purse[live], caster[live]
+        casting = c == seat
+        # as a game opens (played_to_goal's order): the table's rounds, the goal, ruin, the bound
+        out = passes[live] >= s.rounds * n
+        reached = ~out & (p >= goal)
+        ruined = ~out & ~reached & ((p <= 0) | (casting & (p < need)))
+        done = out | reached | ruined | (games[live] >= MAX_GAMES_TO_GOAL)
+        if categories is not None:
+            done |= np.array([tape_at[j] >= len(categories[j]) for j in live], dtype=bool)
+        if done.any():
+            gone = live[done]
+            ended[gone] = np.where(reached[done], 1, np.where(ruined[done], 0, -1))
+            if advance is not None:
+                advance(int(gone.size))
+            keep = ~done
+            live, p, c, casting = live[keep], p[keep], c[keep], casting[keep]
+            if not live.size:
+                break
+        m = live.size
+        if categories is None:
+            cat = pool.categories(m)
+        else:
+            cat = np.array([categories[j][tape_at[j]] for j in live], dtype=np.int64)
+            tape_at[live] += 1
+        games[live] += 1
+        laid = s.laid.take(cat)
+        times, per = s.stake_times.take(cat), s.stake_per.take(cat)
+        # he casts: each other seat sets s.stake, answered while his purse covers it
+        forfeit = casting & laid & (p < (n - 1) * s.stake) if s.forfeit else np.zeros(m, dtype=bool)
+        answered = np.where(casting & laid & ~forfeit, np.minimum(n - 1, p // s.stake) if s.stake > 0 else 0, 0)
+        won, rest = np.divmod(s.stake * times, per)  # what the caster wins from one setter's stake
+        rounded += int(np.count_nonzero((rest != 0) & (answered > 0)))
+        gain = answered * won
+        # he sets: his stake by the rule, read from his purse as play.strategies reads it
+        setting = ~casting & laid
+        if setting.any():
+            at = live[setting]
+            mine = p[setting]
+            seen = (before[at] >= 0) & (laid_last[at] > 0)
+            if seen.any():
+                moved_at = at[seen]
+                state[moved_at] = rule.after(state[moved_at], np.sign(mine[seen] - before[moved_at]),
+                                             laid_last[moved_at])
+            amount = np.maximum(0, np.minimum(rule.asked(state[at], mine), mine))
+            before[at], laid_last[at] = mine, amount
+            lost, rest = np.divmod(amount * times[setting], per[setting])
+            rounded += int(np.count_nonzero((rest != 0) & (amount > 0)))
+            gain[setting] -= lost
+        p = p + gain
+        # the fees, from the caster's purse (his only when he casts); a forfeit has none
+        e = s.ending.take(cat)
+        played = ~forfeit
+        for f, (amount, nxt, due) in enumerate(fees):
+            fs = fee_states[f][live]
+            at = fs * E + e
+            pay = due.take(at) & played & casting
+            fee_states[f][live] = np.where(played, nxt.take(at), fs)
+            if pay.any():
+                p -= np.where(pay, np.clip(p, 0, amount), 0)
+        purse[live] = p
+        # the passing table; a forfeit passes the box
+        h = hand[live]
+        at = h * E + e
+        passing = (passing_passes.take(at) & played) | forfeit
+        h = np.where(played, passing_next.take(at), h)
+        h[passing] = 0
+        hand[live] = h
+        if passing.any():
+            moved = live[passing]
+            caster[moved] = (caster[moved] + 1) % n
+            passes[moved] += 1
+    return ToGoal(ended, games, purse, rounded)
 
 
 # --------------------------------------------------------------------------- one purse, a stake rule (issue 38)
