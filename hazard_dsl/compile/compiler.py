@@ -30,7 +30,7 @@ from ..records import field, record, replace
 from ..diagnostics import Diagnostics, Position
 from ..model import Rule, Ruleset, dice_shape
 from ..parse import syntax as ex
-from .evaluate import EvaluationError, Scope, closure, collection_closure, throw_kind
+from .evaluate import EvaluationError, Scope, closure, collection_closure, reads_throw, throw_kind
 from .explorations import Explorations, Found, Replay, Shapes
 from .options import OptionError, parse_option_assignments, resolve_options  # noqa: F401 - importers' names
 from .machine import CHOICE, DIE, END, THROW, Event, Machine, Recast, State, Step, dice_for, index_of
@@ -104,6 +104,7 @@ class _Compiler:
         # of throw (its faces as a multiset: 21 for two dice, 56 for three, 126 for four).
         self.alike = {name: throw_kind(phase.rules) for name, phase in ruleset.phases.items()}
         self._kinds: dict = {}  # kind of throw -> each throw's (`kinds`)
+        self._blind_rules: dict = {}  # id of a rule -> whether no throw changes what it does (`_blind`)
 
     def kinds(self, kind) -> tuple:
         """The throws that stand for the others under `kind` (`throw_kind`: a throw's total, or
@@ -340,7 +341,8 @@ class _Compiler:
                     kind = self.alike[phase]
                     firsts, places = self.kinds(kind) if kind is not None else (self.outcomes, None)
                     if here is None:  # (nothing to replay or record: the throw alone)
-                        made = [self._throw(phase, values, dice) for dice in firsts]
+                        same: dict = {}  # the steps of this state that no throw changes (`_throw`)
+                        made = [self._throw(phase, values, dice, same) for dice in firsts]
                     else:
                         made = [self.throw(phase, values, dice, here) for dice in firsts]
                     # the first throw of each kind stands for the others (2-5 for 5-2 …), worked
@@ -480,7 +482,12 @@ class _Compiler:
         finally:
             self._fired = self._entered = self._made = None
 
-    def _throw(self, phase: str, values: dict, dice) -> Step:
+    def _throw(self, phase: str, values: dict, dice, same: dict | None = None) -> Step:
+        """What a throw does from a throw state of `phase`. `same`, kept for one throw state
+        while its throws are worked out: the step of a rule whose actions read nothing of the
+        throw, choose nothing and try no rule on the way (they enter no phase without a throw)
+        is the same whichever throw fired it, and is given again, not run again (in Cotton's
+        chance, 9 throws of 11 throw again): the same states asked for, in the same order."""
         rule = self.first_rule(phase, values, dice)
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
@@ -489,7 +496,24 @@ class _Compiler:
         self.result.fired.add(fired)
         if self._fired is not None:
             self._fired.append(fired)
-        return self.run(rule, 0, values, dice, [])
+        if same is None:
+            return self.run(rule, 0, values, dice, [])
+        step = same.get(rule.index)
+        if step is None:
+            tests = self.result.tests
+            step = self.run(rule, 0, values, dice, [])
+            if self.result.tests == tests and self._blind(rule):
+                same[rule.index] = step
+        return step
+
+    def _blind(self, rule: Rule) -> bool:
+        """Whether a rule's actions read nothing of the throw and choose nothing (a choice's
+        state is the throw's own): what they do is the same for every throw (`_throw`)."""
+        found = self._blind_rules.get(id(rule))
+        if found is None:
+            found = self._blind_rules[id(rule)] = not (
+                reads_throw(rule.actions) or any(action.__class__ is ex.Choose for action in rule.actions))
+        return found
 
     def _fire(self, rule_key: tuple) -> None:
         self.result.fired.add(rule_key)

@@ -172,6 +172,13 @@ def uses_single_faces(e) -> bool:
     return any(reads[1] for reads in _reads_of(e))
 
 
+def reads_throw(e) -> bool:
+    """Whether an expression (or a rule's actions, anything `names_read` takes) reads the throw:
+    its total, a die, any other fact of it, `count(…)` or `shows(…)`."""
+    return any(any(name in _DICE or name.startswith("die") and name[3:].isdigit() for name in reads[3])
+               or not reads[4].isdisjoint(_THROW_CALLS) for reads in _reads_of(e))
+
+
 def reads_weights(e) -> bool:
     """Whether an expression (or rules, or any part of a rule file) reads the dice's weights:
     `weight(t)`."""
@@ -282,12 +289,20 @@ def closure(e, variables):
             return lambda v, d, o: not inner(v, d, o)
         return lambda v, d, o: -inner(v, d, o)
     if isinstance(e, ex.Binary):
-        left, right = closure(e.left, variables), closure(e.right, variables)
         op, position = e.op, e.position
+        if op in _COMPARE:
+            leaves = _compared_leaves(op, _leaf(e.left, variables), _leaf(e.right, variables))
+            if leaves is not None:
+                return leaves
+        left, right = closure(e.left, variables), closure(e.right, variables)
         if op == "and":
-            return lambda v, d, o: bool(left(v, d, o)) and bool(right(v, d, o))
+            if _boolean(e.left) and _boolean(e.right):  # (a test's own truth: no bool() to call)
+                return lambda v, d, o: left(v, d, o) and right(v, d, o)
+            return lambda v, d, o: bool(right(v, d, o)) if left(v, d, o) else False
         if op == "or":
-            return lambda v, d, o: bool(left(v, d, o)) or bool(right(v, d, o))
+            if _boolean(e.left) and _boolean(e.right):
+                return lambda v, d, o: left(v, d, o) or right(v, d, o)
+            return lambda v, d, o: True if left(v, d, o) else bool(right(v, d, o))
         if op in _COMPARE:
             compare = _COMPARE[op]
             if isinstance(e.right, (ex.Number, ex.Boolean, ex.String)):
@@ -308,9 +323,17 @@ def closure(e, variables):
 
         return chain
     if isinstance(e, ex.Member):
-        element = closure(e.element, variables)
         negated = e.negated
         constant = constant_set(e.collection)
+        if constant is not None and not negated:  # `total in {2, 3}`, `main in 5..9`: one call
+            leaf = _leaf(e.element, variables)
+            if leaf is not None and leaf[0] is _VARIABLE:
+                name = leaf[1]
+                return lambda v, d, o: v[name] in constant
+            if leaf is not None and leaf[0] is _FACT:
+                fact = leaf[1]
+                return lambda v, d, o: fact(d) in constant
+        element = closure(e.element, variables)
         if constant is not None:
             return lambda v, d, o: (element(v, d, o) in constant) != negated
         members = collection_closure(e.collection, variables)
@@ -336,6 +359,69 @@ def closure(e, variables):
     if isinstance(e, (ex.SetLiteral, ex.Range)):
         return collection_closure(e, variables)
     raise EvaluationError("cannot evaluate this expression", getattr(e, "position", None))  # pragma: no cover
+
+
+# What a leaf of a test reads (`_leaf`): a variable's value, a fact of the throw, or a constant.
+_VARIABLE, _FACT, _OPTION, _CONSTANT = "variable", "fact", "option", "constant"
+
+
+def _leaf(e, variables):
+    """(_VARIABLE, name), (_FACT, function of the throw), (_OPTION, name) or (_CONSTANT, value)
+    for a name, an option or a literal, as `closure` reads it; None for anything else."""
+    if isinstance(e, (ex.Number, ex.Boolean, ex.String)):
+        return _CONSTANT, e.value
+    if isinstance(e, ex.Name):
+        name = e.name
+        if name in variables:
+            face = getattr(variables, "names", {}).get(name)
+            return (_CONSTANT, face) if face is not None else (_VARIABLE, name)
+        return _FACT, die_fact(name)
+    if isinstance(e, ex.OptionRef):
+        return _OPTION, e.name
+    return None
+
+
+def _compared_leaves(op: str, left, right):
+    """A comparison of two leaves (`total == main`, `main == 7`, `n < 3`) as one closure that
+    reads them itself: the compiler's commonest test, without a call for each side (the same
+    comparison, by the same operator, as `closure`'s general form)."""
+    if left is None or right is None or left[0] is _CONSTANT:
+        return None
+    compare = _COMPARE[op]
+    a, b = left[1], right[1]
+    kinds = (left[0], right[0])
+    if op == "==":
+        if kinds == (_VARIABLE, _CONSTANT):
+            return lambda v, d, o: v[a] == b
+        if kinds == (_FACT, _CONSTANT):
+            return lambda v, d, o: a(d) == b
+        if kinds == (_FACT, _VARIABLE):
+            return lambda v, d, o: a(d) == v[b]
+        if kinds == (_VARIABLE, _FACT):
+            return lambda v, d, o: v[a] == b(d)
+        if kinds == (_VARIABLE, _VARIABLE):
+            return lambda v, d, o: v[a] == v[b]
+        if kinds == (_OPTION, _CONSTANT):  # `option.main == "called"`
+            return lambda v, d, o: o[a] == b
+        return None
+    if kinds == (_VARIABLE, _CONSTANT):
+        return lambda v, d, o: compare(v[a], b)
+    if kinds == (_FACT, _CONSTANT):
+        return lambda v, d, o: compare(a(d), b)
+    if kinds == (_FACT, _VARIABLE):
+        return lambda v, d, o: compare(a(d), v[b])
+    if kinds == (_VARIABLE, _FACT):
+        return lambda v, d, o: compare(v[a], b(d))
+    if kinds == (_VARIABLE, _VARIABLE):
+        return lambda v, d, o: compare(v[a], v[b])
+    return None
+
+
+def _boolean(e) -> bool:
+    """Whether `e` is a test whose closure gives True or False itself (a comparison, `in`,
+    `not`, `and`, `or`), so that `and` and `or` need not call bool() on it."""
+    return (isinstance(e, ex.Member) or isinstance(e, ex.Unary) and e.op == "not"
+            or isinstance(e, ex.Binary) and (e.op in _COMPARE or e.op in ("and", "or")))
 
 
 def collection_closure(e, variables):

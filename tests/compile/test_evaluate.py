@@ -63,3 +63,21 @@ def test_a_chain_stops_at_the_first_value_out_of_bounds():
         value(" * ".join(["1000"] * 6))
     # 1000**4 is the bound itself; the fourth `*` passes it ("x: " comes before the text)
     assert caught.value.position.column == len("x: 1000 * 1000 * 1000 * 1000 ") + 1
+
+
+@pytest.mark.parametrize("text", [
+    "total == main", "main == total", "main == chance", "main == 6", "total == 7", "main != 6", "total != main",
+    "total < main", "main >= total", "main <= chance", "chance > 0", "total in {7, 8}", "main in 5..9",
+    "total not in {7}", "main and 0", "0 or main", "total or 0", "main and total == 7", "total == 7 or main",
+    "not (main == 6) or chance", "main == 6 and total == 7 and chance == 0",
+])
+def test_leaves_compared_in_one_closure_read_as_the_general_form(text):
+    """The tests of names and numbers read by one closure (`_compared_leaves`, `in` a constant
+    set, `and`/`or` of tests): the value Python gives the same text, for several throws and
+    values (`and`/`or` give True or False, as the rule language's do)."""
+    for dice, main, chance in (((3, 4), 6, 0), ((1, 1), 7, 2), ((6, 2), 8, 8), ((2, 4), 6, 6)):
+        python = eval(text.replace("total", str(sum(dice))).replace(" in 5..9", " in range(5, 10)")
+                      .replace("main", str(main)).replace("chance", str(chance)))
+        if " and " in text or " or " in text:
+            python = bool(python)
+        assert value(text, dice, main=main, chance=chance) == python, (text, dice, main, chance)
