@@ -101,6 +101,28 @@ def main() -> None:
               f"with --bet pass=1 --bet odds=3-4-5x --games 50: {t_b:.0f} ({t_b / t_a:.2f}x)")
         verdict = "met" if t_fifty < 1000 else "NOT met"
         print(f"bar: fifty decisions with 3-4-5x odds under 1,000 ms: {verdict} ({t_fifty:.1f} ms)")
+        to_goal(min(args.rounds, 3))
+
+
+def to_goal(rounds: int) -> None:
+    """Sessions to a goal at Cotton's table (setters answer the caster, who casts changes with
+    the passing rules), martingale capped at 8 from 10 to 20 for each of three seats: played in
+    lanes (simulate.sessions.play_to_goal) and one by one on the table, in one run (issue 38)."""
+    from fractions import Fraction
+
+    from hazard_dsl.commands.strategy_goal import strategy_to_goal
+
+    settings = dict(players=["Ann", "Ben", "Cat"], purse=Fraction(10), stake=Fraction(1), strategy="martingale",
+                    rounds=1, policy="optimal", ruleset="cotton")
+    cotton = load("cotton")
+    per = {}
+    for on_table, count in ((False, 3000), (True, 30)):
+        ms, report = best(rounds, lambda: strategy_to_goal(cotton, settings, count, 1, Fraction(20), cap=Fraction(8),
+                                                            on_table=on_table))
+        per[on_table] = ms / (3 * count) * 1000
+        print(f"cotton martingale 10->20 cap 8, {'on the table' if on_table else 'in lanes':<12}: "
+              f"{per[on_table]:>9.0f} ms per 1,000 sessions  (Ann reached {report['seats']['Ann']['reached']:.3f})")
+    print(f"  lanes: {per[True] / per[False]:.0f}x faster than one by one")
 
 
 if __name__ == "__main__":

@@ -5,9 +5,12 @@ At a table with a bank every game of a seat is the stake bet's, on the caster's 
 sessions are walked in NumPy lanes (`walked_sessions`: each lane a session, each step one game
 drawn from the stake bet's exact chances, the stake looked up per lane from the policy or the
 progression's state): 1,000 sessions in well under a second. Where the caster is answered by
-setters a seat casts some games and sets others, so those sessions are played one by one on
-the table (play.table), the seat's stake chosen by play.strategies — the same code `run` and
-`play` use for a seat the computer plays.
+setters a seat casts some games and sets others: those sessions are played in lanes too
+(simulate.sessions.play_to_goal: each game drawn whole from its exact categories, who casts
+and the fees followed by the passing and fee tables), the seat's stake set per lane as
+play.strategies sets it at the table. `on_table=True` plays them one by one on the table
+(play.table) instead, with the same code `run` and `play` use for a seat the computer plays:
+the tests hold the lanes to it.
 
 Each seat in turn plays from the settings' purse until its purse reaches the goal or is
 empty, the other seats staking `stake` flat from purses that never run short (as
