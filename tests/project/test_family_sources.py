@@ -66,3 +66,58 @@ def test_azar_reazar_on_the_second_throw_as_canettieri_p83(capsys):
     assert reazar == F(110, 729)
     labels = analysed(capsys, "azar", "--option", "repeat=loses")["labels"]
     assert F(labels["reazar"]) == reazar
+
+
+# --- Grand Hazard: games.porg.es, the Will & Finck layout of about 1890 -----
+
+THROWS = list(itertools.product(range(1, 7), repeat=3))
+
+
+def edge(wins, net: int) -> F:
+    """The bank's edge on a stake of 1 paid `net` to 1 when `wins(throw)`,
+    lost otherwise, over the 216 throws listed."""
+    won = sum(1 for throw in THROWS if wins(throw))
+    return -F(won * net - (len(THROWS) - won), len(THROWS))
+
+
+def raffle(throw) -> bool:
+    return len(set(throw)) == 1
+
+
+def ledger(capsys, name, source):
+    return {(e["bet"], e["figure"]): e
+            for e in analysed(capsys, name)["printed"] if e["source"] == source}
+
+
+def test_grand_hazard_cites_the_layout_porg_es_reads():
+    source = read_ruleset(RULESETS / "grand_hazard.yaml").sources[3]
+    assert source.url == "https://games.porg.es/games/chuck-a-luck/"
+    assert "Will & Finck" in source.note and "179:1" in source.note
+
+
+def test_grand_hazard_porg_es_edges_agree(capsys):
+    # games.porg.es: a raffle named "pays 179:1" (180 for 1) and any raffle
+    # "29:1" (30 for 1), "the same high house edge of 16.67%"; 30:1 for any
+    # raffle "13.89%"; high lost to a raffle "2.78%"; the totals 9 and 10
+    # paid 5:1, "30.56%" and "25.00%"; 4 paid 59:1, "16.67%".  Each edge
+    # counted here over the 216 throws, each rounded as printed.
+    counted = {
+        ("raffle_1", "16.67%"): edge(lambda t: t == (1, 1, 1), 179),
+        ("any_raffle", "16.67%"): edge(raffle, 29),
+        ("any_raffle", "13.89%"): edge(raffle, 30),
+        ("high", "2.78%"): edge(lambda t: sum(t) >= 11 and not raffle(t), 1),
+        ("total_9", "30.56%"): edge(lambda t: sum(t) == 9, 5),
+        ("total_10", "25.00%"): edge(lambda t: sum(t) == 10, 5),
+        ("total_4", "16.67%"): edge(lambda t: sum(t) == 4, 59),
+    }
+    assert counted[("raffle_1", "16.67%")] == F(1, 6)
+    assert counted[("any_raffle", "13.89%")] == F(5, 36)
+    assert counted[("high", "2.78%")] == F(1, 36)
+    assert counted[("total_9", "30.56%")] == F(11, 36)
+    got = ledger(capsys, "grand_hazard", 4)
+    assert set(got) == set(counted)
+    for key, figure in counted.items():
+        assert F(got[key]["exact"]) == figure, key
+        assert got[key]["agrees"], key
+        printed = F(key[1].rstrip("%")) / 100
+        assert abs(figure - printed) <= F(1, 20000), key  # rounds to it
