@@ -121,3 +121,45 @@ def test_grand_hazard_porg_es_edges_agree(capsys):
         assert got[key]["agrees"], key
         printed = F(key[1].rstrip("%")) / 100
         assert abs(figure - printed) <= F(1, 20000), key  # rounds to it
+
+
+# --- chuck-a-luck: games.porg.es; Kernan's catalogue, p. 19; Britannica ------
+
+
+def number_edge(face: int, triple: int) -> F:
+    """A stake of 1 on `face`: paid 1 or 2 to 1 as one or two dice show it,
+    `triple` to 1 when all three do, lost when none does; listed throws."""
+    paid = {0: -1, 1: 1, 2: 2, 3: triple}
+    return -sum(F(paid[t.count(face)], len(THROWS)) for t in THROWS)
+
+
+def test_chuck_a_luck_cites_kernans_layout_p19():
+    [source] = cited("chuck_a_luck", "19")
+    assert source.author == "Kernan Manufacturing"
+    assert "1 to 6" in source.note
+
+
+def test_chuck_a_luck_porg_es_edges_agree_and_britannica_differs(capsys):
+    # games.porg.es: 7.87% paid 1, 2, 3 to 1; 6.94% with a "5x payout" on
+    # three alike and 3.7% with "12x"; Britannica's 7.5% "averages" and is
+    # none of them.  Each edge counted here over the 216 throws.
+    counted = {3: number_edge(1, 3), 5: number_edge(1, 5),
+               12: number_edge(1, 12)}
+    assert counted == {3: F(17, 216), 5: F(5, 72), 12: F(1, 27)}
+    got = ledger(capsys, "chuck_a_luck", 3)
+    assert {key: F(e["exact"]) for key, e in got.items()} == {
+        ("one", "7.87%"): counted[3], ("one", "6.94%"): counted[5],
+        ("one", "3.7%"): counted[12]}
+    assert all(e["agrees"] for e in got.values())
+    [britannica] = ledger(capsys, "chuck_a_luck", 1).values()
+    assert F(britannica["exact"]) == counted[3] and not britannica["agrees"]
+
+
+def test_chuck_a_luck_every_number_under_the_new_payments(capsys):
+    # The option `triple` takes the payments games.porg.es gives, 5 and 12
+    # to 1, for every number alike (no number is special).
+    for triple in (5, 12):
+        result = analysed(capsys, "chuck_a_luck", "--option",
+                          f"triple={triple}")
+        edges = {F(b["edge"]) for b in result["bets"].values()}
+        assert edges == {number_edge(1, triple)}
