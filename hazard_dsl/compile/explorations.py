@@ -22,10 +22,15 @@ None of this lives in the module: the caller owns an `Explorations` and hands it
 language service one per set of documents), and everything it holds is bounded by its fields,
 so a long-running server holds nothing by accident. Without one, every compilation explores
 from scratch: the same machines, only slower. Nothing here is keyed by an object's identity:
-a ruleset or a machine is found by `is` among the few kept.
+a ruleset or a machine is found by `is` among the few kept, and a ruleset not among them by
+its game's value (`game_value`): the next text of a document whose game did not change (a
+keystroke in a bet, a description) is not explored again.
 """
 
 from __future__ import annotations
+
+import pickle
+import threading
 
 from ..model import Ruleset, dice_shape
 from ..records import field, record, replace
@@ -182,8 +187,6 @@ class BetChecks:
 
     def __init__(self, max_games: int = MAX_CHECKED_GAMES, max_bets: int = MAX_CHECKED_BETS,
                  max_nodes: int = MAX_CHECKED_BET_NODES):
-        import threading
-
         self.max_games, self.max_bets, self.max_nodes = max_games, max_bets, max_nodes
         self._lock = threading.Lock()  # the language service checks versions on worker threads
         self._games: dict = {}  # game key -> {bet key: (compiled bet or None, exception or None)}, oldest first
@@ -198,9 +201,8 @@ class BetChecks:
         bet (`compile.bets`) and playing it out (`solve.bets.BetTable`) read, and the ruleset's
         words, labels and name, which their messages may say. A step's rule stands as its phase
         and number (no bet reads more of it): hashing the rules' trees, positions and all, for
-        every game of every keystroke cost more than the bets it spared."""
-        import pickle
-
+        every game of every keystroke cost more than the bets it spared. A variable's description
+        is left out: no bet reads it, nor does a message say it."""
         def step(s) -> tuple:
             return s.target, s.events, (s.rule.phase, s.rule.index) if s.rule is not None else None
 
@@ -210,15 +212,13 @@ class BetChecks:
         ruleset = machine.ruleset
         # the small parts as bytes (a recast's and some option values hold dicts)
         small = pickle.dumps((machine.recast, sorted(machine.options.items()), ruleset.name, ruleset.words,
-                              ruleset.labels, ruleset.variables), 5)
+                              ruleset.labels, _described_not(ruleset.variables)), 5)
         return machine.variables, states, step(machine.start), machine.dice, small
 
     @staticmethod
     def bet_key(bet, rules: tuple = ()) -> bytes:
         """The bet as data, positions included; with the game's rules where it plays a game of
         its own (`rules`: it reads them, and a message may stand at one)."""
-        import pickle
-
         return pickle.dumps((bet, rules) if bet.own_game else bet, 5)
 
     def reads(self, bet_key: bytes, bet) -> set:
@@ -269,6 +269,22 @@ class BetChecks:
         return self._bets
 
 
+def _described_not(variables) -> tuple:
+    """The variables as the game reads them: without their descriptions (prose for a reader)."""
+    return tuple((name, replace(v, description=None)) for name, v in variables.items())
+
+
+def game_value(ruleset: Ruleset) -> bytes:
+    """The ruleset's game as data: everything an exploration of it reads (its phases and rules,
+    positions included, so that a rule moved by an edit above it is explored again: its
+    diagnostics stand elsewhere; its dice, options, variables, words and labels), and nothing
+    it does not — its bets and fees, its prose (descriptions, sources, notes, printed
+    figures), the reading's warnings and the digests of the text."""
+    game = replace(ruleset, bets={}, fees={}, printed=(), sources=(), notes=(), description=None,
+                   warnings=(), digest="", rules_digest="", variables=dict(_described_not(ruleset.variables)))
+    return pickle.dumps(game, 5)
+
+
 @record
 class Explored:
     """One ruleset's explorations (`Explorations`): the options its game reads, the game under
@@ -278,6 +294,31 @@ class Explored:
     reads: frozenset  # the options the game reads (`evaluate.game_options`)
     shapes: Shapes
     games: dict = field(default_factory=dict)  # their values, sorted -> the game's Machine
+    value: bytes | None = None  # `game_value(ruleset)`, once asked for
+
+    def game_value(self) -> bytes:
+        if self.value is None:
+            self.value = game_value(self.ruleset)
+        return self.value
+
+    def lent_to(self, ruleset: Ruleset) -> "Explored":
+        """These explorations for `ruleset`, another ruleset of the same `game_value`: the same
+        games, explored alike and thrown alike, each machine now `ruleset`'s (a bet is compiled
+        from its machine's ruleset, and a message says its words). The compiled bets are not
+        lent: they are kept by the bet's name, and a bet of that name may differ."""
+        def moved(machine):
+            return None if machine is None else replace(machine, ruleset=ruleset)
+
+        old = self.shapes
+        shapes = Shapes.__new__(Shapes)
+        shapes.__dict__.update(old.__dict__)
+        shapes.ruleset = ruleset
+        shapes.found = {key: replace(found, exploration=replace(found.exploration,
+                                                                  machine=moved(found.exploration.machine)))
+                        for key, found in old.found.items()}
+        shapes.bets, shapes._bet_reads, shapes._bet_nodes, shapes._groups = {}, {}, 0, None
+        return Explored(ruleset, self.reads, shapes, {key: moved(m) for key, m in self.games.items()},
+                        self.value)
 
 
 class Explorations:
@@ -297,22 +338,36 @@ class Explorations:
         self.max_games = max_games
         self.max_states = max_states
         self._explored: list = []  # Explored, the oldest first
+        self._lock = threading.Lock()  # the language service compiles on worker threads
         # bets checked against games, for the next text checked; none for one run of a command,
         # which checks each text once (keying every game and bet was a tenth of a `check`)
         self.bet_checks = BetChecks() if bet_checks else None
+        self.lent = 0  # explorations found by their game's value for another ruleset: what a test counts
 
     def of(self, ruleset: Ruleset) -> Explored:
-        """The ruleset's explorations, begun now if it has none (the oldest ruleset's dropped
-        to make room)."""
-        for explored in self._explored:
-            if explored.ruleset is ruleset:
-                return explored
+        """The ruleset's explorations: its own, or those of a ruleset kept whose game is the same
+        as data (`game_value`: the text before a keystroke outside the game), or begun now; the
+        oldest ruleset's dropped to make room."""
+        with self._lock:
+            for explored in self._explored:
+                if explored.ruleset is ruleset:
+                    return explored
+        value = game_value(ruleset)
+        with self._lock:
+            for k, explored in enumerate(self._explored):
+                if explored.game_value() == value:
+                    explored = explored.lent_to(ruleset)
+                    del self._explored[k]  # the newest last: the text before it is seldom checked again
+                    self._explored.append(explored)
+                    self.lent += 1
+                    return explored
         from .evaluate import game_options
 
-        while len(self._explored) >= max(1, self.max_rulesets):
-            self._explored.pop(0)
-        explored = Explored(ruleset, frozenset(game_options(ruleset)), Shapes(ruleset))
-        self._explored.append(explored)
+        explored = Explored(ruleset, frozenset(game_options(ruleset)), Shapes(ruleset), value=value)
+        with self._lock:
+            while len(self._explored) >= max(1, self.max_rulesets):
+                self._explored.pop(0)
+            self._explored.append(explored)
         return explored
 
     def shapes(self, ruleset: Ruleset) -> Shapes:
