@@ -506,7 +506,7 @@ class Variant:
 
     def simulate(self, games: int | None = None, seed: int = 0, bets: dict | None = None, players=None, purse=20,
                  stake=1, strategy: str = "flat", rounds: int = 1, policy: str = "optimal", workers: int = 1,
-                 engine: str = "numpy"):
+                 engine: str = "numpy", goal=None, cap=None):
         """Monte Carlo on the compiled tables (`hazard-dsl simulate`), each figure beside its exact
         value: a `hazard_dsl.Simulation` of `games` games (default 1,000,000) with win / lose /
         push and each label as an `Estimate` (`.rate`, `.stderr`, `.exact`, `.z`), throws per
@@ -518,10 +518,23 @@ class Variant:
         'hazard-dsl[fast]'`; their own random numbers: the same seed, the same numbers with the same
         engine).
 
+        With `players` and `goal`: a `hazard_dsl.results.GoalSimulation` of `games` sessions of
+        each seat in turn from `purse` until its purse reaches `goal` or it is ruined (`simulate
+        --players … --goal`), staking by `strategy`: "flat" (`stake` a game), "best" (the
+        computed best stake, 1 to `stake` whole units) or a progression from a first stake of
+        `stake` ("martingale", "paroli", "dalembert", "labouchere", "fibonacci"), capped at
+        `cap`; each seat's `.reached`, `.games` and `.purse` beside the exact chain where there
+        is one. `rounds` is not taken with a goal, nor `workers` past 1.
+
+            >>> run = hazard_dsl.load("craps").simulate(players=["Ann"], purse=10, goal=20,
+            ...                                         strategy="martingale", cap=8, games=200, seed=1)
+            >>> round(float(run.seats["Ann"].reached.exact), 4), abs(run.seats["Ann"].reached.z) < 4
+            (0.4771, True)
+
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
         from .commands.requests import SimulateRequest
-        from .results import Simulation, TableSimulation
+        from .results import GoalSimulation, Simulation, TableSimulation
 
         simulator = _simulator()
         _whole("seed", seed, 0, 2 ** 64 - 1)
@@ -538,6 +551,8 @@ class Variant:
         # on this variant's own compiled machine
         fields = dict(ruleset=str(self.ruleset.file or self.name), options=dict(self._chosen), policy=policy,
                       seed=seed, workers=workers, engine=engine)
+        if goal is not None or cap is not None:
+            return self._to_goal(fields, games, players, purse, stake, strategy, rounds, bets, goal, cap)
         if players is not None:
             if bets:
                 raise ArgumentError(Arg("bets", value=bets), "is for games without ", Arg("players"),
@@ -566,6 +581,43 @@ class Variant:
         request = SimulateRequest(**fields, games=count, bets=tuple(_bet_orders(orders)))
         return Simulation(simulator.simulate_request(request, self.ruleset,
                                                      compiled=self._compiled(machine)).report).shown_by(SHOWN)
+
+    def _to_goal(self, fields: dict, games, players, purse, stake, strategy: str, rounds: int, bets, goal, cap):
+        """`simulate(goal=…, cap=…)`: the request `simulate --players … --goal` builds, checked in
+        the API's words (a keyword the sessions to a goal do not take is refused, naming it)."""
+        from .commands import simulate as simulator
+        from .commands.notes import said
+        from .commands.requests import SimulateRequest
+        from .errors import PYTHON
+        from .results import GoalSimulation
+
+        if players is None:
+            raise ArgumentError(Arg("goal" if goal is not None else "cap"), "is for sessions at the table: give ",
+                                Arg("players", value=["Ann", "Ben", "Cat"]), " too")
+        if bets:
+            raise ArgumentError(Arg("bets", value=bets), "is for games without ", Arg("players"),
+                                ": sessions to a goal stake by ", Arg("strategy"), " and ", Arg("stake"))
+        if goal is None:  # cap alone: the request's own refusal names cap, goal and strategy
+            goal_amount = None
+        else:
+            goal_amount = _money(goal, "goal")
+        cap_amount = None if cap is None else _money(cap, "cap")
+        count = simulator.DEFAULT_ROUNDS if games is None else _whole("games", games, 1,
+                                                                       simulator.MAX_PLANNED_SESSIONS)
+        settings = _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
+        if rounds != 1:  # a session to a goal ends there or at ruin, never after rounds
+            raise ArgumentError(Arg("rounds", value=rounds), ": with ", Arg("goal"), " a session ends at the goal "
+                                                             "or at ruin, not after a number of rounds")
+        # sessions to a goal are played in this process: no workers, no compiled engine
+        fields = dict(fields, workers=None if fields["workers"] == 1 else fields["workers"],
+                      engine="compiled" if fields["engine"] == "compiled" else None)
+        request = SimulateRequest(**fields, players=tuple(settings["players"]), purse=settings["purse"],
+                                  stake=settings["stake"], strategy=settings["strategy"], games=count,
+                                  goal=goal_amount, cap=cap_amount)
+        result = simulator.simulate_request(request, self.ruleset)
+        report = dict(result.report, seats={p: {k: said(v, PYTHON) for k, v in row.items()}
+                                            for p, row in result.report["seats"].items()})
+        return GoalSimulation(report, result.seed, self.ruleset.money_units).shown_by(SHOWN)
 
     def _machine_with(self, bets):
         """The game's machine with these bets compiled (held by this variant's explorations)."""
@@ -607,7 +659,35 @@ class Shown:
                 "seats_tables": seats.seats_tables, "table_ruin_json": seats.table_ruin_json,
                 "table_ruin_table": seats.table_ruin_table, "ruin_json": seats.ruin_json,
                 "ruin_table": seats.ruin_table, "comparison": comparison.comparison,
-                "games_tables": simulation.games_tables, "sessions_tables": simulation.sessions_tables}[name]
+                "games_tables": simulation.games_tables, "sessions_tables": simulation.sessions_tables,
+                "goal_tables": _goal_tables}[name]
+
+
+def _goal_tables(report: dict, units: str) -> tuple:
+    """A GoalSimulation's table: with a strategy, `simulate --goal`'s (render.policy), its notes
+    in its caption; with flat stakes, each seat's chance of the goal and games."""
+    from .render.policy import strategy_goal_table
+    from .render.tables import Table
+
+    if "strategy" in report:
+        t, notes = strategy_goal_table(report, units)
+    else:
+        t = Table(f"Each seat from {report['bankroll']} to {report['goal']} {units}: {report['sessions']:,} sessions "
+                  f"each, beside the exact figures", ["seat", "reaches the goal", "exact", "z", "games", "exact", "z"],
+                  align=["left", "right", "right", "right", "right", "right", "right"])
+        notes = []
+
+        def num(x, how):
+            return "—" if x is None else format(float(x), how)
+
+        for p, row in report["seats"].items():
+            t.add(p, num(row["reached"], ".2%"), num(row["exact_reach"], ".2%"), num(row["z_reach"], "+.2f"),
+                  num(row["games"], ".2f"), num(row["exact_games"], ".2f"), num(row["z_games"], "+.2f"))
+            if row["why_no_exact"]:
+                notes.append(f"{p}: no exact figure: {row['why_no_exact']}.")
+    if notes:
+        t.caption = " ".join(filter(None, [t.caption, *notes]))
+    return None, [t]
 
 
 SHOWN = Shown()

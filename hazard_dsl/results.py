@@ -342,5 +342,57 @@ class TableSimulation(_Report):
         return self._show("sessions_tables")(self._report)
 
 
-__all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "Hand", "Ruin", "Seat", "Seats", "Simulation", "TableRuin",
-           "TableSimulation", "Throws"]
+@record(frozen=True)
+class GoalSeat:
+    """A seat's sessions to the goal, simulated: `.reached` (the share of sessions that reached
+    it), `.games` (games a session) and `.purse` (the purse at the end; None-valued where the
+    report has none), each an Estimate beside the exact chain's figure where there is one;
+    `.unfinished`, the sessions left out (past the bound on games); `.why_no_exact`, in words."""
+
+    reached: Estimate
+    games: Estimate
+    purse: Estimate
+    unfinished: int
+    why_no_exact: str | None
+
+
+class GoalSimulation(_Report):
+    """Each seat's sessions from `purse` to `goal` or ruin (`Variant.simulate(players=…,
+    goal=…)`): `.seats[name]` (a GoalSeat each), `.sessions`, `.bankroll`, `.goal`,
+    `.strategy` and `.cap` (None for flat stakes), `.seed`, `.played` (how the games were
+    played); `.to_json()` is `simulate --players … --goal … --json`."""
+
+    def __init__(self, report: dict, seed: int, units: str = ""):
+        def plain(v):
+            return str(v) if isinstance(v, Fraction) else v
+
+        staking = "strategy" in report
+        self.sessions, self.seed, self.units = report["sessions"], seed, units
+        self.bankroll, self.goal = Fraction(report["bankroll"]), Fraction(report["goal"])
+        self.strategy = report.get("strategy")
+        self.cap = _fraction(report.get("cap"))
+        self.played = report.get("played")
+        self._report = {"sessions": self.sessions, "bankroll": str(self.bankroll), "goal": str(self.goal),
+                        **({"strategy": self.strategy, "cap": plain(report.get("cap"))} if staking else {}),
+                        "seed": seed, "seats": {p: {k: plain(v) for k, v in row.items()}
+                                                for p, row in report["seats"].items()}}
+        self._figures = report  # exact Fractions, for the tables
+
+        def estimate(row, value, short):
+            return Estimate(row.get(value), row.get(f"{value}_stderr"), _fraction(row.get(f"exact_{short}")),
+                            row.get(f"z_{short}"))
+
+        self.seats = {p: GoalSeat(estimate(row, "reached", "reach"), estimate(row, "games", "games"),
+                                  estimate(row, "purse", "purse"), row["unfinished"], row["why_no_exact"])
+                      for p, row in report["seats"].items()}
+
+    def __repr__(self) -> str:
+        return (f"<GoalSimulation: {self.sessions:,} sessions of each of {', '.join(self.seats)}, from "
+                f"{self.bankroll} to {self.goal}>")
+
+    def _tables(self) -> tuple:
+        return self._show("goal_tables")(self._figures, self.units)
+
+
+__all__ = ["Analysis", "BetEstimate", "Comparison", "Estimate", "GoalSeat", "GoalSimulation", "Hand", "Ruin", "Seat",
+           "Seats", "Simulation", "TableRuin", "TableSimulation", "Throws"]
