@@ -16,12 +16,13 @@ from tests.conftest import RULESETS
 
 
 def analysed(capsys, name, *argv):
-    assert main(["analyse", f"rulesets/{name}.yaml", "--json", "--no-options", *argv]) == 0
+    argv = ["analyse", f"rulesets/{name}.yaml", "--json", "--no-options", *argv]
+    assert main(argv) == 0
     return json.loads(capsys.readouterr().out)
 
 
 def totals(dice: int) -> dict[int, F]:
-    """The chance of each total of `dice` six-sided dice, by listing every throw."""
+    """The chance of each total of `dice` six-sided dice, listing every throw."""
     throws = list(itertools.product(range(1, 7), repeat=dice))
     chance: dict[int, F] = {}
     for throw in throws:
@@ -30,7 +31,8 @@ def totals(dice: int) -> dict[int, F]:
 
 
 def cited(name: str, page: str):
-    return [s for s in read_ruleset(RULESETS / f"{name}.yaml").sources if s.page == page]
+    sources = read_ruleset(RULESETS / f"{name}.yaml").sources
+    return [s for s in sources if s.page == page]
 
 
 # --- azar: Alfonso X, Il libro dei giochi, ed. Canettieri 1996, p. 83 --------
@@ -163,3 +165,32 @@ def test_chuck_a_luck_every_number_under_the_new_payments(capsys):
                           f"triple={triple}")
         edges = {F(b["edge"]) for b in result["bets"].values()}
         assert edges == {number_edge(1, triple)}
+
+
+# --- Crown and Anchor: Sutcliffe p. 191 (games.porg.es); Wizard of Odds -----
+
+MARKS = ["crown", "anchor", "heart", "diamond", "club", "spade"]
+
+
+def test_crown_and_anchor_cites_sutcliffe_p191():
+    [source] = cited("crown_and_anchor", "191")
+    assert source.author == "Sam Sutcliffe"
+    assert "double your money" in source.note
+
+
+def test_crown_and_anchor_wizard_of_odds_counts_and_edge(capsys):
+    # Wizard of Odds' table: 1, 15, 75 and 125 of the 216 throws show the
+    # mark three, two, one and no times; "a house edge of 7.87%".  Counted
+    # here over the throws of three dice of six marks; Britannica's 7.5%
+    # differs from the same count.
+    throws = list(itertools.product(MARKS, repeat=3))
+    shown = [sum(1 for t in throws if t.count("crown") == n)
+             for n in (3, 2, 1, 0)]
+    assert shown == [1, 15, 75, 125]
+    paid = {3: 3, 2: 2, 1: 1, 0: -1}
+    edge_counted = -sum(F(paid[t.count("crown")], len(throws)) for t in throws)
+    assert edge_counted == F(17, 216)
+    [wizard] = ledger(capsys, "crown_and_anchor", 5).values()
+    assert F(wizard["exact"]) == edge_counted and wizard["agrees"]
+    [britannica] = ledger(capsys, "crown_and_anchor", 1).values()
+    assert F(britannica["exact"]) == edge_counted and not britannica["agrees"]
