@@ -22,7 +22,7 @@ def analysed(capsys, name, *argv):
 
 
 def totals(dice: int) -> dict[int, F]:
-    """The chance of each total of `dice` six-sided dice, listing every throw."""
+    """The chance of each total of `dice` six-sided dice, every throw listed."""
     throws = list(itertools.product(range(1, 7), repeat=dice))
     chance: dict[int, F] = {}
     for throw in throws:
@@ -194,3 +194,22 @@ def test_crown_and_anchor_wizard_of_odds_counts_and_edge(capsys):
     assert F(wizard["exact"]) == edge_counted and wizard["agrees"]
     [britannica] = ledger(capsys, "crown_and_anchor", 1).values()
     assert F(britannica["exact"]) == edge_counted and not britannica["agrees"]
+
+
+# --- Sic Bo: Wizard of Odds' appendix (2007) ---------------------------------
+
+
+def test_sic_bo_wizard_of_odds_edges(capsys):
+    # Wizard of Odds' appendix: low (small) -6/216 "~-2.78%", lost to the
+    # triples 1-1-1, 2-2-2 and 3-3-3; a specific number -17/216 printed
+    # "-7.780%" (17/216 is 7.870%: it differs); a total of 4 at 60 to 1
+    # -33/216, "-15.278%".  Each counted here over the 216 throws.
+    small = edge(lambda t: 4 <= sum(t) <= 10 and not raffle(t), 1)
+    total_4 = edge(lambda t: sum(t) == 4, 60)
+    assert (small, number_edge(1, 3), total_4) == (
+        F(6, 216), F(17, 216), F(33, 216))
+    got = ledger(capsys, "sic_bo", 4)
+    assert {key: (F(e["exact"]), e["agrees"]) for key, e in got.items()} == {
+        ("small", "2.78%"): (small, True),
+        ("number_1", "7.780%"): (number_edge(1, 3), False),
+        ("total_4", "15.278%"): (total_4, True)}
