@@ -273,6 +273,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     add_table(table, "a stake, for flat and cautious (default 1)", strategy=True)
     table.add_argument("--refuse", action="append", default=[], metavar="SEAT:NAME",
                        help="that seat refuses bet NAME when it is put to him (repeatable); he takes the others")
+    table.add_argument("--cap", default=None, metavar="AMOUNT",
+                       help="with a progression: its largest stake; past it, it starts again (as simulate --cap)")
     table.add_argument("--force", action="store_true", help=FORCE_HELP)
     add_options(p, "how players choose where the rules let them (default: optimal for the chooser)")
     p.set_defaults(func=handlers["run"])

@@ -329,7 +329,8 @@ def run_request(args, ruleset) -> RunRequest:
     seated = args.players is not None
     return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                       seed=args.seed, dice=tape(args.dice, ruleset), bets=() if seated else bet_orders(args.bet),
-                      bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None)
+                      bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None,
+                      cap=money(args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
 
 
 def simulate_request(args, ruleset) -> SimulateRequest:

@@ -25,7 +25,7 @@ def command(args) -> int:
     ruleset = load(args.ruleset)
     if args.players is not None:
         return _session(args, ruleset, fmt)
-    for flag in ("rounds", "purse", "strategy", "stake", "log", "refuse"):
+    for flag in ("rounds", "purse", "strategy", "stake", "log", "refuse", "cap"):
         if getattr(args, flag) not in (None, []):
             raise UsageError(f"--{flag} is for a session at the table: give --players Ann,Ben,Cat too")
     if args.force:
@@ -83,8 +83,18 @@ def _session(args, ruleset, fmt) -> int:
     seed, dice = seed_and_tape(request.seed, request.dice)
     table = sessions.table(ruleset, request.options, settings, seed, dice)
     header = sessions.log_header(settings, seed if request.dice is None else None)
+    if request.cap is None:
+        decide = sessions.strategy(table, settings, plans, refused, stakes)
+    else:  # a progression's largest stake (as simulate --cap), said in the log's header with the others
+        from fractions import Fraction
+
+        from ..play.strategies import strategy
+
+        decide = strategy(settings["strategy"], Fraction(settings["stake"]), table.chooser, plans, refused, stakes,
+                          cap=request.cap)
+        header = dict(header, cap=str(request.cap))
     log = sessions.new_log(request.log, request.force, request.ruleset)
-    events = sessions.session_events(table, sessions.strategy(table, settings, plans, refused, stakes), log, header)
+    events = sessions.session_events(table, decide, log, header)
     tell(events, SessionNarrator(table.machine), fmt)
     if fmt != "json" and args.dice is None:
         from ..render.terminal import fit, printable

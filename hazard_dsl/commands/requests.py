@@ -195,13 +195,15 @@ class TableRequest(RulesetRequest):
 class RunRequest(TableRequest):
     """`run`: a TableRequest's fields, and `games` games (None: as many as the tape allows, or
     3), on dice seeded by `seed` or thrown as `dice`, with one bettor's `bets` standing (or
-    made once at a throw) and a purse of `bankroll`; with `players`, a session at the table."""
+    made once at a throw) and a purse of `bankroll`; with `players`, a session at the table,
+    `cap` a progression's largest stake."""
 
     games: int | None = None
     seed: int | None = None
     dice: Tape | None = None
     bets: tuple = ()  # tuple[BetOrder, ...]
     bankroll: Money | None = None
+    cap: Money | None = None
 
 
 @record(frozen=True)
