@@ -165,10 +165,11 @@ class Api:
 
     # -- the work, given up when its client is
 
-    async def run(self, request: Request, function, *args, ask: bool = False):
+    async def run(self, request: Request, function, *args, ask: bool = False, kept=None):
         """`function(*args)` done by the worker (`ask`: in the language service's lane), its
         process killed as soon as the client hangs up (a page that left, a request a newer one
-        replaced): it holds no slot for nobody."""
+        replaced): it holds no slot for nobody. `kept`: `function(state, *args)`, by the process
+        that keeps `kept()`'s state (`Worker.keep`), which a request given up lets finish."""
         outcome = None
         async with anyio.create_task_group() as group:
             async def watch():
@@ -178,7 +179,10 @@ class Api:
 
             group.start_soon(watch)
             try:
-                outcome = (True, await (self.worker.ask if ask else self.worker.run)(function, *args))
+                if kept is not None:
+                    outcome = (True, await self.worker.keep(kept, function, *args))
+                else:
+                    outcome = (True, await (self.worker.ask if ask else self.worker.run)(function, *args))
             except Exception as exc:  # raised here, outside the group, not as a group of one
                 outcome = (False, exc)
             group.cancel_scope.cancel()
@@ -315,7 +319,8 @@ class Api:
 
     async def check(self, request: Request):
         text, name = self.text_of(await fields_of(request))
-        return JSONResponse({"diagnostics": await self.run(request, jobs.check, text, name, ask=True)})
+        # by the kept process, whose language service holds the text's last version (issue 39)
+        return JSONResponse({"diagnostics": await self.run(request, jobs.held_check, text, name, kept=jobs.held)})
 
     def place(self, body: dict) -> tuple[int, int]:
         line, column = body.get("line"), body.get("column")
@@ -336,7 +341,7 @@ class Api:
 
     async def figures(self, request: Request):
         text, name = self.text_of(await fields_of(request))
-        return JSONResponse(await self.run(request, jobs.figures, text, name))
+        return JSONResponse(await self.run(request, jobs.held_figures, text, name, kept=jobs.held))
 
     async def rules(self, request: Request):
         name, _ = self.target(request.path_params["name"])

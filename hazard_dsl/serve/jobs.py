@@ -87,3 +87,25 @@ def completion(text: str, name: str, line: int, column: int) -> list:
     from . import language
 
     return language.completion(text, name, line, column)
+
+
+# The workbench's check and figures as one types: by the kept process (work.Worker.keep), whose
+# state, `held()`, holds each page's text as a document of one language service (issue 39).
+
+
+def held():
+    from .language import Held
+
+    return Held()
+
+
+def held_check(state, text: str, name: str) -> list[dict]:
+    from .language import held_check as check
+
+    return check(state, text, name)
+
+
+def held_figures(state, text: str, name: str) -> dict:
+    from .language import held_figures as figures
+
+    return figures(state, text, name)

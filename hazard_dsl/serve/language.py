@@ -6,7 +6,9 @@ its last character.
 A text in the workbench is a rule file held in a string (an `untitled:` document of the
 service, named as the page names it): it may extend the built-in rulesets. Each request is
 answered in a process of its own (serve.work), so each opens the text afresh; the service's
-reading cache makes that cheap.
+reading cache makes that cheap. The workbench's check and figures as one types are the
+exception: one kept process holds its texts (`Held`, `work.Kept`), so that a keystroke's check
+plays out only what it changed (a fifth of a fresh check of Cotton's Hazard, issue 39).
 """
 
 from __future__ import annotations
@@ -65,11 +67,56 @@ def refusal_json(d) -> dict:
     return out
 
 
+class Held:
+    """The texts of the workbench's pages, each a document of one language service kept between
+    requests (in the server's kept process, `work.Kept`), named as the page names it: the next
+    version of a text is a change of its document, so that its check plays out only what the
+    edit changed and its figures reuse the game's explorations (issue 39). At most `MAX` texts
+    are held, the one asked about longest ago forgotten first."""
+
+    MAX = 8
+
+    def __init__(self):
+        from ..language.service import LanguageService
+
+        self.service = LanguageService()
+        self._uris: dict[str, None] = {}  # in the order last asked about
+
+    def document(self, text: str, name: str) -> str:
+        """The URI of the document holding `text` as `name`, changed to it if it held another."""
+        uri = f"untitled:{name}"
+        if uri in self._uris:
+            self._uris.pop(uri)
+            if self.service.text(uri) != text:
+                self.service.change(uri, text)
+        else:
+            self.service.open(uri, text)
+            if len(self._uris) >= self.MAX:
+                oldest = next(iter(self._uris))
+                self.service.close(oldest)
+                del self._uris[oldest]
+        self._uris[uri] = None
+        return uri
+
+
+def held_check(held: Held, text: str, name: str) -> list[dict]:
+    """`check_text`, of the text held as `name` by `held`."""
+    return _problems(held.service, held.document(text, name), name)
+
+
+def held_figures(held: Held, text: str, name: str) -> dict:
+    """`figures`, of the text held as `name` by `held`."""
+    return _figures_of(held.service, held.document(text, name))
+
+
 def check_text(text: str, name: str) -> list[dict]:
     """Every problem of the rule file held in `text` (shown as `name`), in order of place, each
     with its quick fixes: the checker's "did you mean", and those of `language.fixes` (`==` for
     `=`, a rule's missing `- `, an `otherwise`, a label declared), each one edit."""
-    service, uri = _service(text, name)
+    return _problems(*_service(text, name), name)
+
+
+def _problems(service, uri: str, name: str) -> list[dict]:
     found = []
     for p in service.diagnostics(uri):
         data = p.to_json()
@@ -86,7 +133,10 @@ def figures(text: str, name: str) -> dict:
     for a text with no errors, `hints` [{line, column, label, tooltip}] (each rule's expected
     firings per game, at the end of its first line) and `lenses` [{line, column, end_column,
     kind, name, title}] (each phase's and bet's figure); `reason` why there are none, else null."""
-    service, uri = _service(text, name)
+    return _figures_of(*_service(text, name))
+
+
+def _figures_of(service, uri: str) -> dict:
     tokens = [{"line": t.line + 1, "column": t.column + 1, "length": t.length, "kind": t.kind}
               for t in service.semantic_tokens(uri)]
     found = service.figures(uri)
