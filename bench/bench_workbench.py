@@ -7,10 +7,12 @@ Each time is measured in the page itself, from the key's `keydown` in the editor
 replacement of the list or the panel after it (both by `performance.now()`: the driver's own
 polling adds nothing), waited for before the next key. The edits (`--edits`, 30) are letters
 typed at the end of a comment of Cotton's Hazard (the file stays valid, so its figures are
-worked out again; each text is new, never found in the reading cache), and, with `--values`,
-a number of the game changed and changed back (its figures differ), alternately.
+shown again; each text is new, never found in the reading cache), or, with `--description`, at
+the end of its description's first line: each edit then changes the ruleset itself, whose
+analysis is worked out afresh (a comment's edit leaves the ruleset as it was, and the server
+may answer with the analysis it has).
 
-    python bench/bench_workbench.py [--edits 30] [--values] [--before DIR] [--write-docs [FILE]]
+    python bench/bench_workbench.py [--edits 30] [--description] [--before DIR] [--write-docs [FILE]]
 
 With `--before DIR` (a folder holding an older copy of the `hazard_dsl` package, e.g. from
 `git archive REF hazard_dsl | tar -x -C DIR`), that copy's server is timed too, in a Chromium of
@@ -88,7 +90,7 @@ class Side:
         self.browser = chromium()
         self.times = {"diagnostics": [], "figures": []}
 
-    def open(self) -> None:
+    def open(self, description: bool) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
@@ -102,6 +104,12 @@ class Side:
             "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
         self.content.click()
         ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+        if description:  # the end of the description's first line, line 6 (from 1) of cotton.yaml
+            ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL).perform()
+            ActionChains(self.browser).send_keys(*[Keys.DOWN] * 5, Keys.END).perform()
+            line = self.browser.execute_script(
+                "return document.getElementById('editor').shadowRoot.querySelector('.cm-activeLine').textContent")
+            assert line.startswith("  The caster throws"), line
 
     def key(self, keys) -> dict:
         """`keys` typed (a string, or a list of keys and strings), then both answers waited for."""
@@ -147,8 +155,8 @@ def p95(values: list[float]) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=30, help="keys typed and timed (30)")
-    parser.add_argument("--values", action="store_true",
-                        help="every other edit changes one of the game's numbers (and back), not a comment")
+    parser.add_argument("--description", action="store_true",
+                        help="type into the description (the ruleset changes), not into a comment")
     parser.add_argument("--before", metavar="DIR", help="also time the server of the hazard_dsl copy in DIR")
     _docs.add_option(parser)
     args = parser.parse_args(argv)
@@ -160,12 +168,13 @@ def main(argv=None) -> int:
             sides.insert(0, Side("before", dict(os.environ, PYTHONPATH=str(Path(args.before).resolve())), text))
         try:
             for side in sides:
-                side.open()
+                side.open(args.description)
             for k in range(args.edits):
                 for side in sides:  # the two in turn, key by key
                     side.key("etaoinshrdlu"[k % 12])
-            print(f"workbench in headless Chromium, cotton.yaml; {args.edits} keys, each a letter at the end of a "
-                  f"comment\nload average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
+            where = "its description's first line" if args.description else "a comment"
+            print(f"workbench in headless Chromium, cotton.yaml; {args.edits} keys, each a letter at the end of "
+                  f"{where}\nload average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
                   f"({os.cpu_count()} cores)")
             print(f"{'a key ->':<22}{'side':<8}{'median':>8}{'p95':>8}{'max':>8}   target")
             for kind, target in TARGETS.items():

@@ -165,11 +165,12 @@ class Api:
 
     # -- the work, given up when its client is
 
-    async def run(self, request: Request, function, *args, ask: bool = False, kept=None):
+    async def run(self, request: Request, function, *args, ask: bool = False, kept=None, slow: bool = False):
         """`function(*args)` done by the worker (`ask`: in the language service's lane), its
         process killed as soon as the client hangs up (a page that left, a request a newer one
         replaced): it holds no slot for nobody. `kept`: `function(state, *args)`, by the process
-        that keeps `kept()`'s state (`Worker.keep`), which a request given up lets finish."""
+        that keeps `kept()`'s state (`Worker.keep`; `slow`: with an analysis' time limit), which a
+        request given up lets finish."""
         outcome = None
         async with anyio.create_task_group() as group:
             async def watch():
@@ -180,7 +181,7 @@ class Api:
             group.start_soon(watch)
             try:
                 if kept is not None:
-                    outcome = (True, await self.worker.keep(kept, function, *args))
+                    outcome = (True, await self.worker.keep(kept, function, *args, slow=slow))
                 else:
                     outcome = (True, await (self.worker.ask if ask else self.worker.run)(function, *args))
             except Exception as exc:  # raised here, outside the group, not as a group of one
@@ -280,7 +281,11 @@ class Api:
     async def analyse(self, request: Request):
         body = await fields_of(request)
         name, text = self.subject(body)
-        return JSONResponse(await self.run(request, jobs.analyse, name, self.option_values(body.get("options")), text))
+        options = self.option_values(body.get("options"))
+        if text is not None:  # the workbench's, as one types: by a kept process of its own (issue 39)
+            return JSONResponse(await self.run(request, jobs.held_analyse, name, options, text, kept=jobs.analysed,
+                                               slow=True))
+        return JSONResponse(await self.run(request, jobs.analyse, name, options, text))
 
     async def charts(self, request: Request):
         """The points of the library's risk charts (serve.charts): a session's net, a hand's

@@ -109,3 +109,39 @@ def held_figures(state, text: str, name: str) -> dict:
     from .language import held_figures as figures
 
     return figures(state, text, name)
+
+
+class Analysed:
+    """The workbench's last analysis of a text, kept by a process of its own (a check never waits
+    behind an analysis) with the explorations its compilations lend the next: the next text's
+    analysis is the same JSON when its ruleset equals the last one's (the same name and options,
+    and a ruleset equal field by field, positions included: an edit of a comment, or one undone),
+    and is worked out afresh otherwise."""
+
+    def __init__(self):
+        from ..compile.explorations import Explorations
+
+        self.explorations = Explorations()
+        self.last = None  # ((name, options), ruleset, the analysis' JSON)
+
+    def analyse(self, name: str, options: dict, text: str) -> dict:
+        from ..cache import sharing
+        from ..commands.loading import load
+
+        with sharing(self.explorations):
+            ruleset = load(name, text)
+            asked = (name, dict(options))
+            if self.last is not None and self.last[0] == asked and self.last[1] == ruleset:
+                return self.last[2]
+            self.last = None
+            out = analyse(name, options, text)
+        self.last = (asked, ruleset, out)
+        return out
+
+
+def analysed() -> Analysed:
+    return Analysed()
+
+
+def held_analyse(state: Analysed, name: str, options: dict, text: str) -> dict:
+    return state.analyse(name, options, text)

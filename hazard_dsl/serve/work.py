@@ -161,6 +161,7 @@ class Kept:
     def __init__(self, worker: Worker, make):
         self.worker, self.make = worker, make
         self.process = self.connection = None
+        self.limit = None  # the time limit of the work at hand
         self._turn = None  # made in the event loop, at the first request
 
     async def ask(self, limit: float, function, *args):
@@ -173,7 +174,7 @@ class Kept:
                 await anyio.to_thread.run_sync(self._start)
             process, connection = self.process, self.connection
             connection.send((function, args))
-            now = anyio.current_time()
+            now, self.limit = anyio.current_time(), limit
             try:
                 status, value = await self._answer(process, connection, now + limit)
             except anyio.get_cancelled_exc_class():
@@ -204,7 +205,7 @@ class Kept:
                 raise Failed("internal", f"the work ended without an answer (exit {process.exitcode})") from None
             if anyio.current_time() >= until:
                 self._end(process)
-                raise TimeLimit(f"the work took longer than {self.worker.ask_limit:g} s and was stopped")
+                raise TimeLimit(f"the work took longer than {self.limit:g} s and was stopped")
 
     def _start(self) -> None:
         receive, send = self.worker._context.Pipe(duplex=True)
@@ -256,17 +257,19 @@ class Worker:
         """A question about a text (check, hover, completion), in a lane of its own."""
         return await self._work("ask", self.ask_limit, function, args, kwargs)
 
-    async def keep(self, make, function, *args):
-        """A question about a text (as `ask`), answered by the process that keeps `make()`'s
-        state (`Kept`: `function(state, *args)`), one at a time; inline, by a state of this
-        process. `make` and `function` are module-level functions."""
+    async def keep(self, make, function, *args, slow: bool = False):
+        """A question about a text (as `ask`; `slow`: an analysis, as `run`, with its time
+        limit), answered by the process that keeps `make()`'s state (`Kept`: `function(state,
+        *args)`), one at a time; inline, by a state of this process. `make` and `function` are
+        module-level functions."""
         if self.inline:
             if make not in self._kept:
                 self._kept[make] = make()
-            return await self.ask(function, self._kept[make], *args)
+            work = self.run if slow else self.ask
+            return await work(function, self._kept[make], *args)
         if make not in self._kept:
             self._kept[make] = Kept(self, make)
-        return await self._kept[make].ask(self.ask_limit, function, *args)
+        return await self._kept[make].ask(self.time_limit if slow else self.ask_limit, function, *args)
 
     def stop(self) -> None:
         """The server stops: every piece of work running is killed, and each request waiting
