@@ -48,7 +48,7 @@ def command(args) -> int:
                             ("engine", args.engine if args.engine == "compiled" else None)):
             if given is not None:
                 raise UsageError(f"--{flag}: sessions with --goal or with seats' bets (--bet SEAT:NAME=AMOUNT) are "
-                                 f"played one by one on the table itself, in this process; leave --{flag} out")
+                                 f"played in this process alone; leave --{flag} out")
         if args.goal is not None and args.rounds is not None:
             raise UsageError("--rounds: with --goal a session ends at the goal or at ruin, not after a number of "
                              "rounds")

@@ -11,6 +11,7 @@ its keywords and calls the same function, on the variant's own compiled machine.
 
 from __future__ import annotations
 
+from contextlib import ExitStack, contextmanager
 from fractions import Fraction
 
 from ..errors import Arg, ArgumentError
@@ -179,13 +180,13 @@ def simulate_request(request, ruleset, bar=None, compiled=None) -> SimulateResul
                 raise SettingError(name, "is for sessions at the table: give ", Arg("players", value=["Ann", "Ben",
                                                                                                    "Cat"]), " too")
     elif request.goal is not None or request.plans:
-        # played one by one on the table itself, here: a field for the other runs is refused, never ignored
+        # played in this process alone (on the table, or in lanes): a field for the other runs is refused
         for name, given in (("scheduler", request.scheduler), ("workers", request.workers),
                             ("engine", request.engine if request.engine == "compiled" else None)):
             if given is not None:
                 raise SettingError(name, ": sessions with ", Arg("goal"), " or with seats' bets (",
-                                   Arg("plans", "NAME", "AMOUNT", seat="SEAT"), ") are played one by one on the "
-                                   "table itself, in this process; leave ", Arg(name), " out")
+                                   Arg("plans", "NAME", "AMOUNT", seat="SEAT"), ") are played in this process "
+                                   "alone; leave ", Arg(name), " out")
         if request.goal is not None and request.rounds is not None:
             raise SettingError("rounds", ": with ", Arg("goal"), " a session ends at the goal or at ruin, not after "
                                          "a number of rounds")
@@ -193,7 +194,9 @@ def simulate_request(request, ruleset, bar=None, compiled=None) -> SimulateResul
         plans, refused, stakes = checked_plans(ruleset, settings["players"], request.plans, request.refusals)
         count = request.games if request.games is not None else DEFAULT_ROUNDS
         per_session = 1 if request.goal is None else len(settings["players"])
-        with _bar(bar, count * per_session, "rounds" if request.goal is None else "sessions") as advance:
+        # the bar opens at the first session done, so that a refusal found on the way (a strategy
+        # with no stake to choose, a goal too far for the best stake) is said without one
+        with _lazy_bar(bar, count * per_session, "rounds" if request.goal is None else "sessions") as advance:
             if request.goal is None:
                 report = planned_rounds(ruleset, settings, plans, refused, count, seed, request.options, advance,
                                         stakes)
@@ -231,6 +234,25 @@ class _NoBar:
 
 def _bar(bar, total: int, what: str):
     return _NoBar() if bar is None else bar(total, what)
+
+
+@contextmanager
+def _lazy_bar(bar, total: int, what: str):
+    """As `_bar`, its value an `advance` (None without a bar), but the bar itself opened only
+    when something is first done."""
+    if bar is None:
+        yield None
+        return
+    with ExitStack() as stack:
+        opened: list = []
+
+        def advance(done: int) -> None:
+            if not opened:
+                opened.append(stack.enter_context(bar(total, what)))
+            if opened[0] is not None:
+                opened[0](done)
+
+        yield advance
 
 
 # why a report has no exact figure, where the reason is a setting the reader gave: a Note

@@ -257,7 +257,7 @@ def _lanes_at_setters(machine, chooser, name: str, players: list, bankroll: Frac
             policy = best_stake(other_side(caster_outcomes(game.chance("win"), game.chance("lose"))),
                                 policies.goal, policies.most)
         except PolicyTooLarge as exc:
-            raise CommandError(str(exc)) from None
+            raise CommandError(_here(str(exc))) from None
         by_unit = np.array([policy.stakes.get(u, 1) * s.scale for u in range(policies.goal + 1)], dtype=np.int64)
         rule = PolicyLanes(by_unit, s.scale)
     else:
@@ -293,8 +293,8 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
 
         try:
             judge_purses(int(goal) - 1, "the best stake")
-        except PolicyTooLarge as exc:
-            raise CommandError(str(exc)) from None
+        except PolicyTooLarge as exc:  # its advice to simulate instead: this is simulate, playing that policy
+            raise CommandError(_here(str(exc))) from None
     deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=[])
     machine_table = table(ruleset, options or {}, deep, seed, None)
     machine, chooser = machine_table.machine, machine_table.chooser
@@ -307,7 +307,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
             if isinstance(exc, ArgumentError):  # names its argument (cap, goal): each front end words it
                 raise
             if name == "best" and isinstance(exc, PolicyTooLarge):  # the seats cannot play a policy not found
-                raise CommandError(str(exc)) from None
+                raise CommandError(_here(str(exc))) from None
             why = _here(str(exc))
     n = len(players)
     against_bank = ruleset.table.against == "bank"

@@ -87,5 +87,4 @@ def test_a_run_played_on_the_table_refuses_the_flags_it_cannot_honour(args, flag
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (f"hazard-dsl: error: --{flag}: sessions with --goal or with seats' bets (--bet "
-                            f"SEAT:NAME=AMOUNT) are played one by one on the table itself, in this process; leave "
-                            f"--{flag} out\n")
+                            f"SEAT:NAME=AMOUNT) are played in this process alone; leave --{flag} out\n")

@@ -82,10 +82,10 @@ def test_sessions_to_a_goal_take_the_goal_as_money(craps):
      "purse is for sessions at the table: give players=['Ann', 'Ben', 'Cat'] too",
      "--purse is for sessions at the table: give --players Ann,Ben,Cat too"),
     ({"players": ("Ann", "Ben"), "goal": Fraction(25), "workers": 2}, Arg("workers"),
-     "workers: sessions with goal or with seats' bets (plans['SEAT']['NAME'] = 'AMOUNT') are played one by one on "
-     "the table itself, in this process; leave workers out",
-     "--workers: sessions with --goal or with seats' bets (--bet SEAT:NAME=AMOUNT) are played one by one on the "
-     "table itself, in this process; leave --workers out"),
+     "workers: sessions with goal or with seats' bets (plans['SEAT']['NAME'] = 'AMOUNT') are played in this "
+     "process alone; leave workers out",
+     "--workers: sessions with --goal or with seats' bets (--bet SEAT:NAME=AMOUNT) are played in this process "
+     "alone; leave --workers out"),
     ({"players": ("Ann", "Ben"), "goal": Fraction(25), "rounds": 3}, Arg("rounds"),
      "rounds: with goal a session ends at the goal or at ruin, not after a number of rounds",
      "--rounds: with --goal a session ends at the goal or at ruin, not after a number of rounds"),
