@@ -1,0 +1,147 @@
+"""The workbench's kept processes (issue 39): what they keep between requests never changes an
+answer, and a request given up, timed out or failed leaves the process in a known state.
+
+- `serve.language.Held` answers each version of a text exactly as a fresh language service
+  does (`check_text`, `figures`): the kept answer is compared with the fresh one, version by
+  version, through a comment's edit, a description's, an error made and fixed.
+- `serve.jobs.Analysed` answers a text whose ruleset equals the last one's with the last
+  analysis, and any other afresh: each answer is compared with `jobs.analyse` of the text.
+- `serve.work.Kept` keeps its state from one request to the next, lets a given-up one finish
+  within its grace, and past that (or past the time limit) starts again with nothing kept.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import anyio
+import pytest
+
+from hazard_dsl.diagnostics import RulesetError
+from hazard_dsl.parse.files import builtin_dir
+from hazard_dsl.serve import jobs
+from hazard_dsl.serve.language import Held, check_text, figures, held_check, held_figures
+from hazard_dsl.serve.work import Failed, Kept, TimeLimit, Worker
+
+COTTON = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8")
+FIRST = "  The caster throws until a main of 5 to 9 comes up"  # the description's first line begins so
+
+
+def versions() -> list[str]:
+    """Cotton's text as one types: a comment, the description, an unknown key (an error, on
+    line 5 below `year:`), the error undone, and the text as it was."""
+    assert FIRST in COTTON
+    commented = COTTON + "# typed: e"
+    described = commented.replace(FIRST, FIRST.replace("comes up", "comes upe"))
+    wrong = described.replace("year: 1674", "year: 1674\nyeer: 1674", 1)
+    return [COTTON, commented, commented + "t", described, wrong, described, COTTON]
+
+
+def test_a_held_text_is_answered_as_a_fresh_service_answers_it():
+    held = Held()
+    for n, text in enumerate(versions()):
+        name = "b.yaml" if n == 5 else "a.yaml"  # another page's text between two of this one's
+        kept = held_check(held, text, name)
+        assert kept == check_text(text, name), n
+        assert held_figures(held, text, name) == figures(text, name), n
+        if n == 4:  # the unknown key: an error on its line (`year:` is line 4 of cotton.yaml)
+            assert [d["line"] for d in kept if d["severity"] == "error"] == [5], kept
+        else:
+            assert not [d for d in kept if d["severity"] == "error"], (n, kept)
+
+
+def test_at_most_max_texts_are_held_the_oldest_forgotten():
+    held = Held()
+    for k in range(Held.MAX + 3):
+        held.document(f"name: t{k}\n", f"t{k}.yaml")
+    assert list(held._uris) == [f"untitled:t{k}.yaml" for k in range(3, Held.MAX + 3)]
+    # a forgotten one is opened afresh when asked again, and answered as before
+    assert held_check(held, "name: t0\n", "t0.yaml") == check_text("name: t0\n", "t0.yaml")
+    assert list(held._uris)[-1] == "untitled:t0.yaml" and len(held._uris) == Held.MAX
+
+
+def test_the_kept_analysis_is_the_analysis_of_the_text():
+    state = jobs.Analysed()
+    commented = COTTON + "# typed: e"
+    first = state.analyse("a.yaml", {}, COTTON)
+    assert first == jobs.analyse("a.yaml", {}, COTTON)
+    # a comment: the same ruleset, field by field, so the same analysis (the object kept)
+    again = state.analyse("a.yaml", {}, commented)
+    assert again is first and again == jobs.analyse("a.yaml", {}, commented)
+    # the description: another ruleset, worked out afresh, and the text's own
+    described = commented.replace(FIRST, FIRST.replace("comes up", "comes upe"))
+    fresh = state.analyse("a.yaml", {}, described)
+    assert fresh is not first and fresh == jobs.analyse("a.yaml", {}, described)
+    # another name, or other options: afresh too
+    other = state.analyse("b.yaml", {}, described)
+    assert other is not fresh and other["file"] == "b.yaml"
+    called = state.analyse("b.yaml", {"main": "called"}, described)
+    assert called is not other and called == jobs.analyse("b.yaml", {"main": "called"}, described)
+    # an error: refused as the analysis of the text refuses it; the last analysis stays kept
+    with pytest.raises(RulesetError):
+        state.analyse("b.yaml", {"main": "called"}, described.replace("year: 1674", "year: 1674\nyeer: 1674", 1))
+    assert state.analyse("b.yaml", {"main": "called"}, described + "# again") is called
+
+
+# -- the kept process (serve.work.Kept), with states and work of this module
+
+
+class Tally:
+    """A state: how many requests it answered."""
+
+    def __init__(self):
+        self.count = 0
+
+
+def tally() -> Tally:
+    return Tally()
+
+
+def count(state: Tally, nap: float = 0.0):
+    """One more answered, after `nap` seconds: (the count, the process)."""
+    time.sleep(nap)
+    state.count += 1
+    return state.count, os.getpid()
+
+
+def fail(state: Tally):
+    raise ValueError("not a rule file")
+
+
+@pytest.mark.slow  # seconds: processes forked, one waited out past its grace and one past its limit
+def test_a_kept_process_keeps_its_state_and_starts_again_past_its_grace_or_limit(tmp_path):
+    async def scenario():
+        worker = Worker(time_limit=30, jobs=1, folder=tmp_path, ask_limit=3)
+        if worker.inline:
+            pytest.skip("no forkserver here: the work runs inline")
+        (one, pid), (two, same) = [await worker.keep(tally, count) for _ in range(2)]
+        assert (one, two) == (1, 2) and pid == same
+
+        # given up while it runs, within the grace: it finishes, and its count is kept
+        with anyio.move_on_after(0.2):
+            await worker.keep(tally, count, 0.5)
+        assert await worker.keep(tally, count) == (4, pid)
+
+        # a failure is the request's; the state stays
+        with pytest.raises(Failed) as failed:
+            await worker.keep(tally, fail)
+        assert failed.value.kind == "internal" and "not a rule file" in failed.value.payload
+        assert await worker.keep(tally, count) == (5, pid)
+
+        # given up, and still at work past the grace: killed, and the next starts afresh
+        start = time.monotonic()
+        with anyio.move_on_after(0.2):
+            await worker.keep(tally, count, 20)
+        assert time.monotonic() - start < 0.2 + Kept.GRACE + 1.0
+        restarted, new = await worker.keep(tally, count)
+        assert restarted == 1 and new != pid
+
+        # past the time limit (the language's lane: 3 s): stopped, and the next starts afresh
+        with pytest.raises(TimeLimit):
+            await worker.keep(tally, count, 20)
+        after, newer = await worker.keep(tally, count)
+        assert after == 1 and newer != new
+        worker.stop()
+
+    anyio.run(scenario)
