@@ -117,8 +117,8 @@ def to_goal(rounds: int) -> None:
     cotton = load("cotton")
     per = {}
     for on_table, count in ((False, 3000), (True, 30)):
-        ms, report = best(rounds, lambda: strategy_to_goal(cotton, settings, count, 1, Fraction(20), cap=Fraction(8),
-                                                            on_table=on_table))
+        ms, report = best(rounds, lambda count=count, on_table=on_table: strategy_to_goal(
+            cotton, settings, count, 1, Fraction(20), cap=Fraction(8), on_table=on_table))
         per[on_table] = ms / (3 * count) * 1000
         print(f"cotton martingale 10->20 cap 8, {'on the table' if on_table else 'in lanes':<12}: "
               f"{per[on_table]:>9.0f} ms per 1,000 sessions  (Ann reached {report['seats']['Ann']['reached']:.3f})")

@@ -534,7 +534,7 @@ class Variant:
         (`bets` as a list of "NAME=AMOUNT" strings is the old form: still taken, with a
         DeprecationWarning.)"""
         from .commands.requests import SimulateRequest
-        from .results import GoalSimulation, Simulation, TableSimulation
+        from .results import Simulation, TableSimulation
 
         simulator = _simulator()
         _whole("seed", seed, 0, 2 ** 64 - 1)

@@ -25,6 +25,16 @@ of the denominators of the purse, the stake, the fees and the payouts (×1000 un
 from one purse to another, so money is conserved exactly. A stake finer than a minor unit (a
 tenth of a purse of a few minor units, a payout that does not divide) is rounded down to whole
 minor units and counted (`rounded`), never hidden.
+
+**One seat to its goal** (`play_to_goal`, issue 38): the same tables, the same draws of whole
+games, but a loop of its own, since it follows one seat's purse (the others' never short) until
+the goal or ruin rather than every purse for a number of rounds; the seat's stake is set per
+lane by a strategy (a progression's state, or the best policy's stake by purse) as
+play.strategies sets it at the table.
+
+The module is one piece because both loops read the same `Setup`, the same draws (`_Draws`)
+and the same bookkeeping of the caster round, the passing and the fees: split, each half would
+import the other's private tables.
 """
 
 from __future__ import annotations

@@ -96,3 +96,22 @@ def test_lanes_agree_with_the_table_played_one_by_one(ruleset, name, stake, cap)
         for figure, error in (("reached", "reached_stderr"), ("games", "games_stderr"), ("purse", "purse_stderr")):
             se = (a[error] ** 2 + b[error] ** 2) ** 0.5
             assert abs(a[figure] - b[figure]) <= 4 * se + 1e-12, (seat, figure, a[figure], b[figure], se)
+
+
+def test_a_thousand_sessions_at_cotton_are_played_in_lanes_not_on_the_table(monkeypatch):
+    # the measure of speed, counted not timed: no session is played on play.table (its
+    # strategies are built per session there), and the progression's rule is asked once per
+    # distinct (state, win or loss, stake), not once per game of each session
+    from hazard_dsl.play import strategies
+
+    built, asked = [], []
+    real_strategy, real_after = strategies.strategy, Progression.after
+    monkeypatch.setattr(strategies, "strategy", lambda *a, **k: built.append(a) or real_strategy(*a, **k))
+    monkeypatch.setattr(Progression, "after", lambda self, *a: asked.append(a) or real_after(self, *a))
+    report = strategy_to_goal(_ruleset("cotton"), _settings("martingale"), 1000, 1, Fraction(20), cap=Fraction(8))
+    row = report["seats"]["Ann"]
+    assert built == [] and row["unfinished"] == 0
+    # martingale capped at 8: states 0..3; a purse higher, lower or the same as at the last
+    # stake (the games he cast between count); stakes 1..8 (a purse below the stake asked lays
+    # what it holds): at most 4 * 3 * 8 rules asked, for all three seats
+    assert len(asked) <= 96 < row["games"] * 1000
