@@ -48,7 +48,7 @@ from ..parse.store import read_entry, sha256, write_entry
 
 MAX_ENTRIES = 256  # kept per kind (rulesets, machines); beyond it the oldest go, so the cache cannot grow without bound
 MAX_ENTRY_BYTES = 64 << 20  # a kept machine is well under this; a larger file in the folder is not ours
-FORMAT = 4  # bump when what is kept changes shape
+FORMAT = 5  # bump when what is kept changes shape
 SUFFIX = ".entry"
 
 
@@ -257,9 +257,16 @@ def _unchanged(files: list, text: str) -> bool:
 class _Unpickler(pickle.Unpickler):
     """Loads only what this package keeps: its own classes, fractions, NumPy arrays and Python's
     plain containers. A kept entry has passed its checksum before it gets here; this is the
-    second wall, so that nothing in the folder can make loading call an arbitrary function."""
+    second wall, so that nothing in the folder can make loading call an arbitrary function.
+    `shared`: what the entry names rather than holds (`_shared`), found by its name (`_named`)."""
+
+    def __init__(self, file, shared: dict | None = None):
+        super().__init__(file)
+        self.shared = shared
 
     def find_class(self, module: str, name: str):
+        if (module, name) == (__name__, "_named") and self.shared is not None:
+            return self.shared.__getitem__  # a name it does not hold: KeyError, a miss
         if (module, name) in _ALLOWED or (module.split(".")[0] in ("hazard_dsl", "numpy") and "." not in name):
             found = super().find_class(module, name)
             if isinstance(found, type) or found is frozen_mapping or (module.split(".")[0] == "numpy"
@@ -284,10 +291,7 @@ def _load(entry: str, key: str, expect, shared: dict | None = None):
     if payload is None:
         return None
     try:
-        unpickler = _Unpickler(io.BytesIO(payload))
-        if shared is not None:
-            unpickler.persistent_load = shared.__getitem__
-        value = unpickler.load()
+        value = _Unpickler(io.BytesIO(payload), shared).load()
         return value if expect(value) else None
     except Exception:  # noqa: BLE001 - checksummed but foreign (another code's shapes): a miss
         return None
@@ -296,20 +300,41 @@ def _load(entry: str, key: str, expect, shared: dict | None = None):
 def _store(entry: str, key: str, value, shared: dict | None = None) -> None:
     import copyreg
 
-    names = {id(v): k for k, v in (shared or {}).items()}
     table = copyreg.dispatch_table.copy()
     table[MappingProxyType] = _reduce_mapping
+    if shared:
+        # What is shared is named through the dispatch table of its classes, which the pickler
+        # consults only for objects of those classes; a persistent_id would be called for every
+        # object kept, and was a third of the cost of keeping a machine (a first `analyse`).
+        by_name = _by_name({id(v): k for k, v in shared.items()})
+        for kind in {type(v) for v in shared.values()}:
+            table[kind] = by_name
     buffer = io.BytesIO()
     try:
         pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
         pickler.dispatch_table = table
-        if names:
-            pickler.persistent_id = lambda obj: names.get(id(obj))
         pickler.dump(value)
     except Exception:  # noqa: BLE001 - an unpicklable value: just not kept
         return
     if buffer.tell() <= MAX_ENTRY_BYTES and write_entry(entry, key, buffer.getvalue()):
         _prune(os.path.dirname(entry))
+
+
+def _by_name(names: dict):
+    """How an object of a shared value's class is kept: the shared value itself by its name
+    (`_named`, which the loader's `shared` answers), any other as pickle would keep it."""
+
+    def reduce(value):
+        name = names.get(id(value))
+        return (_named, (name,)) if name is not None else value.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+    return reduce
+
+
+def _named(name: str):
+    """Stands for a shared value in a kept entry; loading answers it from the values in memory
+    (`_Unpickler.shared`), and without them refuses it."""
+    raise pickle.UnpicklingError(f"{name} is named, not kept")
 
 
 def _is_kept_ruleset(kept) -> bool:
