@@ -198,12 +198,20 @@ class _Compiler:
 
     # --- running rules
     def first_rule(self, phase_name: str, values: dict, dice) -> Rule | None:
+        return self._first(self.tests_for(phase_name, values), phase_name, values, dice)
+
+    def tests_for(self, phase_name: str, values: dict) -> tuple:
+        """The (test, rule) pairs of a phase that can fire in a state with these values, in
+        order (`RuleIndex`); the same for every throw from the state."""
         index = self._tests.get(phase_name)
         if index is None:  # each phase's conditions as closures, made once: this is the hot loop
             index = self._tests[phase_name] = RuleIndex(tuple(
                 (None if rule.condition is None else self.fn(rule.condition), rule)
                 for rule in self.ruleset.phases[phase_name].rules), self.variables)
-        tests = index.tests if index.variable is None else index.tests_for(values)
+        return index.tests if index.variable is None else index.tests_for(values)
+
+    def _first(self, tests: tuple, phase_name: str, values: dict, dice) -> Rule | None:
+        """The first rule of `tests` (`tests_for`) whose condition holds for this throw, or None."""
         options = self.options
         tried = 0
         found = None
@@ -342,7 +350,8 @@ class _Compiler:
                     firsts, places = self.kinds(kind) if kind is not None else (self.outcomes, None)
                     if here is None:  # (nothing to replay or record: the throw alone)
                         same: dict = {}  # the steps of this state that no throw changes (`_throw`)
-                        made = [self._throw(phase, values, dice, same) for dice in firsts]
+                        tests = self.tests_for(phase, values)
+                        made = [self._throw(phase, values, dice, same, tests) for dice in firsts]
                     else:
                         made = [self.throw(phase, values, dice, here) for dice in firsts]
                     # the first throw of each kind stands for the others (2-5 for 5-2 …), worked
@@ -482,13 +491,14 @@ class _Compiler:
         finally:
             self._fired = self._entered = self._made = None
 
-    def _throw(self, phase: str, values: dict, dice, same: dict | None = None) -> Step:
+    def _throw(self, phase: str, values: dict, dice, same: dict | None = None, tests: tuple | None = None) -> Step:
         """What a throw does from a throw state of `phase`. `same`, kept for one throw state
         while its throws are worked out: the step of a rule whose actions read nothing of the
         throw, choose nothing and try no rule on the way (they enter no phase without a throw)
         is the same whichever throw fired it, and is given again, not run again (in Cotton's
-        chance, 9 throws of 11 throw again): the same states asked for, in the same order."""
-        rule = self.first_rule(phase, values, dice)
+        chance, 9 throws of 11 throw again): the same states asked for, in the same order.
+        `tests`: the phase's `tests_for` the state, when known."""
+        rule = self.first_rule(phase, values, dice) if tests is None else self._first(tests, phase, values, dice)
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)

@@ -6,12 +6,15 @@ combination of option values.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..diagnostics import ERROR, Diagnostic
 from ..model import Ruleset, dice_shape
 from .evaluate import throw_kind
 from .machine import CHOICE, END, OUTCOMES, THROW, outcomes_of
 
 MAX_EXAMPLES = 3
+_TARGET = attrgetter("target")
 
 
 def machine_problems(ruleset: Ruleset, result, suffix: str = "") -> list[Diagnostic]:
@@ -126,11 +129,13 @@ def _trapped(machine) -> set[int]:
     edges backwards (linear), so a counter climbing inside a trap costs no more than its states."""
     states = machine.states
     weights = machine.dice.weights  # a throw loaded dice never show leads nowhere
+    every = all(weights)  # (then every step counts: read without a look at its weight)
     predecessors: dict[int, list[int]] = {}
     waiting: dict[int, int] = {}  # choice state -> alternatives not yet forced out
     for state in states:
         if state.kind == THROW:
-            targets = {step.target for step, w in zip(state.steps, weights) if w}
+            targets = set(map(_TARGET, state.steps)) if every else \
+                {step.target for step, w in zip(state.steps, weights) if w}
         elif state.kind == CHOICE:
             targets = {step.target for _, step in state.alternatives}
             waiting[state.index] = len(targets)

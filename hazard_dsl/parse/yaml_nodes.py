@@ -9,6 +9,7 @@ depth) so no file can make the loader hang or eat memory.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from .numbers import MAX_YAML_DIGITS, yaml_int_digits
 from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
+_LINE_BREAK = re.compile("\n")
 
 # PyYAML is imported when a text is first read, not with this module: importing it takes about
 # 18 ms (python -X importtime), and a command that finds its ruleset in the cache reads no YAML,
@@ -177,55 +179,66 @@ class _Loader:
         self.file = file
         self.text = text
         self.nodes = 0
-        starts = [0]
-        k = text.find("\n")
-        while k >= 0:
-            starts.append(k + 1)
-            k = text.find("\n", k + 1)
-        self.line_starts = tuple(starts)
-        self.constructor = _pyyaml().SafeLoader("")
+        # where each line starts (past each `\n`), by the regular expression's loop, not Python's
+        self.line_starts = (0, *[found.end() for found in _LINE_BREAK.finditer(text)])
+        self.constructor = None  # PyYAML's, for a scalar that is not text (`constructed`)
+
+    def constructed(self, node):
+        """A scalar that is not text (a number, true, null…) as PyYAML's safe constructor makes
+        it, the constructor made at the first of them."""
+        if self.constructor is None:
+            self.constructor = _pyyaml().SafeLoader("")
+        return self.constructor.construct_object(node)
 
     def pos(self, mark) -> Position:
         return Position(self.file, mark.line + 1, mark.column + 1)
 
     def convert(self, node, depth: int = 0) -> YNode:
+        # (every node of a text read passes here: names are taken once into locals, and a
+        # mapping's keys and values converted by a local name, which was a tenth of the time)
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise RulesetError([Diagnostic(f"the file has more than {MAX_NODES} YAML nodes", self.pos(node.start_mark))])
         if depth > 100:
             raise RulesetError([Diagnostic("the YAML is nested more than 100 levels deep", self.pos(node.start_mark))])
-        if node.tag not in _PLAIN_TAGS:
+        tag = node.tag
+        if tag not in _PLAIN_TAGS:
             raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
-        position = self.pos(node.start_mark)
+        mark = node.start_mark
+        position = Position(self.file, mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == _INT and yaml_int_digits(node.value) > MAX_YAML_DIGITS:
-                # not converted at all: 0x + 5,000 digits is a Python int that str() refuses
-                # (the 4,300-digit limit), and 1:2:3:… of a megabyte takes minutes to build
-                shown = node.value if len(node.value) <= 16 else node.value[:12] + "…"
-                raise RulesetError([Diagnostic(
-                    f"the number {shown} has more than {MAX_YAML_DIGITS} digits; no rule needs one so large",
-                    position, hint="quote it if it is text")])
-            if node.tag == _STR:  # (nearly every scalar: the constructor would return its text)
-                value = node.value
+            text = node.value
+            if tag == _STR:  # (nearly every scalar: the constructor would return its text)
+                value = text
             else:
+                if tag == _INT and yaml_int_digits(text) > MAX_YAML_DIGITS:
+                    # not converted at all: 0x + 5,000 digits is a Python int that str() refuses
+                    # (the 4,300-digit limit), and 1:2:3:… of a megabyte takes minutes to build
+                    shown = text if len(text) <= 16 else text[:12] + "…"
+                    raise RulesetError([Diagnostic(
+                        f"the number {shown} has more than {MAX_YAML_DIGITS} digits; no rule needs one so large",
+                        position, hint="quote it if it is text")])
                 try:
-                    value = self.constructor.construct_object(node)
+                    value = self.constructed(node)
                 except Exception:  # e.g. a malformed !!int: keep the text
-                    value = node.value
-            raw = self.text[node.start_mark.index:node.end_mark.index]
-            skip = 0
-            if node.style in ("'", '"'):
-                skip = 1
-            elif node.style in ("|", ">"):
+                    value = text
+            start = mark.index
+            raw = self.text[start:node.end_mark.index]
+            style = node.style
+            if style == "'" or style == '"':
+                raw, start = raw[1:], start + 1
+            elif style == "|" or style == ">":
                 skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
-            span = _Span(raw[skip:], node.start_mark.index + skip, self.line_starts)
-            return YScalar(value, node.value, position, span)
+                raw, start = raw[skip:], start + skip
+            return YScalar(value, text, position, _Span(raw, start, self.line_starts))
+        convert = self.convert
+        depth += 1
         if isinstance(node, yaml.SequenceNode):
-            return YSeq(tuple(self.convert(item, depth + 1) for item in node.value), position)
+            return YSeq(tuple([convert(item, depth) for item in node.value]), position)
         entries: dict = {}
         problems = []
         for key_node, value_node in node.value:
-            key = self.convert(key_node, depth + 1)
+            key = convert(key_node, depth)
             if not isinstance(key, YScalar):
                 problems.append(Diagnostic("a key must be a plain word", key.position))
                 continue
@@ -236,7 +249,7 @@ class _Loader:
                     hint="a rule is a list item: start the next rule with `- when: …`" if name in ("when", "otherwise") else None,
                     code="duplicate-key", suggestion=dash_before(key.position) if name in ("when", "otherwise") else None))
                 continue
-            entries[name] = (key, self.convert(value_node, depth + 1))
+            entries[name] = (key, convert(value_node, depth))
         if problems:
             raise RulesetError(problems)
         return YMap(entries, position)

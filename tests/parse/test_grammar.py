@@ -129,3 +129,19 @@ def test_a_chain_of_arithmetic_is_flat_and_keeps_its_operators():
     product = expr("total * 2 // 3 % 4 + 1")
     assert isinstance(product, ex.Binary) and product.op == "+" and isinstance(product.left, ex.Chain)
     assert [s.op for s in product.left.steps] == ["*", "//", "%"]
+
+
+@pytest.mark.parametrize("text", ["", "a: 1", "a: 1\n", "\n\nb: 2\n", "a: |\n  x\n  y\n\nb: 'c'\n", "a: 1\r\nb: 2\r\n"])
+def test_a_scalar_is_placed_on_the_lines_counted_by_hand(text):
+    """Where each line starts (`_Loader.line_starts`) and so where a scalar's characters are:
+    counted here character by character, a line starting after each `\\n` only."""
+    from hazard_dsl.parse.yaml_nodes import _Loader
+
+    by_hand = [0] + [k + 1 for k, ch in enumerate(text) if ch == "\n"]
+    assert list(_Loader("f.yaml", text).line_starts) == by_hand
+    root = load_yaml(text, "f.yaml", register=False)
+    for key, (key_node, value) in (root.entries.items() if root is not None else ()):
+        index = text.index(key + ":")
+        line = text.count("\n", 0, index)
+        assert (key_node.position_at(0).line, key_node.position_at(0).column) == (line + 1, index - by_hand[line] + 1)
+        assert value.position_at(0).line >= key_node.position.line
