@@ -198,27 +198,27 @@ def _code() -> str:
     if not _CODE:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         parts = [__version__, sys.version]
-        found: list = []
         for folder in [""] + sorted(_subfolders(package)):
             try:
                 with os.scandir(os.path.join(package, folder)) as entries:
-                    names = sorted(e.name for e in entries if e.name.endswith(".py") and e.is_file())
+                    found = sorted((e.name, e) for e in entries if e.name.endswith(".py") and e.is_file())
             except OSError:
                 continue
-            found += [(f"{folder}/{name}" if folder else name, os.path.join(package, folder, name)) for name in names]
+            shown = folder + "/" if folder else ""
+            for name, entry in found:  # (the entry's own stat: no path made for each module)
+                try:
+                    info = entry.stat()
+                except OSError:
+                    continue
+                parts.append(f"{shown}{name}:{info.st_size}:{info.st_mtime_ns}")
         try:
             from ..parse.files import grammar_path
 
             grammar = str(grammar_path())
-            found.append((os.path.basename(grammar), grammar))
-        except FileNotFoundError:
+            info = os.stat(grammar)
+            parts.append(f"{os.path.basename(grammar)}:{info.st_size}:{info.st_mtime_ns}")
+        except OSError:  # (FileNotFoundError: an installation without its grammar)
             pass
-        for shown, path in found:
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
-            parts.append(f"{shown}:{info.st_size}:{info.st_mtime_ns}")
         _CODE.append(_hash(*parts))
     return _CODE[0]
 
