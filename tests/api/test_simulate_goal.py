@@ -66,3 +66,11 @@ def test_errors_name_the_keyword(kwargs, named, words):
         hazard_dsl.load("craps").simulate(**kwargs)
     assert caught.value.argument.name == named and words in str(caught.value)
     assert "--" not in str(caught.value)  # the API's words, never the command line's flags
+
+
+def test_it_pickles_as_itself():
+    import pickle
+
+    run = hazard_dsl.load("craps").simulate(players=["Ann"], purse=5, goal=10, strategy="paroli", games=50, seed=1)
+    again = pickle.loads(pickle.dumps(run))
+    assert type(again) is GoalSimulation and again.seats == run.seats and str(again) == str(run)
