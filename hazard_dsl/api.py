@@ -488,12 +488,18 @@ class Variant:
         return table
 
     def session(self, players, purse=20, stake=1, strategy: str = "flat", rounds: int = 1, seed: int = 0,
-                dice: str | None = None, policy: str = "optimal") -> list[dict]:
+                dice: str | None = None, policy: str = "optimal", cap=None) -> list[dict]:
         """A whole session at the table under a strategy (`run --players`): its events, as `--json`
-        prints them. The same as `table(...)` played to the end by `table.strategy(strategy, stake)`."""
+        prints them. The same as `table(...)` played to the end by `table.strategy(strategy, stake)`.
+        `cap`: a progression's largest stake, past which it starts again (`run --cap`)."""
         _table_settings(self.ruleset, players, purse, stake, strategy, rounds)
         table = self.table(players, purse, rounds, seed, dice, policy, bets=())
-        table.play(table.strategy(strategy, _money(stake, "stake")))
+        if cap is None:
+            table.play(table.strategy(strategy, _money(stake, "stake")))
+        else:
+            from .play.strategies import strategy as staking
+
+            table.play(staking(strategy, _money(stake, "stake"), table.chooser, cap=_money(cap, "cap")))
         return table.events
 
     def _table_machine(self, bets=()):

@@ -74,3 +74,23 @@ def test_it_pickles_as_itself():
     run = hazard_dsl.load("craps").simulate(players=["Ann"], purse=5, goal=10, strategy="paroli", games=50, seed=1)
     again = pickle.loads(pickle.dumps(run))
     assert type(again) is GoalSimulation and again.seats == run.seats and str(again) == str(run)
+
+
+def test_a_session_takes_a_cap_as_run_does():
+    # the same seed and cap: the stakes the API's session lays are those `run --cap --json` prints
+    events = hazard_dsl.load("cotton").session(["Ann", "Ben", "Cat"], strategy="martingale", cap=2, rounds=3, seed=3)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["run", "cotton", "--players", "Ann,Ben,Cat", "--strategy", "martingale", "--cap", "2",
+                     "--rounds", "3", "--seed", "3", "--json"]) == 0
+    printed = [json.loads(line) for line in out.getvalue().splitlines()]
+
+    def stakes(evs):
+        return [(e["player"], e["amount"]) for e in evs if e["event"] == "stake"]
+
+    assert stakes(events) == stakes(printed) and max(Fraction(a) for _, a in stakes(events)) == 2
+    uncapped = hazard_dsl.load("cotton").session(["Ann", "Ben", "Cat"], strategy="martingale", rounds=3, seed=3)
+    assert max(Fraction(a) for _, a in stakes(uncapped)) > 2
+    with pytest.raises(ArgumentError) as caught:
+        hazard_dsl.load("cotton").session(["Ann", "Ben"], cap=2)
+    assert caught.value.argument.name == "cap" and "not flat's" in str(caught.value)
