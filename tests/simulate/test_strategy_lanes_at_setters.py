@@ -115,3 +115,18 @@ def test_a_thousand_sessions_at_cotton_are_played_in_lanes_not_on_the_table(monk
     # stake (the games he cast between count); stakes 1..8 (a purse below the stake asked lays
     # what it holds): at most 4 * 3 * 8 rules asked, for all three seats
     assert len(asked) <= 96 < row["games"] * 1000
+
+
+def test_the_box_fee_comes_from_his_purse_when_he_casts():
+    # Hoyle's box fee (rulesets/hoyle.yaml: half a guinea, 21/2 shillings, after three successive
+    # mains the caster wins) in half
+    # units (its scale, 2): Ben casts first with 20 (40), wins three games against two stakes of
+    # 1 (2 each: 40 + 3 * 4 = 52), pays the fee from his purse (52 - 21 = 31), then loses one
+    # (27); the tape ends there, unfinished
+    ruleset = _ruleset("hoyle")
+    t = table(ruleset, {}, dict(_settings("flat"), purse=10 ** 12, bets=[], ruleset="hoyle"), 0, None)
+    s = setup(t.machine, t.chooser.solver, 3, Fraction(20), Fraction(1), "flat", 10_000)
+    assert s.scale == 2 and [amount for amount, *_ in s.fees] == [21]
+    out = play_to_goal(s, 1, 40, 100, 4, ProgressionLanes(Progression("martingale", 2), 100), 1,
+                       categories=[[WIN, WIN, WIN, LOSS]], first=[1])
+    assert (out.ended.tolist(), out.games.tolist(), out.purses.tolist()) == ([-1], [4], [27])
