@@ -119,10 +119,9 @@ def test_a_thousand_sessions_at_cotton_are_played_in_lanes_not_on_the_table(monk
 
 def test_the_box_fee_comes_from_his_purse_when_he_casts():
     # Hoyle's box fee (rulesets/hoyle.yaml: half a guinea, 21/2 shillings, after three successive
-    # mains the caster wins) in half
-    # units (its scale, 2): Ben casts first with 20 (40), wins three games against two stakes of
-    # 1 (2 each: 40 + 3 * 4 = 52), pays the fee from his purse (52 - 21 = 31), then loses one
-    # (27); the tape ends there, unfinished
+    # mains the caster wins), in half units (its scale, 2): Ben casts first with 20 (40), wins
+    # three games against two stakes of 1 (2 each: 40 + 3 * 4 = 52), pays the fee from his purse
+    # (52 - 21 = 31), then loses one (27); the tape ends there, unfinished
     ruleset = _ruleset("hoyle")
     t = table(ruleset, {}, dict(_settings("flat"), purse=10 ** 12, bets=[], ruleset="hoyle"), 0, None)
     s = setup(t.machine, t.chooser.solver, 3, Fraction(20), Fraction(1), "flat", 10_000)
