@@ -82,16 +82,124 @@ def place(position) -> tuple:
     return (position.line - 1, position.column - 1)
 
 
-def build_index(root) -> Index:
+def build_index(root, text: str | None = None, kept: "SectionIndexes | None" = None) -> Index:
     """The index of a document whose YAML read into `root` (a YMap; anything else gives an empty
-    index)."""
+    index). With its `text` and `kept` (the caller's), a top-level section whose text is one
+    indexed before is not walked again: its names are those found then, moved by the lines it
+    moved (`SectionIndexes`)."""
     index = Index()
     if not isinstance(root, YMap):
         return index
-    _Walk(index).ruleset(root)
+    walk = _Walk(index)
+    sections = kept.sections_of(root, text) if kept is not None and text is not None else None
+    if sections is None:
+        walk.ruleset(root)
+    else:
+        for key, (key_node, value) in root.entries.items():
+            section, first = sections[key]
+            part = kept.found(key, section, first)
+            if part is None:
+                part = Index()
+                _Walk(part).section(key, key_node, value)
+                kept.keep(key, section, first, part)
+            _merge(index, part)
     index.definitions.sort(key=lambda n: n.start)
     index.uses.sort(key=lambda n: n.start)
     return index
+
+
+def _merge(index: Index, part: Index) -> None:
+    index.definitions += part.definitions
+    index.uses += part.uses
+    index.blocks += part.blocks
+    index.spans.update(part.spans)
+    index.throwless |= part.throwless
+    if part.extends is not None:
+        index.extends = part.extends
+
+
+# where an anchor may stand (`key: &a`, `- &a`, `[&a`): prose with `C&E` in it is not one
+_ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")
+
+
+class SectionIndexes:
+    """The names found in each top-level section of the texts indexed lately, kept by the
+    section's key and text, for the next version of a document: a keystroke changes one section
+    (a line typed moves the ones below it), so the others are not walked again. Owned by the
+    caller (the language service, one for its documents) and bounded by `max_sections`, the
+    least lately used dropped first.
+
+    A section's names depend on its text alone, its place aside, where the text is cut into
+    sections (`parse.sections.top_level`) exactly as its YAML read: the same top-level keys in
+    the same order, each where its section begins, and no anchor (`&a`) anywhere, since an alias
+    in one section is the nodes of another. Anything else is walked whole, as before."""
+
+    def __init__(self, max_sections: int = 64):
+        import threading
+        from collections import OrderedDict
+
+        self.max_sections = max_sections
+        self._kept: OrderedDict = OrderedDict()  # (key, text) -> (its first line, Index)
+        self._lock = threading.Lock()  # the language service indexes on its worker too
+        self.walked = self.found_kept = 0  # sections walked, sections found here: what a test counts
+
+    @staticmethod
+    def sections_of(root: YMap, text: str) -> dict | None:
+        """key -> (its section's text, the line it begins on, from 0), or None where the text is
+        not cut as it read (see the class's docstring)."""
+        from ..parse.sections import top_level
+
+        if _ANCHOR.search(text):
+            return None
+        cut = top_level(text)
+        if cut is None or list(cut) != list(root.entries):
+            return None
+        out, line, at = {}, 0, 0
+        for key, (start, end) in cut.items():
+            line += text.count("\n", at, start)
+            at = start
+            if root.entries[key][0].position.line != line + 1:
+                return None
+            out[key] = (text[start:end], line)
+        return out
+
+    def found(self, key: str, section: str, first: int) -> Index | None:
+        """The names of this section, found before, placed as it stands now (from `first`)."""
+        with self._lock:
+            kept = self._kept.get((key, section))
+            if kept is None:
+                return None
+            self._kept.move_to_end((key, section))
+            self.found_kept += 1
+        line, part = kept
+        return part if line == first else _moved(part, first - line)
+
+    def keep(self, key: str, section: str, first: int, part: Index) -> None:
+        with self._lock:
+            self.walked += 1
+            self._kept[(key, section)] = (first, part)
+            self._kept.move_to_end((key, section))
+            while len(self._kept) > max(1, self.max_sections):
+                self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def _moved(part: Index, lines: int) -> Index:
+    """`part`'s names moved down by `lines` lines (up, if negative)."""
+    def at(p):
+        return None if p is None else (p[0] + lines, p[1])
+
+    return Index(
+        definitions=[Name(n.name, n.kind, n.scope, at(n.start), at(n.end), n.definition, at(n.block_end), n.option)
+                     for n in part.definitions],
+        uses=[Name(n.name, n.kind, n.scope, at(n.start), at(n.end), n.definition, at(n.block_end), n.option)
+              for n in part.uses],
+        extends=None if part.extends is None else (part.extends[0], at(part.extends[1]), at(part.extends[2])),
+        blocks=[(scope, at(start), at(end)) for scope, start, end in part.blocks],
+        spans={at(start): at(end) for start, end in part.spans.items()},
+        throwless=set(part.throwless))
 
 
 _NAME = r"([A-Za-z_][A-Za-z0-9_]*)"
@@ -133,60 +241,64 @@ class _Walk:
     # --- sections
     def ruleset(self, root: YMap) -> None:
         for key, (key_node, value) in root.entries.items():
-            self.key(key_node)
-            if key == "extends" and isinstance(value, YScalar) and isinstance(value.value, str):
-                self.index.extends = (value.text, place(value.position), place(value.end()))
-                self.index.spans[place(value.position)] = place(value.end())
-            elif key in DEFINING and isinstance(value, YMap):
-                getattr(self, key)(value)
-            elif key == "start":
-                self.scalar_use(value, "phase", GAME)
-            elif key == "money" and isinstance(value, YMap):
-                self.plain(value)
-                self.scalar_use(value.get("stake"), "bet", GAME)
-            elif key == "passing" and isinstance(value, YMap):
-                self.plain(value)
-                labels = value.get("after_labels")
-                for item in labels.items if isinstance(labels, YSeq) else ():
-                    self.scalar_use(item, "label", GAME)
-                losses = value.get("losses_in_a_row")
-                if isinstance(losses, YScalar) and isinstance(losses.value, str):
-                    self.expression(losses, "expression", GAME)
-            elif key == "cocked" and isinstance(value, YMap):
-                self.plain(value)
-                chance = value.get("chance")
-                if isinstance(chance, YMap):
-                    self.plain(chance)
-                    self.scalar_use(chance.get("by_option"), "option", GAME)
-                self.rules(value.get("rules"), GAME)
-            elif key == "printed" and isinstance(value, YSeq):  # the sources' figures: of a label, a
-                # bet, given variables' values, under options' values — renamed with them
-                for item in value.items:
-                    if not isinstance(item, YMap):
-                        continue
-                    self.plain(item)
-                    self.scalar_use(item.get("bet"), "bet", GAME)
-                    of = item.get("of")
-                    if isinstance(of, YScalar) and of.text not in ("win", "lose", "push", "edge"):
-                        self.scalar_use(of, "label", GAME)
-                    given = item.get("given")
-                    for name, (name_node, _) in (given.entries.items() if isinstance(given, YMap) else ()):
-                        self.key(name_node)
-                        self.use(name, "variable", GAME, place(name_node.position))
-                    chosen = item.get("options")  # the rules it is a figure of: option and value
-                    for name, (name_node, chosen_value) in (chosen.entries.items() if isinstance(chosen, YMap)
-                                                            else ()):
-                        self.key(name_node)
-                        self.use(name, "option", GAME, place(name_node.position))
-                        if isinstance(chosen_value, YScalar) and chosen_value.text.strip().isidentifier():
-                            start = place(chosen_value.position)
-                            self.index.spans[start] = place(chosen_value.end())
-                            self.use(chosen_value.text.strip(), "value", GAME, start, option=name)
-            elif key == "dice" and isinstance(value, YMap):
-                self.plain(value)
-                self.scalar_use(value.get("by_option"), "option", GAME)
-            elif isinstance(value, YScalar):
-                self.index.spans[place(value.position)] = place(value.end())
+            self.section(key, key_node, value)
+
+    def section(self, key: str, key_node: YScalar, value) -> None:
+        """One top-level key and what is written under it."""
+        self.key(key_node)
+        if key == "extends" and isinstance(value, YScalar) and isinstance(value.value, str):
+            self.index.extends = (value.text, place(value.position), place(value.end()))
+            self.index.spans[place(value.position)] = place(value.end())
+        elif key in DEFINING and isinstance(value, YMap):
+            getattr(self, key)(value)
+        elif key == "start":
+            self.scalar_use(value, "phase", GAME)
+        elif key == "money" and isinstance(value, YMap):
+            self.plain(value)
+            self.scalar_use(value.get("stake"), "bet", GAME)
+        elif key == "passing" and isinstance(value, YMap):
+            self.plain(value)
+            labels = value.get("after_labels")
+            for item in labels.items if isinstance(labels, YSeq) else ():
+                self.scalar_use(item, "label", GAME)
+            losses = value.get("losses_in_a_row")
+            if isinstance(losses, YScalar) and isinstance(losses.value, str):
+                self.expression(losses, "expression", GAME)
+        elif key == "cocked" and isinstance(value, YMap):
+            self.plain(value)
+            chance = value.get("chance")
+            if isinstance(chance, YMap):
+                self.plain(chance)
+                self.scalar_use(chance.get("by_option"), "option", GAME)
+            self.rules(value.get("rules"), GAME)
+        elif key == "printed" and isinstance(value, YSeq):  # the sources' figures: of a label, a
+            # bet, given variables' values, under options' values — renamed with them
+            for item in value.items:
+                if not isinstance(item, YMap):
+                    continue
+                self.plain(item)
+                self.scalar_use(item.get("bet"), "bet", GAME)
+                of = item.get("of")
+                if isinstance(of, YScalar) and of.text not in ("win", "lose", "push", "edge"):
+                    self.scalar_use(of, "label", GAME)
+                given = item.get("given")
+                for name, (name_node, _) in (given.entries.items() if isinstance(given, YMap) else ()):
+                    self.key(name_node)
+                    self.use(name, "variable", GAME, place(name_node.position))
+                chosen = item.get("options")  # the rules it is a figure of: option and value
+                for name, (name_node, chosen_value) in (chosen.entries.items() if isinstance(chosen, YMap)
+                                                        else ()):
+                    self.key(name_node)
+                    self.use(name, "option", GAME, place(name_node.position))
+                    if isinstance(chosen_value, YScalar) and chosen_value.text.strip().isidentifier():
+                        start = place(chosen_value.position)
+                        self.index.spans[start] = place(chosen_value.end())
+                        self.use(chosen_value.text.strip(), "value", GAME, start, option=name)
+        elif key == "dice" and isinstance(value, YMap):
+            self.plain(value)
+            self.scalar_use(value.get("by_option"), "option", GAME)
+        elif isinstance(value, YScalar):
+            self.index.spans[place(value.position)] = place(value.end())
 
     def plain(self, m: YMap, scope: str = GAME) -> None:
         """The keys of a mapping and its one-line plain values, as spans; the variables a `say:`

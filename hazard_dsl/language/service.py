@@ -29,8 +29,9 @@ is unchanged.
 The values answered are `language.values`' (found here too); a document's problems, placed and
 given their fixes, `language.problems`'; hover's words `language.hovers`', completion's
 `language.completion`'. What stays here (some 900 lines) is one piece: the documents held,
-their parents and the caches kept for them (one `Explorations` a service), and the service's
-answers over them — definitions, references, rename, symbols — which all walk the same names.
+their parents and the caches kept for them (one `Explorations` and one `SectionIndexes` a
+service), and the service's answers over them — definitions, references, rename, symbols —
+which all walk the same names.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from pathlib import Path
 from ..cache import sharing
 from ..compile.explorations import Explorations
 from ..diagnostics import ERROR, RulesetError
-from .index import GAME, Index, Name, build_index
+from .index import GAME, Index, Name, SectionIndexes, build_index
 from .completion import Completer
 from .hovers import MAX_HOVER_STATES, bet_edge, Hovers, parent_said  # noqa: F401  (MAX_HOVER_STATES: found here too)
 from .problems import problems_of
@@ -125,6 +126,7 @@ class _Document:
     and completion answer from what the last analysed version found while a worker checks."""
 
     explorations = None  # the service's (set by it): lent to this version's check
+    sections = None  # the service's `SectionIndexes` (set by it): the names of sections indexed before
 
     def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None,
                  waits: bool = True):
@@ -157,7 +159,7 @@ class _Document:
     @property
     def index(self) -> Index:
         if self._index is None:
-            index = _index_of(self.text, self.display)
+            index = _index_of(self.text, self.display, self.sections)
             if index.definitions or index.uses:
                 self._known.found_names(self.seq, index)
             self._index = index
@@ -258,7 +260,7 @@ def _reading(overlay: dict):
             reader.read_regular, cache.read_regular = original, original
 
 
-def _index_of(text: str, display: str) -> Index:
+def _index_of(text: str, display: str, kept: SectionIndexes | None = None) -> Index:
     from ..parse.yaml_nodes import load_yaml
 
     try:
@@ -266,7 +268,7 @@ def _index_of(text: str, display: str) -> Index:
     except (RulesetError, RecursionError, ValueError):
         return Index()
     try:
-        return build_index(root)
+        return build_index(root, text, kept)
     except RecursionError:
         return Index()
 
@@ -288,6 +290,7 @@ class LanguageService:
         self._globs: list = []  # the editor's `files` setting (`configure`)
         self._roots: list = []  # the editor's workspace folders, which a relative glob is read from
         self._explorations = Explorations()  # what compiling its documents' games lends the next (bounded)
+        self._sections = SectionIndexes()  # the names of each section indexed lately, for the next version
 
     # --- documents
     def open(self, uri: str, text: str, version=None) -> list[str]:
@@ -315,6 +318,7 @@ class LanguageService:
     def _made(self, uri: str, text: str, version=None, before=None) -> _Document:
         doc = _Document(uri, text, version, before, self.waits)
         doc.explorations = self._explorations
+        doc.sections = self._sections
         doc.overlay = lambda: self._overlay(doc)
         return doc
 
