@@ -308,6 +308,71 @@ class DamagedLog(ArgumentError, LogError):
         return f"{self.where}: " + "".join(p if isinstance(p, str) else wording.arg(p) for p in self.problem)
 
 
+def checked_header(log) -> None:
+    """Raise DamagedLog, naming the setting, where the session event of `log` holds a setting
+    that --log never writes (a log edited or damaged): each setting is judged before any is
+    used, so that a seed of -1 or `true` is refused, not handed to the dice."""
+    h = log.header
+    damage = header_damage(h)
+    if damage is not None:
+        raise DamagedLog(f"{log.path}:1", f"the session event is damaged: {damage} (what ", Arg("log"), " writes)")
+
+
+def header_damage(h: dict) -> str | None:
+    """What is wrong with the settings of a log's session event `h`, in words naming the first
+    damaged setting ("its seed is -1, not a whole number from 0 to 2^64 − 1"), or None."""
+    from ..parse.numbers import MAX_DIGITS, exact_amount
+    from ..play.strategies import STRATEGIES
+
+    def its(key: str, wanted: str) -> str:
+        return f"its {key} {'are' if key in ('players', 'options', 'rules') else 'is'} {_logged(h.get(key))}, " \
+               f"not {wanted}"
+
+    def whole(value) -> bool:  # JSON's true is no number, though Python's bool is an int
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    if not isinstance(h["file"], str):
+        return its("file", "the name of a rule file")
+    if not isinstance(h["rules"], str):
+        return its("rules", "the hash of the rules (text)")
+    if not isinstance(h["options"], dict):
+        return its("options", "the options by name")
+    players = h["players"]
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        return its("players", "a list of names")
+    try:
+        player_names(",".join(players), 1)
+        if not all("," not in p and p == p.strip() for p in players):
+            raise SettingError("players", ": a name has a comma or spaces around it")
+    except CommandError as exc:
+        why = "".join(part for part in exc.problem if isinstance(part, str)).lstrip(": ")
+        return its("players", f"names a session is played with ({why})")
+    if h["strategy"] not in STRATEGIES:
+        return its("strategy", f"one of {', '.join(STRATEGIES)}")
+    if not whole(h["rounds"]) or not 1 <= h["rounds"] <= MAX_ROUNDS:
+        return its("rounds", f"a whole number from 1 to {MAX_ROUNDS:,}")
+    if not isinstance(h["policy"], str):
+        return its("policy", "the name of a policy (text)")
+    for key in ("purse", "stake"):
+        if not isinstance(h[key], str) or not (exact_amount(h[key], percent=False) or 0) > 0:
+            return its(key, f"an amount above 0 as text (at most {MAX_DIGITS} digits a part)")
+    seed = h.get("seed")
+    if seed is not None and not (whole(seed) and 0 <= seed < 2**64):
+        return its("seed", "a whole number from 0 to 2^64 − 1, or null (a tape)")
+    return None
+
+
+def _logged(value) -> str:
+    """A setting's value as the log holds it (JSON), cut short: a damaged line may hold anything."""
+    import json
+
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON (a Python caller's header)
+        text = repr(value)
+    return text if len(text) <= 24 else f"{text[:12]}… ({len(text)} characters)"
+
+
 def from_header(log, named: str | None):
     """The ruleset, options and settings a log was written with, each checked, and its seed. The
     rules are a built-in ruleset the header names, or the rule file the user names (`named`);
@@ -315,23 +380,9 @@ def from_header(log, named: str | None):
     from ..cache import read_ruleset
     from ..parse.numbers import exact_amount
     from ..play.log import LogError, rules_file
-    from ..play.strategies import STRATEGIES
 
     h, where = log.header, f"{log.path}:1"
-    ok = (isinstance(h["file"], str) and isinstance(h["rules"], str) and isinstance(h["options"], dict)
-          and isinstance(h["players"], list) and h["players"] and all(isinstance(p, str) for p in h["players"])
-          and h["strategy"] in STRATEGIES and isinstance(h["rounds"], int) and not isinstance(h["rounds"], bool)
-          and 1 <= h["rounds"] <= MAX_ROUNDS and isinstance(h["policy"], str)
-          and all(isinstance(h[k], str) and (exact_amount(h[k], percent=False) or 0) > 0 for k in ("purse", "stake"))
-          and (h.get("seed") is None or isinstance(h.get("seed"), int) and 0 <= h["seed"] < 2**64))
-    if ok:
-        try:
-            player_names(",".join(h["players"]), 1)
-            ok = all("," not in p and p == p.strip() for p in h["players"])
-        except CommandError:
-            ok = False
-    if not ok:
-        raise DamagedLog(where, "the session event is damaged (its settings are not what ", Arg("log"), " writes)")
+    checked_header(log)
     if named is not None:
         ruleset, shown = load(named), named  # the user's own choice: its problems are shown as for any command
     else:
@@ -400,6 +451,7 @@ def resumed_dice(log, tape=None):
     `tape` (play.dice.DiceTape), which a session played with a tape needs again."""
     from ..play.dice import RandomDice
 
+    checked_header(log)  # the seed is handed to the dice below: a damaged one is refused first
     seed = log.header.get("seed")
     if seed is None and tape is None:
         # (the dice a setting: --dice at the command line, `dice` over the web and in Python)

@@ -94,11 +94,34 @@ def _too_long(path: str, number: int) -> LogError:
                     f"not a session event (the log is damaged)")
 
 
-def _event(path: str, number: int, line: bytes) -> dict:
+class _TwiceKey(ValueError):
+    """A JSON object of a log's line with a key twice."""
+
+
+def _once_each(pairs: list) -> dict:
+    # json.loads keeps the last of two values of a key, silently: a line edited so (a throw's
+    # "dice" written twice) would be replayed with one of them, and the line after it blamed
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _TwiceKey(key)
+        seen[key] = value
+    return seen
+
+
+def _json_line(path: str, number: int, line: bytes):
+    """A line of a log as JSON, each object's keys once; LogError naming the line otherwise."""
     try:
-        event = json.loads(line.decode("utf-8"))
+        return json.loads(line.decode("utf-8"), object_pairs_hook=_once_each)
+    except _TwiceKey as twice:
+        raise LogError(f"{path}:{number}: this line has {json.dumps(twice.args[0])[:40]} twice; a log writes each "
+                       f"key once (the log is damaged)") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise LogError(f"{path}:{number}: this line is not a JSON event (the log is damaged)") from None
+
+
+def _event(path: str, number: int, line: bytes) -> dict:
+    event = _json_line(path, number, line)
     if not isinstance(event, dict) or not isinstance(event.get("event"), str):
         raise LogError(f"{path}:{number}: this line is not a session event (no \"event\")")
     return event
@@ -443,10 +466,7 @@ def rules_file(log: LogFile):
 def _entry(path: str, number: int, line: bytes) -> dict:
     """One line of a log: an event (`"event"`) or an action (`"action"`, written before the
     events it caused)."""
-    try:
-        entry = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise LogError(f"{path}:{number}: this line is not a JSON event (the log is damaged)") from None
+    entry = _json_line(path, number, line)
     if not isinstance(entry, dict) or not (isinstance(entry.get("event"), str) or
                                            (isinstance(entry.get("action"), str) and "event" not in entry)):
         raise LogError(f"{path}:{number}: this line is neither a session event nor an action (no \"event\")")

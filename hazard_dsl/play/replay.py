@@ -148,8 +148,11 @@ def replayed(entries, table, where):
                 raise LogError(f"{at}: the log contradicts the rules: {exc}") from None
         event = made.popleft()
         if event["event"] == "session":  # a log's adds the settings it was played with
-            wrong = differs({k: event[k] for k in ("players", "purses", "options")},
-                            {k: entry.get(k) for k in ("players", "purses", "options")})
+            # the ruleset's name too: the rules' hash holds the game, and a name edited in the
+            # log would be told as the game's (the table's prose, "passing", may change its
+            # words between versions, so it is not compared)
+            compared = ("ruleset", "players", "purses", "options")
+            wrong = differs({k: event[k] for k in compared}, {k: entry.get(k) for k in compared})
         else:
             wrong = differs(event, entry)
         if wrong:

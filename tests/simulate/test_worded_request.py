@@ -101,8 +101,9 @@ def test_replay_of_a_damaged_header_says_it_with_the_flag(tmp_path, capsys):
     header["rounds"] = 0  # no session is played for no rounds: not what a log is written with
     log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     assert main(["replay", str(log)]) == 1
-    assert capsys.readouterr().err.strip() == (f"hazard-dsl: error: {log}:1: the session event is damaged (its "
-                                               f"settings are not what --log writes)")
+    assert capsys.readouterr().err.strip() == (f"hazard-dsl: error: {log}:1: the session event is damaged: its "
+                                               f"rounds is 0, not a whole number from 1 to 10,000 (what --log "
+                                               f"writes)")
 
 
 def _shown_strings(path: Path):
