@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostics, RulesetError, Suggestion, did_you_mean, n
 from ..records import record
 from ..model import (AGAINST, BET_FACTS, COMMISSION_PAID, DICE_FACTS, FACE_WORDS, FIRST_CASTER, ROLES, WHEN_SHORT, REFUSE, Bet, Cocked, Commission, DiceSpec, Fee,
                      Label, Loading, Option, Passing, Phase, Rule, Ruleset, Source, Table, Variable, Words,
-                     Coin, Sum, MAX_DICE, MAX_SIDES, MAX_THROWS, NUMBER_WORDS, THROW_FUNCTIONS, TWO_DICE, DiceShape, is_die_fact)
+                     Coin, Sum, MAX_DICE, MAX_SIDES, MAX_THROWS, NUMBER_WORDS, THROW_FUNCTIONS, TWO_DICE, DiceShape, is_die_fact, throw_facts)
 from . import syntax as ex
 from .expressions import parse_actions, parse_expression, parse_payout
 # the keys of each mapping of a rule file are in one table, which the JSON Schema is written from too
@@ -378,6 +378,11 @@ def _shape(r: _Reader, node, count: int | None, sides: int | None, faces) -> Dic
         for item in faces.items:
             name = r.word(item, "dice: faces (a face's name)")
             if name is None:
+                return None
+            if name in DICE_FACTS or is_die_fact(name) or name in ("off", "shown"):  # the fact would hide it
+                facts = [*throw_facts(DiceShape(min(max(count, 1), MAX_DICE))), "off", "shown"]
+                r.diags.error(f"dice: faces names {name!r}, a fact of the throw; no face may have the name of one: "
+                              f"{', '.join(facts)}", item.position, code="reserved-word")
                 return None
             if name in said:
                 r.diags.error(f"dice: faces names {name!r} twice; each face has a name of its own", item.position)
