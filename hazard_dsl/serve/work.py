@@ -144,6 +144,12 @@ def _kept(connection, folder, make) -> None:
             return
 
 
+def fresh(make, function, *args):
+    """`function(make(), *args)`: a kept state's work done by a process of its own, the state
+    made for it alone."""
+    return function(make(), *args)
+
+
 class Kept:
     """One process that keeps what it worked out for the next request (the workbench's language
     service: a keystroke's check then plays out only what the edit changed, a fifth of a fresh
@@ -175,6 +181,8 @@ class Kept:
             process, connection = self.process, self.connection
             connection.send((function, args))
             now, self.limit = anyio.current_time(), limit
+            # at work: the server's stop kills it as it kills the forked work (`Worker.stop`)
+            self.worker._running.add(process)
             try:
                 status, value = await self._answer(process, connection, now + limit)
             except anyio.get_cancelled_exc_class():
@@ -186,6 +194,8 @@ class Kept:
                     except (TimeLimit, Stopping, Failed):
                         pass
                 raise
+            finally:
+                self.worker._running.discard(process)
         if status == "ok":
             return value
         raise Failed(*value)
@@ -212,10 +222,15 @@ class Kept:
         process = self.worker._context.Process(target=_kept, args=(send, self.worker.folder, self.make), daemon=True)
         process.start()
         send.close()
-        self.worker._running.add(process)
         self.process, self.connection = process, receive
-        if self.worker.stopping:
-            self.worker._kill(process)
+
+    def busy(self) -> bool:
+        return self._turn is not None and self._turn.locked()
+
+    def stop(self) -> None:
+        """The server stops: the process, idle, is killed (at work, `Worker.stop` kills it)."""
+        if self.process is not None and self.process not in self.worker._running and self.process.is_alive():
+            self.process.kill()
 
     def _end(self, process) -> None:
         """The process is killed and reaped, and the next request forks another."""
@@ -260,32 +275,42 @@ class Worker:
     async def keep(self, make, function, *args, slow: bool = False):
         """A question about a text (as `ask`; `slow`: an analysis, as `run`, with its time
         limit), answered by the process that keeps `make()`'s state (`Kept`: `function(state,
-        *args)`), one at a time; inline, by a state of this process. `make` and `function` are
-        module-level functions."""
+        *args)`), one at a time; inline, by a state made for the request alone (the threads of
+        this process would share it). `make` and `function` are module-level functions."""
         if self.inline:
-            if make not in self._kept:
-                self._kept[make] = make()
-            work = self.run if slow else self.ask
-            return await work(function, self._kept[make], *args)
+            return await (self.run if slow else self.ask)(fresh, make, function, *args)
         if make not in self._kept:
             self._kept[make] = Kept(self, make)
-        return await self._kept[make].ask(self.time_limit if slow else self.ask_limit, function, *args)
+        kept = self._kept[make]
+        if slow and kept.busy():
+            # an analysis while another runs (another page's, or one given up still in its grace):
+            # a process of its own, with nothing kept, rather than a wait behind it
+            return await self.run(fresh, make, function, *args)
+        if slow:  # an analysis holds one of the `jobs` slots, as any other does
+            async with self._lane("run"):
+                return await kept.ask(self.time_limit, function, *args)
+        return await kept.ask(self.ask_limit, function, *args)
 
     def stop(self) -> None:
         """The server stops: every piece of work running is killed, and each request waiting
         for one is answered at once (Stopping); no new work starts. Safe in a signal handler."""
         self.stopping = True
+        for kept in self._kept.values():
+            kept.stop()
         for process in list(self._running):
             self._kill(process)
 
-    async def _work(self, lane: str, limit: float, function, args, kwargs):
-        if self.stopping:
-            raise Stopping("the server is stopping")
+    def _lane(self, lane: str):
         if self._lanes is None:
             # work waiting its turn waits here, holding no thread: the threads of the server's
             # other work (reading static files) stay free
             self._lanes = {"run": anyio.CapacityLimiter(self.jobs), "ask": anyio.CapacityLimiter(ASK_JOBS)}
-        async with self._lanes[lane]:
+        return self._lanes[lane]
+
+    async def _work(self, lane: str, limit: float, function, args, kwargs):
+        if self.stopping:
+            raise Stopping("the server is stopping")
+        async with self._lane(lane):
             if self.inline:
                 if self._explorations is None:
                     from ..compile.explorations import Explorations

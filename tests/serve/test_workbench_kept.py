@@ -142,6 +142,38 @@ def test_a_kept_process_keeps_its_state_and_starts_again_past_its_grace_or_limit
             await worker.keep(tally, count, 20)
         after, newer = await worker.keep(tally, count)
         assert after == 1 and newer != new
+
+        # an analysis (`slow`) while the kept process is at another: a process of its own, with a
+        # state made for it alone, rather than a wait
+        answers = []
+
+        async def analysis(nap):
+            answers.append(await worker.keep(tally, count, nap, slow=True))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(analysis, 1.0)
+            await anyio.sleep(0.3)
+            group.start_soon(analysis, 0.0)
+        analyst = worker._kept[tally].process.pid
+        # the kept one counts on from its last (1), the other from nothing
+        assert [a for a in answers if a[1] == analyst] == [(2, analyst)]
+        assert [a[0] for a in answers if a[1] != analyst] == [1]
+
+        # the server stops: the kept processes, idle, are killed too
         worker.stop()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and _alive(analyst):
+            time.sleep(0.05)
+        assert not _alive(analyst)
 
     anyio.run(scenario)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (killed, not yet reaped by the forkserver) counts as gone
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(")")[-1].split()[0] != "Z"
