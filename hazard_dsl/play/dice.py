@@ -93,6 +93,10 @@ class RandomDice:
         return self._face(0)
 
 
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
 class DiceTape:
     """Throws given in advance, e.g. ``"3-4 6-6 1-2"`` (commas allowed between them). Where dice
     land off, ``x-4`` is a cast with the first die off and the second showing 4 (``x-x``: both
@@ -112,6 +116,12 @@ class DiceTape:
         in the words of `game`'s dice (a Ruleset or a Machine: how many dice, their faces, and
         whether they may land off; None: Hazard's two six-sided dice, which may)."""
         shape = _Shape.of(game)
+        if not isinstance(text, str):
+            # a Python caller's (or a JSON body's) number or list: the tape is text, as typed
+            given = repr(text)
+            raise ArgumentError(Arg("dice", value=text) if len(given) <= 40 else Arg("dice"),
+                                f": a tape of throws is text, such as \"{shape.examples()}\", not "
+                                f"{_a(type(text).__name__)}")
         tokens = text.replace(",", " ").split()
         if not tokens:
             raise ArgumentError(Arg("dice"), f"needs throws such as \"{shape.examples()}\"")
