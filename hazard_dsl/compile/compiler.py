@@ -46,6 +46,8 @@ MAX_PASS_THROUGH = 10_000  # phases entered one after another without a throw (a
 # 20,000 states with a few rules a phase needs a fraction of it; a rule file that spells out a
 # table in thousands of rules a phase gets through it by guards (`compile.rule_index`).
 MAX_RULE_TESTS = 2_000_000
+# The actions that read nothing at all: what they do is the same for every throw (`_blind`).
+_READ_NOTHING = frozenset({ex.End, ex.Goto, ex.ThrowAgain})
 
 
 def _off_words(off: tuple, kept: tuple) -> str:
@@ -175,7 +177,7 @@ class _Compiler:
         number = len(self.states)
         self.index[key] = number
         self.states.append(dict(index=number, kind=kind, phase=phase,
-                                values=tuple(values[v] for v in self.variables), **extra))
+                                values=tuple(map(values.__getitem__, self.variables)), **extra))
         if kind != END:
             self.queue.append(number)
         return number
@@ -502,27 +504,31 @@ class _Compiler:
         if rule is None:
             self.result.unhandled.setdefault(phase, []).append((values, dice))
             return Step(-1, None)
+        if same is not None:
+            step = same.get(rule.index)
+            if step is not None:
+                return step  # (the rule is among those fired since the step was worked out)
         fired = (phase, rule.index)  # (`_fire`, inline: once per throw)
         self.result.fired.add(fired)
         if self._fired is not None:
             self._fired.append(fired)
         if same is None:
             return self.run(rule, 0, values, dice, [])
-        step = same.get(rule.index)
-        if step is None:
-            tests = self.result.tests
-            step = self.run(rule, 0, values, dice, [])
-            if self.result.tests == tests and self._blind(rule):
-                same[rule.index] = step
+        tests = self.result.tests
+        step = self.run(rule, 0, values, dice, [])
+        if self.result.tests == tests and self._blind(rule):
+            same[rule.index] = step
         return step
 
     def _blind(self, rule: Rule) -> bool:
         """Whether a rule's actions read nothing of the throw and choose nothing (a choice's
         state is the throw's own): what they do is the same for every throw (`_throw`)."""
         found = self._blind_rules.get(id(rule))
-        if found is None:
-            found = self._blind_rules[id(rule)] = not (
-                reads_throw(rule.actions) or any(action.__class__ is ex.Choose for action in rule.actions))
+        if found is None:  # (an ending, a goto and `throw again` read nothing; any other action
+            # but a `set` of what reads no throw counts as reading it)
+            found = self._blind_rules[id(rule)] = all(
+                action.__class__ in _READ_NOTHING
+                or action.__class__ is ex.Assign and not reads_throw(action.value) for action in rule.actions)
         return found
 
     def _fire(self, rule_key: tuple) -> None:

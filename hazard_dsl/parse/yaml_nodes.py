@@ -65,8 +65,7 @@ class YScalar:
             return self.position
         found = span.positions.get(offset)  # an expression's nodes often start where another does
         if found is None:
-            offsets = span.offsets(self.text)
-            index = offsets[min(max(offset, 0), len(offsets) - 1)]
+            index = span.index(self.text, offset)
             line_starts = span.line_starts
             line = bisect_right(line_starts, index) - 1
             found = span.positions[offset] = Position(self.position.file, line + 1, index - line_starts[line] + 1)
@@ -106,10 +105,18 @@ class _Span:
         self.raw, self.start, self.line_starts, self._offsets = raw, start, line_starts, None
         self.positions: dict = {}  # offset in the value -> its Position (they are immutable)
 
-    def offsets(self, value: str) -> tuple:
-        if self._offsets is None:
-            self._offsets = _align(value, self.raw, self.start)
-        return self._offsets
+    def index(self, value: str, offset: int) -> int:
+        """The index in the file of character `offset` of the scalar's `value` (`_align`; past
+        either end, its first character or one past its last)."""
+        offsets = self._offsets
+        if offsets is None:
+            # written as it reads (nearly every expression): character k at start + k, worked
+            # out when asked for rather than laid out for every character
+            offsets = self._offsets = len(value) if self.raw.startswith(value) else _align(
+                value, self.raw, self.start)
+        if offsets.__class__ is int:
+            return self.start + min(max(offset, 0), offsets)
+        return offsets[min(max(offset, 0), len(offsets) - 1)]
 
 
 def scalar_of(text: str) -> YScalar:
