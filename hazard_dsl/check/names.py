@@ -138,6 +138,22 @@ class _Types:
         self.dice_facts = throw_facts(self.shape)  # die1, die2 … as many as the dice
         self.faces = frozenset(self.shape.names)  # named faces (crown, anchor…): numbers 1..sides
 
+    def _faces_on_the_dice(self, e) -> None:
+        """A face written as a number that no die has (`count(7)` on six-faced dice) or more faces
+        than there are dice (`shows(1, 1, 1, 1)` on three): the rule could only never fire, so it
+        is told where it is written, not left to the check of rules that never fire."""
+        sides = self.shape.sides
+        faces = (f"faces 1 to {sides}" if not self.shape.names else
+                 "faces 1 to {} ({})".format(sides, ", ".join(self.shape.names)))
+        for arg in e.args:
+            if isinstance(arg, ex.Number) and not 1 <= arg.value <= sides:
+                self.diags.error(f"{e.function}({arg.value}): no face {arg.value} on these dice", arg.position,
+                                 f"each die has {faces}")
+        if e.function == "shows" and len(e.args) > self.shape.count:
+            many = self.shape.count
+            self.diags.error(f"shows() names {len(e.args)} faces, but the throw is of {many} "
+                             f"{'die' if many == 1 else 'dice'}: it can never hold them all", e.position)
+
     def of(self, e, throws: Context) -> str | None:
         """The type of `e`, or None after reporting why it has none."""
         rs, d = self.ruleset, self.diags
@@ -202,6 +218,8 @@ class _Types:
                 return None
             for arg in e.args:
                 self.expect(arg, "int", throws, f"an argument of {e.function}()")
+            if e.function in THROW_FUNCTIONS:
+                self._faces_on_the_dice(e)
             return spec[1]
         if isinstance(e, ex.Unary):
             want = "bool" if e.op == "not" else "int"

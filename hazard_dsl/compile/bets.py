@@ -153,7 +153,7 @@ class BetMachine:
             shown = ", ".join(f"{n} = {values[n]}" for n in self.machine.variables)
             where = f"in game phase {game.phase!r}" + (f" with {shown}" if shown else "")
             if dice is not None:
-                where += f", on the throw {dice[0]}-{dice[1]}"
+                where += f", on the throw {'-'.join(map(str, dice))}"  # every die of the file's throw
             position = action.position if action is not None else self.bet.position
             pays = f" (its payout is at {payout.position})" if payout.position.file != position.file else ""
             hint = None
