@@ -88,7 +88,9 @@ def main(argv=None) -> int:
     except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
         sys.stdout.flush()
         say_error(printable(worded(exc)))
-        return 1
+        # a tape given with --dice (TapeError) is a bad argument, found only once played: exit 2
+        # as every other --dice error, said before anything is played
+        return 2 if isinstance(exc, ArgumentError) else 1
     except ArgumentError as exc:  # the core's words for a bad argument, said with its flag (cli.wording)
         say_error(printable(exc.said(FLAGS)))
         return 2

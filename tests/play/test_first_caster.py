@@ -107,7 +107,8 @@ def test_a_tape_refuses_a_lone_face_after_the_lots_where_dice_never_land_off(cap
     assert "throw 4 is '5', but the dice of these rules never land off" in capsys.readouterr().err
     assert main(["run", "cotton", "--players", "Ann,Ben", "--dice", "3 3-4"]) == 2  # no lots at Cotton's table
     assert "throw 1 is '3', but the dice of these rules never land off" in capsys.readouterr().err
-    assert main(["run", "history_sheet", "--players", "Ann,Ben", "--dice", "3-4 5-6"]) == 1
+    # found only once the lot is thrown, exit 2 as the two above (audit 10, finding 8)
+    assert main(["run", "history_sheet", "--players", "Ann,Ben", "--dice", "3-4 5-6"]) == 2
     assert "throw 1 is '3-4', but here the dice want one die thrown for the first cast: a lone face" in \
         capsys.readouterr().err
 
