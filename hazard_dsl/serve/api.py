@@ -367,7 +367,11 @@ class Api:
         if not isinstance(fmt, str) or fmt not in GRAPH_FORMATS:
             raise Refused(400, "format: svg, mermaid or json")
         name, text = self.subject(body)
-        drawing = await self.run(request, jobs.graph, name, self.option_values(body.get("options")), fmt, text)
+        options = self.option_values(body.get("options"))
+        if text is not None:  # the workbench's, as one types: by a kept process of its own (issue 39)
+            drawing = await self.run(request, jobs.held_graph, name, options, fmt, text, kept=jobs.drawn, slow=True)
+        else:
+            drawing = await self.run(request, jobs.graph, name, options, fmt, text)
         return JSONResponse({"format": fmt, "drawing": drawing})
 
     async def file(self, request: Request):

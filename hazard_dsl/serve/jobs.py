@@ -111,37 +111,46 @@ def held_figures(state, text: str, name: str) -> dict:
     return figures(state, text, name)
 
 
-class Analysed:
-    """The workbench's last analysis of a text, kept by a process of its own (a check never waits
-    behind an analysis) with the explorations its compilations lend the next: the next text's
-    analysis is the same JSON when its ruleset equals the last one's (the same name and options,
-    and a ruleset equal field by field, positions included: an edit of a comment, or one undone),
-    and is worked out afresh otherwise."""
+class Remembered:
+    """The workbench's last answer of one kind for a text (its analysis, its drawing), kept by a
+    process of its own (a check never waits behind it) with the explorations its compilations
+    lend the next: the next text's answer is the same when its ruleset equals the last one's
+    (the same name, options and format, and a ruleset equal field by field, positions included:
+    an edit of a comment, or one undone), and is worked out afresh otherwise."""
 
     def __init__(self):
         from ..compile.explorations import Explorations
 
         self.explorations = Explorations()
-        self.last = None  # ((name, options), ruleset, the analysis' JSON)
+        self.last = None  # (what was asked, ruleset, the answer)
 
-    def analyse(self, name: str, options: dict, text: str) -> dict:
+    def answer(self, work, name: str, options: dict, text: str, *more):
+        """`work(name, options, *more, text)`, or the last answer if it was of an equal ruleset."""
         from ..cache import sharing
         from ..commands.loading import load
 
         with sharing(self.explorations):
             ruleset = load(name, text)
-            asked = (name, dict(options))
+            asked = (work.__name__, name, dict(options), more)
             if self.last is not None and self.last[0] == asked and self.last[1] == ruleset:
                 return self.last[2]
             self.last = None
-            out = analyse(name, options, text)
+            out = work(name, options, *more, text)
         self.last = (asked, ruleset, out)
         return out
 
 
-def analysed() -> Analysed:
-    return Analysed()
+def analysed() -> Remembered:
+    return Remembered()
 
 
-def held_analyse(state: Analysed, name: str, options: dict, text: str) -> dict:
-    return state.analyse(name, options, text)
+def drawn() -> Remembered:
+    return Remembered()
+
+
+def held_analyse(state: Remembered, name: str, options: dict, text: str) -> dict:
+    return state.answer(analyse, name, options, text)
+
+
+def held_graph(state: Remembered, name: str, options: dict, fmt: str, text: str) -> str:
+    return state.answer(graph, name, options, text, fmt)

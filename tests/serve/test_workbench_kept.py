@@ -4,8 +4,9 @@ answer, and a request given up, timed out or failed leaves the process in a know
 - `serve.language.Held` answers each version of a text exactly as a fresh language service
   does (`check_text`, `figures`): the kept answer is compared with the fresh one, version by
   version, through a comment's edit, a description's, an error made and fixed.
-- `serve.jobs.Analysed` answers a text whose ruleset equals the last one's with the last
-  analysis, and any other afresh: each answer is compared with `jobs.analyse` of the text.
+- `serve.jobs.Remembered` answers a text whose ruleset equals the last one's with the last
+  analysis (or drawing), and any other afresh: each answer is compared with `jobs.analyse`
+  (`jobs.graph`) of the text.
 - `serve.work.Kept` keeps its state from one request to the next, lets a given-up one finish
   within its grace, and past that (or past the time limit) starts again with nothing kept.
 """
@@ -62,26 +63,41 @@ def test_at_most_max_texts_are_held_the_oldest_forgotten():
 
 
 def test_the_kept_analysis_is_the_analysis_of_the_text():
-    state = jobs.Analysed()
+    state = jobs.analysed()
     commented = COTTON + "# typed: e"
-    first = state.analyse("a.yaml", {}, COTTON)
+    first = jobs.held_analyse(state, "a.yaml", {}, COTTON)
     assert first == jobs.analyse("a.yaml", {}, COTTON)
     # a comment: the same ruleset, field by field, so the same analysis (the object kept)
-    again = state.analyse("a.yaml", {}, commented)
+    again = jobs.held_analyse(state, "a.yaml", {}, commented)
     assert again is first and again == jobs.analyse("a.yaml", {}, commented)
     # the description: another ruleset, worked out afresh, and the text's own
     described = commented.replace(FIRST, FIRST.replace("comes up", "comes upe"))
-    fresh = state.analyse("a.yaml", {}, described)
+    fresh = jobs.held_analyse(state, "a.yaml", {}, described)
     assert fresh is not first and fresh == jobs.analyse("a.yaml", {}, described)
     # another name, or other options: afresh too
-    other = state.analyse("b.yaml", {}, described)
+    other = jobs.held_analyse(state, "b.yaml", {}, described)
     assert other is not fresh and other["file"] == "b.yaml"
-    called = state.analyse("b.yaml", {"main": "called"}, described)
+    called = jobs.held_analyse(state, "b.yaml", {"main": "called"}, described)
     assert called is not other and called == jobs.analyse("b.yaml", {"main": "called"}, described)
     # an error: refused as the analysis of the text refuses it; the last analysis stays kept
     with pytest.raises(RulesetError):
-        state.analyse("b.yaml", {"main": "called"}, described.replace("year: 1674", "year: 1674\nyeer: 1674", 1))
-    assert state.analyse("b.yaml", {"main": "called"}, described + "# again") is called
+        wrong = described.replace("year: 1674", "year: 1674\nyeer: 1674", 1)
+        jobs.held_analyse(state, "b.yaml", {"main": "called"}, wrong)
+    assert jobs.held_analyse(state, "b.yaml", {"main": "called"}, described + "# again") is called
+
+
+def test_the_kept_drawing_is_the_drawing_of_the_text():
+    state = jobs.drawn()
+    commented = COTTON + "# typed: e"
+    first = jobs.held_graph(state, "a.yaml", {}, "json", COTTON)
+    assert first == jobs.graph("a.yaml", {}, "json", COTTON)
+    again = jobs.held_graph(state, "a.yaml", {}, "json", commented)
+    assert again is first and again == jobs.graph("a.yaml", {}, "json", commented)
+    # another format, other options: afresh, and each the text's own
+    mermaid = jobs.held_graph(state, "a.yaml", {}, "mermaid", commented)
+    assert mermaid == jobs.graph("a.yaml", {}, "mermaid", commented) and mermaid != first
+    called = jobs.held_graph(state, "a.yaml", {"main": "called"}, "mermaid", commented)
+    assert called is not mermaid and called == jobs.graph("a.yaml", {"main": "called"}, "mermaid", commented)
 
 
 # -- the kept process (serve.work.Kept), with states and work of this module
