@@ -44,6 +44,27 @@ def whole_number_argument(text: str) -> int:
     return value
 
 
+class _Judged(argparse.ArgumentTypeError):
+    """A flag's value refused by the core's own judgement (`error`, a SettingError), said in one
+    line as every other setting's error, without argparse's usage block."""
+
+    def __init__(self, error):
+        super().__init__(str(error))
+        self.error = error
+
+
+def seed_argument(text: str) -> int:
+    """--seed: a whole number from 0 to 2^64 − 1, judged as analyse judges it (commands.dice.
+    seed_read): a number too large is said to be so, with the bound."""
+    from ..commands.dice import seed_read
+    from ..commands.errors import SettingError
+
+    try:
+        return seed_read(text)
+    except SettingError as exc:
+        raise _Judged(exc) from None
+
+
 class _Formatter(argparse.HelpFormatter):
     """argparse's help, as wide as the terminal as `render.terminal.width` finds it (argparse
     makes one for every argument it is given, and would import shutil to ask)."""
@@ -96,6 +117,19 @@ class Parser(argparse.ArgumentParser):
             self.error(f"no command {word!r}{did_you_mean(word, choices)}; commands: {', '.join(choices)}")
         where = "/".join(action.option_strings) or action.metavar or action.dest
         self.error(f"{where} takes {', '.join(choices)}, not {word!r}{did_you_mean(word, choices)}")
+
+    def _get_value(self, action, arg_string):
+        try:
+            return super()._get_value(action, arg_string)
+        except argparse.ArgumentError as exc:
+            # argparse keeps the type's error only as __context__; a judged one is said as the
+            # command says a setting's error: one line naming the flag (cli.wording)
+            judged = exc.__context__
+            if isinstance(judged, _Judged):
+                from .wording import FLAGS
+
+                self.exit(2, f"hazard-dsl: error: {judged.error.said(FLAGS)}\n")
+            raise
 
     def exit(self, status: int = 0, message: str | None = None):
         if message:  # argparse's "prog: error: …", fitted to a terminal as every error is
@@ -237,7 +271,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--games", type=whole_number_argument, default=None, metavar="N",
                    help="games to play (default 3; with --dice, as many as the throws allow)")
-    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed for the dice: same seed, same games")
+    p.add_argument("--seed", type=seed_argument, default=None, metavar="S", help="seed for the dice: same seed, same games")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the narration; json: one JSON object per line for each throw")
@@ -289,7 +323,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--no-log", action="store_true",
                    help="play without a log (by default each session is logged to "
                         "$XDG_DATA_HOME/hazard-dsl/sessions, or ~/.local/share/hazard-dsl/sessions, to resume it)")
-    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed for the dice")
+    p.add_argument("--seed", type=seed_argument, default=None, metavar="S", help="seed for the dice")
     p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
     p.add_argument("--resume", default=None, metavar="FILE",
                    help="go on with the session logged in FILE (give RULESET too if it is not a built-in one)")
@@ -444,7 +478,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--games", type=whole_number_argument, default=None, metavar="N",
                    help="games to simulate (default 1000000); with --players, sessions (default 1000)")
-    p.add_argument("--seed", type=whole_number_argument, default=None, metavar="S", help="seed: same seed, same numbers")
+    p.add_argument("--seed", type=seed_argument, default=None, metavar="S", help="seed: same seed, same numbers")
     p.add_argument("--bet", action="append", default=[], metavar="NAME=AMOUNT",
                    help="simulate this bet too (repeatable); a bet that backs another (odds=3-4-5x) after it. With "
                         "--players: SEAT:NAME=AMOUNT, the bet that seat makes whenever it may (rounds of the table "

@@ -289,15 +289,9 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
 def _seed(text):
     """analyse's --seed: a whole number from 0 to 2^64 − 1 (the seeds the dice take), judged
     before any work, naming --seed."""
-    from ..commands.errors import SettingError
-    from ..parse.numbers import whole_number
+    from ..commands.dice import seed_read
 
-    if text is None:
-        return None
-    value = whole_number(str(text))
-    if value is None or not 0 <= value < 2 ** 64:
-        raise SettingError("seed", f"{str(text)[:30]!r} is not a whole number from 0 to 2^64 − 1")
-    return value
+    return None if text is None else seed_read(text)
 
 
 def _seated(texts) -> bool:

@@ -13,6 +13,29 @@ def checked_seed(seed: int | None) -> int | None:
     return seed
 
 
+def seed_read(text: str) -> int:
+    """The seed `text` writes (a flag's, as typed): a whole number from 0 to 2**64 - 1 in ASCII
+    digits. SettingError naming `seed` otherwise, saying which: not a whole number, or one too
+    large (with the bound), however many digits it has."""
+    from ..parse.numbers import spells_whole
+
+    text = str(text)
+    written = text.strip()
+    if spells_whole(written) and not written.startswith("-"):
+        # the digits counted before any is converted (int() of 5,000 digits is refused), so that
+        # a whole number only too long is said so, with the bound (30 nines were told "not a
+        # whole number")
+        digits = written.lstrip("+").lstrip("0") or "0"
+        if len(digits) <= 20 and int(digits) < 2**64:
+            return int(digits)
+        shown = repr(digits) if len(digits) <= 24 else f"'{digits[:20]}…' ({len(digits):,} digits)"
+        raise SettingError("seed", f"{shown} is too large: a seed is a whole number from 0 to 2^64 − 1 "
+                                   f"({2**64 - 1:,})")
+    if spells_whole(written) and not written[1:].strip("0"):  # "-0", as int() reads it
+        return 0
+    raise SettingError("seed", f"{text[:30]!r} is not a whole number from 0 to 2^64 − 1")
+
+
 def new_seed() -> int:
     """A seed for a command given none: printed afterwards, so that the same numbers can be had again."""
     import secrets
