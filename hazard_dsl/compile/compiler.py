@@ -25,7 +25,7 @@ from collections import deque
 from functools import lru_cache
 from itertools import product
 
-from ..records import field, record, replace
+from ..records import field, fields, record, replace
 
 from ..diagnostics import Diagnostics, Position
 from ..model import Rule, Ruleset, dice_shape
@@ -369,7 +369,7 @@ class _Compiler:
         states = []
         for spec in self.states:
             spec.pop("_pending", None)
-            states.append(State(**spec))
+            states.append(_state(spec))
         try:
             recast = self.recast(states)
         except _Refused:
@@ -563,6 +563,31 @@ class _Compiler:
             events = [Event("choose", action.variable, value)]
             alternatives.append((value, self.run(rule, number + 1, chosen, dice, events)))
         return tuple(alternatives)
+
+
+_new = object.__new__
+
+
+@lru_cache(maxsize=1)
+def _state_fields() -> tuple:
+    """A State's fields in their order, each with its default (None for those without one), and
+    their names as a set."""
+    found = {name: getattr(State, name, None) for name in fields(State)}
+    return found, frozenset(found)
+
+
+def _state(spec: dict) -> State:
+    """`State(**spec)`, its fields filled in their order without the record's `__init__`, which
+    sets each of the 17 by a call of its own (a fifth of exploring Cotton's game went there):
+    the same record, equal, hashed and pickled alike (tests/compile/test_walk_alike.py)."""
+    defaults, names = _state_fields()
+    if not spec.keys() <= names:  # (as the record's __init__ would: a field it does not have)
+        return State(**spec)
+    state = _new(State)
+    made = state.__dict__
+    made.update(defaults)
+    made.update(spec)
+    return state
 
 
 def _dice_text(dice) -> str:

@@ -786,6 +786,9 @@ def checked_text(node, what: str, diags: Diagnostics) -> str | None:
 def _misspelt_read_as(m: YMap, table: K.Keys) -> YMap:
     """`m` with each unknown key that is close to exactly one allowed key it lacks read as that key
     (`wen:` as `when:`); the unknown key itself is reported by `_Reader.keys`."""
+    allowed = table.allowed
+    if all(key in allowed for key in m.entries):  # (nearly every mapping: nothing to look for)
+        return m
     from difflib import get_close_matches
 
     missing = [k for k in table.allowed if k not in m.entries]

@@ -94,3 +94,23 @@ def test_cotton_chance_shares_its_throw_again():
     assert all(step is again[0] for step in again) and again[0].target == state.index
     assert machine.states[by_total[4].target].result == "win"
     assert machine.states[by_total[6].target].result == "lose"
+
+
+@pytest.mark.parametrize("name", ["cotton", "hoyle", "history_sheet"])
+def test_a_state_made_by_its_fields_is_the_record_its_init_makes(name):
+    """The walk fills each state's fields in their order (`compiler._state`): every state is the
+    record `State(**fields)` makes, field for field, in the same order, hashed and pickled
+    alike (a machine is kept in the reading cache by pickle)."""
+    import pickle
+
+    from hazard_dsl.compile.machine import State
+    from hazard_dsl.records import fields
+
+    ruleset = read_ruleset(str(RULESETS[0].parent / f"{name}.yaml"))
+    for chosen in _choices(ruleset):
+        machine = _walk(ruleset, chosen, False).machine
+        for state in machine.states:
+            made = State(**{field: getattr(state, field) for field in fields(State)})
+            assert list(vars(state).items()) == list(vars(made).items())
+            assert state == made and hash(state) == hash(made)
+            assert pickle.dumps(state) == pickle.dumps(made)
