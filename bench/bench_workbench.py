@@ -5,14 +5,14 @@ and → its figures shown (the Figures panel replaced). Targets 0.2 s and 0.4 s.
 
 Each time is measured in the page itself, from the key's `keydown` in the editor to the last
 replacement of the list or the panel after it (both by `performance.now()`: the driver's own
-polling adds nothing), waited for before the next key. The edits (`--edits`, 30) are letters
-typed at the end of a comment of Cotton's Hazard (the file stays valid, so its figures are
-shown again; each text is new, never found in the reading cache), or, with `--description`, at
-the end of its description's first line: each edit then changes the ruleset itself, whose
-analysis is worked out afresh (a comment's edit leaves the ruleset as it was, and the server
-may answer with the analysis it has).
+polling adds nothing), waited for before the next key. The edits (`--edits`, 30 of each kind)
+are letters typed into Cotton's Hazard, the file staying valid (so its figures are shown again;
+each text is new, never found in the reading cache): first at the end of a comment, then at the
+end of its description's first line. A comment's edit leaves the ruleset as it was, and the
+server may answer with the analysis it has; the description's changes the ruleset itself, whose
+analysis is worked out afresh. `--only comment|description` times one kind alone.
 
-    python bench/bench_workbench.py [--edits 30] [--description] [--before DIR] [--write-docs [FILE]]
+    python bench/bench_workbench.py [--edits 30] [--only KIND] [--before DIR] [--write-docs [FILE]]
 
 With `--before DIR` (a folder holding an older copy of the `hazard_dsl` package, e.g. from
 `git archive REF hazard_dsl | tar -x -C DIR`), that copy's server is timed too, in a Chromium of
@@ -39,6 +39,8 @@ COTTON = HERE / "rulesets" / "cotton.yaml"
 TARGETS = {"diagnostics": 0.2, "figures": 0.4}  # seconds (issue 39)
 QUIET = 0.25  # seconds with no replacement after the last one: the key's answer, not an older one's
 TIMEOUT = 60.0
+KINDS = {"comment": "a comment (the ruleset unchanged)",
+         "description": "the description's first line (the ruleset changed)"}
 
 # keydown in the editor, and each replacement of the diagnostics list and of the figures, stamped
 WATCH = """
@@ -90,7 +92,7 @@ class Side:
         self.browser = chromium()
         self.times = {"diagnostics": [], "figures": []}
 
-    def open(self, description: bool) -> None:
+    def open(self) -> None:
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
@@ -103,13 +105,23 @@ class Side:
         self.content = self.browser.execute_script(
             "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
         self.content.click()
+
+    def place(self, kind: str) -> None:
+        """The cursor at the end of the comment (the file's last line), or of the description's
+        first line (line 6, from 1, of cotton.yaml); the times of the kind before forgotten."""
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        self.times = {"diagnostics": [], "figures": []}
         ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
-        if description:  # the end of the description's first line, line 6 (from 1) of cotton.yaml
+        if kind == "description":
             ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL).perform()
             ActionChains(self.browser).send_keys(*[Keys.DOWN] * 5, Keys.END).perform()
-            line = self.browser.execute_script(
-                "return document.getElementById('editor').shadowRoot.querySelector('.cm-activeLine').textContent")
-            assert line.startswith("  The caster throws"), line
+        line = self.browser.execute_script(
+            "return document.getElementById('editor').shadowRoot.querySelector('.cm-activeLine').textContent")
+        expected = "  The caster throws" if kind == "description" else "# typed "
+        if not line.startswith(expected):
+            raise SystemExit(f"{self.label}: the cursor is not where the edits go: {line!r}")
 
     def key(self, keys) -> dict:
         """`keys` typed (a string, or a list of keys and strings), then both answers waited for."""
@@ -154,38 +166,40 @@ def p95(values: list[float]) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--edits", type=int, default=30, help="keys typed and timed (30)")
-    parser.add_argument("--description", action="store_true",
-                        help="type into the description (the ruleset changes), not into a comment")
+    parser.add_argument("--edits", type=int, default=30, help="keys typed and timed, of each kind (30)")
+    parser.add_argument("--only", choices=KINDS, help="time one kind of edit alone")
     parser.add_argument("--before", metavar="DIR", help="also time the server of the hazard_dsl copy in DIR")
     _docs.add_option(parser)
     args = parser.parse_args(argv)
     text = COTTON.read_text(encoding="utf-8").rstrip("\n") + f"\n# typed {time.time_ns()}: "
-    with _docs.recording("bench_workbench", args.write_docs):
+    with _docs.recording("workbench_typing", args.write_docs):
         load = os.getloadavg()[0]
         sides = [Side("now", dict(os.environ), text)]
         if args.before:
             sides.insert(0, Side("before", dict(os.environ, PYTHONPATH=str(Path(args.before).resolve())), text))
         try:
             for side in sides:
-                side.open(args.description)
-            for k in range(args.edits):
-                for side in sides:  # the two in turn, key by key
-                    side.key("etaoinshrdlu"[k % 12])
-            where = "its description's first line" if args.description else "a comment"
-            print(f"workbench in headless Chromium, cotton.yaml; {args.edits} keys, each a letter at the end of "
-                  f"{where}\nload average {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end "
-                  f"({os.cpu_count()} cores)")
-            print(f"{'a key ->':<22}{'side':<8}{'median':>8}{'p95':>8}{'max':>8}   target")
-            for kind, target in TARGETS.items():
+                side.open()
+            print(f"workbench in headless Chromium, cotton.yaml; {args.edits} keys of each kind, each a letter; "
+                  f"load average {load:.2f} at the start")
+            for kind in [args.only] if args.only else KINDS:
                 for side in sides:
-                    t = side.times[kind]
-                    print(f"{'its ' + kind + ' shown':<22}{side.label:<8}{statistics.median(t):>7.3f}s"
-                          f"{p95(t):>7.3f}s{max(t):>7.3f}s   <= {target} s"
-                          f"{'  met' if side.label == 'now' and statistics.median(t) <= target else ''}")
-                if len(sides) == 2:
-                    before, now = (statistics.median(s.times[kind]) for s in sides)
-                    print(f"{'':<22}{'now/before':<8}{now / before:>7.2f}x")
+                    side.place(kind)
+                for k in range(args.edits):
+                    for side in sides:  # the two in turn, key by key
+                        side.key("etaoinshrdlu"[k % 12])
+                print(f"\nat the end of {KINDS[kind]}")
+                print(f"{'a key ->':<22}{'side':<11}{'median':>8}{'p95':>8}{'max':>8}   target")
+                for shown, target in TARGETS.items():
+                    for side in sides:
+                        t = side.times[shown]
+                        print(f"{'its ' + shown + ' shown':<22}{side.label:<11}{statistics.median(t):>7.3f}s"
+                              f"{p95(t):>7.3f}s{max(t):>7.3f}s   <= {target} s"
+                              f"{'  met' if side.label == 'now' and statistics.median(t) <= target else ''}")
+                    if len(sides) == 2:
+                        before, now = (statistics.median(s.times[shown]) for s in sides)
+                        print(f"{'':<22}{'now/before':<11}{now / before:>7.2f}x")
+            print(f"\nload average {os.getloadavg()[0]:.2f} at the end ({os.cpu_count()} cores)")
         finally:
             for side in sides:
                 side.close()
