@@ -235,10 +235,10 @@ def test_without_a_scripted_choice_the_policy_recasts():
     assert [c.get("face", "-") for c in lines[1]["casts"]] == ["-", "-", None, "-", 2]
 
 
-@pytest.mark.parametrize("dice, code, said", [
-    ("x-4 3-3", 1, "want die 1 recast alone"),  # the policy recasts the die alone: one face, not two
-    ("x-5 4", 1, "want a cast of both dice"),  # both were taken up: a cast of two dice
-    ("off 3-3", 1, "come only where a die is off"),
+@pytest.mark.parametrize("dice, code, said", [  # every --dice error exits 2 (audit 10, finding 8)
+    ("x-4 3-3", 2, "want die 1 recast alone"),  # the policy recasts the die alone: one face, not two
+    ("x-5 4", 2, "want a cast of both dice"),  # both were taken up: a cast of two dice
+    ("off 3-3", 2, "come only where a die is off"),
     ("x-4 sideways", 2, "write each throw as two faces"),
 ])
 def test_a_tape_that_cannot_make_the_cast_is_refused(dice, code, said):
