@@ -10,6 +10,7 @@ from .phrases import EDGE_DIGITS, EDGE_MEANS, dice_text, edge_percent, odds_agai
     recast_text, stake_edge, throws_text, units_of, unstaked
 from .report import analysis_json
 from .tables import Table, both, decimal, number_and, percent, with_decimal
+from .transitions import key_text
 
 
 def comparison(labelled: list, machines: list) -> tuple:
@@ -189,14 +190,30 @@ def rule_differences(base_name: str, base: Machine, other_name: str, other: Mach
         t.add(row["phase"], ", ".join(row["throws"]) or "—", row["when"], row["base"], row["other"])
     if not t.rows:
         t.add("—", "—", "—", "the same", "the same")
-    notes = []
-    if base.dice != other.dice:
-        notes.append(f"The dice differ: {base_name} {dice_text(base.dice)}; {other_name} {dice_text(other.dice)}. "
-                     f"What a throw does is compared above; how often each throw comes is the dice's doing.")
+    notes = [] if base.dice == other.dice else [_dice_differ(base_name, base.dice, other_name, other.dice)]
     if recast_text(base) != recast_text(other):
         notes.append(f"Dice that land off: {base_name} {recast_text(base)}; {other_name} {recast_text(other)}.")
     t.caption = " ".join(notes) or None
     return t
+
+
+def _dice_differ(base_name: str, base, other_name: str, other) -> str:
+    """What differs between two dice of as many throws: their faces' names (the throws above are
+    then written by the faces' numbers), their loadings, or both."""
+    said = []
+    if base.names != other.names:
+        def faces(dice) -> str:
+            if not dice.names:
+                return f"numbers its faces 1 to {dice.sides}"
+            return "names its faces " + ", ".join(f"{name} {k}" for k, name in enumerate(dice.names, 1))
+
+        said.append(f"The dice differ: {base_name} {faces(base)}; {other_name} {faces(other)}; the throws above "
+                    f"are written by the faces' numbers.")
+    if dice_text(base) != dice_text(other) or (not said and base != other):
+        said.append(f"The dice {'also ' if said else ''}differ: {base_name} {dice_text(base)}; {other_name} "
+                    f"{dice_text(other)}. What a throw does is compared above; how often each throw comes is the "
+                    f"dice's doing.")
+    return " ".join(said)
 
 
 def differences(base: Machine, other: Machine) -> list[dict] | None:
@@ -208,6 +225,9 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
     if base.variables != other.variables or base.outcomes != other.outcomes:
         return None  # (dice of other numbers or faces throw other throws: none to match)
     index = {(s.phase, s.values): s for s in other.states if s.kind == THROW}
+    # throws by the faces' names where both dice name them alike; else by their numbers
+    faces = base.dice.names if base.dice.names == other.dice.names else ()
+    named = bool(base.dice.names or other.dice.names)
     merged: dict = {}
     matched = 0
     for state in base.states:
@@ -218,7 +238,7 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
             continue
         matched += 1
         for throw, a, b in _throw_keys(lambda k: describe_step(base, state, state.steps[k]),
-                                       lambda k: describe_step(other, twin, twin.steps[k]), base.outcomes):
+                                       lambda k: describe_step(other, twin, twin.steps[k]), base.outcomes, named):
             merged.setdefault((state.phase, throw, a, b), {})[state.index] = state
     if not matched:
         return None
@@ -235,7 +255,8 @@ def differences(base: Machine, other: Machine) -> list[dict] | None:
     for (phase, throw, a, b), states in merged.items():
         grouped.setdefault((phase, _where(base, list(states.values())), a, b), []).append(throw)
     for (phase, where, a, b), throws in sorted(grouped.items(), key=lambda kv: (kv[0][0], _throw_order(kv[1][0]))):
-        rows.append({"phase": phase, "throws": sorted(throws, key=_throw_order), "when": where, "base": a, "other": b})
+        rows.append({"phase": phase, "throws": [key_text(t, faces) for t in sorted(throws, key=_throw_order)],
+                     "when": where, "base": a, "other": b})
     return rows
 
 
@@ -275,28 +296,29 @@ def _matters(machine: Machine, phase: str, variable: str) -> bool:
     return len({s.values[position] for s in machine.states if s.phase == phase and s.kind == THROW}) > 1
 
 
-def _throw_keys(describe_a, describe_b, table: tuple = OUTCOMES) -> list:
+def _throw_keys(describe_a, describe_b, table: tuple = OUTCOMES, named: bool = False) -> list:
     """(throw, what base does, what other does) for each throw that differs, as totals where
     every throw of a total does the same, and as dice ("2-2", "1-3") where the rules read the
-    faces (a doublet nicks, a 4 of 1-3 does not)."""
+    faces (a doublet nicks, a 4 of 1-3 does not), or where a ruleset names its faces, whose
+    totals mean nothing (`named`). A throw is its total (an int) or its faces (a tuple)."""
     by_total: dict = {}
     for k, faces in enumerate(table):
         by_total.setdefault(sum(faces), []).append((faces, describe_a(k), describe_b(k)))
     out = []
     for total, throws in sorted(by_total.items()):
         pairs = {(a, b) for _, a, b in throws}
-        if len(pairs) == 1:
+        if len(pairs) == 1 and not named:
             (a, b), = pairs
             if a != b:
-                out.append((str(total), a, b))
+                out.append((total, a, b))
             continue
         seen = {}
         for faces, a, b in throws:
             if a != b:
                 seen.setdefault((tuple(sorted(faces)), a, b), None)
-        out += [("-".join(map(str, kind)), a, b) for kind, a, b in seen]
+        out += list(seen)
     return out
 
 
-def _throw_order(throw: str):
-    return (int(throw), ()) if throw.isdigit() else (sum(map(int, throw.split("-"))), tuple(map(int, throw.split("-"))))
+def _throw_order(throw) -> tuple:
+    return (throw, ()) if isinstance(throw, int) else (sum(throw), throw)

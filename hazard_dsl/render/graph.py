@@ -308,7 +308,7 @@ class BetPart:
             for node_id, by_state in by_node.items():
                 node = view.nodes[node_id]
                 members = [m for m in node.members if m in by_state]
-                sets = [frozenset(throw_keys(by_state[m], view.machine.outcomes)) for m in members]
+                sets = [frozenset(throw_keys(by_state[m], view.machine.outcomes, view.machine.dice.names)) for m in members]
                 part = view.nodes[node_id]
                 sub = Node(part.id, part.kind, part.phase, tuple(members), part.params, part.values)
                 parts.append(f"in {node.phase}: {view.describe(sub, members, sets)}")

@@ -181,7 +181,7 @@ def _table(machine, phase, variable, wins, results) -> dict:
                       "label": key[2] if key[0] == "end" else None})
     body = []
     for value, number, cells in rows:
-        body.append({"value": value, "cells": {h["key"]: [key_text(k) for k in cells.get(key, [])]
+        body.append({"value": value, "cells": {h["key"]: [key_text(k, machine.dice.names) for k in cells.get(key, [])]
                                                for h, key in zip(heads, columns)},
                      "caster_wins": exact(wins[number])})
     return {"variable": variable, "columns": heads, "rows": body}

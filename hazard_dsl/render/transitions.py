@@ -54,10 +54,11 @@ class Edge:
     chance: str = ""  # "6/36", "4–8/36" (fair dice), or percentages
 
 
-def throw_keys(outcomes, table: tuple = OUTCOMES) -> list:
+def throw_keys(outcomes, table: tuple = OUTCOMES, names: tuple = ()) -> list:
     """The throws among the outcome indices `outcomes` (of `table`, the machine's throws): a
     total where all its ways are there, else each throw's faces, lowest first (3-5 for 5-3 too),
-    that is — in order of total."""
+    that is — in order of total. Dice with named faces (`names`) have no totals worth a reader's
+    while (crown and anchor make no 3): each throw is its faces."""
     chosen = set(outcomes)
     by_total: dict = {}
     for k, faces in enumerate(table):
@@ -68,7 +69,7 @@ def throw_keys(outcomes, table: tuple = OUTCOMES) -> list:
         inside = [k for k in ways if k in chosen]
         if not inside:
             continue
-        if len(inside) == len(ways):
+        if len(inside) == len(ways) and not names:
             keys.append(total)
             continue
         kinds = []
@@ -84,12 +85,15 @@ def key_order(key) -> tuple:
     return (key, 0) if isinstance(key, int) else (sum(key), key)
 
 
-def key_text(key) -> str:
-    return str(key) if isinstance(key, int) else "-".join(map(str, key))
+def key_text(key, names: tuple = ()) -> str:
+    """A total, or a throw's faces: by their names where the dice name them (crown-crown-anchor)."""
+    if isinstance(key, int):
+        return str(key)
+    return "-".join(names[f - 1] for f in key) if names else "-".join(map(str, key))
 
 
-def keys_text(keys) -> str:
-    """"2, 3, 11, 12"; runs of four totals or more as "4–10"."""
+def keys_text(keys, names: tuple = ()) -> str:
+    """"2, 3, 11, 12"; runs of four totals or more as "4–10"; faces by their `names`, if any."""
     keys = sorted(keys, key=key_order)
     out: list = []
     run: list = []
@@ -109,7 +113,7 @@ def keys_text(keys) -> str:
         if isinstance(key, int):
             run.append(key)
         else:
-            out.append(key_text(key))
+            out.append(key_text(key, names))
     flush()
     return ", ".join(out)
 
@@ -221,7 +225,8 @@ class View:
         edges = []
         for target, by_member in targets.items():
             members = [m for m in node.members]
-            sets = [frozenset(throw_keys(by_member.get(m, ()), self.machine.outcomes)) for m in members]
+            sets = [frozenset(throw_keys(by_member.get(m, ()), self.machine.outcomes, self.machine.dice.names))
+                    for m in members]
             # "any other throw": in every member, exactly the throws its `otherwise` rules took
             otherwise = all(
                 set(by_member.get(m, ())) == {k for k, step in enumerate(states[m].steps)
@@ -245,8 +250,9 @@ class View:
 
     def describe(self, node: Node, members: list, sets: list) -> str:
         """The throws of a transition, said once for all the members of a folded node."""
+        faces = self.machine.dice.names
         if len(members) == 1 or len(set(sets)) == 1:
-            return keys_text(sets[0])
+            return keys_text(sets[0], faces)
         machine = self.machine
         sym = self.symbol(node)
         common = frozenset.intersection(*sets)
@@ -266,18 +272,18 @@ class View:
             vals = [machine.states[m].values[p] for m in members]
             but = [key for key in remaining if all((key in r) == (key != val) for r, val in zip(rest, vals))]
             if len(but) >= 2:
-                other = f"{keys_text(set(but) | common)} other than {sym[v]}"
+                other = f"{keys_text(set(but) | common, faces)} other than {sym[v]}"
                 rest = [r - set(but) for r in rest]
                 remaining = [key for key in remaining if key not in but]
                 break
-        head = own + ([other] if other else ([keys_text(common)] if common else []))
+        head = own + ([other] if other else ([keys_text(common, faces)] if common else []))
         conditions: dict = {}
         for key in remaining:
             having = [k for k, r in enumerate(rest) if key in r]
             if having:
                 conditions.setdefault(self._condition(node, members, having), []).append(key)
         parts = [", ".join(head)] if head else []
-        parts += [f"{keys_text(keys)} {condition}" for condition, keys in conditions.items()]
+        parts += [f"{keys_text(keys, faces)} {condition}" for condition, keys in conditions.items()]
         return "; ".join(parts)
 
     def _condition(self, node: Node, members: list, having: list) -> str:
@@ -436,7 +442,8 @@ def phase_rows(machine: Machine, phase: str, variable: str, names: bool = True):
                 key = ("move", after.phase, _move_words(machine, s, after, k))
             columns.setdefault(key, None)
             cells.setdefault(key, []).append(k)
-        rows.append((s.values[position], s.index, {key: throw_keys(ks, machine.outcomes) for key, ks in cells.items()}))
+        rows.append((s.values[position], s.index, {key: throw_keys(ks, machine.outcomes, machine.dice.names)
+                                             for key, ks in cells.items()}))
     return list(columns), rows
 
 
