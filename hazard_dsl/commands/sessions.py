@@ -315,18 +315,22 @@ def checked_header(log) -> None:
     h = log.header
     damage = header_damage(h)
     if damage is not None:
-        raise DamagedLog(f"{log.path}:1", f"the session event is damaged: {damage} (what ", Arg("log"), " writes)")
+        key, wanted = damage
+        said = f"its {key} {'are' if key in ('players', 'options', 'rules') else 'is'} {_logged(h.get(key))}"
+        error = DamagedLog(f"{log.path}:1", f"the session event is damaged: {said}, not {wanted} (what ", Arg("log"),
+                           " writes)")
+        error.setting = key  # the facts beside the words: which setting, as the log holds it
+        raise error
 
 
-def header_damage(h: dict) -> str | None:
-    """What is wrong with the settings of a log's session event `h`, in words naming the first
-    damaged setting ("its seed is -1, not a whole number from 0 to 2^64 − 1"), or None."""
+def header_damage(h: dict) -> tuple[str, str] | None:
+    """The first damaged setting of a log's session event `h` and what it should be ("seed", "a
+    whole number from 0 to 2^64 − 1, or null (a tape)"), or None where none is."""
     from ..parse.numbers import MAX_DIGITS, exact_amount
     from ..play.strategies import STRATEGIES
 
-    def its(key: str, wanted: str) -> str:
-        return f"its {key} {'are' if key in ('players', 'options', 'rules') else 'is'} {_logged(h.get(key))}, " \
-               f"not {wanted}"
+    def its(key: str, wanted: str) -> tuple[str, str]:
+        return key, wanted
 
     def whole(value) -> bool:  # JSON's true is no number, though Python's bool is an int
         return isinstance(value, int) and not isinstance(value, bool)

@@ -99,6 +99,8 @@ def test_the_damage_is_a_fact_each_front_end_words(tmp_path, passage_log):
         with pytest.raises(DamagedLog) as caught:
             resumed_dice(log)
     assert isinstance(caught.value, LogError) and isinstance(caught.value, ArgumentError)
+    assert caught.value.setting == "seed" and caught.value.where == f"{path}:1"
+    assert header_damage(log.header) == ("seed", "a whole number from 0 to 2^64 − 1, or null (a tape)")
     assert str(caught.value) == (f"{path}:1: the session event is damaged: its seed is -1, not a whole number "
                                  f"from 0 to 2^64 − 1, or null (a tape) (what log writes)")
 
