@@ -29,12 +29,12 @@ COMMANDS = [["run", "passage"], ["simulate", "passage"], ["play", "passage", "--
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c[0] for c in COMMANDS])
 @pytest.mark.parametrize("seed, said", [
-    ("9" * 30, f"--seed '{'9' * 20}…' (30 digits) is too large: a seed is a whole number from 0 to 2^64 − 1 "
-               f"({BOUND})"),
-    ("18446744073709551616", f"--seed '18446744073709551616' is too large: a seed is a whole number from 0 to "
-                             f"2^64 − 1 ({BOUND})"),
-    ("1" + "0" * 4999, f"--seed '1{'0' * 19}…' (5,000 digits) is too large: a seed is a whole number from 0 "
-                       f"to 2^64 − 1 ({BOUND})"),
+    ("9" * 30, (f"--seed '{'9' * 20}…' (30 digits) is too large: a seed is a whole number from 0 to 2^64 − 1 "
+                f"({BOUND})")),
+    ("18446744073709551616", (f"--seed '18446744073709551616' is too large: a seed is a whole number from 0 to "
+                              f"2^64 − 1 ({BOUND})")),
+    ("1" + "0" * 4999, (f"--seed '1{'0' * 19}…' (5,000 digits) is too large: a seed is a whole number from 0 "
+                        f"to 2^64 − 1 ({BOUND})")),
     ("-1", "--seed '-1' is not a whole number from 0 to 2^64 − 1"),
     ("abc", "--seed 'abc' is not a whole number from 0 to 2^64 − 1"),
     ("1.5", "--seed '1.5' is not a whole number from 0 to 2^64 − 1"),

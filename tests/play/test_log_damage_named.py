@@ -59,10 +59,10 @@ SETTINGS = [  # (setting, edited value, what the error says after "damaged: ")
     ("seed", "3", 'its seed is "3", not a whole number from 0 to 2^64 − 1, or null (a tape)'),
     ("players", [["Ann"], "Ben", "Cat"], 'its players are [["Ann"], "Ben", "Cat"], not a list of names'),
     ("players", [1, 2, 3], "its players are [1, 2, 3], not a list of names"),
-    ("players", ["Ann", "Ann", "Cat"], 'its players are ["Ann", "Ann", "Cat"], not names a session is played '
-                                       'with (each player needs a name of his own)'),
-    ("purse", "1" + "0" * 40, 'its purse is "10000000000… (43 characters), not an amount above 0 as text (at '
-                              'most 15 digits a part)'),
+    ("players", ["Ann", "Ann", "Cat"], ('its players are ["Ann", "Ann", "Cat"], not names a session is played '
+                                        'with (each player needs a name of his own)')),
+    ("purse", "1" + "0" * 40, ('its purse is "10000000000… (43 characters), not an amount above 0 as text (at '
+                               'most 15 digits a part)')),
     ("purse", "0", 'its purse is "0", not an amount above 0 as text (at most 15 digits a part)'),
     ("stake", 1, "its stake is 1, not an amount above 0 as text (at most 15 digits a part)"),
     ("rounds", 10**12, "its rounds is 1000000000000, not a whole number from 1 to 10,000"),
@@ -95,9 +95,8 @@ def test_the_damage_is_a_fact_each_front_end_words(tmp_path, passage_log):
     path = edited(tmp_path, passage_log, 1, lambda h: h.__setitem__("seed", -1))
     from hazard_dsl.commands.sessions import resumed_dice
 
-    with open_log(str(path)) as log:
-        with pytest.raises(DamagedLog) as caught:
-            resumed_dice(log)
+    with open_log(str(path)) as log, pytest.raises(DamagedLog) as caught:
+        resumed_dice(log)
     assert isinstance(caught.value, LogError) and isinstance(caught.value, ArgumentError)
     assert caught.value.setting == "seed" and caught.value.where == f"{path}:1"
     assert header_damage(log.header) == ("seed", "a whole number from 0 to 2^64 − 1, or null (a tape)")
