@@ -66,9 +66,8 @@ class YScalar:
         found = span.positions.get(offset)  # an expression's nodes often start where another does
         if found is None:
             index = span.index(self.text, offset)
-            line_starts = span.line_starts
-            line = bisect_right(line_starts, index) - 1
-            found = span.positions[offset] = Position(self.position.file, line + 1, index - line_starts[line] + 1)
+            line, line_start = span.line_of(index)
+            found = span.positions[offset] = Position(self.position.file, line + 1, index - line_start + 1)
         return found
 
     def replaced_by(self, text: str):
@@ -99,11 +98,27 @@ class _Span:
     a position inside the scalar is asked for (an expression's node, an error), since most
     scalars — descriptions, notes — never are."""
 
-    __slots__ = ("raw", "start", "line_starts", "_offsets", "positions")
+    __slots__ = ("raw", "start", "line_starts", "_offsets", "positions", "_line")
 
     def __init__(self, raw: str, start: int, line_starts: tuple):
         self.raw, self.start, self.line_starts, self._offsets = raw, start, line_starts, None
         self.positions: dict = {}  # offset in the value -> its Position (they are immutable)
+        self._line = None  # the line the scalar starts on: (its number from 0, its start, the next's)
+
+    def line_of(self, index: int) -> tuple:
+        """The line (from 0) that holds index `index` of the file, and where it starts: the
+        scalar's first line looked up once (most scalars are one line), any other by halves."""
+        line = self._line
+        if line is None:
+            starts = self.line_starts
+            number = bisect_right(starts, self.start) - 1
+            line = self._line = (number, starts[number], starts[number + 1] if number + 1 < len(starts) else None)
+        number, start, after = line
+        if start <= index and (after is None or index < after):
+            return number, start
+        starts = self.line_starts
+        number = bisect_right(starts, index) - 1
+        return number, starts[number]
 
     def index(self, value: str, offset: int) -> int:
         """The index in the file of character `offset` of the scalar's `value` (`_align`; past
