@@ -89,7 +89,11 @@ class Side:
             self.server.kill()
             sys.exit(f"{label}: serve did not start: {line}{self.server.stderr.read()}")
         self.address = line.split(" at ")[1].split()[0].rstrip("/")
-        self.browser = chromium()
+        try:
+            self.browser = chromium()
+        except BaseException:
+            self.server.kill()
+            raise
         self.times = {"diagnostics": [], "figures": []}
 
     def open(self) -> None:
@@ -171,13 +175,17 @@ def main(argv=None) -> int:
     parser.add_argument("--before", metavar="DIR", help="also time the server of the hazard_dsl copy in DIR")
     _docs.add_option(parser)
     args = parser.parse_args(argv)
+    if args.before and not (Path(args.before) / "hazard_dsl" / "__init__.py").is_file():
+        parser.error(f"--before {args.before}: no hazard_dsl package in that folder "
+                     f"(git archive REF hazard_dsl | tar -x -C DIR)")
     text = COTTON.read_text(encoding="utf-8").rstrip("\n") + f"\n# typed {time.time_ns()}: "
     with _docs.recording("workbench_typing", args.write_docs):
         load = os.getloadavg()[0]
-        sides = [Side("now", dict(os.environ), text)]
-        if args.before:
-            sides.insert(0, Side("before", dict(os.environ, PYTHONPATH=str(Path(args.before).resolve())), text))
-        try:
+        sides = []
+        try:  # (each side made inside: one that cannot start stops the others' servers too)
+            if args.before:
+                sides.append(Side("before", dict(os.environ, PYTHONPATH=str(Path(args.before).resolve())), text))
+            sides.append(Side("now", dict(os.environ), text))
             for side in sides:
                 side.open()
             print(f"workbench in headless Chromium, cotton.yaml; {args.edits} keys of each kind, each a letter; "
