@@ -12,6 +12,7 @@ from ..commands.loading import load
 from .output import output_format, options_line, tell
 from .parser import UsageError
 from .requests import run_request
+from .wording import FLAGS
 
 
 def command(args) -> int:
@@ -64,6 +65,8 @@ def command(args) -> int:
         if args.dice is None:
             again = replay_command(args.ruleset, seed, args.games, args.option, args.policy, args.bet, args.bankroll)
             print(printable(said_with_command(f"Seed {seed}:", again, "plays these games again.")), file=out)
+    for note in games.never_made():  # on the side, as the tape running out is: the output stays the games'
+        print(fit(printable(f"hazard-dsl: note: {note.said(FLAGS)}.")), file=sys.stderr)
     return 0
 
 

@@ -31,6 +31,18 @@ class Games:
 
         return play(self.machine, self.dice, self.chooser, self.count, self.wagers)
 
+    def never_made(self) -> tuple:
+        """After the games: a Note for each bet ordered once, before a throw the games never
+        reached (`small=5@99` in one game of one throw), which a net of 0 alone would hide."""
+        from .notes import Note
+
+        if self.wagers is None:
+            return ()
+        throws = self.wagers.throws
+        return tuple(Note("bets", order.arg, f" was never made: the games ended after {throws} "
+                          f"throw{'s' * (throws != 1)}, before throw {order.at_throw}")
+                     for order in self.wagers.orders if order.at_throw is not None and not order.done)
+
 
 def games_request(request) -> Games:
     """Games of a `RunRequest` without players (commands.requests): `games` of them (default 3;
