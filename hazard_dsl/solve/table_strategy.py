@@ -1,0 +1,324 @@
+r"""One seat's strategy at the table, from a bankroll to a goal, solved exactly wherever the box
+passes: the seat casts some games and sets (or backs the bank) in others, and stakes by its
+strategy (flat, a progression, the best stake by purse) whenever it lays a stake (issue 38).
+
+The chains of solve.progressions and solve.policy follow one purse staking on one side of the
+same game every game: a seat at a table with a bank. Where the caster is answered by setters a
+seat's games are not alike: as the caster it answers every other seat's stake (the setters
+staking `stake` flat, their purses never short, as in solve.seat_ruin), as a setter it lays
+its own stake against the caster, and who casts next is the ruleset's `passing:`.
+
+**The chain.** A node is where the table stands as a game opens: (whose hand it is, counted
+from the seat; the passing count; the fees' counters; the seat's purse; the stake rule's
+state). Each game ends in some (result, label) with the seat netting some amount, jointly —
+`solve.seat_chain.game_outcomes` for the seat in its role that game (the seat's own stake
+where it lays one, else the setters' `stake` it answers), nothing assumed of the game: no
+special case for a ruleset, a main, 7 or two dice. The caster pays the fees that fall due out
+of what he has left, the box passes as `passing:` says, and the node is absorbed at the goal
+(the purse at or over it) or at ruin (an empty purse, or as the game opens, less than the
+caster must answer when the box is the seat's) — where `commands.strategy_goal.played_to_goal`
+and `simulate.sessions.play_to_goal` judge them, as a game opens.
+
+**What the strategy reads.** A stake rule is read as play.strategies reads it at the table:
+the stake asked for, at most what the purse can pay (the purse over the most a stake can
+lose). A progression reads the purse at each stake it lays against the purse at its last stake
+(higher: a win, lower: a loss, the same: a push), whatever games the seat cast between; so the
+rule's state is (the progression's state, the purse at its last stake, what it laid), and the
+move is made as the next stake is laid. A game that can end before any stake is laid (the
+history sheet's third) asks no stake, and this chain, which lays one every game the seat
+stakes, refuses a progression there (`TableStrategyError`); the flat stake and the best stake
+read only the purse and are exact there too.
+
+**Its size** is judged before it is built: the purse takes at least every value of its grid
+between ruin and the goal (solve.seat_ruin.purse_levels) at each place of the box, and that
+floor is held against MAX_TABLE_STRATEGY_NODES; the nodes are counted again as the chain is
+built. Both refusals give the size and the bound and point to simulation.
+
+From the chain: P(goal), P(ruin), the expected games (as caster and otherwise), the expected
+total the seat stakes (coin-in), the exact distribution of the purse at the end (hence of the
+net), and its mean.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..compile.machine import Machine
+from ..records import field, record
+from .exact import ONE, ZERO
+from .seat_chain import BANK, SeatError, SeatSolver
+from .seat_ruin import purse_levels
+
+# (whose hand, passing, fees, purse, stake rule's state) nodes of one seat's strategy to a goal.
+# A martingale at Cotton's table of two from 10 to 20 is a few hundred; a flat stake's chain
+# is banded by the purse, a progression's comes back on itself, so the bound is below
+# seat_ruin's MAX_PURSE_NODES for the flat chains
+MAX_TABLE_STRATEGY_NODES = 6_000
+
+
+class TableStrategyError(SeatError):
+    """A seat's strategy at the table that cannot be solved exactly here: said with its size and
+    the bound, or why, pointing to simulation."""
+
+
+# ---------------------------------------------------------------------------- stake rules
+
+
+class StakeRule:
+    """How a seat stakes: `start` (the rule's first state), `asks(state, purse)` the stake it
+    asks for, `after(state, sign, laid)` its state after a stake of `laid` that the purse
+    showed won (sign 1), lost (−1) or pushed (0). `reads_history`: whether its state moves
+    at all (a progression), so that the chain must carry the purse at its last stake."""
+
+    reads_history = False
+    start = None
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def asks(self, state, purse: Fraction) -> Fraction:
+        raise NotImplementedError
+
+    def after(self, state, sign: int, laid: Fraction):
+        return state
+
+
+class Flat(StakeRule):
+    """The same stake every game."""
+
+    def __init__(self, stake):
+        super().__init__(f"a flat stake of {Fraction(stake)}")
+        self.stake = Fraction(stake)
+
+    def asks(self, state, purse):
+        return self.stake
+
+
+class ByPurse(StakeRule):
+    """A stake by whole purse (solve.policy.BestStake.stakes: {units: stake}), as
+    play.strategies.BestPolicies stakes it: a purse below one unit stakes what is left, a purse
+    the table did not list stakes 1."""
+
+    def __init__(self, stakes: dict, what: str = "the best stake"):
+        super().__init__(what)
+        self.stakes = dict(stakes)
+
+    def asks(self, state, purse):
+        units = int(purse)
+        return purse if units < 1 else Fraction(self.stakes.get(units, 1))
+
+
+class ByProgression(StakeRule):
+    """A progression (solve.progressions.Progression, in the amounts of money given)."""
+
+    reads_history = True
+
+    def __init__(self, name: str, base, cap=None):
+        from .progressions import WORDS, Progression
+
+        self.rule = Progression(name, Fraction(base), None if cap is None else Fraction(cap))
+        super().__init__(f"the {WORDS[name]}")
+        self.start = self.rule.start
+
+    def asks(self, state, purse):
+        return Fraction(self.rule.asks(state))
+
+    def after(self, state, sign, laid):
+        return self.rule.after(state, sign, laid)
+
+
+def stake_rule(name: str, stake, cap=None, policy_stakes: dict | None = None) -> StakeRule:
+    """The rule of strategy `name`: "flat" (`stake` every game), "best" (`policy_stakes`, a
+    stake by whole purse), or a progression from a first stake of `stake`, capped at `cap`."""
+    if name == "flat":
+        return Flat(stake)
+    if name == "best":
+        if policy_stakes is None:
+            raise ValueError("the best stake's rule needs its stakes by purse")  # the caller's mistake
+        return ByPurse(policy_stakes)
+    return ByProgression(name, stake, cap)
+
+
+# ---------------------------------------------------------------------------- the chain
+
+
+@record(frozen=True)
+class TableStrategy:
+    """One seat at a table of `players`, staking by `strategy` from `bankroll` until its purse
+    reaches `goal` or is ruined, the other seats staking `stake` flat: exactly."""
+
+    seat: str
+    players: tuple
+    strategy: str
+    bankroll: Fraction
+    goal: Fraction
+    stake: Fraction
+    reach_goal: Fraction
+    ruin: Fraction
+    games: Fraction  # expected games until the goal or ruin
+    games_casting: Fraction  # of which with the box the seat's
+    staked: Fraction  # expected total the seat lays by its strategy (coin-in)
+    purses: dict = field(default_factory=dict)  # the purse at the end -> its chance
+    states: int = 0
+
+    @property
+    def final_purse(self) -> Fraction:
+        return sum((v * p for v, p in self.purses.items()), ZERO)
+
+    @property
+    def nets(self) -> dict:
+        """The net at the end -> its chance."""
+        return {v - self.bankroll: p for v, p in self.purses.items()}
+
+    @property
+    def net(self) -> Fraction:
+        return self.final_purse - self.bankroll
+
+
+def _sign(x: Fraction) -> int:
+    return (x > 0) - (x < 0)
+
+
+def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, bankroll, goal, stake=ONE,
+                   policy: str = "optimal", chains: SeatSolver | None = None) -> TableStrategy:
+    """`seat`'s session at a table of `players` (in order round it) staking by `rule` from
+    `bankroll` until its purse reaches `goal` or it is ruined, each other seat staking `stake`
+    flat from a purse that never runs short (the module's docstring). The seat lays its stake by
+    the rule in every game it stakes: as a setter, and as the caster where the caster backs the
+    bank; as the caster answered by setters it answers their stakes. Exact, within
+    MAX_TABLE_STRATEGY_NODES nodes (judged before the chain is built) and the solver's bound on
+    elimination work; beyond them TableStrategyError, with the size and the bound."""
+    from .markov import Chain, TooLargeToSolve
+
+    bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
+    if seat not in players:
+        raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
+    if not 0 < bankroll < goal:
+        raise SeatError(f"the bankroll ({bankroll}) must be more than 0 and less than the goal ({goal})")
+    if stake <= 0:
+        raise SeatError(f"the setters' stake ({stake}) must be more than 0")
+    chains = chains or SeatSolver(machine, policy)
+    n = len(players)
+    fees = list(machine.fees.values())
+    passing = machine.passing
+
+    def stakes_own(pos: int) -> bool:  # whether the seat lays its own stake with the box pos places on
+        return pos != 0 or chains.against == BANK
+
+    outcomes: dict = {}
+
+    def game(pos: int, amount: Fraction):
+        """The seat's game with the box pos places on, staking `amount` (its own, or answering)."""
+        key = (pos, amount) if stakes_own(pos) else (pos, None)
+        if key not in outcomes:
+            outcomes[key] = chains.outcomes({}, players, seat, pos, amount if stakes_own(pos) else stake)
+        return outcomes[key]
+
+    # what one unit of the seat's stake needs of its purse (the most it can lose on it), by place
+    per_unit = {pos: game(pos, ONE).need for pos in range(n) if stakes_own(pos)}
+    caster_need = ZERO if stakes_own(0) else game(0, stake).need
+    if rule.reads_history and chains.stake_laid() != ONE:
+        raise TableStrategyError(
+            f"a game can end before any stake is laid (a stake is laid in {chains.stake_laid()} of the games), and "
+            f"{rule.what} reads the purse only at the stakes it lays, which this chain does not follow; simulate "
+            f"the sessions")
+    first = players.index(seat)
+    if passing is not None and passing.by_lot:
+        positions = {pos: Fraction(1, n) for pos in range(n)}
+    else:
+        positions = {(-first) % n: ONE}
+    if any(pos == 0 and bankroll < caster_need for pos in positions):
+        raise SeatError(f"the bankroll ({bankroll}) must be at least what {seat} must answer as the caster "
+                        f"({caster_need})")
+    # judged before the chain is built: the purse meets every value of its grid between ruin and
+    # the goal, at each place of the box (the unit games step it as finely as any stake does)
+    levels = purse_levels([game(pos, ONE) for pos in range(n)], fees, bankroll, goal)
+    what = f"{seat} staking by {rule.what} from {bankroll} to {goal} at a table of {n}"
+    if levels * n > MAX_TABLE_STRATEGY_NODES:
+        raise TableStrategyError(f"{what} would take at least {levels * n:,} states of the table and the purse, "
+                                 f"more than the {MAX_TABLE_STRATEGY_NODES:,} an exact solve is made for; bring the "
+                                 f"bankroll nearer the goal, or simulate the sessions")
+
+    def ended(purse: Fraction, pos: int):
+        """The absorbing node a game ending with `purse` reaches, the box then pos places on
+        (None: the session goes on), judged as the next game opens."""
+        if purse >= goal:
+            return ("goal", purse)
+        if purse <= 0 or (pos == 0 and purse < caster_need):
+            return ("ruin", purse)
+        return None
+
+    fee_start = tuple(f.start for f in fees)
+    # the rule's state: (its state, the purse at its last stake, what it laid) for a progression
+    rule_start = (rule.start, None, None) if rule.reads_history else None
+    start = {(pos, 0, fee_start, bankroll, rule_start): p for pos, p in positions.items()}
+    rows: dict = {}
+    laid_at: dict = {}  # node -> the seat's own stake laid in its game
+    casting: set = set()
+    queue, seen = list(start), set(start)
+    while queue:
+        node = queue.pop()
+        pos, count, fee_states, purse, held = node
+        after_rule = held
+        if stakes_own(pos):
+            if rule.reads_history:
+                state, before, last = held
+                if before is not None and last:  # what the purse did since the last stake
+                    state = rule.after(state, _sign(purse - before), last)
+                amount = min(rule.asks(state, purse), purse / per_unit[pos])
+                after_rule = (state, purse, amount)
+            else:
+                amount = min(rule.asks(held, purse), purse / per_unit[pos])
+            laid_at[node] = amount
+        else:
+            amount = stake
+            casting.add(node)
+        row: dict = {}
+        for (result, label, net), p in game(pos, amount).outcomes.items():
+            due, after_fees = ZERO, []
+            for f, state_f in zip(fees, fee_states):
+                state_f, falls = f.at_game_end(state_f, result, label)
+                after_fees.append(state_f)
+                if falls:
+                    due += f.fee.amount
+            purse2 = purse + net
+            if pos == 0:  # the table takes a fee out of what the caster has left, no more
+                purse2 -= min(due, purse2)
+            count2, passes = passing.after_game(count, result, label) if passing is not None else (0, False)
+            pos2 = (pos + 1) % n if passes else pos
+            nxt = ended(purse2, pos2)
+            if nxt is None:
+                nxt = (pos2, count2, tuple(after_fees), purse2, after_rule)
+                if nxt not in seen:
+                    if len(seen) >= MAX_TABLE_STRATEGY_NODES:
+                        raise TableStrategyError(f"{what} has more than {MAX_TABLE_STRATEGY_NODES:,} states of the "
+                                                 f"table, the purse and the strategy, more than an exact solve is "
+                                                 f"made for; bring the bankroll nearer the goal, give a cap, or "
+                                                 f"simulate the sessions")
+                    seen.add(nxt)
+                    queue.append(nxt)
+            row[nxt] = row.get(nxt, ZERO) + p
+        rows[node] = row
+    try:
+        visits = Chain(rows, least_fill=True).forward(start)
+    except TooLargeToSolve:
+        raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
+                                 f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
+                                 f"to solve exactly in reasonable time; bring the bankroll nearer the goal, give a "
+                                 f"cap, or simulate the sessions") from None
+    purses: dict = {}
+    reach = ZERO
+    for key in visits:
+        if key not in rows:
+            purses[key[1]] = purses.get(key[1], ZERO) + visits[key]
+            if key[0] == "goal":
+                reach += visits[key]
+    games = sum((visits[node] for node in rows if node in visits), ZERO)
+    games_casting = sum((visits[node] for node in casting if node in visits), ZERO)
+    staked = sum((visits[node] * amount for node, amount in laid_at.items() if node in visits), ZERO)
+    return TableStrategy(seat, tuple(players), rule.what, bankroll, goal, stake, reach, ONE - reach, games,
+                         games_casting, staked, dict(sorted(purses.items())), len(rows))
+
+
+__all__ = ["MAX_TABLE_STRATEGY_NODES", "ByProgression", "ByPurse", "Flat", "StakeRule", "TableStrategy",
+           "TableStrategyError", "stake_rule", "table_strategy"]
