@@ -128,3 +128,22 @@ def test_the_code_key_names_the_grammar(tmp_path, monkeypatch):
         assert key() != first
     finally:
         disk._CODE.clear()
+
+
+def test_the_program_freezes_its_objects_at_exit_a_caller_of_main_does_not():
+    """Run as the program (`main()`, no arguments given), the command leaves its objects to the
+    exit uncollected: frozen by the last exit function, so the collections at exit walk none.
+    Called by a test or a library with its arguments, nothing of the caller's is frozen."""
+    import gc
+    import subprocess
+    import sys
+
+    from hazard_dsl.cli import main
+
+    assert main(["list"]) == 0
+    assert gc.get_freeze_count() == 0
+    program = ("import atexit, gc, sys; sys.argv = ['hazard-dsl', 'list']; from hazard_dsl.cli import main; "
+               "code = main(); before = gc.get_freeze_count(); atexit._run_exitfuncs(); "
+               "print(code, before, gc.get_freeze_count() > 0, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.stderr.split() == ["0", "0", "True"]
