@@ -271,7 +271,8 @@ class Solver:
         self._extended = self.recast is not None
         try:
             for component in self.components:
-                if self.recast is not None and self._recast_alone(component, value, fixed):
+                if self.recast is not None and (self._recast_alone(component, value, fixed)
+                                                or self._recast_alike(component, value, fixed)):
                     continue
                 choices = [n for n in component if node(n).kind == CHOICE and n not in fixed]
                 for n in choices:
@@ -379,6 +380,27 @@ class Solver:
             value[choice.index] = alone * alone_value + (ONE - alone) * v
             # the die thrown alone: it lands (its mean) or is off again, back at the choice
             value[thrown.index] = (ONE - c) * alone_value + c * value[choice.index]
+        return True
+
+    def _recast_alike(self, component: list, value: dict, fixed) -> bool:
+        """One throw state and its recast states, where no rule tells its dice apart: the
+        choices made over the classes of faces kept (`compile.recasts.choose_alike`), every
+        state of a class worth the same (False: not that, solved as any other)."""
+        from ..compile.recasts import alike, choose_alike
+
+        states = self.machine.states
+        throws = [n for n in component if n < len(states)]
+        if len(throws) != 1 or throws[0] not in self.recast.landed:
+            return False
+        classes = alike(self.machine, throws[0], self.alone)
+        found = None if classes is None else choose_alike(self.machine, throws[0], classes, value,
+                                                          fixed.__contains__)
+        if found is None:
+            return False
+        _, values, picks = found
+        value.update(values)
+        for choice, k in picks.items():
+            self.policy[choice] = {k: ONE}
         return True
 
     # ------------------------------------------------------------------ solving
