@@ -52,7 +52,7 @@ class Thrown:
     def __repr__(self) -> str:
         end = self.outcome
         where = f"{end.result} {end.label}" if end.kind == END else end.phase
-        return f"<Thrown game {self.game} throw {self.number}: {self.dice[0]}-{self.dice[1]} in {self.state.phase} → {where}>"
+        return f"<Thrown game {self.game} throw {self.number}: {'-'.join(map(str, self.dice))} in {self.state.phase} → {where}>"
 
     @property
     def total(self) -> int:
