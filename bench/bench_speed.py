@@ -1,6 +1,7 @@
 """The speed targets side by side in one run: a cold start, the text `compare`, the kernels, simulations.
 
     python bench/bench_speed.py [--rounds 7] [--baseline DIR] [--no-simulate] [--write-docs [FILE]]
+    python bench/bench_speed.py --baseline DIR --same-files --no-simulate --cache empty,off,warm
     python bench/bench_speed.py --kernels --baseline DIR --write-docs   # the kernels, before and after
 
 1. **Cold start.** `analyse R --json` for every built-in R, and `check rulesets/*.yaml`, each with
@@ -11,6 +12,10 @@
    ``--baseline DIR`` (another checkout of hazard-dsl, e.g. ``git archive main | tar -x -C DIR``)
    the same command of that checkout runs in the same rounds (ours, theirs, the baseline, in
    turn): both ratios are to the same runs of the baseline, before and after in one run.
+   ``--cache empty,off,warm`` runs the cold start once with each state of the cache, one after
+   the other: empty (the default, as above), off (``HAZARD_DSL_NO_CACHE=1``) and warm (a folder
+   of each checkout's own, filled by the warm-up run), so that what the cache costs a first run
+   and what it saves the next are told apart from the rest.
 2. **Kernels** (one core, in process): throws per second of the NumPy engine and of the compiled
    kernel (`simulate --engine compiled`, when Numba is installed) on cotton and on craps, as a
    share of the NumPy floor — one `Generator.integers(0, 36)` draw and one `numpy.take` per
@@ -59,9 +64,13 @@ def environment(root: Path) -> dict:
     return env
 
 
+CACHES = ("empty", "off", "warm")
+
+
 def wall(command: list[str], env: dict, cold: bool) -> float:
     """Seconds of one run, in the folder of the checkout it runs (`python -m` puts the working
-    folder first on the path); `cold`: with a cache folder of its own, empty."""
+    folder first on the path); `cold`: with a cache folder of its own, empty (else as `env` has
+    it: off, or a folder kept between runs)."""
     with tempfile.TemporaryDirectory(prefix="hazard-bench-") as cache:
         if cold:
             env = dict(env, XDG_CACHE_HOME=cache)
@@ -74,9 +83,10 @@ def wall(command: list[str], env: dict, cold: bool) -> float:
     return elapsed
 
 
-def paired(runs: list, rounds: int) -> list[float]:
+def paired(runs: list, rounds: int, rounds_kept: list | None = None) -> list[float]:
     """Each of `runs` (command, env, cold) in turn, `rounds` times after a warm-up; the median wall
-    time of each, and the median of the pair-by-pair ratios of each to the last."""
+    time of each, and the median of the pair-by-pair ratios of each to the last. `rounds_kept`:
+    a list given is filled with every run's times, for other ratios pair by pair."""
     for command, env, cold in runs:
         wall(command, env, cold)
     times: list[list[float]] = [[] for _ in runs]
@@ -84,13 +94,21 @@ def paired(runs: list, rounds: int) -> list[float]:
         for k, (command, env, cold) in enumerate(runs):
             times[k].append(wall(command, env, cold))
     ratios = [statistics.median(a / b for a, b in zip(t, times[-1])) for t in times[:-1]]
+    if rounds_kept is not None:
+        rounds_kept.extend(times)
     return [statistics.median(t) for t in times], ratios
 
 
-def cold_start(rounds: int, baseline: Path | None, same_files: bool = False) -> bool:
+def cold_start(rounds: int, baseline: Path | None, same_files: bool = False, cache: str = "empty") -> bool:
     """`same_files`: both checkouts read the baseline's rule files (by path), so that the ratio
     is the code's alone, not also what the rule files came to carry since (printed figures and
-    their ledger, more options)."""
+    their ledger, more options). `cache`: empty (a new folder for every run), off, or warm (a
+    folder of each checkout's own for the whole table, filled by the warm-up run)."""
+    with tempfile.TemporaryDirectory(prefix="hazard-bench-warm-") as warm:
+        return _cold_start(rounds, baseline, same_files, cache, Path(warm))
+
+
+def _cold_start(rounds: int, baseline: Path | None, same_files: bool, cache: str, warm: Path) -> bool:
     roots = [("now", HERE)] + ([("before", baseline)] if baseline else [])
     for _, root in roots:
         compileall.compile_dir(root / "hazard_dsl", quiet=1)
@@ -106,28 +124,38 @@ def cold_start(rounds: int, baseline: Path | None, same_files: bool = False) -> 
                                                         for n in names], "numpy", "check"))
     cases.append(("compare (six), text ÷ --json", ["compare"] + SIX, "json", "compare"))
     heading = "".join(f" {label + ' s':>10} {label:>8}" for label, _ in roots)
-    print(f"Whole commands, empty cache, {rounds} rounds in turn (median wall seconds; median of the ratios pair "
+    state = {"empty": "empty cache", "off": "cache off", "warm": "warm cache"}[cache]
+    print(f"Whole commands, {state}, {rounds} rounds in turn (median wall seconds; median of the ratios pair "
           f"by pair):")
-    print(f"{'command':<31}{heading} {'base s':>7} {'target':>7}")
+    print(f"{'command':<31}{heading} {'base s':>7} {'target':>7}{' now÷before' if baseline else ''}")
     met = True
     for label, args, against, kind in cases:
         runs = []
-        for _, root in roots:
+        for k, (_, root) in enumerate(roots):
             command = [sys.executable, "-m", "hazard_dsl", *args]
-            runs.append((command, environment(root), True))
+            env = environment(root)
+            if cache == "off":
+                env["HAZARD_DSL_NO_CACHE"] = "1"
+            elif cache == "warm":  # each checkout its own folder: their entries are keyed apart anyway
+                env["XDG_CACHE_HOME"] = str(warm / str(k))
+            runs.append((command, env, cache == "empty"))
         if against == "numpy":  # one run of the import a round, after each checkout's: all ratios share it
-            t, ratios = paired(runs + [(NUMPY, environment(HERE), True)], rounds)
+            kept: list = []
+            t, ratios = paired(runs + [(NUMPY, environment(HERE), True)], rounds, kept)
             times = [(t[k], t[-1]) for k in range(len(roots))]
+            # now against before directly, pair by pair (the same rounds, in turn)
+            versus = statistics.median(a / b for a, b in zip(kept[0], kept[1])) if baseline else None
         else:  # each checkout's text against its own --json
-            times, ratios = [], []
+            times, ratios, versus = [], [], None
             for run, (_, root) in zip(runs, roots):
-                t, r = paired([run, (run[0] + ["--json"], environment(root), True)], rounds)
+                t, r = paired([run, (run[0] + ["--json"], run[1], run[2])], rounds)
                 times.append(t)
                 ratios.append(r[0])
         target = TARGETS[kind]
         met &= ratios[0] <= target
         row = "".join(f" {t[0]:>10.3f} {r:>7.2f}x" for t, r in zip(times, ratios))
-        print(f"{label:<31}{row} {times[0][1]:>7.3f} {'≤' + format(target, '.1f') + 'x':>7}"
+        beside = "" if not baseline else f" {versus:>9.2f}x" if versus is not None else f" {'—':>10}"
+        print(f"{label:<31}{row} {times[0][1]:>7.3f} {'≤' + format(target, '.1f') + 'x':>7}{beside}"
               f"{'' if ratios[0] <= target else '  (not met)'}")
     return met
 
@@ -306,11 +334,17 @@ def main() -> None:
                         help="with --baseline: both checkouts read the baseline's rule files, so that the ratio is "
                              "the code's alone")
     parser.add_argument("--no-simulate", action="store_true", help="the cold start only")
+    parser.add_argument("--cache", default="empty",
+                        help="the cold start with the cache in each of these states in turn, a comma between: "
+                             "empty (a new folder each run), off, warm (default: empty)")
     parser.add_argument("--no-commands", action="store_true", help="the kernels and simulations only")
     parser.add_argument("--kernels", action="store_true",
                         help="the kernels alone (with --write-docs: into their own section, bench_speed_kernel)")
     _docs.add_option(parser)
     args = parser.parse_args()
+    caches = [c.strip() for c in args.cache.split(",") if c.strip()]
+    if not caches or any(c not in CACHES for c in caches):
+        parser.error(f"--cache takes {', '.join(CACHES)}, a comma between (not {args.cache!r})")
     if args.kernels:
         args.no_commands = True
     with _docs.recording("bench_speed" if not args.kernels else "bench_speed_kernel", args.write_docs):
@@ -319,7 +353,10 @@ def main() -> None:
               f"(1, 5, 15 min) at the start")
         met = True
         if not args.no_commands:
-            met &= cold_start(args.rounds, args.baseline, args.same_files)
+            for k, cache in enumerate(caches):
+                if k:
+                    print()
+                met &= cold_start(args.rounds, args.baseline, args.same_files, cache)
         if not args.no_simulate:
             met &= kernels(args.rounds, args.baseline)
             if not args.kernels:
