@@ -345,7 +345,7 @@ def _compose_fast(text: str):
     not installed, the text could nest too deep for it, or anything goes wrong: the pure-Python
     composer then reads the file again and reports the problem in today's words and positions
     (as it does when the tree has a problem: too many nodes, a tag, a key twice; see `_load`)."""
-    loader_class = getattr(_pyyaml(), "CSafeLoader", None)
+    loader_class = _c_loader()
     if loader_class is None or (_quick_nesting_bound(text) > MAX_FAST_NESTING
                                 and _nesting_bound(text) > MAX_FAST_NESTING):
         return None
@@ -359,6 +359,36 @@ def _compose_fast(text: str):
         if loader is not None:
             loader.dispose()
     return _EMPTY if root is None else root
+
+
+MAX_RESOLVED = 4096  # the tags kept (`_c_loader`): a rule file has a few hundred scalars
+
+
+@lru_cache(maxsize=1)
+def _c_loader():
+    """PyYAML's C loader (None without libyaml), each plain scalar's tag resolved once and kept.
+
+    The C composer asks PyYAML's resolver, in Python, for the tag of every node: for `when`,
+    `do`, `throw again`… again and again, in every text, and to the same answer (the resolver
+    matches the scalar's text against the safe loader's fixed patterns for numbers, booleans
+    and nulls). Kept by (kind, text, implicit), a bounded table, it was a fifth of composing
+    Cotton's game."""
+    base = getattr(_pyyaml(), "CSafeLoader", None)
+    if base is None:
+        return None
+    resolved: dict = {}
+
+    class _CLoader(base):
+        def resolve(self, kind, value, implicit):
+            key = (kind, value, implicit)
+            tag = resolved.get(key)
+            if tag is None:
+                if len(resolved) >= MAX_RESOLVED:
+                    resolved.clear()
+                tag = resolved[key] = super().resolve(kind, value, implicit)
+            return tag
+
+    return _CLoader
 
 
 def _quick_nesting_bound(text: str) -> int:
