@@ -7,6 +7,8 @@ each option's effect, a split by a variable. The figures of play over many games
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations
+from math import factorial
 
 from ..compile.machine import maximises
 from ..model import readable
@@ -253,8 +255,45 @@ def _alone_text(alone: dict, faces) -> str:
     every = [alone.get(off, {}) for off in dice]
     if all(chances == every[0] for chances in every):
         return words(every[0])
+    alike = _alone_alike(alone, count)
+    if alike is not None:
+        return "; ".join(f"any {_NUMBERS[n - 1]}{'die' if n == 1 else 'dice'} off, the others showing in any "
+                         f"order: {words(chances)}" for n, chances in alike.items())
     return "; ".join(f"{' and '.join(ordinals[d - 1] for d in off)} {'die' if len(off) == 1 else 'dice'} off: "
                      f"{words(alone.get(off, {}))}" for off in dice)
+
+
+_NUMBERS = ("", "two ", "three ", "four ", "five ")
+
+
+def _alone_alike(alone: dict, count: int) -> dict | None:
+    """Where the choice is the same whichever dice are off and in whatever order the others
+    show their faces (no rule tells the dice apart): how many dice off -> {the faces kept,
+    sorted: chance}, for each number off with some recast alone; else None. Five dice listed
+    each die and each order apart made 146 KB of text (audit 10); --json keeps every way."""
+    out: dict = {}
+    for n in range(1, count):
+        sets = [alone.get(off, {}) for off in combinations(range(1, count + 1), n)]
+        classes: dict = {}
+        for chances in sets:
+            for kept, p in chances.items():
+                classes.setdefault(tuple(sorted(kept)), set()).add(p)
+        if any(len(ps) > 1 for ps in classes.values()):
+            return None
+        for chances in sets:  # every order of every class, under every set of dice off
+            if sum(_orders(kept) for kept in classes) != len(chances):
+                return None
+        if classes:
+            out[n] = {kept: ps.pop() for kept, ps in classes.items()}
+    return out
+
+
+def _orders(faces: tuple) -> int:
+    """The orders of the dice that show these faces."""
+    out = factorial(len(faces))
+    for f in set(faces):
+        out //= factorial(faces.count(f))
+    return out
 
 
 def bet_tables(a: Analysis) -> list[Table]:

@@ -15,7 +15,8 @@ iteration from "take up all five everywhere". The auditor's own count
 from __future__ import annotations
 
 from fractions import Fraction as F
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement, permutations
+from math import comb
 
 import hazard_dsl
 from hazard_dsl.compile import recasts
@@ -57,7 +58,7 @@ def _landings(m: int) -> dict:
 LANDINGS = {m: _landings(m) for m in range(1, DICE + 1)}
 
 
-def _evaluate(alone: set):
+def _evaluate(alone: set, DICE: int = DICE, WINS_FROM: int = WINS_FROM):
     """The fresh cast's chance V under a policy (the kept faces where the dice
     off are recast alone), and each position's (a, b): alone worth a + b·V
     once its dice land (their landing off again starts the same choice over)."""
@@ -89,13 +90,18 @@ def _evaluate(alone: set):
     return a / (1 - b), rests
 
 
-def best_chance() -> F:
+def best_chance(dice: int = DICE, wins_from: int = WINS_FROM) -> F:
+    return best(dice, wins_from)[0]
+
+
+def best(dice: int, wins_from: int) -> tuple:
+    """The caster's best chance and the faces kept where he recasts alone."""
     alone: set = set()
     for _ in range(50):
-        v, rests = _evaluate(alone)
+        v, rests = _evaluate(alone, dice, wins_from)
         better = {kept for kept, (a, b) in rests.items() if a + b * v > v}
         if better == alone:
-            return v
+            return v, alone
         alone = better
     raise AssertionError("policy iteration did not settle")
 
@@ -140,8 +146,8 @@ def test_classes_stand_the_same_throws_as_every_way_apart(monkeypatch):
     assert len(classes) == 1 + 6 + 21 + 56
     assert sum(len(targets) for _, targets in classes.values()) == 7**4 - 6**4
     for share in (F(1), F(0), F(1, 2)):
-        grouped = recasts.standing(machine, 0, lambda _: share)
-        assert grouped == _per_way(monkeypatch, machine, lambda _: share)
+        grouped = recasts.standing(machine, 0, lambda _, share=share: share)
+        assert grouped == _per_way(monkeypatch, machine, lambda _, share=share: share)
         assert sum(grouped[0].values()) == 1
 
 
@@ -150,3 +156,30 @@ def test_dice_told_apart_are_solved_way_by_way():
     text = FOUR.replace("- when: total >= 15", "- when: total >= 15 and die1 > 1")
     machine = _machine(text)
     assert recasts.alike(machine, 0, lambda _: F(1)) is None
+
+
+def test_the_terminal_lists_each_set_of_faces_kept_once(tmp_path, capsys):
+    """Four dice: the recast table names the faces kept in any order, once for
+    each number of dice off (it listed every die and every order: 146 KB of
+    text for five dice); --json keeps every way. The sets are the recursion's."""
+    import json
+
+    from hazard_dsl.cli import main
+
+    path = tmp_path / "four.yaml"
+    path.write_text(FOUR)
+    v, alone = best(4, 15)
+    assert main(["analyse", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert F(data["win"]) == v
+    (row,) = data["recast"]["choices"]
+    assert sum(len(kept) for kept in row["alone"].values()) == sum(
+        len(set(permutations(kept))) * comb(4, len(kept)) for kept in alone)
+    assert main(["analyse", str(path)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    names = ("ace", "deuce", "trey", "cater", "cinque", "sice")
+    for off, number in ((1, "any"), (2, "any two"), (3, "any three")):
+        kept = sorted(k for k in alone if len(k) == 4 - off)
+        words = ", ".join("-".join(names[f - 1] for f in k) for k in kept)
+        assert f"{number} {'die' if off == 1 else 'dice'} off, the others showing in any order: {words}" in text
+    assert "first die off" not in text
