@@ -30,6 +30,10 @@ SHEET_FORMATS = ("text", "markdown", "html", "json")
 
 
 FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
+# a tape for any dice: the game's own number of faces a throw, and dice that land off
+TAPE_HELP = ('one face a die, die1 first ("3-3-5" for three dice; named faces by number); x for a die that '
+             'lands off ("x-4", "x-x-4 5-x 2": two off, recast together, one off again), then off or both '
+             'for the caster\'s recast')
 
 
 def whole_number_argument(text: str) -> int:
@@ -88,6 +92,10 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
+        # a flag is taken only as it is spelled: argparse would read `--bankrol` as `--bankroll`
+        # (its only flag so begun), a guess said nowhere, and a flag added later would turn a
+        # working abbreviation into an error; a mistyped flag hears "did you mean" instead
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
     def parse_args(self, args=None, namespace=None):
@@ -272,7 +280,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--games", type=whole_number_argument, default=None, metavar="N",
                    help="games to play (default 3; with --dice, as many as the throws allow)")
     p.add_argument("--seed", type=seed_argument, default=None, metavar="S", help="seed for the dice: same seed, same games")
-    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="replay these throws instead of random ones")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"',
+                   help="replay these throws instead of random ones; " + TAPE_HELP)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text: the narration; json: one JSON object per line for each throw")
     p.add_argument("--json", action="store_true", help="short for --format json")
@@ -324,7 +333,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="play without a log (by default each session is logged to "
                         "$XDG_DATA_HOME/hazard-dsl/sessions, or ~/.local/share/hazard-dsl/sessions, to resume it)")
     p.add_argument("--seed", type=seed_argument, default=None, metavar="S", help="seed for the dice")
-    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"', help="these throws instead of random ones")
+    p.add_argument("--dice", default=None, metavar='"3-4 6-6 1-2"',
+                   help="these throws instead of random ones; " + TAPE_HELP)
     p.add_argument("--resume", default=None, metavar="FILE",
                    help="go on with the session logged in FILE (give RULESET too if it is not a built-in one)")
     p.add_argument("--format", choices=("text", "json"), default="text",
