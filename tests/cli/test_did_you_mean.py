@@ -41,6 +41,15 @@ CASES = [
      "hazard-dsl simulate: error: unrecognized arguments: --sed (did you mean '--seed'?), 3"),
     # simulate has no --bankroll: its help names analyse's, which is no flag of simulate's
     (["simulate", "cotton", "--bankrol", "3"], "hazard-dsl simulate: error: unrecognized arguments: --bankrol, 3"),
+    # a flag is taken only as spelled (allow_abbrev=False): argparse read `--bankrol` as
+    # `--bankroll`, its only flag so begun, and said "--bankroll, --goal and --stake go together"
+    # (audit 10 finding 12)
+    (["analyse", "cotton", "--bankrol", "10"],
+     "hazard-dsl analyse: error: unrecognized arguments: --bankrol (did you mean '--bankroll'?), 10"),
+    (["analyse", "cotton", "--stop-l=3"],
+     "hazard-dsl analyse: error: unrecognized argument: --stop-l=3 (did you mean '--stop-loss'?)"),
+    (["--vers"], "hazard-dsl: error: unrecognized argument: --vers (did you mean '--version'?); no command "
+                 "given (hazard-dsl --help lists them)"),
     (["analyze", "cotton", "--stop_loss", "3"],
      "hazard-dsl analyse: error: unrecognized arguments: --stop_loss (did you mean '--stop-loss'?), 3"),
     (["list", "--quiet-ish"], "hazard-dsl list: error: unrecognized argument: --quiet-ish"),
