@@ -97,9 +97,7 @@ class Side:
         self.times = {"diagnostics": [], "figures": []}
 
     def open(self) -> None:
-        from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.common.keys import Keys
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.browser.get(f"{self.address}/workbench?file=typing.yaml")

@@ -35,7 +35,9 @@ a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagn
 (Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it;
 JSON all the same, its traceback in the server's log).
 The check, hover and completion run in a lane of their own (`Worker.ask`), and the work of a
-request whose client hangs up is stopped (`Api.run`).
+request whose client hangs up is stopped (`Api.run`). The check and figures of a text, and its
+analysis and drawing, are answered by processes the server keeps for the workbench
+(`Worker.keep`), which keep what they worked out for the text's next version (issue 39).
 """
 
 from __future__ import annotations

@@ -22,7 +22,13 @@ import pytest
 from hazard_dsl.diagnostics import RulesetError
 from hazard_dsl.parse.files import builtin_dir
 from hazard_dsl.serve import jobs
-from hazard_dsl.serve.language import Held, check_text, figures, held_check, held_figures
+from hazard_dsl.serve.language import (
+    Held,
+    check_text,
+    figures,
+    held_check,
+    held_figures,
+)
 from hazard_dsl.serve.work import Failed, Kept, TimeLimit, Worker
 
 COTTON = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8")
@@ -179,7 +185,7 @@ def test_a_kept_process_keeps_its_state_and_starts_again_past_its_grace_or_limit
         worker.stop()
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and _alive(analyst):
-            time.sleep(0.05)
+            await anyio.sleep(0.05)
         assert not _alive(analyst)
 
     anyio.run(scenario)

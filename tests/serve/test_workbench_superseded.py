@@ -33,14 +33,14 @@ window.fetch = async (url, init) => {
   const slow = String(url) === window.__hold && !!(init && typeof init.body === 'string'
                                                    && init.body.includes('SLOW'));
   const answer = await asked(url, init);
-  if (slow) await new Promise(done => setTimeout(done, %d));
+  if (slow) await new Promise(done => setTimeout(done, HOLD_MS));
   window.__answers.push([String(url), slow, performance.now()]);
   return answer;
 };
 new MutationObserver(() => window.__shown.push(
     [document.getElementById('diagnostics').textContent, performance.now()]))
   .observe(document.getElementById('diagnostics'), {childList: true});
-""" % HOLD_MS
+""".replace("HOLD_MS", str(HOLD_MS))
 
 
 @pytest.fixture(scope="module")
