@@ -181,10 +181,18 @@ class Kept:
         if self._turn is None:
             self._turn = anyio.Lock()
         async with self._turn:
-            if self.process is None or not self.process.is_alive():
+            if self.process is not None and not self.process.is_alive():  # died idle: reaped, replaced
+                self._end(self.process)
+            if self.process is None:
                 await anyio.to_thread.run_sync(self._start)
             process, connection = self.process, self.connection
-            connection.send((function, args))
+            try:
+                connection.send((function, args))
+            except OSError:  # it died idle (killed for memory): another, once
+                self._end(process)
+                await anyio.to_thread.run_sync(self._start)
+                process, connection = self.process, self.connection
+                connection.send((function, args))
             now, self.limit = anyio.current_time(), limit
             # at work: the server's stop kills it as it kills the forked work (`Worker.stop`)
             self.worker._running.add(process)

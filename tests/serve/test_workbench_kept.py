@@ -165,6 +165,15 @@ def test_a_kept_process_keeps_its_state_and_starts_again_past_its_grace_or_limit
         after, newer = await worker.keep(tally, count)
         assert after == 1 and newer != new
 
+        # killed while idle (for memory, say): the next request is answered by another
+        import signal
+
+        os.kill(newer, signal.SIGKILL)
+        while _alive(newer):
+            await anyio.sleep(0.05)
+        replaced, other = await worker.keep(tally, count)
+        assert replaced == 1 and other != newer
+
         # an analysis (`slow`) while the kept process is at another: a process of its own, with a
         # state made for it alone, rather than a wait
         answers = []
