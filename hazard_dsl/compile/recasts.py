@@ -242,8 +242,8 @@ def alike(machine, number: int, alone) -> dict | None:
     """The classes of throw state `number`'s ways of landing off, where no rule tells its dice
     apart (else None): the faces kept, sorted -> [(kind, the share recast alone, chooser, the
     alternatives), [the way's target, …]], kind "back" (every die taken up again), "die" (the dice
-    off recast alone) or "choice" (`alone(choice state)` saying the share); every way of a class
-    must lead alike, or None."""
+    off recast alone) or "choice" (`alone(choice state)` saying the share; None: the shares
+    left out); every way of a class must lead alike, or None."""
     from ..compile.machine import CHOICE, index_of
 
     dice = machine.dice
@@ -264,7 +264,7 @@ def alike(machine, number: int, alone) -> dict | None:
                 alternatives = tuple(value for value, _ in node.alternatives)
                 if sorted(alternatives) != ["both", "off"]:
                     return None
-                what = ("choice", alone(target), node.chooser, alternatives)
+                what = ("choice", ZERO if alone is None else alone(target), node.chooser, alternatives)
             else:
                 what = ("die", ONE, None, ())
         found = classes.setdefault(tuple(sorted(kept)), [what, []])
@@ -272,6 +272,19 @@ def alike(machine, number: int, alone) -> dict | None:
             return None
         found[1].append(target)
     return classes
+
+
+def ungrouped_work(machine) -> int:
+    """The places of the casts the exact solver weighs one by one, every way of landing off apart:
+    for each recast die state of a throw state whose dice are told apart (not `alike`), the
+    (sides + 1)^m places of a cast of its m dice (each off, or showing a face). Counted from
+    the states alone, before any chance is worked out: what a solver judges its size by."""
+    from ..compile.machine import DIE
+
+    recast = machine.recast
+    apart = {s for s in recast.landed if alike(machine, s, None) is None}
+    places = machine.dice.sides + 1
+    return sum(places ** len(node.dice) for node in recast.nodes if node.kind == DIE and node.parent in apart)
 
 
 @lru_cache(maxsize=64)
