@@ -92,7 +92,8 @@ def check(question: Question, action, money=None) -> dict:
         wanted = " or ".join(repr(a) for a in ACTIONS[question.ask])
         who = question.player or ("the table" if question.ask == "bet" else "the rules")
         raise IllegalAction(f"the table waits for {who} to {_doing(question)}: "
-                            f"the action is {wanted}, not {quoted(name)}")
+                            f"the action is {wanted}, " + (f"not {quoted(name)}" if "action" in action
+                                                            else 'and the object has no "action"'))
     player = action.get("player", question.player)
     if question.ask == "bet" and name == "bet":  # the table is asked: the action names who bets
         if not isinstance(player, str) or player not in question.facts["bets"]:
@@ -158,9 +159,18 @@ def _doing(question: Question) -> str:
 
 def quoted(value) -> str:
     """A value as a refusal quotes it: its repr, cut to 40 characters; a number too long to
-    write out (Python refuses ints of more than 4,300 digits) said so."""
+    write out (Python refuses ints of more than 4,300 digits) said so. An action is a JSON
+    object, so null, true and a list or object are written as JSON writes them (a web client
+    sent `null`, never Python's None); a text keeps its quotes ('Ann')."""
     try:
         text = repr(value)
+        if value is None or isinstance(value, (bool, list, dict)):
+            import json
+
+            try:
+                text = json.dumps(value, ensure_ascii=False)
+            except (TypeError, ValueError):  # a Python caller's object JSON cannot write
+                pass
     except ValueError:
         return f"<a number of about {int(value.bit_length() * 0.30103):,} digits>"
     return text if len(text) <= 40 else text[:37] + "..."

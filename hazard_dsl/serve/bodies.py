@@ -22,9 +22,38 @@ async def json_object(request, most: int, refused, what: str, parse_int=None) ->
             raise refused(413, too_large)
         chunks.append(chunk)
     try:
-        body = json.loads(b"".join(chunks), parse_int=parse_int)
+        body = json.loads(b"".join(chunks), parse_int=parse_int, parse_constant=_Constant)
     except (ValueError, RecursionError):
         raise refused(400, "the body is not JSON") from None
     if not isinstance(body, dict):
         raise refused(400, "the body is a JSON object")
+    where = _constant_in(body)
+    if where is not None:
+        field, constant = where
+        raise refused(400, f"{field}: {constant} is not JSON (JSON has no NaN or Infinity)")
     return body
+
+
+class _Constant(str):
+    """NaN, Infinity or -Infinity, which Python's json reads though JSON has none of them:
+    kept as what they were written, so that the field sent one is named and refused (read as
+    floats, a NaN became the option value 'nan')."""
+
+
+def _constant_in(value, path: str = "") -> tuple[str, str] | None:
+    """The first field of a body holding a `_Constant` (its path, `options.ten`; an item of a
+    list by its index, `variants.0`), with the constant, or None. Iterative: a body nests as
+    deep as json read it."""
+    stack = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, _Constant):
+            return path or "the body", str(value)
+        if isinstance(value, dict):
+            items = value.items()
+        elif isinstance(value, list):
+            items = enumerate(value)
+        else:
+            continue
+        stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in reversed(list(items)))
+    return None

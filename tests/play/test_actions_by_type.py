@@ -28,8 +28,8 @@ def _staking(craps):
 
 
 @pytest.mark.parametrize("action, said", [
-    ({"action": "stake", "player": ["Ann"], "amount": 1}, "it is Ann's turn to stake, not ['Ann']'s"),
-    ({"action": "stake", "player": {"a": 1}, "amount": 1}, "it is Ann's turn to stake, not {'a': 1}'s"),
+    ({"action": "stake", "player": ["Ann"], "amount": 1}, "it is Ann's turn to stake, not [\"Ann\"]'s"),
+    ({"action": "stake", "player": {"a": 1}, "amount": 1}, "it is Ann's turn to stake, not {\"a\": 1}'s"),
     ({"action": "stake", 1: 2, "amount": 1}, "stake takes no 1"),
     ({"action": "stake", 1: 2, "zz": 3, "amount": 1}, "stake takes no 'zz'"),
     ({"action": "stake", 10 ** 5000: 1}, "stake takes no <a number of about 5,000 digits>"),
@@ -63,7 +63,7 @@ def test_a_bet_naming_a_list_as_its_player_is_refused():
     assert table.waiting.ask == "bet"
     with pytest.raises(IllegalAction) as caught:
         table.apply({"action": "bet", "player": ["Ann"], "bet": "side", "amount": 1})
-    assert str(caught.value) == "a bet names its player, one of Ann, Ben (those who may bet now), not ['Ann']"
+    assert str(caught.value) == "a bet names its player, one of Ann, Ben (those who may bet now), not [\"Ann\"]"
 
 
 def _played(craps):

@@ -188,7 +188,7 @@ def test_the_table_driven_by_actions_alone():
                  "may_land_off": False, "actions": [{"action": "throw"}, {"action": "throw", "dice": "given"}]}
     for wrong, why in (({"action": "throw", "dice": [3, 4]}, "dice are [face]: the one die thrown for the first cast"),
                        ({"action": "throw", "dice": [0]}, "a die shows a face from 1 to 6, not 0"),
-                       ({"action": "throw", "dice": [None]}, "a die shows a face from 1 to 6, not None"),
+                       ({"action": "throw", "dice": [None]}, "a die shows a face from 1 to 6, not null"),
                        ({"action": "throw", "player": "Ben"}, "it is Ann's turn to throw one die for the first "
                                                               "cast, not 'Ben''s"),
                        ({"action": "stake", "amount": 1}, "the table waits for Ann to throw one die for the first "

@@ -155,7 +155,10 @@ def snapshot(table):
     ({"action": "stake", "amount": True}, "a number or an exact amount"),
     ({"action": "stake", "amount": 1, "dice": [1, 2]}, "stake takes no 'dice'"),
     ("stake 3", "a JSON object"),
-    ({"action": None}, "not None"),
+    # JSON's words: a web client sent null (audit 10 finding 15)
+    ({"action": None}, "the action is 'stake', not null"),
+    ({"action": ["stake"]}, "the action is 'stake', not [\"stake\"]"),
+    ({}, "the action is 'stake', and the object has no \"action\""),
 ])
 def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing(action, reason):
     table = Table(machine_of("cotton"), ["Ann", "Ben"], purse=10, seed=1)
