@@ -29,6 +29,7 @@ keystroke in a bet, a description) is not explored again.
 
 from __future__ import annotations
 
+import io
 import pickle
 import threading
 
@@ -211,8 +212,9 @@ class BetChecks:
                         s.parent, s.off, s.outcomes, s.dice, s.kept) for s in machine.states)
         ruleset = machine.ruleset
         # the small parts as bytes (a recast's and some option values hold dicts)
-        small = pickle.dumps((machine.recast, sorted(machine.options.items()), ruleset.name, ruleset.words,
-                              ruleset.labels, _described_not(ruleset.variables)), 5)
+        small = (pickle.dumps(machine.recast, 5),  # (explored: the same states where the game is)
+                 _as_data((sorted(machine.options.items()), ruleset.name, ruleset.words, ruleset.labels,
+                           _described_not(ruleset.variables))))
         return machine.variables, states, step(machine.start), machine.dice, small
 
     @staticmethod
@@ -282,7 +284,22 @@ def game_value(ruleset: Ruleset) -> bytes:
     figures), the reading's warnings and the digests of the text."""
     game = replace(ruleset, bets={}, fees={}, printed=(), sources=(), notes=(), description=None,
                    warnings=(), digest="", rules_digest="", variables=dict(_described_not(ruleset.variables)))
-    return pickle.dumps(game, 5)
+    return _as_data(game)
+
+
+def _as_data(value) -> bytes:
+    """`value` pickled without the pickler's memo: with it, the bytes say which parts are one
+    object (a file's name held once or twice), and a text read partly from sections kept
+    (`parse.sections.SectionNodes`) shares them otherwise than the same text read whole."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, 5)
+    pickler.fast = True
+    try:
+        pickler.dump(value)
+    except Exception:  # noqa: BLE001 - a part that holds itself (or that the fast pickler
+        # cannot take): with the memo, which finds it again less often, never wrongly
+        return pickle.dumps(value, 5)
+    return out.getvalue()
 
 
 @record

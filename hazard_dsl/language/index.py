@@ -118,10 +118,6 @@ def _merge(index: Index, part: Index) -> None:
         index.extends = part.extends
 
 
-# where an anchor may stand (`key: &a`, `- &a`, `[&a`): prose with `C&E` in it is not one
-_ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")
-
-
 class SectionIndexes:
     """The names found in each top-level section of the texts indexed lately, kept by the
     section's key and text, for the next version of a document: a keystroke changes one section
@@ -147,9 +143,9 @@ class SectionIndexes:
     def sections_of(root: YMap, text: str) -> dict | None:
         """key -> (its section's text, the line it begins on, from 0), or None where the text is
         not cut as it read (see the class's docstring)."""
-        from ..parse.sections import top_level
+        from ..parse.sections import ANCHOR, top_level
 
-        if _ANCHOR.search(text):
+        if ANCHOR.search(text):
             return None
         cut = top_level(text)
         if cut is None or list(cut) != list(root.entries):

@@ -29,8 +29,8 @@ is unchanged.
 The values answered are `language.values`' (found here too); a document's problems, placed and
 given their fixes, `language.problems`'; hover's words `language.hovers`', completion's
 `language.completion`'. What stays here (some 900 lines) is one piece: the documents held,
-their parents and the caches kept for them (one `Explorations` and one `SectionIndexes` a
-service), and the service's answers over them — definitions, references, rename, symbols —
+their parents and the caches kept for them (one `Explorations`, `SectionNodes` and
+`SectionIndexes` a service), and the service's answers over them — definitions, references, rename, symbols —
 which all walk the same names.
 """
 
@@ -46,6 +46,7 @@ from pathlib import Path
 from ..cache import sharing
 from ..compile.explorations import Explorations
 from ..diagnostics import ERROR, RulesetError
+from ..parse.sections import SectionNodes, nodes_of, reading_sections
 from .index import GAME, Index, Name, SectionIndexes, build_index
 from .completion import Completer
 from .hovers import MAX_HOVER_STATES, bet_edge, Hovers, parent_said  # noqa: F401  (MAX_HOVER_STATES: found here too)
@@ -127,6 +128,7 @@ class _Document:
 
     explorations = None  # the service's (set by it): lent to this version's check
     sections = None  # the service's `SectionIndexes` (set by it): the names of sections indexed before
+    nodes = None  # the service's `SectionNodes` (set by it): the YAML of sections read before
 
     def __init__(self, uri: str, text: str, version=None, before: "_Document | None" = None,
                  waits: bool = True):
@@ -159,7 +161,7 @@ class _Document:
     @property
     def index(self) -> Index:
         if self._index is None:
-            index = _index_of(self.text, self.display, self.sections)
+            index = _index_of(self.text, self.display, self.sections, self.nodes)
             if index.definitions or index.uses:
                 self._known.found_names(self.seq, index)
             self._index = index
@@ -188,8 +190,9 @@ class _Document:
         from ..cache import check_ruleset
 
         # the service's explorations lent: the bets checked against the same game are not played
-        # out again for the next version (`compile.explorations.BetChecks`)
-        with sharing(self.explorations):
+        # out again for the next version (`compile.explorations.BetChecks`); and its sections'
+        # nodes: a section as it was in the version before is not read again
+        with sharing(self.explorations), reading_sections(self.nodes):
             if self.path is not None:
                 with _reading(self.overlay()):
                     found = check_ruleset(self.path, text=self.text)
@@ -260,11 +263,11 @@ def _reading(overlay: dict):
             reader.read_regular, cache.read_regular = original, original
 
 
-def _index_of(text: str, display: str, kept: SectionIndexes | None = None) -> Index:
-    from ..parse.yaml_nodes import load_yaml
-
+def _index_of(text: str, display: str, kept: SectionIndexes | None = None,
+              nodes: SectionNodes | None = None) -> Index:
     try:
-        root = load_yaml(text, display, register=False)
+        with reading_sections(nodes):
+            root = nodes_of(text, display)
     except (RulesetError, RecursionError, ValueError):
         return Index()
     try:
@@ -291,6 +294,7 @@ class LanguageService:
         self._roots: list = []  # the editor's workspace folders, which a relative glob is read from
         self._explorations = Explorations()  # what compiling its documents' games lends the next (bounded)
         self._sections = SectionIndexes()  # the names of each section indexed lately, for the next version
+        self._nodes = SectionNodes()  # ... and the YAML nodes of each section read lately
 
     # --- documents
     def open(self, uri: str, text: str, version=None) -> list[str]:
@@ -319,6 +323,7 @@ class LanguageService:
         doc = _Document(uri, text, version, before, self.waits)
         doc.explorations = self._explorations
         doc.sections = self._sections
+        doc.nodes = self._nodes
         doc.overlay = lambda: self._overlay(doc)
         return doc
 

@@ -20,6 +20,7 @@ from ..diagnostics import SOURCES, Diagnostic, Diagnostics, Position, RulesetErr
 from .files import (NotRegular, TooLarge, builtin_dir, builtin_file, builtin_names, display as _display, is_file,
                     read_regular, resolve)
 from .keys import MERGED_BY_NAME
+from .sections import nodes_of
 from .yaml_nodes import MAX_BYTES, YMap, YScalar, load_yaml
 
 MAX_EXTENDS_DEPTH = 16
@@ -42,7 +43,7 @@ def _mended(text: str, display: str, diags: Diagnostics, mends: dict):
     mended_from = len(edits)
     for _ in range(MAX_MENDS):
         try:
-            return load_yaml(current, display, register=False)
+            return nodes_of(current, display)  # (sections read before kept, while a reader lends them)
         except RulesetError as exc:
             if len(exc.diagnostics) != 1 or not exc.diagnostics[0].is_error:
                 diags.extend(replace(d, position=unmend(d.position, edits),

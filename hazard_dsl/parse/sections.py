@@ -17,15 +17,26 @@ collection it does not close on that line (PyYAML lets one run on over a line at
 None: the whole text is read. A section kept that runs on into the next swallows its key, and
 is caught after reading (`kept_as_cut`). tests/parse/test_game_reading.py holds the cut to the
 whole text's nodes over generated texts.
+
+`SectionNodes` reads a text's nodes section by section, for a language service that reads a
+new version of a document every keystroke: a section whose text and first line are those of
+one read before is not read again (`nodes_of`, while `reading_sections` lends one).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
+from collections import OrderedDict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
+from ..diagnostics import RulesetError
+from .files import MAX_BYTES
 from .keys import RULESET
+from .yaml_nodes import MAX_NODES, YMap, YSeq, load_yaml
 
 # a line at the left margin that holds something: a key, a comment or anything else
 # (searched for after a line break, which is eight times quicker than `^` in re.M mode)
@@ -236,3 +247,119 @@ def _scanned_closed(line: str) -> bool:
             return False
         i += 1
     return depth == 0
+
+
+# --------------------------------------------------------------------------- sections kept
+
+# where an anchor may stand (`key: &a`, `- &a`, `[&a`): prose with `C&E` in it is not one
+ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")
+
+# the sections' nodes lent to the reading under way (`reading_sections`); none by default
+_LENT: ContextVar = ContextVar("hazard_dsl_section_nodes", default=None)
+
+
+@contextmanager
+def reading_sections(kept: "SectionNodes | None"):
+    """While inside, `nodes_of` reads a text's nodes through `kept` (the caller's)."""
+    token = _LENT.set(kept)
+    try:
+        yield
+    finally:
+        _LENT.reset(token)
+
+
+def nodes_of(text: str, file: str):
+    """`yaml_nodes.load_yaml(text, file, register=False)`: the same nodes, or the same error;
+    read through the `SectionNodes` lent now (`reading_sections`), if any."""
+    kept = _LENT.get()
+    if kept is not None:
+        root = kept.assembled(text, file)
+        if root is not None:
+            return root
+    return load_yaml(text, file, register=False)
+
+
+class SectionNodes:
+    """The nodes of each top-level section of the texts read lately, kept by the file's name,
+    the section's text and the line it begins on, for the next version of a document: a
+    keystroke changes one section, so the others are not read again. Owned by the caller (the
+    language service: one for its documents) and bounded by `max_sections`, the least lately
+    used dropped first.
+
+    A section is read alone, after as many empty lines as stand above it, so that each node
+    stands where it stands in the whole text; the first section takes what is above it (the
+    comments at the head) with it. Its nodes are the whole text's wherever the text is cut
+    into sections (`top_level`) and each one reads alone: a quoted scalar or a flow collection
+    that ran on into the next section does not read alone (its close is not in it), and an
+    alias in one section of an anchor in another is refused outright (`ANCHOR`: an anchored
+    text is read whole), as is a text whose sections hold more nodes together than one text may
+    (`yaml_nodes.MAX_NODES`). Anything else, and every error, is the whole text's to read and
+    say (`assembled` gives None): nothing that fails is kept."""
+
+    def __init__(self, max_sections: int = 64):
+        self.max_sections = max_sections
+        self._kept: OrderedDict = OrderedDict()  # (file, name, text, first line) -> (YMap, nodes)
+        self._lock = threading.Lock()  # the language service reads on its worker too
+        self.read = self.found = 0  # sections read, sections found here: what a test counts
+
+    def assembled(self, text: str, file: str):
+        """The nodes of `text` from its sections' (a YMap), or None where they are the whole
+        text's to read."""
+        if len(text) * 4 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+            return None  # the reader refuses it, saying so
+        sections = top_level(text)
+        if sections is None or ANCHOR.search(text):
+            return None
+        entries: dict = {}
+        position = None
+        nodes = 1
+        line, at = 0, 0
+        for n, (name, (start, end)) in enumerate(sections.items()):
+            if n == 0:
+                start = 0  # the head's comments with it: an odd character there is the text's error
+            line += text.count("\n", at, start)
+            at = start
+            part = (file, name, text[start:end], line)
+            with self._lock:
+                found = self._kept.get(part)
+                if found is not None:
+                    self._kept.move_to_end(part)
+                    self.found += 1
+            if found is None:
+                try:
+                    root = load_yaml("\n" * line + part[2], file, register=False)
+                except (RulesetError, RecursionError, ValueError):
+                    return None
+                if not isinstance(root, YMap) or list(root.entries) != [name]:
+                    return None
+                found = (root, _count(root))
+                with self._lock:
+                    self.read += 1
+                    self._kept[part] = found
+                    while len(self._kept) > max(1, self.max_sections):
+                        self._kept.popitem(last=False)
+            root, count = found
+            position = root.position if position is None else position
+            entries[name] = root.entries[name]
+            nodes += count - 1
+        if nodes > MAX_NODES:
+            return None
+        return YMap(entries, position)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def _count(root) -> int:
+    """The nodes under `root`, itself included, as the loader counts them (keys too)."""
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, YMap):
+            for key, value in node.entries.values():
+                stack.append(key)
+                stack.append(value)
+        elif isinstance(node, YSeq):
+            stack.extend(node.items)
+    return count

@@ -152,3 +152,92 @@ def test_an_anchor_is_walked_whole(tmp_path):
     root = load_yaml(anchored, "x.yaml", register=False)
     assert kept.sections_of(root, anchored) is None
     assert build_index(root, anchored, kept) == build_index(root) and len(kept) == 0
+
+
+def _scalars(node, out: list) -> list:
+    """Every scalar under `node`, in order, with where it ends and where its characters stand."""
+    from hazard_dsl.parse.yaml_nodes import YMap, YScalar, YSeq
+
+    if isinstance(node, YScalar):
+        out.append((node, node.end(), [node.position_at(k) for k in range(0, len(node.text) + 1, 7)]))
+    elif isinstance(node, YSeq):
+        for item in node.items:
+            _scalars(item, out)
+    elif isinstance(node, YMap):
+        for key, value in node.entries.values():
+            _scalars(key, out)
+            _scalars(value, out)
+    return out
+
+
+def _loaded(text: str):
+    from hazard_dsl.diagnostics import RulesetError
+    from hazard_dsl.parse.yaml_nodes import load_yaml
+
+    try:
+        root = load_yaml(text, "typed.yaml", register=False)
+    except RulesetError as exc:
+        return "error", [str(d) for d in exc.diagnostics]
+    return "read", root, _scalars(root, [])
+
+
+NODE_TEXTS = sorted(p.stem for p in RULESETS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("name", NODE_TEXTS)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_text_read_by_its_sections_is_the_whole_text_read(name, data):
+    """`parse.sections.SectionNodes` after keystrokes: the nodes of each version — every key and
+    value, every scalar's end and the places of its characters — or its error, are exactly those
+    of the whole text read alone (`yaml_nodes.load_yaml`)."""
+    from hazard_dsl.parse.sections import SectionNodes, nodes_of, reading_sections
+
+    text = (RULESETS / f"{name}.yaml").read_text(encoding="utf-8")
+    kept = SectionNodes()
+    for version in range(data.draw(st.integers(1, 4), label="keystrokes")):
+        if version:
+            text = data.draw(keystroke(text), label=f"version {version}")
+        with reading_sections(kept):
+            try:
+                root = nodes_of(text, "typed.yaml")
+                found = "read", root, _scalars(root, [])
+            except Exception as exc:  # noqa: BLE001 - compared with the whole text's error
+                from hazard_dsl.diagnostics import RulesetError
+
+                assert isinstance(exc, RulesetError)
+                found = "error", [str(d) for d in exc.diagnostics]
+        assert found == _loaded(text)
+
+
+def test_a_keystroke_reads_only_its_own_section_again():
+    """A letter typed in the variables of craps: that section read again, every other found."""
+    from hazard_dsl.parse.sections import SectionNodes, nodes_of, reading_sections, top_level
+
+    text = TEXTS["craps"]
+    kept = SectionNodes()
+    with reading_sections(kept):
+        nodes_of(text, "typed.yaml")
+        read, found = kept.read, kept.found
+        at = text.index("description: the point set by the come-out roll") + 10
+        typed = text[:at] + "x" + text[at:]
+        assert nodes_of(typed, "typed.yaml") == _loaded(typed)[1]
+    assert (kept.read - read, kept.found - found) == (1, len(top_level(text)) - 1)
+
+
+@pytest.mark.parametrize("head", ["# a bell \x07 in the comment at the head\n", "# a comment\n\n"])
+def test_the_head_of_a_text_is_read_with_its_first_section(head):
+    """What stands above the first key (comments) is read with the first section: a character
+    YAML refuses there is the whole text's error, said as the whole text says it."""
+    from hazard_dsl.parse.sections import SectionNodes, nodes_of, reading_sections
+
+    text = head + TEXTS["cotton"]
+    with reading_sections(SectionNodes()):
+        try:
+            found = "read", nodes_of(text, "typed.yaml")
+        except Exception as exc:  # noqa: BLE001 - compared with the whole text's error
+            found = "error", [str(d) for d in exc.diagnostics]
+    whole = _loaded(text)
+    assert found == whole[:2]
+    assert whole[0] == ("error" if "\x07" in head else "read")
