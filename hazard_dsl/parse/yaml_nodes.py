@@ -20,6 +20,7 @@ from .numbers import MAX_YAML_DIGITS, yaml_int_digits
 from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
+_new = object.__new__
 _LINE_BREAK = re.compile("\n")
 
 # PyYAML is imported when a text is first read, not with this module: importing it takes about
@@ -227,7 +228,13 @@ class _Loader:
         if tag not in _PLAIN_TAGS:
             raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
         mark = node.start_mark
-        position = Position(self.file, mark.line + 1, mark.column + 1)
+        # `Position(…)` and `YScalar(…)` below are made by filling their fields in order, not by
+        # the records' __init__, which sets each field by a call of its own: the same records,
+        # equal, hashed and pickled alike (tests/parse/test_grammar.py), a fifth of converting
+        # a rule file's nodes
+        position = _new(Position)
+        made = position.__dict__
+        made["file"], made["line"], made["column"] = self.file, mark.line + 1, mark.column + 1
         if isinstance(node, yaml.ScalarNode):
             text = node.value
             if tag == _STR:  # (nearly every scalar: the constructor would return its text)
@@ -252,7 +259,11 @@ class _Loader:
             elif style == "|" or style == ">":
                 skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
                 raw, start = raw[skip:], start + skip
-            return YScalar(value, text, position, _Span(raw, start, self.line_starts))
+            scalar = _new(YScalar)
+            made = scalar.__dict__
+            made["value"], made["text"], made["position"] = value, text, position
+            made["_span"] = _Span(raw, start, self.line_starts)
+            return scalar
         convert = self.convert
         depth += 1
         if isinstance(node, yaml.SequenceNode):

@@ -145,3 +145,32 @@ def test_a_scalar_is_placed_on_the_lines_counted_by_hand(text):
         line = text.count("\n", 0, index)
         assert (key_node.position_at(0).line, key_node.position_at(0).column) == (line + 1, index - by_hand[line] + 1)
         assert value.position_at(0).line >= key_node.position.line
+
+
+def test_the_nodes_read_are_the_records_their_init_makes():
+    """The loader fills a scalar's and a position's fields in order (`yaml_nodes._Loader`):
+    each is the record `YScalar(…)` / `Position(…)` makes, field for field and in order, hashed
+    and pickled alike, for every scalar of a built-in rule file."""
+    import pickle
+    from pathlib import Path
+
+    from hazard_dsl.diagnostics import Position
+    from hazard_dsl.parse.yaml_nodes import YMap, YScalar, YSeq
+
+    text = (Path(__file__).resolve().parents[2] / "rulesets" / "cotton.yaml").read_text(encoding="utf-8")
+    stack, scalars = [load_yaml(text, "cotton.yaml", register=False)], 0
+    while stack:
+        node = stack.pop()
+        position = Position(node.position.file, node.position.line, node.position.column)
+        assert list(vars(node.position).items()) == list(vars(position).items())
+        assert hash(node.position) == hash(position) and pickle.dumps(node.position) == pickle.dumps(position)
+        if isinstance(node, YScalar):
+            scalars += 1
+            made = YScalar(node.value, node.text, position, node._span)
+            assert list(vars(node).items()) == list(vars(made).items()) and node == made
+            assert hash(node) == hash(made) and pickle.dumps(node.value) == pickle.dumps(made.value)
+        elif isinstance(node, YMap):
+            stack.extend(part for key, value in node.entries.values() for part in (key, value))
+        elif isinstance(node, YSeq):
+            stack.extend(node.items)
+    assert scalars > 300
