@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..records import record
 
 
@@ -25,11 +27,15 @@ def check_files(names):
     done; a name that is no file is one error."""
     from ..cache import check_file
     from ..diagnostics import ERROR, NOTE, Diagnostic
-    from ..parse.files import resolve
+    from ..parse.files import not_a_file, resolve
 
     for name in names:
         path = resolve(name)
-        diagnostics = check_file(path) if path is not None else [Diagnostic(f"{name}: no such file")]
+        if path is None:  # what is there, if anything: a folder, a device, a pipe
+            there = not_a_file(Path(name))
+            diagnostics = [Diagnostic(f"{name}: {there}, not a rule file" if there else f"{name}: no such file")]
+        else:
+            diagnostics = check_file(path)
         yield Checked(name, diagnostics, sum(d.severity == ERROR for d in diagnostics),
                       sum(d.severity not in (ERROR, NOTE) for d in diagnostics))
 

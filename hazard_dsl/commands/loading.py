@@ -39,7 +39,11 @@ def load(name: str, text: str | None = None):
     path = resolve(name)
     if path is None:
         from ..diagnostics import did_you_mean
+        from ..parse.files import not_a_file
 
+        there = not_a_file(Path(name))
+        if there is not None:  # a folder, a device, a pipe: there, but no rule file
+            raise CommandError(f"{name!r} is {there}, not a rule file")
         raise CommandError(f"no ruleset file or built-in ruleset named {name!r}{did_you_mean(name, builtin_names())} "
                            f"(built-ins: {', '.join(builtin_names())})")
     return read_ruleset(path, within=_FOLDER.get())

@@ -98,6 +98,30 @@ def is_file(path: Path) -> bool:
         return False
 
 
+def not_a_file(path: Path) -> str | None:
+    """What is at `path` where it is no regular file, in words for a message ("a folder", "a
+    device", "a pipe", "a socket", "a link to nothing"), or None where nothing is there: "no
+    such file" was said of /dev/zero and of a folder, which are there (audit 10 finding 13)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        try:
+            return "a link to nothing" if path.is_symlink() else None
+        except (OSError, ValueError):
+            return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return None
+
+
 def display(path: Path) -> str:
     """The path as a user would write it: relative to the working folder when inside it,
     otherwise as found (a real path either way, so `file:line:col` opens in an editor)."""
