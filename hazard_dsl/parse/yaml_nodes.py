@@ -68,7 +68,9 @@ class YScalar:
         if found is None:
             index = span.index(self.text, offset)
             line, line_start = span.line_of(index)
-            found = span.positions[offset] = Position(self.position.file, line + 1, index - line_start + 1)
+            found = span.positions[offset] = _new(Position)  # (as `_Loader.convert` makes one)
+            made = found.__dict__
+            made["file"], made["line"], made["column"] = self.position.file, line + 1, index - line_start + 1
         return found
 
     def replaced_by(self, text: str):

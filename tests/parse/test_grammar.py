@@ -174,3 +174,18 @@ def test_the_nodes_read_are_the_records_their_init_makes():
         elif isinstance(node, YSeq):
             stack.extend(node.items)
     assert scalars > 300
+
+
+def test_a_place_inside_a_scalar_is_the_position_its_init_makes():
+    """`YScalar.position_at` fills a position's fields in order: the record `Position(…)` makes."""
+    import pickle
+
+    from hazard_dsl.diagnostics import Position
+
+    scalar = load_yaml("a: 'x'\nb: total == main or total in {6, 8}\n", "f.yaml", register=False).get("b")
+    for offset in (0, 6, 9, 17, 99):
+        place = scalar.position_at(offset)
+        made = Position(place.file, place.line, place.column)
+        assert list(vars(place).items()) == list(vars(made).items()) and place == made
+        assert pickle.dumps(place) == pickle.dumps(made)
+    assert (scalar.position_at(9).line, scalar.position_at(9).column) == (2, 4 + 9)  # `m` of main, by hand
