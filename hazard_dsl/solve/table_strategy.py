@@ -50,10 +50,13 @@ from .seat_chain import BANK, SeatError, SeatSolver
 from .seat_ruin import purse_levels
 
 # (whose hand, passing, fees, purse, stake rule's state) nodes of one seat's strategy to a goal.
-# A martingale at Cotton's table of two from 10 to 20 is a few hundred; a flat stake's chain
-# is banded by the purse, a progression's comes back on itself, so the bound is below
-# seat_ruin's MAX_PURSE_NODES for the flat chains
-MAX_TABLE_STRATEGY_NODES = 6_000
+# Measured at a load of 7.5 on two cores: a martingale at Cotton's table of three from 10 to 20
+# (about 710 nodes a seat) solves in 8.5 s for the three seats; a Fibonacci of 1,057 nodes, and
+# a d'Alembert of 2,400 at a table of two, come back on themselves too often for the exact
+# elimination, which gives up (TooLargeToSolve) after 3 to 5 s. Past 2,000 the chain is
+# refused as it is built, so that `simulate --strategy`, which prints it beside its sessions,
+# is not held up long
+MAX_TABLE_STRATEGY_NODES = 2_000
 
 
 class TableStrategyError(SeatError):
@@ -220,8 +223,8 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     if rule.reads_history and chains.stake_laid() != ONE:
         raise TableStrategyError(
             f"a game can end before any stake is laid (a stake is laid in {chains.stake_laid()} of the games), and "
-            f"{rule.what} reads the purse only at the stakes it lays, which this chain does not follow; simulate "
-            f"the sessions")
+            f"{rule.what} reads the purse only at the stakes it lays, which this chain does not follow; stake flat "
+            f"or by the best stake, or simulate the sessions")
     first = players.index(seat)
     if passing is not None and passing.by_lot:
         positions = {pos: Fraction(1, n) for pos in range(n)}
@@ -233,7 +236,7 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     # judged before the chain is built: the purse meets every value of its grid between ruin and
     # the goal, at each place of the box (the unit games step it as finely as any stake does)
     levels = purse_levels([game(pos, ONE) for pos in range(n)], fees, bankroll, goal)
-    what = f"{seat} staking by {rule.what} from {bankroll} to {goal} at a table of {n}"
+    what = f"a seat staking by {rule.what} from {bankroll} to {goal} at a table of {n}"
     if levels * n > MAX_TABLE_STRATEGY_NODES:
         raise TableStrategyError(f"{what} would take at least {levels * n:,} states of the table and the purse, "
                                  f"more than the {MAX_TABLE_STRATEGY_NODES:,} an exact solve is made for; bring the "
@@ -293,8 +296,8 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
                     if len(seen) >= MAX_TABLE_STRATEGY_NODES:
                         raise TableStrategyError(f"{what} has more than {MAX_TABLE_STRATEGY_NODES:,} states of the "
                                                  f"table, the purse and the strategy, more than an exact solve is "
-                                                 f"made for; bring the bankroll nearer the goal, give a cap, or "
-                                                 f"simulate the sessions")
+                                                 f"made for; give a cap or bring the bankroll nearer the "
+                                                 f"goal, or simulate the sessions")
                     seen.add(nxt)
                     queue.append(nxt)
             row[nxt] = row.get(nxt, ZERO) + p
@@ -304,8 +307,8 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
-                                 f"to solve exactly in reasonable time; bring the bankroll nearer the goal, give a "
-                                 f"cap, or simulate the sessions") from None
+                                 f"to solve exactly in reasonable time; give a cap or bring the bankroll nearer the "
+                                 f"goal, or simulate the sessions") from None
     purses: dict = {}
     reach = ZERO
     for key in visits:
@@ -320,5 +323,37 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
                          games_casting, staked, dict(sorted(purses.items())), len(rows))
 
 
+def exact_at_table(machine: Machine, solver, players: list, name: str, bankroll, goal, stake, cap=None,
+                   policy: str = "optimal") -> dict:
+    """Each seat's session staking by strategy `name` (a progression from a first stake of
+    `stake`, capped at `cap`; or "best", the best stake 1 to `stake` by whole purse, the policy
+    play.strategies.BestPolicies plays: its side of the game at even money), the other seats
+    staking `stake` flat: {seat: (the exact chain, None) or (None, why it is not solved
+    exactly)}, for the report of simulated sessions to a goal (commands.strategy_goal) to print
+    beside them. The seats share the game's outcomes, and a chain too large for one seat is
+    too large for all (the same table, started elsewhere): it is refused once."""
+    from .policy import PolicyError, best_stake, caster_outcomes, other_side, whole
+    from .progressions import ProgressionError
+
+    out: dict = {}
+    try:
+        chains = SeatSolver(machine, policy, solver)
+        stakes = None
+        if name == "best":
+            from .session import game_endings
+
+            game = game_endings(machine, solver=solver)
+            outcomes = caster_outcomes(game.chance("win"), game.chance("lose"))
+            found = best_stake(outcomes if chains.against == BANK else other_side(outcomes), whole(goal, "the goal"),
+                               whole(stake, "the largest stake"))
+            stakes = found.stakes
+        rule = stake_rule(name, stake, cap, stakes)
+        for seat in players:
+            out[seat] = table_strategy(machine, players, seat, rule, bankroll, goal, stake, policy, chains), None
+    except (SeatError, PolicyError, ProgressionError) as exc:
+        for seat in players:
+            out.setdefault(seat, (None, str(exc)))
+    return out
+
 __all__ = ["MAX_TABLE_STRATEGY_NODES", "ByProgression", "ByPurse", "Flat", "StakeRule", "TableStrategy",
-           "TableStrategyError", "stake_rule", "table_strategy"]
+           "TableStrategyError", "exact_at_table", "stake_rule", "table_strategy"]
