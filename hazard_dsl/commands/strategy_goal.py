@@ -330,7 +330,8 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
             from ..simulate.sessions import play_to_goal
 
             s, rule, b, g, needed = lanes
-            ended = play_to_goal(s, i, b, g, needed, rule, count, np.random.default_rng([seed, i, 7]), advance)
+            ended = play_to_goal(s, i, b, g, needed, rule, count, np.random.default_rng([seed, i, 7]), advance,
+                                 most_games=MAX_GAMES_TO_GOAL)
             finished = ended.ended >= 0
             unfinished = int((~finished).sum())
             reached = [float(x) for x in ended.ended[finished]]

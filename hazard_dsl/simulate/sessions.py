@@ -525,7 +525,8 @@ class ToGoal:
 
 
 def play_to_goal(s: Setup, seat: int, bankroll: int, goal: int, need: int, rule, sessions: int,
-                 rng: np.random.Generator | None = None, advance=None, categories=None, first=None) -> ToGoal:
+                 rng: np.random.Generator | None = None, advance=None, categories=None, first=None,
+                 most_games: int = MAX_SESSION_GAMES) -> ToGoal:
     """`sessions` sessions of seat `seat` at a table where the caster is answered by setters,
     each a lane: the seat from `bankroll` until its purse reaches `goal` or it is ruined (an
     empty purse, or less than `need` when the box is his: what he must answer as caster), the
@@ -542,8 +543,6 @@ def play_to_goal(s: Setup, seat: int, bankroll: int, goal: int, need: int, rule,
     (hard play: he forfeits the dice at the first he cannot match); the fees come from his
     purse. The goal and ruin are judged as a game opens, as commands.strategy_goal.played_to_goal
     judges them."""
-    from ..commands.strategy_goal import MAX_GAMES_TO_GOAL
-
     n, E = s.seats, len(s.endings)
     purse = np.full(sessions, bankroll, dtype=np.int64)
     games = np.zeros(sessions, dtype=np.int64)
@@ -573,7 +572,7 @@ def play_to_goal(s: Setup, seat: int, bankroll: int, goal: int, need: int, rule,
         out = passes[live] >= s.rounds * n
         reached = ~out & (p >= goal)
         ruined = ~out & ~reached & ((p <= 0) | (casting & (p < need)))
-        done = out | reached | ruined | (games[live] >= MAX_GAMES_TO_GOAL)
+        done = out | reached | ruined | (games[live] >= most_games)
         if categories is not None:
             done |= np.array([tape_at[j] >= len(categories[j]) for j in live], dtype=bool)
         if done.any():
