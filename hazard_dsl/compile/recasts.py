@@ -205,26 +205,33 @@ def reached(machine, number: int) -> list:
     return list(dict.fromkeys([*(steps[outcomes[k]].target for k in stands), *(landed[w] for w in off)]))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=16384)
 def _cast_places(count: int, sides: int, loaded: tuple, thrown: tuple, kept: tuple) -> tuple[tuple, tuple]:
     """The places of `_cast_chances` without their chances, in its order: what `reached` needs,
-    without a product of fractions for each (keyed by the dice's faces, not their weights)."""
+    without a product of fractions for each (keyed by the dice's faces, not their weights;
+    kept for every state of a machine: each solver of an analysis asks again). A way's number
+    is worked out, not looked up: its first place (`way_numbers`) and the kept faces' place in
+    their product, the first kept die's face changing slowest."""
     chances = [loaded[d - 1] if d <= len(loaded) and loaded[d - 1] is not None else None
                for d in range(1, count + 1)]
     shows = [tuple(f for f in range(1, sides + 1) if die is None or die[f - 1]) for die in chances]
     numbers = way_numbers(count, sides)
     stands = tuple(k for k, faces in enumerate(product(range(1, sides + 1), repeat=len(thrown)))
                    if all(f in shows[d - 1] for d, f in zip(thrown, faces)))
+    faces_before = dict(zip((d for d in range(1, count + 1) if d not in thrown), kept))
     off = []
-    before = faces_of(count, thrown, kept, (0,) * len(thrown))
     for n_off in range(len(thrown), 0, -1):
         for dice_off in combinations(thrown, n_off):
-            landed_fair = tuple(d for d in thrown if d not in dice_off)
-            for faces in product(*(shows[d - 1] for d in landed_fair)):
-                every = list(before)
-                for d, f in zip(landed_fair, faces):
-                    every[d - 1] = f
-                off.append(numbers[dice_off, tuple(f for d, f in enumerate(every, 1) if d not in dice_off)])
+            others = [d for d in range(1, count + 1) if d not in dice_off]
+            first = numbers[dice_off, (1,) * len(others)]
+            base, steps = first, []
+            for place, d in enumerate(others):
+                weight = sides ** (len(others) - 1 - place)
+                if d in faces_before:
+                    base += (faces_before[d] - 1) * weight
+                else:
+                    steps.append(tuple((f - 1) * weight for f in shows[d - 1]))
+            off.extend(base + sum(each) for each in product(*steps))
     return stands, tuple(off)
 
 
