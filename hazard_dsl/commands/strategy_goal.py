@@ -23,7 +23,8 @@ table with a bank (every player backs the caster's side of the stake bet, whoeve
 there the figure is exact: the stake bet's net per game is read from the categories of a game
 (simulate.categories), not assumed to be even money. Where the caster is answered by setters,
 a seat casts some games (and answers the others' stakes) and sets others, so no chain of one
-side applies, and the report says why.
+side applies: there each seat's chain over who casts, its purse and its strategy
+(solve.table_strategy.exact_at_table) is printed beside the sessions, or why it is not.
 """
 
 from __future__ import annotations
@@ -360,6 +361,13 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
                 purses.append(float(bankroll + at_table.purses[seat] - DEEP_PURSE))
             if advance is not None:
                 advance(1)
+        if outcomes is None:  # who casts, the seat's purse and its strategy as one chain (solve.table_strategy)
+            from ..solve.table_strategy import exact_at_table
+
+            if not i:  # every seat's at once: they share the game's outcomes, and a refusal
+                chained = exact_at_table(machine, chooser.solver, players, name, bankroll, goal, stake, cap,
+                                         settings["policy"])
+            run, why = chained[seat][0], chained[seat][1] and _here(chained[seat][1])
         row = {"unfinished": unfinished, "why_no_exact": why if run is None else None, "exact_reach": None,
                "exact_games": None, "exact_purse": None, "z_reach": None, "z_games": None, "z_purse": None}
         row["reached"], row["reached_stderr"] = mean_and_error(reached)

@@ -212,3 +212,35 @@ def test_a_progression_where_a_game_can_end_before_any_stake_is_refused():
         table_strategy(m, ["Ann", "Ben"], "Ann", stake_rule("martingale", 1), 3, 6, 1)
     flat = table_strategy(m, ["Ann", "Ben"], "Ann", stake_rule("flat", 1), 3, 6, 1)
     assert flat.reach_goal == seat_ruin(m, {}, ["Ann", "Ben"], "Ann", 3, 6, 1).reach_goal
+
+
+# ---------------------------------------------------------------------------- against simulation
+
+
+SIMULATED = [("cotton", "martingale", 1, Fraction(8), ["Ann", "Ben", "Cat"]),
+             ("cotton", "best", 5, None, ["Ann", "Ben", "Cat"]),
+             ("hoyle", "martingale", 1, Fraction(4), ["Ann", "Ben"])]  # hoyle: its box fee from the caster
+
+
+@pytest.mark.statistical  # a simulation against exact figures
+@pytest.mark.slow  # seconds, not milliseconds
+@pytest.mark.parametrize("ruleset, name, stake, cap, players", SIMULATED, ids=[f"{r}-{n}" for r, n, *_ in SIMULATED])
+def test_sessions_simulated_in_lanes_agree_within_four_standard_errors(ruleset, name, stake, cap, players):
+    """`simulate --players … --strategy S --goal 20` (commands.strategy_goal: each game drawn
+    whole from its exact categories, simulate.sessions.play_to_goal, a sampler written apart
+    from this chain) prints this chain beside its sessions: each seat's chance of the goal, its
+    games and its purse at the end within four standard errors."""
+    from hazard_dsl.commands.strategy_goal import strategy_to_goal
+
+    settings = dict(players=players, purse=Fraction(10), stake=Fraction(stake), strategy=name, rounds=1,
+                    policy="optimal", ruleset=ruleset)
+    report = strategy_to_goal(load(ruleset), settings, 4000, 11, Fraction(20), cap=cap)
+    for seat in players:
+        row = report["seats"][seat]
+        assert row["why_no_exact"] is None and row["unfinished"] == 0, (seat, row["why_no_exact"])
+        for figure, exact, z in (("reached", "exact_reach", "z_reach"), ("games", "exact_games", "z_games"),
+                                 ("purse", "exact_purse", "z_purse")):
+            if row[z] is None:  # no spread to divide by (the first caster's one game of 10): the same figure
+                assert row[figure] == float(row[exact]), (seat, figure, row)
+            else:
+                assert abs(row[z]) < 4, (seat, z, row)
