@@ -50,10 +50,13 @@ def steps_per_throw_state(count: int, sides: int) -> int:
 
 
 def faces_of(count: int, off: tuple, kept: tuple, thrown: tuple) -> tuple:
-    """The faces of every die, die 1 first: `thrown` for the dice `off`, `kept` for the others."""
-    thrown_by = dict(zip(off, thrown))
-    rest = iter(kept)
-    return tuple(thrown_by[d] if d in thrown_by else next(rest) for d in range(1, count + 1))
+    """The faces of every die, die 1 first: `thrown` for the dice `off`, `kept` for the others.
+    (The dice off in order, as `ways` makes them: each face goes in at its die's place, the
+    dice before it placed already; the compiler asks this for every throw of every way.)"""
+    every = list(kept)
+    for d, f in zip(off, thrown):
+        every.insert(d - 1, f)
+    return tuple(every)
 
 
 def _kept_faces(count: int, off: tuple, faces: tuple) -> tuple:
