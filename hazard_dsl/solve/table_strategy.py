@@ -230,9 +230,6 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
         positions = {pos: Fraction(1, n) for pos in range(n)}
     else:
         positions = {(-first) % n: ONE}
-    if any(pos == 0 and bankroll < caster_need for pos in positions):
-        raise SeatError(f"the bankroll ({bankroll}) must be at least what {seat} must answer as the caster "
-                        f"({caster_need})")
     # judged before the chain is built: the purse meets every value of its grid between ruin and
     # the goal, at each place of the box (the unit games step it as finely as any stake does)
     levels = purse_levels([game(pos, ONE) for pos in range(n)], fees, bankroll, goal)
@@ -254,11 +251,17 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     fee_start = tuple(f.start for f in fees)
     # the rule's state: (its state, the purse at its last stake, what it laid) for a progression
     rule_start = (rule.start, None, None) if rule.reads_history else None
-    start = {(pos, 0, fee_start, bankroll, rule_start): p for pos, p in positions.items()}
+    # a first caster who cannot answer the setters' stakes is ruined before his first game, as
+    # the table rules him (simulate.sessions.play_to_goal): his start is absorbing
+    start: dict = {}
+    for pos, p in positions.items():
+        key = ended(bankroll, pos) or (pos, 0, fee_start, bankroll, rule_start)
+        start[key] = start.get(key, ZERO) + p
     rows: dict = {}
     laid_at: dict = {}  # node -> the seat's own stake laid in its game
     casting: set = set()
-    queue, seen = list(start), set(start)
+    queue = [node for node in start if node[0] not in ("goal", "ruin")]
+    seen = set(queue)
     while queue:
         node = queue.pop()
         pos, count, fee_states, purse, held = node
@@ -349,11 +352,17 @@ def exact_at_table(machine: Machine, solver, players: list, name: str, bankroll,
             stakes = found.stakes
         rule = stake_rule(name, stake, cap, stakes)
         for seat in players:
-            out[seat] = table_strategy(machine, players, seat, rule, bankroll, goal, stake, policy, chains), None
+            try:
+                out[seat] = table_strategy(machine, players, seat, rule, bankroll, goal, stake, policy, chains), None
+            except TableStrategyError:  # too large: for every seat, the same table started elsewhere
+                raise
+            except SeatError as exc:  # this seat's own
+                out[seat] = None, str(exc)
     except (SeatError, PolicyError, ProgressionError) as exc:
         for seat in players:
             out.setdefault(seat, (None, str(exc)))
     return out
+
 
 __all__ = ["MAX_TABLE_STRATEGY_NODES", "ByProgression", "ByPurse", "Flat", "StakeRule", "TableStrategy",
            "TableStrategyError", "exact_at_table", "stake_rule", "table_strategy"]

@@ -232,8 +232,8 @@ def test_sessions_simulated_in_lanes_agree_within_four_standard_errors(ruleset, 
     games and its purse at the end within four standard errors."""
     from hazard_dsl.commands.strategy_goal import strategy_to_goal
 
-    settings = dict(players=players, purse=Fraction(10), stake=Fraction(stake), strategy=name, rounds=1,
-                    policy="optimal", ruleset=ruleset)
+    settings = {"players": players, "purse": Fraction(10), "stake": Fraction(stake), "strategy": name,
+                "rounds": 1, "policy": "optimal", "ruleset": ruleset}
     report = strategy_to_goal(load(ruleset), settings, 4000, 11, Fraction(20), cap=cap)
     for seat in players:
         row = report["seats"][seat]
@@ -244,3 +244,20 @@ def test_sessions_simulated_in_lanes_agree_within_four_standard_errors(ruleset, 
                 assert row[figure] == float(row[exact]), (seat, figure, row)
             else:
                 assert abs(row[z]) < 4, (seat, z, row)
+
+
+def test_a_first_caster_who_cannot_answer_the_setters_is_ruined_before_his_first_game():
+    """Ann casts first at a table of three with 1, less than the two stakes of 1 she must
+    answer: ruined at once, no game played, as the table (and simulate.sessions.play_to_goal)
+    rules her; Ben, who sets first, plays on from the same purse, and is ruined only when the box
+    comes to him (he stakes what he holds as a setter: at most his purse)."""
+    from hazard_dsl.solve.table_strategy import exact_at_table
+
+    m = machine("cotton")
+    chains = SeatSolver(m)
+    found = exact_at_table(m, chains.solver, ["Ann", "Ben", "Cat"], "martingale", Fraction(1), Fraction(3),
+                           Fraction(1))
+    ann, why = found["Ann"]
+    assert why is None and (ann.ruin, ann.games, ann.purses) == (1, 0, {Fraction(1): 1})
+    ben, why = found["Ben"]
+    assert why is None and ben.games >= 1 and 0 < ben.reach_goal < 1
