@@ -303,10 +303,12 @@ class Solver:
         for s in self.machine.end_states():
             value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)
         self._extended = self.recast is not None
+        # past two dice, ways with dice off again but not all are the rule: the classes first
+        # (`_recast_alone` would cast every die of the throw state in fractions to find that out)
+        closed = (self._recast_alone, self._recast_alike)[::1 if self.machine.dice.count <= 2 else -1]
         try:
             for component in self.components:
-                if self.recast is not None and (self._recast_alone(component, value, fixed)
-                                                or self._recast_alike(component, value, fixed)):
+                if self.recast is not None and any(solve(component, value, fixed) for solve in closed):
                     continue
                 choices = [n for n in component if node(n).kind == CHOICE and n not in fixed]
                 for n in choices:
