@@ -64,11 +64,14 @@ class YScalar:
         span = self._span
         if span is None:
             return self.position
-        found = span.positions.get(offset)  # an expression's nodes often start where another does
+        positions = span.positions
+        if positions is None:
+            positions = span.positions = {}
+        found = positions.get(offset)  # an expression's nodes often start where another does
         if found is None:
             index = span.index(self.text, offset)
             line, line_start = span.line_of(index)
-            found = span.positions[offset] = _new(Position)  # (as `_Loader.convert` makes one)
+            found = positions[offset] = _new(Position)  # (as `_Loader.convert` makes one)
             made = found.__dict__
             made["file"], made["line"], made["column"] = self.position.file, line + 1, index - line_start + 1
         return found
@@ -105,7 +108,9 @@ class _Span:
 
     def __init__(self, raw: str, start: int, line_starts: tuple):
         self.raw, self.start, self.line_starts, self._offsets = raw, start, line_starts, None
-        self.positions: dict = {}  # offset in the value -> its Position (they are immutable)
+        # offset in the value -> its Position (they are immutable), made when the first is asked
+        # for: most scalars never are, and each dict made is one more for the collector to scan
+        self.positions: dict | None = None
         self._line = None  # the line the scalar starts on: (its number from 0, its start, the next's)
 
     def line_of(self, index: int) -> tuple:
