@@ -305,20 +305,27 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
                     queue.append(nxt)
             row[nxt] = row.get(nxt, ZERO) + p
         rows[node] = row
+    # numbered before the solve: the elimination hashes its nodes over and over, and a node
+    # holding Fractions hashes slowly (a third of the time of a martingale's chain, before)
+    number: dict = {}
+    for node in [*rows, *start, *(t for row in rows.values() for t in row)]:
+        number.setdefault(node, len(number))
     try:
-        visits = Chain(rows, least_fill=True).forward(start)
+        solved = Chain({number[node]: {number[t]: p for t, p in row.items()} for node, row in rows.items()},
+                       least_fill=True).forward({number[node]: p for node, p in start.items()})
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
                                  f"to solve exactly in reasonable time; give a cap or bring the bankroll nearer the "
                                  f"goal, or simulate the sessions") from None
+    visits = {node: solved[k] for node, k in number.items() if k in solved}
     purses: dict = {}
     reach = ZERO
-    for key in visits:
+    for key, chance in visits.items():
         if key not in rows:
-            purses[key[1]] = purses.get(key[1], ZERO) + visits[key]
+            purses[key[1]] = purses.get(key[1], ZERO) + chance
             if key[0] == "goal":
-                reach += visits[key]
+                reach += chance
     games = sum((visits[node] for node in rows if node in visits), ZERO)
     games_casting = sum((visits[node] for node in casting if node in visits), ZERO)
     staked = sum((visits[node] * amount for node, amount in laid_at.items() if node in visits), ZERO)
