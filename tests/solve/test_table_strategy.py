@@ -261,3 +261,18 @@ def test_a_first_caster_who_cannot_answer_the_setters_is_ruined_before_his_first
     assert why is None and (ann.ruin, ann.games, ann.purses) == (1, 0, {Fraction(1): 1})
     ben, why = found["Ben"]
     assert why is None and ben.games >= 1 and 0 < ben.reach_goal < 1
+
+
+def test_the_first_caster_answering_two_stakes_of_five_from_ten_plays_one_game_for_twenty():
+    """With the best stake of 1 to 5 at a table of three from 10 to 20, Ann casts first and
+    must answer Ben's and Cat's stakes of 5: one game decides her session, won with the
+    caster's chance, 1979/4032 (CASTER_WINS above, published), whatever her policy as setter."""
+    from hazard_dsl.solve.table_strategy import exact_at_table
+
+    m = machine("cotton")
+    found = exact_at_table(m, SeatSolver(m).solver, ["Ann", "Ben", "Cat"], "best", Fraction(10), Fraction(20),
+                           Fraction(5))
+    ann, why = found["Ann"]
+    assert why is None and (ann.reach_goal, ann.games, ann.games_casting) == (CASTER_WINS, 1, 1)
+    assert ann.purses == {Fraction(0): 1 - CASTER_WINS, Fraction(20): CASTER_WINS}
+    assert all(found[seat][0] is not None for seat in ("Ben", "Cat"))
