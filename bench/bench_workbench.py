@@ -177,7 +177,7 @@ def main(argv=None) -> int:
         parser.error(f"--before {args.before}: no hazard_dsl package in that folder "
                      f"(git archive REF hazard_dsl | tar -x -C DIR)")
     text = COTTON.read_text(encoding="utf-8").rstrip("\n") + f"\n# typed {time.time_ns()}: "
-    with _docs.recording("workbench_typing", args.write_docs):
+    with _docs.recording("bench_workbench", args.write_docs):
         load = os.getloadavg()[0]
         sides = []
         try:  # (each side made inside: one that cannot start stops the others' servers too)
