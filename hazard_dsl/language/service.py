@@ -146,6 +146,10 @@ class _Document:
         self._checking = threading.Lock()
         # what the last version that read had: names to complete while this one does not read
         self._known = before._known if before is not None else _Known()
+        # an edited version is checked without the reading cache on disk: a text typed a
+        # keystroke at a time is seldom read again, and writing each version there (its ruleset
+        # and its game's checks, pickled) was a fifth of a keystroke's check of craps
+        self.on_disk = before is None
         if before is not None and waits:
             before.names, before.ruleset_known  # noqa: B018 - worked out now, as they always were
 
@@ -187,7 +191,10 @@ class _Document:
         return self._checked
 
     def _check(self) -> tuple:
-        from ..cache import check_ruleset
+        if self.on_disk:
+            from ..cache import check_ruleset
+        else:
+            from ..check import check_ruleset
 
         # the service's explorations lent: the bets checked against the same game are not played
         # out again for the next version (`compile.explorations.BetChecks`); and its sections'
