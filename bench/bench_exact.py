@@ -1,6 +1,6 @@
 """From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
 
-    python bench/bench_exact.py [--rounds 20] [--repeat 3] [--no-icepool] [--baseline DIR] [--write-docs [FILE]]
+    python bench/bench_exact.py [--rounds 20] [--repeat 3] [--no-icepool] [--baseline DIR] [--cpu] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked, no cache, in two ways side by side: whole
 (`check.reading.read_ruleset`, every section, as `check` and every command read it) and the game
@@ -19,7 +19,8 @@ of them. Each is the best of `--rounds` calls (one of each in turn) in each of `
 each side in its own process; the processes run one after the other, in turns, so that a busy
 spell slows each (the first line says how busy the machine was). `--baseline DIR` (another
 checkout, e.g. `git archive a57f543 | tar -x -C DIR`) times that checkout's reading too, in a
-third process of the same run: its rows are `before`. The targets, for the game read alone:
+third process of the same run: its rows are `before`. `--cpu`: each call timed by the processor
+time its process spent, both sides (on a machine others keep busy). The targets, for the game read alone:
 Cotton ≤ 2×, craps ≤ 10× (craps' file carries 39 bets that P(win) never reads).
 """
 
@@ -65,16 +66,16 @@ def p_win(name, text, new, read):
         if cut_cache is not None:
             cut_cache.cache_clear()
     gc.collect()  # each call from the same start: a collection falls where its own garbage puts it
-    t0 = time.perf_counter()
+    t0 = time.CLOCK()
     ruleset = read(name + ".yaml", text=text, named=name + ".yaml")
-    t1 = time.perf_counter()
+    t1 = time.CLOCK()
     machine = compile_ruleset(ruleset, bets=())  # P(win) reads no bet: none asked for
-    t2 = time.perf_counter()
+    t2 = time.CLOCK()
     solver = Solver(machine)
     solver.set_policy("optimal")
     visits = solver.forward()
     win = visits.total(s.index for s in machine.states if s.kind == END and s.result == "win")
-    t3 = time.perf_counter()
+    t3 = time.CLOCK()
     return win, (t1 - t0, t2 - t1, t3 - t2)
 
 texts = {name: (Path(sys.argv[1]) / (name + ".yaml")).read_text(encoding="utf-8") for name in sys.argv[2:]}
@@ -131,9 +132,9 @@ out = {}
 for game in (cotton, craps):
     best = None
     for _ in range(ROUNDS):
-        t = time.perf_counter()
+        t = time.CLOCK()
         win = game()
-        t = time.perf_counter() - t
+        t = time.CLOCK() - t
         best = t if best is None else min(best, t)
     out[game.__name__] = {"win": str(win), "total": best, "version": icepool.__version__}
 print(json.dumps(out))
@@ -155,14 +156,20 @@ def main() -> None:
     parser.add_argument("--no-icepool", action="store_true", help="time ours alone")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout of hazard-dsl, its reading timed beside (rows 'before')")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each call by the processor time the process spent (time.process_time), both "
+                             "sides, not by the wall clock: on a machine others keep busy, a call cut off by "
+                             "another's turn is not counted in its time")
     _docs.add_option(parser)
     args = parser.parse_args()
+    clock = "process_time" if args.cpu else "perf_counter"
     with _docs.recording("bench_exact", args.write_docs):
         print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls "
-              f"in each of {args.repeat} turns, in ms")
+              f"in each of {args.repeat} turns, in ms" + (" of processor time" if args.cpu else ""))
         def run_ours(root: Path) -> dict:
             env = dict(os.environ, PYTHONPATH=str(root))
-            return json.loads(subprocess.run([sys.executable, "-c", OURS.replace("ROUNDS", str(args.rounds)),
+            code = OURS.replace("ROUNDS", str(args.rounds)).replace("CLOCK", clock)
+            return json.loads(subprocess.run([sys.executable, "-c", code,
                                               str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
                                              check=True, env=env, cwd=root).stdout)
 
@@ -173,7 +180,7 @@ def main() -> None:
 
         ours: dict = {}
         theirs: dict = {}
-        code = THEIRS.replace("ROUNDS", str(args.rounds))
+        code = THEIRS.replace("ROUNDS", str(args.rounds)).replace("CLOCK", clock)
         for _ in range(args.repeat):  # the processes in turn, so that a busy spell slows each
             best(ours, run_ours(HERE))
             if args.baseline is not None:  # its whole reading is the figures before
