@@ -268,3 +268,13 @@ def test_any_dice_and_condition_give_the_chances_counted_over_the_faces(game):
     analysis = variant.analyse()
     assert analysis.win == counted(count, sides, win)
     assert analysis.figures.push == counted(count, sides, lambda t: not win(t) and push(t))
+
+
+def test_dice_are_fair_exactly_when_every_throw_weighs_one_over_their_count():
+    """`Dice.fair`, against its definition written out here: every weight 1 and the total the
+    number of throws."""
+    from hazard_dsl.compile.machine import Dice
+
+    for weights, total in (((1,) * 36, 36), ((1,) * 216, 216), ((2,) * 36, 72), ((1,) * 35 + (2,), 37),
+                           ((1,) * 36, 37), ((0,) + (1,) * 35, 35)):
+        assert Dice(weights, total).fair == (total == len(weights) and all(w == 1 for w in weights))
