@@ -140,8 +140,8 @@ class Parser(argparse.ArgumentParser):
             raise
 
     def exit(self, status: int = 0, message: str | None = None):
-        if message:  # argparse's "prog: error: …", fitted to a terminal as every error is
-            from ..render.terminal import fitted
+        if message:  # argparse's "prog: error: …", fitted as every error is (cli.output)
+            from .output import fitted
 
             message = fitted(message.rstrip("\n"), sys.stderr) + "\n"
         super().exit(status, message)
@@ -328,6 +328,12 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "are thrown on Enter (or come from --dice). ? at any question for help.")
     p.add_argument("ruleset", metavar="RULESET", nargs="?")
     add_table(p, "the stake offered by Enter (default 1)", strategy=False)
+    p.add_argument("--plan", action="append", default=[], metavar="SEAT:STRATEGY",
+                   help="the computer plays that seat (repeatable) by a strategy of run --strategy: "
+                        "--plan Ben:martingale --plan Cat:best (from a first stake, or a largest, of --stake); "
+                        "the people at the keyboard play the others")
+    p.add_argument("--cap", default=None, metavar="AMOUNT",
+                   help="with a planned progression: its largest stake; past it, it starts again (as run --cap)")
     p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--no-log", action="store_true",
                    help="play without a log (by default each session is logged to "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..commands import sessions
-from .output import output_format, tell
+from .output import fitted, output_format, tell
 from .parser import UsageError
 from .requests import replay_request
 
@@ -24,8 +24,8 @@ def command(args) -> int:
         table, events = sessions.replay(log, request.rules)
         last = tell((event for _, event in events), SessionNarrator(table.machine), fmt)
         if log.reading.tail:
-            print(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session stopped while "
-                  f"writing it); replayed up to line {log.reading.lines}", file=sys.stderr)
+            print(fitted(f"hazard-dsl: note: {printable(log.path)}: its last line was cut off (the session "
+                         f"stopped while writing it); replayed up to line {log.reading.lines}"), file=sys.stderr)
     if fmt != "json" and (last is None or last["event"] != "end"):
         from ..render.recap import resume_command, wagers_up
 

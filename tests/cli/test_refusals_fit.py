@@ -38,9 +38,11 @@ def _said(argv, monkeypatch, capsys, stream) -> str:
 
 @pytest.mark.parametrize("argv", REFUSALS, ids=lambda a: " ".join(a[:2] + a[-2:]))
 def test_a_refusal_fits_eighty_columns_on_a_terminal(argv, monkeypatch, capsys):
-    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.delenv("COLUMNS", raising=False)  # a pipe is fitted only to the COLUMNS asked for
     piped = _said(argv, monkeypatch, capsys, io.StringIO())
+    monkeypatch.setenv("COLUMNS", "80")
     shown = _said(argv, monkeypatch, capsys, _Terminal())
+    assert _said(argv, monkeypatch, capsys, io.StringIO()) == shown  # a pipe with COLUMNS=80: alike
     assert piped.startswith("hazard-dsl: error: ") and len(piped.rstrip("\n")) > 80 and "\n" not in piped.rstrip()
     lines = shown.rstrip("\n").split("\n")
     assert len(lines) > 1 and all(len(line) <= 80 for line in lines), lines

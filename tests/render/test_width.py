@@ -289,13 +289,24 @@ class _Terminal(io.StringIO):
         return True
 
 
+def _no_terminal(*args):
+    raise OSError("not a terminal")
+
+
 @pytest.mark.parametrize("argv", [["analyse", "cotten"], ["analyse", "cotton", "--polcy=optimal", "--jsno"]])
 def test_an_error_wraps_between_words_at_a_terminal_and_stays_a_line_in_a_pipe(argv, monkeypatch):
     """`hazard-dsl: error: …` (and argparse's own) at an 80-column terminal: no line longer, no
-    word split by the terminal, the same words; into a pipe, the message on one line."""
-    monkeypatch.setenv("COLUMNS", "80")
+    word split by the terminal, the same words; into a pipe, the message on one line, unless
+    COLUMNS asks for a width (audit 10 finding 14)."""
     said = {}
-    for name, stream in (("terminal", _Terminal()), ("pipe", io.StringIO())):
+    for name, stream in (("terminal", _Terminal()), ("pipe", io.StringIO()), ("pipe of 80", io.StringIO())):
+        # a pipe is fitted only to the COLUMNS asked for (cli.output.error_columns)
+        if name == "pipe":
+            monkeypatch.delenv("COLUMNS", raising=False)
+            # no terminal either (argparse's usage then 80 wide, as below, wherever the tests run)
+            monkeypatch.setattr("os.get_terminal_size", _no_terminal)
+        else:
+            monkeypatch.setenv("COLUMNS", "80")
         monkeypatch.setattr("sys.stderr", stream)
         with contextlib.suppress(SystemExit):
             main(argv)
@@ -306,3 +317,4 @@ def test_an_error_wraps_between_words_at_a_terminal_and_stays_a_line_in_a_pipe(a
     assert said["terminal"][:len(said["pipe"]) - 1] == said["pipe"][:-1]
     assert max(map(len, at_terminal)) <= 80 and len(at_terminal) > 1
     assert " ".join(line.strip() for line in at_terminal).split() == message.split()
+    assert said["pipe of 80"] == said["terminal"]  # COLUMNS=80 asked for: fitted as at a terminal
