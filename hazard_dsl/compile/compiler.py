@@ -570,19 +570,19 @@ _new = object.__new__
 
 @lru_cache(maxsize=1)
 def _state_fields() -> tuple:
-    """A State's fields in their order, each with its default (None for those without one), and
-    their names as a set."""
+    """A State's fields in their order, each with its default (None for those without one),
+    their names as a set, and the names of those without a default."""
     found = {name: getattr(State, name, None) for name in fields(State)}
-    return found, frozenset(found)
+    return found, frozenset(found), frozenset(name for name in found if not hasattr(State, name))
 
 
 def _state(spec: dict) -> State:
     """`State(**spec)`, its fields filled in their order without the record's `__init__`, which
     sets each of the 17 by a call of its own (a fifth of exploring Cotton's game went there):
     the same record, equal, hashed and pickled alike (tests/compile/test_walk_alike.py)."""
-    defaults, names = _state_fields()
-    if not names.issuperset(spec):  # (as the record's __init__ would: a field it does not have)
-        return State(**spec)
+    defaults, names, required = _state_fields()
+    if not names.issuperset(spec) or not required.issubset(spec):
+        return State(**spec)  # (which says what is wrong, as it would have)
     state = _new(State)
     made = state.__dict__
     made.update(defaults)
