@@ -195,6 +195,15 @@ def money_read(table, text: str) -> Fraction:
     plain = exact_amount(text, percent=False)
     if plain is not None:
         return plain
+    if _re.fullmatch(r"[+-]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?", text):
+        from .parse.numbers import MAX_DIGITS
+
+        # a plain number refused for its length: said so, not read as coins not understood
+        longest = max(len(part) for part in _re.split(r"[./]", text.lstrip("+-")))
+        if longest > MAX_DIGITS:
+            shown = text if len(text) <= 24 else f"{text[:12]}… ({len(text)} characters)"
+            raise MoneyText(f"an amount of money has at most {MAX_DIGITS} digits in each part (whole, "
+                            f"decimals, denominator), not {longest}: {shown}")
     key = text.casefold()
     for named in table.sums:
         if " ".join(named.words.split()).casefold() == key:
