@@ -731,17 +731,26 @@ def load(name_or_path: str | Path, **options) -> Variant:
     """A built-in ruleset by name (`"cotton"`) or a rule file by path, with option values as
     keywords (`main="called"`), checked as `hazard-dsl check` checks it. Raises `RulesetError`
     listing every problem check finds, when any is an error (its warnings are the variant's
-    `.warnings`), and `ValueError` for an unknown ruleset, option or value.
+    `.warnings`), `ValueError` for an unknown ruleset, option or value, and `TypeError` for a
+    name that is neither a str nor a path.
 
         >>> hazard_dsl.load("petty")
         <Variant 'Petty Hazard (Barker, 2003)'>
     """
     from .cache import check_ruleset
     from .diagnostics import did_you_mean
-    from .parse.files import builtin_names, resolve
+    from .parse.files import builtin_names, not_a_file, resolve
 
+    import os
+
+    if not isinstance(name_or_path, (str, os.PathLike)):  # load(None) looked for a ruleset named 'None'
+        raise TypeError(f"load takes a built-in ruleset's name or a rule file's path, as a str or a Path, "
+                        f"not {type(name_or_path).__name__}")
     path = resolve(str(name_or_path))
     if path is None:
+        there = not_a_file(Path(name_or_path))
+        if there is not None:  # a folder, a device, a pipe: there, but no rule file
+            raise ValueError(f"{str(name_or_path)!r} is {there}, not a rule file")
         raise ValueError(f"no ruleset file or built-in ruleset named {str(name_or_path)!r}"
                          f"{did_you_mean(name_or_path, builtin_names())}")
     return _checked(*check_ruleset(path), options)
