@@ -187,6 +187,11 @@ class _Types:
                         + ("" if self.shape.count > 2 else "; `dice: 3d6` throws three"), code="unknown-name",
                         names=(e.name,))
                 return None
+            if e.name[:3] == "die" and e.name[3:].isdigit():  # die0, die01: no die is numbered so
+                d.error(f"{e.name!r} reads no die: the dice are counted from 1", e.position,
+                        f"the dice are {', '.join(f for f in self.dice_facts if is_die_fact(f))}",
+                        code="unknown-name", names=(e.name,))
+                return None
             if e.name in rs.options:
                 d.error(f"{e.name!r} is an option: write option.{e.name}", e.position, names=(e.name,))
                 return None
