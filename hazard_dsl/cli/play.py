@@ -13,7 +13,9 @@ from ..commands.dice import seed_and_tape
 from ..commands.loading import load
 from .output import output_format
 from .parser import UsageError
-from .requests import play_request
+from ..errors import Arg
+from ..play.seat_plans import read_plans
+from .requests import money, play_request
 from .requests import tape as tape_of
 from .wording import FLAGS
 
@@ -39,11 +41,15 @@ def command(args) -> int:
                                  "give no --rounds")
             if args.seed is not None:
                 raise UsageError("play --resume takes the seed from the log; give no --seed")
+            if args.plan or args.cap is not None:
+                raise UsageError("play --resume takes the seats the computer plays (--plan, --cap) from the log; "
+                                 "give neither")
             tape = seed_and_tape(None, tape_of(args.dice))[1] if args.dice is not None else None
             log = open_to_resume(args.resume)  # locked from here: no other session appends to it
             seed, dice = sessions.resumed_dice(log, tape)
             # the whole log is replayed before anything is changed (a refused log is left as it was)
             table, settings, unlogged = sessions.resumed(log, args.ruleset, seed, dice)
+            plan = _logged_plan(log, settings["players"])
             if log.ended:
                 print(printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): "
                                 f"there is nothing to resume. hazard-dsl replay {log.path} tells it again."),
@@ -59,16 +65,19 @@ def command(args) -> int:
             if offered:  # every bet of the rules besides the stake is offered at the table
                 settings["bets"] = offered
             seed, dice = seed_and_tape(request.seed, request.dice)
+            plan = (read_plans(args.plan, settings["players"]),
+                    money(args.cap, Arg("cap")) if args.cap is not None else None)
             table = sessions.table(ruleset, request.options, settings, seed, dice)
             unlogged = None
-        return _play(args, fmt, log, table, settings, seed, unlogged)
+        return _play(args, fmt, log, table, settings, seed, unlogged, plan)
     finally:
         if log is not None:
             log.close()
 
 
-def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
-    """The people at the keyboard answer the table's questions (cli.prompt.Terminal); each
+def _play(args, fmt, log, table, settings, seed, unlogged, plan=({}, None)) -> int:
+    """The people at the keyboard answer the table's questions (cli.prompt.Terminal), the
+    computer those of the seats `plan` names (({seat: strategy}, cap): play.seat_plans); each
     action and the events it causes are logged and told as they come. `log`: the log of a
     resumed session (its table stands where the log ends; `unlogged`: events its last action
     made that the log lacked, written to it now and told after the recap)."""
@@ -119,8 +128,18 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
     # between them (a tape only says what the dice show)
     terminal = Terminal(machine, table.chooser.solver, ask, say, Fraction(settings["stake"]), table,
                         dice_on_enter=args.dice is None or typed, policy=settings["policy"])
+    planned, cap = plan
+    answer = terminal
+    if planned:  # the seats the computer plays, by the strategy run --strategy plays them by
+        from ..play.seat_plans import ComputerSeats
+
+        answer = ComputerSeats(planned, settings["stake"], table.chooser, terminal, say, terminal._money, cap)
+        if log is not None:  # a resumed session: each planned seat's steps so far, from its log
+            _follow(log, args.ruleset, answer)
     narrator = SessionNarrator(machine)
     header = sessions.log_header(settings, seed if args.dice is None else None)
+    if planned:  # what a resumed session needs to play them on (replay needs only the actions)
+        header = dict(header, planned=planned, **({"cap": str(cap)} if cap is not None else {}))
     if log is not None:
         out = log  # the session goes on in the same file
     else:
@@ -142,7 +161,7 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
         else:
             recap()  # a resumed session: where the table stands, before anything new
             yield from unlogged
-        yield from sessions.played(table, terminal, out)
+        yield from sessions.played(table, answer, out)
 
     try:
         for event in events():
@@ -173,3 +192,44 @@ def _play(args, fmt, log, table, settings, seed, unlogged) -> int:
     finally:
         if out is not None and out is not log:
             out.close()
+
+
+def _logged_plan(log, players: list) -> tuple:
+    """The seats the computer plays in the session of `log`, and a progression's cap, as its
+    session event holds them (`planned`, `cap`); a damaged entry is refused naming the line."""
+    from ..parse.numbers import exact_amount
+    from ..play.log import LogError
+    from ..play.strategies import STRATEGIES
+
+    planned, cap = log.header.get("planned", {}), log.header.get("cap")
+    if not (isinstance(planned, dict) and all(seat in players and name in STRATEGIES
+                                              for seat, name in planned.items())):
+        raise LogError(f"{log.path}:1: the session event is damaged: its planned seats are not seats of the "
+                       f"table each with a strategy ({', '.join(STRATEGIES)})")
+    if cap is not None:
+        cap = exact_amount(cap, percent=False) if isinstance(cap, str) else None
+        if cap is None or cap <= 0:
+            raise LogError(f"{log.path}:1: the session event is damaged: its cap is not an amount above 0 as text")
+    return planned, cap
+
+
+def _follow(log, named, seats) -> None:
+    """The session of `log` replayed on a new table, each planned seat's logged stake fed to its
+    strategy (play.seat_plans.ComputerSeats.follow), so that it goes on from the step it was at."""
+    from ..play.log import LogError
+
+    again, events = sessions.replay(log, named)
+    apply = again.apply
+
+    def followed(action):
+        seats.follow(again.waiting, action)
+        return apply(action)
+
+    again.apply = followed  # the replay applies every logged action through the table's apply
+    try:
+        for _ in events:
+            pass
+    except LogError as exc:
+        if str(exc).startswith(str(log.path)):
+            raise
+        raise LogError(f"{log.path}: {exc}") from None

@@ -98,6 +98,7 @@ def strategy(name: str = "flat", stake=1, chooser=None, plans=None, refuse=(), s
         return {"action": "choose", "value": question.facts["values"][chooser.pick(question.node)]}
 
     decide.__name__ = decide.__qualname__ = name
+    decide.policies = policies  # the best stake's goals, for a seat's plan told (play.seat_plans)
     return decide
 
 
