@@ -495,8 +495,9 @@ def _check_recast(action, diags) -> None:
     for way in action.ways:
         if way not in ex.RECAST_WAYS:
             said, offered = _offered(way, ex.RECAST_WAYS)
-            diags.error(f"recast {way}: recast names the dice thrown again, `off` (the die that landed off) or "
-                        f"`both`{said}", action.position, code="unknown-value", names=offered)
+            # words for any number of dice: `both` takes up every die, however many
+            diags.error(f"recast {way}: recast names the dice thrown again, `off` (the dice that landed off) "
+                        f"or `both` (every die){said}", action.position, code="unknown-value", names=offered)
     if len(set(action.ways)) != len(action.ways):
         diags.error("recast names the same dice twice", action.position)
     elif len(action.ways) == 1 and action.role is not None:
