@@ -20,7 +20,6 @@ from .numbers import MAX_YAML_DIGITS, yaml_int_digits
 from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
-_new = object.__new__
 _LINE_BREAK = re.compile("\n")
 
 # PyYAML is imported when a text is first read, not with this module: importing it takes about
@@ -71,9 +70,7 @@ class YScalar:
         if found is None:
             index = span.index(self.text, offset)
             line, line_start = span.line_of(index)
-            found = positions[offset] = _new(Position)  # (as `_Loader.convert` makes one)
-            made = found.__dict__
-            made["file"], made["line"], made["column"] = self.position.file, line + 1, index - line_start + 1
+            found = positions[offset] = Position(self.position.file, line + 1, index - line_start + 1)
         return found
 
     def replaced_by(self, text: str):
@@ -235,13 +232,7 @@ class _Loader:
         if tag not in _PLAIN_TAGS:
             raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
         mark = node.start_mark
-        # `Position(…)` and `YScalar(…)` below are made by filling their fields in order, not by
-        # the records' __init__, which sets each field by a call of its own: the same records,
-        # equal, hashed and pickled alike (tests/parse/test_grammar.py), a fifth of converting
-        # a rule file's nodes
-        position = _new(Position)
-        made = position.__dict__
-        made["file"], made["line"], made["column"] = self.file, mark.line + 1, mark.column + 1
+        position = Position(self.file, mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
             text = node.value
             if tag == _STR:  # (nearly every scalar: the constructor would return its text)
@@ -266,11 +257,7 @@ class _Loader:
             elif style == "|" or style == ">":
                 skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
                 raw, start = raw[skip:], start + skip
-            scalar = _new(YScalar)
-            made = scalar.__dict__
-            made["value"], made["text"], made["position"] = value, text, position
-            made["_span"] = _Span(raw, start, self.line_starts)
-            return scalar
+            return YScalar(value, text, position, _Span(raw, start, self.line_starts))
         convert = self.convert
         depth += 1
         if isinstance(node, yaml.SequenceNode):
