@@ -954,7 +954,7 @@ def seed_of(seed) -> int | None:
     in a string (a page's JavaScript numbers are exact only to 2**53); None: a new one."""
     from ..parse.numbers import MAX_WHOLE_DIGITS, spells_whole, whole_number
 
-    wanted = "a whole number from 0 to 2**64 - 1"
+    wanted = f"a whole number from 0 to 2^64 − 1 ({2**64 - 1:,})"  # as the command line says it, not Python's 2**64
     if seed is None:
         return None
     if isinstance(seed, str):
