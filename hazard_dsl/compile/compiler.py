@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 from itertools import product
+from operator import itemgetter
 
 from ..records import field, fields, record, replace
 
@@ -106,6 +107,7 @@ class _Compiler:
         # of throw (its faces as a multiset: 21 for two dice, 56 for three, 126 for four).
         self.alike = {name: throw_kind(phase.rules) for name, phase in ruleset.phases.items()}
         self._kinds: dict = {}  # kind of throw -> each throw's (`kinds`)
+        self._spreads: dict = {}  # id of a kind's places -> their item getter (`_spread`)
         self._blind_rules: dict = {}  # id of a rule -> whether no throw changes what it does (`_blind`)
 
     def kinds(self, kind) -> tuple:
@@ -126,6 +128,15 @@ class _Compiler:
                     firsts.append(dice)
                 places.append(at)
             found = self._kinds[kind] = (tuple(firsts), tuple(places))
+        return found
+
+    def _spread(self, places: tuple):
+        """A function from the steps of the throws that stand for the others to the steps of
+        every throw (each its kind's: `kinds`), as a tuple, by C's item getter."""
+        found = self._spreads.get(id(places))  # (a kind's places, kept by `kinds` all along)
+        if found is None:
+            found = self._spreads[id(places)] = itemgetter(*places) if len(places) > 1 else \
+                (lambda made: (made[places[0]],))
         return found
 
     def fn(self, expression):
@@ -358,7 +369,7 @@ class _Compiler:
                         made = [self.throw(phase, values, dice, here) for dice in firsts]
                     # the first throw of each kind stands for the others (2-5 for 5-2 …), worked
                     # out in the order of the throws (so states are numbered alike)
-                    spec["steps"] = tuple(made if places is None else [made[at] for at in places])
+                    spec["steps"] = tuple(made) if places is None else self._spread(places)(made)
                 else:
                     spec["alternatives"] = self.choices(spec)
         except _Refused:
