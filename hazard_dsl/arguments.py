@@ -26,6 +26,19 @@ def _arg(what: Arg | str) -> Arg:
     return what if isinstance(what, Arg) else Arg(what)
 
 
+def _said(value) -> str:
+    """A value as a refusal quotes it: its repr, a long one cut to 40 characters, and a whole
+    number of more than 30 digits by its first digits and its length (10**400 put 400 digits
+    in the message; Python will not write one of more than 4,300 at all)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        if value.bit_length() > 13_000:  # str() of more than 4,300 digits is refused: counted by bits
+            return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+        digits = str(abs(value))
+        return f"{'-' if value < 0 else ''}{digits[:12]}… ({len(digits):,} digits)"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def exact(value, what: Arg | str) -> Fraction:
     """An amount given in Python as a number (int, Fraction, Decimal), exactly; a float or a
     bool is refused (money is exact here: 0.1 is not a tenth), and so is anything else."""
@@ -33,7 +46,7 @@ def exact(value, what: Arg | str) -> Fraction:
     from numbers import Integral
 
     if isinstance(value, bool) or isinstance(value, float):
-        raise ArgumentError(_arg(what), f"{value!r} is a {type(value).__name__}; money is exact here, so give "
+        raise ArgumentError(_arg(what), f"{_said(value)} is a {type(value).__name__}; money is exact here, so give "
                                         f"{AMOUNTS}")
     if isinstance(value, Integral):
         return Fraction(int(value))
@@ -41,7 +54,7 @@ def exact(value, what: Arg | str) -> Fraction:
         return value
     if isinstance(value, Decimal) and value.is_finite():
         return Fraction(value)
-    raise ArgumentError(_arg(what), f"{value!r} is not {AMOUNTS}")
+    raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
 
 
 def money_text(value, what: Arg | str) -> str:
@@ -53,6 +66,8 @@ def money_text(value, what: Arg | str) -> str:
     if isinstance(value, str):
         return value.strip()
     amount = exact(value, what)
+    if max(amount.numerator.bit_length(), amount.denominator.bit_length()) > 100:  # past any amount's digits
+        raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
     if isinstance(value, Decimal):
         return format(value, "f")
     if isinstance(value, Fraction):
@@ -66,7 +81,7 @@ def money(value, what: Arg | str) -> Fraction:
 
     amount = exact_amount(money_text(value, what), percent=False)
     if amount is None or amount <= 0:
-        raise ArgumentError(_arg(what), f"{value!r} is not {AMOUNTS}")
+        raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
     return amount
 
 
@@ -177,9 +192,9 @@ def whole(what: str, value, least: int, most: int) -> int:
     from numbers import Integral
 
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise WrongType(Arg(what), f"is a whole number from {least:,} to {most:,}, not {value!r}")
+        raise WrongType(Arg(what), f"is a whole number from {least:,} to {most:,}, not {_said(value)}")
     if not least <= value <= most:
-        raise ArgumentError(Arg(what), f"is a whole number from {least:,} to {most:,}, not {value!r}")
+        raise ArgumentError(Arg(what), f"is a whole number from {least:,} to {most:,}, not {_said(value)}")
     return int(value)
 
 

@@ -55,9 +55,13 @@ def pytest_configure_node(node):
 
 def pytest_configure(config):
     sizes = getattr(config, "workerinput", {}).get("hazard_dsl_sizes", {})
+    # without xdist too: a command a test runs in a process of its own would inherit readline's
+    # COLUMNS=80 (in the process's environment, which os.environ never saw) as asked for
+    sizes = sizes or {name: os.environ.get(name) for name in _SIZES}
     for name, value in sizes.items():
         if value is None:
             os.environ.pop(name, None)
+            os.unsetenv(name)
         else:
             os.environ[name] = value
 
