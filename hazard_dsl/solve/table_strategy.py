@@ -42,9 +42,11 @@ net), and its mean.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import gcd, lcm
 
 from ..compile.machine import Machine
 from ..records import field, record
+from .chain import Chain, TooLargeToSolve
 from .exact import ONE, ZERO
 from .seat_chain import BANK, SeatError, SeatSolver
 from .seat_ruin import purse_levels
@@ -178,6 +180,133 @@ class TableStrategy:
         return self.final_purse - self.bankroll
 
 
+# ---------------------------------------------------------------------------- the exact solve
+
+# The elimination's work, in 64-bit words multiplied, past which a chain is refused
+# (TooLargeToSolve): a martingale at Cotton's table of three, 10 to 20, takes about 1.5 million
+MAX_INTEGER_WORK = 40_000_000
+
+
+def _integer_rows(rows: list[dict], rhs: list) -> tuple[list[dict], list[int]]:
+    """Each equation times the least common multiple of its denominators: the same solution,
+    in integers."""
+    out, out_rhs = [], []
+    for a, b in zip(rows, rhs):
+        scale = b.denominator
+        for x in a.values():
+            scale = lcm(scale, x.denominator)
+        out.append({c: int(x * scale) for c, x in a.items()})
+        out_rhs.append(int(b * scale))
+    return out, out_rhs
+
+
+def solve_in_integers(rows: list[dict], rhs: list) -> list[Fraction]:
+    """A x = b exactly, A an M-matrix given by sparse rows in the order to eliminate them (as
+    chain.sparse_solve, which it answers for a purse's chain). Each row is kept in integers,
+    whole: an equation may be scaled at will, so a row less a multiple of the pivot's is
+    formed as lead·row − factor·pivot and divided by the greatest common divisor of its
+    entries, one gcd a row where Fractions take one an entry; the chances of a session over
+    the table have denominators of hundreds of digits, and their gcds were most of the time.
+    No pivoting (the leading minors of an M-matrix are positive: every lead stays positive)."""
+    n = len(rows)
+    rows, rhs = _integer_rows(rows, rhs)
+    below: list[set] = [set() for _ in range(n)]
+    for r, a in enumerate(rows):
+        for c in a:
+            if c < r:
+                below[c].add(r)
+    work = 0
+    for k in range(n):
+        pivot = rows[k]
+        lead = pivot[k]
+        if lead <= 0:
+            raise ArithmeticError("singular system: some states never reach an end")
+        b_k = rhs[k]
+        words = max(abs(x).bit_length() for x in pivot.values()) >> 6
+        for r in sorted(below[k]):
+            a = rows[r]
+            factor = a.pop(k, 0)
+            if not factor:
+                continue
+            g = gcd(lead, factor)
+            lk, fk = lead // g, factor // g
+            if lk != 1:
+                for c in a:
+                    a[c] *= lk
+            for c, x in pivot.items():
+                if c != k:
+                    if c in a:
+                        a[c] -= fk * x
+                    else:
+                        a[c] = -fk * x
+                        if c < r:
+                            below[c].add(r)
+            b = rhs[r] * lk - fk * b_k
+            g = gcd(b, *a.values())
+            if g > 1:
+                for c in a:
+                    a[c] //= g
+                b //= g
+            rhs[r] = b
+            work += (len(a) + len(pivot)) * (1 + words + (abs(fk).bit_length() >> 6))
+        if work > MAX_INTEGER_WORK:
+            raise TooLargeToSolve(f"a cycle of {n} states, too large to solve exactly in reasonable time")
+    solve_in_integers.last_work = work
+    x: list = [ZERO] * n
+    for k in range(n - 1, -1, -1):
+        a = rows[k]
+        total = Fraction(rhs[k])
+        for c, v in a.items():
+            if c > k:
+                total -= v * x[c]
+        x[k] = total / a[k]
+    return x
+
+
+def forward_visits(rows: dict, start: dict) -> dict:
+    """Expected visits to each transient node of an absorbing chain (rows: node → {next:
+    chance}; a node without a row absorbs) and the chance of ending in each absorbing node,
+    from `start`: as chain.Chain.forward, one strongly connected component at a time in a
+    least-fill order, each cycle solved by `solve_in_integers`."""
+    chain = Chain(rows, least_fill=True)
+    inflow: dict = {}
+    for s, p in start.items():
+        inflow[s] = inflow.get(s, ZERO) + p
+    visits: dict = {}
+    for component in reversed(chain.components):
+        if len(component) == 1:
+            s = component[0]
+            x = inflow.pop(s, None)
+            if x is None:
+                continue
+            out = rows[s]
+            p_self = out.get(s)
+            if p_self:
+                x = x / (ONE - p_self)
+            visits[s] = x
+            for t, p in out.items():
+                if t != s:
+                    inflow[t] = inflow.get(t, ZERO) + x * p
+            continue
+        members = {s: k for k, s in enumerate(component)}
+        # x (I − Q) = inflow: the equation of state j is x_j − Σ_i x_i Q[i, j]
+        eqs: list[dict] = [{k: ONE} for k in range(len(component))]
+        for s, k in members.items():
+            for t, p in rows[s].items():
+                j = members.get(t)
+                if j is not None:
+                    eqs[j][k] = eqs[j].get(k, ZERO) - p
+        xs = solve_in_integers(eqs, [inflow.pop(s, ZERO) for s in component])
+        for s, x in zip(component, xs):
+            visits[s] = x
+            if x:
+                for t, p in rows[s].items():
+                    if t not in members:
+                        inflow[t] = inflow.get(t, ZERO) + x * p
+    visits.update(inflow)  # the absorbing nodes
+    return visits
+
+
 def _sign(x: Fraction) -> int:
     return (x > 0) - (x < 0)
 
@@ -191,8 +320,6 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     bank; as the caster answered by setters it answers their stakes. Exact, within
     MAX_TABLE_STRATEGY_NODES nodes (judged before the chain is built) and the solver's bound on
     elimination work; beyond them TableStrategyError, with the size and the bound."""
-    from .markov import Chain, TooLargeToSolve
-
     bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
     if seat not in players:
         raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
@@ -311,8 +438,8 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     for node in [*rows, *start, *(t for row in rows.values() for t in row)]:
         number.setdefault(node, len(number))
     try:
-        solved = Chain({number[node]: {number[t]: p for t, p in row.items()} for node, row in rows.items()},
-                       least_fill=True).forward({number[node]: p for node, p in start.items()})
+        solved = forward_visits({number[node]: {number[t]: p for t, p in row.items()} for node, row in rows.items()},
+                                {number[node]: p for node, p in start.items()})
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
