@@ -15,7 +15,8 @@ classes of `hazard_dsl.results`; results, variants, tables and errors pickle as 
 from .version import __version__
 
 __all__ = ["load", "load_text", "Variant", "RulesetError", "Diagnostic", "Analysis", "Comparison", "Hand",
-           "Ruin", "Seats", "TableRuin", "Simulation", "TableSimulation", "Estimate", "__version__"]
+           "Ruin", "Seats", "TableRuin", "Simulation", "TableSimulation", "GoalSimulation", "Estimate",
+           "__version__"]
 
 
 def __getattr__(name):

@@ -676,7 +676,8 @@ def _goal_tables(report: dict, units: str) -> tuple:
     from .render.tables import Table
 
     if "strategy" in report:
-        t, notes = strategy_goal_table(report, units)
+        # the caption in the API's words: its keyword, and the result's exact figures
+        t, notes = strategy_goal_table(report, units, stake="stake", exact=".to_json()")
     else:
         t = Table(f"Each seat from {report['bankroll']} to {report['goal']} {units}: {report['sessions']:,} sessions "
                   f"each, beside the exact figures", ["seat", "reaches the goal", "exact", "z", "games", "exact", "z"],

@@ -151,7 +151,8 @@ def _to_goal(result, ruleset, fmt: str, seed_chosen: bool) -> int:
     if "strategy" in report:  # a progression or the best stake, beside its exact chain (render.policy)
         from ..render.policy import strategy_goal_table
 
-        return _shown(*strategy_goal_table(report, ruleset.money_units), fmt, seed_chosen, result.seed)
+        return _shown(*strategy_goal_table(report, ruleset.money_units, stake="--stake", exact="--format json"),
+                      fmt, seed_chosen, result.seed)
     unit = ruleset.money_units
     t = Table(f"Each seat from {report['bankroll']} to {report['goal']} {unit}: {report['sessions']:,} sessions "
               f"each, played on the table, beside the exact figures",

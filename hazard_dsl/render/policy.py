@@ -175,10 +175,12 @@ def staking_json(s) -> dict:
 __all__ = ["run_tables", "staking_json", "staking_tables"]
 
 
-def strategy_goal_table(report: dict, units: str) -> tuple[Table, list[str]]:
+def strategy_goal_table(report: dict, units: str, *, stake: str, exact: str) -> tuple[Table, list[str]]:
     """`simulate --players … --strategy S --goal G` (commands.strategy_goal): each seat's
     simulated chance of the goal, of ruin, its games and its purse at the end, each beside the
-    exact chain's figure and z; and the notes (no exact figure, sessions left out)."""
+    exact chain's figure and z; and the notes (no exact figure, sessions left out). The caption
+    names the stake setting (`stake`) and where the exact fractions are (`exact`) in the
+    caller's words: the command line's "--stake" and "--format json", the API's keywords."""
     from ..solve.progressions import WORDS
 
     name = report["strategy"]
@@ -213,6 +215,6 @@ def strategy_goal_table(report: dict, units: str) -> tuple[Table, list[str]]:
         if row["unfinished"]:
             notes.append(f"{p}: {row['unfinished']:,} sessions had not ended and are left out.")
     t.caption = ("± one standard error. A session ends, at the start of a game, when the seat's purse reaches the "
-                 "goal or is empty (or, casting, cannot answer the others' stakes); the other seats stake --stake "
-                 "flat from purses that never run short. Exact fractions: --format json.")
+                 "goal or is empty (or, casting, cannot answer the others' stakes); the other seats stake "
+                 f"{stake} flat from purses that never run short. Exact fractions: {exact}.")
     return t, notes

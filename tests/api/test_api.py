@@ -21,7 +21,7 @@ from hazard_dsl.check import check_file
 
 BROKEN = Path(__file__).resolve().parents[1] / "data" / "broken"
 PUBLIC = {"load", "load_text", "Variant", "RulesetError", "Diagnostic", "Analysis", "Comparison", "Hand", "Ruin",
-          "Seats", "TableRuin", "Simulation", "TableSimulation", "Estimate"}
+          "Seats", "TableRuin", "Simulation", "TableSimulation", "GoalSimulation", "Estimate"}
 
 
 def test_import_is_cheap():
