@@ -50,7 +50,7 @@ class RecastTooLarge(TooLargeToSolve):
 
 def judge_recast(machine: Machine) -> None:
     """Refuse, before any work, dice landing off told apart past MAX_RECAST_PLACES."""
-    from ..compile.recasts import ungrouped_work
+    from .recast_classes import ungrouped_work
 
     places = ungrouped_work(machine)
     if places > MAX_RECAST_PLACES:
@@ -205,6 +205,7 @@ class Solver:
 
         from ..compile.machine import Dice
         from ..compile.recasts import standing
+        from .recast_classes import alike, standing_alike
 
         machine, recast = self.machine, self.recast
         n = len(machine.dice.outcomes)
@@ -218,7 +219,9 @@ class Solver:
                          for t in targets))
             found = known.get(key)
             if found is None:
-                stands, casts = standing(machine, s, self.alone)
+                classes = alike(machine, s, self.alone)  # no rule tells the dice apart: their classes
+                stands, casts = (standing(machine, s, self.alone) if classes is None
+                                 else standing_alike(machine, s, classes))
                 chances = [stands.get(o, ZERO) for o in range(n)]
                 scale = lcm(*(p.denominator for p in chances))
                 found = known[key] = (Dice(tuple(int(p * scale) for p in chances), scale), casts)
@@ -420,9 +423,9 @@ class Solver:
 
     def _recast_alike(self, component: list, value: dict, fixed) -> bool:
         """One throw state and its recast states, where no rule tells its dice apart: the
-        choices made over the classes of faces kept (`compile.recasts.choose_alike`), every
+        choices made over the classes of faces kept (`solve.recast_classes.choose_alike`), every
         state of a class worth the same (False: not that, solved as any other)."""
-        from ..compile.recasts import alike, choose_alike
+        from .recast_classes import alike, choose_alike
 
         states = self.machine.states
         throws = [n for n in component if n < len(states)]

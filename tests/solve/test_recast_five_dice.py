@@ -3,7 +3,7 @@ six-sided dice, each landing off 1 time in 6, a total of 18 or more winning at
 one throw, the caster choosing to recast the dice off alone or take up all five
 (all five off: all five again). `analyse` took a minute, every way of landing
 off solved apart; no rule tells the dice apart, so the tool now solves the
-faces kept as a class (`compile.recasts.alike`).
+faces kept as a class (`solve.recast_classes.alike`).
 
 The figure is counted here by a second method, never the tool's functions: the
 faces that land are convolved one die at a time (off, or each face), a position
@@ -20,6 +20,7 @@ from math import comb
 
 import hazard_dsl
 from hazard_dsl.compile import recasts
+from hazard_dsl.solve import recast_classes
 
 C = F(1, 6)  # the file's cocked: chance
 LANDS = (1 - C) / 6  # a die lands fair showing a given face
@@ -127,27 +128,26 @@ def _machine(text: str, options: dict | None = None):
 FOUR = COCKED_FIVE.replace("5d6", "4d6").replace(">= 18", ">= 15")
 
 
-def _per_way(monkeypatch, machine, alone):
-    """`standing` as it was, every way of landing off solved apart."""
-    with monkeypatch.context() as patched:
-        patched.setattr(recasts, "alike", lambda *_: None)
-        return recasts.standing(machine, 0, alone)
+def _per_way(machine, alone):
+    """`standing`: every way of landing off solved apart."""
+    return recasts.standing(machine, 0, alone)
 
 
-def test_classes_stand_the_same_throws_as_every_way_apart(monkeypatch):
+def test_classes_stand_the_same_throws_as_every_way_apart():
     """The grouped recursion against the per-way one, four dice, under three
     policies: off alone everywhere, all again everywhere, and half and half
     (which no optimal policy plays): the same Fractions, throw by throw."""
     machine = _machine(FOUR)
     assert machine.states[0].kind == "throw"
-    classes = recasts.alike(machine, 0, lambda _: F(1))
+    classes = recast_classes.alike(machine, 0, lambda _: F(1))
     # the faces kept, 0 to 3 of six faces in any order: C(k + 5, 5) classes
     # of k faces, 1 + 6 + 21 + 56; every way of landing off, 7^4 − 6^4
     assert len(classes) == 1 + 6 + 21 + 56
     assert sum(len(targets) for _, targets in classes.values()) == 7**4 - 6**4
     for share in (F(1), F(0), F(1, 2)):
-        grouped = recasts.standing(machine, 0, lambda _, share=share: share)
-        assert grouped == _per_way(monkeypatch, machine, lambda _, share=share: share)
+        alone = (lambda _, share=share: share)
+        grouped = recast_classes.standing_alike(machine, 0, recast_classes.alike(machine, 0, alone))
+        assert grouped == _per_way(machine, lambda _, share=share: share)
         assert sum(grouped[0].values()) == 1
 
 
@@ -155,7 +155,7 @@ def test_dice_told_apart_are_solved_way_by_way():
     """A rule that reads the first die tells the dice apart: no classes."""
     text = FOUR.replace("- when: total >= 15", "- when: total >= 15 and die1 > 1")
     machine = _machine(text)
-    assert recasts.alike(machine, 0, lambda _: F(1)) is None
+    assert recast_classes.alike(machine, 0, lambda _: F(1)) is None
 
 
 def test_the_terminal_lists_each_set_of_faces_kept_once(tmp_path, capsys):
