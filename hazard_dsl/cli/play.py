@@ -1,5 +1,6 @@
-"""`hazard-dsl play RULESET --players …`: several people at one keyboard (cli.prompt), or,
-with --resume FILE, the session of a log going on (commands.sessions)."""
+"""`hazard-dsl play RULESET --players …`: several people at one keyboard (cli.prompt), the
+seats --plan names played by the computer (play.seat_plans); or, with --resume FILE, the
+session of a log going on (commands.sessions)."""
 
 from __future__ import annotations
 
