@@ -187,27 +187,31 @@ class TableStrategy:
 MAX_INTEGER_WORK = 40_000_000
 
 
-def _integer_rows(rows: list[dict], rhs: list) -> tuple[list[dict], list[int]]:
-    """Each equation times the least common multiple of its denominators: the same solution,
-    in integers."""
+def _integer_rows(rows: list[dict], rhs: list) -> tuple[list[dict], list[list]]:
+    """Each equation times the least common multiple of its denominators (its right-hand sides'
+    too): the same solution, in integers."""
     out, out_rhs = [], []
-    for a, b in zip(rows, rhs):
-        scale = b.denominator
+    for a, bs in zip(rows, rhs):
+        scale = 1
+        for x in bs:
+            scale = lcm(scale, x.denominator)
         for x in a.values():
             scale = lcm(scale, x.denominator)
         out.append({c: int(x * scale) for c, x in a.items()})
-        out_rhs.append(int(b * scale))
+        out_rhs.append([int(x * scale) for x in bs])
     return out, out_rhs
 
 
-def solve_in_integers(rows: list[dict], rhs: list) -> list[Fraction]:
-    """A x = b exactly, A an M-matrix given by sparse rows in the order to eliminate them (as
-    chain.sparse_solve, which it answers for a purse's chain). Each row is kept in integers,
-    whole: an equation may be scaled at will, so a row less a multiple of the pivot's is
-    formed as lead·row − factor·pivot and divided by the greatest common divisor of its
-    entries, one gcd a row where Fractions take one an entry; the chances of a session over
-    the table have denominators of hundreds of digits, and their gcds were most of the time.
-    No pivoting (the leading minors of an M-matrix are positive: every lead stays positive)."""
+def solve_in_integers(rows: list[dict], rhs: list) -> list[list]:
+    """A x = b exactly for each of several right-hand sides (rhs[r]: row r's, one for each),
+    A an M-matrix given by sparse rows in the order to eliminate them (as chain.sparse_solve,
+    which it answers for a purse's chain): [the solution's x_r for each right-hand side].
+    Each row is kept in integers, whole: an equation may be scaled at will, so a row less a
+    multiple of the pivot's is formed as lead·row − factor·pivot and divided by the greatest
+    common divisor of its entries, one gcd a row where Fractions take one an entry (the
+    chances of a session at the table have denominators of hundreds of digits, and their gcds
+    were most of the time). No pivoting: the leading minors of an M-matrix are positive, so
+    every lead stays positive."""
     n = len(rows)
     rows, rhs = _integer_rows(rows, rhs)
     below: list[set] = [set() for _ in range(n)]
@@ -241,52 +245,58 @@ def solve_in_integers(rows: list[dict], rhs: list) -> list[Fraction]:
                         a[c] = -fk * x
                         if c < r:
                             below[c].add(r)
-            b = rhs[r] * lk - fk * b_k
-            g = gcd(b, *a.values())
+            bs = [b * lk - fk * b0 for b, b0 in zip(rhs[r], b_k)]
+            g = gcd(*bs, *a.values())
             if g > 1:
                 for c in a:
                     a[c] //= g
-                b //= g
-            rhs[r] = b
-            work += (len(a) + len(pivot)) * (1 + words + (abs(fk).bit_length() >> 6))
+                bs = [b // g for b in bs]
+            rhs[r] = bs
+            work += (len(a) + len(pivot) + len(bs)) * (1 + words + (abs(fk).bit_length() >> 6))
         if work > MAX_INTEGER_WORK:
             raise TooLargeToSolve(f"a cycle of {n} states, too large to solve exactly in reasonable time")
     solve_in_integers.last_work = work
-    x: list = [ZERO] * n
+    x: list = [None] * n
     for k in range(n - 1, -1, -1):
         a = rows[k]
-        total = Fraction(rhs[k])
+        totals = [Fraction(b) for b in rhs[k]]
         for c, v in a.items():
             if c > k:
-                total -= v * x[c]
-        x[k] = total / a[k]
+                totals = [t - v * y for t, y in zip(totals, x[c])]
+        x[k] = [t / a[k] for t in totals]
     return x
 
 
-def forward_visits(rows: dict, start: dict) -> dict:
+def forward_visits(rows: dict, starts: list) -> dict:
     """Expected visits to each transient node of an absorbing chain (rows: node → {next:
     chance}; a node without a row absorbs) and the chance of ending in each absorbing node,
-    from `start`: as chain.Chain.forward, one strongly connected component at a time in a
-    least-fill order, each cycle solved by `solve_in_integers`."""
+    from each of the starting distributions `starts`: {node: [its figure from each start]}.
+    As chain.Chain.forward, one strongly connected component at a time in a least-fill order,
+    each cycle solved once for all the starts by `solve_in_integers`."""
     chain = Chain(rows, least_fill=True)
+    many = len(starts)
     inflow: dict = {}
-    for s, p in start.items():
-        inflow[s] = inflow.get(s, ZERO) + p
+    for i, start in enumerate(starts):
+        for s, p in start.items():
+            inflow.setdefault(s, [ZERO] * many)[i] += p
     visits: dict = {}
     for component in reversed(chain.components):
         if len(component) == 1:
             s = component[0]
-            x = inflow.pop(s, None)
-            if x is None:
+            xs = inflow.pop(s, None)
+            if xs is None:
                 continue
             out = rows[s]
             p_self = out.get(s)
             if p_self:
-                x = x / (ONE - p_self)
-            visits[s] = x
+                xs = [x / (ONE - p_self) for x in xs]
+            visits[s] = xs
             for t, p in out.items():
                 if t != s:
-                    inflow[t] = inflow.get(t, ZERO) + x * p
+                    into = inflow.setdefault(t, [ZERO] * many)
+                    for i, x in enumerate(xs):
+                        if x:
+                            into[i] += x * p
             continue
         members = {s: k for k, s in enumerate(component)}
         # x (I − Q) = inflow: the equation of state j is x_j − Σ_i x_i Q[i, j]
@@ -296,13 +306,15 @@ def forward_visits(rows: dict, start: dict) -> dict:
                 j = members.get(t)
                 if j is not None:
                     eqs[j][k] = eqs[j].get(k, ZERO) - p
-        xs = solve_in_integers(eqs, [inflow.pop(s, ZERO) for s in component])
-        for s, x in zip(component, xs):
-            visits[s] = x
-            if x:
-                for t, p in rows[s].items():
-                    if t not in members:
-                        inflow[t] = inflow.get(t, ZERO) + x * p
+        solved = solve_in_integers(eqs, [inflow.pop(s, None) or [ZERO] * many for s in component])
+        for s, xs in zip(component, solved):
+            visits[s] = xs
+            for t, p in rows[s].items():
+                if t not in members:
+                    into = inflow.setdefault(t, [ZERO] * many)
+                    for i, x in enumerate(xs):
+                        if x:
+                            into[i] += x * p
     visits.update(inflow)  # the absorbing nodes
     return visits
 
@@ -320,9 +332,19 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     bank; as the caster answered by setters it answers their stakes. Exact, within
     MAX_TABLE_STRATEGY_NODES nodes (judged before the chain is built) and the solver's bound on
     elimination work; beyond them TableStrategyError, with the size and the bound."""
+    return table_strategies(machine, players, [seat], rule, bankroll, goal, stake, policy, chains)[seat]
+
+
+def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRule, bankroll, goal, stake=ONE,
+                     policy: str = "optimal", chains: SeatSolver | None = None) -> dict:
+    """`table_strategy` for each of `seats`: {seat: TableStrategy}. Every other seat stakes
+    the same flat stake, so a node, counted from the seat, leads where it leads whichever seat
+    it is: the seats' chains are one chain started at their places round the table, built and
+    eliminated once and solved for all their starts at once (several right-hand sides)."""
     bankroll, goal, stake = Fraction(bankroll), Fraction(goal), Fraction(stake)
-    if seat not in players:
-        raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
+    for seat in seats:
+        if seat not in players:
+            raise SeatError(f"{seat} does not sit at the table ({', '.join(players)})")
     if not 0 < bankroll < goal:
         raise SeatError(f"the bankroll ({bankroll}) must be more than 0 and less than the goal ({goal})")
     if stake <= 0:
@@ -340,8 +362,8 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     def game(pos: int, amount: Fraction):
         """The seat's game with the box pos places on, staking `amount` (its own, or answering)."""
         key = (pos, amount) if stakes_own(pos) else (pos, None)
-        if key not in outcomes:
-            outcomes[key] = chains.outcomes({}, players, seat, pos, amount if stakes_own(pos) else stake)
+        if key not in outcomes:  # as the first seat has it: the same for each (no seat plans a bet)
+            outcomes[key] = chains.outcomes({}, players, seats[0], pos, amount if stakes_own(pos) else stake)
         return outcomes[key]
 
     # what one unit of the seat's stake needs of its purse (the most it can lose on it), by place
@@ -352,11 +374,11 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
             f"a game can end before any stake is laid (a stake is laid in {chains.stake_laid()} of the games), and "
             f"{rule.what} reads the purse only at the stakes it lays, which this chain does not follow; stake flat "
             f"or by the best stake, or simulate the sessions")
-    first = players.index(seat)
-    if passing is not None and passing.by_lot:
-        positions = {pos: Fraction(1, n) for pos in range(n)}
-    else:
-        positions = {(-first) % n: ONE}
+    def positions(seat: str) -> dict:  # where the box stands from the seat as the first game opens
+        if passing is not None and passing.by_lot:
+            return {pos: Fraction(1, n) for pos in range(n)}
+        return {(-players.index(seat)) % n: ONE}
+
     # judged before the chain is built: the purse meets every value of its grid between ruin and
     # the goal, at each place of the box (the unit games step it as finely as any stake does)
     levels = purse_levels([game(pos, ONE) for pos in range(n)], fees, bankroll, goal)
@@ -380,14 +402,16 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     rule_start = (rule.start, None, None) if rule.reads_history else None
     # a first caster who cannot answer the setters' stakes is ruined before his first game, as
     # the table rules him (simulate.sessions.play_to_goal): his start is absorbing
-    start: dict = {}
-    for pos, p in positions.items():
-        key = ended(bankroll, pos) or (pos, 0, fee_start, bankroll, rule_start)
-        start[key] = start.get(key, ZERO) + p
+    starts: dict = {}
+    for seat in seats:
+        start = starts[seat] = {}
+        for pos, p in positions(seat).items():
+            key = ended(bankroll, pos) or (pos, 0, fee_start, bankroll, rule_start)
+            start[key] = start.get(key, ZERO) + p
     rows: dict = {}
     laid_at: dict = {}  # node -> the seat's own stake laid in its game
     casting: set = set()
-    queue = [node for node in start if node[0] not in ("goal", "ruin")]
+    queue = list(dict.fromkeys(node for start in starts.values() for node in start if node[0] not in ("goal", "ruin")))
     seen = set(queue)
     while queue:
         node = queue.pop()
@@ -435,29 +459,40 @@ def table_strategy(machine: Machine, players: list, seat: str, rule: StakeRule, 
     # numbered before the solve: the elimination hashes its nodes over and over, and a node
     # holding Fractions hashes slowly (a third of the time of a martingale's chain, before)
     number: dict = {}
-    for node in [*rows, *start, *(t for row in rows.values() for t in row)]:
+    for node in [*rows, *(t for start in starts.values() for t in start), *(t for row in rows.values() for t in row)]:
         number.setdefault(node, len(number))
     try:
         solved = forward_visits({number[node]: {number[t]: p for t, p in row.items()} for node, row in rows.items()},
-                                {number[node]: p for node, p in start.items()})
+                                [{number[node]: p for node, p in start.items()} for start in starts.values()])
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
                                  f"to solve exactly in reasonable time; give a cap or bring the bankroll nearer the "
                                  f"goal, or simulate the sessions") from None
-    visits = {node: solved[k] for node, k in number.items() if k in solved}
-    purses: dict = {}
-    reach = ZERO
-    for key, chance in visits.items():
-        if key not in rows:
-            purses[key[1]] = purses.get(key[1], ZERO) + chance
-            if key[0] == "goal":
-                reach += chance
-    games = sum((visits[node] for node in rows if node in visits), ZERO)
-    games_casting = sum((visits[node] for node in casting if node in visits), ZERO)
-    staked = sum((visits[node] * amount for node, amount in laid_at.items() if node in visits), ZERO)
-    return TableStrategy(seat, tuple(players), rule.what, bankroll, goal, stake, reach, ONE - reach, games,
-                         games_casting, staked, dict(sorted(purses.items())), len(rows))
+    out: dict = {}
+    for i, seat in enumerate(seats):
+        visits = {node: solved[k][i] for node, k in number.items() if k in solved and solved[k][i]}
+        purses: dict = {}
+        reach = ZERO
+        for key, chance in visits.items():
+            if key not in rows:
+                purses[key[1]] = purses.get(key[1], ZERO) + chance
+                if key[0] == "goal":
+                    reach += chance
+        games = sum((visits[node] for node in rows if node in visits), ZERO)
+        games_casting = sum((visits[node] for node in casting if node in visits), ZERO)
+        staked = sum((visits[node] * amount for node, amount in laid_at.items() if node in visits), ZERO)
+        # the states the seat's own session can reach (the chain holds every seat's)
+        reached = set(node for node in starts[seat] if node in rows)
+        todo = list(reached)
+        while todo:
+            for t in rows[todo.pop()]:
+                if t in rows and t not in reached:
+                    reached.add(t)
+                    todo.append(t)
+        out[seat] = TableStrategy(seat, tuple(players), rule.what, bankroll, goal, stake, reach, ONE - reach, games,
+                                  games_casting, staked, dict(sorted(purses.items())), len(reached))
+    return out
 
 
 def exact_at_table(machine: Machine, solver, players: list, name: str, bankroll, goal, stake, cap=None,
@@ -485,13 +520,20 @@ def exact_at_table(machine: Machine, solver, players: list, name: str, bankroll,
                                whole(stake, "the largest stake"))
             stakes = found.stakes
         rule = stake_rule(name, stake, cap, stakes)
-        for seat in players:
-            try:
-                out[seat] = table_strategy(machine, players, seat, rule, bankroll, goal, stake, policy, chains), None
-            except TableStrategyError:  # too large: for every seat, the same table started elsewhere
-                raise
-            except SeatError as exc:  # this seat's own
-                out[seat] = None, str(exc)
+        try:
+            found = table_strategies(machine, players, players, rule, bankroll, goal, stake, policy, chains)
+            out.update((seat, (run, None)) for seat, run in found.items())
+        except TableStrategyError:  # too large: for every seat, the same table started elsewhere
+            raise
+        except SeatError:  # some seat's own: found seat by seat, the others solved
+            for seat in players:
+                try:
+                    out[seat] = table_strategy(machine, players, seat, rule, bankroll, goal, stake, policy,
+                                               chains), None
+                except TableStrategyError:
+                    raise
+                except SeatError as exc:
+                    out[seat] = None, str(exc)
     except (SeatError, PolicyError, ProgressionError) as exc:
         for seat in players:
             out.setdefault(seat, (None, str(exc)))
@@ -499,4 +541,5 @@ def exact_at_table(machine: Machine, solver, players: list, name: str, bankroll,
 
 
 __all__ = ["MAX_TABLE_STRATEGY_NODES", "ByProgression", "ByPurse", "Flat", "StakeRule", "TableStrategy",
-           "TableStrategyError", "exact_at_table", "stake_rule", "table_strategy"]
+           "TableStrategyError", "exact_at_table", "forward_visits", "solve_in_integers", "stake_rule",
+           "table_strategies", "table_strategy"]

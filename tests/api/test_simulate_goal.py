@@ -41,8 +41,9 @@ def test_it_is_what_the_command_line_prints_with_json():
                      "fibonacci", "--cap", "5", "--games", "200", "--seed", "9", "--json"]) == 0
     assert json.loads(json.dumps(run.to_json())) == json.loads(out.getvalue())
     # at Cotton's table the chain over who casts, the purse and the Fibonacci (solve.table_strategy)
-    # comes back on itself too much to solve exactly here: said, not hidden
-    assert run.seats["Ben"].reached.exact is None and "come back on one another" in run.seats["Ben"].why_no_exact
+    # is solved exactly (it came back on itself too much for the Fractions' elimination before),
+    # and the sessions agree with it
+    assert run.seats["Ben"].why_no_exact is None and abs(run.seats["Ben"].reached.z) < 4
     assert run.played == "each game drawn whole from its exact chances"
     assert "Ben: reaches the goal" in str(run)
 
