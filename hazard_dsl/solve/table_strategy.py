@@ -51,14 +51,13 @@ from .exact import ONE, ZERO
 from .seat_chain import BANK, SeatError, SeatSolver
 from .seat_ruin import purse_levels
 
-# (whose hand, passing, fees, purse, stake rule's state) nodes of one seat's strategy to a goal.
-# Measured at a load of 7.5 on two cores: a martingale at Cotton's table of three from 10 to 20
-# (about 710 nodes a seat) solves in 8.5 s for the three seats; a Fibonacci of 1,057 nodes, and
-# a d'Alembert of 2,400 at a table of two, come back on themselves too often for the exact
-# elimination, which gives up (TooLargeToSolve) after 3 to 5 s. Past 2,000 the chain is
-# refused as it is built, so that `simulate --strategy`, which prints it beside its sessions,
-# is not held up long
-MAX_TABLE_STRATEGY_NODES = 2_000
+# (whose hand, passing, fees, purse, stake rule's state) nodes of the seats' chain to a goal.
+# Measured at a load of 4 on two cores, Cotton's table from 10 to 20 by a first stake of 1, all
+# the seats at once (solve_in_integers): a martingale of three seats (759 nodes) 0.41 CPU-s, a
+# Fibonacci of three (1,057) 1.3 s, a d'Alembert of two (2,400) 1.5 s, a Labouchère of two
+# (9,485) 5.7 s. Past 10,000 the chain is refused as it is built, so that `simulate --strategy`,
+# which prints it beside its sessions, is not held up long
+MAX_TABLE_STRATEGY_NODES = 10_000
 
 
 class TableStrategyError(SeatError):
@@ -183,8 +182,9 @@ class TableStrategy:
 # ---------------------------------------------------------------------------- the exact solve
 
 # The elimination's work, in 64-bit words multiplied, past which a chain is refused
-# (TooLargeToSolve): a martingale at Cotton's table of three, 10 to 20, takes about 1.5 million
-MAX_INTEGER_WORK = 40_000_000
+# (TooLargeToSolve): the chains measured above take 0.5 million (martingale), 5.7 million
+# (Fibonacci), 4.1 million (d'Alembert) and 13 million (Labouchère, 5.7 s)
+MAX_INTEGER_WORK = 25_000_000
 
 
 def _integer_rows(rows: list[dict], rhs: list) -> tuple[list[dict], list[list]]:

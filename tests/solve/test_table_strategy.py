@@ -197,10 +197,11 @@ def test_a_chain_too_large_is_refused_before_it_is_built_with_its_size_and_the_b
     m = machine("cotton")
     started = time.perf_counter()
     with pytest.raises(TableStrategyError) as caught:
-        table_strategy(m, ["Ann", "Ben"], "Ann", stake_rule("martingale", 1), 10, 5_000, 1)
+        table_strategy(m, ["Ann", "Ben"], "Ann", stake_rule("martingale", 1), 10, 10_000, 1)
     assert time.perf_counter() - started < 5  # judged, not built
     said = str(caught.value)
-    assert f"{MAX_TABLE_STRATEGY_NODES:,}" in said and "9,998" in said and "simulate" in said
+    # the purse's whole values 1 to 9,999 at each of the two places of the box
+    assert f"{MAX_TABLE_STRATEGY_NODES:,}" in said and "19,998" in said and "simulate" in said
 
 
 def test_a_progression_where_a_game_can_end_before_any_stake_is_refused():
