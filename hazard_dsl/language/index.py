@@ -143,9 +143,9 @@ class SectionIndexes:
     def sections_of(root: YMap, text: str) -> dict | None:
         """key -> (its section's text, the line it begins on, from 0), or None where the text is
         not cut as it read (see the class's docstring)."""
-        from ..parse.sections import ANCHOR, top_level
+        from ..parse.sections import anchored, top_level
 
-        if ANCHOR.search(text):
+        if anchored(text):
             return None
         cut = top_level(text)
         if cut is None or list(cut) != list(root.entries):

@@ -251,8 +251,18 @@ def _scanned_closed(line: str) -> bool:
 
 # --------------------------------------------------------------------------- sections kept
 
-# where an anchor may stand (`key: &a`, `- &a`, `[&a`): prose with `C&E` in it is not one
-ANCHOR = re.compile(r"(?:^|[\s\[{,])&[^\s]")
+def anchored(text: str) -> bool:
+    """Whether `text` may hold an anchor: a `&` where a node may start (`key: &a`, `- &a`,
+    `[&a`) followed by its name; prose with `C&E` in it holds none. (Found by `str.find`: a
+    text has few `&`, and a pattern tried at every character took longer than a keystroke's
+    reading of the sections kept.)"""
+    at = text.find("&")
+    while at >= 0:
+        if (at == 0 or text[at - 1].isspace() or text[at - 1] in "[{,") and \
+                at + 1 < len(text) and not text[at + 1].isspace():
+            return True
+        at = text.find("&", at + 1)
+    return False
 
 # the sections' nodes lent to the reading under way (`reading_sections`); none by default
 _LENT: ContextVar = ContextVar("hazard_dsl_section_nodes", default=None)
@@ -291,7 +301,7 @@ class SectionNodes:
     comments at the head) with it. Its nodes are the whole text's wherever the text is cut
     into sections (`top_level`) and each one reads alone: a quoted scalar or a flow collection
     that ran on into the next section does not read alone (its close is not in it), and an
-    alias in one section of an anchor in another is refused outright (`ANCHOR`: an anchored
+    alias in one section of an anchor in another is refused outright (`anchored`: such a
     text is read whole), as is a text whose sections hold more nodes together than one text may
     (`yaml_nodes.MAX_NODES`). Anything else, and every error, is the whole text's to read and
     say (`assembled` gives None): nothing that fails is kept."""
@@ -308,7 +318,7 @@ class SectionNodes:
         if len(text) * 4 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
             return None  # the reader refuses it, saying so
         sections = top_level(text)
-        if sections is None or ANCHOR.search(text):
+        if sections is None or anchored(text):
             return None
         entries: dict = {}
         position = None
