@@ -9,7 +9,7 @@ from ..commands import sessions
 from ..commands.dice import seed_and_tape
 from ..commands.games import games_request
 from ..commands.loading import load
-from .output import output_format, options_line, tell
+from .output import fitted, output_format, options_line, tell
 from .parser import UsageError
 from .requests import run_request
 from .wording import FLAGS
@@ -44,9 +44,11 @@ def command(args) -> int:
     for record in games.records():
         tally.add(record)
         if isinstance(record, TapeRanOut):
-            where = f"in game {record.game} after {record.throws} throw{'s' * (record.throws != 1)}, " \
-                    f"in phase {record.state.phase!r}" if record.throws else f"before game {record.game}"
-            print(f"hazard-dsl: the dice tape ran out {where}; the game stops there.", file=sys.stderr)
+            # the game's words, not its phase's name in the file: the throws so far say where
+            where = f"in game {record.game} after {record.throws} throw{'s' * (record.throws != 1)}" \
+                if record.throws else f"before game {record.game}"
+            print(fitted(f"hazard-dsl: the dice tape ran out {where}; the game stops there.", sys.stderr),
+                  file=sys.stderr)
             break
         if as_json:
             line = narrator.json(record, pending, seed if args.dice is None else None)
