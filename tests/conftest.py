@@ -25,6 +25,10 @@ settings.register_profile("explore", derandomize=False, max_examples=3000, deadl
 # few seeds by hand (HYPOTHESIS_PROFILE=seeded pytest --hypothesis-seed=N), shorter than explore
 settings.register_profile("seeded", derandomize=False, max_examples=300, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# a long campaign with fresh seeds, one test file at a time under `timeout`, keeping nothing in
+# a database, so each --hypothesis-seed=N run explores on its own (issue 40's fuzz campaigns)
+settings.register_profile("long", derandomize=False, max_examples=2000, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 # The tests (and the commands they run) keep what they read and compile in a cache folder of
