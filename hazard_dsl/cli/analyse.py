@@ -31,7 +31,8 @@ def command(args) -> int:
     check_chart_file(args.plot)
     analysis = analysing.analyse_request(replace(request, bankroll=None, goal=None, stake=None) if staking
                                          else request)
-    staked = staking_.figures(asked, analysis, _machine(request, analysis).ruleset) if staking else None
+    staked = staking_.figures(asked, analysis, _machine(request, analysis).ruleset, _machine(request, analysis)) \
+        if staking else None
     # every bet's spread is in the JSON (as the web's library reads it); in the tables with --spread
     machine = _machine(request, analysis) if request.tail is not None or request.simulate is not None else None
     risk = analysing.risk_request(analysis, machine, request, spread=output_format(args) == "json")

@@ -1,6 +1,11 @@
 """`analyse --stake best|kelly`, `--strategy PROGRESSION`, `--risk R`: the best stake for a purse
 and betting progressions, on the caster's game at even money (or the setter's: `--side`),
-exactly (solve.policy, solve.progressions), with a simulation beside them on request."""
+exactly (solve.policy, solve.progressions), with a simulation beside them on request.
+
+With `--players`, `--strategy PROGRESSION|best` is each seat's session at the table instead,
+casting and setting as the box passes, the other seats staking `--stake` flat
+(solve.table_strategy): exact, no simulation beside it (`simulate --players … --goal` plays
+those sessions and prints these figures beside them)."""
 
 from __future__ import annotations
 
@@ -24,6 +29,8 @@ class Staking:
         self.best = self.kelly = self.horizon = self.run = self.simulated = None
         self.risk = self.risk_purse = None
         self.risk_flat = False
+        self.table = None  # with --players: {seat: (TableStrategy, None) or (None, why not)}
+        self.players = self.strategy = self.cap = None
 
 
 class Asked:
@@ -34,6 +41,7 @@ class Asked:
         self.stake = request.best if request.best is not None else request.stake
         self.bet = tuple(request.bets) or tuple(request.plans)
         self.players = request.players
+        self.policy = getattr(request, "policy", "optimal")
         for name in ("strategy", "bankroll", "goal", "cap", "limit", "side", "risk", "simulate", "seed", "games"):
             setattr(self, name, getattr(request, name))
 
@@ -74,6 +82,8 @@ def check(args) -> None:
     from ..solve.progressions import PROGRESSIONS
 
     choice = _choice(args.stake)
+    if args.players and not args.bet and args.strategy is not None and args.risk is None:
+        return _check_at_table(args, choice)
     if args.bet or args.players:
         raise SettingError("stake", "best, kelly, ", Arg("strategy"), " and ", Arg("risk"), " take the caster's "
                                     "game at even money, not ", Arg("bets"), " or ", Arg("players"))
@@ -105,9 +115,65 @@ def check(args) -> None:
     _count(args.simulate, "simulate", 2, 1_000_000)
 
 
-def figures(args, analysis, ruleset) -> Staking:
+def _check_at_table(args, choice: str) -> None:
+    """`check` of --players with --strategy: each seat's session at the table."""
+    from ..solve.progressions import PROGRESSIONS
+
+    strategies = (*PROGRESSIONS, "best")
+    if args.strategy not in strategies:
+        from ..diagnostics import did_you_mean
+
+        raise SettingError("strategy", f"is one of {', '.join(strategies)}, not {args.strategy[:30]!r}"
+                                       f"{did_you_mean(args.strategy, strategies)}")
+    if choice in CHOICES:
+        raise SettingError("strategy", "sets its own stakes: give ", Arg("stake"), f" the first stake, not {choice}")
+    if args.bankroll is None or args.goal is None:
+        raise SettingError("strategy", "needs ", Arg("bankroll"), " and ", Arg("goal"), ": the session runs until "
+                                       "one or ruin")
+    if args.cap is not None and args.strategy == "best":
+        raise SettingError("cap", "goes with a progression (its largest stake), not ", Arg("strategy", value="best"))
+    if args.side != "caster":
+        raise SettingError("side", "is not for ", Arg("players"), ": each seat casts and sets as the box passes")
+    if args.limit is not None:
+        raise SettingError("limit", "is not for ", Arg("players"), ": the table's seats stake by ", Arg("strategy"))
+    if args.simulate is not None:
+        raise SettingError("simulate", "is not for ", Arg("players"), " with ", Arg("strategy"), " here: simulate "
+                                       "with players and a goal plays those sessions, these exact figures beside")
+
+
+def at_table(args, machine) -> Staking:
+    """Each seat's session staking by `args.strategy` from --bankroll to --goal at the table
+    of `args.players`, the others staking --stake flat (solve.table_strategy.exact_at_table)."""
+    from ..solve.table_strategy import exact_at_table
+
+    ruleset = machine.ruleset
+    out = Staking("caster", {}, ruleset.money_unit, ruleset.money_units)
+    out.bankroll, out.goal = _money(args.bankroll, "bankroll"), _money(args.goal, "goal")
+    out.stake = _money(args.stake, "stake") if args.stake is not None else Fraction(1)
+    out.cap = _money(args.cap, "cap")
+    if not out.bankroll < out.goal:
+        raise SettingError("bankroll", "must be less than ", Arg("goal"), f" ({out.goal})")
+    if out.cap is not None and out.cap < out.stake:
+        raise SettingError("cap", f"({out.cap}) must be at least the first stake ({out.stake})")
+    out.players, out.strategy = tuple(args.players), args.strategy
+    out.table = exact_at_table(machine, None, list(args.players), args.strategy, out.bankroll, out.goal,
+                               out.stake, out.cap, args.policy)
+    whys = {why for run, why in out.table.values()}
+    if None not in whys and len(whys) == 1:  # refused for every seat alike: said once, as an error
+        raise CommandError(whys.pop())
+    return out
+
+
+def figures(args, analysis, ruleset, machine=None) -> Staking:
     """The figures asked for (`args`: an `Asked`), on the caster's (or setter's) game of
-    `analysis` (of `ruleset`)."""
+    `analysis` (of `ruleset`); with --players and --strategy each seat's session at the table
+    of `machine` (`at_table`)."""
+    if args.players and args.strategy is not None:
+        if machine is None:
+            from .loading import machine_for
+
+            machine = machine_for(ruleset, getattr(analysis, "options", None) or {})
+        return at_table(args, machine)
     from ..solve.policy import (best_after, best_stake, caster_outcomes, flat_chances, kelly, other_side,
                                 purse_for_risk, whole)
     from ..solve.progressions import progression_run
@@ -190,4 +256,4 @@ def simulated(out: Staking, args, sessions: int) -> dict:
                        int(out.bankroll), int(out.best.goal), sessions, rng)
 
 
-__all__ = ["CHOICES", "SIDES", "Asked", "Staking", "beside_z", "check", "figures", "simulated", "wanted"]
+__all__ = ["CHOICES", "SIDES", "Asked", "Staking", "at_table", "beside_z", "check", "figures", "simulated", "wanted"]

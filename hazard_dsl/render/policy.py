@@ -90,7 +90,63 @@ def staking_tables(s) -> list[Table]:
         tables.append(t)
     if s.run is not None:
         tables += run_tables(s)
+    if s.table is not None:
+        tables += table_strategy_tables(s)
     return tables
+
+
+def _figure(value: Fraction, as_percent: bool = False) -> Cell:
+    """A seat's exact figure for a table: its percentage or decimal for people, the exact
+    fraction in CSV (a chance at the table has hundreds of digits: --format json too)."""
+    text = str(percent(value, 3)) if as_percent else decimal(value)
+    return Cell(text, [("", exact(value))])
+
+
+def table_strategy_tables(s) -> list[Table]:
+    """`analyse --players … --strategy`: each seat's session at the table (commands.staking.at_table)."""
+    from ..solve.progressions import WORDS
+
+    units = s.units
+    how = "the best stake by purse" if s.strategy == "best" else f"the {WORDS[s.strategy]}"
+    limits = f", cap {whole(s.cap)}" if s.cap is not None else ""
+    seats = [seat for seat, (run, _) in s.table.items() if run is not None]
+    t = Table(f"Each seat by {how} from {whole(s.bankroll)} to {whole(s.goal)} {units}, first stake "
+              f"{whole(s.stake)}{limits}", ["", *seats])
+    runs = [s.table[seat][0] for seat in seats]
+    rows = [("P(reach the goal)", [_figure(r.reach_goal, True) for r in runs]),
+            ("P(ruin)", [_figure(r.ruin, True) for r in runs]),
+            ("expected games", [_figure(r.games) for r in runs]),
+            ("  of them casting", [_figure(r.games_casting) for r in runs]),
+            ("expected coin-in", [_figure(r.staked) for r in runs]),
+            ("expected net", [_figure(r.net) for r in runs])]
+    for label, cells in rows:
+        t.add(label, *cells)
+    refused = [f"{seat}: {why}" for seat, (run, why) in s.table.items() if run is None]
+    t.caption = (f"Solved exactly: who holds the box, the passing, the purse and the strategy as one chain, the "
+                 f"other seats staking {whole(s.stake)} flat; coin-in counts the seat's own stakes, not what it "
+                 f"answers as the caster. Exact fractions: --format json or csv."
+                 + "".join(f" {line}" for line in refused))
+    d = Table("The net at the end of the session", ["net", *(f"{seat} %" for seat in seats)])
+    nets = sorted({v for r in runs for v in r.nets})
+    for v in nets:
+        d.add(shown(v), *(_figure(r.nets.get(v, Fraction(0)), True) for r in runs))
+    return [t, d]
+
+
+def table_strategy_json(s) -> dict:
+    """The JSON of `table_strategy_tables`: exact fractions, each seat's own, or why not."""
+    seats = {}
+    for seat, (r, why) in s.table.items():
+        if r is None:
+            seats[seat] = {"why_no_exact": why}
+            continue
+        seats[seat] = {"reach_goal": exact(r.reach_goal), "ruin": exact(r.ruin), "expected_games": exact(r.games),
+                       "expected_games_casting": exact(r.games_casting), "coin_in": exact(r.staked),
+                       "expected_net": exact(r.net), "states": r.states,
+                       "distribution": {exact(v): exact(p) for v, p in sorted(r.nets.items())}}
+    return {"strategy": s.strategy, "players": list(s.players), "bankroll": exact(s.bankroll),
+            "goal": exact(s.goal), "first_stake": exact(s.stake), "cap": None if s.cap is None else exact(s.cap),
+            "seats": seats}
 
 
 def run_tables(s) -> list[Table]:
@@ -134,6 +190,8 @@ def run_tables(s) -> list[Table]:
 
 
 def staking_json(s) -> dict:
+    if s.table is not None:
+        return {"at_table": table_strategy_json(s)}
     out: dict = {"side": s.side, "outcomes": {str(r): exact(p) for r, p in s.outcomes.items()}}
     if s.best is not None:
         b = s.best
@@ -172,7 +230,7 @@ def staking_json(s) -> dict:
     return out
 
 
-__all__ = ["run_tables", "staking_json", "staking_tables"]
+__all__ = ["run_tables", "staking_json", "staking_tables", "table_strategy_json", "table_strategy_tables"]
 
 
 def strategy_goal_table(report: dict, units: str, *, stake: str, exact: str) -> tuple[Table, list[str]]:
