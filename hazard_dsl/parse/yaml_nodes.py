@@ -217,6 +217,86 @@ class _Loader:
             self.constructor = _pyyaml().SafeLoader("")
         return self.constructor.construct_object(node)
 
+    def scalar(self, value, text: str, position: Position, start: int, end: int, style) -> YScalar:
+        """A scalar written from `start` to `end` of the file (its quotes, or its block header,
+        left out of where its characters are)."""
+        raw = self.text[start:end]
+        if style == "'" or style == '"':
+            raw, start = raw[1:], start + 1
+        elif style == "|" or style == ">":
+            skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
+            raw, start = raw[skip:], start + skip
+        return YScalar(value, text, position, _Span(raw, start, self.line_starts))
+
+    def from_events(self, parser) -> YNode | None:
+        """The nodes of a document read from `parser`'s events (PyYAML's C parser), without the
+        composer's tree between: each event is let go as soon as it is read, where the tree of
+        nodes and marks the composer builds (some 800 objects for Cotton's game) lived until
+        converted, for the collector to scan. The same nodes as `convert` of the composer's
+        tree, for a document of plain nodes; None for anything else (an anchor, an alias, a
+        tag, a key twice, a key that is no scalar, too many nodes or too deep, a second
+        document), which is then composed and converted as before, and its problems said."""
+        events = _pyyaml().events
+        scalar_event, start_events = events.ScalarEvent, (events.MappingStartEvent, events.SequenceStartEvent)
+        mapping_start, mapping_end, sequence_end = events.MappingStartEvent, events.MappingEndEvent, \
+            events.SequenceEndEvent
+        nodes = _pyyaml().nodes
+        scalar_node, sequence_node, mapping_node = nodes.ScalarNode, nodes.SequenceNode, nodes.MappingNode
+        get, resolve, file = parser.get_event, parser.resolve, self.file
+
+        def node(event, depth: int):
+            self.nodes += 1
+            kind = event.__class__
+            if self.nodes > MAX_NODES or depth > 100 or event.anchor is not None or \
+                    kind is not scalar_event and kind not in start_events:
+                raise _NotPlain
+            tag = event.tag
+            mark = event.start_mark
+            position = Position(file, mark.line + 1, mark.column + 1)
+            if kind is scalar_event:  # (the composer's tag: `compose_scalar_node`)
+                text = event.value
+                if tag is None or tag == "!":
+                    tag = resolve(scalar_node, text, event.implicit)
+                if tag == _STR:
+                    return self.scalar(text, text, position, mark.index, event.end_mark.index, event.style)
+                if tag not in _PLAIN_TAGS or tag == _INT and yaml_int_digits(text) > MAX_YAML_DIGITS:
+                    raise _NotPlain
+                try:
+                    value = self.constructed(scalar_node(tag, text, mark, event.end_mark, event.style))
+                except Exception:  # e.g. a malformed !!int: keep the text (as `convert`)
+                    value = text
+                return self.scalar(value, text, position, mark.index, event.end_mark.index, event.style)
+            if tag is None or tag == "!":
+                tag = resolve(mapping_node if kind is mapping_start else sequence_node, None, event.implicit)
+            if tag not in _PLAIN_TAGS:
+                raise _NotPlain
+            depth += 1
+            if kind is not mapping_start:
+                items = []
+                event = get()
+                while event.__class__ is not sequence_end:
+                    items.append(node(event, depth))
+                    event = get()
+                return YSeq(tuple(items), position)
+            entries: dict = {}
+            event = get()
+            while event.__class__ is not mapping_end:
+                key = node(event, depth)
+                if key.__class__ is not YScalar or key.text in entries:
+                    raise _NotPlain
+                entries[key.text] = (key, node(get(), depth))
+                event = get()
+            return YMap(entries, position)
+
+        get()  # the stream's start
+        event = get()
+        if event.__class__ is events.StreamEndEvent:
+            return _EMPTY
+        root = node(get(), 0)  # (past the document's start)
+        if get().__class__ is not events.DocumentEndEvent or get().__class__ is not events.StreamEndEvent:
+            raise _NotPlain  # a second document
+        return root
+
     def pos(self, mark) -> Position:
         return Position(self.file, mark.line + 1, mark.column + 1)
 
@@ -249,15 +329,7 @@ class _Loader:
                     value = self.constructed(node)
                 except Exception:  # e.g. a malformed !!int: keep the text
                     value = text
-            start = mark.index
-            raw = self.text[start:node.end_mark.index]
-            style = node.style
-            if style == "'" or style == '"':
-                raw, start = raw[1:], start + 1
-            elif style == "|" or style == ">":
-                skip = raw.find("\n") + 1 if "\n" in raw else len(raw)
-                raw, start = raw[skip:], start + skip
-            return YScalar(value, text, position, _Span(raw, start, self.line_starts))
+            return self.scalar(value, text, position, mark.index, node.end_mark.index, node.style)
         convert = self.convert
         depth += 1
         if isinstance(node, yaml.SequenceNode):
@@ -323,6 +395,9 @@ def _load(text: str, file: str) -> YNode | None:
     """The nodes of a text, kept for the last few texts: an editor's language service reads each
     version of a document twice, once to check it and once for the names in it (the nodes are
     immutable; a failure is raised again each time, never kept)."""
+    root = _read_events(text, file)
+    if root is not None:
+        return None if root is _EMPTY else root
     root = _compose_fast(text)
     if root is _EMPTY:
         return None
@@ -394,6 +469,28 @@ def _c_loader():
             return tag
 
     return _CLoader
+
+
+class _NotPlain(Exception):
+    """A document the event reader leaves to the composer (`_Loader.from_events`)."""
+
+
+def _read_events(text: str, file: str):
+    """The nodes of a plain document by libyaml's parser, event by event (`_Loader.from_events`),
+    or None where it is not installed, the document is not plain, or anything goes wrong: the
+    composer then reads the text (`_load`), as before."""
+    loader_class = _c_loader()
+    if loader_class is None:
+        return None
+    parser = None
+    try:
+        parser = loader_class(text)
+        return _Loader(file, text).from_events(parser)
+    except Exception:  # noqa: BLE001 - every such text is composed, and its problems said, as before
+        return None
+    finally:
+        if parser is not None:
+            parser.dispose()
 
 
 def _quick_nesting_bound(text: str) -> int:
