@@ -441,6 +441,40 @@ class Variant:
         staking.check(asked)
         return staking.figures(asked, analyse(self.machine, policy), self.ruleset).best
 
+    def table_strategy(self, players, bankroll, goal, strategy: str, stake=1, cap=None, policy: str = "optimal"):
+        """Each seat of a table of `players` staking by `strategy` (a progression from a first
+        stake of `stake`, capped at `cap`, or "best": the best stake 1 to `stake` by whole purse)
+        from `bankroll` until its purse reaches `goal` or it is ruined, casting and setting as
+        the box passes, the other seats staking `stake` flat (`analyse --players … --bankroll
+        --goal --strategy`; `hazard_dsl.solve.table_strategy.TableStrategy`): {seat: with
+        `.reach_goal`, `.ruin`, `.games`, `.games_casting`, `.staked` (coin-in), `.net`, `.nets`
+        ({net: chance})}, exact. A seat not solved exactly is a ValueError saying why.
+
+            >>> t = hazard_dsl.load("cotton").table_strategy(["Ann", "Ben"], 3, 6, "martingale")
+            >>> sorted(t), t["Ann"].reach_goal + t["Ann"].ruin
+            (['Ann', 'Ben'], Fraction(1, 1))
+        """
+        from types import SimpleNamespace
+
+        from .commands import staking
+        from .commands.errors import CommandError
+
+        asked = SimpleNamespace(stake=_money(stake, "stake"), bet=(), players=arguments.players(players),
+                                strategy=strategy, cap=None if cap is None else _money(cap, "cap"), risk=None,
+                                simulate=None, seed=None, games=None, side="caster", limit=None, policy=policy,
+                                bankroll=_money(bankroll, "bankroll"), goal=_money(goal, "goal"))
+        staking.check(asked)
+        try:
+            found = staking.at_table(asked, self.machine).table
+        except CommandError as exc:
+            if isinstance(exc, ArgumentError):  # names its keyword
+                raise
+            raise ValueError(str(exc)) from None
+        for seat, (run, why) in found.items():
+            if run is None:
+                raise ValueError(f"{seat}: {why}")
+        return {seat: run for seat, (run, _) in found.items()}
+
     def tail(self, throws: int, hand: bool = False, policy: str = "optimal", simulate: int | None = None,
              seed: int = 0):
         """P(a game — or with `hand=True`, a hand — lasts `throws` throws or more), exactly, as
