@@ -7,7 +7,10 @@ as `hazard-dsl analyse craps --no-options` does); the spread of one decision of 
 odds (its product chain); the exact distribution of the net over fifty such decisions (the bar:
 under a second); the same with a stop-loss and a stop-win; every bet's spread (`--spread`); and
 P(a craps hand lasts 154 throws or more). Each line says its figure, so the times are of
-something checked: P(ahead) 0.48323 after fifty, 1 in 5,590,264,072 for the hand.
+something checked: P(ahead) 0.48323 after fifty, 1 in 5,590,264,072 for the hand. Then
+sessions to a goal at Cotton's table in lanes and on the table (their time includes the exact
+chain printed beside them), and each seat's exact strategy chain there beside the plain
+analyse (solve.table_strategy: martingale, Fibonacci, d'Alembert from 10 to 20).
 
     python bench/bench_risk.py [--rounds 5] [--write-docs [FILE]]
 """
@@ -102,6 +105,7 @@ def main() -> None:
         verdict = "met" if t_fifty < 1000 else "NOT met"
         print(f"bar: fifty decisions with 3-4-5x odds under 1,000 ms: {verdict} ({t_fifty:.1f} ms)")
         to_goal(min(args.rounds, 3))
+        strategy_chains(min(args.rounds, 3), t_plain)
 
 
 def to_goal(rounds: int) -> None:
@@ -123,6 +127,24 @@ def to_goal(rounds: int) -> None:
         print(f"cotton martingale 10->20 cap 8, {'on the table' if on_table else 'in lanes':<12}: "
               f"{per[on_table]:>9.0f} ms per 1,000 sessions  (Ann reached {report['seats']['Ann']['reached']:.3f})")
     print(f"  lanes: {per[True] / per[False]:.0f}x faster than one by one")
+
+
+def strategy_chains(rounds: int, t_plain: float) -> None:
+    """Each seat's exact strategy chain at Cotton's table from 10 to 20, first stake 1 (who
+    holds the box, the passing, the purse and the progression: solve.table_strategy, as
+    `analyse --players … --strategy` and `simulate --players … --goal` print it), beside the
+    plain analyse of craps above (issue 38)."""
+    from hazard_dsl.commands.loading import build_machine
+    from hazard_dsl.solve.table_strategy import exact_at_table
+
+    machine = build_machine(load("cotton"), [])
+    for name, players, cap in (("martingale", ["Ann", "Ben", "Cat"], 8), ("fibonacci", ["Ann", "Ben", "Cat"], None),
+                               ("dalembert", ["Ann", "Ben"], None)):
+        ms, found = best(rounds, lambda: exact_at_table(machine, None, players, name, 10, 20, 1, cap))
+        run = found[players[0]][0]
+        what = f"exact {name} chain, {len(players)} seats" + (f", cap {cap}" if cap else "")
+        print(f"{what:<48} {ms:>8.1f} {ms / t_plain:>8.2f}  {run.states:,} states, "
+              f"{players[0]} P(goal) {float(run.reach_goal):.5f}")
 
 
 if __name__ == "__main__":
