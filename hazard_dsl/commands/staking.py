@@ -4,8 +4,8 @@ exactly (solve.policy, solve.progressions), with a simulation beside them on req
 
 With `--players`, `--strategy PROGRESSION|best` is each seat's session at the table instead,
 casting and setting as the box passes, the other seats staking `--stake` flat
-(solve.table_strategy): exact, no simulation beside it (`simulate --players … --goal` plays
-those sessions and prints these figures beside them)."""
+(solve.table_strategy): exact, and with `--simulate N` the sessions played as `simulate
+--players … --goal` plays them (commands.strategy_goal), their figures beside."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ class Asked:
         self.bet = tuple(request.bets) or tuple(request.plans)
         self.players = request.players
         self.policy = getattr(request, "policy", "optimal")
+        self.options = getattr(request, "options", None) or {}
         for name in ("strategy", "bankroll", "goal", "cap", "limit", "side", "risk", "simulate", "seed", "games"):
             setattr(self, name, getattr(request, name))
 
@@ -136,9 +137,7 @@ def _check_at_table(args, choice: str) -> None:
         raise SettingError("side", "is not for ", Arg("players"), ": each seat casts and sets as the box passes")
     if args.limit is not None:
         raise SettingError("limit", "is not for ", Arg("players"), ": the table's seats stake by ", Arg("strategy"))
-    if args.simulate is not None:
-        raise SettingError("simulate", "is not for ", Arg("players"), " with ", Arg("strategy"), " here: simulate "
-                                       "with players and a goal plays those sessions, these exact figures beside")
+    _count(args.simulate, "simulate", 2, 100_000)
 
 
 def at_table(args, machine) -> Staking:
@@ -161,7 +160,36 @@ def at_table(args, machine) -> Staking:
     whys = {why for run, why in out.table.values()}
     if None not in whys and len(whys) == 1:  # refused for every seat alike: said once, as an error
         raise CommandError(whys.pop())
+    if args.simulate is not None:
+        out.simulated = simulated_at_table(out, args, machine.ruleset)
     return out
+
+
+def simulated_at_table(out: Staking, args, ruleset) -> dict:
+    """`--simulate N` with --players: each seat's N sessions to the goal played as `simulate
+    --players … --goal --strategy` plays them (commands.strategy_goal.strategy_to_goal, seeded
+    by --seed, default 0): {"sessions": N, SEAT: {reach_goal, games, net: (mean, SE), z}}, z
+    against the exact figure (simulate.risk.Beside)."""
+    from ..simulate.risk import Beside
+    from .strategy_goal import strategy_to_goal
+
+    count = _count(args.simulate, "simulate", 2, 100_000)
+    settings = dict(players=list(out.players), purse=out.bankroll, stake=out.stake, strategy=out.strategy,
+                    rounds=1, policy=args.policy, ruleset=ruleset.name)
+    report = strategy_to_goal(ruleset, settings, count, args.seed if args.seed is not None else 0, out.goal,
+                              args.options, cap=out.cap)
+    found: dict = {"sessions": count}
+    for seat, row in report["seats"].items():
+        run = out.table.get(seat, (None, None))[0]
+        mine = {"reach_goal": (row["reached"], row["reached_stderr"]), "games": (row["games"], row["games_stderr"]),
+                "net": (None if row["purse"] is None else row["purse"] - float(out.bankroll), row["purse_stderr"]),
+                "unfinished": row["unfinished"]}
+        if run is not None:
+            exact = {"reach_goal": run.reach_goal, "games": run.games, "net": run.net}
+            mine["z"] = {key: Beside(Fraction(value), *mine[key]).z for key, value in exact.items()
+                         if mine[key][0] is not None}
+        found[seat] = mine
+    return found
 
 
 def figures(args, analysis, ruleset, machine=None) -> Staking:

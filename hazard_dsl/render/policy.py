@@ -119,12 +119,26 @@ def table_strategy_tables(s) -> list[Table]:
             ("  of them casting", [_figure(r.games_casting) for r in runs]),
             ("expected coin-in", [_figure(r.staked) for r in runs]),
             ("expected net", [_figure(r.net) for r in runs])]
+    sim = s.simulated or {}
+
+    def simulated(key):
+        cells = []
+        for seat in seats:
+            mean, se = sim[seat][key]
+            cells.append("—" if mean is None else
+                         Cell(f"{mean:.4f} ± {se:.4f}", [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")]))
+        return cells
+
+    if sim:  # each simulated figure under its exact one, ± one standard error
+        rows = [rows[0], ("  simulated", simulated("reach_goal")), rows[1], rows[2],
+                ("  simulated", simulated("games")), *rows[3:], ("  simulated", simulated("net"))]
     for label, cells in rows:
         t.add(label, *cells)
     refused = [f"{seat}: {why}" for seat, (run, why) in s.table.items() if run is None]
     t.caption = (f"Solved exactly: who holds the box, the passing, the purse and the strategy as one chain, the "
                  f"other seats staking {whole(s.stake)} flat; coin-in counts the seat's own stakes, not what it "
                  f"answers as the caster. Exact fractions: --format json or csv."
+                 + (f" Simulated: {sim['sessions']:,} sessions a seat, ± one standard error." if sim else "")
                  + "".join(f" {line}" for line in refused))
     d = Table("The net at the end of the session", ["net", *(f"{seat} %" for seat in seats)])
     nets = sorted({v for r in runs for v in r.nets})
@@ -146,7 +160,7 @@ def table_strategy_json(s) -> dict:
                        "distribution": {exact(v): exact(p) for v, p in sorted(r.nets.items())}}
     return {"strategy": s.strategy, "players": list(s.players), "bankroll": exact(s.bankroll),
             "goal": exact(s.goal), "first_stake": exact(s.stake), "cap": None if s.cap is None else exact(s.cap),
-            "seats": seats}
+            "seats": seats, **({"simulated": s.simulated} if s.simulated is not None else {})}
 
 
 def run_tables(s) -> list[Table]:

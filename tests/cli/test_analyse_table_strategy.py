@@ -88,8 +88,22 @@ def test_the_integer_elimination_is_the_fractions_elimination():
     assert fast == slow and all(run is not None for run, _ in fast.values())
 
 
+def test_simulated_sessions_beside_the_exact_figures():
+    """--simulate N: each seat's sessions played in lanes as simulate --players … --goal plays
+    them (a fixed seed: the same draws each run), within 4 standard errors of the exact chain."""
+    code, out, _ = run(*ASKED, "--simulate", "400", "--seed", "3", "--json")
+    at_table = json.loads(out)["staking"]["at_table"]
+    assert code == 0 and at_table["simulated"]["sessions"] == 400
+    for seat in ("Ann", "Ben"):
+        z = at_table["simulated"][seat]["z"]
+        assert set(z) == {"reach_goal", "games", "net"} and all(abs(v) < 4 for v in z.values())
+    code, text, _ = run(*ASKED, "--simulate", "400", "--seed", "3")
+    assert "Simulated: 400 sessions a seat, ± one standard error." in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
 @pytest.mark.parametrize("extra,flag,words", [
-    (["--simulate", "100"], "--simulate", "is not for --players"),
+    (["--simulate", "1"], "--simulate", "must be between 2 and 100,000"),
     (["--side", "setter"], "--side", "each seat casts and sets"),
     (["--limit", "4"], "--limit", "is not for --players"),
     (["--strategy", "best", "--cap", "4"], "--cap", "not --strategy best"),
