@@ -416,14 +416,28 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
         for pos, p in positions(seat).items():
             key = ended(bankroll, pos) or (pos, 0, fee_start, bankroll, rule_start)
             start[key] = start.get(key, ZERO) + p
-    rows: dict = {}
-    laid_at: dict = {}  # node -> the seat's own stake laid in its game
+    # each node numbered as it is found, the chain kept over the numbers: a node holding
+    # Fractions hashes slowly (a Fraction's hash is a modular inverse), and the chain's
+    # building looked each one up four times, the elimination many more
+    ids: dict = {}
+    nodes: list = []
+
+    def number(node) -> int:
+        k = ids.get(node)
+        if k is None:
+            k = ids[node] = len(nodes)
+            nodes.append(node)
+        return k
+
+    start_ids = [{number(node): p for node, p in start.items()} for start in starts.values()]
+    rows: dict = {}  # node's number -> {next node's number: chance}
+    laid_at: dict = {}  # node's number -> the seat's own stake laid in its game
     casting: set = set()
-    queue = list(dict.fromkeys(node for start in starts.values() for node in start if node[0] not in ("goal", "ruin")))
+    queue = list(dict.fromkeys(k for start in start_ids for k in start if nodes[k][0] not in ("goal", "ruin")))
     seen = set(queue)
     while queue:
-        node = queue.pop()
-        pos, count, fee_states, purse, held = node
+        k = queue.pop()
+        pos, count, fee_states, purse, held = nodes[k]
         after_rule = held
         if stakes_own(pos):
             if rule.reads_history:
@@ -434,10 +448,10 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
                 after_rule = (state, purse, amount)
             else:
                 amount = min(rule.asks(held, purse), purse / per_unit[pos])
-            laid_at[node] = amount
+            laid_at[k] = amount
         else:
             amount = stake
-            casting.add(node)
+            casting.add(k)
         row: dict = {}
         for (result, label, net), p in game(pos, amount).outcomes.items():
             due, after_fees = ZERO, []
@@ -451,27 +465,25 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
                 purse2 -= min(due, purse2)
             count2, passes = passing.after_game(count, result, label) if passing is not None else (0, False)
             pos2 = (pos + 1) % n if passes else pos
-            nxt = ended(purse2, pos2)
-            if nxt is None:
+            absorbed = ended(purse2, pos2)
+            if absorbed is not None:
+                j = number(absorbed)
+            else:
                 nxt = (pos2, count2, tuple(after_fees), purse2, after_rule)
-                if nxt not in seen:
+                j = ids.get(nxt)
+                if j is None:
                     if len(seen) >= MAX_TABLE_STRATEGY_NODES:
                         raise TableStrategyError(f"{what} has more than {MAX_TABLE_STRATEGY_NODES:,} states of the "
                                                  f"table, the purse and the strategy, more than an exact solve is "
                                                  f"made for; give a cap or bring the bankroll nearer the "
                                                  f"goal, or simulate the sessions")
-                    seen.add(nxt)
-                    queue.append(nxt)
-            row[nxt] = row.get(nxt, ZERO) + p
-        rows[node] = row
-    # numbered before the solve: the elimination hashes its nodes over and over, and a node
-    # holding Fractions hashes slowly (a third of the time of a martingale's chain, before)
-    number: dict = {}
-    for node in [*rows, *(t for start in starts.values() for t in start), *(t for row in rows.values() for t in row)]:
-        number.setdefault(node, len(number))
+                    j = number(nxt)
+                    seen.add(j)
+                    queue.append(j)
+            row[j] = row.get(j, ZERO) + p
+        rows[k] = row
     try:
-        solved = forward_visits({number[node]: {number[t]: p for t, p in row.items()} for node, row in rows.items()},
-                                [{number[node]: p for node, p in start.items()} for start in starts.values()])
+        solved = forward_visits(rows, start_ids)
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
@@ -479,19 +491,20 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
                                  f"goal, or simulate the sessions") from None
     out: dict = {}
     for i, seat in enumerate(seats):
-        visits = {node: solved[k][i] for node, k in number.items() if k in solved and solved[k][i]}
+        visits = {k: found[i] for k, found in solved.items() if found[i]}
         purses: dict = {}
         reach = ZERO
-        for key, chance in visits.items():
-            if key not in rows:
+        for k, chance in visits.items():
+            if k not in rows:
+                key = nodes[k]
                 purses[key[1]] = purses.get(key[1], ZERO) + chance
                 if key[0] == "goal":
                     reach += chance
-        games = sum((visits[node] for node in rows if node in visits), ZERO)
-        games_casting = sum((visits[node] for node in casting if node in visits), ZERO)
-        staked = sum((visits[node] * amount for node, amount in laid_at.items() if node in visits), ZERO)
+        games = sum((visits[k] for k in rows if k in visits), ZERO)
+        games_casting = sum((visits[k] for k in casting if k in visits), ZERO)
+        staked = sum((visits[k] * amount for k, amount in laid_at.items() if k in visits), ZERO)
         # the states the seat's own session can reach (the chain holds every seat's)
-        reached = set(node for node in starts[seat] if node in rows)
+        reached = set(k for k in start_ids[i] if k in rows)
         todo = list(reached)
         while todo:
             for t in rows[todo.pop()]:
