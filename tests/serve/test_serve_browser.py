@@ -93,8 +93,13 @@ def wait(browser, condition, timeout=20, message=""):
 def text_of(browser, selector):
     from selenium.webdriver.common.by import By
 
+    from selenium.common.exceptions import StaleElementReferenceException
+
     found = browser.find_elements(By.CSS_SELECTOR, selector)
-    return found[0].text if found else ""
+    try:
+        return found[0].text if found else ""
+    except StaleElementReferenceException:  # drawn again between finding it and reading it: not yet
+        return ""
 
 
 def no_alert(browser):
@@ -124,7 +129,8 @@ def test_the_library_shows_cottons_chance_and_the_called_main(browser, server):
     wait(browser, lambda d: "244/495 (49.29%)" in text_of(d, "#figure-win"), message="244/495 once the main is called")
     assert "main=called" in browser.current_url
     # each bet's payout and edge, and the sheet of the rules in force
-    assert "1 to 1" in text_of(browser, "#bets") and "7/495 (1.414%)" in text_of(browser, "#bets")
+    wait(browser, lambda d: "1 to 1" in text_of(d, "#bets") and "7/495 (1.414%)" in text_of(d, "#bets"),
+         message="the bets once the main is called")  # the bets may be drawn after the figures
     assert "/api/rules/cotton?main=called" in browser.find_element(By.ID, "sheet").get_attribute("src")
 
 
