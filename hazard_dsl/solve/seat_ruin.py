@@ -97,6 +97,18 @@ class _PublishedWording:
 _AS_PUBLISHED = _PublishedWording()
 
 
+def fees_after_game(fees, fee_states: tuple, result: str, label: str) -> tuple[list, Fraction]:
+    """The fees' counters after a game that ended `result` `label`, and what falls due to the
+    table at its end (the caster pays it, out of what he has left)."""
+    due, after = ZERO, []
+    for f, state in zip(fees, fee_states):
+        state, falls = f.at_game_end(state, result, label)
+        after.append(state)
+        if falls:
+            due += f.fee.amount
+    return after, due
+
+
 def purse_levels(games, fees, bankroll: Fraction, goal: Fraction) -> int:
     """How many purses a seat's session can hold between the least any role needs and the goal:
     the purse moves on a grid, the step of every net and fee (a game of 1/1000 steps by 1/1000).
@@ -198,12 +210,7 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
         role = role_of(pos)
         row: dict = {}
         for (result, label, net), p in games[pos].outcomes.items():
-            due, after_fees = ZERO, []
-            for f, state in zip(fees, fee_states):
-                state, falls = f.at_game_end(state, result, label)
-                after_fees.append(state)
-                if falls:
-                    due += f.fee.amount
+            after_fees, due = fees_after_game(fees, fee_states, result, label)
             purse2 = purse + net
             if role == "caster":  # the table takes a fee out of what the caster has left, no more
                 purse2 -= min(due, purse2)

@@ -57,7 +57,7 @@ from ..records import field, record
 from .chain import Chain, TooLargeToSolve
 from .exact import ONE, ZERO
 from .seat_chain import BANK, SeatError, SeatSolver
-from .seat_ruin import purse_levels
+from .seat_ruin import fees_after_game, purse_levels
 
 # (whose hand, passing, fees, purse, stake rule's state) nodes of the seats' chain to a goal.
 # Measured at a load of 4 on two cores, Cotton's table from 10 to 20 by a first stake of 1, all
@@ -454,12 +454,7 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
             casting.add(k)
         row: dict = {}
         for (result, label, net), p in game(pos, amount).outcomes.items():
-            due, after_fees = ZERO, []
-            for f, state_f in zip(fees, fee_states):
-                state_f, falls = f.at_game_end(state_f, result, label)
-                after_fees.append(state_f)
-                if falls:
-                    due += f.fee.amount
+            after_fees, due = fees_after_game(fees, fee_states, result, label)
             purse2 = purse + net
             if pos == 0:  # the table takes a fee out of what the caster has left, no more
                 purse2 -= min(due, purse2)
