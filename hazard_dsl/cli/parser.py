@@ -373,7 +373,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "of the exact numbers, over the throws); the best stake, 1,000 purses "
                                         "below the goal; a progression, 1,500 purse x progression states "
                                         "(fewer when its stakes go up and down: d'Alembert, Labouchère); "
-                                        "a seat's net over N games, 200,000,000 steps; a simulation "
+                                        "a seat's net over N games, 200,000,000 steps; a seat's strategy at a "
+                                        "table where setters answer the caster, 10,000 states (who casts x "
+                                        "counters x purse x the strategy's state); a simulation "
                                         "beside the exact figures, 20,000,000 draws; beyond, use simulate.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--by", metavar="VAR", help="split every figure by the value a variable ends with (e.g. main)")
