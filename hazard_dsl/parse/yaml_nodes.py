@@ -534,8 +534,10 @@ def _compose(text: str, file: str):
             before = text[:exc.position]
             position = Position(file, before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1)
         raise RulesetError([Diagnostic(f"YAML: {exc}".splitlines()[0], position)]) from None
-    except RecursionError:
-        raise RulesetError([Diagnostic("the YAML is nested too deeply", Position(file, 1, 1))]) from None
+    except RecursionError:  # where the reader stood: the line the nesting is on, not 1:1
+        mark = loader.get_mark() if loader is not None else None
+        position = Position(file, mark.line + 1, mark.column + 1) if mark else Position(file, 1, 1)
+        raise RulesetError([Diagnostic("the YAML is nested too deeply", position)]) from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -244,3 +244,17 @@ def test_libyaml_gets_long_flat_files_but_never_deep_ones():
                  "x: " + "[" * 5001 + "]" * 5001 + "\n"):
         assert yaml_nodes._nesting_bound(deep) > yaml_nodes.MAX_FAST_NESTING
         assert yaml_nodes._compose_fast(deep) is None
+
+
+# --- YAML nested past Python's recursion: refused at the line the nesting is on, not at 1:1
+# (issue 40's fuzz: a rule file with `notes: [[[[…]]]]` on its last line was said at line 1)
+
+@pytest.mark.parametrize("opening", ["[", "{a: "])
+def test_yaml_nested_past_the_recursion_is_refused_at_its_line(opening, tmp_path):
+    path = tmp_path / "deep.yaml"
+    closing = "]" if opening == "[" else "}"
+    path.write_text("name: deep\nphases:\n  roll:\n    - otherwise: win\nnotes: "
+                    + opening * 5000 + "1" + closing * 5000 + "\n")
+    (d,) = _check(path)
+    assert d.message == "the YAML is nested too deeply"
+    assert d.position.line == 5  # the line of `notes:`, the fifth
