@@ -212,7 +212,9 @@ class Variant:
             ('1396 to 1493', False)
         """
         from .render.printed import ledger
+        from .solve.solver import checked_policy_text
 
+        checked_policy_text(policy)  # before the ledger joins it into its words
         return ledger(self.ruleset, dict(self.options), policy, self.machine)
 
     def run(self, games: int | None = 3, seed: int | None = 0, dice: str | None = None, bets: dict | None = None,

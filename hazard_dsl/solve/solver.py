@@ -90,9 +90,20 @@ def _throw_transitions(state, dice=None) -> dict:
             counts[step.target] = counts.get(step.target, 0) + w
     return {t: Fraction(n, dice.total) for t, n in counts.items()}
 
+def checked_policy_text(policy) -> None:
+    """A policy is text: the Python API's policy=None or policy=7 is refused as an argument,
+    not found by str's methods as an AttributeError (issue 40's fuzz)."""
+    if not isinstance(policy, str):
+        from ..arguments import _said
+
+        raise PolicyArgumentError(Arg("policy"), f"is optimal, uniform or a value to choose, as text "
+                                                 f"(policy='7'), not {_said(policy)}")
+
+
 def policy_for(machine: Machine, policy: str) -> str:
     """A value policy (`--policy 7`) means something only where there is a choice to make:
     elsewhere (another ruleset of a comparison, another option's machine) it is `optimal`."""
+    checked_policy_text(policy)
     if policy in ("optimal", "uniform"):
         return policy
     if policy.rpartition("=")[0].strip() == "recast":  # where dice are recast by choice
@@ -266,6 +277,7 @@ class Solver:
                 self._stand()
 
     def _set_policy(self, policy: str, choice_states: list, recasts: list) -> None:
+        checked_policy_text(policy)
         if policy == "optimal":
             self._optimal()
             return

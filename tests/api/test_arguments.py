@@ -149,3 +149,15 @@ def test_a_policy_the_game_cannot_follow_is_named_by_keyword_and_by_flag():
                           capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stderr) == (2, "hazard-dsl: error: --policy foo: Craps (pass line) has no "
                                                  "choices to make (use optimal or uniform)\n")
+
+
+# issue 40's fuzz: policy=None (or a number) reached str's methods in the solver and left an
+# AttributeError from every method that solves (analyse, hand, rules, run, simulate, spread, …)
+@pytest.mark.parametrize("method", ["analyse", "hand", "rules", "spread", "compare", "printed", "run"])
+@pytest.mark.parametrize("policy, said", [(None, "None"), (7, "7"), (["optimal"], "['optimal']")])
+def test_a_policy_not_given_as_text_is_an_argument_error(cotton, method, policy, said):
+    call = getattr(cotton, method)
+    with pytest.raises(ArgumentError) as caught:
+        call("craps", policy=policy) if method == "compare" else call(policy=policy)
+    assert str(caught.value) == (f"policy is optimal, uniform or a value to choose, as text (policy='7'), "
+                                 f"not {said}")
