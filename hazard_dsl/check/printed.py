@@ -31,11 +31,20 @@ _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _RATIO = re.compile(rf"^\s*({_NUMBER})\s*(?:to|:)\s*({_NUMBER})\s*$")
 _FRACTION = re.compile(r"^\s*(\d[\d,]*)\s*/\s*(\d[\d,]*)\s*$")
 _PERCENT = re.compile(r"^\s*(\d+(?:\.(\d+))?)\s*%\s*$")
+# digits in a figure, at most, as in a number the reader takes (parse.yaml_nodes): past Python's
+# 4,300 digits Fraction() refuses a figure with a ValueError, and no source prints one so large
+MAX_FIGURE_DIGITS = 64
+
+
+def _too_long(text: str) -> bool:
+    return sum(c.isdigit() for c in text) > MAX_FIGURE_DIGITS
 
 
 def figure_value(text: str):
     """What a printed figure says, as ("ratio", (A, B)), ("fraction", F) or ("percent", (F,
-    places)); None when it is none of these."""
+    places)); None when it is none of these, or holds more than MAX_FIGURE_DIGITS digits."""
+    if _too_long(text):
+        return None
     m = _RATIO.match(text)
     if m:
         a, b = (Fraction(x.replace(",", "")) for x in m.groups())
@@ -110,7 +119,11 @@ def _entry(item, diags, count, variables, labels, bet_names, options=None):
                         source.position, "a source is named by its place in `sources:`, from 1", code="unknown-source")
             ok = False
     figure = item.get("figure")
-    if "figure" in texts and figure_value(texts["figure"]) is None:
+    if "figure" in texts and _too_long(texts["figure"]):
+        diags.error(f"printed: figure {texts['figure'][:12] + '…'!r} has more than {MAX_FIGURE_DIGITS} digits; "
+                    f"no source prints one so large", figure.position, code="bad-figure")
+        ok = False
+    elif "figure" in texts and figure_value(texts["figure"]) is None:
         diags.error(f"printed: figure {texts['figure']!r} is not a ratio, a fraction or a percentage",
                     figure.position, 'write it as printed: "244 to 251", "244/495" or "49.29%"',
                     code="bad-figure")

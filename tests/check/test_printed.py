@@ -164,3 +164,20 @@ def test_a_printed_figures_options_are_checked_where_written(tmp_path, capsys, o
     path.write_text(text)
     assert main(["check", str(path)]) == 1
     assert said in capsys.readouterr().err
+
+
+# issue 40's fuzz: a figure of 4,304 digits reached Fraction(), whose int() refuses past
+# Python's 4,300, and `check`, `analyse` and `run` ended in an internal error (exit 70). A
+# figure is refused past 64 digits, as the reader refuses a number (parse.yaml_nodes), with
+# its first digits said, never thousands of them.
+@pytest.mark.parametrize("figure", ["43" + "0" * 4302 + ".94%", "1" + "0" * 4400 + " to 1",
+                                    "1/" + "9" * 5000, "1" + "0" * 64 + " to 1"])
+def test_a_figure_of_too_many_digits_is_an_error_not_a_crash(tmp_path, figure):
+    _, errors = found(tmp_path, GOOD.replace("244 to 251", f'"{figure}"'))
+    assert errors == [(11, 13, f"printed: figure '{figure[:12]}…' has more than 64 digits; no source "
+                                "prints one so large", None)]
+    assert figure_value(figure) is None
+
+
+def test_a_figure_of_64_digits_is_read():  # 63 in the first term, 1 in the second: 64 in all
+    assert figure_value("1" + "0" * 62 + " to 1") == ("ratio", (Fraction(10 ** 62), Fraction(1)))
