@@ -203,7 +203,8 @@ class DiceTape:
 
     def cast(self, chance=None) -> tuple:
         item = self._next()
-        if not isinstance(item, tuple):
+        # a cast is of every die: fewer faces are a recast's (5-x of three dice), never a cast
+        if not isinstance(item, tuple) or (self.shape is not None and len(item) != self.shape.count):
             shape = self.shape or _Shape()
             raise _wrong(self.used, item, f"a cast of {shape.every()}, like {shape.example()} "
                          f"({shape.example(off=True)} if the first lands off)")

@@ -38,6 +38,12 @@ def cocked3(tmp_path):
     # refused once played: the dice off (two) are recast together, so two faces, not one
     ("x-x-4 5 2", "--dice: throw 2 is '5', but here the dice want dice 1, 2 recast together: 2 faces, like 5-x"),
     ("5 2", "--dice: throw 1 is '5', but here the dice want a cast of all three dice, like 3-4-3"),
+    # issue 40's fuzz: fewer faces than the dice at a cast (a recast's width) were taken as the
+    # cast: 5-x and x-x ended in a KeyError (exit 70), and 5-3 was narrated as a throw of two dice
+    ("5-x", "--dice: throw 1 is '5-x', but here the dice want a cast of all three dice, like 3-4-3"),
+    ("x-x", "--dice: throw 1 is 'x-x', but here the dice want a cast of all three dice, like 3-4-3"),
+    ("5-3", "--dice: throw 1 is '5-3', but here the dice want a cast of all three dice, like 3-4-3"),
+    ("5-x-4 off 2 6-6", "--dice: throw 4 is '6-6', but here the dice want a cast of all three dice, like 3-4-3"),
     ("off", "--dice: throw 1 is 'off', but here the dice want a throw"),
     # refused as read
     ("7-1-1", "--dice: throw 1 is '7-1-1'; write each throw as three faces 1-6"),
