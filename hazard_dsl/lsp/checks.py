@@ -65,6 +65,30 @@ def _interrupt_cleared(thread_id: int) -> None:
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), None)
 
 
+# What a check imports on first use (PyYAML and the pipeline's modules imported lazily), imported
+# in the worker before its first check can be interrupted: `Superseded` landing inside an import
+# leaves a module half made, and the answers' thread, importing it at the same moment, got it so
+# ("partially initialized module 'yaml' has no attribute 'error'": a lost check, in CI under load).
+_CHECK_IMPORTS = (
+    "yaml", "yaml.cyaml", "hazard_dsl.parse.reader", "hazard_dsl.parse.chain", "hazard_dsl.parse.store",
+    "hazard_dsl.parse.templates", "hazard_dsl.check.reading", "hazard_dsl.check.game", "hazard_dsl.check.names",
+    "hazard_dsl.check.printed", "hazard_dsl.compile.compiler", "hazard_dsl.compile.bets",
+    "hazard_dsl.compile.fees", "hazard_dsl.compile.options", "hazard_dsl.compile.passing",
+    "hazard_dsl.compile.recasts", "hazard_dsl.compile.rule_index", "hazard_dsl.compile.soundness",
+    "hazard_dsl.solve.markov", "hazard_dsl.solve.solver", "hazard_dsl.solve.bets", "hazard_dsl.cache.disk",
+)
+_imported: list = []
+
+
+def _imported_once() -> None:
+    if not _imported:
+        import importlib
+
+        for name in _CHECK_IMPORTS:
+            importlib.import_module(name)
+        _imported.append(True)
+
+
 class Checks:
     """The worker and what waits for it, for one language server. Every method but `_work`
     runs on the server's event loop thread."""
@@ -243,6 +267,7 @@ class Checks:
     # --- in the worker
     def _work(self, uri: str, version):
         ident = threading.get_ident()
+        _imported_once()
         try:
             with self._stopping:  # before the question below: a change after it can stop us
                 self._worker, self._interrupted = ident, False
