@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .errors import Arg, ArgumentError
+from .errors import Arg, ArgumentError, quoted
 
 AMOUNTS = "an amount of money more than 0: 10, Fraction(25, 2), Decimal('12.50') or a string '12.50' or '25/2'"
 MAX_SEED = 2 ** 64 - 1  # what numpy's generators take
@@ -26,17 +26,7 @@ def _arg(what: Arg | str) -> Arg:
     return what if isinstance(what, Arg) else Arg(what)
 
 
-def _said(value) -> str:
-    """A value as a refusal quotes it: its repr, a long one cut to 40 characters, and a whole
-    number of more than 30 digits by its first digits and its length (10**400 put 400 digits
-    in the message; Python will not write one of more than 4,300 at all)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
-        if value.bit_length() > 13_000:  # str() of more than 4,300 digits is refused: counted by bits
-            return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
-        digits = str(abs(value))
-        return f"{'-' if value < 0 else ''}{digits[:12]}… ({len(digits):,} digits)"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+_said = quoted  # (the errors' own quoting, named as this module has always called it)
 
 
 def exact(value, what: Arg | str) -> Fraction:

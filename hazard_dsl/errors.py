@@ -118,6 +118,19 @@ def _shown(value: object) -> str:
 PYTHON = PythonWording()
 
 
+def quoted(value) -> str:
+    """A value as a refusal quotes it: its repr, a long one cut to 40 characters, and a whole
+    number of more than 30 digits by its first digits and its length (10**400 put 400 digits
+    in the message; Python will not write one of more than 4,300 at all)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 100:
+        if value.bit_length() > 13_000:  # str() of more than 4,300 digits is refused: counted by bits
+            return f"a number of about {int(value.bit_length() * 0.30103):,} digits"
+        digits = str(abs(value))
+        return f"{'-' if value < 0 else ''}{digits[:12]}… ({len(digits):,} digits)"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class ArgumentError(ValueError):
     """A value given for an argument that cannot be used (see the module's docstring).
 

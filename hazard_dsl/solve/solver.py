@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from ..compile.machine import CHOICE, END, THROW, Machine, maximises
 from ..diagnostics import Diagnostic, RulesetError
-from ..errors import Arg, ArgumentError
+from ..errors import Arg, ArgumentError, quoted
 from ..model import dice_shape
 from .chain import Chain, TooLargeToSolve, solve_component, strongly_connected
 from ..compile.recasts import landing
@@ -94,10 +94,8 @@ def checked_policy_text(policy) -> None:
     """A policy is text: the Python API's policy=None or policy=7 is refused as an argument,
     not found by str's methods as an AttributeError (issue 40's fuzz)."""
     if not isinstance(policy, str):
-        from ..arguments import _said
-
         raise PolicyArgumentError(Arg("policy"), f"is optimal, uniform or a value to choose, as text "
-                                                 f"(policy='7'), not {_said(policy)}")
+                                                 f"(policy='7'), not {quoted(policy)}")
 
 
 def policy_for(machine: Machine, policy: str) -> str:
