@@ -4,7 +4,7 @@ checked against the values the ruleset offers ("did you mean" for a misspelt nam
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
-from ..errors import ArgumentError
+from ..errors import ArgumentError, quoted
 from ..model import Ruleset
 from ..parse.numbers import whole_number
 
@@ -28,7 +28,7 @@ def resolve_options(ruleset: Ruleset, chosen: dict | None) -> dict:
             raise OptionError(f"{ruleset.name or ruleset.file} has no option {name!r}"
                               f"{did_you_mean(name, ruleset.options)} (options: {known})")
         if value not in option.values:
-            raise OptionError(f"option {name!r} has no value {value!r}{did_you_mean(value, option.values)} "
+            raise OptionError(f"option {name!r} has no value {quoted(value)}{did_you_mean(value, option.values)} "
                               f"(values: {', '.join(map(str, option.values))})")
         options[name] = value
     return options

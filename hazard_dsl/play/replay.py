@@ -42,12 +42,14 @@ def _same(made, logged) -> bool:
 def _written(value) -> str:
     """A value as a log writes it (JSON); a value JSON cannot write (an entry given by a Python
     caller) by its repr, cut short."""
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError, RecursionError):  # not JSON; an int too long to write out
-        from .actions import quoted
+    from .actions import quoted
 
+    try:
+        written = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):  # not JSON; an int too long to write out
         return quoted(value)
+    # a value of thousands of characters (a hand-edited purse) is said by its opening, not in full
+    return written if len(written) <= 200 else written[:80] + f"… ({len(written):,} characters)"
 
 
 def implied_action(question, event: dict, where: str) -> dict:
