@@ -36,7 +36,8 @@ def command(args) -> int:
     # every bet's spread is in the JSON (as the web's library reads it); in the tables with --spread
     machine = _machine(request, analysis) if request.tail is not None or request.simulate is not None else None
     risk = analysing.risk_request(analysis, machine, request, spread=output_format(args) == "json")
-    if args.plot and staked is not None and (staked.best is not None or staked.run is not None):
+    if args.plot and staked is not None and (staked.best is not None or staked.run is not None
+                                             or staked.table is not None):
         from ..render.plot import policy_chart
 
         draw_chart(policy_chart, staked, args.plot, title=analysis.ruleset, source=analysis.file)

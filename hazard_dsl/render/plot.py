@@ -372,7 +372,8 @@ __all__ = ["PlotError", "check_target", "compare_chart", "analysis_chart", "risk
 
 def policy_chart(staking, path: str, title: str = "", source: str = "") -> None:
     """`analyse --stake best --plot`: the best stake by purse (steps) over P(reach the goal) by purse;
-    `--strategy … --plot`: the exact distribution of the progression's net (commands.staking)."""
+    `--strategy … --plot`: the exact distribution of the progression's net (commands.staking); with
+    `--players`, each seat's at the table."""
     plt = _pyplot()
     fig = plt.figure(figsize=(10, 4.6), layout="constrained")
     fig.suptitle(f"{title}: exact staking", fontweight="bold", fontsize=12, x=0.01, ha="left")
@@ -392,6 +393,24 @@ def policy_chart(staking, path: str, title: str = "", source: str = "") -> None:
         ax.set_title(f"The best stake by purse towards {b.goal} ({staking.side}; stakes 1 to {b.most})", loc="left",
                      fontsize=9)
         fig.legend(loc="lower right", fontsize=8)
+    elif staking.table is not None:  # --players: each seat's net at the end, side by side
+        seats = [(name, run) for name, (run, _) in staking.table.items() if run is not None]
+        nets = sorted(set().union(*(run.nets for _, run in seats)))
+        gap = min((b - a for a, b in zip(nets, nets[1:])), default=1)
+        width = float(gap) * 0.8 / max(len(seats), 1)
+        for i, (name, run) in enumerate(seats):
+            offset = (i - (len(seats) - 1) / 2) * width
+            ax.bar([float(v) + offset for v in nets], [_pct(run.nets.get(v, 0)) for v in nets], width=width * 0.95,
+                   color=PALETTE[i % len(PALETTE)], label=f"{name}: reaches the goal {_pct(run.reach_goal):.3f}%")
+        ax.set_xlabel(f"net at the end of the session ({staking.units})")
+        ax.set_ylabel("% of sessions")
+        from ..solve.progressions import WORDS
+
+        said = f"the {WORDS[staking.strategy]}" if staking.strategy in WORDS else "the best stake"
+        ax.set_title(f"Each seat by {said} from {staking.bankroll} to {staking.goal} at the table "
+                     f"of {', '.join(staking.players)}, the others staking {staking.stake} flat", loc="left",
+                     fontsize=9)
+        ax.legend(fontsize=8)
     else:
         r = staking.run
         xs = [float(v) for v in sorted(r.nets)]

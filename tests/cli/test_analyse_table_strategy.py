@@ -122,3 +122,27 @@ def test_the_api_names_its_keywords():
     with pytest.raises(ArgumentError) as caught:
         hazard_dsl.load("cotton").table_strategy(["Ann", "Ben"], 4, 8, "doubling")
     assert caught.value.argument.name == "strategy" and "martingale" in str(caught.value)
+
+
+def test_the_plot_charts_each_seats_net_at_the_end(tmp_path, capsys):
+    """`--plot` with --players and a strategy: each seat's exact net at the end, side by side
+    (issue 38: a chart where people would rather look than read), not the game's throws."""
+    pytest.importorskip("matplotlib")
+    from hazard_dsl.cli import main
+    from hazard_dsl.render import plot
+
+    drawn = {}
+    original = plot.policy_chart
+
+    def spy(staking, path, **kwargs):
+        drawn["table"] = staking.table
+        return original(staking, path, **kwargs)
+
+    target = tmp_path / "seats.png"
+    import unittest.mock as mock
+
+    with mock.patch.object(plot, "policy_chart", spy):
+        assert main(["analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "3", "--goal", "6",
+                     "--strategy", "martingale", "--plot", str(target)]) == 0
+    capsys.readouterr()
+    assert set(drawn["table"]) == {"Ann", "Ben"} and target.stat().st_size > 10_000
