@@ -26,7 +26,6 @@ def _arg(what: Arg | str) -> Arg:
     return what if isinstance(what, Arg) else Arg(what)
 
 
-_said = quoted  # (the errors' own quoting, named as this module has always called it)
 
 
 def exact(value, what: Arg | str) -> Fraction:
@@ -36,7 +35,7 @@ def exact(value, what: Arg | str) -> Fraction:
     from numbers import Integral
 
     if isinstance(value, bool) or isinstance(value, float):
-        raise ArgumentError(_arg(what), f"{_said(value)} is a {type(value).__name__}; money is exact here, so give "
+        raise ArgumentError(_arg(what), f"{quoted(value)} is a {type(value).__name__}; money is exact here, so give "
                                         f"{AMOUNTS}")
     if isinstance(value, Integral):
         return Fraction(int(value))
@@ -44,7 +43,7 @@ def exact(value, what: Arg | str) -> Fraction:
         return value
     if isinstance(value, Decimal) and value.is_finite():
         return Fraction(value)
-    raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
+    raise ArgumentError(_arg(what), f"{quoted(value)} is not {AMOUNTS}")
 
 
 def money_text(value, what: Arg | str) -> str:
@@ -57,7 +56,7 @@ def money_text(value, what: Arg | str) -> str:
         return value.strip()
     amount = exact(value, what)
     if max(amount.numerator.bit_length(), amount.denominator.bit_length()) > 100:  # past any amount's digits
-        raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
+        raise ArgumentError(_arg(what), f"{quoted(value)} is not {AMOUNTS}")
     if isinstance(value, Decimal):
         return format(value, "f")
     if isinstance(value, Fraction):
@@ -71,7 +70,7 @@ def money(value, what: Arg | str) -> Fraction:
 
     amount = exact_amount(money_text(value, what), percent=False)
     if amount is None or amount <= 0:
-        raise ArgumentError(_arg(what), f"{_said(value)} is not {AMOUNTS}")
+        raise ArgumentError(_arg(what), f"{quoted(value)} is not {AMOUNTS}")
     return amount
 
 
@@ -182,9 +181,9 @@ def whole(what: str, value, least: int, most: int) -> int:
     from numbers import Integral
 
     if isinstance(value, bool) or not isinstance(value, Integral):
-        raise WrongType(Arg(what), f"is a whole number from {least:,} to {most:,}, not {_said(value)}")
+        raise WrongType(Arg(what), f"is a whole number from {least:,} to {most:,}, not {quoted(value)}")
     if not least <= value <= most:
-        raise ArgumentError(Arg(what), f"is a whole number from {least:,} to {most:,}, not {_said(value)}")
+        raise ArgumentError(Arg(what), f"is a whole number from {least:,} to {most:,}, not {quoted(value)}")
     return int(value)
 
 

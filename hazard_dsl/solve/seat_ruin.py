@@ -293,12 +293,7 @@ def seat_games(machine: Machine, plans: dict, players: list, seat: str, games: i
     def moved(node: tuple, result: str, label: str) -> tuple[tuple, Fraction]:
         """The table's node after a game of (result, label) from `node`, and the fees the seat pays."""
         pos, count, fee_states = node
-        due, after_fees = ZERO, []
-        for f, state in zip(fees, fee_states):
-            state, falls = f.at_game_end(state, result, label)
-            after_fees.append(state)
-            if falls:
-                due += f.fee.amount
+        after_fees, due = fees_after_game(fees, fee_states, result, label)
         count2, passes = passing.after_game(count, result, label) if passing is not None else (0, False)
         return ((pos + 1) % n if passes else pos, count2, tuple(after_fees)), (due if pos == 0 else ZERO)
 
