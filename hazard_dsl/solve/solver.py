@@ -129,7 +129,6 @@ class Solver:
         self._alone: dict = {}  # recast: die state of one die -> {where it leads once it lands: chance}
         self._standing: dict = {}  # recast: throw state -> the Dice of the throws that stand there
         self.casts: dict = {}  # recast: throw state -> expected casts (recasts included) per throw that stands
-        self._alone_rows: dict = {}  # recast die state -> {target: chance} of its dice thrown until they land
         self._extended = False  # while choosing a policy: rows through the recast states
         self.policy: dict[int, dict[int, Fraction]] = {}  # choice state -> {alternative index: p}
         self._chain: Chain | None = None
@@ -376,13 +375,10 @@ class Solver:
             thrown = here if here.kind != CHOICE else node(next(st.target for v, st in here.alternatives if v == "off"))
             if len(thrown.dice) != 1:  # dice off again but not all: ways beyond this one, solved as any other
                 return False
-            rows = self._alone_rows.get(thrown.index)
-            if rows is None:  # by target, once a solver: each policy's round multiplies per target
-                rows, steps = {}, states[s].steps
-                for o, q in landing(self.machine, thrown.index):  # (per shape of cast, made once)
-                    t = steps[o].target
-                    rows[t] = rows[t] + q if t in rows else q
-                self._alone_rows[thrown.index] = rows
+            rows, steps = {}, states[s].steps  # summed by target: one product a target, not a throw
+            for o, q in landing(self.machine, thrown.index):  # (per shape of cast, made once)
+                t = steps[o].target
+                rows[t] = rows[t] + q if t in rows else q
             a = b = ZERO
             for t, q in rows.items():
                 if t == s:
