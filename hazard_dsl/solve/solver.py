@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from ..compile.machine import CHOICE, END, THROW, Machine, maximises
+from ..compile.machine import CHOICE, DIE, END, THROW, Machine, maximises
 from ..diagnostics import Diagnostic, RulesetError
 from ..errors import Arg, ArgumentError, quoted
 from ..model import dice_shape
@@ -58,7 +58,8 @@ def judge_recast(machine: Machine) -> None:
         raise RecastTooLarge(
             f"dice that land off and are told apart (by a rule that reads one die, or by their loading) "
             f"are solved one way of landing off at a time: {places:,} throws of dice thrown again "
-            f"({dice_shape(ruleset).written()}), more than the {MAX_RECAST_PLACES:,} hazard-dsl works to", ruleset.cocked.position if ruleset.cocked is not None else None)
+            f"({dice_shape(ruleset).written()}), more than the {MAX_RECAST_PLACES:,} hazard-dsl works to",
+            ruleset.cocked.position if ruleset.cocked is not None else None)
 
 
 class PolicyArgumentError(PolicyError, ArgumentError):
@@ -316,9 +317,13 @@ class Solver:
         for s in self.machine.end_states():
             value[s.index] = ONE if s.result == "win" else (-ONE if s.result == "lose" else ZERO)
         self._extended = self.recast is not None
-        # past two dice, ways with dice off again but not all are the rule: the classes first
-        # (`_recast_alone` would cast every die of the throw state in fractions to find that out)
-        closed = (self._recast_alone, self._recast_alike)[::1 if self.machine.dice.count <= 2 else -1]
+        # where some way leaves dice off again but not all (any game of three dice or more), the
+        # classes first: `_recast_alone` would cast every die of the throw state in fractions to
+        # find out that it cannot solve such a way
+        count = self.machine.dice.count
+        partly = self.recast is not None and any(n.kind == DIE and 1 < len(n.dice) < count
+                                                 for n in self.recast.nodes)
+        closed = (self._recast_alike, self._recast_alone) if partly else (self._recast_alone, self._recast_alike)
         try:
             for component in self.components:
                 if self.recast is not None and any(solve(component, value, fixed) for solve in closed):
