@@ -409,14 +409,31 @@ class Solver:
                 total_a, total_b = number(base_a), number(base_b)
                 for m, choice, (a, b), _ in terms:
                     alone = number(alone_share(choice))
-                    total_a += m * alone * a
-                    total_b += m * (alone * b + one - alone)
+                    # (a choice made one way, share 1 or 0, as nearly every policy makes them:
+                    # the exact round without the products by one and by nought)
+                    if alone == 1:
+                        total_a += m * a
+                        total_b += m * b
+                    elif not alone:
+                        total_b += m
+                    else:
+                        total_a += m * alone * a
+                        total_b += m * (alone * b + one - alone)
                 v = total_a / (one - total_b)
+                rough = float(v)
                 changed = False
-                for m, choice, (a, b), _ in terms:
+                for (m, choice, (a, b), _), (_, _, (fa, fb), _) in zip(terms, floats):
                     if choice is None or choice.index in fixed:
                         continue
-                    scores = [a + b * v if alt == "off" else v for alt, _ in choice.alternatives]
+                    off = fa + fb * rough
+                    if exact and abs(off - rough) <= 1e-9 * (abs(off) + abs(rough) + 1.0):
+                        off, stay = a + b * v, v  # too near for floats: the exact figures decide
+                    else:
+                        # a, b and v as floats are within a few units of the last place of the
+                        # exact figures (b is a chance, |b·v| <= |v|): a gap this wide has the
+                        # exact gap's sign, so the floats order the choices as the fractions would
+                        stay = rough
+                    scores = [off if alt == "off" else stay for alt, _ in choice.alternatives]
                     current = next(iter(self.policy[choice.index]))
                     best = (max if maximises(choice.chooser) else min)(scores)
                     if scores[current] != best and (exact or abs(scores[current] - best) > 1e-12):
@@ -427,15 +444,17 @@ class Solver:
             else:  # pragma: no cover - two alternatives per choice, each round better: it ends
                 raise PolicyError("the recast choices do not settle on an optimal policy")
         value[s] = v
+        stays = ONE - c
         for m, choice, (a, b), thrown in ways:
             alone_value = a + b * v
             if choice is None:
                 value[thrown.index] = alone_value
                 continue
             alone = self.alone(choice.index)
-            value[choice.index] = alone * alone_value + (ONE - alone) * v
+            chosen = alone_value if alone == 1 else v if not alone else alone * alone_value + (ONE - alone) * v
+            value[choice.index] = chosen
             # the die thrown alone: it lands (its mean) or is off again, back at the choice
-            value[thrown.index] = (ONE - c) * alone_value + c * value[choice.index]
+            value[thrown.index] = stays * alone_value + c * chosen
         return True
 
     def _recast_alike(self, component: list, value: dict, fixed) -> bool:
