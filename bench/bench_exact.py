@@ -1,6 +1,7 @@
 """From the rule text to the exact P(win), in process, beside icepool's reroll form of the same game.
 
-    python bench/bench_exact.py [--rounds 20] [--repeat 3] [--no-icepool] [--baseline DIR] [--cpu] [--write-docs [FILE]]
+    python bench/bench_exact.py [--rounds 20] [--repeat 3] [--no-icepool] [--baseline DIR] [--cpu]
+        [--default-collector] [--write-docs [FILE]]
 
 Ours: the built-in rule file's text read and checked, no cache, in two ways side by side: whole
 (`check.reading.read_ruleset`, every section, as `check` and every command read it) and the game
@@ -20,7 +21,10 @@ each side in its own process; the processes run one after the other, in turns, s
 spell slows each (the first line says how busy the machine was). `--baseline DIR` (another
 checkout, e.g. `git archive a57f543 | tar -x -C DIR`) times that checkout's reading too, in a
 third process of the same run: its rows are `before`. `--cpu`: each call timed by the processor
-time its process spent, both sides (on a machine others keep busy). The targets, for the game read alone:
+time its process spent, both sides (on a machine others keep busy). Ours runs with the cycle
+collector set as hazard-dsl's programs set it (`hazard_dsl/collector.py`: the language server
+and the workbench's processes, whose path this is); `--default-collector` times it with Python's own
+setting too (about 8% slower for Cotton). The targets, for the game read alone:
 Cotton ≤ 2×, craps ≤ 10× (craps' file carries 39 bets that P(win) never reads).
 """
 
@@ -53,6 +57,13 @@ try:
 except ImportError:  # a checkout from before the game's reading (--baseline)
     read_game = None
 from hazard_dsl.solve.markov import Solver
+if COLLECTOR:  # as the language server and the workbench's processes run (hazard_dsl/collector.py)
+    try:
+        from hazard_dsl.collector import for_a_program
+    except ImportError:  # a checkout from before the setting had a module of its own: its command line's
+        def for_a_program():
+            gc.set_threshold(200_000, 30, 30)
+    for_a_program()
 
 from hazard_dsl.parse import yaml_nodes
 try:
@@ -160,15 +171,22 @@ def main() -> None:
                         help="time each call by the processor time the process spent (time.process_time), both "
                              "sides, not by the wall clock: on a machine others keep busy, a call cut off by "
                              "another's turn is not counted in its time")
+    parser.add_argument("--default-collector", action="store_true",
+                        help="ours with Python's own setting of the cycle collector (a collection every 700 "
+                             "allocations), not the programs' (hazard_dsl/collector.py: the language server "
+                             "and the workbench's processes collect every 200,000)")
     _docs.add_option(parser)
     args = parser.parse_args()
     clock = "process_time" if args.cpu else "perf_counter"
     with _docs.recording("bench_exact", args.write_docs):
         print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.rounds} calls "
               f"in each of {args.repeat} turns, in ms" + (" of processor time" if args.cpu else ""))
+        print("ours with the cycle collector " + ("as Python sets it (every 700 allocations)" if args.default_collector
+              else "as hazard-dsl's programs set it (every 200,000 allocations: hazard_dsl/collector.py)"))
         def run_ours(root: Path) -> dict:
             env = dict(os.environ, PYTHONPATH=str(root))
-            code = OURS.replace("ROUNDS", str(args.rounds)).replace("CLOCK", clock)
+            code = OURS.replace("ROUNDS", str(args.rounds)).replace("CLOCK", clock) \
+                .replace("COLLECTOR", str(not args.default_collector))
             return json.loads(subprocess.run([sys.executable, "-c", code,
                                               str(HERE / "rulesets"), *TARGETS], capture_output=True, text=True,
                                              check=True, env=env, cwd=root).stdout)

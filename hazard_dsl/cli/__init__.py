@@ -59,20 +59,16 @@ class _NeverRaised(Exception):
 
 
 def main(argv=None) -> int:
-    import gc
-
+    from ..collector import for_a_program
     from ..render.terminal import ensure_encodable, printable
 
-    # Python collects cycles every 700 net allocations of containers; a command allocates
-    # millions of small ones it keeps (the parsed rule file, the explored states, the bets'
-    # tables), and each collection walks the young ones again: 5-8% of a `check`, measured.
-    # Every 200,000 (mypy's setting) keeps the collector, and what it holds bounded.
-    gc.set_threshold(200_000, 30, 30)
+    for_a_program()  # (why: hazard_dsl/collector.py)
     if argv is None:  # the program itself (not a test calling main): its objects die with it
         # At exit Python walks every object it holds four times looking for cycles (4% of a
         # short command, measured); frozen last (atexit runs first registered last), after the
         # other exit work, nothing is left for those walks. Objects still die by their counts.
         import atexit
+        import gc
 
         atexit.register(gc.freeze)
     ensure_encodable()
