@@ -397,7 +397,7 @@ def lint_imports(folder: Path, config: Path, capsys) -> tuple[int, str]:
 # every layer of the contracts, empty, and a version: a package that keeps them all
 _LAYERS = ("cli", "serve", "lsp", "api", "arguments", "commands", "language", "render", "results", "cache",
            "check", "simulate", "play", "solve", "compile", "parse", "model", "diagnostics", "errors",
-           "records", "printable", "version")
+           "records", "printable", "version", "collector")
 
 
 def _fake(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
