@@ -24,7 +24,7 @@ third process of the same run: its rows are `before`. `--cpu`: each call timed b
 time its process spent, both sides (on a machine others keep busy). Ours runs with the cycle
 collector set as hazard-dsl's programs set it (`hazard_dsl/collector.py`: the language server
 and the workbench's processes, whose path this is); `--default-collector` times it with Python's own
-setting too (about 8% slower for Cotton). The targets, for the game read alone:
+setting too (about 4% slower for Cotton, best of 300 calls in one process). The targets, for the game read alone:
 Cotton ≤ 2×, craps ≤ 10× (craps' file carries 39 bets that P(win) never reads).
 """
 

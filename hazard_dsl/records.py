@@ -101,7 +101,10 @@ def _build(cls, frozen: bool, order: bool, with_repr: bool):
                 raise TypeError(f"{cls.__name__}: field {name!r} without a default follows one with a default")
             parameters.append(name)
             value = name
-        body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
+        # a frozen record's fields written into its __dict__ (its __setattr__ refuses): a third
+        # quicker than object.__setattr__ for each, and a rule file's reading makes a record for
+        # every YAML node and position (bench/bench_exact.py)
+        body.append(f"_fields[{name!r}] = {value}" if frozen else f"self.{name} = {value}")
         if spec.repr:
             shown.append(name)
         if spec.compare:
@@ -111,6 +114,11 @@ def _build(cls, frozen: bool, order: bool, with_repr: bool):
     # the class is made: a command makes records of a few of the package's classes, and compiling
     # each class's was most of the time its modules took to import. The other methods are shared
     # closures over a C attribute getter, which cost nothing to define.
+    if frozen and body:
+        if "__slots__" in own:  # (no __dict__ to write into)
+            body = [line.replace("_fields[", "_set(self, ").replace("] = ", ", ", 1) + ")" for line in body]
+        else:
+            body.insert(0, "_fields = self.__dict__")
     source = f"def __init__(self, {', '.join(parameters)}):\n    " + "\n    ".join(body or ["pass"])
 
     def __init__(self, *args, **kwargs):
