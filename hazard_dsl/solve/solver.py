@@ -8,8 +8,10 @@ least. Where choices sit inside a cycle, policy iteration runs within the compon
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from operator import attrgetter
 
 from ..compile.machine import CHOICE, DIE, END, THROW, Machine, maximises
 from ..diagnostics import Diagnostic, RulesetError
@@ -20,6 +22,7 @@ from ..compile.recasts import landing
 from .exact import ONE, ZERO
 
 MAX_POLICY_ROUNDS = 200
+_TARGET = attrgetter("target")
 # Dice landing off that no rule tells apart are solved by the faces kept, in any order (five
 # six-sided dice: 210 classes, a second). Told apart (a rule reads one die, dice loaded unlike),
 # every way is solved on its own, a product of fractions for each place of each cast: five
@@ -80,12 +83,10 @@ def throws_of(total: int) -> tuple:
 
 def _throw_transitions(state, dice=None) -> dict:
     """Where a throw state's throws lead, with their chances under the dice in play."""
-    counts: dict[int, int] = {}
-    if dice is None or dice.fair:
-        for step in state.steps:
-            counts[step.target] = counts.get(step.target, 0) + 1
+    if dice is None or dice.fair:  # (the steps counted by target in C: every throw state passes here)
         over = throws_of(len(state.steps))
-        return {t: over[n] for t, n in counts.items()}
+        return {t: over[n] for t, n in Counter(map(_TARGET, state.steps)).items()}
+    counts: dict[int, int] = {}
     for step, w in zip(state.steps, dice.weights):
         if w:  # a face a loaded die never shows leads nowhere
             counts[step.target] = counts.get(step.target, 0) + w
@@ -135,8 +136,17 @@ class Solver:
         self._chain: Chain | None = None
         if self.recast is not None:
             judge_recast(machine)
-        nodes = self._recast_rows() if self.recast is not None else []
-        self.components = strongly_connected(self.transient + nodes, lambda n: self.successors[n])
+        # every node a policy is chosen over (the recast states' too); their components, sinks
+        # first, found when a choice is to be made (`components`): a game without one needs none
+        self._nodes = self.transient + (self._recast_rows() if self.recast is not None else [])
+        self._components: list | None = None
+
+    @property
+    def components(self) -> list[list[int]]:
+        """The strongly connected components of the states and recast states, sinks first."""
+        if self._components is None:
+            self._components = strongly_connected(self._nodes, self.successors.__getitem__)
+        return self._components
 
     def _recast_rows(self) -> list[int]:
         """Where the recast states lead, for the components the policy is chosen in (the
@@ -311,7 +321,7 @@ class Solver:
         """Each chooser's best reply, solved sinks first (policy iteration inside cycles); the
         choices in `fixed` keep the policy they have."""
         node = self.machine.node
-        if not any(node(n).kind == CHOICE for component in self.components for n in component):
+        if not any(node(n).kind == CHOICE for n in self._nodes):
             return  # nothing to choose: no values to weigh
         value: dict[int, Fraction] = {}
         for s in self.machine.end_states():
