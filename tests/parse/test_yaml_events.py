@@ -85,3 +85,17 @@ def test_texts_of_each_kind_read_as_the_composer_reads_them(text):
 ])
 def test_what_is_not_plain_is_left_to_the_composer(text):
     assert Y._read_events(text, "f.yaml") is None
+
+
+@pytest.mark.parametrize("text", ["0", "-0", "+0", "7", "-12", "+5", "010", "0x1F", "0b11", "1_000", "190:20:30",
+                                  "12345678901234567890", "true", "True", "TRUE", "yes", "Yes", "NO", "off", "On",
+                                  "null", "~", "Null", "NULL", "", "1e3", ".5", ".inf"])
+def test_a_number_a_boolean_and_null_are_made_as_pyyaml_makes_them(text):
+    # the loader's own plain ints, booleans and nulls (`_Loader.constructed`) against PyYAML's
+    # safe constructor, the second method, for every kind the resolver tags (octal, hex,
+    # sexagesimal and floats are left to PyYAML itself)
+    yaml = Y._pyyaml()
+    tag = yaml.SafeLoader("").resolve(yaml.ScalarNode, text, (True, False))
+    mine = Y._Loader("f.yaml", text).constructed(yaml.ScalarNode(tag, text))
+    theirs = yaml.SafeLoader("").construct_object(yaml.ScalarNode(tag, text))
+    assert type(mine) is type(theirs) and mine == theirs
