@@ -45,7 +45,7 @@ PRELOAD = ["hazard_dsl.serve.jobs", "hazard_dsl.serve.requests", "hazard_dsl.ser
            "hazard_dsl.render.show", "hazard_dsl.render.rulesheet",
            "hazard_dsl.render.graph", "hazard_dsl.solve.analysis", "hazard_dsl.solve.session",
            "hazard_dsl.compile.compiler", "hazard_dsl.parse.reader", "hazard_dsl.cache.disk", "hazard_dsl.check",
-           "hazard_dsl.check.game", "hazard_dsl.check.names"]
+           "hazard_dsl.check.game", "hazard_dsl.check.names", "hazard_dsl.collector"]
 
 
 ASK_JOBS = 2  # the language service's own slots
@@ -70,6 +70,7 @@ class Failed(Exception):
 
 
 def _child(connection, folder, function, args, kwargs) -> None:
+    _as_a_program()
     try:
         if folder is not None:
             os.chdir(folder)  # a file of the folder is shown by its name, as the command line run there shows it
@@ -80,6 +81,15 @@ def _child(connection, folder, function, args, kwargs) -> None:
         connection.send(result)
     finally:
         connection.close()
+
+
+def _as_a_program() -> None:
+    """A process forked for the server's work is a program of hazard-dsl's own, set as the
+    command line sets itself (`collector.for_a_program`: why there): the forkserver it is forked
+    from is a fresh interpreter that never ran the command line's main."""
+    from ..collector import for_a_program
+
+    for_a_program()
 
 
 def _confined(folder, function, args, kwargs, explorations=None):
@@ -127,6 +137,7 @@ def _kept(connection, folder, make) -> None:
     """A kept process's loop: `make()` the state it keeps (a module-level function's value), then
     answer each (function, args) sent, as `function(state, *args)`, one at a time, until the
     server closes the connection or kills it."""
+    _as_a_program()
     try:
         if folder is not None:
             os.chdir(folder)

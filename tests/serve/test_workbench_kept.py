@@ -208,3 +208,33 @@ def _alive(pid: int) -> bool:
     # a zombie (killed, not yet reaped by the forkserver) counts as gone
     with open(f"/proc/{pid}/stat") as stat:
         return stat.read().split(")")[-1].split()[0] != "Z"
+
+
+def threshold(state=None) -> tuple:
+    import gc
+
+    return gc.get_threshold()
+
+
+def test_the_servers_processes_set_the_collector_as_the_programs_do(tmp_path):
+    # The forkserver is a fresh interpreter (Python's own setting, 700 allocations); the command
+    # line's main sets every program of hazard-dsl's to collector.YOUNG (200,000). A kept process
+    # and a forked piece of work are such programs too (issue 39): each reports its own setting.
+    import gc
+
+    from hazard_dsl import collector
+
+
+    async def scenario():
+        worker = Worker(time_limit=30, jobs=1, folder=tmp_path)
+        if worker.inline:
+            pytest.skip("no forkserver here: the work runs inline")
+        try:
+            kept = await worker.keep(tally, threshold)
+            forked = await worker.run(threshold)
+        finally:
+            worker.stop()
+        return kept, forked
+
+    kept, forked = anyio.run(scenario)
+    assert kept == forked == (collector.YOUNG, collector.OLDER, collector.OLDER) == (200_000, 30, 30)
