@@ -12,7 +12,12 @@ end of its description's first line. A comment's edit leaves the ruleset as it w
 server may answer with the analysis it has; the description's changes the ruleset itself, whose
 analysis is worked out afresh. `--only comment|description` times one kind alone.
 
-    python bench/bench_workbench.py [--edits 30] [--only KIND] [--before DIR] [--write-docs [FILE]]
+    python bench/bench_workbench.py [--edits 30] [--only KIND] [--before DIR] [--trace N] [--write-docs [FILE]]
+
+`--trace N` prints, for the N slowest keys of each kind and side, each request the page made
+after the key (by wrapping the page's `fetch`): when it was asked and how long its answer took,
+in ms from the key, so that a slow key shows where its time went (a wait after the key, the
+server's work, or another request at work beside it).
 
 With `--before DIR` (a folder holding an older copy of the `hazard_dsl` package, e.g. from
 `git archive REF hazard_dsl | tar -x -C DIR`), that copy's server is timed too, in a Chromium of
@@ -44,7 +49,21 @@ KINDS = {"comment": "a comment (the ruleset unchanged)",
 
 # keydown in the editor, and each replacement of the diagnostics list and of the figures, stamped
 WATCH = """
-window.__typing = {keys: [], diagnostics: [], figures: []};
+window.__typing = {keys: [], diagnostics: [], figures: [], asked: []};
+// each request of the page, stamped when asked and when answered (or given up): --trace
+const fetched = window.fetch;
+window.fetch = async (path, init) => {
+  const asked = {path: String(path).split('?')[0], at: performance.now(), done: null, how: null};
+  window.__typing.asked.push(asked);
+  try {
+    const response = await fetched(path, init);
+    Object.assign(asked, {done: performance.now(), how: response.status});
+    return response;
+  } catch (error) {
+    Object.assign(asked, {done: performance.now(), how: error.name});
+    throw error;
+  }
+};
 const root = document.getElementById('editor').shadowRoot;
 root.querySelector('.cm-content').addEventListener('keydown',
     () => window.__typing.keys.push(performance.now()), true);
@@ -95,6 +114,7 @@ class Side:
             self.server.kill()
             raise
         self.times = {"diagnostics": [], "figures": []}
+        self.traces: list[str] = []
 
     def open(self) -> None:
         from selenium.webdriver.common.by import By
@@ -115,6 +135,7 @@ class Side:
         from selenium.webdriver.common.keys import Keys
 
         self.times = {"diagnostics": [], "figures": []}
+        self.traces = []
         ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
         if kind == "description":
             ActionChains(self.browser).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL).perform()
@@ -137,7 +158,20 @@ class Side:
         took = {kind: self.answered(key_at, kind) for kind in self.times}
         for kind, seconds in took.items():
             self.times[kind].append(seconds)
+        self.traces.append(self.trace(key_at, took))
         return took
+
+    def trace(self, key_at: float, took: dict) -> str:
+        """One key's requests in the page, in ms from the key: `check 41+38` was asked 41 ms
+        after it and answered 38 ms later (AbortError: given up; a negative time: asked for an
+        earlier key, still at work at this one), and when each answer was shown."""
+        asked = self.browser.execute_script("return window.__typing.asked")
+        parts = [f"{a['path'].rsplit('/', 1)[-1]} {a['at'] - key_at:.0f}+"
+                 f"{a['done'] - a['at']:.0f}{'' if a['how'] == 200 else ' ' + str(a['how'])}"
+                 if a['done'] is not None else f"{a['path'].rsplit('/', 1)[-1]} {a['at'] - key_at:.0f}+?"
+                 for a in asked if a['at'] >= key_at or a['done'] is None or a['done'] > key_at]
+        shown = " ".join(f"{k[0]}={1000 * v:.0f}" for k, v in took.items())
+        return f"{shown:<16} {'; '.join(parts)}"
 
     def answered(self, key_at: float, kind: str) -> float:
         deadline = time.monotonic() + TIMEOUT
@@ -171,6 +205,9 @@ def main(argv=None) -> int:
     parser.add_argument("--edits", type=int, default=30, help="keys typed and timed, of each kind (30)")
     parser.add_argument("--only", choices=KINDS, help="time one kind of edit alone")
     parser.add_argument("--before", metavar="DIR", help="also time the server of the hazard_dsl copy in DIR")
+    parser.add_argument("--trace", type=int, default=0, metavar="N",
+                        help="print the requests of the N slowest keys of each kind and side, in ms from "
+                             "the key (name asked+answered; d= and f=: diagnostics and figures shown)")
     _docs.add_option(parser)
     args = parser.parse_args(argv)
     if args.before and not (Path(args.before) / "hazard_dsl" / "__init__.py").is_file():
@@ -205,6 +242,11 @@ def main(argv=None) -> int:
                     if len(sides) == 2:
                         before, now = (statistics.median(s.times[shown]) for s in sides)
                         print(f"{'':<22}{'now/before':<11}{now / before:>7.2f}x")
+                for side in sides if args.trace else []:
+                    slowest = sorted(range(len(side.traces)), key=lambda k: -side.times["figures"][k])
+                    print(f"the {args.trace} slowest keys of {side.label} (by figures), in ms from the key:")
+                    for k in slowest[:args.trace]:
+                        print(f"  {side.traces[k]}")
             print(f"\nload average {os.getloadavg()[0]:.2f} at the end ({os.cpu_count()} cores)")
         finally:
             for side in sides:
