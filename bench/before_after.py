@@ -3,10 +3,15 @@
     python bench/before_after.py REF [--rounds 3] [--only NAME] [--full]
 
 REF (e.g. the commit before issue 36's first) is checked out into a temporary `git worktree`.
-Each bench script that both trees have is run as a whole process, the reference's and ours in
-turn (A B A B ..., each in its own tree as the working folder and first on PYTHONPATH), and the
-ratio ours / reference taken pair by pair, so that it holds while the shared machine's speed
-drifts; the median ratio is printed, with its smallest and largest. Figures: CPU seconds of the
+Each bench script that both trees have is run as a whole process on the reference's package and
+on ours in turn (A B A B ...), and the ratio ours / reference taken pair by pair, so that it holds
+while the shared machine's speed drifts; the median ratio is printed, with its smallest and
+largest. Like for like: ONE script times both packages (only the package first on PYTHONPATH
+differs), the reference's script where it runs on ours, else ours where it runs on the
+reference's (the column `script` says which), each reading its own tree's rule files on both
+sides. Each tree running its own script would time different work wherever a script has grown
+(ours times twenty rulesets where the reference's times eight, icepool beside, the strategy
+chains...). Figures: CPU seconds of the
 process and its children (user + system, from the kernel's accounting of the finished process,
 as /usr/bin/time gives them) and wall seconds. A ratio above 1 means the working tree is slower.
 
@@ -49,12 +54,35 @@ QUICK = {
 }
 
 
-def run_once(tree: Path, script: str, args: list) -> tuple:
-    """(exit status, CPU seconds of the process and its children, wall seconds)."""
-    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0", NO_COLOR="1")
+# Names issue 36 moved (the cache out of parse/, the whole reading into check/): given their
+# old places where an older script runs on this package, so that one script times both
+MOVED = (("hazard_dsl.parse", "cache", "hazard_dsl.cache", None),
+         ("hazard_dsl.parse.reader", "read_ruleset", "hazard_dsl.check.reading", "read_ruleset"))
+RUN_MOVED = f"""
+import importlib, runpy, sys
+for old, name, new, attribute in {MOVED!r}:
+    try:
+        target = importlib.import_module(new)
+        place = importlib.import_module(old)
+    except ImportError:  # (the older package itself: nothing moved)
+        continue
+    if not hasattr(place, name):
+        setattr(place, name, target if attribute is None else getattr(target, attribute))
+script = sys.argv[1]
+sys.argv = sys.argv[1:]
+sys.path.insert(0, script.rpartition("/")[0])
+runpy.run_path(script, run_name="__main__")
+"""
+
+
+def run_once(tree: Path, script: str, args: list, package: Path | None = None) -> tuple:
+    """(exit status, CPU seconds of the process and its children, wall seconds): `tree`'s script,
+    in `tree` as the working folder, with `package`'s hazard_dsl (default: the tree's own), the
+    names it moved given their old places too (`MOVED`)."""
+    env = dict(os.environ, PYTHONPATH=str(package or tree), PYTHONHASHSEED="0", NO_COLOR="1")
     env["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="bench-cache-")  # no warm disk cache on either side
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(tree / "bench" / script), *args], cwd=tree, env=env,
+    proc = subprocess.Popen([sys.executable, "-c", RUN_MOVED, str(tree / "bench" / script), *args], cwd=tree, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     # wait4 gives the finished process's own accounting; a benchmark's children (commands it
     # times, workers) are reaped by it, so RUSAGE_CHILDREN's growth over the call counts them too
@@ -71,12 +99,21 @@ def run_once(tree: Path, script: str, args: list) -> tuple:
 
 
 def compare(ref: Path, script: str, args: list, rounds: int) -> str:
+    # the one script that runs on both packages: the reference's, else ours
+    tree, whose = ref, "reference's"
+    codes = run_once(ref, script, args, package=ROOT)[0], 0
+    if codes[0]:
+        tree, whose = ROOT, "ours"
+        codes = codes[0], run_once(ROOT, script, args, package=ref)[0]
+        if codes[1]:
+            return (f"| {script} | neither runs on both: the reference's exits {codes[0]} on our package, "
+                    f"ours {codes[1]} on the reference's | | | | |")
     cpu_ratios, wall_ratios, ref_wall, our_wall = [], [], [], []
     for _ in range(rounds):
-        code_a, cpu_a, wall_a = run_once(ref, script, args)
-        code_b, cpu_b, wall_b = run_once(ROOT, script, args)
+        code_a, cpu_a, wall_a = run_once(tree, script, args, package=ref)
+        code_b, cpu_b, wall_b = run_once(tree, script, args, package=ROOT)
         if code_a or code_b:
-            return f"| {script} | fails: reference exit {code_a}, ours exit {code_b} | | | |"
+            return f"| {script} | {whose} | fails: on the reference's exit {code_a}, on ours exit {code_b} | | | |"
         cpu_ratios.append(cpu_b / cpu_a)
         wall_ratios.append(wall_b / wall_a)
         ref_wall.append(wall_a)
@@ -85,7 +122,7 @@ def compare(ref: Path, script: str, args: list, rounds: int) -> str:
     def spread(values: list) -> str:
         return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
-    return (f"| {script} | {statistics.median(ref_wall):.1f} | {statistics.median(our_wall):.1f} "
+    return (f"| {script} | {whose} | {statistics.median(ref_wall):.1f} | {statistics.median(our_wall):.1f} "
             f"| {spread(wall_ratios)} | {spread(cpu_ratios)} |")
 
 
@@ -116,8 +153,8 @@ def compare_all(options) -> int:
         print(f"reference {options.ref}, {options.rounds} pairs each, load average {load:.1f} "
               f"on {os.cpu_count()} cores; ratio = ours / reference, median (min-max)")
         print()
-        print("| script | reference s | ours s | wall ratio | CPU ratio |")
-        print("| --- | ---: | ---: | ---: | ---: |")
+        print("| bench | script | reference s | ours s | wall ratio | CPU ratio |")
+        print("| --- | --- | ---: | ---: | ---: | ---: |")
         for script in scripts:
             print(compare(tree, script, [] if options.full else QUICK[script], options.rounds), flush=True)
         missing = sorted((ours - theirs) & set(QUICK))
