@@ -34,10 +34,10 @@ never ignored. Errors are `{"error": message}` with 400 (a request to correct), 
 a POST or PUT), 404, 409, 413 (too large), 422 (the rule file has errors: `diagnostics` too), 501
 (Graphviz missing), 503 (the time limit, or the server stopping) or 500 (a bug: please report it;
 JSON all the same, its traceback in the server's log).
-The check, hover and completion run in a lane of their own (`Worker.ask`), and the work of a
-request whose client hangs up is stopped (`Api.run`). The check and figures of a text, and its
-analysis and drawing, are answered by processes the server keeps for the workbench
-(`Worker.keep`), which keep what they worked out for the text's next version (issue 39).
+The work of a request whose client hangs up is stopped (`Api.run`). The check, figures, hover
+and completion of a text (no analysis waits in their way), and its analysis and drawing, are
+answered by processes the server keeps for the workbench (`Worker.keep`), which keep what they
+worked out for the text's next version (issue 39).
 """
 
 from __future__ import annotations
@@ -338,12 +338,12 @@ class Api:
     async def hover(self, request: Request):
         body = await fields_of(request)
         text, name = self.text_of(body)
-        return JSONResponse(await self.run(request, jobs.hover, text, name, *self.place(body), ask=True))
+        return JSONResponse(await self.run(request, jobs.held_hover, text, name, *self.place(body), kept=jobs.held))
 
     async def completion(self, request: Request):
         body = await fields_of(request)
         text, name = self.text_of(body)
-        items = await self.run(request, jobs.completion, text, name, *self.place(body), ask=True)
+        items = await self.run(request, jobs.held_completion, text, name, *self.place(body), kept=jobs.held)
         return JSONResponse({"items": items})
 
     async def figures(self, request: Request):

@@ -77,20 +77,12 @@ def figures(text: str, name: str) -> dict:
     return language.figures(text, name)
 
 
-def hover(text: str, name: str, line: int, column: int):
-    from . import language
-
-    return language.hover(text, name, line, column)
-
-
-def completion(text: str, name: str, line: int, column: int) -> list:
-    from . import language
-
-    return language.completion(text, name, line, column)
-
-
-# The workbench's check and figures as one types: by the kept process (work.Worker.keep), whose
-# state, `held()`, holds each page's text as a document of one language service (issue 39).
+# The workbench's check, figures, hover and completion as one types: by the kept process
+# (work.Worker.keep), whose state, `held()`, holds each page's text as a document of one language
+# service (issue 39). The hover and the completion were each a process forked for it, checking
+# the text afresh: a key typed asks a completion, whose fork and check took a core from the
+# key's analysis at every key (the page's requests, bench_workbench --trace); asked of the kept
+# service, the text is the one just checked, and the answer is a lookup.
 
 
 def held():
@@ -109,6 +101,18 @@ def held_figures(state, text: str, name: str) -> dict:
     from .language import held_figures as figures
 
     return figures(state, text, name)
+
+
+def held_hover(state, text: str, name: str, line: int, column: int):
+    from .language import held_hover as hover
+
+    return hover(state, text, name, line, column)
+
+
+def held_completion(state, text: str, name: str, line: int, column: int) -> list:
+    from .language import held_completion as completion
+
+    return completion(state, text, name, line, column)
 
 
 class Remembered:

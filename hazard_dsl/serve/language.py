@@ -151,7 +151,28 @@ def _figures_of(service, uri: str) -> dict:
 
 def hover(text: str, name: str, line: int, column: int):
     """What the name at (line, column) is: {"text" (plain), "markdown", and its range}, or None."""
-    service, uri = _service(text, name)
+    return _hover_of(*_service(text, name), line, column)
+
+
+def held_hover(held: Held, text: str, name: str, line: int, column: int):
+    """`hover`, in the text held as `name` by `held`."""
+    uri = held.document(text, name)
+    if _has_errors(held.service, uri):
+        return hover(text, name, line, column)
+    return _hover_of(held.service, uri, line, column)
+
+
+def _has_errors(service, uri: str) -> bool:
+    """Whether the held text has errors (its check is the one just made). Its hover and
+    completion are then worked out afresh: a held document that does not read is answered from
+    the last version that did (as `hazard-dsl lsp` answers an editor), and the workbench's
+    answer to a text is the text's alone, whatever was asked before it."""
+    from ..diagnostics import ERROR
+
+    return any(p.severity == ERROR for p in service.diagnostics(uri))
+
+
+def _hover_of(service, uri: str, line: int, column: int):
     found = service.hover(uri, _place(line, column))
     if found is None:
         return None
@@ -161,5 +182,16 @@ def hover(text: str, name: str, line: int, column: int):
 
 def completion(text: str, name: str, line: int, column: int) -> list:
     """What may be written at (line, column): [{label, kind, detail, documentation, insert_text}]."""
-    service, uri = _service(text, name)
+    return _completion_of(*_service(text, name), line, column)
+
+
+def held_completion(held: Held, text: str, name: str, line: int, column: int) -> list:
+    """`completion`, in the text held as `name` by `held`."""
+    uri = held.document(text, name)
+    if _has_errors(held.service, uri):
+        return completion(text, name, line, column)
+    return _completion_of(held.service, uri, line, column)
+
+
+def _completion_of(service, uri: str, line: int, column: int) -> list:
     return [c.to_json() for c in service.completion(uri, _place(line, column))]

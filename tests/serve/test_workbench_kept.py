@@ -25,9 +25,13 @@ from hazard_dsl.serve import jobs
 from hazard_dsl.serve.language import (
     Held,
     check_text,
+    completion,
     figures,
     held_check,
+    held_completion,
     held_figures,
+    held_hover,
+    hover,
 )
 from hazard_dsl.serve.work import Failed, Kept, TimeLimit, Worker
 
@@ -56,6 +60,65 @@ def test_a_held_text_is_answered_as_a_fresh_service_answers_it():
             assert [d["line"] for d in kept if d["severity"] == "error"] == [5], kept
         else:
             assert not [d for d in kept if d["severity"] == "error"], (n, kept)
+
+
+def test_a_held_texts_hover_and_completion_are_a_fresh_services():
+    # as the page asks them: after the check of each version, a hover over `main` in a condition
+    # and a completion at the end of the last line (a comment's, or a rule's). Version 4 has an
+    # error: the held service would say what `main` was in the last version that read (as the
+    # language server does); the workbench says what a fresh service says of the text itself.
+    held = Held()
+    for n, text in enumerate(versions()):
+        lines = text.splitlines()
+        line = next(i for i, t in enumerate(lines, 1) if "when: total == main or" in t)
+        column = lines[line - 1].index("== main") + 4
+        end = (len(lines), len(lines[-1]) + 1)
+        held_check(held, text, "a.yaml")
+        kept = held_hover(held, text, "a.yaml", line, column)
+        assert kept == hover(text, "a.yaml", line, column) and "main" in kept["text"], n
+        assert held_completion(held, text, "a.yaml", *end) == completion(text, "a.yaml", *end), n
+    # a completion after `goto ` offers the phases, from the held text changed to it
+    text = COTTON.replace("goto chance_throw\n", "goto \n", 1)
+    at = next(i for i, t in enumerate(text.splitlines(), 1) if t.endswith("goto "))
+    offered = held_completion(held, text, "a.yaml", at, len("goto ") + text.splitlines()[at - 1].index("goto ") + 1)
+    assert {"set_main", "chance_throw"} <= {c["label"] for c in offered}
+    assert offered == completion(text, "a.yaml", at, len(text.splitlines()[at - 1]) + 1)
+
+
+def test_the_workbench_forks_nothing_for_a_hover_or_a_completion(tmp_path):
+    # The page asks a completion at every key typed (the editor's), and a hover wherever the
+    # pointer rests: each was a process forked for it that checked the text afresh, a core
+    # taken from the key's analysis (bench_workbench --trace). Both are now the kept language
+    # service's (issue 39): with forking refused, they are answered, by the check's process.
+    from starlette.testclient import TestClient
+
+    from hazard_dsl.serve.app import create_app
+
+    app = create_app(tmp_path)
+    worker = app.state.api.worker
+    if worker.inline:
+        pytest.skip("no forkserver here: the work runs inline")
+    header = {"X-Hazard-DSL": "1"}
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        body = {"text": COTTON, "name": "c.yaml"}
+        assert client.post("/api/check", json=body, headers=header).json() == {"diagnostics": []}
+        checker = worker._kept[jobs.held].process.pid
+
+        def refused(*args):
+            raise AssertionError("a process was forked for a hover or a completion")
+
+        worker._start = refused
+        lines = COTTON.splitlines()
+        line = next(i for i, t in enumerate(lines, 1) if "when: total == main or" in t)
+        got = client.post("/api/hover", json={**body, "line": line, "column": lines[line - 1].index("== main") + 4},
+                          headers=header)
+        assert got.status_code == 200 and "main" in got.json()["text"], got.text
+        got = client.post("/api/completion", json={**body, "line": len(lines), "column": len(lines[-1]) + 1},
+                          headers=header)
+        assert got.status_code == 200 and got.json() == {"items": completion(COTTON, "c.yaml", len(lines),
+                                                                              len(lines[-1]) + 1)}, got.text
+        assert worker._kept[jobs.held].process.pid == checker and list(worker._kept) == [jobs.held]
+        worker.stop()
 
 
 def test_at_most_max_texts_are_held_the_oldest_forgotten():
