@@ -332,8 +332,8 @@ return {broken, headers, bets: bets ? [bets.getBoundingClientRect().width, bets.
 @pytest.mark.parametrize("width", [1280, 375])
 @pytest.mark.parametrize("ruleset", ["azar", "bank_craps", "chicken", "cho_han", "chuck_a_luck", "cotton",
                                      "crapless_craps", "craps", "crown_and_anchor", "french", "fullams",
-                                     "grand_hazard", "history_sheet", "hoyle", "inn_and_inn", "passage", "petty",
-                                     "raffle", "sic_bo"])
+                                     "grand_hazard", "high_point_craps", "history_sheet", "hoyle", "inn_and_inn",
+                                     "passage", "petty", "raffle", "sic_bo"])
 @pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
 def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
     """French Hazard's payout of `odds` in words runs to 280 characters: it wraps, and no other
@@ -341,7 +341,7 @@ def test_no_table_cell_breaks_a_word(browser, server, ruleset, width):
     their box; at 375 px a wide table scrolls in its own box, the page never sideways."""
     from hazard_dsl.parse.files import builtin_names
 
-    assert ruleset in builtin_names() and len(builtin_names()) == 19  # each built-in is one case here
+    assert ruleset in builtin_names() and len(builtin_names()) == 20  # each built-in is one case here
     address, _ = server
     if width != 1280:
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
