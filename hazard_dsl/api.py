@@ -461,7 +461,14 @@ class Variant:
         from .commands import staking
         from .commands.errors import CommandError
 
-        asked = SimpleNamespace(stake=_money(stake, "stake"), bet=(), players=arguments.players(players),
+        from .commands.sessions import checked_players
+
+        if not isinstance(strategy, str):  # told in the API's words, not Python's
+            raise arguments.WrongType(Arg("strategy"), f"is the name of a progression or 'best', such as "
+                                                       f"'martingale', not {strategy!r}")
+        least = 1 if self.ruleset.table.against == "bank" else 2
+        asked = SimpleNamespace(stake=_money(stake, "stake"), bet=(),
+                                players=checked_players(arguments.players(players), least),
                                 strategy=strategy, cap=None if cap is None else _money(cap, "cap"), risk=None,
                                 simulate=None, seed=None, games=None, side="caster", limit=None, policy=policy,
                                 bankroll=_money(bankroll, "bankroll"), goal=_money(goal, "goal"))

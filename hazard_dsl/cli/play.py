@@ -65,6 +65,9 @@ def command(args) -> int:
             offered = [name for name in ruleset.bets if name != ruleset.table.stake]
             if offered:  # every bet of the rules besides the stake is offered at the table
                 settings["bets"] = offered
+            if args.cap is not None and not args.plan:  # refused, never ignored: it caps a planned seat
+                raise UsageError("--cap is a planned progression's largest stake: give it with --plan "
+                                 "SEAT:STRATEGY, such as --plan Ben:martingale")
             seed, dice = seed_and_tape(request.seed, request.dice)
             plan = (read_plans(args.plan, settings["players"]),
                     money(args.cap, Arg("cap")) if args.cap is not None else None)

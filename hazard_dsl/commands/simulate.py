@@ -367,8 +367,9 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
                                     "figures do: a seat's own stake (", Arg("plans", "stake", "AMOUNT", seat="SEAT"),
                            ") is for rounds of the table (without ", Arg("goal"), ")")
     if settings.get("strategy", "flat") != "flat":
-        raise SettingError("strategy", "must be flat with ", Arg("goal"), ": the figures follow each seat staking ",
-                           Arg("stake"), " every game, as the exact ones do")
+        raise SettingError("strategy", "with ", Arg("goal"), " is flat, best or a progression (martingale, paroli, "
+                                       "dalembert, labouchere, fibonacci), each beside its exact figures; ",
+                           Arg("strategy", value=settings["strategy"]), " has none")
     deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=sorted({bet for plan in plans.values() for bet in plan}))
     machine = table(ruleset, options, deep, seed, None).machine
     chains = SeatSolver(machine, settings["policy"])

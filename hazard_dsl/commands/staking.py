@@ -85,6 +85,9 @@ def check(args) -> None:
     choice = _choice(args.stake)
     if args.players and not args.bet and args.strategy is not None and args.risk is None:
         return _check_at_table(args, choice)
+    if args.players and not args.bet and args.strategy is not None:  # --risk: the one thing not taken
+        raise SettingError("risk", "is not for ", Arg("players"), ": it is the least purse of one bettor at even "
+                                   "money; with seats, ", Arg("strategy"), " gives each seat's chance of ruin")
     if args.bet or args.players:
         raise SettingError("stake", "best, kelly, ", Arg("strategy"), " and ", Arg("risk"), " take the caster's "
                                     "game at even money, not ", Arg("bets"), " or ", Arg("players"))
@@ -137,6 +140,9 @@ def _check_at_table(args, choice: str) -> None:
         raise SettingError("side", "is not for ", Arg("players"), ": each seat casts and sets as the box passes")
     if args.limit is not None:
         raise SettingError("limit", "is not for ", Arg("players"), ": the table's seats stake by ", Arg("strategy"))
+    if args.games is not None:  # refused, never ignored: the session runs to the goal or ruin
+        raise SettingError("games", "is not for ", Arg("strategy"), " with ", Arg("players"), ": each seat's "
+                                    "session runs until its purse reaches ", Arg("goal"), " or it is ruined")
     _count(args.simulate, "simulate", 2, 100_000)
 
 

@@ -357,7 +357,11 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
         raise SeatError(f"the bankroll ({bankroll}) must be more than 0 and less than the goal ({goal})")
     if stake <= 0:
         raise SeatError(f"the setters' stake ({stake}) must be more than 0")
+    if len(set(players)) != len(players):  # a seat is found by its name round the table
+        raise SeatError(f"each player needs a name of his own ({', '.join(map(str, players))})")
     chains = chains or SeatSolver(machine, policy)
+    if chains.against != BANK and len(players) < 2:  # nobody to set against the caster
+        raise SeatError("a table where the setters answer the caster needs two players or more")
     n = len(players)
     fees = list(machine.fees.values())
     passing = machine.passing
@@ -389,7 +393,12 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
 
     # judged before the chain is built: the purse meets every value of its grid between ruin and
     # the goal, at each place of the box (the unit games step it as finely as any stake does)
-    levels = purse_levels([game(pos, ONE) for pos in range(n)], fees, bankroll, goal)
+    # and at the first stake the rule lays, whose grid may be finer than a unit's (a first stake
+    # of 1/7 steps the purse by sevenths: judged by units alone, such a chain passed the floor
+    # and was refused only once 10,000 states were built)
+    first = rule.asks(rule.start, bankroll)
+    levels = purse_levels([game(pos, ONE) for pos in range(n)]
+                          + [game(pos, first) for pos in range(n) if stakes_own(pos)], fees, bankroll, goal)
     what = f"a seat staking by {rule.what} from {bankroll} to {goal} at a table of {n}"
     if levels * n > MAX_TABLE_STRATEGY_NODES:
         raise TableStrategyError(f"{what} would take at least {levels * n:,} states of the table and the purse, "

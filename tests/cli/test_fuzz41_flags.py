@@ -1,0 +1,57 @@
+"""A hostile user's flags on what round 40 built (/work/notes/fuzz41/report.md): each flag
+that does not go with the others is refused in words that name it, never ignored, and the
+words say what is taken. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+from hazard_dsl.cli import main
+
+AT_TABLE = ["analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "10", "--goal", "20", "--strategy",
+            "martingale"]
+
+
+def run(*argv) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), " ".join(err.getvalue().split())
+
+
+def test_games_with_a_strategy_at_the_table_is_refused_not_ignored():
+    # F1: it printed the same figures as without --games
+    code, out, err = run(*AT_TABLE, "--games", "10")
+    assert (code, out) == (2, "")
+    assert "--games is not for --strategy with --players: each seat's session runs until its purse reaches " \
+           "--goal or it is ruined" in err
+
+
+def test_risk_at_the_table_names_risk_alone():
+    # F2: the words said --strategy does not take --players, in a command where it does
+    code, _, err = run(*AT_TABLE, "--risk", "0.01")
+    assert code == 2
+    assert "--risk is not for --players: it is the least purse of one bettor at even money; with seats, " \
+           "--strategy gives each seat's chance of ruin" in err
+    assert "--strategy and --risk take" not in err
+
+
+def test_a_strategy_without_exact_figures_to_a_goal_names_those_taken():
+    # F3: "must be flat with --goal", though best and the progressions are taken
+    code, _, err = run("simulate", "cotton", "--players", "Ann,Ben", "--strategy", "cautious", "--goal", "20",
+                       "--purse", "10", "--games", "20")
+    assert code == 2
+    assert "--strategy with --goal is flat, best or a progression (martingale, paroli, dalembert, labouchere, " \
+           "fibonacci), each beside its exact figures; --strategy cautious has none" in err
+
+
+def test_play_cap_without_a_plan_is_refused_not_ignored():
+    # F9: the session was played, the cap ignored
+    code, out, err = run("play", "cotton", "--players", "Ann,Ben", "--no-log", "--cap", "4")
+    assert (code, out) == (2, "")
+    assert "--cap is a planned progression's largest stake: give it with --plan SEAT:STRATEGY, such as " \
+           "--plan Ben:martingale" in err
