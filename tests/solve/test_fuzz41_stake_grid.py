@@ -45,13 +45,6 @@ def test_a_finer_first_stake_is_judged_before_the_chain_is_built(banked):
         table_strategy(banked, ["Ann", "Ben"], "Ann", stake_rule("martingale", "1/7"), 100, 1000, "1/7")
 
 
-def test_a_unit_first_stake_is_judged_as_before(banked):
-    # whole stakes: (1000 − 1)·1 = 999 purses a place, 1,998 in all: under the bound, so the
-    # chain is built and found too large only by the strategy's states (counted as it is built)
-    with pytest.raises(TableStrategyError, match="has more than 10,000 states"):
-        table_strategy(banked, ["Ann", "Ben"], "Ann", stake_rule("martingale", 1), 100, 1000, 1)
-
-
 def test_the_fair_martingale_still_solves(banked):
     # 2 -> 4 by a martingale at even money: P(goal) = 1/2 (a fair game: the purse is a
     # martingale, and it ends at 0 or 4); games E = 1 + 3/4 + (1 + E/2)/2, so E = 3 (by hand)
