@@ -1,6 +1,6 @@
-"""Sic Bo's bets as a regulator's numbered rules word them (issue 37 point 6):
-58 Pa. Code § 625a.3 "Wagers" and a casino's Sic-Bo rule 3.1.4, each read
-whole in a retrieved text.  Each test quotes the section and checks the bet
+"""Sic Bo's bets as regulators' numbered rules word them (issue 37 point 6):
+58 Pa. Code § 625a.3 "Wagers", a casino's Sic-Bo rule 3.1.4 and the New
+Zealand Gazette's Tai-Sai rules (1998, p. 396), each read in a retrieved text.  Each test quotes the section and checks the bet
 the rule file writes against the section's words, counted over the 216
 throws listed here (itertools and Fractions, never the tool's own functions).
 A numbered section of published rules stands for a page."""
@@ -77,3 +77,19 @@ def test_a_double_as_rule_3_1_4_words_it(capsys):
     double = chance(lambda t: t.count(1) >= 2)
     assert double == F(16, 216)
     assert F(bets(capsys)["double_1"]["win"]) == double
+
+
+def test_a_double_and_big_as_the_new_zealand_gazette_prints_them(capsys):
+    # New Zealand Gazette no. 17 (1998), p. 396, Tai-Sai rule 4.1: Big
+    # loses "if the totals 12 or 15 are determined as a result of ... triple
+    # 4 or triple 5"; a double shall "win if a triple of the same number
+    # appears".  Of the 108 throws totalling 11 to 17, 4-4-4 and 5-5-5 are
+    # taken out: 105; a double of 6 (two 6s or three): 15 + 1 = 16.
+    [source] = [s for s in read_ruleset(RULESETS / "sic_bo.yaml").sources
+                if s.page == "396"]
+    assert str(source.year) == "1998" and "triple 4 or triple 5" in source.note
+    big = chance(lambda t: 11 <= sum(t) <= 17 and t not in ((4, 4, 4), (5, 5, 5)))
+    double = chance(lambda t: t.count(6) >= 2)
+    assert (big, double) == (F(105, 216), F(16, 216))
+    got = bets(capsys)
+    assert (F(got["big"]["win"]), F(got["double_6"]["win"])) == (big, double)
