@@ -127,3 +127,67 @@ def test_a_key_in_the_workbench_shows_its_diagnostics_and_figures_soon(browser, 
     # and the figures of the last valid version stay, dimmed
     wait(browser, lambda d: "stale" in d.find_element(By.ID, "figures-box").get_attribute("class"),
          message="the figures dimmed")
+
+
+# each request of the page: its route, when asked and when answered (null: not yet, or given up)
+# (from the start again each time it is run; the page's fetch wrapped once)
+REQUESTS = """
+window.__requests = [];
+if (!window.__fetching) {
+  window.__fetching = window.fetch;
+  window.fetch = async (url, init) => {
+    const made = [String(url).split('?')[0], performance.now(), null];
+    window.__requests.push(made);
+    const answer = await window.__fetching(url, init);
+    made[2] = performance.now();
+    return answer;
+  };
+}
+"""
+
+
+def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(browser, server):  # noqa: F811
+    """One thing at a time, what the author waits for first: the check, then the analysis, and
+    only then the figures inside the text (and the drawing), each solving the game in a process
+    of its own; asked beside the analysis, they took a core from it (issue 39, bench_workbench
+    --trace). A text with errors has no analysis: its figures are asked once it is checked."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, folder = server
+    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
+    (folder / "order.yaml").write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
+    browser.get(f"{address}/workbench?file=order.yaml")
+    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
+         message="Cotton's figures")
+    content = browser.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+    content.click()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+
+    def answered(route: str) -> list:
+        """The requests made since the watch began, once one to `route` is answered."""
+        wait(browser, lambda d: any(r[0] == route and r[2] is not None
+                                    for r in d.execute_script("return window.__requests")), timeout=60,
+             message=f"{route} answered")
+        return browser.execute_script("return window.__requests")
+
+    browser.execute_script(REQUESTS)
+    ActionChains(browser).send_keys("e").perform()  # a valid text: analysed, drawn
+    answered("/api/figures")
+    made = {r[0]: r for r in answered("/api/graph")}
+    check, analysis, figures, drawing = (made[f"/api/{r}"] for r in ("check", "analyse", "figures", "graph"))
+    assert check[2] <= analysis[1], made  # the analysis asked once the check is answered
+    assert analysis[2] <= figures[1] and analysis[2] <= drawing[1], made  # the rest once it is
+
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    time.sleep(1.0)  # (the line break's own requests answered)
+    browser.execute_script(REQUESTS)
+    ActionChains(browser).send_keys("z").perform()  # `z` alone on a line: an error
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#diagnostics li.severity-error"), timeout=60,
+         message="the error shown")
+    made = answered("/api/figures")
+    assert [r[0] for r in made if r[0] in ("/api/check", "/api/analyse", "/api/figures")] == \
+        ["/api/check", "/api/figures"], made
+    assert made[0][2] <= made[[r[0] for r in made].index("/api/figures")][1], made

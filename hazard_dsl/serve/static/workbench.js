@@ -137,13 +137,17 @@
       if (mine !== asked) return;
       editor.show(diagnostics);
       diagnosticsList(diagnostics);
-      inText(text, name);
       if (diagnostics.some(d => d.severity === "error")) {
+        inText(text, name);
         if (version.edits === edits) { now = {figures: {state: "errors"}, drawing: {state: "errors"}}; stale(); }
         return;
       }
+      // the figures inside the text once the analysis is answered, not beside it: each solves
+      // the game, in a process of its own, and beside it they took a core from the analysis
+      // (issue 39, bench_workbench --trace)
       const [analysis] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal)]);
       if (mine !== asked || signal.aborted) return;
+      inText(text, name);
       if (analysis.status === "fulfilled") {
         figures($("figures"), analysis.value);
         $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
