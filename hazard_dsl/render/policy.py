@@ -260,7 +260,8 @@ def strategy_goal_table(report: dict, units: str, *, stake: str, exact: str) -> 
     capped = f" (cap {whole(report['cap'])})" if report.get("cap") is not None else ""
     t = Table(f"Each seat staking by {what}{capped}, from {whole(report['bankroll'])} to {whole(report['goal'])} "
               f"{units}: "
-              f"{report['sessions']:,} sessions each, {report.get('played', 'played on the table')}, beside the exact chain",
+              f"{report['sessions']:,} session{'s' * (report['sessions'] != 1)} each, "
+              f"{report.get('played', 'played on the table')}, beside the exact chain",
               ["", "simulated", "exact", "z"], align=["left", "right", "right", "right"])
     notes = []
 

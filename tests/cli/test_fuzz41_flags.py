@@ -55,3 +55,12 @@ def test_play_cap_without_a_plan_is_refused_not_ignored():
     assert (code, out) == (2, "")
     assert "--cap is a planned progression's largest stake: give it with --plan SEAT:STRATEGY, such as " \
            "--plan Ben:martingale" in err
+
+
+def test_one_session_to_the_goal_is_one_session():
+    # F8: "1 sessions each"
+    code, out, _ = run("simulate", "cotton", "--players", "Ann,Ben", "--strategy", "martingale", "--goal", "20",
+                       "--purse", "10", "--games", "1", "--seed", "3")
+    assert code == 0
+    assert " ".join(out.split()).startswith("Each seat staking by the martingale, from 10 to 20 shillings: 1 session "
+                                            "each, each game drawn whole")
