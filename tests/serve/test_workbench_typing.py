@@ -191,3 +191,52 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     assert [r[0] for r in made if r[0] in ("/api/check", "/api/analyse", "/api/figures")] == \
         ["/api/check", "/api/figures"], made
     assert made[0][2] <= made[[r[0] for r in made].index("/api/figures")][1], made
+
+
+# the page's requests to /api/figures held back (their answers, by 2 s), and when each request
+# was asked and given up
+HOLD_FIGURES = """
+window.__figures = []; window.__checks = [];
+const fetched = window.fetch;
+window.fetch = async (url, init) => {
+  const route = String(url).split('?')[0];
+  if (route === '/api/check') window.__checks.push(performance.now());
+  if (route !== '/api/figures') return fetched(url, init);
+  const made = {asked: performance.now(), givenUp: null};
+  window.__figures.push(made);
+  init.signal.addEventListener('abort', () => { made.givenUp = performance.now(); });
+  const answer = await fetched(url, init);
+  await new Promise(done => setTimeout(done, 2000));
+  return answer;
+};
+"""
+
+
+def test_an_edit_gives_up_the_figures_inside_the_older_text_at_once(browser, server):  # noqa: F811
+    """The figures inside a text are asked of the process that checks the text; a key typed
+    while they are still asked gives them up at once, not only once the newer text is checked,
+    so that they never keep that check waiting behind them (issue 39)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    address, folder = server
+    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
+    (folder / "given.yaml").write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
+    browser.get(f"{address}/workbench?file=given.yaml")
+    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
+         message="Cotton's figures")
+    browser.execute_script(HOLD_FIGURES)
+    content = browser.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+    content.click()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    ActionChains(browser).send_keys("e").perform()
+    wait(browser, lambda d: d.execute_script("return window.__figures.length") == 1, timeout=60,
+         message="the figures inside the text asked")
+    ActionChains(browser).send_keys("t").perform()  # while they are held back: still asked
+    wait(browser, lambda d: d.execute_script("return window.__checks.length") == 2, timeout=60,
+         message="the newer text's check asked")
+    first = browser.execute_script("return window.__figures[0]")
+    second_check = browser.execute_script("return window.__checks[1]")
+    assert first["givenUp"] is not None and first["givenUp"] < second_check, (first, second_check)

@@ -47,6 +47,10 @@
   }
 
   function changed() {
+    // the figures inside the older text are given up at once, not when the newer text is
+    // checked: waiting their turn in the language service's process, they kept that check
+    // waiting behind them (issue 39)
+    if (pending.figures) pending.figures.abort();
     edits += 1;
     editedAt = new Date();
     now = {figures: {state: "checking"}, drawing: {state: "checking"}};
