@@ -200,6 +200,13 @@ def p95(values: list[float]) -> float:
     return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
 
 
+def met(times: list[float], target: float) -> str:
+    """Whether the target is met at the median and at the 95th percentile (issue 39 sets both)."""
+    if p95(times) <= target:
+        return "met (median and p95)"
+    return "met at the median, not at p95" if statistics.median(times) <= target else "not met"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=30, help="keys typed and timed, of each kind (30)")
@@ -238,7 +245,7 @@ def main(argv=None) -> int:
                         t = side.times[shown]
                         print(f"{'its ' + shown + ' shown':<22}{side.label:<11}{statistics.median(t):>7.3f}s"
                               f"{p95(t):>7.3f}s{max(t):>7.3f}s   <= {target} s"
-                              f"{'  met' if side.label == 'now' and statistics.median(t) <= target else ''}")
+                              f"{'  ' + met(t, target) if side.label == 'now' else ''}")
                     if len(sides) == 2:
                         before, now = (statistics.median(s.times[shown]) for s in sides)
                         print(f"{'':<22}{'now/before':<11}{now / before:>7.2f}x")
