@@ -370,7 +370,10 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
         raise SettingError("strategy", "with ", Arg("goal"), " is flat, best or a progression (martingale, paroli, "
                                        "dalembert, labouchere, fibonacci), each beside its exact figures; ",
                            Arg("strategy", value=settings["strategy"]), " has none")
-    deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=sorted({bet for plan in plans.values() for bet in plan}))
+    from .strategy_goal import rounds_to_goal
+
+    bets = sorted({bet for plan in plans.values() for bet in plan})
+    deep = dict(settings, purse=DEEP_PURSE, rounds=rounds_to_goal(ruleset, options, bets), bets=bets)
     machine = table(ruleset, options, deep, seed, None).machine
     chains = SeatSolver(machine, settings["policy"])
     n = len(players)

@@ -268,6 +268,17 @@ def _lanes_at_setters(machine, chooser, name: str, players: list, bankroll: Frac
     return s, rule, int(bankroll * s.scale), g, math.ceil(need * s.scale)
 
 
+def rounds_to_goal(ruleset, options, bets=()) -> int | None:
+    """The rounds of the deep table that plays sessions to a goal: more than any session takes
+    (10,000), or none where the dice never pass — a round would never end, and a session to a
+    goal ends at the goal or at ruin, as the exact chain (analyse) follows it."""
+    from .loading import machine_for
+
+    stake = ruleset.table.stake
+    machine = machine_for(ruleset, options, ([stake] if stake else []) + list(bets))
+    return 10_000 if machine.passing is not None and machine.passing.ever_passes else None
+
+
 def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fraction, options=None, advance=None,
                      cap=None, plans=None, refused=(), stakes=None, on_table: bool = False) -> dict:
     """Each seat in turn, `count` sessions from the settings' purse to `goal` or an empty purse,
@@ -296,7 +307,7 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
             judge_purses(int(goal) - 1, "the best stake")
         except PolicyTooLarge as exc:  # its advice to simulate instead: this is simulate, playing that policy
             raise CommandError(_here(str(exc))) from None
-    deep = dict(settings, purse=DEEP_PURSE, rounds=10_000, bets=[])
+    deep = dict(settings, purse=DEEP_PURSE, rounds=rounds_to_goal(ruleset, options or {}), bets=[])
     machine_table = table(ruleset, options or {}, deep, seed, None)
     machine, chooser = machine_table.machine, machine_table.chooser
     outcomes, why = exact_outcomes(machine, chooser.solver, ruleset)

@@ -64,3 +64,39 @@ def test_one_session_to_the_goal_is_one_session():
     assert code == 0
     assert " ".join(out.split()).startswith("Each seat staking by the martingale, from 10 to 20 shillings: 1 session "
                                             "each, each game drawn whole")
+
+
+NEVER_PASS = """\
+name: Doublets decide
+dice: 3d6
+labels:
+  passes: "passes"
+  out: "out"
+phases:
+  cast:
+    rules:
+      - when: doublet and total > 10
+        do: win passes
+      - when: doublet and total <= 10
+        do: lose out
+      - otherwise: throw again
+"""
+
+
+def test_sessions_to_a_goal_where_the_dice_never_pass(tmp_path):
+    # F10: refused as "a round of the table never ends", though a session to a goal has no
+    # rounds, and analyse gives its exact chain. The game is fair (x -> 7 - x maps a doublet over
+    # 10 to one of 10 or under) and Ann casts every game answering Ben's 1: her purse walks by
+    # 1 from 5 to 10 or 0, P(goal) = 5/10 and the games 5·5 = 25 (gambler's ruin, by hand)
+    path = tmp_path / "never_pass.yaml"
+    path.write_text(NEVER_PASS)
+    for strategy in ("flat", "paroli"):
+        code, out, err = run("simulate", str(path), "--players", "Ann,Ben", "--goal", "10", "--purse", "5",
+                             "--strategy", strategy, "--games", "20", "--seed", "2", "--json")
+        assert code == 0, err
+        import json
+
+        ann = json.loads(out)["seats"]["Ann"]
+        exact = (ann["exact_reach"], ann["exact_games"]) if "exact_reach" in ann else \
+            (ann["reached"]["exact"], ann["games"]["exact"])
+        assert [str(x) for x in exact] == ["1/2", "25"], ann
