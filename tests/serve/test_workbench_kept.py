@@ -283,10 +283,7 @@ def test_the_servers_processes_set_the_collector_as_the_programs_do(tmp_path):
     # The forkserver is a fresh interpreter (Python's own setting, 700 allocations); the command
     # line's main sets every program of hazard-dsl's to collector.YOUNG (200,000). A kept process
     # and a forked piece of work are such programs too (issue 39): each reports its own setting.
-    import gc
-
     from hazard_dsl import collector
-
 
     async def scenario():
         worker = Worker(time_limit=30, jobs=1, folder=tmp_path)
