@@ -53,6 +53,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
         kept = {"variables": read.variables, "options": read.options, "labels": read.labels}
         dropped = {name for section in failed & _DECLARING for name in _declared(root.get(section))
                    if name not in (kept[section] or {})}
+        unsaid = False
         if names_checked:
             try:
                 check_names(build(), root)
@@ -62,6 +63,9 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
                 diags.extend(d for d in exc.diagnostics
                              if d.position is not None and d not in seen
                              and not _follows_from(d, failed, dropped))
+                # an error left unsaid as following from a section in error may be one of its own
+                # (a bet without pays: beside a bet's mended rule): the game waits for it
+                unsaid = any(d.is_error and _follows_from(d, failed, dropped) for d in exc.diagnostics)
             except Exception:  # noqa: BLE001 - a partial ruleset the names check cannot walk: the errors above stand
                 names_checked = False
         edits = read.edits
@@ -86,7 +90,7 @@ def read_ruleset(path: str | Path, files: list | None = None, text: str | None =
             return (d.position in read.dead_rules or d in mends or d.code == "unknown-key"
                     or d.position in printed_at)
 
-        if names_checked and all(leaves_the_game(d) for d in diags.items if d.is_error):
+        if names_checked and not unsaid and all(leaves_the_game(d) for d in diags.items if d.is_error):
             # the only errors leave the game as written (without the dead rules), so it is
             # explored in this run (a rule shadowed above is found too)
             error.game_ruleset = _without_dead_rules(build(), read.dead_rules)
