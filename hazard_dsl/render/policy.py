@@ -121,16 +121,18 @@ def table_strategy_tables(s) -> list[Table]:
             ("expected net", [_figure(r.net) for r in runs])]
     sim = s.simulated or {}
 
-    def simulated(key):
+    def simulated(key, percent=False):
         cells = []
         for seat in seats:
             mean, se = sim[seat][key]
-            cells.append("—" if mean is None else
-                         Cell(f"{mean:.4f} ± {se:.4f}", [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")]))
+            # a chance in % as its exact figure above it is (the CSV's values stay decimals)
+            text = f"{100 * mean:.2f}% ± {100 * se:.2f}%" if percent and mean is not None else \
+                None if mean is None else f"{mean:.4f} ± {se:.4f}"
+            cells.append("—" if mean is None else Cell(text, [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")]))
         return cells
 
     if sim:  # each simulated figure under its exact one, ± one standard error
-        rows = [rows[0], ("  simulated", simulated("reach_goal")), rows[1], rows[2],
+        rows = [rows[0], ("  simulated", simulated("reach_goal", percent=True)), rows[1], rows[2],
                 ("  simulated", simulated("games")), *rows[3:], ("  simulated", simulated("net"))]
     for label, cells in rows:
         t.add(label, *cells)

@@ -100,3 +100,21 @@ def test_sessions_to_a_goal_where_the_dice_never_pass(tmp_path):
         exact = (ann["exact_reach"], ann["exact_games"]) if "exact_reach" in ann else \
             (ann["reached"]["exact"], ann["games"]["exact"])
         assert [str(x) for x in exact] == ["1/2", "25"], ann
+
+
+def test_the_simulated_chance_of_the_goal_is_in_percent_as_its_exact_one():
+    # F13: "P(reach the goal) 49.874%" over "simulated 0.5240 ± 0.0224", a chance in two forms
+    code, out, _ = run("analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "3", "--goal", "6", "--strategy",
+                       "martingale", "--simulate", "500", "--seed", "3")
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("P(reach the goal)"))
+    words = lines[at + 1].split()
+    assert words[0] == "simulated" and words[1].endswith("%") and words[3].endswith("%"), lines[at + 1]
+    # the same sessions' figures as the JSON gives them, in % to two places
+    import json
+
+    code, out, _ = run("analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "3", "--goal", "6", "--strategy",
+                       "martingale", "--simulate", "500", "--seed", "3", "--json")
+    mean, se = json.loads(out)["staking"]["at_table"]["simulated"]["Ann"]["reach_goal"][:2]
+    assert " ".join(words[1:4]) == f"{100 * mean:.2f}% ± {100 * se:.2f}%"
