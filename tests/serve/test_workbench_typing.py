@@ -129,6 +129,8 @@ def test_a_key_in_the_workbench_shows_its_diagnostics_and_figures_soon(browser, 
          message="the figures dimmed")
 
 
+IN_TEXT_WAIT = 300  # ms: the page's IN_TEXT_WAIT_MS (serve/static/workbench.js)
+
 # each request of the page: its route, when asked and when answered (null: not yet, or given up)
 # (from the start again each time it is run; the page's fetch wrapped once)
 REQUESTS = """
@@ -150,7 +152,9 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     """One thing at a time, what the author waits for first: the check, then the analysis, and
     only then the figures inside the text (and the drawing), each solving the game in a process
     of its own; asked beside the analysis, they took a core from it (issue 39, bench_workbench
-    --trace). A text with errors has no analysis: its figures are asked once it is checked."""
+    --trace). They wait at most IN_TEXT_WAIT (a large game's analysis takes seconds, and the
+    expressions' colours come with them). A text with errors has no analysis: its figures are
+    asked once it is checked."""
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -179,7 +183,37 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     made = {r[0]: r for r in answered("/api/graph")}
     check, analysis, figures, drawing = (made[f"/api/{r}"] for r in ("check", "analyse", "figures", "graph"))
     assert check[2] <= analysis[1], made  # the analysis asked once the check is answered
-    assert analysis[2] <= figures[1] and analysis[2] <= drawing[1], made  # the rest once it is
+    assert analysis[2] <= drawing[1], made  # the drawing once it is answered
+    # the figures too, or IN_TEXT_WAIT after the check if the analysis is not answered by then
+    assert figures[1] >= min(analysis[2], check[2] + IN_TEXT_WAIT), made
+
+    # a game whose analysis takes seconds (a count to 5,000 by the totals thrown): the figures
+    # inside the text are asked IN_TEXT_WAIT after its check, not when the analysis is answered
+    (folder / "counting.yaml").write_text(
+        f"# {time.time_ns()}\nname: counting\nvariables:\n  n: 0..5012\nphases:\n  roll:\n"
+        "    - when: n >= 5000 and total == 7\n      do: win\n    - when: n >= 5000\n      do: lose\n"
+        "    - otherwise: set n = n + total; throw again\n", encoding="utf-8")
+    browser.get(f"{address}/workbench?file=counting.yaml")
+    wait(browser, lambda d: d.find_element(By.ID, "diagnostics").text == "No problems.", timeout=60,
+         message="the counting game checked")
+    content = browser.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+    content.click()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL).send_keys(
+        Keys.END).perform()
+    browser.execute_script(REQUESTS)
+    ActionChains(browser).send_keys("x").perform()  # at the end of the first line, a comment
+    made = {r[0]: r for r in answered("/api/figures")}
+    check, analysis, figures = (made[f"/api/{r}"] for r in ("check", "analyse", "figures"))
+    assert check[2] + IN_TEXT_WAIT <= figures[1] < check[2] + IN_TEXT_WAIT + 2000, made
+    assert analysis[2] is None or figures[1] < analysis[2], made
+    browser.get(f"{address}/workbench?file=order.yaml")
+    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
+         message="Cotton's figures")
+    content = browser.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
+    content.click()
+    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
 
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     time.sleep(1.0)  # (the line break's own requests answered)

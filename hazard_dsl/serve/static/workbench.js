@@ -18,6 +18,10 @@
   // edited is given up (the server stops its work) and its answer dropped. Short: the check and
   // the analysis themselves take a tenth of a second or more, a key every few hundredths.
   const QUIET_MS = 40;
+  // The figures inside the text (and the expressions' colours) are asked once the analysis is
+  // answered, or this long after the check if the analysis is not answered by then (a large
+  // game's takes seconds: its colours would wait for it).
+  const IN_TEXT_WAIT_MS = 300;
   // The figures and the drawing on screen may be of an older version of the text than the
   // editor's: each edit counts one, and each shown part remembers the count and the time of the
   // text it was made from (null: nothing shown). Where they differ the part is dimmed and a line
@@ -148,10 +152,14 @@
       }
       // the figures inside the text once the analysis is answered, not beside it: each solves
       // the game, in a process of its own, and beside it they took a core from the analysis
-      // (issue 39, bench_workbench --trace)
+      // (issue 39, bench_workbench --trace); at the latest IN_TEXT_WAIT_MS after the check
+      let inTextAsked = false;
+      const askInText = () => { if (!inTextAsked) { inTextAsked = true; inText(text, name); } };
+      const meanwhile = setTimeout(() => { if (mine === asked) askInText(); }, IN_TEXT_WAIT_MS);
       const [analysis] = await Promise.allSettled([api("/api/analyse", {text, name}, "POST", signal)]);
+      clearTimeout(meanwhile);
       if (mine !== asked || signal.aborted) return;
-      inText(text, name);
+      askInText();
       if (analysis.status === "fulfilled") {
         figures($("figures"), analysis.value);
         $("throws-chart").replaceChildren(throwsChart(analysis.value.throws));
