@@ -71,12 +71,32 @@ def command(args) -> int:
             seed, dice = seed_and_tape(request.seed, request.dice)
             plan = (read_plans(args.plan, settings["players"]),
                     money(args.cap, Arg("cap")) if args.cap is not None else None)
+            _check_best_plans(plan[0], settings)
             table = sessions.table(ruleset, request.options, settings, seed, dice)
             unlogged = None
         return _play(args, fmt, log, table, settings, seed, unlogged, plan)
     finally:
         if log is not None:
             log.close()
+
+
+def _check_best_plans(planned: dict, settings: dict) -> None:
+    """A seat planned to play the best stake, judged before the first throw as run --strategy
+    best judges it: its policy is solved in whole units towards twice the purse (play.strategies),
+    so a purse or stake of a fraction of a unit has none, and a purse past MAX_POLICY_PURSES
+    was refused only at the seat's first stake, the session under way."""
+    seat = next((seat for seat, name in planned.items() if name == "best"), None)
+    if seat is None:
+        return
+    from ..solve.policy import MAX_POLICY_PURSES
+
+    purse, stake = Fraction(settings["purse"]), Fraction(settings["stake"])
+    if purse.denominator != 1 or stake.denominator != 1:
+        raise UsageError(f"--plan {seat}:best stakes whole units (its policy is solved in them): give --purse "
+                         f"and --stake in whole units, not {purse} and {stake}")
+    if 2 * int(purse) - 1 > MAX_POLICY_PURSES:
+        raise UsageError(f"--purse is too large for --plan {seat}:best: its exact policy, towards twice the purse, "
+                         f"takes at most {MAX_POLICY_PURSES:,} purses below it")
 
 
 def _play(args, fmt, log, table, settings, seed, unlogged, plan=({}, None)) -> int:
