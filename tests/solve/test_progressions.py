@@ -4,8 +4,6 @@ figure is computed independently here. Cotton's caster: 1979/4032 to win, 2053/4
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction as F
 
 import numpy as np
@@ -15,6 +13,7 @@ from hazard_dsl.simulate.sessions import purse_walks
 from hazard_dsl.solve.policy import caster_outcomes
 from hazard_dsl.solve.progressions import (PROGRESSIONS, Progression, ProgressionError, ProgressionTooLarge,
                                            progression_run)
+from tests.in_process import hazard
 
 P, Q = F(1979, 4032), F(2053, 4032)
 COTTON = caster_outcomes(P, Q)
@@ -119,10 +118,9 @@ def test_too_large_is_said_before_solving():
         progression_run(COTTON, "martingale", 10, 20, 2, cap=1)
 
 
-def test_analyse_strategy_json():
-    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "cotton", "--no-options", "--bankroll", "3",
-                           "--goal", "4", "--stake", "1", "--strategy", "martingale", "--json"],
-                          capture_output=True, text=True)
+def test_analyse_strategy_json(capsys):
+    done = hazard(capsys, "analyse", "cotton", "--no-options", "--bankroll", "3",
+                  "--goal", "4", "--stake", "1", "--strategy", "martingale", "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)["staking"]["progression"]
     assert F(out["reach_goal"]) == P + Q * P
@@ -164,22 +162,21 @@ def test_a_capped_progression_at_the_table_starts_again_past_its_cap():
     assert caught.value.argument.name == "cap"
 
 
-def test_run_plays_a_progression_and_simulate_says_where_it_is_played():
-    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "run", "cotton", "--players", "Ann,Ben,Cat",
-                           "--strategy", "martingale", "--seed", "3", "--rounds", "2"], capture_output=True, text=True)
+def test_run_plays_a_progression_and_simulate_says_where_it_is_played(capsys):
+    done = hazard(capsys, "run", "cotton", "--players", "Ann,Ben,Cat",
+                  "--strategy", "martingale", "--seed", "3", "--rounds", "2")
     assert done.returncode == 0, done.stderr
     assert "pays Ben 8s on the stake" in done.stdout  # 1, 2, 4, 8: three losses in a row, then the stake of 8
-    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "simulate", "cotton", "--players", "Ann,Ben",
-                           "--strategy", "paroli", "--games", "10"], capture_output=True, text=True)
+    done = hazard(capsys, "simulate", "cotton", "--players", "Ann,Ben",
+                  "--strategy", "paroli", "--games", "10")
     # without a goal there is no chain to set it beside: the goal is asked for (the lanes play the flat ones)
     assert done.returncode == 2 and "simulate plays paroli on the table itself, each seat to a goal beside the " \
         "exact chain: give --goal AMOUNT too" in " ".join(done.stderr.split()), done.stderr
 
 
-def test_analyse_simulates_beside_the_exact_chain():
-    done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "cotton", "--no-options", "--bankroll", "10",
-                           "--goal", "20", "--stake", "1", "--strategy", "fibonacci", "--cap", "8", "--simulate", "3000",
-                           "--seed", "7", "--json"], capture_output=True, text=True)
+def test_analyse_simulates_beside_the_exact_chain(capsys):
+    done = hazard(capsys, "analyse", "cotton", "--no-options", "--bankroll", "10", "--goal", "20", "--stake", "1",
+                  "--strategy", "fibonacci", "--cap", "8", "--simulate", "3000", "--seed", "7", "--json")
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)["staking"]
     exact = progression_run(COTTON, "fibonacci", 10, 20, 1, cap=8)
@@ -190,11 +187,10 @@ def test_analyse_simulates_beside_the_exact_chain():
 
 
 @pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
-def test_the_chart_of_a_progression_and_of_the_best_stake(tmp_path):
+def test_the_chart_of_a_progression_and_of_the_best_stake(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     for words, name in ((("--strategy", "martingale", "--stake", "1"), "m.png"), (("--stake", "best"), "b.png")):
-        done = subprocess.run([sys.executable, "-m", "hazard_dsl", "analyse", "cotton", "--no-options", "--bankroll",
-                               "10", "--goal", "20", *words, "--plot", str(tmp_path / name)],
-                              capture_output=True, text=True)
+        done = hazard(capsys, "analyse", "cotton", "--no-options", "--bankroll",
+                      "10", "--goal", "20", *words, "--plot", str(tmp_path / name))
         assert done.returncode == 0, done.stderr
         assert (tmp_path / name).read_bytes()[:4] == b"\x89PNG"
