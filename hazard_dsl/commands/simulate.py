@@ -358,6 +358,7 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
     import numpy as np
 
     from ..play.dice import RandomDice
+    from ..solve.seat_ruin import NEVER_ENDS
     from ..solve.seats import SeatError, SeatSolver, seat_ruin
     from .sessions import stakes_alike, strategy, table
 
@@ -392,6 +393,8 @@ def sessions_to_goal(ruleset, settings: dict, plans: dict, refused: set, count: 
                                   chains=chains)
             except SeatError as exc:
                 why = str(exc)
+        if why == NEVER_ENDS:  # judged before the work: each session would play out the games' bound
+            raise CommandError(f"{seat}'s sessions to the goal: {why}")
         if exact is None and min(need_at) > bankroll:
             raise SettingError("purse", f"must be at least what {seat} needs to play a game as planned "
                                         f"({min(need_at)})")

@@ -125,6 +125,14 @@ def purse_levels(games, fees, bankroll: Fraction, goal: Fraction) -> int:
     return max(0, int((goal - lowest) / step))
 
 
+# Said where some purse of a session to a goal is never left (the chain's system is singular):
+# at a table whose game ends only in pushes (Grand Hazard, chuck-a-luck: the layout's bets carry
+# the money), no stake ever moves a purse towards the goal or ruin
+NEVER_ENDS = ("some purses of this session are never left: no game here moves a seat's purse by its stake (a "
+              "game that ends only in a push: its bets carry the money), so it never reaches the goal or ruin; "
+              "plan the seats' bets, or play it")
+
+
 def forward_in_order(rows: dict, start: dict, order) -> tuple[dict, dict]:
     """An absorbing chain's expected visits to each transient node and the chance of ending in
     each absorbing one, from `start`, eliminating the nodes in the order `order` (a sort key)
@@ -240,6 +248,8 @@ def seat_ruin(machine: Machine, plans: dict, players: list, seat: str, bankroll,
     except TooLargeToSolve:
         raise SeatError(f"{seat}'s session to the goal is too large to solve exactly ({len(rows):,} states of the "
                         f"table and the purse); bring the bankroll nearer the goal, or simulate the sessions") from None
+    except ArithmeticError:  # a purse no game moves (a game that ends only in a push): no end from there
+        raise SeatError(NEVER_ENDS) from None
     reach = sum((p for node, p in ends.items() if node[0] == "goal"), ZERO)
     final = sum((p * node[1] for node, p in ends.items()), ZERO)
     games_as = {role: sum((x for node, x in visits.items() if role_of(node[0]) == role), ZERO) for role in roles}

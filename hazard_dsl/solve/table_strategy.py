@@ -57,7 +57,7 @@ from ..records import field, record
 from .chain import Chain, TooLargeToSolve
 from .exact import ONE, ZERO
 from .seat_chain import BANK, SeatError, SeatSolver
-from .seat_ruin import fees_after_game, purse_levels
+from .seat_ruin import NEVER_ENDS, fees_after_game, purse_levels
 
 # (whose hand, passing, fees, purse, stake rule's state) nodes of the seats' chain to a goal.
 # Measured at a load of 4 on two cores, Cotton's table from 10 to 20 by a first stake of 1, all
@@ -488,6 +488,8 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
         rows[k] = row
     try:
         solved = forward_visits(rows, start_ids)
+    except ArithmeticError:  # singular: some node never reaches the goal or ruin
+        raise TableStrategyError(f"{what}: {NEVER_ENDS}") from None
     except TooLargeToSolve:
         raise TableStrategyError(f"{what}: its {len(rows):,} states, though within the "
                                  f"{MAX_TABLE_STRATEGY_NODES:,} allowed, come back on one another in too many ways "
