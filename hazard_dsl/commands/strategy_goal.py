@@ -297,8 +297,9 @@ def strategy_to_goal(ruleset, settings: dict, count: int, seed: int, goal: Fract
 
     name = settings["strategy"]
     if plans or refused or stakes:  # a seat's own stake too: every seat in turn stakes by the strategy
-        raise SettingError("plans", ": every seat in turn stakes by ", Arg("strategy", value=name), " alone, as "
-                                    "its exact chain does; leave ", Arg("plans"), " out")
+        given = "plans" if plans or stakes else "refusals"  # the one given, by its name
+        raise SettingError(given, ": every seat in turn stakes by ", Arg("strategy", value=name), " alone, as "
+                                  "its exact chain does; leave ", Arg(given), " out")
     players, bankroll, stake = goal_settings(settings, count, goal)
     if name == "best":  # the seats play the exact policy: judged before any table is laid
         from ..solve.policy import judge_purses

@@ -118,3 +118,12 @@ def test_the_simulated_chance_of_the_goal_is_in_percent_as_its_exact_one():
                        "martingale", "--simulate", "500", "--seed", "3", "--json")
     mean, se = json.loads(out)["staking"]["at_table"]["simulated"]["Ann"]["reach_goal"][:2]
     assert " ".join(words[1:4]) == f"{100 * mean:.2f}% ± {100 * se:.2f}%"
+
+
+def test_a_refusal_with_a_strategy_to_the_goal_names_refuse():
+    # F16: "--bet: … leave --bet out", though only --refuse was given
+    code, _, err = run("simulate", "cotton", "--players", "Ann,Ben", "--strategy", "martingale", "--goal", "20",
+                       "--purse", "10", "--refuse", "Ben:side", "--games", "20")
+    assert code == 2
+    assert "--refuse: every seat in turn stakes by --strategy martingale alone, as its exact chain does; leave " \
+           "--refuse out" in err
