@@ -63,6 +63,10 @@ from .work import Failed, Stopping, TimeLimit, Worker
 HEADER = "x-hazard-dsl"  # a header a cross-site form cannot send: a POST or PUT without it is refused
 MAX_BODY = 2 * MAX_BYTES + 65_536  # a rule file at its bound, escaped as JSON, and the rest
 MAX_VARIANTS = 8
+# seconds a hover or a completion waits for the check before it in the kept process: a key's
+# check of a built-in takes tens of milliseconds; past this (a large game's check takes seconds)
+# it is answered beside the check by a process of its own, as issue 39 asks of the language server
+BESIDE_AFTER = 0.25
 MAX_OPTIONS = 64
 # The fields of each POST and PUT route's body: any other is refused (400, naming it), as a
 # chart's settings are, rather than ignored, so that a misspelt "optons" or a "policy" the
@@ -167,12 +171,13 @@ class Api:
 
     # -- the work, given up when its client is
 
-    async def run(self, request: Request, function, *args, ask: bool = False, kept=None, slow: bool = False):
+    async def run(self, request: Request, function, *args, ask: bool = False, kept=None, slow: bool = False,
+                  patience: float | None = None):
         """`function(*args)` done by the worker (`ask`: in the language service's lane), its
         process killed as soon as the client hangs up (a page that left, a request a newer one
         replaced): it holds no slot for nobody. `kept`: `function(state, *args)`, by the process
         that keeps `kept()`'s state (`Worker.keep`; `slow`: with an analysis' time limit), which a
-        request given up lets finish."""
+        request given up lets finish; `patience`: `Worker.keep`'s)."""
         outcome = None
         async with anyio.create_task_group() as group:
             async def watch():
@@ -183,7 +188,7 @@ class Api:
             group.start_soon(watch)
             try:
                 if kept is not None:
-                    outcome = (True, await self.worker.keep(kept, function, *args, slow=slow))
+                    outcome = (True, await self.worker.keep(kept, function, *args, slow=slow, patience=patience))
                 else:
                     outcome = (True, await (self.worker.ask if ask else self.worker.run)(function, *args))
             except Exception as exc:  # raised here, outside the group, not as a group of one
@@ -338,12 +343,14 @@ class Api:
     async def hover(self, request: Request):
         body = await fields_of(request)
         text, name = self.text_of(body)
-        return JSONResponse(await self.run(request, jobs.held_hover, text, name, *self.place(body), kept=jobs.held))
+        return JSONResponse(await self.run(request, jobs.held_hover, text, name, *self.place(body), kept=jobs.held,
+                                            patience=BESIDE_AFTER))
 
     async def completion(self, request: Request):
         body = await fields_of(request)
         text, name = self.text_of(body)
-        items = await self.run(request, jobs.held_completion, text, name, *self.place(body), kept=jobs.held)
+        items = await self.run(request, jobs.held_completion, text, name, *self.place(body), kept=jobs.held,
+                               patience=BESIDE_AFTER)
         return JSONResponse({"items": items})
 
     async def figures(self, request: Request):

@@ -60,6 +60,10 @@ class Stopping(Exception):
     """The server is stopping: the work was stopped, or not started."""
 
 
+class Busy(Exception):
+    """The kept process stayed at other work longer than the request would wait (`Kept.ask`)."""
+
+
 class Failed(Exception):
     """The work raised an error a caller can correct (`kind`: "request", "ruleset", "graphviz")
     or a bug ("internal"): `payload` is what the response says."""
@@ -186,12 +190,23 @@ class Kept:
         self.limit = None  # the time limit of the work at hand
         self._turn = None  # made in the event loop, at the first request
 
-    async def ask(self, limit: float, function, *args):
+    async def ask(self, limit: float, function, *args, patience: float | None = None):
+        """`function(state, *args)` by the process, after the requests before it. `patience`:
+        seconds to wait for the turn at most, else Busy (the caller answers another way)."""
         if self.worker.stopping:
             raise Stopping("the server is stopping")
         if self._turn is None:
             self._turn = anyio.Lock()
-        async with self._turn:
+        if patience is None:
+            await self._turn.acquire()
+        else:
+            turn = False
+            with anyio.move_on_after(patience):
+                await self._turn.acquire()
+                turn = True  # (no await between: a lock taken is never left behind)
+            if not turn:
+                raise Busy
+        try:
             if self.process is not None and not self.process.is_alive():  # died idle: reaped, replaced
                 self._end(self.process)
             if self.process is None:
@@ -220,6 +235,8 @@ class Kept:
                 raise
             finally:
                 self.worker._running.discard(process)
+        finally:
+            self._turn.release()
         if status == "ok":
             return value
         raise Failed(*value)
@@ -296,11 +313,13 @@ class Worker:
         """A question about a text (check, hover, completion), in a lane of its own."""
         return await self._work("ask", self.ask_limit, function, args, kwargs)
 
-    async def keep(self, make, function, *args, slow: bool = False):
+    async def keep(self, make, function, *args, slow: bool = False, patience: float | None = None):
         """A question about a text (as `ask`; `slow`: an analysis, as `run`, with its time
         limit), answered by the process that keeps `make()`'s state (`Kept`: `function(state,
         *args)`), one at a time; inline, by a state made for the request alone (the threads of
-        this process would share it). `make` and `function` are module-level functions."""
+        this process would share it). `make` and `function` are module-level functions.
+        `patience`: a hover or a completion waits that long at most for a check before it (a
+        large game's takes seconds), then is answered beside it, by a process of its own."""
         if self.inline:
             return await (self.run if slow else self.ask)(fresh, make, function, *args)
         if make not in self._kept:
@@ -313,7 +332,10 @@ class Worker:
         if slow:  # an analysis holds one of the `jobs` slots, as any other does
             async with self._lane("run"):
                 return await kept.ask(self.time_limit, function, *args)
-        return await kept.ask(self.ask_limit, function, *args)
+        try:
+            return await kept.ask(self.ask_limit, function, *args, patience=patience)
+        except Busy:
+            return await self.ask(fresh, make, function, *args)
 
     def stop(self) -> None:
         """The server stops: every piece of work running is killed, and each request waiting

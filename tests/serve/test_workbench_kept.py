@@ -298,3 +298,39 @@ def test_the_servers_processes_set_the_collector_as_the_programs_do(tmp_path):
 
     kept, forked = anyio.run(scenario)
     assert kept == forked == (collector.YOUNG, collector.OLDER, collector.OLDER) == (200_000, 30, 30)
+
+
+@pytest.mark.slow  # seconds: a kept process held at work, and one forked beside it
+def test_a_hover_during_a_long_check_is_answered_beside_it(tmp_path):
+    # Issue 39: a request is answered while a long check runs. The workbench's hover and
+    # completion are the kept service's (no fork at each key), but a check that holds the kept
+    # process past their patience (a large game's takes seconds) leaves them to a process of
+    # their own, with a state made for them alone: they wait for no check longer than that.
+    async def scenario():
+        worker = Worker(time_limit=30, jobs=1, folder=tmp_path, ask_limit=10)
+        if worker.inline:
+            pytest.skip("no forkserver here: the work runs inline")
+        assert (await worker.keep(tally, count))[0] == 1
+        kept = worker._kept[tally].process.pid
+        answers: dict = {}
+
+        async def long_check():
+            answers["check"] = await worker.keep(tally, count, 4.0)
+
+        async def hover():
+            start = time.monotonic()
+            answers["hover"] = await worker.keep(tally, count, patience=0.2)
+            answers["waited"] = time.monotonic() - start
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(long_check)
+            await anyio.sleep(0.3)  # the check has the process
+            group.start_soon(hover)
+        assert answers["check"] == (2, kept)
+        # answered beside the check (a fresh state: its first answer), well before the check ended
+        assert answers["hover"][0] == 1 and answers["hover"][1] != kept and answers["waited"] < 3.0
+        # with the process free, the patience is not needed: the kept state answers
+        assert await worker.keep(tally, count, patience=0.2) == (3, kept)
+        worker.stop()
+
+    anyio.run(scenario)
