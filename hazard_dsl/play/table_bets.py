@@ -97,6 +97,7 @@ class TableBets:
         self.offered = [machine.bets[name] for name in names if name in machine.bets]
         self.up: list[Wager] = []
         self.refuse = machine.ruleset.table.refuse
+        self._most: dict = {}  # most_paid_from by (bet, state): the same all session, and a walk of the bet's moves
 
     # ------------------------------------------------------------------ money set aside
 
@@ -123,6 +124,13 @@ class TableBets:
 
     def available(self, name: str, stakes=None) -> Fraction:
         return self.session.seat(name).purse - self.committed(name, stakes)
+
+    def most_paid_from(self, cb, index: int) -> Fraction:
+        key = (cb.bet.name, index)
+        found = self._most.get(key)
+        if found is None:
+            found = self._most[key] = most_paid_from(cb, self.session.machine, index)
+        return found
 
     # ------------------------------------------------------------------ making bets
 
@@ -218,7 +226,7 @@ class TableBets:
         which its backer puts up with any commission up front."""
         if BANK in takers:
             return None
-        most = most_paid_from(cb, self.session.machine, state.index)
+        most = self.most_paid_from(cb, state.index)
         free = max(self.available(taker, stakes) for taker in takers)
         if side == "backer":
             return coin_floor(self.session.machine.ruleset.table, free / most)
@@ -257,7 +265,7 @@ class TableBets:
         other players who will. `cut`: the offer's facts when a planned amount was cut to the
         most offered, so that the bet says why (`cut` in its event)."""
         bet = cb.bet.name
-        most = most_paid_from(cb, self.session.machine, state.index)
+        most = self.most_paid_from(cb, state.index)
         stake = amount if side == "backer" else amount / most  # the backer's stake
         commission = cb.up_front(state.index, stake)
         need = stake * most if side == "backer" else stake + commission  # what the taker could lose
