@@ -94,8 +94,9 @@ class ComputerSeats:
             logged = Fraction(str(action.get("amount")))
         except (ValueError, ZeroDivisionError):
             logged = None
-        if logged != mine:
-            raise LogError(f"the log has {seat} staking {action.get('amount')}, but {seat}'s plan ({name}) stakes "
+        if logged != mine:  # both amounts in the game's money, as the people read them
+            said = self.money(logged) if logged is not None else repr(action.get("amount"))[:40]
+            raise LogError(f"the log has {seat} staking {said}, but {seat}'s plan ({name}) stakes "
                            f"{self.money(mine)} there: the log was not played by the plan its session event "
                            f"names")
 
