@@ -70,6 +70,23 @@ def pytest_configure(config):
             os.environ[name] = value
 
 
+# The README's `pytest -n auto` on CI's two cores ends when the later of its two workers ends.
+# pyproject's addopts hands tests out with `--dist worksteal` (a worker that runs dry takes half
+# of what the other has still queued), and the files with slow tests are collected first, each
+# file whole: what is left at the end is short, so neither worker waits long for the other
+# (the longest first, as a greedy schedule wants). A run without -n runs them in this order.
+# (`--dist loadgroup`, which would keep a file's tests on one worker, groups nothing under
+# pytest 9: pytest-xdist 3.8 renames a test by its private `_nodeid`, which pytest 9 no longer reads.)
+
+
+def pytest_collection_modifyitems(config, items):
+    files: dict = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    slow_first = sorted(files, key=lambda name: not any(i.get_closest_marker("slow") for i in files[name]))
+    items[:] = [item for name in slow_first for item in files[name]]
+
+
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 SHIPPED = sorted(p.stem for p in RULESETS.glob("*.yaml"))
