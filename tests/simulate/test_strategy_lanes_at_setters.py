@@ -86,8 +86,22 @@ CASES = [("cotton", "martingale", 1, Fraction(8)), ("cotton", "fibonacci", 1, No
 @pytest.mark.slow
 @pytest.mark.statistical
 @pytest.mark.parametrize("ruleset,name,stake,cap", CASES, ids=[f"{r}-{n}" for r, n, _, _ in CASES])
-def test_lanes_agree_with_the_table_played_one_by_one(ruleset, name, stake, cap):
+def test_lanes_agree_with_the_table_played_one_by_one(ruleset, name, stake, cap, monkeypatch):
     settings = dict(_settings(name, stake=stake), ruleset=ruleset)
+    # both reports print the same exact chains beside their sessions (the same seats, strategy,
+    # bankroll and goal), which this test does not read: they are solved once, for the first
+    # (Hoyle's took half of this test's time), and the second is given the same
+    from hazard_dsl.solve import table_strategy
+
+    solved, solve = {}, table_strategy.exact_at_table
+
+    def once(machine, solver, players, *rest):
+        key = (tuple(players), *rest)
+        if key not in solved:
+            solved[key] = solve(machine, solver, players, *rest)
+        return solved[key]
+
+    monkeypatch.setattr(table_strategy, "exact_at_table", once)
     lanes = strategy_to_goal(_ruleset(ruleset), settings, 4000, 38, Fraction(20), cap=cap)
     played = strategy_to_goal(_ruleset(ruleset), settings, 150, 38, Fraction(20), cap=cap, on_table=True)
     for seat in ("Ann", "Ben", "Cat"):
