@@ -83,10 +83,13 @@ def bet_orders(texts, at_throw: bool = True) -> tuple:
 
 def money(text: str, arg: Arg) -> Fraction:
     """`10`, `12.50`, `21/2`: an amount of money in the file's unit, exactly, more than 0."""
-    from ..parse.numbers import exact_amount
+    from ..parse.numbers import MAX_DIGITS, exact_amount
 
     value = exact_amount(text, percent=False)
     if value is None:
+        if exact_amount(text, percent=False, written=True) is not None:  # an amount, but too long (fuzz41 F11)
+            raise ArgumentError(arg, f"an amount of money has at most {MAX_DIGITS} digits in each part (whole, "
+                                     f"decimals, denominator): {text[:30]}")
         raise ArgumentError(arg, f"{text[:30]!r} is not an amount of money (10, 12.50 or 21/2)")
     if value <= 0:
         raise ArgumentError(arg, "the amount must be more than 0")

@@ -127,3 +127,14 @@ def test_a_refusal_with_a_strategy_to_the_goal_names_refuse():
     assert code == 2
     assert "--refuse: every seat in turn stakes by --strategy martingale alone, as its exact chain does; leave " \
            "--refuse out" in err
+
+
+def test_a_cap_of_too_many_digits_is_told_its_bound_not_called_no_amount():
+    # F11: a 20-digit --cap was "not an amount of money", where --purse says the bound
+    code, out, err = run("run", "cotton", "--players", "Ann,Ben", "--strategy", "martingale", "--cap",
+                         "12345678901234567890")
+    assert (code, out) == (2, "")
+    assert "--cap: an amount of money has at most 15 digits in each part (whole, decimals, denominator): " \
+           "12345678901234567890" in err, err
+    code, out, err = run("run", "cotton", "--players", "Ann,Ben", "--strategy", "martingale", "--cap", "12x")
+    assert code == 2 and "--cap: '12x' is not an amount of money (10, 12.50 or 21/2)" in err, err
