@@ -25,3 +25,19 @@ def hazard(capsys, *argv: str) -> subprocess.CompletedProcess:
         code = leaving.code if isinstance(leaving.code, int) else (0 if leaving.code is None else 1)
     said = capsys.readouterr()
     return subprocess.CompletedProcess(["hazard-dsl", *argv], code, said.out, said.err)
+
+
+def said(*argv: str, words: bool = False) -> tuple[int, str, str]:
+    """`hazard-dsl ARGV…` as `main` runs it, without pytest's capture: (exit code, what it
+    printed, what it said on stderr). `words`: stderr's words joined by single spaces, as a test
+    reads a message that wraps at the terminal's width."""
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as leaving:
+            code = leaving.code
+    return code, out.getvalue(), " ".join(err.getvalue().split()) if words else err.getvalue()

@@ -7,27 +7,19 @@ own over the published 1979/4032), and the integer elimination of the seats' cha
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from fractions import Fraction
 
 import pytest
 
 import hazard_dsl
-from hazard_dsl.cli import main
+from tests.in_process import said
 from hazard_dsl.errors import ArgumentError
 from tests.solve.test_table_strategy import cotton_by_hand, machine
 
 
 def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+    return said(*argv)
 
 
 ASKED = ["analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "4", "--goal", "8", "--strategy", "martingale"]

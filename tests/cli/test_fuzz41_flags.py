@@ -4,23 +4,15 @@ words say what is taken. Each test failed before its fix."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 
-from hazard_dsl.cli import main
+from tests.in_process import said
 
 AT_TABLE = ["analyse", "cotton", "--players", "Ann,Ben", "--bankroll", "10", "--goal", "20", "--strategy",
             "martingale"]
 
 
 def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), " ".join(err.getvalue().split())
+    return said(*argv, words=True)
 
 
 def test_games_with_a_strategy_at_the_table_is_refused_not_ignored():

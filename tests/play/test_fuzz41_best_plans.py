@@ -5,20 +5,12 @@ only at the seat's first stake, the game under way. Each test failed before the 
 
 from __future__ import annotations
 
-import contextlib
-import io
 
-from hazard_dsl.cli import main
+from tests.in_process import said
 
 
 def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), " ".join(err.getvalue().split())
+    return said(*argv, words=True)
 
 
 PLAY = ["play", "cotton", "--players", "Ann,Ben", "--no-log", "--seed", "3", "--plan", "Ann:best", "--plan", "Ben:best"]

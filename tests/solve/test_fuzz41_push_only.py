@@ -7,27 +7,19 @@ refused before the work, in words. Each test failed before the fix."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import time
 
 import pytest
 
 import hazard_dsl
-from hazard_dsl.cli import main
+from tests.in_process import said
 
 NEVER = ("some purses of this session are never left: no game here moves a seat's purse by its stake (a game "
          "that ends only in a push: its bets carry the money), so it never reaches the goal or ruin")
 
 
 def run(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), " ".join(err.getvalue().split())
+    return said(*argv, words=True)
 
 
 @pytest.mark.parametrize("name", ["grand_hazard", "chuck_a_luck"])
