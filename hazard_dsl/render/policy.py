@@ -125,10 +125,12 @@ def table_strategy_tables(s) -> list[Table]:
         cells = []
         for seat in seats:
             mean, se = sim[seat][key]
+            if mean is None:
+                cells.append("—")
+                continue
             # a chance in % as its exact figure above it is (the CSV's values stay decimals)
-            text = f"{100 * mean:.2f}% ± {100 * se:.2f}%" if percent and mean is not None else \
-                None if mean is None else f"{mean:.4f} ± {se:.4f}"
-            cells.append("—" if mean is None else Cell(text, [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")]))
+            text = f"{100 * mean:.2f}% ± {100 * se:.2f}%" if percent else f"{mean:.4f} ± {se:.4f}"
+            cells.append(Cell(text, [("", f"{mean:.6g}"), (" SE", f"{se:.6g}")]))
         return cells
 
     if sim:  # each simulated figure under its exact one, ± one standard error

@@ -65,18 +65,6 @@ def graph(name: str, options: dict, fmt: str, text: str | None = None) -> str:
     return graph_request(asked(name, options, fmt, text)).decode("utf-8")
 
 
-def check(text: str, name: str) -> list[dict]:
-    from .language import check_text
-
-    return check_text(text, name)
-
-
-def figures(text: str, name: str) -> dict:
-    from . import language
-
-    return language.figures(text, name)
-
-
 # The workbench's check, figures, hover and completion as one types: by the kept process
 # (work.Worker.keep), whose state, `held()`, holds each page's text as a document of one language
 # service (issue 39). The hover and the completion were each a process forked for it, checking

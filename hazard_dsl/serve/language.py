@@ -7,8 +7,9 @@ A text in the workbench is a rule file held in a string (an `untitled:` document
 service, named as the page names it): it may extend the built-in rulesets. Each request is
 answered in a process of its own (serve.work), so each opens the text afresh; the service's
 reading cache makes that cheap. The workbench's check, figures, hover and completion as one
-types are the exception: one kept process holds its texts (`Held`, `work.Kept`), so that a keystroke's check
-plays out only what it changed (a fifth of a fresh check of Cotton's Hazard, issue 39).
+types are the exception: one kept process holds its texts (`Held`, `work.Kept`), so that a
+keystroke's check plays out only what it changed (a fifth of a fresh check of Cotton's Hazard,
+issue 39).
 """
 
 from __future__ import annotations

@@ -10,14 +10,14 @@ command line, and the cache of read rulesets and compiled machines on disk is sh
 Two lanes, so that slow work never keeps the editor waiting: `run` (analyse, compare, draw, the
 rule sheet) runs at most `jobs` pieces at once (the cores), others waiting their turn; `ask`
 (a text's questions of a few milliseconds: the language service's, the `show` of a text) has
-slots of its own that no analysis can take, and a shorter time limit. A piece of work whose request is given
-up (the client hung up, a newer request replaced it, the server stops) is killed at once and its
-slot freed: it does not run on to its time limit for nobody.
+slots of its own that no analysis can take, and a shorter time limit. A piece of work whose
+request is given up (the client hung up, a newer request replaced it, the server stops) is
+killed at once and its slot freed: it does not run on to its time limit for nobody.
 
-The workbench's questions as one types (the check of a text, its figures, hover and completion,
-its analysis and its drawing) are answered by processes the server keeps (`Kept`, `Worker.keep`) rather than forked
-for each: each keeps what it worked out for the next version of the text (issue 39), and is
-bounded, killed and replaced like any other piece of work.
+The workbench's questions as one types (the check of a text, its figures, hover and
+completion, its analysis and its drawing) are answered by processes the server keeps (`Kept`,
+`Worker.keep`) rather than forked for each: each keeps what it worked out for the next version
+of the text (issue 39), and is bounded, killed and replaced like any other piece of work.
 
 The work runs in the folder served (`folder`): a rule file of it is shown by its name there, as
 the command line run in that folder shows it, and its `extends:` may name only the built-in

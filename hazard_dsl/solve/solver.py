@@ -92,6 +92,7 @@ def _throw_transitions(state, dice=None) -> dict:
             counts[step.target] = counts.get(step.target, 0) + w
     return {t: Fraction(n, dice.total) for t, n in counts.items()}
 
+
 def checked_policy_text(policy) -> None:
     """A policy is text: the Python API's policy=None or policy=7 is refused as an argument,
     not found by str's methods as an AttributeError (issue 40's fuzz)."""

@@ -443,7 +443,7 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
     laid_at: dict = {}  # node's number -> the seat's own stake laid in its game
     casting: set = set()
     queue = list(dict.fromkeys(k for start in start_ids for k in start if nodes[k][0] not in ("goal", "ruin")))
-    seen = set(queue)
+    counted = len(queue)  # the nodes of the table found so far, the goal and ruin aside
     while queue:
         k = queue.pop()
         pos, count, fee_states, purse, held = nodes[k]
@@ -476,13 +476,13 @@ def table_strategies(machine: Machine, players: list, seats: list, rule: StakeRu
                 nxt = (pos2, count2, tuple(after_fees), purse2, after_rule)
                 j = ids.get(nxt)
                 if j is None:
-                    if len(seen) >= MAX_TABLE_STRATEGY_NODES:
+                    if counted >= MAX_TABLE_STRATEGY_NODES:
                         raise TableStrategyError(f"{what} has more than {MAX_TABLE_STRATEGY_NODES:,} states of the "
                                                  f"table, the purse and the strategy, more than an exact solve is "
                                                  f"made for; give a cap or bring the bankroll nearer the "
                                                  f"goal, or simulate the sessions")
                     j = number(nxt)
-                    seen.add(j)
+                    counted += 1
                     queue.append(j)
             row[j] = row.get(j, ZERO) + p
         rows[k] = row

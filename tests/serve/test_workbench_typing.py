@@ -81,23 +81,42 @@ def _answered(page, key_at: float, kind: str, timeout: float = 30) -> float:
     raise AssertionError(f"no {kind} shown within {timeout} s of the key")
 
 
+def editor_clicked(page) -> None:
+    """The workbench's editor given the focus (CodeMirror's content, inside its shadow root)."""
+    page.execute_script(
+        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')").click()
+
+
+def cotton_at_the_end(page, address: str, folder, name: str, script: str | None = None,
+                      written: bool = True) -> str:
+    """Cotton's Hazard as `name` in the server's folder (`written`: written anew), ending in a
+    comment line without a line break (each letter typed extends it), opened in the workbench;
+    once its figures are shown, `script` run in the page and the cursor put at the end. The
+    built-in text it begins with."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
+    if written:
+        (folder / name).write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
+    page.get(f"{address}/workbench?file={name}")
+    wait(page, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
+         message="Cotton's figures")
+    if script is not None:
+        page.execute_script(script)
+    editor_clicked(page)
+    ActionChains(page).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    return text
+
+
 def test_a_key_in_the_workbench_shows_its_diagnostics_and_figures_soon(browser, server):  # noqa: F811
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
     address, folder = server
-    # Cotton's Hazard, ending in a comment line without a line break: each letter typed extends it
-    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
-    (folder / "typing.yaml").write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
-    browser.get(f"{address}/workbench?file=typing.yaml")
-    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
-         message="Cotton's figures")
-    browser.execute_script(WATCH)
-    content = browser.execute_script(
-        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
-    content.click()
-    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    text = cotton_at_the_end(browser, address, folder, "typing.yaml", WATCH)
     shown = {"diagnostics": [], "figures": []}
     for k in range(KEYS):
         ActionChains(browser).send_keys("etaoinshrdlu"[k % 12]).perform()
@@ -148,7 +167,7 @@ if (!window.__fetching) {
 """
 
 
-def settled(browser) -> None:
+def settled(page) -> None:
     """Wait until the page has asked nothing for IN_TEXT_WAIT and a moment more, and every request
     it made is answered; then forget them: what is watched next is the next key's alone (under
     load, the loaded text's figures were asked after the watch began, and read as the key's)."""
@@ -157,8 +176,8 @@ def settled(browser) -> None:
         return all(r[2] is not None and now - r[1] > IN_TEXT_WAIT + 500 for r in requests)
 
     time.sleep((IN_TEXT_WAIT + 500) / 1000)
-    wait(browser, quiet, timeout=60, message="the page at rest")
-    browser.execute_script("window.__requests = []")
+    wait(page, quiet, timeout=60, message="the page at rest")
+    page.execute_script("window.__requests = []")
 
 
 def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(browser, server):  # noqa: F811
@@ -173,15 +192,7 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     from selenium.webdriver.common.keys import Keys
 
     address, folder = server
-    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
-    (folder / "order.yaml").write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
-    browser.get(f"{address}/workbench?file=order.yaml")
-    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
-         message="Cotton's figures")
-    content = browser.execute_script(
-        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
-    content.click()
-    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    cotton_at_the_end(browser, address, folder, "order.yaml")
 
     def answered(route: str) -> list:
         """The requests made since the watch began, once one to `route` is answered."""
@@ -210,9 +221,7 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     browser.get(f"{address}/workbench?file=counting.yaml")
     wait(browser, lambda d: d.find_element(By.ID, "diagnostics").text == "No problems.", timeout=60,
          message="the counting game checked")
-    content = browser.execute_script(
-        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
-    content.click()
+    editor_clicked(browser)
     ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.HOME).key_up(Keys.CONTROL).send_keys(
         Keys.DOWN, Keys.END).perform()
     browser.execute_script(REQUESTS)
@@ -224,13 +233,7 @@ def test_a_keys_figures_inside_the_text_are_asked_once_its_analysis_is_answered(
     check, analysis, figures = (made[f"/api/{r}"] for r in ("check", "analyse", "figures"))
     assert check[2] + IN_TEXT_WAIT <= figures[1] < check[2] + IN_TEXT_WAIT + 2000, made
     assert analysis[2] is None or figures[1] < analysis[2], made
-    browser.get(f"{address}/workbench?file=order.yaml")
-    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
-         message="Cotton's figures")
-    content = browser.execute_script(
-        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
-    content.click()
-    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    cotton_at_the_end(browser, address, folder, "order.yaml", written=False)
 
     ActionChains(browser).send_keys(Keys.ENTER).perform()
     time.sleep(1.0)  # (the line break's own requests answered)
@@ -268,20 +271,9 @@ def test_an_edit_gives_up_the_figures_inside_the_older_text_at_once(browser, ser
     while they are still asked gives them up at once, not only once the newer text is checked,
     so that they never keep that check waiting behind them (issue 39)."""
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
 
     address, folder = server
-    text = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8").rstrip("\n")
-    (folder / "given.yaml").write_text(f"{text}\n# typed {time.time_ns()}: ", encoding="utf-8")
-    browser.get(f"{address}/workbench?file=given.yaml")
-    wait(browser, lambda d: "1979/4032" in d.find_element(By.ID, "figure-win").text, timeout=60,
-         message="Cotton's figures")
-    browser.execute_script(HOLD_FIGURES)
-    content = browser.execute_script(
-        "return document.getElementById('editor').shadowRoot.querySelector('.cm-content')")
-    content.click()
-    ActionChains(browser).key_down(Keys.CONTROL).send_keys(Keys.END).key_up(Keys.CONTROL).perform()
+    cotton_at_the_end(browser, address, folder, "given.yaml", HOLD_FIGURES)
     ActionChains(browser).send_keys("e").perform()
     wait(browser, lambda d: d.execute_script("return window.__figures.length") == 1, timeout=60,
          message="the figures inside the text asked")
