@@ -188,6 +188,7 @@ class Kept:
         self.worker, self.make = worker, make
         self.process = self.connection = None
         self.limit = None  # the time limit of the work at hand
+        self.claimed = False  # an analysis is on its way to the process (`Worker.keep`)
         self._turn = None  # made in the event loop, at the first request
 
     async def ask(self, limit: float, function, *args, patience: float | None = None):
@@ -325,13 +326,20 @@ class Worker:
         if make not in self._kept:
             self._kept[make] = Kept(self, make)
         kept = self._kept[make]
-        if slow and kept.busy():
-            # an analysis while another runs (another page's, or one given up still in its grace):
-            # a process of its own, with nothing kept, rather than a wait behind it
+        if slow and (kept.busy() or kept.claimed):
+            # an analysis while another runs or waits its slot (another page's, or one given up
+            # still in its grace): a process of its own, with nothing kept, rather than a wait
+            # behind it
             return await self.run(fresh, make, function, *args)
         if slow:  # an analysis holds one of the `jobs` slots, as any other does
-            async with self._lane("run"):
-                return await kept.ask(self.time_limit, function, *args)
+            # claimed before the first await: two analyses arriving together must not both see
+            # the kept process free and queue one behind the other for its turn
+            kept.claimed = True
+            try:
+                async with self._lane("run"):
+                    return await kept.ask(self.time_limit, function, *args)
+            finally:
+                kept.claimed = False
         try:
             return await kept.ask(self.ask_limit, function, *args, patience=patience)
         except Busy:

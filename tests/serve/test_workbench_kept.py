@@ -334,3 +334,31 @@ def test_a_hover_during_a_long_check_is_answered_beside_it(tmp_path):
         worker.stop()
 
     anyio.run(scenario)
+
+
+def test_two_analyses_arriving_together_run_side_by_side(tmp_path):
+    # CI found this race: two pages' analyses arrive in the same instant, both see the kept
+    # process free (neither has taken its turn yet, each awaiting its slot), and the second
+    # queues behind the first for the kept process, one slot idle. The first claims the process
+    # before any await; the second is forked beside it. Read from the processes that answered,
+    # not from a clock: the same pid twice is the race.
+    async def scenario():
+        worker = Worker(time_limit=30, jobs=2, folder=tmp_path)
+        if worker.inline:
+            pytest.skip("no forkserver here: the work runs inline")
+        answers = []
+
+        async def analysis():
+            answers.append(await worker.keep(tally, count, 0.3, slow=True))
+
+        try:
+            async with anyio.create_task_group() as group:
+                group.start_soon(analysis)
+                group.start_soon(analysis)
+        finally:
+            worker.stop()
+        return answers
+
+    answers = anyio.run(scenario)
+    assert sorted(a[0] for a in answers) == [1, 1], answers  # each its own state's first answer
+    assert answers[0][1] != answers[1][1]
