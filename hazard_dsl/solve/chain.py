@@ -301,15 +301,22 @@ class Chain:
         return visits
 
     def _solve_cycle(self, component, inflow: dict) -> list:
-        """Visits to the states of one cycle: x (I − Q_CC) = inflow ⇔ (I − Q_CC)ᵀ xᵀ = inflowᵀ."""
-        members = {s: k for k, s in enumerate(component)}
-        rows: list[dict] = [{k: ONE} for k in range(len(component))]
-        for s, k in members.items():
-            for t, p in self.rows[s].items():
-                j = members.get(t)
-                if j is not None:
-                    rows[j][k] = rows[j].get(k, ZERO) - p
-        return sparse_solve(rows, [inflow[s] for s in component])
+        """Visits to the states of one cycle (`visit_equations`)."""
+        return sparse_solve(visit_equations(component, self.rows), [inflow[s] for s in component])
+
+
+def visit_equations(component: list, rows: dict) -> list[dict]:
+    """The equations of the visits x to the states of one cycle of an absorbing chain, given
+    what flows in from outside it: x (I − Q_CC) = inflow ⇔ (I − Q_CC)ᵀ xᵀ = inflowᵀ, the
+    equation of the cycle's k-th state as a sparse row {k': coefficient}, x_k − Σ x_k' Q[k', k]."""
+    members = {s: k for k, s in enumerate(component)}
+    equations: list[dict] = [{k: ONE} for k in range(len(component))]
+    for s, k in members.items():
+        for t, p in rows[s].items():
+            j = members.get(t)
+            if j is not None:
+                equations[j][k] = equations[j].get(k, ZERO) - p
+    return equations
 
 
 def gauss(matrix: list[list[Fraction]]) -> list[Fraction]:

@@ -54,7 +54,7 @@ from math import gcd, lcm
 
 from ..compile.machine import Machine
 from ..records import field, record
-from .chain import Chain, TooLargeToSolve
+from .chain import Chain, TooLargeToSolve, visit_equations
 from .exact import ONE, ZERO
 from .seat_chain import BANK, SeatError, SeatSolver
 from .seat_ruin import NEVER_ENDS, fees_after_game, purse_levels
@@ -306,15 +306,9 @@ def forward_visits(rows: dict, starts: list) -> dict:
                         if x:
                             into[i] += x * p
             continue
-        members = {s: k for k, s in enumerate(component)}
-        # x (I − Q) = inflow: the equation of state j is x_j − Σ_i x_i Q[i, j]
-        eqs: list[dict] = [{k: ONE} for k in range(len(component))]
-        for s, k in members.items():
-            for t, p in rows[s].items():
-                j = members.get(t)
-                if j is not None:
-                    eqs[j][k] = eqs[j].get(k, ZERO) - p
-        solved = solve_in_integers(eqs, [inflow.pop(s, None) or [ZERO] * many for s in component])
+        members = set(component)
+        solved = solve_in_integers(visit_equations(component, rows),
+                                   [inflow.pop(s, None) or [ZERO] * many for s in component])
         for s, xs in zip(component, solved):
             visits[s] = xs
             for t, p in rows[s].items():
