@@ -476,6 +476,10 @@ def _c_loader():
 
     class _CLoader(base):
         def resolve(self, kind, value, implicit):
+            if implicit == (False, False) and value == "":
+                # libyaml calls an empty scalar tagged `!` (`k: !`) not plain, where PyYAML's
+                # own parser calls it plain, and reads it as null: read as PyYAML reads it (fuzz42)
+                implicit = (True, False)
             key = (kind, value, implicit)
             tag = resolved.get(key)
             if tag is None:
