@@ -1,0 +1,56 @@
+"""Files a command writes at a name the user gives (audit 42): `graph -o` wrote its drawing over
+the rule file it drew, so `hazard-dsl graph mine.yaml -o mine.yaml` lost the rules. A rule file is
+never written over (the house rule of play.log.create_new_file); any other file `-o` names is
+replaced, as before (docs/build.py redraws docs/figures/petty.svg over itself)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hazard_dsl.parse.files import builtin_dir
+from tests.in_process import hazard
+
+COTTON = (builtin_dir() / "cotton.yaml").read_text(encoding="utf-8")
+
+
+def test_graph_does_not_draw_over_the_rule_file_it_draws(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(COTTON, encoding="utf-8")
+    result = hazard(capsys, "graph", "mine.yaml", "-o", "mine.yaml")
+    assert result.returncode == 2
+    assert " ".join(result.stderr.split()) == (
+        "hazard-dsl: error: --output mine.yaml: that is a rule file (the one drawn, a file it extends, "
+        "or a built-in ruleset); a drawing is never written over a rule file: give it a name of its own")
+    assert Path("mine.yaml").read_text(encoding="utf-8") == COTTON
+
+
+def test_graph_does_not_draw_over_the_file_a_ruleset_extends(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("base.yaml").write_text(COTTON, encoding="utf-8")
+    Path("child.yaml").write_text("name: Child\nextends: base.yaml\n", encoding="utf-8")
+    result = hazard(capsys, "graph", "child.yaml", "--output", "base.yaml")
+    assert result.returncode == 2
+    assert "--output base.yaml: that is a rule file" in result.stderr
+    assert Path("base.yaml").read_text(encoding="utf-8") == COTTON
+
+
+def test_graph_does_not_draw_over_a_built_in_ruleset(capsys, tmp_path):
+    shipped = builtin_dir() / "petty.yaml"
+    before = shipped.read_bytes()
+    try:
+        result = hazard(capsys, "graph", "petty", "-o", str(shipped))
+    finally:  # where the refusal is missing, the shipped file is put back for the tests after
+        written = shipped.read_bytes()
+        shipped.write_bytes(before)
+    assert result.returncode == 2
+    assert "that is a rule file" in result.stderr
+    assert written == before
+
+
+def test_graph_still_replaces_a_drawing(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("petty.dot").write_text("an old drawing\n", encoding="utf-8")
+    result = hazard(capsys, "graph", "petty", "-o", "petty.dot")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "hazard-dsl: wrote petty.dot\n"
+    assert Path("petty.dot").read_text(encoding="utf-8").startswith("digraph ")
