@@ -27,6 +27,12 @@ class Narrator:
         # caster (play.session's `staked`): his "neither wins nor loses" would only stand above
         # the bets that carry the money, so it is not said
         self.settles = settles_for_caster(machine)
+        # the names of the people at a table (render.session sets them): left as written where
+        # a sentence begins with one ("van Dyke throws out.")
+        self.people: tuple = ()
+
+    def _sentence(self, text: str) -> str:
+        return sentences(text, keep=self.people)
 
     def _values(self, state, dice=None) -> dict:
         values = dict(zip(self.machine.variables, state.values))
@@ -45,26 +51,26 @@ class Narrator:
         values = self._values(after, dice)
         said = []
         if step is not None and step.rule is not None and step.rule.say and not rule_said:
-            said.append(_sentence(fill(step.rule.say, values)))
+            said.append(self._sentence(fill(step.rule.say, values)))
         for event in (step.events if step is not None else ()):
             if event.kind in ("set", "choose"):
                 variable = self.ruleset.variables[event.name]
                 if variable.say:
-                    said.append(_sentence(fill(variable.say, dict(values, value=event.value))))
+                    said.append(self._sentence(fill(variable.say, dict(values, value=event.value))))
                 elif event.kind == "set":
-                    said.append(_sentence(f"{variable_words(variable)} is {event.value}."))
+                    said.append(self._sentence(f"{variable_words(variable)} is {event.value}."))
         if after.kind == "end":
             label = self.ruleset.labels.get(after.label)
             if label and label.say:  # the label's own sentence says how; the tag says who won
-                told = _sentence(fill(label.say, values))
+                told = self._sentence(fill(label.say, values))
                 said.append(told)
                 verdict = f"{values['caster']} {RESULT_VERBS[after.result]}"
                 if self.settles and verdict.casefold() not in " ".join(told.split()).casefold():  # not where it repeats it
-                    said.append(f"[{_sentence(verdict)}]")
+                    said.append(f"[{self._sentence(verdict)}]")
             elif not self.settles:
-                said.append(f"[{_sentence(self.ruleset.label_words(after.label))}]")
+                said.append(f"[{self._sentence(self.ruleset.label_words(after.label))}]")
             else:
-                said.append(f"[{_sentence(values['caster'])} {RESULT_VERBS[after.result]}: "
+                said.append(f"[{self._sentence(values['caster'])} {RESULT_VERBS[after.result]}: "
                             f"{self.ruleset.label_words(after.label)}]")
         return said
 
@@ -101,8 +107,8 @@ class Narrator:
         value = number_word(record.value) if isinstance(record.value, int) else record.value
         who = self.words.caster if record.state.chooser == "caster" else f"the {record.state.chooser}"
         variable = self.ruleset.variables[record.state.variable]
-        head = (f"{_sentence(who)} calls {value}." if variable.say
-                else f"{_sentence(who)} chooses {variable_words(variable)}: {record.value}.")
+        head = (f"{self._sentence(who)} calls {value}." if variable.say
+                else f"{self._sentence(who)} chooses {variable_words(variable)}: {record.value}.")
         return f"       {' '.join([head] + said)}"
 
     def _money(self, e: dict) -> str:
@@ -133,7 +139,7 @@ class Narrator:
             text = f"{name}, {amount}, is a push ({ruleset.label_words(e['label'])}): the stake comes back"
         else:
             text = f"{amount} paid to {e['payee']} ({name})"
-        return f"       $ {_sentence(text)}{tail}"
+        return f"       $ {self._sentence(text)}{tail}"
 
     def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:
         """One JSON line per throw (choices made before it ride along as `choices`, those it led
@@ -204,6 +210,7 @@ def cast_text(casts, words, caster: str | None = None) -> str:
     """Dice that landed off and what was thrown again, in a sentence: "x-4: the first die is off,
     a cater showing; the caster recasts the off die alone: a sice." (play.casting's events), for
     any number of dice: "the first die lands off (x-4-5), a cater and a cinque showing"."""
+    people = (caster,) if caster else ()  # a player's name, as written; the rules' "the caster" begins a sentence
     caster = caster or words.caster
     parts: list = []
     for cast in casts:
@@ -244,7 +251,7 @@ def cast_text(casts, words, caster: str | None = None) -> str:
                                                                   else None)
             every = "both dice" if "kept" not in cast else "all the dice"
             parts.append(f"{who} takes up {every} again" if who else f"{every} are thrown again")
-    return _sentence("; ".join(parts)) + "." if parts else ""
+    return sentences("; ".join(parts), keep=people) + "." if parts else ""
 
 
 def dice_named(dice) -> str:
@@ -272,10 +279,6 @@ def _said(event: dict, ruleset) -> str:
     """The bet's own word for its decision, when it has one (`hard`, `bar`)."""
     label = event.get("label")
     return f" ({ruleset.label_words(label)})" if label not in (None, "", event["event"]) else ""
-
-
-def _sentence(text: str) -> str:
-    return sentences(text)
 
 
 def variable_words(variable) -> str:

@@ -27,6 +27,7 @@ class SessionNarrator:
         self.machine = machine
         self.narrator = Narrator(machine)
         self.unit = machine.ruleset.money_unit
+        self.people: set = set()  # every name seen at the table, told as written (render.words.sentences)
 
     def amount(self, text: str) -> str:
         return money_amount(self.machine.ruleset, Fraction(text))
@@ -80,8 +81,12 @@ class SessionNarrator:
     def _text(self, e: dict) -> str | None:
         kind = e["event"]
         states = self.machine.states
+        if kind == "session":
+            self.people.update(e["purses"])
         if kind in ("choice", "throw"):  # the rules' "{caster}" is the player holding the box
             self.narrator.words = replace(self.machine.ruleset.words, caster=e["caster"])
+            self.people.add(e["caster"])
+            self.narrator.people = tuple(self.people)
         if kind == "session":
             purses = ", ".join(f"{name} {self.amount(p)}" for name, p in e["purses"].items())
             words = self.machine.ruleset.words  # the table's words where the rule file gives them
@@ -113,7 +118,7 @@ class SessionNarrator:
             against = "with the bank" if e["against"] == "bank" else f"against {e['against']}"
             cut = f" ({e['cut']})" if e.get("cut") else ""  # a planned amount cut: why
             return "       " + sentences(f"{e['who']} {side} {self._bet(e['bet'])} for {self.amount(e['amount'])}{cut} "
-                                          f"{against}.")
+                                          f"{against}.", keep=self.people | {e["who"], e["against"]} - {"bank"})
         if kind == "refuse" and "bet" in e:
             what = f"{e['who']}'s offer of {self._bet(e['bet'])} for {self.amount(e['amount'])}"
             if e.get("declined"):

@@ -39,10 +39,18 @@ def fill(template: str, values: dict) -> str:
 _SENTENCE_END = re.compile(r"([.!?][)\"'’”]*\s+)([a-z])")
 
 
-def sentences(text: str) -> str:
+def sentences(text: str, keep=()) -> str:
     """Text whose sentences each begin with a capital: the first letter, and a letter after ".",
-    "!" or "?" and a space ("Crabs! Deuce-ace is out to every main.")."""
+    "!" or "?" and a space ("Crabs! Deuce-ace is out to every main."). A letter inside one of
+    `keep` (the names of the people at the table) is left as written: a name is not a sentence's
+    word, and "Mrs. de Vere" or "e. e. cummings" must not become "Mrs. De Vere", "E. E. Cummings"."""
     text = text.strip()
-    if text[:1].islower():
+    kept = [(m.start(), m.end()) for name in keep if name for m in re.finditer(re.escape(name), text)]
+
+    def free(at: int) -> bool:
+        return not any(start <= at < end for start, end in kept)
+
+    if text[:1].islower() and free(0):
         text = text[0].upper() + text[1:]
-    return _SENTENCE_END.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    return _SENTENCE_END.sub(lambda m: m.group(1) + (m.group(2).upper() if free(m.start(2)) else m.group(2)),
+                             text)
