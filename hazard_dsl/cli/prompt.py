@@ -401,7 +401,8 @@ class Terminal:
         if seat is None:
             first = line.split()[0]
             seat0 = next(iter(offered))
-            self.say(("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
+            self.say(self._who_is_named(line, offered)
+                     + ("Press Enter to throw, or ? for help. A bet" if self.dice_on_enter else "A bet")
                      + f" is NAME BET AMOUNT, such as {self._line(seat0, offered[seat0][0], offered, self._money(2))}; "
                      f"those who may bet now: {', '.join(offered)}{did_you_mean(first, offered)}.")
             return None
@@ -457,6 +458,27 @@ class Terminal:
                 action["side"] = option["side"]
             return action
         return None
+
+    def _who_is_named(self, line: str, offered: dict) -> str:
+        """Why a bet's line names nobody who may bet now, where the table can say more than the
+        list of those who may: a player at the table who may not bet now ("Ann Smith has a side
+        bet on the caster up against Ann Jones already: one at a time. "), or the first word of
+        two or more names ("ann" at a table of Ann Smith and Ann Jones). "" otherwise."""
+        everyone = self.table.players if self.table is not None else list(offered)
+        sitting, rest = seat_at_start(line, everyone)
+        if sitting is not None:
+            words = rest.split()
+            known = next((b for k in range(len(words), 0, -1)
+                          if (b := _bet_named(" ".join(words[:k]), self.machine.bets)) is not None), None)
+            if known is not None:
+                return self._not_open(sitting, known) + " "
+            return f"{sitting} cannot bet now. "
+        first = name_key(line.split()[0])
+        begun = [name for name in everyone if name_key(name).startswith(first + " ")]
+        if len(begun) > 1:
+            return f"{line.split()[0]!r} begins the names of {', '.join(begun[:-1])} and {begun[-1]}: write " \
+                   f"the whole name. "
+        return ""
 
     def _not_open(self, seat: str, bet: str) -> str:
         """Why `seat` may not make `bet` now: one of its kind is up already (one at a time), or
