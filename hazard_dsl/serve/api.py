@@ -247,7 +247,9 @@ class Api:
         return out
 
     def text_of(self, body: dict) -> tuple[str, str]:
-        text, name = body.get("text"), body.get("name") or "untitled.yaml"
+        text, name = body.get("text"), body.get("name")
+        if name is None:  # (not `or`: a name of 0, "" or [] is refused, not taken as none sent)
+            name = "untitled.yaml"
         if not isinstance(text, str):
             raise Refused(400, "give the rule file's text as a string")
         if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
