@@ -90,6 +90,27 @@ def wait(browser, condition, timeout=20, message=""):
     return WebDriverWait(browser, timeout).until(lambda d: condition(d), message)
 
 
+def settled(browser, script, ready, timeout=20, message=""):
+    """What `script` returns once `ready(it)` holds and two reads a quarter second apart agree: a
+    page still drawing (a chart laid out again as its fonts or its width arrive, under a loaded
+    machine's pace) is read when it is done, not after a fixed nap."""
+    last = [None]
+
+    def steady(d):
+        now = d.execute_script(script)
+        if not ready(now):
+            last[0] = None
+            return False
+        if now == last[0]:
+            return True
+        last[0] = now
+        time.sleep(0.25)
+        return False
+
+    wait(browser, steady, timeout=timeout, message=message)
+    return last[0]
+
+
 def text_of(browser, selector):
     from selenium.webdriver.common.by import By
 
@@ -369,12 +390,11 @@ def test_compare_charts_are_readable_at_375_px(browser, server):
                             {"width": 375, "height": 800, "deviceScaleFactor": 1, "mobile": True})
     try:
         browser.get(f"{address}/compare?v=cotton&v=petty&v=cotton:main=called")
-        wait(browser, lambda d: d.find_elements("css selector", "#charts svg text"), message="the charts")
-        time.sleep(0.3)
-        texts = browser.execute_script(
+        texts = settled(
+            browser,
             "return [...document.querySelectorAll('#charts svg text')].map(t => { const r = t.getBoundingClientRect(),"
             " s = t.ownerSVGElement.getBoundingClientRect(); return [t.textContent, r.height, r.left - s.left,"
-            " s.right - r.right]; });")
+            " s.right - r.right]; });", lambda found: found, message="the charts")
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert texts and all(height >= 11 for _, height, _, _ in texts), texts
@@ -462,10 +482,8 @@ def test_compare_places_each_chance_on_a_labelled_scale_in_its_order(browser, se
                                 {"width": width, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     try:
         browser.get(f"{address}/compare?v=cotton&v=chicken&v=petty")
-        wait(browser, lambda d: len(d.execute_script(CHARTS)) >= 2 and d.execute_script(CHARTS)[0]["marks"],
-             message="the charts")
-        time.sleep(0.3)
-        chance, edge = browser.execute_script(CHARTS)[:2]
+        chance, edge = settled(browser, CHARTS, lambda charts: len(charts) >= 2 and all(c["marks"] for c in charts),
+                               message="the charts")[:2]
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # the chances, exactly 1979/4032, 244/495, 5629/11088 as percentages
