@@ -470,7 +470,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="draw only this phase (repeatable, or PHASE,PHASE); arrows to the rest end in stubs")
     p.add_argument("--bet", action="append", default=[], metavar="NAME",
                    help="draw this bet beside the game (repeatable); bets are not drawn otherwise")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE instead of standard output (never over a rule file of the game)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="choose a value for one of the ruleset's options (repeatable)")
     p.set_defaults(func=handlers["graph"])

@@ -54,3 +54,10 @@ def test_graph_still_replaces_a_drawing(capsys, tmp_path, monkeypatch):
     assert result.returncode == 0, result.stderr
     assert result.stderr == "hazard-dsl: wrote petty.dot\n"
     assert Path("petty.dot").read_text(encoding="utf-8").startswith("digraph ")
+
+
+def test_graph_help_says_a_rule_file_is_never_drawn_over(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    result = hazard(capsys, "graph", "--help")
+    assert "write to FILE instead of standard output (never over a rule file of the game)" in \
+        " ".join(result.stdout.split())
