@@ -43,9 +43,13 @@ def whole_number_argument(text: str) -> int:
 
     value = whole_number(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"{text[:30]!r} is not a whole number (digits 0-9, at most "
-                                         f"{MAX_WHOLE_DIGITS})")
+        raise _NotWhole(f"{text[:30]!r} is not a whole number (digits 0-9, at most {MAX_WHOLE_DIGITS})")
     return value
+
+
+class _NotWhole(argparse.ArgumentTypeError):
+    """A flag's value that is not a whole number, said in one line after the flag as --seed's is
+    (`--games '1e9' is not a whole number …`), not under argparse's usage block."""
 
 
 class _Judged(argparse.ArgumentTypeError):
@@ -137,6 +141,9 @@ class Parser(argparse.ArgumentParser):
                 from .wording import FLAGS
 
                 self.exit(2, f"hazard-dsl: error: {judged.error.said(FLAGS)}\n")
+            if isinstance(judged, _NotWhole):
+                flag = next((o for o in action.option_strings if o.startswith("--")), action.dest)
+                self.exit(2, f"hazard-dsl: error: {flag} {judged}\n")
             raise
 
     def exit(self, status: int = 0, message: str | None = None):

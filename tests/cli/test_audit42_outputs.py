@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from hazard_dsl.parse.files import builtin_dir
 from tests.in_process import hazard
 
@@ -61,3 +63,18 @@ def test_graph_help_says_a_rule_file_is_never_drawn_over(capsys, monkeypatch):
     result = hazard(capsys, "graph", "--help")
     assert "write to FILE instead of standard output (never over a rule file of the game)" in \
         " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("argv, said", [
+    (("simulate", "cotton", "--games", "1e9"), "--games '1e9' is not a whole number (digits 0-9, at most 20)"),
+    (("run", "cotton", "--players", "A,B", "--rounds", "two"), "--rounds 'two' is not a whole number"),
+    (("simulate", "cotton", "--workers", "1.5"), "--workers '1.5' is not a whole number"),
+])
+def test_a_flag_that_is_not_a_whole_number_is_one_error_naming_it(capsys, argv, said):
+    """As --seed's: one line after the flag, not argparse's usage block of the whole command
+    (`simulate --games 1e9` printed twelve lines of usage before "argument --games: …")."""
+    result = hazard(capsys, *argv)
+    assert result.returncode == 2 and result.stdout == ""
+    words = " ".join(result.stderr.split())
+    assert words.startswith(f"hazard-dsl: error: {said}"), words
+    assert "usage:" not in result.stderr
