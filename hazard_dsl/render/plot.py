@@ -35,8 +35,9 @@ def check_target(path: str) -> str:
         from ..diagnostics import did_you_mean
 
         hint = did_you_mean(suffix, list(EXTENSIONS)) if suffix else ""
+        given = f"not {suffix!r}" if suffix else "and this name has none"  # not the words in quotes as a suffix
         raise PlotError(f"--plot {path}: a chart is written as PNG or SVG, by the file's extension "
-                        f"(.png or .svg), not {suffix or 'a file without one'!r}{hint}")
+                        f"(.png or .svg), {given}{hint}")
     _pyplot()
     return EXTENSIONS[suffix]
 
