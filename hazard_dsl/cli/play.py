@@ -21,6 +21,21 @@ from .requests import tape as tape_of
 from .wording import FLAGS
 
 
+def _ended(log) -> str:
+    """A log whose session has ended, and the command that tells it again: one line where it
+    fits, else the sentence fitted to the terminal and the command on a line of its own, whole,
+    to be copied (a log's path is seldom short: ~/.local/share/hazard-dsl/sessions/…)."""
+    import shlex
+
+    from ..render.terminal import cells, fit, printable, width
+
+    ended = printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): there is "
+                      f"nothing to resume.")
+    again = printable(f"hazard-dsl replay {shlex.quote(log.path)}")
+    line = f"{ended} {again} tells it again."
+    return line if cells(line) <= width() else f"{fit(ended + ' Tell it again with:')}\n  {again}"
+
+
 def command(args) -> int:
     """Several people at one keyboard; or, with --resume, the session of a log, going on."""
     from ..play.log import open_to_resume
@@ -52,9 +67,7 @@ def command(args) -> int:
             table, settings, unlogged = sessions.resumed(log, args.ruleset, seed, dice)
             plan = _logged_plan(log, settings["players"])
             if log.ended:
-                print(printable(f"The session logged in {log.path} has ended (line {log.reading.lines}): "
-                                f"there is nothing to resume. hazard-dsl replay {log.path} tells it again."),
-                      file=sys.stderr if fmt == "json" else sys.stdout)
+                print(_ended(log), file=sys.stderr if fmt == "json" else sys.stdout)
                 return 0
         else:
             if args.ruleset is None or args.players is None:
