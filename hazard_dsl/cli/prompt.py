@@ -91,6 +91,14 @@ def seat_at_start(line: str, names) -> tuple[str | None, str]:
     return best, " ".join(words[len(best.split()):])
 
 
+def _unaccented(text: str) -> str:
+    """`text` without its accents ("José Álvarez" → "Jose Alvarez"), to say which seat a name
+    typed without them meant; never to take it as that seat (two seats may differ only so)."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def typed_name(name: str, names) -> str:
     """A seat's name as it is typed at the prompt: as it is, or in quotes where it could be
     read as another's (a name that begins with a longer seat's name, or with a quote)."""
@@ -473,6 +481,10 @@ class Terminal:
             if known is not None:
                 return self._not_open(sitting, known) + " "
             return f"{sitting} cannot bet now. "
+        bare, _ = seat_at_start(_unaccented(line), [_unaccented(name) for name in everyone])
+        if bare is not None:  # "jose alvarez" for José Álvarez: a keyboard without the accents
+            name = next(name for name in everyone if _unaccented(name) == bare)
+            return f"Did you mean {name}? Type the name with its accents. "
         first = name_key(line.split()[0])
         begun = [name for name in everyone if name_key(name).startswith(first + " ")]
         if len(begun) > 1:

@@ -26,3 +26,14 @@ def test_the_prompt_says_which_names_a_word_begins_and_which_bet_is_up(monkeypat
     assert ("Ann Smith has a side bet on the caster up against Ann Jones already: one at a time. Press "
             "Enter to throw, or ? for help. A bet is NAME BET AMOUNT, such as Mrs. O'Brien side 2s; "
             "those who may bet now: Mrs. O'Brien.") in words
+
+
+def test_a_name_typed_without_its_accents_is_pointed_to_the_seat(monkeypatch):
+    # "jose alvarez" for José Álvarez, from a keyboard without accents: said which seat it
+    # meant, but not taken as that seat (two seats may differ only in their accents)
+    monkeypatch.setattr("sys.stdin", io.StringIO("jose alvarez side 1s\nquit\n"))
+    code, out, err = said("play", "cotton", "--no-log", "--players", "Mrs. O'Brien,José Álvarez", "--seed", "7")
+    assert code == 0, err
+    words = " ".join((out + err).split())
+    assert "jose alvarez side 1s Did you mean José Álvarez? Type the name with its accents. Press Enter" in words
+    assert "backs a side bet" not in words
