@@ -326,7 +326,7 @@ class _Loader:
             raise RulesetError([Diagnostic("the YAML is nested more than 100 levels deep", self.pos(node.start_mark))])
         tag = node.tag
         if tag not in _PLAIN_TAGS:
-            raise RulesetError([Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", self.pos(node.start_mark))])
+            raise RulesetError([_foreign(node, self.text, self.pos(node.start_mark))])
         mark = node.start_mark
         position = Position(self.file, mark.line + 1, mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
@@ -368,6 +368,24 @@ class _Loader:
         if problems:
             raise RulesetError(problems)
         return YMap(entries, position)
+
+
+# what YAML makes of a plain scalar written without a tag, in the author's words (fuzz42 Y2)
+_IMPLICIT = {"tag:yaml.org,2002:timestamp": "a date", "tag:yaml.org,2002:merge": "YAML's merge key",
+             "tag:yaml.org,2002:value": "YAML's value key"}
+
+
+def _foreign(node, text: str, position: Position) -> Diagnostic:
+    """A node of a type no rule file takes: a tag written (`!!binary`), or a plain scalar YAML
+    reads as something other than text (`1674-05-01` is a date, `<<` a merge key), said so."""
+    kind = _IMPLICIT.get(node.tag)
+    if kind is None or "!" in text[node.start_mark.index:node.end_mark.index]:
+        return Diagnostic(f"YAML tag {node.tag!r} is not allowed in a rule file", position)
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        return Diagnostic(f"{node.value} reads as {kind} in YAML, which a rule file does not take", position,
+                          hint=f"quote it if it is text: '{node.value}'")
+    return Diagnostic(f"`{node.value}` is {kind}, which a rule file does not take", position,
+                      hint="write the keys out in full" if node.value == "<<" else f"quote it if it is text: '{node.value}'")
 
 
 class _TooManyNodes(Exception):

@@ -194,17 +194,26 @@ def _nodes(node):
             yield from _nodes(value)
 
 
-@pytest.mark.parametrize("document, line, column", [
-    ("k: 2001-12-14\n", 1, 4),  # an unquoted date: PyYAML makes a date
-    ("a: {x: 1}\nk:\n  <<: {y: 2}\n", 3, 3),  # a merge key
-    ("k: !!binary aGk=\n", 1, 4),
-    ("k: !!set {a}\n", 1, 4),
+@pytest.mark.parametrize("document, line, column, message, hint", [
+    # an unquoted date: PyYAML makes a date; the author wrote no tag (fuzz42 Y2)
+    ("k: 2001-12-14\n", 1, 4, "2001-12-14 reads as a date in YAML, which a rule file does not take",
+     "quote it if it is text: '2001-12-14'"),
+    ("a: {x: 1}\nk:\n  <<: {y: 2}\n", 3, 3, "`<<` is YAML's merge key, which a rule file does not take",
+     "write the keys out in full"),
+    ("k: =\n", 1, 4, "`=` is YAML's value key, which a rule file does not take", "quote it if it is text: '='"),
+    # a tag written: said as the tag it is
+    ("k: !!timestamp 2001-12-14\n", 1, 4, "YAML tag 'tag:yaml.org,2002:timestamp' is not allowed in a rule file",
+     None),
+    ("k: &d !!timestamp 2001-12-14\n", 1, 4, "YAML tag 'tag:yaml.org,2002:timestamp' is not allowed in a rule file",
+     None),
+    ("k: !!binary aGk=\n", 1, 4, "YAML tag 'tag:yaml.org,2002:binary' is not allowed in a rule file", None),
+    ("k: !!set {a}\n", 1, 4, "YAML tag 'tag:yaml.org,2002:set' is not allowed in a rule file", None),
 ])
-def test_a_tag_pyyaml_builds_and_the_reader_refuses_is_placed(document, line, column):
+def test_a_type_pyyaml_builds_and_the_reader_refuses_is_placed_and_said(document, line, column, message, hint):
     with pytest.raises(RulesetError) as caught:
         Y.load_yaml(document, "f.yaml", register=False)
     first = caught.value.diagnostics[0]
-    assert "is not allowed in a rule file" in first.message
+    assert (first.message, first.hint) == (message, hint)
     assert (first.position.line, first.position.column) == (line, column)
 
 
