@@ -84,6 +84,19 @@ class _Formatter(argparse.HelpFormatter):
             width = terminal_width() - 2
         super().__init__(prog, indent_increment, max_help_position, width)
 
+    # argparse's own two, but a word with a hyphen stays whole: its textwrap broke after the
+    # hyphen, and "(needs hazard-" over "dsl[plot])" cannot be copied (audit 42)
+    def _split_lines(self, text, width):
+        import textwrap
+
+        return textwrap.wrap(self._whitespace_matcher.sub(" ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text, width, indent):
+        import textwrap
+
+        return textwrap.fill(self._whitespace_matcher.sub(" ", text).strip(), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, with "did you mean" for a mistyped command, choice or flag.

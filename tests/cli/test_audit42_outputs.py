@@ -78,3 +78,21 @@ def test_a_flag_that_is_not_a_whole_number_is_one_error_naming_it(capsys, argv, 
     words = " ".join(result.stderr.split())
     assert words.startswith(f"hazard-dsl: error: {said}"), words
     assert "usage:" not in result.stderr
+
+
+@pytest.mark.parametrize("command, whole", [
+    ("simulate", "hazard-dsl[plot])"),
+    ("simulate", "hazard-dsl[cluster]"),
+    ("schema", "(yaml-language-server;"),
+    ("analyse", "coin-in"),
+])
+def test_help_never_breaks_a_word_at_its_hyphen(capsys, monkeypatch, command, whole):
+    """argparse broke "hazard-dsl[plot]" after its hyphen at 80 columns ("(needs hazard-" over
+    "dsl[plot])"), a name that can then not be copied; every line still fits."""
+    monkeypatch.setenv("COLUMNS", "80")
+    result = hazard(capsys, command, "--help")
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert any(whole in line for line in lines), result.stdout
+    assert not [line for line in lines if line.rstrip().endswith(("hazard-", "coin-", "yaml-language-"))]
+    assert all(len(line) <= 80 for line in lines)
