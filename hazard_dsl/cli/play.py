@@ -16,7 +16,7 @@ from .output import output_format
 from .parser import UsageError
 from ..errors import Arg
 from ..play.seat_plans import read_plans
-from .requests import money, play_request
+from .requests import play_request, stake_coin
 from .requests import tape as tape_of
 from .wording import FLAGS
 
@@ -83,7 +83,7 @@ def command(args) -> int:
                                  "SEAT:STRATEGY, such as --plan Ben:martingale")
             seed, dice = seed_and_tape(request.seed, request.dice)
             plan = (read_plans(args.plan, settings["players"]),
-                    money(args.cap, Arg("cap")) if args.cap is not None else None)
+                    stake_coin(ruleset, args.cap, Arg("cap")) if args.cap is not None else None)
             _check_best_plans(plan[0], settings)
             table = sessions.table(ruleset, request.options, settings, seed, dice)
             unlogged = None

@@ -107,6 +107,16 @@ def coin(ruleset, text: str, arg: Arg) -> Fraction:
         raise ArgumentError(arg, str(exc)) from None
 
 
+def stake_coin(ruleset, text: str, arg: Arg) -> Fraction:
+    """A stake's amount at the table (--cap, a progression's largest stake) as --stake and
+    --purse beside it take it: in the file's unit or the ruleset's coin (`coin`), more than 0.
+    `--stake "2s 6d" --cap "£1"` was refused for the cap alone (audit 42)."""
+    value = coin(ruleset, text, arg)
+    if value <= 0:
+        raise ArgumentError(arg, "the amount must be more than 0")
+    return value
+
+
 def players(text: str | None) -> tuple | None:
     """`Ann,Ben,Cat` → ("Ann", "Ben", "Cat"), in order round the table (the command checks
     how many a table takes and each name)."""
@@ -327,7 +337,7 @@ def run_request(args, ruleset) -> RunRequest:
     return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                       seed=args.seed, dice=tape(args.dice, ruleset), bets=() if seated else bet_orders(args.bet),
                       bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None,
-                      cap=money(args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
+                      cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
 
 
 def simulate_request(args, ruleset) -> SimulateRequest:
@@ -339,7 +349,8 @@ def simulate_request(args, ruleset) -> SimulateRequest:
                            seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
                            workers=args.workers, scheduler=args.scheduler, engine=args.engine,
                            goal=money(args.goal, Arg("goal")) if args.goal is not None else None,
-                           cap=money(args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
+                           cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None
+                           else None)
 
 
 def play_request(args, ruleset) -> PlayRequest:

@@ -61,7 +61,7 @@ def test_the_stakes_follow_the_martingale_and_start_again_past_the_cap():
     (["--cap", "2"], "--cap is a progression's largest stake"),
     (["--strategy", "best", "--cap", "2"], "not best's"),
     (["--strategy", "martingale", "--stake", "2", "--cap", "1"], "--cap (1) must be at least the first stake (2)"),
-    (["--strategy", "paroli", "--cap", "x"], "--cap: 'x' is not an amount of money"),
+    (["--strategy", "paroli", "--cap", "x"], "--cap: not an amount of money: 'x'; write it as"),
 ])
 def test_a_cap_that_cannot_be_used_is_refused_naming_the_flag(argv, words, capsys):
     assert main(["run", "cotton", "--players", "Ann,Ben,Cat", "--seed", "3", *argv]) == 2

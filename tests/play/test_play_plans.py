@@ -130,7 +130,7 @@ def test_a_log_whose_stakes_are_not_its_plan_is_refused(tmp_path, monkeypatch):
     (["--plan", "Ben"], "--plan Ben is a seat and the strategy the computer plays it by"),
     (["--plan", "Ben:best", "--plan", "Ben:flat"], "--plan Ben:flat gives Ben a second plan; Ben plays by best"),
     (["--plan", "Ben:best", "--cap", "8"], "--cap 8 is a progression's largest stake"),
-    (["--plan", "Ben:martingale", "--cap", "x"], "--cap: 'x' is not an amount of money"),
+    (["--plan", "Ben:martingale", "--cap", "x"], "--cap: not an amount of money: 'x'; write it as"),
 ])
 def test_a_bad_plan_is_refused_naming_the_flag(argv, words, monkeypatch):
     code, out, err = _run(["play", "hoyle", "--players", "Ann,Ben", "--no-log", "--dice", "5-2", *argv], "",
