@@ -200,7 +200,9 @@ def read_sections(path: str | Path, files: list | None = None, text: str | None 
     year = None
     node = root.get("year")
     if node is not None and not (isinstance(node, YScalar) and node.value is None):  # `year: null`: undated
-        year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) else r.text(node, "year")
+        # (a year of `yes` or `no` is its text, not Python's True: fuzz42 Y3)
+        year = node.value if isinstance(node, YScalar) and isinstance(node.value, (int, str)) and \
+            not isinstance(node.value, bool) else r.text(node, "year")
     description = r.text(root.get("description"), "description")
     failed: set = set()  # the sections that had errors: what the names check can trust without them
 
@@ -290,7 +292,8 @@ def _sources(r: _Reader, node) -> list[Source]:
         m = r.keys(m, K.SOURCE, "a source")
         fields = {k: r.text(m.get(k), k) for k in ("title", "author", "page", "url", "note") if m.get(k) is not None}
         year = m.get("year")
-        out.append(Source(year=year.value if isinstance(year, YScalar) else None, **fields) if "title" in fields
+        year = (year.text if isinstance(year.value, bool) else year.value) if isinstance(year, YScalar) else None
+        out.append(Source(year=year, **fields) if "title" in fields
                    else Source(title=""))
     return out
 
