@@ -21,6 +21,11 @@ from .yaml_errors import dash_before, explain
 
 MAX_NODES = 50_000
 _LINE_BREAK = re.compile("\n")
+# YAML's other line breaks (a lone \r, NEL, LS, PS): PyYAML's marks count them as lines, so the
+# places worked out here from the line starts must too (fuzz42 P1: an old Mac file's errors
+# were placed at 1:11762)
+_YAML_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 
 # PyYAML is imported when a text is first read, not with this module: importing it takes about
 # 18 ms (python -X importtime), and a command that finds its ruleset in the cache reads no YAML,
@@ -212,7 +217,8 @@ class _Loader:
         self.text = text
         self.nodes = 0
         # where each line starts (past each `\n`), by the regular expression's loop, not Python's
-        self.line_starts = (0, *[found.end() for found in _LINE_BREAK.finditer(text)])
+        breaks = _YAML_BREAK if any(other in text for other in _OTHER_BREAKS) else _LINE_BREAK
+        self.line_starts = (0, *[found.end() for found in breaks.finditer(text)])
         self.constructor = None  # PyYAML's, for a scalar that is not text (`constructed`)
 
     def constructed(self, node):
