@@ -370,7 +370,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.set_defaults(func=handlers["play"])
 
     p = commands.add_parser("replay", help="narrate a session again from its log, checking it against the rules",
-                            description="Narrate a session logged with --log again. Every event is checked "
+                            description="Narrate a session again from its log (run --log, or play's own, which it "
+                                        "writes unless --no-log). Every event is checked "
                                         "against the rules first: a damaged log, a log of other rules, an event "
                                         "the rules would not make, or a line after the session's end is refused, "
                                         "naming the line. The rules are the built-in ruleset the log names, or "

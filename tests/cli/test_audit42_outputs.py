@@ -96,3 +96,12 @@ def test_help_never_breaks_a_word_at_its_hyphen(capsys, monkeypatch, command, wh
     assert any(whole in line for line in lines), result.stdout
     assert not [line for line in lines if line.rstrip().endswith(("hazard-", "coin-", "yaml-language-"))]
     assert all(len(line) <= 80 for line in lines)
+
+
+def test_replay_help_names_play_s_own_log(capsys, monkeypatch):
+    """`replay --help` said "a session logged with --log", but `play` logs every session by
+    default (to the data folder), without --log; those are the logs a group replays."""
+    monkeypatch.setenv("COLUMNS", "80")
+    result = hazard(capsys, "replay", "--help")
+    assert "Narrate a session again from its log (run --log, or play's own, which it writes unless " \
+           "--no-log)." in " ".join(result.stdout.split())
