@@ -335,7 +335,7 @@ def create_new_file(path: str, force: bool = False, rule_files=(), argument: str
         return any(info.st_dev == p.st_dev and info.st_ino == p.st_ino for p in protected)
 
     def rule_file_refused() -> LogError:
-        return refused(f": that is a rule file (the one played, a file it extends, or a built-in ruleset); a "
+        return refused(f": that is a rule file (the game's own, a file it extends, or a built-in ruleset); a "
                        f"{what} is never written over a rule file, not even with ", Arg("force"),
                        f": give the {what} a name of its own")
 

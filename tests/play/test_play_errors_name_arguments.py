@@ -81,7 +81,7 @@ def test_a_file_to_write_is_refused_by_the_argument_that_names_it(tmp_path):
                                         f"give a fresh name, or --force to write over it")
     with pytest.raises(FileRefused) as caught:
         create_new_file(str(taken), True, [str(taken)], argument="output", what="schema")
-    assert caught.value.said(FLAGS) == (f"--output {taken}: that is a rule file (the one played, a file it "
+    assert caught.value.said(FLAGS) == (f"--output {taken}: that is a rule file (the game's own, a file it "
                                         f"extends, or a built-in ruleset); a schema is never written over a rule "
                                         f"file, not even with --force: give the schema a name of its own")
     assert taken.read_text() == "mine\n"
