@@ -151,16 +151,45 @@ def _count_value(text: str) -> Fraction:
     return value + Fraction(number)  # digits, a point, digits: exact (no float on the way)
 
 
+# "a guinea", "an angel", "one crown", "half a guinea": one of a coin, or half of one, by its name
+_ONE = r"(?:an?|one)\s+"
+_HALF = r"half\s+an?\s+"
+
+
+def _sums_coins(table, known) -> list:
+    """(name, plural, worth) of each coin a named sum speaks of by its name and is not among
+    the coins: "half a guinea" (21/2 shillings) names a guinea of 21, so that "a guinea" and
+    "5 guineas" read at the table that names half of one. Read from the sum's own words, for any
+    coin a ruleset's sums name so; a sum in other words names no coin."""
+    import re as _re
+
+    found, seen = [], {k.casefold() for k in known}
+    for named in table.sums:
+        words = " ".join(named.words.split())
+        for lead, share in ((_HALF, Fraction(1, 2)), (_ONE, Fraction(1))):
+            m = _re.fullmatch(rf"{lead}(?P<coin>[^\W\d_][^\d]*)", words, _re.IGNORECASE)
+            if m:
+                coin = m.group("coin")
+                if coin.casefold() not in seen:
+                    seen.add(coin.casefold())
+                    found.append((coin, plural(coin), named.amount / share))
+                break
+    return found
+
+
 def _coin_patterns(table) -> list:
     """(compiled pattern, worth) for each way of writing a count of a coin: its short form
-    ("{n}s", "£{n}", "${n}") and its names ("6 pence", "1 shilling"); with no coins declared,
-    the file's unit by its names ("2 shillings")."""
+    ("{n}s", "£{n}", "${n}") and its names ("6 pence", "1 shilling", "a shilling", "half a
+    pound"); with no coins declared, the file's unit by its names ("2 shillings"); and a coin
+    the ruleset's sums name ("half a guinea": "2 guineas", `_sums_coins`)."""
     import re as _re
 
     coins = list(table.coins)
     named = [(c.name, c.names, c.short, c.worth) for c in coins]
     if not coins:
         named.append((table.unit, table.units or plural(table.unit), None, Fraction(1)))
+    known = [w for n, ns, _, _ in named for w in (n, ns)]
+    named += [(n, ns, None, worth) for n, ns, worth in _sums_coins(table, known)]
     patterns = []
     for name, names, short, worth in named:
         if short and "{n}" in short:
@@ -170,7 +199,8 @@ def _coin_patterns(table) -> list:
         words = sorted({name, names}, key=len, reverse=True)
         spelt = "|".join(r"\s+".join(map(_re.escape, w.split())) for w in words)
         patterns.append((_re.compile(rf"(?P<n>{_COUNT})\s*(?:{spelt}){_END}", _re.IGNORECASE), worth))
-        patterns.append((_re.compile(rf"(?:an?|one)\s+(?:{spelt}){_END}", _re.IGNORECASE), worth))  # "a shilling"
+        patterns.append((_re.compile(rf"{_ONE}(?:{spelt}){_END}", _re.IGNORECASE), worth))  # "a shilling"
+        patterns.append((_re.compile(rf"{_HALF}(?:{spelt}){_END}", _re.IGNORECASE), worth / 2))
     return patterns
 
 
@@ -223,7 +253,7 @@ def money_read(table, text: str) -> Fraction:
             if m and (best is None or m.end() > best[0].end()):
                 best = (m, worth)
         if best is None:
-            word = text[at:].split()[0][:30]
+            word = _not_understood(text, at, patterns)[:30]
             where = "" if word == text else f" in {text!r} is not understood"
             raise MoneyText(f"not an amount of money: {word!r}{where}; write it as {money_examples(table)}")
         m, worth = best
@@ -233,6 +263,18 @@ def money_read(table, text: str) -> Fraction:
     if not said:
         raise MoneyText(f"not an amount of money: {text!r}; write it as {money_examples(table)}")
     return total
+
+
+def _not_understood(text: str, at: int, patterns) -> str:
+    """The word at `at` that no coin reads: after a count or "a"/"half a" that is understood
+    ("2 guineas", "half a crown": the coin's word, not the count before it), unless what
+    follows that count reads by itself ("2 6d": the "2" is what is not understood)."""
+    import re as _re
+
+    lead = _re.compile(rf"(?:{_COUNT}\s+|{_HALF}|{_ONE})(?=[^\W\d_])", _re.IGNORECASE).match(text, at)
+    if lead and not any(pattern.match(text, lead.end()) for pattern, _ in patterns):
+        at = lead.end()
+    return text[at:].split()[0]
 
 
 def money_examples(table) -> str:

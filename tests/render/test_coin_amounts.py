@@ -79,7 +79,7 @@ def test_craps_amounts(text, dollars):
     ("1/0d", "divides by 0"), ("", "no amount of money"), ("   ", "no amount of money"),
     ("٣s", "not an amount of money"),  # a Unicode digit is no digit here
     ("1" * 16 + "s", "not an amount of money"),  # more digits than any amount needs
-    ("1s " * 40, "too long"), (None, "not an amount of money"), ("half a crown", "'half' in"),
+    ("1s " * 40, "too long"), (None, "not an amount of money"), ("half a crown", "'crown' in"),
 ])
 def test_junk_is_refused_saying_what_was_not_understood(text, says):
     with pytest.raises(MoneyText) as refused:
@@ -139,7 +139,7 @@ def test_run_takes_stake_purse_and_bets_in_coin():
 
 @pytest.mark.parametrize("argv, says", [
     (("--stake", "1x6d"), "--stake: not an amount of money: '1x6d'"),
-    (("--purse", "a lot"), "--purse: not an amount of money: 'a' in 'a lot' is not understood"),
+    (("--purse", "a lot"), "--purse: not an amount of money: 'lot' in 'a lot' is not understood"),
     (("--bet", "Ben:side=2q"), "'2q' is not an amount of money (write it as 2s 6d, or 2.50 in shillings)"),
 ])
 def test_a_bad_amount_on_the_command_line_is_refused_in_words(argv, says):

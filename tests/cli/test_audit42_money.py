@@ -1,0 +1,90 @@
+"""The new user's audit (notes/audit42/report.md), findings C, G, H, I and J: money in the
+period's words, bounds said alike, a folder as --log, a log cut short in its first line, an
+empty name in --players."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from hazard_dsl.commands.loading import load
+from hazard_dsl.money import MoneyText, money_read
+
+from tests.conftest import ROOT
+
+# Hoyle's money: pounds, shillings and pence counted in shillings (20s a pound, 12d a
+# shilling), and the sum it names, "half a guinea" = 21/2 shillings (rulesets/hoyle.yaml).
+# A guinea is thus 21 shillings, as it was from 1717; "a guinea" is twice the sum named.
+HOYLE = load("hoyle").table
+COTTON = load("cotton").table  # the same coins, and no guinea named at all
+CRAPS = load("craps").table  # dollars
+
+
+def cli(*argv, stdin="", cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "hazard_dsl", *argv], input=stdin, capture_output=True,
+                          text=True, cwd=cwd, env=dict(os.environ, COLUMNS="100"), timeout=120)
+
+
+def said(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------------- C: money in the period's words
+
+@pytest.mark.parametrize("text, shillings", [
+    ("a guinea", 21), ("one guinea", 21), ("A Guinea", 21), ("5 guineas", 5 * 21), ("2 guineas", 42),
+    ("1½ guineas", Fraction(63, 2)), ("a guinea and 6d", 21 + Fraction(6, 12)),
+    ("half a guinea", Fraction(21, 2)),  # the sum as named, as before
+    # half of a coin the money section declares: 12d / 2, 20s / 2
+    ("half a shilling", Fraction(1, 2)), ("half a pound", 10), ("half a pound and 6d", 10 + Fraction(1, 2)),
+])
+def test_a_coin_of_the_money_section_in_its_plural_and_its_a_and_half_a_forms(text, shillings):
+    assert money_read(HOYLE, text) == shillings
+
+
+def test_half_a_dollar_at_craps():
+    assert money_read(CRAPS, "half a dollar") == Fraction(1, 2)
+
+
+@pytest.mark.parametrize("table, text, word", [
+    (COTTON, "2 guineas", "guineas"),  # the count is understood; the coin is not (Cotton names none)
+    (COTTON, "a guinea", "guinea"), (COTTON, "half a guinea", "guinea"),
+    (HOYLE, "half a crown", "crown"),  # no crown in Hoyle's money
+    (HOYLE, "5 crowns", "crowns"), (HOYLE, "a lot", "lot"),
+    # the word itself, where the count is glued to it or what follows reads by itself
+    (HOYLE, "8x 6d", "8x"), (HOYLE, "2 6d", "2"), (HOYLE, "2s 6", "6"),
+])
+def test_the_word_not_understood_is_the_one_named(table, text, word):
+    with pytest.raises(MoneyText) as refused:
+        money_read(table, text)
+    assert f"not an amount of money: {word!r} in {text!r} is not understood; write it as 2s 6d" in str(refused.value)
+
+
+def test_run_takes_guineas_as_the_same_shillings():
+    # Ann casts: seven is the main (3-4) and she nicks it with eleven (5-6): she wins Ben's 1s
+    # stake and loses his side bet of a guinea: Ann 105 + 1 - 21 = 85s = £4 5s, Ben 125s = £6 5s
+    guineas = cli("run", "hoyle", "--players", "Ann,Ben", "--dice", "3-4 5-6", "--purse", "5 guineas",
+                  "--bet", "Ben:side=a guinea")
+    plain = cli("run", "hoyle", "--players", "Ann,Ben", "--dice", "3-4 5-6", "--purse", "105",
+                "--bet", "Ben:side=21")
+    assert guineas.returncode == 0, guineas.stderr
+    assert guineas.stdout == plain.stdout
+    assert "Ann  £4 5s" in guineas.stdout and "Ben  £6 5s" in guineas.stdout
+
+
+def test_half_a_crown_is_refused_naming_the_crown():
+    result = cli("run", "hoyle", "--players", "Ann,Ben", "--purse", "half a crown")
+    assert result.returncode == 2, result.stderr
+    assert ("--purse: not an amount of money: 'crown' in 'half a crown' is not understood"
+            in said(result.stderr))
+
+
+def test_a_side_bet_in_guineas_at_cotton_blames_the_guineas():
+    result = cli("play", "cotton", "--players", "Ann,Ben", "--dice", "3-4 5-6", "--no-log",
+                 stdin="bets\n\n\nben side 2 guineas\n\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert "Not an amount of money: 'guineas' in '2 guineas' is not understood" in said(result.stdout)
