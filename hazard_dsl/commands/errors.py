@@ -3,7 +3,7 @@ the game has no choice for.
 
 Both are `ValueError`s, so that a Python caller can treat them as any bad argument. A
 `SettingError` is an `hazard_dsl.errors.ArgumentError` about one setting: each front end names
-the setting its own way (the command line ``--rounds must be between 1 and 10000``, the Python
+the setting its own way (the command line ``--rounds must be between 1 and 10,000``, the Python
 API ``rounds must be …``), from the same error.
 """
 
@@ -41,5 +41,5 @@ class SettingError(CommandError, ArgumentError):
 
     def said_as(self, name: str) -> str:
         """The message after `name`, the setting as the caller knows it (`purse`, `--purse`):
-        `--players: at most 50 players`, `--rounds must be between 1 and 10000`."""
+        `--players: at most 50 players`, `--rounds must be between 1 and 10,000`."""
         return name + (self.message if self.message[:1] in (":", ",") else " " + self.message)

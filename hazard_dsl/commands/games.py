@@ -63,7 +63,7 @@ def games_request(request) -> Games:
     machine = machine_for(ruleset, request.options, [name for name, _, _ in orders if name in ruleset.bets])
     count = request.games
     if count is not None and (type(count) is not int or not 1 <= count <= MAX_GAMES):
-        raise SettingError("games", f"must be between 1 and {MAX_GAMES}")
+        raise SettingError("games", f"must be between 1 and {MAX_GAMES:,}")
     # a tape replays the same every time (mixed choices included) unless a seed is given
     seed, dice = seed_and_tape(request.seed, request.dice)
     load_dice(dice, machine)

@@ -88,7 +88,7 @@ def _settings(ruleset, file: str, names: list, purse, stake, strategy, rounds, p
 
     rounds = 1 if rounds is None else rounds
     if type(rounds) is not int or not 1 <= rounds <= MAX_ROUNDS:
-        raise SettingError("rounds", f"must be between 1 and {MAX_ROUNDS}")
+        raise SettingError("rounds", f"must be between 1 and {MAX_ROUNDS:,}")
     strategy = strategy or "flat"
     if strategy not in STRATEGIES:
         from ..diagnostics import did_you_mean

@@ -53,7 +53,7 @@ def checked_workers(workers: int | None) -> int:
 
     workers = workers if workers is not None else available_cores()
     if not 1 <= workers <= MAX_WORKERS:
-        raise SettingError("workers", f"must be between 1 and {MAX_WORKERS}")
+        raise SettingError("workers", f"must be between 1 and {MAX_WORKERS:,}")
     return workers
 
 

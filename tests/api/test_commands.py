@@ -83,9 +83,9 @@ def test_a_bad_setting_is_a_value_error_that_names_it_and_the_command_line_flags
     with pytest.raises(ValueError) as caught:
         table_settings(cotton, "cotton", players="Ann,Ben", rounds=0)
     assert isinstance(caught.value, SettingError) and caught.value.setting == "rounds"
-    assert str(caught.value) == "rounds must be between 1 and 10000"
+    assert str(caught.value) == "rounds must be between 1 and 10,000"
     assert main(["run", "cotton", "--players", "Ann,Ben", "--rounds", "0"]) == 2
-    assert capsys.readouterr().err == "hazard-dsl: error: --rounds must be between 1 and 10000\n"
+    assert capsys.readouterr().err == "hazard-dsl: error: --rounds must be between 1 and 10,000\n"
 
 
 def test_a_message_that_follows_its_setting_with_a_colon_reads_so_in_both_terms(capsys):

@@ -88,3 +88,20 @@ def test_a_side_bet_in_guineas_at_cotton_blames_the_guineas():
                  stdin="bets\n\n\nben side 2 guineas\n\nquit\n")
     assert result.returncode == 0, result.stderr
     assert "Not an amount of money: 'guineas' in '2 guineas' is not understood" in said(result.stdout)
+
+
+# ---------------------------------------------------------------------- G: bounds said alike
+
+@pytest.mark.parametrize("argv, bound", [
+    (("run", "cotton", "--games", "-1"), "--games must be between 1 and 1,000,000"),  # MAX_GAMES of run
+    (("simulate", "cotton", "--games", "0"), "--games must be between 1 and 10,000,000,000,000"),
+    (("play", "cotton", "--players", "A,B", "--rounds", "0", "--no-log"), "--rounds must be between 1 and 10,000"),
+    (("simulate", "cotton", "--workers", "0"), "--workers must be between 1 and 1,024"),
+])
+def test_every_bound_says_its_number_with_separators(argv, bound):
+    import re
+
+    result = cli(*argv)
+    assert result.returncode == 2, result.stderr
+    assert f"hazard-dsl: error: {bound}\n" == result.stderr
+    assert not re.search(r"[0-9]{4}", result.stderr)  # no number of four digits or more unseparated

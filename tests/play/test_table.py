@@ -72,7 +72,7 @@ def test_run_session_narration(capsys):
     (["--players", "Ann,bank"], "cannot be a player's name"),
     (["--players", "Ann,Ben", "--strategy", "flt"], "did you mean 'flat'"),
     (["--players", "Ann,Ben", "--purse", "0"], "more than 0"),
-    (["--players", "Ann,Ben", "--rounds", "0"], "between 1 and 10000"),
+    (["--players", "Ann,Ben", "--rounds", "0"], "between 1 and 10,000"),
     (["--players", "Ann,Ben", "--games", "3"], "--bankroll and --games are for games without players"),
     (["--players", "Ann,Ben", "--bet", "pass=3"], "at the table a bet names its seat, as SEAT:NAME=AMOUNT"),
     (["--players", "Ann,Ben", "--refuse", "Ann"], "at the table a bet names its seat"),

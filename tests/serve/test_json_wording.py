@@ -43,7 +43,7 @@ def test_a_new_table_names_its_settings_by_their_fields(tmp_path):
                 ({"policy": "foo"},
                  "settings.policy: Hazard (Cotton, 1674) has no choices to make (use optimal or uniform)"),
                 ({"stake": "-3"}, "settings.purse and settings.stake must be more than 0"),
-                ({"rounds": 0}, "settings.rounds must be between 1 and 10000")]:
+                ({"rounds": 0}, "settings.rounds must be between 1 and 10,000")]:
             r = client.post("/api/tables", json={"ruleset": "cotton", "players": ["Ann", "Ben"],
                                                  "settings": settings}, headers={"X-Hazard-DSL": "1"})
             assert (r.status_code, r.json()) == (400, {"error": error})
