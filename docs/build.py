@@ -89,6 +89,13 @@ def _tail(command: str):
     return command, keep, target
 
 
+def _drawn(command: str) -> list[str]:
+    """The files a command draws into (`-o`, `--output`, `--plot`), under docs/figures only."""
+    words = shlex.split(_tail(command)[0])
+    return [b for a, b in zip(words, words[1:])
+            if a in ("-o", "--output", "--plot") and b.replace("\\", "/").startswith("docs/figures/")]
+
+
 def rebuild(text: str) -> str:
     """The tutorial with every output made afresh."""
 
@@ -123,6 +130,12 @@ def build(root: Path = ROOT, check: bool = False) -> list[str]:
     try:
         old = TUTORIAL.read_text(encoding="utf-8")
         Path("docs/figures").mkdir(exist_ok=True)
+        # the figures are drawn afresh: a command's -o and --plot never write over a file (a
+        # reader's own would be lost), so the ones this build made before are taken away first
+        for command in README_FIGURES + [line[2:] for block in CONSOLE.findall(old)
+                                          for line in block.splitlines() if line.startswith("$ ")]:
+            for drawn in _drawn(command):
+                Path(drawn).unlink(missing_ok=True)
         new = rebuild(old)
         for command in README_FIGURES:
             run(command)

@@ -28,7 +28,7 @@ def command(args) -> int:
         analysing.check_session_settings(request.bankroll, request.goal, request.stake, seated)
     analysing.check_risk_settings(None if staking else request.games, request.stop_loss, request.stop_win,
                                   request.tail, seats=seated)
-    check_chart_file(args.plot)
+    check_chart_file(args.plot, args.force, [args.ruleset])
     analysis = analysing.analyse_request(replace(request, bankroll=None, goal=None, stake=None) if staking
                                          else request)
     staked = staking_.figures(asked, analysis, _machine(request, analysis).ruleset, _machine(request, analysis)) \

@@ -14,7 +14,7 @@ def command(args) -> int:
     from ..render.comparison import comparison, comparison_json
     from ..render.tables import render
 
-    check_chart_file(args.plot)
+    check_chart_file(args.plot, args.force, [split_variant(text)[0] for text in args.rulesets])
     # each variant's ruleset, in order: its options' types read the texts of its options
     rulesets = {text: load(split_variant(text)[0]) for text in args.rulesets}
     entries, machines = compare_request(request_of(args, rulesets))

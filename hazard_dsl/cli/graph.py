@@ -13,12 +13,16 @@ from .requests import graph_request as request_of
 
 
 def command(args) -> int:
+    from ..commands.outputs import check_new_file, open_new_file
+    from ..commands.sessions import protected
     from ..render.graph import GraphvizMissing
 
     fmt = output_format(args)
     request = request_of(args, load(args.ruleset))
-    if args.output:
-        _not_a_rule_file(args.output, args.ruleset)
+    # -o names a new file (--force: or one to write over), never a rule file of the game: `graph
+    # mine.yaml -o mine.yaml` wrote the drawing over the rules it was drawn from (audit 42)
+    rule_files = protected(args.ruleset) if args.output else ()
+    check_new_file(args.output, args.force, rule_files, "output", "drawing")
     machine = request_machine(request)
     if fmt == "png" and not args.output and sys.stdout.isatty():
         raise UsageError("a PNG is not for the terminal: give --output FILE.png (or redirect the output)")
@@ -28,7 +32,7 @@ def command(args) -> int:
         say_error(str(exc))
         return 1
     if args.output:
-        with open(args.output, "wb") as handle:
+        with open_new_file(args.output, args.force, rule_files, "output", "drawing") as handle:
             handle.write(data)
         print(f"hazard-dsl: wrote {args.output}", file=sys.stderr)
     elif fmt == "png":
@@ -37,28 +41,3 @@ def command(args) -> int:
     else:
         sys.stdout.write(data.decode("utf-8"))
     return 0
-
-
-def _not_a_rule_file(path: str, ruleset: str) -> None:
-    """Refuse `-o` naming the rule file drawn, a file it extends or a built-in ruleset (the
-    files a session log is never written over, commands.sessions.protected): `graph mine.yaml
-    -o mine.yaml` wrote the drawing over the rules it was drawn from. Any other file is replaced,
-    as `-o` has always done (docs/build.py redraws docs/figures/petty.svg so)."""
-    import os
-
-    from ..commands.sessions import protected
-    from ..errors import Arg, ArgumentError
-
-    try:
-        target = os.stat(path)
-    except OSError:
-        return  # a new file, or one open() will refuse in its own words
-    for name in protected(ruleset):
-        try:
-            if os.path.samestat(target, os.stat(name)):
-                raise ArgumentError(Arg("output", value=path),
-                                    "that is a rule file (the one drawn, a file it extends, or a built-in "
-                                    "ruleset); a drawing is never written over a rule file: give it a name "
-                                    "of its own")
-        except OSError:
-            continue

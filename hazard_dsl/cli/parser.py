@@ -30,6 +30,7 @@ SHEET_FORMATS = ("text", "markdown", "html", "json")
 
 
 FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
+PLOT_FORCE_HELP = "let --plot write over an existing file (never over a rule file of the game)"
 # a tape for any dice: the game's own number of faces a throw, and dice that land off
 TAPE_HELP = ('one face a die, die1 first ("3-3-5" for three dice; named faces by number); x for a die that '
              'lands off ("x-4", "x-x-4 5-x 2": two off, recast together, one off again), then off or both '
@@ -458,7 +459,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "
                                                   "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot]); "
                                                   "with --games or a stop, the session's net; with --tail, "
-                                                  "P(length ≥ n)")
+                                                  "P(length ≥ n); a new file: an existing one is refused "
+                                                  "unless --force")
+    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["analyse"])
 
@@ -473,7 +476,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--json", action="store_true", help="short for --format json")
     p.add_argument("--plot", metavar="FILE", help="also chart each variant's chance and edge, and the edges of "
                                                   "the bets they share, to FILE.png or FILE.svg (needs "
-                                                  "hazard-dsl[plot])")
+                                                  "hazard-dsl[plot]); a new file: an existing one is refused "
+                                                  "unless --force")
+    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
     add_options(p, "how choices are made: optimal (default), uniform, or a value")
     p.set_defaults(func=handlers["compare"])
 
@@ -492,7 +497,10 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--bet", action="append", default=[], metavar="NAME",
                    help="draw this bet beside the game (repeatable); bets are not drawn otherwise")
     p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE instead of standard output (never over a rule file of the game)")
+                   help="write to FILE instead of standard output (a new file: an existing one is refused "
+                        "unless --force; never a rule file of the game)")
+    p.add_argument("--force", action="store_true", help="let --output write over an existing file (never over "
+                                                        "a rule file of the game)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="choose a value for one of the ruleset's options (repeatable)")
     p.set_defaults(func=handlers["graph"])
@@ -529,7 +537,9 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="run the chunks on this Dask scheduler, as `dask scheduler` prints its address (needs "
                         "hazard-dsl[cluster], and hazard-dsl on the workers)")
     p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
-                                                  "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot])")
+                                                  "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot]); "
+                                                  "a new file: an existing one is refused unless --force")
+    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
     p.add_argument("--engine", choices=("numpy", "compiled"), default=None,
                    help="what plays the games, or the sessions at the table: numpy (default, the reference) or "
                         "compiled (a Numba kernel, faster; "

@@ -59,7 +59,8 @@ def command(args) -> int:
         if at_table:
             raise UsageError("--plot draws the simulated throws per game over the exact ones: for games, not "
                              "sessions at the table (whose purses have no exact figures to draw against)")
-        check_chart_file(plot)  # the file's type and matplotlib, checked before any work
+        # the file's type, matplotlib, and a new file (or --force), checked before any work
+        check_chart_file(plot, args.force, [args.ruleset])
     request = simulate_request(args, ruleset)
     try:
         result = simulating.simulate_request(request, ruleset, None if fmt == "json" else _bar)

@@ -5,14 +5,25 @@ from __future__ import annotations
 from .errors import CommandError
 
 
-def check_chart_file(path: str | None) -> None:
-    """A chart's file checked before any work: its type (PNG, SVG), and matplotlib there to
-    draw it."""
+def check_chart_file(path: str | None, force: bool = False, rulesets=()) -> None:
+    """A chart's file checked before any work: its type (PNG, SVG), matplotlib there to draw
+    it, and a new file (`force`: or one to write over), never a rule file of `rulesets` (each
+    one read, the files it extends, the built-ins: commands.outputs)."""
     if path is None:
         return
     from ..render.plot import PlotError, check_target
+    from .outputs import check_new_file
+    from .sessions import protected
 
     try:
         check_target(path)
     except PlotError as exc:
         raise CommandError(str(exc)) from None
+    rule_files = [name for ruleset in rulesets for name in protected(ruleset)] or protected_builtins()
+    check_new_file(path, force, rule_files, "plot", "chart")
+
+
+def protected_builtins() -> list[str]:
+    from ..parse.files import builtin_dir
+
+    return [str(p) for p in builtin_dir().glob("*.yaml")]

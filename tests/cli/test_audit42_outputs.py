@@ -1,7 +1,8 @@
 """Files a command writes at a name the user gives (audit 42): `graph -o` wrote its drawing over
 the rule file it drew, so `hazard-dsl graph mine.yaml -o mine.yaml` lost the rules. A rule file is
-never written over (the house rule of play.log.create_new_file); any other file `-o` names is
-replaced, as before (docs/build.py redraws docs/figures/petty.svg over itself)."""
+never written over, and any other existing file only with --force (the house rule of
+play.log.create_new_file, which `run --log` and `schema --output` follow: docs/build.py redraws
+docs/figures/petty.svg over itself with --force)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ def test_graph_does_not_draw_over_the_rule_file_it_draws(capsys, tmp_path, monke
     result = hazard(capsys, "graph", "mine.yaml", "-o", "mine.yaml")
     assert result.returncode == 2
     assert " ".join(result.stderr.split()) == (
-        "hazard-dsl: error: --output mine.yaml: that is a rule file (the one drawn, a file it extends, "
-        "or a built-in ruleset); a drawing is never written over a rule file: give it a name of its own")
+        "hazard-dsl: error: --output mine.yaml: that is a rule file (the game's own, a file it extends, "
+        "or a built-in ruleset); a drawing is never written over a rule file, not even with --force: give "
+        "the drawing a name of its own")
     assert Path("mine.yaml").read_text(encoding="utf-8") == COTTON
 
 
@@ -49,19 +51,40 @@ def test_graph_does_not_draw_over_a_built_in_ruleset(capsys, tmp_path):
     assert written == before
 
 
-def test_graph_still_replaces_a_drawing(capsys, tmp_path, monkeypatch):
+def test_graph_replaces_a_drawing_only_when_told(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("petty.dot").write_text("an old drawing\n", encoding="utf-8")
     result = hazard(capsys, "graph", "petty", "-o", "petty.dot")
+    assert result.returncode == 2
+    assert result.stderr == ("hazard-dsl: error: --output petty.dot: the file exists, and a drawing is not written "
+                             "over a file: give a fresh name, or --force to write over it\n")
+    assert Path("petty.dot").read_text(encoding="utf-8") == "an old drawing\n"
+    result = hazard(capsys, "graph", "petty", "-o", "petty.dot", "--force")
     assert result.returncode == 0, result.stderr
     assert result.stderr == "hazard-dsl: wrote petty.dot\n"
     assert Path("petty.dot").read_text(encoding="utf-8").startswith("digraph ")
 
 
+def test_graph_force_never_draws_over_the_rule_file(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(COTTON, encoding="utf-8")
+    result = hazard(capsys, "graph", "mine.yaml", "-o", "mine.yaml", "--force")
+    assert result.returncode == 2 and "not even with --force" in result.stderr
+    assert Path("mine.yaml").read_text(encoding="utf-8") == COTTON
+
+
+def test_a_graph_that_fails_leaves_no_file(capsys, tmp_path, monkeypatch):
+    # the file is made only when the drawing is ready: a bet the game lacks leaves nothing behind
+    monkeypatch.chdir(tmp_path)
+    result = hazard(capsys, "graph", "petty", "-o", "new.dot", "--bet", "no_such_bet")
+    assert result.returncode == 2 and not Path("new.dot").exists()
+
+
 def test_graph_help_says_a_rule_file_is_never_drawn_over(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     result = hazard(capsys, "graph", "--help")
-    assert "write to FILE instead of standard output (never over a rule file of the game)" in \
+    assert ("write to FILE instead of standard output (a new file: an existing one is refused unless --force; "
+            "never a rule file of the game)") in \
         " ".join(result.stdout.split())
 
 
@@ -105,3 +128,24 @@ def test_replay_help_names_play_s_own_log(capsys, monkeypatch):
     result = hazard(capsys, "replay", "--help")
     assert "Narrate a session again from its log (run --log, or play's own, which it writes unless " \
            "--no-log)." in " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("argv", [
+    ("analyse", "petty"),
+    ("compare", "petty", "cotton"),
+    ("simulate", "petty", "--games", "200", "--seed", "1"),
+])
+def test_a_chart_is_drawn_over_an_existing_file_only_when_told(capsys, tmp_path, monkeypatch, argv):
+    # audit 42, B: --plot replaced any file without a word, where --log and schema --output refuse
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed (the plot extra)")
+    monkeypatch.chdir(tmp_path)
+    Path("mine.png").write_bytes(b"a reader's own picture")
+    result = hazard(capsys, *argv, "--plot", "mine.png")
+    assert result.returncode == 2 and result.stdout == ""  # refused before the work
+    assert result.stderr == ("hazard-dsl: error: --plot mine.png: the file exists, and a chart is not written over "
+                             "a file: give a fresh name, or --force to write over it\n")
+    assert Path("mine.png").read_bytes() == b"a reader's own picture"
+    result = hazard(capsys, *argv, "--plot", "mine.png", "--force")
+    assert result.returncode == 0, result.stderr
+    assert Path("mine.png").read_bytes().startswith(b"\x89PNG")
+
