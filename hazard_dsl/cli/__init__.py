@@ -87,7 +87,9 @@ def main(argv=None) -> int:
         return 1
     except _loaded("play.log", "LogError") as exc:  # a session log that cannot be trusted: refused, naming the line
         say_error(printable(worded(exc)))
-        return 1
+        # a file to write that a flag names (--log over a file, a folder): a bad argument, exit 2
+        # as schema --output's and graph -o's refusals
+        return 2 if isinstance(exc, _loaded("play.log_errors", "FileRefused")) else 1
     except _loaded("play.casting", "CastingError") as exc:  # scripted dice that cannot make the cast the rules want here
         sys.stdout.flush()
         say_error(printable(worded(exc)))

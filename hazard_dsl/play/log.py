@@ -347,6 +347,9 @@ def create_new_file(path: str, force: bool = False, rule_files=(), argument: str
         raise refused(f": cannot write it: {exc.strerror or exc}") from None
     if info is not None and is_rule_file(info):
         raise rule_file_refused()
+    if info is not None and stat.S_ISDIR(info.st_mode):  # said as a folder, not as a file that exists
+        raise refused(f": that is a folder; a {what} is written to a file: give a file name, in that "
+                      f"folder or elsewhere")
     exists = refused(f": the file exists, and a {what} is not written over a file: give a fresh name, or ",
                      Arg("force"), " to write over it", exists=True)
     if info is not None and not force:

@@ -105,3 +105,34 @@ def test_every_bound_says_its_number_with_separators(argv, bound):
     assert result.returncode == 2, result.stderr
     assert f"hazard-dsl: error: {bound}\n" == result.stderr
     assert not re.search(r"[0-9]{4}", result.stderr)  # no number of four digits or more unseparated
+
+
+# ---------------------------------------------------------------------- H: a folder as --log
+
+@pytest.mark.parametrize("argv", [
+    ("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "d"),
+    ("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "d", "--force"),  # never over a folder
+    ("play", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "d"),
+])
+def test_a_folder_as_log_is_called_a_folder_and_refused_as_an_argument(tmp_path, argv):
+    (tmp_path / "d").mkdir()
+    result = cli(*argv, stdin="quit\n", cwd=tmp_path)
+    assert result.returncode == 2, (result.returncode, result.stderr)  # as schema --output's refusals
+    assert said(result.stderr) == ("hazard-dsl: error: --log d: that is a folder; a log is written to a file: "
+                                   "give a file name, in that folder or elsewhere")
+    assert list((tmp_path / "d").iterdir()) == []
+
+
+def test_an_existing_log_file_and_an_existing_schema_are_refused_with_one_exit_status(tmp_path):
+    (tmp_path / "taken").write_text("mine\n")
+    log = cli("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "taken", cwd=tmp_path)
+    schema = cli("schema", "--output", "taken", cwd=tmp_path)
+    assert (log.returncode, schema.returncode) == (2, 2), (log.stderr, schema.stderr)
+    assert "--log taken: the file exists, and a log is not written over a file" in log.stderr
+    assert (tmp_path / "taken").read_text() == "mine\n"
+
+
+def test_a_log_that_cannot_be_trusted_is_still_exit_1(tmp_path):
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    result = cli("replay", "junk.jsonl", cwd=tmp_path)
+    assert result.returncode == 1 and "junk.jsonl:1: this line is not a JSON event" in result.stderr

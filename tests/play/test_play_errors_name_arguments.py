@@ -100,6 +100,6 @@ def test_the_command_line_says_them_with_flags_and_its_exit_status(tmp_path, cap
     assert capsys.readouterr().err == "hazard-dsl: error: --bet pass=5@0: @THROW must be a throw number, 1 or more\n"
     taken = tmp_path / "taken.jsonl"
     taken.write_text("mine\n")
-    assert main(["run", "cotton", "--players", "Ann,Ben", "--log", str(taken)]) == 1
+    assert main(["run", "cotton", "--players", "Ann,Ben", "--log", str(taken)]) == 2  # as schema --output
     assert capsys.readouterr().err == (f"hazard-dsl: error: --log {taken}: the file exists, and a log is not "
                                        f"written over a file: give a fresh name, or --force to write over it\n")
