@@ -179,10 +179,10 @@ class LogFile:
         return unlogged
 
     def _read_header(self) -> None:
-        events = iter(self.events())
-        first = next(events, None)
+        read = self.events()
+        first = next(iter(read), None)
         if first is None:
-            raise LogError(f"{self.path}: empty: no session was logged here")
+            self._no_line(read.reading.tail if read.reading is not None else 0)
         header = first[1]
         if header.get("event") != "session":
             raise LogError(f"{self.path}:1: a session log begins with its \"session\" event")
@@ -191,6 +191,23 @@ class LogFile:
                 raise LogError(f"{self.path}:1: the session event lacks {key!r}; not a session log written by "
                                f"hazard-dsl")
         self.header = header
+
+    def _no_line(self, tail: int) -> None:
+        """Raise LogError for a log without one whole line: empty, or its first line cut short
+        (`tail` bytes and no line end: a session killed as it wrote its first event), which is
+        not "empty" to a person who sees its bytes."""
+        if not tail:
+            raise LogError(f"{self.path}: empty: no session was logged here")
+        try:
+            first = os.pread(self.fd, 1, 0)
+        except OSError as exc:
+            raise LogError(f"{self.path}: cannot read it: {exc.strerror or exc}") from None
+        size = f"{tail:,} byte{'s' * (tail != 1)} and no line end"
+        if first == b"{":  # the start of an event as the writer writes it
+            raise LogError(f"{self.path}:1: its only line is cut short ({size}): the session was stopped as it "
+                           f"wrote its first event, so no session was logged here")
+        raise LogError(f"{self.path}:1: its only line ({size}) is not a session event; not a session log "
+                       f"written by hazard-dsl")
 
     # ---------------------------------------------------------------- writing
 

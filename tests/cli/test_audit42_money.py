@@ -136,3 +136,30 @@ def test_a_log_that_cannot_be_trusted_is_still_exit_1(tmp_path):
     (tmp_path / "junk.jsonl").write_text("not json\n")
     result = cli("replay", "junk.jsonl", cwd=tmp_path)
     assert result.returncode == 1 and "junk.jsonl:1: this line is not a JSON event" in result.stderr
+
+
+# ---------------------------------------------------------------------- I: a first line cut short
+
+@pytest.mark.parametrize("command", [("replay",), ("play", "--resume")])
+def test_a_log_whose_only_line_was_cut_short_is_said_so_with_its_bytes(tmp_path, command):
+    made = cli("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "full.jsonl", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    first = (tmp_path / "full.jsonl").read_bytes().split(b"\n")[0]
+    assert len(first) > 150  # the session event is longer than the cut: the cut is inside it
+    (tmp_path / "half.jsonl").write_bytes(first[:150])  # as `head -c 150` of the log: killed while writing
+    result = cli(*command, "half.jsonl", stdin="", cwd=tmp_path)
+    assert result.returncode == 1
+    assert said(result.stderr) == ("hazard-dsl: error: half.jsonl:1: its only line is cut short (150 bytes and "
+                                   "no line end): the session was stopped as it wrote its first event, so no "
+                                   "session was logged here")
+    assert (tmp_path / "half.jsonl").read_bytes() == first[:150]  # left as it was, even by --resume
+
+
+@pytest.mark.parametrize("content, says", [
+    (b"", "empty.jsonl: empty: no session was logged here"),  # truly empty: as before
+    (b"hello", "empty.jsonl:1: its only line (5 bytes and no line end) is not a session event"),
+])
+def test_a_log_without_a_whole_line(tmp_path, content, says):
+    (tmp_path / "empty.jsonl").write_bytes(content)
+    result = cli("replay", "empty.jsonl", cwd=tmp_path)
+    assert result.returncode == 1 and says in said(result.stderr)
