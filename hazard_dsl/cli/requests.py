@@ -119,10 +119,18 @@ def stake_coin(ruleset, text: str, arg: Arg) -> Fraction:
 
 def players(text: str | None) -> tuple | None:
     """`Ann,Ben,Cat` → ("Ann", "Ben", "Cat"), in order round the table (the command checks
-    how many a table takes and each name)."""
+    how many a table takes and each name). A place left empty between names (`Ann,,Ben`, a
+    comma at either end) is refused naming it: a name forgotten is not a seat fewer."""
     if text is None:
         return None
-    return tuple(name.strip() for name in text.split(",") if name.strip())
+    names = [name.strip() for name in text.split(",")]
+    if any(names) and not all(names):  # (no name at all: `seats` says how many are needed)
+        from ..commands.errors import SettingError
+
+        place = names.index("") + 1
+        raise SettingError("players", f": the name in place {place} of {len(names)} is empty ({text[:60]!r}); "
+                                      f"give each player a name, separated by commas: --players Ann,Ben,Cat")
+    return tuple(name for name in names if name)
 
 
 def seats(ruleset, text: str | None) -> tuple | None:

@@ -163,3 +163,21 @@ def test_a_log_without_a_whole_line(tmp_path, content, says):
     (tmp_path / "empty.jsonl").write_bytes(content)
     result = cli("replay", "empty.jsonl", cwd=tmp_path)
     assert result.returncode == 1 and says in said(result.stderr)
+
+
+# ---------------------------------------------------------------------- J: an empty name in --players
+
+@pytest.mark.parametrize("names, place", [("Ann,,Ben", "place 2 of 3"), ("Ann,Ben,", "place 3 of 3"),
+                                          (",Ann,Ben", "place 1 of 3"), ("Ann, ,Ben", "place 2 of 3")])
+def test_an_empty_name_among_the_players_is_refused_naming_its_place(names, place):
+    result = cli("run", "cotton", "--players", names, "--seed", "1")
+    assert result.returncode == 2, result.stderr
+    assert said(result.stderr) == (f"hazard-dsl: error: --players: the name in {place} is empty ({names!r}); give "
+                                   f"each player a name, separated by commas: --players Ann,Ben,Cat")
+    assert "Game 1" not in result.stdout  # nobody was seated
+
+
+def test_no_name_at_all_is_told_how_many_are_needed_as_before():
+    result = cli("run", "cotton", "--players", ",,", "--seed", "1")
+    assert result.returncode == 2
+    assert "--players takes two names or more" in said(result.stderr)
