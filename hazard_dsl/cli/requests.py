@@ -266,14 +266,15 @@ def compare_request(args, rulesets: dict) -> CompareRequest:
 
 def analyse_request(args, ruleset) -> AnalyseRequest:
     """`analyse`: the money of --bankroll, --goal, --stake, --cap, --limit, --stop-loss and
-    --stop-win in the file's unit; --stake best or kelly (any case) is `best`; with either, or
+    --stop-win in the file's unit or the ruleset's coin, as play's --stake and --purse (`stake_coin`:
+    "£1 10s" where 30 is the same; audit 42); --stake best or kelly (any case) is `best`; with either, or
     --strategy or --risk (the staking figures), --games counts the best stake's games."""
     from ..commands.errors import SettingError
     from ..commands.staking import CHOICES
 
     def amount(name: str):
         text = getattr(args, name)
-        return None if text is None else money(text, Arg(name))
+        return None if text is None else stake_coin(ruleset, text, Arg(name))
 
     def count(name: str, what: str = ""):
         text = getattr(args, name)
@@ -344,19 +345,20 @@ def run_request(args, ruleset) -> RunRequest:
     seated = args.players is not None
     return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                       seed=args.seed, dice=tape(args.dice, ruleset), bets=() if seated else bet_orders(args.bet),
-                      bankroll=money(args.bankroll, Arg("bankroll")) if args.bankroll is not None else None,
+                      bankroll=stake_coin(ruleset, args.bankroll, Arg("bankroll")) if args.bankroll is not None
+                      else None,
                       cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
 
 
 def simulate_request(args, ruleset) -> SimulateRequest:
     """`simulate`: with --players the seats' plans (SEAT:NAME=AMOUNT) and refusals, else one
-    bettor's bets (NAME=AMOUNT); --goal an amount in the file's unit (10, 12.50, 21/2), as the
-    exact figures of `analyse --goal` take it."""
+    bettor's bets (NAME=AMOUNT); --goal an amount in the file's unit (10, 12.50, 21/2) or the
+    ruleset's coin ("£1 10s"), as the exact figures of `analyse --goal` take it."""
     seated = args.players is not None
     return SimulateRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                            seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
                            workers=args.workers, scheduler=args.scheduler, engine=args.engine,
-                           goal=money(args.goal, Arg("goal")) if args.goal is not None else None,
+                           goal=stake_coin(ruleset, args.goal, Arg("goal")) if args.goal is not None else None,
                            cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None
                            else None)
 

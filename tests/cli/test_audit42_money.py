@@ -181,3 +181,35 @@ def test_no_name_at_all_is_told_how_many_are_needed_as_before():
     result = cli("run", "cotton", "--players", ",,", "--seed", "1")
     assert result.returncode == 2
     assert "--players takes two names or more" in said(result.stderr)
+
+
+# ---------------------------------------------------------------------- N: every money flag in the coin
+
+# Cotton's coin (rulesets/cotton.yaml): 20s a pound, so "10s" = 10, "£1" = 20, "£1 10s" = 30
+# shillings; each command with its amounts in coin prints what it prints with them as numbers.
+@pytest.mark.parametrize("coined, plain", [
+    (("analyse", "cotton", "--bankroll", "10s", "--goal", "£1", "--stake", "1s", "--strategy", "martingale",
+      "--cap", "8s"),
+     ("analyse", "cotton", "--bankroll", "10", "--goal", "20", "--stake", "1", "--strategy", "martingale",
+      "--cap", "8")),
+    (("analyse", "cotton", "--bankroll", "half a pound", "--goal", "£1", "--stake", "best"),
+     ("analyse", "cotton", "--bankroll", "10", "--goal", "20", "--stake", "best")),
+    (("simulate", "cotton", "--players", "A,B", "--strategy", "martingale", "--purse", "£1", "--goal", "£1 10s",
+      "--games", "200", "--seed", "1"),
+     ("simulate", "cotton", "--players", "A,B", "--strategy", "martingale", "--purse", "20", "--goal", "30",
+      "--games", "200", "--seed", "1")),
+    (("run", "craps", "--bet", "pass=5", "--bankroll", "$12.50", "--seed", "4", "--games", "3"),
+     ("run", "craps", "--bet", "pass=5", "--bankroll", "12.5", "--seed", "4", "--games", "3")),
+])
+def test_money_flags_take_the_ruleset_coin_with_the_same_results(coined, plain):
+    a, b = cli(*coined), cli(*plain)
+    assert a.returncode == 0, a.stderr
+    # (run's last line gives the command again, each flag as written: "--bankroll '$12.50'")
+    assert (a.stdout.replace("'$12.50'", "12.5"), a.stderr) == (b.stdout, b.stderr)
+
+
+def test_a_money_flag_not_understood_says_how_to_write_it_in_the_coin():
+    result = cli("analyse", "cotton", "--bankroll", "10", "--goal", "2 guineas", "--stake", "1")
+    assert result.returncode == 2
+    assert said(result.stderr) == ("hazard-dsl: error: --goal: not an amount of money: 'guineas' in '2 guineas' is "
+                                   "not understood; write it as 2s 6d, or 2.50 in shillings")

@@ -51,7 +51,7 @@ def test_one_bettors_bets_are_orders_with_exact_money_or_a_multiple():
     (["analyse", "craps", "--bet", "pass=-1"], "--bet pass: the amount must be more than 0"),
     (["analyse", "cotton", "--option", "main"], "--option takes NAME=VALUE, not 'main'"),
     (["analyse", "cotton", "--bankroll", "ten", "--goal", "20", "--stake", "1"],
-     "--bankroll: 'ten' is not an amount of money (10, 12.50 or 21/2)"),
+     "--bankroll: not an amount of money: 'ten'; write it as 2s 6d, or 2.50 in shillings"),
     (["analyse", "cotton", "--players", "Ann,Ben", "--bet", "Ann:side=1", "--bet", "Ann:side=2"],
      "--bet Ann:side=2 gives a second amount to a bet already planned (--bet Ann:side=1): give each seat's bet once"),
     (["analyse", "cotton", "--players", "Ann,Ben", "--bet", "Ann:side=2x"],
