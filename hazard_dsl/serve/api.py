@@ -315,6 +315,9 @@ class Api:
         for variant in variants:
             if isinstance(variant, str):
                 name, _, options = variant.partition(":")
+                loose = next((o for o in options.split(",") if o and "=" not in o), None)
+                if loose is not None:  # (it was left out, and the variant compared without it: fuzz42 A2)
+                    raise Refused(400, f"variants: {variant[:80]!r}: an option is NAME=VALUE, not {loose[:40]!r}")
                 variant = {"ruleset": name, "options": dict(o.split("=", 1) for o in options.split(",") if "=" in o)}
             if not isinstance(variant, dict):
                 raise Refused(400, "each variant is {\"ruleset\": NAME, \"options\": {…}}")

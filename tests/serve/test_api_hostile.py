@@ -98,3 +98,18 @@ def test_the_server_still_answers_after_them(client):
     assert checked.status_code == 200 and checked.json() == {"diagnostics": []}
     analysed = client.post("/api/analyse", json={"text": COTTON, "name": "c.yaml"}, headers=HEADER)
     assert analysed.json()["win"] == _cottons_win()
+
+
+@pytest.mark.parametrize("variant, loose", [("cotton:main=called,x", "x"), ("cotton:main", "main"),
+                                            ("cotton:x,main=called", "x")])
+def test_a_compared_variant_with_an_option_that_is_no_name_value_is_refused(client, variant, loose):
+    # fuzz42 A2: "cotton:main=called,x" was compared as "cotton:main=called", its `x` left out;
+    # the command line refuses it ("--option takes NAME=VALUE, not 'x'")
+    got = client.post("/api/compare", json={"variants": ["cotton", variant]}, headers=HEADER)
+    assert (got.status_code, got.json()) == (
+        400, {"error": f"variants: {variant!r}: an option is NAME=VALUE, not {loose!r}"})
+
+
+def test_a_compared_variant_in_words_is_still_taken(client):
+    got = client.post("/api/compare", json={"variants": ["cotton", "cotton:main=called,"]}, headers=HEADER)
+    assert got.status_code == 200 and len(got.json()["rulesets"]) == 2
