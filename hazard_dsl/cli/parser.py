@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..version import __version__
+from .flag_values import Judged, NotWhole, seed_argument, whole_number_argument
 from .output import silence_stdout
 
 
@@ -30,48 +31,10 @@ SHEET_FORMATS = ("text", "markdown", "html", "json")
 
 
 FORCE_HELP = "let --log write over an existing file (never over a rule file of the game)"
-PLOT_FORCE_HELP = "let --plot write over an existing file (never over a rule file of the game)"
 # a tape for any dice: the game's own number of faces a throw, and dice that land off
 TAPE_HELP = ('one face a die, die1 first ("3-3-5" for three dice; named faces by number); x for a die that '
              'lands off ("x-4", "x-x-4 5-x 2": two off, recast together, one off again), then off or both '
              'for the caster\'s recast')
-
-
-def whole_number_argument(text: str) -> int:
-    """A flag's whole number (--games, --seed, --rounds, --workers), in ASCII digits: int()
-    would also take ٣, ３, 1_000 and spaces, and fail on 5,000 digits."""
-    from ..parse.numbers import MAX_WHOLE_DIGITS, whole_number
-
-    value = whole_number(text)
-    if value is None:
-        raise _NotWhole(f"{text[:30]!r} is not a whole number (digits 0-9, at most {MAX_WHOLE_DIGITS})")
-    return value
-
-
-class _NotWhole(argparse.ArgumentTypeError):
-    """A flag's value that is not a whole number, said in one line after the flag as --seed's is
-    (`--games '1e9' is not a whole number …`), not under argparse's usage block."""
-
-
-class _Judged(argparse.ArgumentTypeError):
-    """A flag's value refused by the core's own judgement (`error`, a SettingError), said in one
-    line as every other setting's error, without argparse's usage block."""
-
-    def __init__(self, error):
-        super().__init__(str(error))
-        self.error = error
-
-
-def seed_argument(text: str) -> int:
-    """--seed: a whole number from 0 to 2^64 − 1, judged as analyse judges it (commands.dice.
-    seed_read): a number too large is said to be so, with the bound."""
-    from ..commands.dice import seed_read
-    from ..commands.errors import SettingError
-
-    try:
-        return seed_read(text)
-    except SettingError as exc:
-        raise _Judged(exc) from None
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -151,11 +114,11 @@ class Parser(argparse.ArgumentParser):
             # argparse keeps the type's error only as __context__; a judged one is said as the
             # command says a setting's error: one line naming the flag (cli.wording)
             judged = exc.__context__
-            if isinstance(judged, _Judged):
+            if isinstance(judged, Judged):
                 from .wording import FLAGS
 
                 self.exit(2, f"hazard-dsl: error: {judged.error.said(FLAGS)}\n")
-            if isinstance(judged, _NotWhole):
+            if isinstance(judged, NotWhole):
                 flag = next((o for o in action.option_strings if o.startswith("--")), action.dest)
                 self.exit(2, f"hazard-dsl: error: {flag} {judged}\n")
             raise
@@ -288,6 +251,19 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("ruleset", metavar="RULESET")
     add_format(p)
     p.set_defaults(func=handlers["show"])
+
+    def add_plot(p, help: str) -> None:
+        """--plot FILE, a new file (as --log's: an existing one only with --force, never a rule file)."""
+        p.add_argument("--plot", metavar="FILE", help=help + "; a new file: an existing one is refused unless --force")
+        p.add_argument("--force", action="store_true", help="let --plot write over an existing file (never over a "
+                                                            "rule file of the game)")
+
+    def add_output(p, never: str) -> None:
+        """-o FILE, a new file: an existing one only with --force, and never `never`."""
+        p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (a new "
+                                                              "file: an existing one is refused unless --force)")
+        p.add_argument("--force", action="store_true", help=f"let --output write over an existing file (never over "
+                                                            f"{never})")
 
     def add_options(p, policy_help):
         p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
@@ -456,12 +432,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                                "P(a hand lasts N throws or more) under the ruleset's passing:")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
-    p.add_argument("--plot", metavar="FILE", help="also draw the throws per game (and, with --by, each value's "
-                                                  "figures) to FILE.png or FILE.svg (needs hazard-dsl[plot]); "
-                                                  "with --games or a stop, the session's net; with --tail, "
-                                                  "P(length ≥ n); a new file: an existing one is refused "
-                                                  "unless --force")
-    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
+    add_plot(p, "also draw the throws per game (and, with --by, each value's figures) to FILE.png or FILE.svg "
+                "(needs hazard-dsl[plot]); with --games or a stop, the session's net; with --tail, P(length ≥ n)")
     add_options(p, "how choices are made: optimal (default), uniform, or a value such as 7 or main=7")
     p.set_defaults(func=handlers["analyse"])
 
@@ -474,11 +446,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="a ruleset, or one with options: RULESET:NAME=VALUE[,NAME=VALUE] (cotton:main=called)")
     p.add_argument("--format", choices=FORMATS, default="text")
     p.add_argument("--json", action="store_true", help="short for --format json")
-    p.add_argument("--plot", metavar="FILE", help="also chart each variant's chance and edge, and the edges of "
-                                                  "the bets they share, to FILE.png or FILE.svg (needs "
-                                                  "hazard-dsl[plot]); a new file: an existing one is refused "
-                                                  "unless --force")
-    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
+    add_plot(p, "also chart each variant's chance and edge, and the edges of the bets they share, to FILE.png "
+                "or FILE.svg (needs hazard-dsl[plot])")
     add_options(p, "how choices are made: optimal (default), uniform, or a value")
     p.set_defaults(func=handlers["compare"])
 
@@ -496,11 +465,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                    help="draw only this phase (repeatable, or PHASE,PHASE); arrows to the rest end in stubs")
     p.add_argument("--bet", action="append", default=[], metavar="NAME",
                    help="draw this bet beside the game (repeatable); bets are not drawn otherwise")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE instead of standard output (a new file: an existing one is refused "
-                        "unless --force; never a rule file of the game)")
-    p.add_argument("--force", action="store_true", help="let --output write over an existing file (never over "
-                                                        "a rule file of the game)")
+    add_output(p, "a rule file of the game")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="choose a value for one of the ruleset's options (repeatable)")
     p.set_defaults(func=handlers["graph"])
@@ -536,10 +501,8 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
     p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="run the chunks on this Dask scheduler, as `dask scheduler` prints its address (needs "
                         "hazard-dsl[cluster], and hazard-dsl on the workers)")
-    p.add_argument("--plot", metavar="FILE", help="also draw the simulated throws per game over the exact "
-                                                  "distribution to FILE.png or FILE.svg (needs hazard-dsl[plot]); "
-                                                  "a new file: an existing one is refused unless --force")
-    p.add_argument("--force", action="store_true", help=PLOT_FORCE_HELP)
+    add_plot(p, "also draw the simulated throws per game over the exact distribution to FILE.png or FILE.svg "
+                "(needs hazard-dsl[plot])")
     p.add_argument("--engine", choices=("numpy", "compiled"), default=None,
                    help="what plays the games, or the sessions at the table: numpy (default, the reference) or "
                         "compiled (a Numba kernel, faster; "
@@ -567,11 +530,7 @@ def build_parser(handlers: dict, only: str | None = None) -> argparse.ArgumentPa
                                         "(yaml-language-server; see docs/editors.md). JSON is the only format.")
     p.add_argument("--format", choices=("json",), default="json", help="json (the only format)")
     p.add_argument("--json", action="store_true", help="short for --format json (the default)")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write to FILE instead of standard output (a new file: an existing one is refused "
-                        "unless --force)")
-    p.add_argument("--force", action="store_true", help="let --output write over an existing file (never over "
-                                                        "a built-in ruleset)")
+    add_output(p, "a built-in ruleset")
     p.set_defaults(func=handlers["schema"])
 
     p = commands.add_parser("serve", help="the library, compare and a workbench in a browser (needs hazard-dsl[web])",

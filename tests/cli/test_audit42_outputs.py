@@ -83,8 +83,8 @@ def test_a_graph_that_fails_leaves_no_file(capsys, tmp_path, monkeypatch):
 def test_graph_help_says_a_rule_file_is_never_drawn_over(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     result = hazard(capsys, "graph", "--help")
-    assert ("write to FILE instead of standard output (a new file: an existing one is refused unless --force; "
-            "never a rule file of the game)") in \
+    assert ("write to FILE instead of standard output (a new file: an existing one is refused unless --force) "
+            "--force let --output write over an existing file (never over a rule file of the game)") in \
         " ".join(result.stdout.split())
 
 
