@@ -165,7 +165,7 @@ def analysis_tables(a: Analysis, show_throws: bool = False) -> list[Table]:
                             f"{unstaked(a)}.")
     labels = Table("Outcomes by label (probability per game)", ["label", "result", "exact", "%"])
     for label, p in f.labels.items():
-        labels.add(label, a.label_results.get(label, ""), shown(p), percent(p))
+        labels.add(label_words(a, label), a.label_results.get(label, ""), shown(p), percent(p))  # words, as run's
     tables = [summary, labels]
     if a.by_variable is not None:
         tables.append(by_table(a))

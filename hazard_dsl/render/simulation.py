@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..model import plural
+from ..model import plural, readable
 from .tables import Table, both, number_and
 
 # --------------------------------------------------------------------------- tables for people
@@ -51,7 +51,7 @@ def games_tables(report: dict) -> tuple[str, list]:
             continue
         t.add(result, _pct(f["rate"]), _pct(f["stderr"]), _exact_pct(f["exact"]), _zs(f["z"]))
     for label, f in report["labels"].items():
-        t.add(f"{label} ({f['result']})", _pct(f["rate"]), _pct(f["stderr"]), _exact_pct(f["exact"]), _zs(f["z"]))
+        t.add(f"{readable(label)} ({f['result']})", _pct(f["rate"]), _pct(f["stderr"]), _exact_pct(f["exact"]), _zs(f["z"]))
     tables = [t]
     th = report["throws"]
     if th["mean"] is not None:
