@@ -5,6 +5,7 @@ soon as it says or shows that it is larger than allowed; one reader for the API'
 from __future__ import annotations
 
 import json
+import sys
 
 
 async def json_object(request, most: int, refused, what: str, parse_int=None) -> dict:
@@ -22,7 +23,10 @@ async def json_object(request, most: int, refused, what: str, parse_int=None) ->
             raise refused(413, too_large)
         chunks.append(chunk)
     try:
-        body = json.loads(b"".join(chunks), parse_int=parse_int, parse_constant=_Constant)
+        body = json.loads(b"".join(chunks), parse_int=parse_int or _whole, parse_constant=_Constant)
+    except _TooManyDigits:  # JSON all the same: "not JSON" would be wrong (fuzz42 A3)
+        raise refused(400, f"a number in the body has more than {sys.get_int_max_str_digits():,} digits; "
+                           f"no field takes one so long") from None
     except (ValueError, RecursionError):
         raise refused(400, "the body is not JSON") from None
     if not isinstance(body, dict):
@@ -32,6 +36,19 @@ async def json_object(request, most: int, refused, what: str, parse_int=None) ->
         field, constant = where
         raise refused(400, f"{field}: {constant} is not JSON (JSON has no NaN or Infinity)")
     return body
+
+
+class _TooManyDigits(Exception):
+    """A whole number past the digits Python reads into an int (`sys.get_int_max_str_digits`),
+    raised out of json.loads, which would say ValueError as for a body that is no JSON."""
+
+
+def _whole(text: str) -> int:
+    """json.loads's whole number, refused past Python's bound on its digits (`_TooManyDigits`)."""
+    bound = sys.get_int_max_str_digits()
+    if bound and len(text) - text.startswith("-") > bound:
+        raise _TooManyDigits
+    return int(text)
 
 
 class _Constant(str):

@@ -113,3 +113,19 @@ def test_a_compared_variant_with_an_option_that_is_no_name_value_is_refused(clie
 def test_a_compared_variant_in_words_is_still_taken(client):
     got = client.post("/api/compare", json={"variants": ["cotton", "cotton:main=called,"]}, headers=HEADER)
     assert got.status_code == 200 and len(got.json()["rulesets"]) == 2
+
+
+@pytest.mark.parametrize("digits", [4_301, 100_000])
+def test_a_whole_number_of_too_many_digits_is_said_so_not_called_no_json(client, digits):
+    # fuzz42 A3: Python reads at most 4,300 digits into an int (sys.get_int_max_str_digits),
+    # and json.loads then says ValueError, which was answered "the body is not JSON"
+    body = b'{"text": "a: 1", "line": -1' + b"0" * (digits - 1) + b', "column": 1}'
+    got = client.post("/api/hover", content=body, headers={**HEADER, "content-type": "application/json"})
+    assert (got.status_code, got.json()) == (400, {"error": "a number in the body has more than 4,300 digits; "
+                                                            "no field takes one so long"})
+
+
+def test_a_number_of_the_most_digits_is_read(client):
+    body = b'{"text": "a: 1", "line": ' + b"9" * 4_300 + b', "column": 1}'
+    got = client.post("/api/hover", content=body, headers={**HEADER, "content-type": "application/json"})
+    assert (got.status_code, got.json()) == (400, {"error": "line and column: whole numbers from 1"})
