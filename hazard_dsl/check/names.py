@@ -349,6 +349,7 @@ def check_names(ruleset: Ruleset, root=None) -> Ruleset:
                 types.expect(rule.condition, "bool", context, "a condition")
             _check_actions(ruleset, phase, rule, types, diags, results_of_label, context, ruleset.phases,
                            ruleset.variables, game=True)
+    _unused_labels(ruleset, results_of_label, diags)
     _check_money(ruleset, types, diags, game_variables)
     _check_cocked(ruleset, types, diags, game_variables)
     _inherited_bets(ruleset, diags)
@@ -537,6 +538,21 @@ def _inherited_bets(ruleset, diags) -> None:
                                   f"was written for the game it came from", changed[where].position,
                                   "redefine the bet here, or make it decide on `result` so that it follows this game",
                                   names=(bet.name, where), reads=_BETS)
+
+
+def _unused_labels(ruleset, results_of_label: dict, diags) -> None:
+    """Warn of a label declared under `labels:` that no rule of the game ends with: its words are
+    never said, and a misspelt ending (`win nikc`, itself warned of) often leaves one so."""
+    # a misspelt use (`win chance_wim`) is warned of where it is, with the name it is close to:
+    # that name is not warned of again
+    meant = {_nearest(used, ruleset.labels) for used in results_of_label if used not in ruleset.labels}
+    for name, label in ruleset.labels.items():
+        if label.position is not None and label.position.file != ruleset.file:
+            continue  # inherited (`extends`): this file cannot take it out, and the file it is in uses it
+        if name not in results_of_label and name not in meant:
+            diags.warning(f"label {name!r} is declared but no rule ends a game with it", label.position,
+                          f"end a game with it (`do: win {name}`), or take it out of labels:",
+                          code="unused-label", subject=name, names=_quoted(name))
 
 
 def _own_sources(ruleset, root, diags) -> None:
