@@ -7,14 +7,19 @@ from __future__ import annotations
 from tests.in_process import said
 
 
+def resumed_after_its_end(monkeypatch, columns: str, log: str) -> list[str]:
+    """What `play --resume` says of a session `run` logged to `log` and ended, at `columns`."""
+    monkeypatch.setenv("COLUMNS", columns)
+    code, _, err = said("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", log)
+    assert code == 0, err
+    code, out, err = said("play", "--resume", log)
+    assert code == 0, err
+    return out.splitlines()
+
+
 def test_an_ended_session_is_said_within_the_columns_with_the_command_whole(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "80")
-    code, _, err = said("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "session.log")
-    assert code == 0, err
-    code, out, err = said("play", "--resume", "session.log")
-    assert code == 0, err
-    lines = out.splitlines()
+    lines = resumed_after_its_end(monkeypatch, "80", "session.log")
     assert all(len(line) <= 80 for line in lines), lines
     assert lines[-1] == "  hazard-dsl replay session.log"
     assert " ".join(" ".join(lines[:-1]).split()).endswith(": there is nothing to resume. Tell it again with:")
@@ -22,9 +27,5 @@ def test_an_ended_session_is_said_within_the_columns_with_the_command_whole(tmp_
 
 def test_an_ended_session_that_fits_is_one_line_as_before(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "200")
-    code, _, err = said("run", "cotton", "--players", "Ann,Ben", "--seed", "1", "--log", "s.log")
-    assert code == 0, err
-    code, out, err = said("play", "--resume", "s.log")
-    assert code == 0, err
-    assert out.splitlines()[-1].endswith("there is nothing to resume. hazard-dsl replay s.log tells it again.")
+    lines = resumed_after_its_end(monkeypatch, "200", "s.log")
+    assert lines[-1].endswith("there is nothing to resume. hazard-dsl replay s.log tells it again.")
