@@ -500,15 +500,15 @@ def _c_loader():
 
     class _CLoader(base):
         def resolve(self, kind, value, implicit):
-            if implicit == (False, False) and value == "":
-                # libyaml calls an empty scalar tagged `!` (`k: !`) not plain, where PyYAML's
-                # own parser calls it plain, and reads it as null: read as PyYAML reads it (fuzz42)
-                implicit = (True, False)
             key = (kind, value, implicit)
             tag = resolved.get(key)
-            if tag is None:
+            if tag is None:  # (the mending below is on this path only: a call per scalar is hot)
                 if len(resolved) >= MAX_RESOLVED:
                     resolved.clear()
+                if implicit == (False, False) and value == "":
+                    # libyaml calls an empty scalar tagged `!` (`k: !`) not plain, where PyYAML's
+                    # own parser calls it plain, and reads it as null: read as PyYAML does (fuzz42)
+                    implicit = (True, False)
                 tag = resolved[key] = super().resolve(kind, value, implicit)
             return tag
 
