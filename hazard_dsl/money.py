@@ -126,6 +126,9 @@ _COUNT = (rf"(?:{_D}/{_D}"
 # a coin's count ends where no letter follows ("1s6d"; not the "1 s" of "1 shilling"), and the
 # count gives back what the next coin needs ("£1 1/8d": £1, then 1/8d)
 _END = r"(?![^\W\d_])"
+# ... but never inside a number: "£21 12/1163d" is £21 and 12/1163d, not £21 12/116 and 3d (a
+# count given back by the regular expression's backtracking stops only where no digit follows)
+_WHOLE = r"(?![0-9])"
 
 
 class MoneyText(ValueError):
@@ -194,11 +197,11 @@ def _coin_patterns(table) -> list:
     for name, names, short, worth in named:
         if short and "{n}" in short:
             before, _, after = short.partition("{n}")
-            patterns.append((_re.compile(rf"{_re.escape(before.strip())}\s*(?P<n>{_COUNT})\s*"
+            patterns.append((_re.compile(rf"{_re.escape(before.strip())}\s*(?P<n>{_COUNT}){_WHOLE}\s*"
                                          rf"{_re.escape(after.strip())}{_END}", _re.IGNORECASE), worth))
         words = sorted({name, names}, key=len, reverse=True)
         spelt = "|".join(r"\s+".join(map(_re.escape, w.split())) for w in words)
-        patterns.append((_re.compile(rf"(?P<n>{_COUNT})\s*(?:{spelt}){_END}", _re.IGNORECASE), worth))
+        patterns.append((_re.compile(rf"(?P<n>{_COUNT}){_WHOLE}\s*(?:{spelt}){_END}", _re.IGNORECASE), worth))
         patterns.append((_re.compile(rf"{_ONE}(?:{spelt}){_END}", _re.IGNORECASE), worth))  # "a shilling"
         patterns.append((_re.compile(rf"{_HALF}(?:{spelt}){_END}", _re.IGNORECASE), worth / 2))
     return patterns
