@@ -70,6 +70,17 @@ def money_amount(ruleset, value) -> str:
     return money_told(ruleset.table, value)
 
 
+def money_mark(table) -> str:
+    """The mark before a line of money in a narration: the sign the ruleset's largest coin is
+    written with where it has one (`£{n}`: "£", `${n}`: "$"), else a plain dot; a game of
+    shillings is not told in dollars, nor a game of units."""
+    for coin in table.coins:
+        sign = (coin.short or "").partition("{n}")[0].strip()
+        if sign and "{n}" in coin.short:
+            return sign
+    return "·"
+
+
 def money_told(table, value) -> str:
     """`money_amount` for a ruleset's `Table` (its `money:`). What is left below the smallest
     coin is told exactly as a fraction of that coin: 1/96 shilling is "⅛d" ("1/8d"), a farthing

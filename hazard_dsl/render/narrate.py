@@ -13,6 +13,7 @@ from ..records import field, record
 from ..compile.machine import Machine
 from ..model import NUMBER_WORDS, plural
 from ..play.game import ChoiceMade, EndedAtOnce, TapeRanOut, Thrown
+from ..money import money_mark
 from .words import fill, money_amount, number_word, sentences
 
 RESULT_VERBS = {"win": "wins", "lose": "loses", "push": "neither wins nor loses"}
@@ -139,7 +140,7 @@ class Narrator:
             text = f"{name}, {amount}, is a push ({ruleset.label_words(e['label'])}): the stake comes back"
         else:
             text = f"{amount} paid to {e['payee']} ({name})"
-        return f"       $ {self._sentence(text)}{tail}"
+        return f"       {money_mark(ruleset.table)} {self._sentence(text)}{tail}"
 
     def json(self, record, pending_choices: list, seed: int | None = None) -> str | None:
         """One JSON line per throw (choices made before it ride along as `choices`, those it led

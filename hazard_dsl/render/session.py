@@ -12,6 +12,7 @@ from ..compile.machine import Machine, index_of
 from ..play.game import ChoiceMade, Thrown
 import re
 
+from ..money import money_mark
 from .words import money_amount, sentences
 from ..records import replace
 from .narrate import Narrator, cast_text, face_text
@@ -153,7 +154,8 @@ class SessionNarrator:
         if kind == "settle":
             payer = "The bank" if e["payer"] == "bank" else e["payer"]
             payee = "the box" if e["payee"] == "box" else "the bank" if e["payee"] == "bank" else e["payee"]
-            return f"       $ {payer} pays {payee} {self.amount(e['amount'])}{self._settled_on(e)}."
+            mark = money_mark(self.machine.ruleset.table)
+            return f"       {mark} {payer} pays {payee} {self.amount(e['amount'])}{self._settled_on(e)}."
         if kind == "pass":
             why = e["why"]
             ended = _ENDED.fullmatch(why)

@@ -33,9 +33,9 @@ def test_sic_bo_at_the_table_says_no_result_for_the_dealer(capsys):
     out = capsys.readouterr().out
     assert "neither wins nor loses" not in out
     assert ("    1. five-four-three (3-4-5), twelve: Ann lifts the cover.\n"
-            "       $ The bank pays Ann 2 units on the big bet.\n") in out
+            "       · The bank pays Ann 2 units on the big bet.\n") in out
     assert ("    1. two ones and a six (6-1-1), eight: Ben lifts the cover.\n"
-            "       $ Ann pays the bank 2 units on the big bet.\n") in out
+            "       · Ann pays the bank 2 units on the big bet.\n") in out
 
 
 def test_a_run_of_a_layout_says_how_its_games_ended_not_that_the_caster_pushed(capsys):

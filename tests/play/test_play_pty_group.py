@@ -192,7 +192,7 @@ def test_three_players_with_names_of_several_words_bet_stop_and_resume(tmp_path,
     for payer, payee, amount in [("The Guildmaster", "Robert fitz John", 2), ("Ann", "Robert fitz John", 3),
                                  ("Robert fitz John", "The Guildmaster", 2), ("Ann", "Robert fitz John", 1),
                                  ("The Guildmaster", "Robert fitz John", 2)]:
-        assert f"$ {payer} pays {payee} {m(amount)}" in told
+        assert f"£ {payer} pays {payee} {m(amount)}" in told  # a game of £ s d: its money told by £
     # the narration reads in words: no identifier of the rule file, no improper fraction
     for text in (first, resumed):
         for word in ("chance_win", "chance_loss", "no_main", "side_odds", "(fee box)"):

@@ -118,7 +118,7 @@ def test_a_stake_typed_in_coin_at_the_play_prompt():
     assert "Ben, your stake against Ann? (Enter for 1s, 0 for none; purse £1)" in out
     assert "Not an amount of money: '8x'; write it as 2s 6d, or 2.50 in shillings; 0 for none, or ? for help." in out
     assert "Ben sets 1s 6d; Ann covers it." in out
-    assert "$ Ben pays Ann 1s 6d on the stake." in out
+    assert "£ Ben pays Ann 1s 6d on the stake." in out
     assert "Purses: Ann £1 1s 6d, Ben 18s 6d." in out
 
 
@@ -130,7 +130,7 @@ def test_a_side_bet_typed_in_coin_of_several_words():
     assert result.returncode == 0, result.stderr
     assert "Ben backs a side bet on the caster for half a guinea against Ann." in result.stdout
     # Ann nicks seven with eleven: she wins Ben's 1s stake and pays him half a guinea: 20 + 1 - 21/2
-    assert "$ Ann pays Ben half a guinea on a side bet on the caster." in result.stdout
+    assert "£ Ann pays Ben half a guinea on a side bet on the caster." in result.stdout
     assert "Purses: Ann half a guinea, Ben £1 9s 6d." in result.stdout
 
 

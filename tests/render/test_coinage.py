@@ -147,13 +147,13 @@ def test_the_box_fee_and_a_side_bet_are_said_in_words():
     narrator = SessionNarrator(machine("hoyle"))
     fee = narrator.text({"event": "settle", "payer": "Ben", "payee": "box", "amount": "21/2", "why": "fee box",
                          "fee": "box"})
-    assert fee.strip() == "$ Ben pays the box half a guinea, the box's fee."
+    assert fee.strip() == "£ Ben pays the box half a guinea, the box's fee."
     side = narrator.text({"event": "bet", "who": "Cat", "side": "backer", "bet": "side", "amount": "3",
                           "against": "Ann"})
     assert side.strip() == "Cat backs a side bet on the caster for 3s against Ann."
     stake = narrator.text({"event": "settle", "payer": "Ann", "payee": "Ben", "amount": "15/8", "why": "chance_win",
                            "stake": "15/8"})
-    assert stake.strip() == "$ Ann pays Ben 1s 10½d on the stake."
+    assert stake.strip() == "£ Ann pays Ben 1s 10½d on the stake."
     short = narrator.text({"event": "refuse", "player": "Ben", "caster": "Ann", "amount": "2",
                            "why": "Ann cannot cover it (113/8 in the purse)"})
     assert " ".join(short.split()) == "Ann refuses Ben's stake of 2s: Ann cannot cover it (14s 1½d in the purse)."
@@ -202,3 +202,13 @@ def test_the_rule_sheet_says_the_coinage_and_the_fee_in_it(capsys, monkeypatch):
     assert "Sums are told in pounds, shillings and pence (£1 is 20s, 1s is 12d); half a guinea is 10s 6d." in out
     assert "the box's fee: half a guinea (10s 6d), caster to the box" in out
     assert "chance_win" not in out and "fee: box" not in out
+
+
+def test_a_line_of_money_is_marked_by_the_games_own_sign():
+    # audit 42, D: every line of money began with "$", in Cotton's game of £ s d and in Sic Bo's
+    # units too; now the sign the largest coin is written with, else a plain dot
+    from hazard_dsl.commands.loading import load
+    from hazard_dsl.money import money_mark
+
+    assert [money_mark(load(name).table) for name in ("cotton", "hoyle", "craps", "sic_bo", "grand_hazard")] == \
+        ["£", "£", "$", "·", "·"]
