@@ -117,6 +117,13 @@ def stake_coin(ruleset, text: str, arg: Arg) -> Fraction:
     return value
 
 
+def _given_coin(args, ruleset, name: str) -> Fraction | None:
+    """The amount of the flag `name` (`stake_coin`), or None where it is not given (or the
+    command has no such flag)."""
+    text = getattr(args, name, None)
+    return None if text is None else stake_coin(ruleset, text, Arg(name))
+
+
 def players(text: str | None) -> tuple | None:
     """`Ann,Ben,Cat` → ("Ann", "Ben", "Cat"), in order round the table (the command checks
     how many a table takes and each name). A place left empty between names (`Ann,,Ben`, a
@@ -273,8 +280,7 @@ def analyse_request(args, ruleset) -> AnalyseRequest:
     from ..commands.staking import CHOICES
 
     def amount(name: str):
-        text = getattr(args, name)
-        return None if text is None else stake_coin(ruleset, text, Arg(name))
+        return _given_coin(args, ruleset, name)
 
     def count(name: str, what: str = ""):
         text = getattr(args, name)
@@ -345,9 +351,7 @@ def run_request(args, ruleset) -> RunRequest:
     seated = args.players is not None
     return RunRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                       seed=args.seed, dice=tape(args.dice, ruleset), bets=() if seated else bet_orders(args.bet),
-                      bankroll=stake_coin(ruleset, args.bankroll, Arg("bankroll")) if args.bankroll is not None
-                      else None,
-                      cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None else None)
+                      bankroll=_given_coin(args, ruleset, "bankroll"), cap=_given_coin(args, ruleset, "cap"))
 
 
 def simulate_request(args, ruleset) -> SimulateRequest:
@@ -358,9 +362,7 @@ def simulate_request(args, ruleset) -> SimulateRequest:
     return SimulateRequest(**_ruleset_fields(args, ruleset), **_table_fields(args, ruleset), games=args.games,
                            seed=args.seed, bets=() if seated else bet_orders(args.bet, at_throw=False),
                            workers=args.workers, scheduler=args.scheduler, engine=args.engine,
-                           goal=stake_coin(ruleset, args.goal, Arg("goal")) if args.goal is not None else None,
-                           cap=stake_coin(ruleset, args.cap, Arg("cap")) if getattr(args, "cap", None) is not None
-                           else None)
+                           goal=_given_coin(args, ruleset, "goal"), cap=_given_coin(args, ruleset, "cap"))
 
 
 def play_request(args, ruleset) -> PlayRequest:

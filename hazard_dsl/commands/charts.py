@@ -19,11 +19,6 @@ def check_chart_file(path: str | None, force: bool = False, rulesets=()) -> None
         check_target(path)
     except PlotError as exc:
         raise CommandError(str(exc)) from None
-    rule_files = [name for ruleset in rulesets for name in protected(ruleset)] or protected_builtins()
+    # each variant's files once (compare names the built-ins in every variant's list)
+    rule_files = list(dict.fromkeys(name for ruleset in rulesets for name in protected(ruleset)))
     check_new_file(path, force, rule_files, "plot", "chart")
-
-
-def protected_builtins() -> list[str]:
-    from ..parse.files import builtin_dir
-
-    return [str(p) for p in builtin_dir().glob("*.yaml")]

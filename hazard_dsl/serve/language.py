@@ -157,20 +157,21 @@ def hover(text: str, name: str, line: int, column: int):
 
 def held_hover(held: Held, text: str, name: str, line: int, column: int):
     """`hover`, in the text held as `name` by `held`."""
-    uri = held.document(text, name)
-    if _has_errors(held.service, uri):
-        return hover(text, name, line, column)
-    return _hover_of(held.service, uri, line, column)
+    return _held_answer(held, text, name, hover, _hover_of, line, column)
 
 
-def _has_errors(service, uri: str) -> bool:
-    """Whether the held text has errors (its check is the one just made). Its hover and
-    completion are then worked out afresh: a held document that does not read is answered from
-    the last version that did (as `hazard-dsl lsp` answers an editor), and the workbench's
-    answer to a text is the text's alone, whatever was asked before it."""
+def _held_answer(held: Held, text: str, name: str, afresh, answer, *place):
+    """`answer(service, uri, *place)` of the text held as `name` by `held`, or `afresh(text,
+    name, *place)` where the text has errors (its check is the one just made): a held document
+    that does not read is answered from the last version that did (as `hazard-dsl lsp` answers
+    an editor), and the workbench's answer to a text is the text's alone, whatever was asked
+    before it."""
     from ..diagnostics import ERROR
 
-    return any(p.severity == ERROR for p in service.diagnostics(uri))
+    uri = held.document(text, name)
+    if any(p.severity == ERROR for p in held.service.diagnostics(uri)):
+        return afresh(text, name, *place)
+    return answer(held.service, uri, *place)
 
 
 def _hover_of(service, uri: str, line: int, column: int):
@@ -188,10 +189,7 @@ def completion(text: str, name: str, line: int, column: int) -> list:
 
 def held_completion(held: Held, text: str, name: str, line: int, column: int) -> list:
     """`completion`, in the text held as `name` by `held`."""
-    uri = held.document(text, name)
-    if _has_errors(held.service, uri):
-        return completion(text, name, line, column)
-    return _completion_of(held.service, uri, line, column)
+    return _held_answer(held, text, name, completion, _completion_of, line, column)
 
 
 def _completion_of(service, uri: str, line: int, column: int) -> list:
